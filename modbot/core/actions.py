@@ -1,0 +1,110 @@
+"""Theory of operation: the things a player or Storyteller asks the game to do.
+
+Actions are imperative value objects with canonical player names already resolved. They say
+nothing about who asked or when: the engine pairs each with a `Context` (author, time, post).
+`to_json()` gives the stable shape printed by `modbot parse`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+YES = "yes"
+NO = "no"
+
+
+@dataclass(frozen=True, slots=True)
+class Nominate:
+    target: str
+
+    def to_json(self) -> dict:
+        return {"type": "nominate", "target": self.target}
+
+
+@dataclass(frozen=True, slots=True)
+class Vote:
+    nominee: str
+    value: str  # YES (execute) or NO (pardon)
+
+    def to_json(self) -> dict:
+        return {"type": "vote", "nominee": self.nominee, "value": self.value}
+
+
+@dataclass(frozen=True, slots=True)
+class Unvote:
+    nominee: str | None  # None: every unlocked vote of the author
+
+    def to_json(self) -> dict:
+        return {"type": "unvote", "nominee": self.nominee}
+
+
+@dataclass(frozen=True, slots=True)
+class Whisper:
+    with_: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        return {"type": "whisper", "with": list(self.with_)}
+
+
+@dataclass(frozen=True, slots=True)
+class WhisperStoryteller:
+    def to_json(self) -> dict:
+        return {"type": "whisper_storyteller"}
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptWhisper:
+    from_: str | None
+
+    def to_json(self) -> dict:
+        return {"type": "accept_whisper", "from": self.from_}
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineWhisper:
+    from_: str | None
+
+    def to_json(self) -> dict:
+        return {"type": "decline_whisper", "from": self.from_}
+
+
+@dataclass(frozen=True, slots=True)
+class SkipNomination:
+    def to_json(self) -> dict:
+        return {"type": "skip_nomination"}
+
+
+@dataclass(frozen=True, slots=True)
+class CallExile:
+    target: str
+
+    def to_json(self) -> dict:
+        return {"type": "exile", "target": self.target}
+
+
+@dataclass(frozen=True, slots=True)
+class Kill:
+    """A Storyteller's (or, later, an ability's) death outside execution."""
+
+    player: str
+    cause: str = "storyteller"
+
+    def to_json(self) -> dict:
+        return {"type": "kill", "player": self.player, "cause": self.cause}
+
+
+PlayerAction = (
+    Nominate | Vote | Unvote | Whisper | WhisperStoryteller | AcceptWhisper | DeclineWhisper
+    | SkipNomination | CallExile
+)
+Action = PlayerAction | Kill
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Who asked, when (the forum's `created_at`), and in which post."""
+
+    author: str
+    at: datetime
+    post_number: int | None = None

@@ -1,0 +1,209 @@
+"""Theory of operation: drive the game forward, one post or one moment at a time.
+
+- `advance(state, now)` applies every time-triggered rule up to `now`: phase changes at their
+  scheduled instants and, at the end of the voting window, the end of the day (remaining votes
+  lock in clock order, uncast = pardon; the player about to die is executed; night begins).
+- `settle(state, at)` runs the state-triggered rules to a fixed point, as h11 does: lock every
+  vote the clock hand reaches, close nominations whose every vote is locked, resolve exiles,
+  and end the day early in the voting window once every vote of the day is locked (a day
+  with no nomination at all runs to its scheduled end).
+- `act(state, action, ctx)` = decide, apply, settle. A rejection leaves the state unchanged.
+- `handle_post(state, post)` = advance to the post's `created_at`, parse it, act on each
+  action in document order.
+
+Every function returns the new state and the events that produced it; the caller stores the
+state (or the events) and never needs to replay history to handle the next post.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from .actions import Context
+from .events import (
+    DayEnded, Event, Executed, Exiled, NominationClosed, PhaseChanged, PlayerDied, VoteLocked,
+    apply,
+)
+from .model import EXILE, YES, GameState, Nomination, Phase
+from .parser import parse_post
+from .rules import Rejection, decide
+from .voting import about_to_die, living_count, lock_at_hand, population, threshold_now
+
+_NEXT_PHASE = {
+    Phase.PREGAME: Phase.NIGHT,
+    Phase.NIGHT: Phase.DISCUSSION,
+    Phase.DISCUSSION: Phase.NOMINATION,
+    Phase.NOMINATION: Phase.VOTING,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """A forum post as the core needs it."""
+
+    post_number: int
+    author: str
+    created_at: datetime
+    raw: str
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    state: GameState
+    events: tuple[Event, ...]
+    rejections: tuple[Rejection, ...] = ()
+
+
+class _Run:
+    """Accumulates events while applying them (local to one call: the core stays pure)."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        self.state = apply(self.state, event)
+        self.events.append(event)
+
+
+def advance(state: GameState, now: datetime) -> Outcome:
+    run = _Run(state)
+    while now >= run.state.phase_ends_at:
+        _end_phase(run, run.state.phase_ends_at)
+    return Outcome(run.state, tuple(run.events))
+
+
+def settle(state: GameState, at: datetime) -> Outcome:
+    run = _Run(state)
+    _settle(run, at)
+    return Outcome(run.state, tuple(run.events))
+
+
+def act(state: GameState, action, ctx: Context) -> Outcome:
+    decided = decide(state, action, ctx)
+    if isinstance(decided, Rejection):
+        return Outcome(state, (), (decided,))
+    run = _Run(state)
+    for event in decided:
+        run.emit(event)
+    _settle(run, ctx.at)
+    return Outcome(run.state, tuple(run.events))
+
+
+def handle_post(state: GameState, post: Post) -> Outcome:
+    """Advance to the post's time, then act on what it says (ST and bot posts do nothing)."""
+    advanced = advance(state, post.created_at)
+    state, events = advanced.state, list(advanced.events)
+    setup = state.setup
+    if setup.is_storyteller(post.author) or post.author.casefold() == setup.bot_username.casefold():
+        return Outcome(state, tuple(events))
+    parsed = parse_post(post.raw, setup.roster, state.open_nominees(), setup.storytellers,
+                        count_spoilers=setup.count_spoilers)
+    ctx = Context(post.author, post.created_at, post.post_number)
+    rejections: list[Rejection] = []
+    if not state.is_seated(post.author):
+        if parsed.actions:
+            rejections.append(Rejection("not_a_player", post.author, post.created_at,
+                                        post.post_number))
+        return Outcome(state, tuple(events), tuple(rejections))
+    for r in parsed.rejections:
+        rejections.append(Rejection(r.code, post.author, post.created_at, post.post_number,
+                                    {"text": r.text, "candidates": list(r.candidates),
+                                     "suggest": _suggest(r.candidates),
+                                     "open": len(state.open_nominees())}))
+    for action in parsed.actions:
+        outcome = act(state, action, ctx)
+        state = outcome.state
+        events.extend(outcome.events)
+        rejections.extend(outcome.rejections)
+    return Outcome(state, tuple(events), tuple(rejections))
+
+
+def _suggest(candidates) -> str:
+    return f" (did you mean {' or '.join(candidates)}?)" if candidates else ""
+
+
+# -- time-triggered ---------------------------------------------------------------------------
+
+def _end_phase(run: _Run, at: datetime) -> None:
+    state = run.state
+    if state.phase is Phase.VOTING:
+        _end_day(run, at)
+        return
+    phase = _NEXT_PHASE[state.phase]
+    cycle = state.cycle + 1 if phase is Phase.NIGHT else state.cycle
+    run.emit(PhaseChanged(phase, cycle, at, at + state.setup.lengths.of(phase)))
+    if phase is Phase.VOTING:
+        _settle(run, at)
+
+
+def _end_day(run: _Run, at: datetime) -> None:
+    """Lock every remaining vote in clock order, resolve, execute, and begin the night."""
+    for kind_first in (False, True):  # executions first (they may spend tokens), then exiles
+        for nomination in run.state.today.open_nominations():
+            if (nomination.kind == EXILE) == kind_first:
+                _lock_all(run, nomination.kind, nomination.nominee, at)
+    day = run.state.today
+    condemned = about_to_die(day)
+    if condemned is not None:
+        votes = day.nomination_of(condemned).yes
+        run.emit(Executed(condemned, votes, at))
+        if run.state.seat(condemned).alive:
+            run.emit(PlayerDied(condemned, "execution", at))
+    run.emit(DayEnded(day.number, at, condemned, living_count(run.state)))
+    cycle = run.state.cycle + 1
+    run.emit(PhaseChanged(Phase.NIGHT, cycle, at, at + run.state.setup.lengths.of(Phase.NIGHT)))
+
+
+def _lock_all(run: _Run, kind: str, nominee: str, at: datetime) -> None:
+    while True:
+        nomination = run.state.today.nomination_of(nominee, kind)
+        vote = lock_at_hand(run.state, nomination, at, end_of_day=True)
+        if vote is None:
+            break
+        run.emit(VoteLocked(kind, nominee, vote))
+    _close(run, run.state.today.nomination_of(nominee, kind), at)
+
+
+# -- state-triggered --------------------------------------------------------------------------
+
+def _settle(run: _Run, at: datetime) -> None:
+    while run.state.today is not None and _settle_once(run, at):
+        pass
+    if _is_all_locked(run.state):
+        _end_day(run, at)
+
+
+def _is_all_locked(state: GameState) -> bool:
+    """Early end: in the voting window, at least one vote held today, and all of it locked.
+
+    A day without any nomination or exile call runs to its scheduled end instead.
+    """
+    day = state.today
+    return (state.phase is Phase.VOTING and state.setup.end_day_when_all_locked
+            and bool(day.nominations or day.exiles) and not day.open_nominations())
+
+
+def _settle_once(run: _Run, at: datetime) -> bool:
+    """Lock one vote or close one nomination; False when nothing is left to do."""
+    for nomination in run.state.today.open_nominations():
+        if nomination.hand is None:
+            _close(run, nomination, at)
+            return True
+        vote = lock_at_hand(run.state, nomination, at)
+        if vote is not None:
+            run.emit(VoteLocked(nomination.kind, nomination.nominee, vote))
+            return True
+    return False
+
+
+def _close(run: _Run, nomination: Nomination, at: datetime) -> None:
+    state = run.state
+    living = population(state, nomination)
+    threshold = threshold_now(state, nomination)
+    votes = sum(1 for v in nomination.locked if v.vote == YES)
+    run.emit(NominationClosed(nomination.kind, nomination.nominee, at, votes, living, threshold))
+    if nomination.kind == EXILE and votes >= threshold and run.state.seat(nomination.nominee).alive:
+        run.emit(Exiled(nomination.nominee, votes, at))
+        run.emit(PlayerDied(nomination.nominee, "exile", at))

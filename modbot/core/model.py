@@ -1,0 +1,253 @@
+"""Theory of operation: the game's state as frozen values.
+
+`GameSetup` is what the game file says and never changes during play (profile, schedule,
+storytellers, seat order). `GameState` is everything that does: each seat's life and vote
+token, the current phase and its deadline, today's `DayState` and the finished days.
+
+A `Nomination` (also used for exile calls, `kind="exile"`) carries its clock order, the votes
+cast but not yet locked, and the locked votes in clock order; the clock hand is simply
+`order[len(locked)]`. States are replaced, never mutated (`dataclasses.replace`), so any old
+state can be kept, compared or replayed against.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from enum import Enum
+
+from .actions import NO, YES
+from .names import Roster
+
+EXECUTION = "execution"
+EXILE = "exile"
+
+
+class Profile(str, Enum):
+    BOTF = "botf"
+    OFFICIAL = "official"
+
+
+class Phase(str, Enum):
+    PREGAME = "pregame"
+    NIGHT = "night"
+    DISCUSSION = "discussion"
+    NOMINATION = "nomination"
+    VOTING = "voting"
+
+    @property
+    def is_day(self) -> bool:
+        return self in (Phase.DISCUSSION, Phase.NOMINATION, Phase.VOTING)
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseLengths:
+    """Hours; the BotF defaults."""
+
+    night: float = 24
+    discussion: float = 12
+    nomination: float = 12
+    voting: float = 24
+    night_action_lock: float = 2
+
+    def of(self, phase: Phase) -> timedelta:
+        return timedelta(hours=getattr(self, phase.value))
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    name: str
+    aliases: tuple[str, ...] = ()
+    alive: bool = True
+    ghost_vote: bool = True  # a dead player's one vote token is unspent
+    traveller: bool = False
+
+    @property
+    def can_vote_yes(self) -> bool:
+        return self.alive or self.ghost_vote
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    name: str
+    seats: tuple[Seat, ...]
+    first_night_starts: datetime
+    profile: Profile = Profile.BOTF
+    lengths: PhaseLengths = PhaseLengths()
+    storytellers: tuple[str, ...] = ()
+    bot_username: str = "modbot"
+    topic_id: int | None = None
+    count_spoilers: bool = True
+    end_day_when_all_locked: bool = True
+    roster: Roster = field(init=False, repr=False, compare=False)
+    seat_index: dict[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        aliases = tuple((alias, s.name) for s in self.seats for alias in s.aliases)
+        object.__setattr__(self, "roster", Roster(tuple(s.name for s in self.seats), aliases))
+        object.__setattr__(self, "seat_index", {s.name: i for i, s in enumerate(self.seats)})
+
+    def clock_order(self, nominee: str) -> tuple[str, ...]:
+        """Seats starting after the nominee, going down the list, ending with the nominee."""
+        names = [s.name for s in self.seats]
+        start = self.seat_index[nominee] + 1
+        return tuple(names[start:] + names[:start])
+
+    def is_storyteller(self, username: str) -> bool:
+        lowered = username.casefold()
+        return any(lowered == st.casefold() for st in self.storytellers)
+
+
+@dataclass(frozen=True, slots=True)
+class CastVote:
+    value: str  # YES or NO
+    post_number: int | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class LockedVote:
+    player: str
+    vote: str  # the value that counts: YES or NO
+    cast: str | None  # what the player had cast (None: nothing, counted as pardon)
+    post_number: int | None  # the post that cast it
+    locked_at: datetime
+    ghost_vote_spent: bool = False
+    note: str | None = None  # why the counted vote differs from the cast one
+
+
+@dataclass(frozen=True, slots=True)
+class Nomination:
+    kind: str  # EXECUTION or EXILE
+    nominator: str
+    nominee: str
+    post_number: int | None
+    at: datetime
+    order: tuple[str, ...]
+    locked: tuple[LockedVote, ...] = ()
+    cast: dict[str, CastVote] = field(default_factory=dict)  # copied on write, never mutated
+    closed_at: datetime | None = None
+    living_at_close: int | None = None
+    threshold_at_close: int | None = None
+
+    @property
+    def is_open(self) -> bool:
+        return self.closed_at is None
+
+    @property
+    def hand(self) -> str | None:
+        """The seat the clock hand points at (the next to lock), None when all locked."""
+        return self.order[len(self.locked)] if len(self.locked) < len(self.order) else None
+
+    @property
+    def yes(self) -> int:
+        return sum(1 for v in self.locked if v.vote == YES)
+
+    def is_locked(self, player: str) -> bool:
+        return self.order.index(player) < len(self.locked)
+
+    def unlocked(self) -> tuple[str, ...]:
+        return self.order[len(self.locked):]
+
+
+@dataclass(frozen=True, slots=True)
+class WhisperRequest:
+    requester: str
+    with_: tuple[str, ...]
+    post_number: int | None
+    at: datetime
+    accepted: frozenset[str] = frozenset()
+    declined: frozenset[str] = frozenset()
+
+    def is_pending_for(self, player: str) -> bool:
+        return player in self.with_ and player not in self.accepted | self.declined
+
+
+@dataclass(frozen=True, slots=True)
+class Death:
+    player: str
+    cause: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class DayState:
+    number: int
+    started_at: datetime
+    nominations: tuple[Nomination, ...] = ()
+    exiles: tuple[Nomination, ...] = ()
+    skipped: tuple[str, ...] = ()
+    whispers: tuple[WhisperRequest, ...] = ()
+    consults: tuple[str, ...] = ()
+    deaths: tuple[Death, ...] = ()
+    ghost_votes_spent: tuple[str, ...] = ()
+    ended_at: datetime | None = None
+    executed: str | None = None
+    living_at_end: int | None = None
+
+    def nomination_of(self, nominee: str, kind: str = EXECUTION) -> Nomination | None:
+        pool = self.nominations if kind == EXECUTION else self.exiles
+        for nomination in pool:
+            if nomination.nominee == nominee:
+                return nomination
+        return None
+
+    def has_nominated(self, player: str) -> bool:
+        return any(n.nominator == player for n in self.nominations)
+
+    def open_nominations(self) -> tuple[Nomination, ...]:
+        return tuple(n for n in self.nominations + self.exiles if n.is_open)
+
+    def replace_nomination(self, new: Nomination) -> DayState:
+        if new.kind == EXECUTION:
+            return replace(self, nominations=_swap(self.nominations, new))
+        return replace(self, exiles=_swap(self.exiles, new))
+
+
+def _swap(pool: tuple[Nomination, ...], new: Nomination) -> tuple[Nomination, ...]:
+    return tuple(new if n.nominee == new.nominee else n for n in pool)
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    setup: GameSetup
+    seats: tuple[Seat, ...]
+    phase: Phase
+    cycle: int  # the number of the current (or last) night/day; 0 in pregame
+    phase_ends_at: datetime
+    today: DayState | None = None
+    past_days: tuple[DayState, ...] = ()
+
+    @classmethod
+    def from_setup(cls, setup: GameSetup) -> GameState:
+        return cls(setup, setup.seats, Phase.PREGAME, 0, setup.first_night_starts)
+
+    def seat(self, name: str) -> Seat:
+        return self.seats[self.setup.seat_index[name]]
+
+    def with_seat(self, new: Seat) -> GameState:
+        index = self.setup.seat_index[new.name]
+        return replace(self, seats=self.seats[:index] + (new,) + self.seats[index + 1:])
+
+    def is_seated(self, name: str) -> bool:
+        return name in self.setup.seat_index
+
+    @property
+    def phase_label(self) -> str:
+        if self.phase is Phase.PREGAME:
+            return "pregame"
+        if self.phase is Phase.NIGHT:
+            return f"night {self.cycle}"
+        return f"day {self.cycle} {self.phase.value}"
+
+    def open_nominees(self) -> tuple[str, ...]:
+        if self.today is None:
+            return ()
+        return tuple(n.nominee for n in self.today.open_nominations())
+
+
+__all__ = [
+    "EXECUTION", "EXILE", "NO", "YES", "CastVote", "DayState", "Death", "GameSetup",
+    "GameState", "LockedVote", "Nomination", "Phase", "PhaseLengths", "Profile", "Seat",
+    "WhisperRequest",
+]

@@ -1,0 +1,249 @@
+"""Theory of operation: decide whether one player action is legal now, and what it causes.
+
+`decide(state, action, ctx)` looks at the state at the forum time `ctx.at` (the engine has
+already advanced the phases to that time) and returns either the events the action causes, or
+a `Rejection` saying whose fault it is and why, in which case the state must not change. It
+never changes state itself and never locks votes: the engine runs `settle` after each action.
+
+Rules (BotF profile; see voting.py for the arithmetic): nominations only in the nomination
+window; a living player nominates at most once a day; a player is nominated at most once a
+day; travellers are exiled, not nominated. Votes go on any open nomination during the
+nomination and voting windows (exile votes at any time of day) and may change until they lock.
+Exile calls: any player, dead too, any time of day, once per traveller per day.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from .actions import (
+    AcceptWhisper, CallExile, Context, DeclineWhisper, Kill, Nominate, SkipNomination, Unvote,
+    Vote, Whisper, WhisperStoryteller,
+)
+from .events import (
+    Nominated, NominationSkipped, PlayerDied, StorytellerConsultRequested, VoteCast,
+    VoteWithdrawn, WhisperAnswered, WhisperRequested,
+)
+from .model import EXECUTION, EXILE, GameState, Nomination, Phase
+from .voting import NOTE_NO_TOKEN
+
+MESSAGES = {
+    "not_a_player": "You are not seated in this game, so this post was not counted.",
+    "wrong_phase": "{what} is not possible now: it is {phase}.",
+    "dead_cannot_nominate": "Dead players cannot nominate.",
+    "nominator_already_used": "You have already nominated today ({nominee}).",
+    "already_nominated": "{nominee} has already been nominated today.",
+    "traveller_cannot_be_nominated": "{nominee} is a traveller: call an exile (/exile {nominee}).",
+    "not_nominated": "{nominee} has not been nominated today.",
+    "nomination_closed": "Voting on {nominee} has closed.",
+    "vote_locked": "Your vote on {nominee} is already locked as {vote}.",
+    "no_vote_token": "You are dead and your vote token is spent: your vote on {nominee} "
+                     "locked as pardon.",
+    "nothing_to_withdraw": "You have no unlocked vote to withdraw{on}.",
+    "already_skipped": "You have already said you are not nominating today.",
+    "not_a_traveller": "{nominee} is not a traveller; only travellers can be exiled.",
+    "player_dead": "{nominee} is already dead.",
+    "exile_already_called": "An exile of {nominee} has already been called today.",
+    "self_whisper": "You cannot whisper yourself.",
+    "no_pending_whisper": "There is no pending whisper request{from_} to answer.",
+    "ambiguous_whisper": "Several whisper requests are pending ({candidates}): name one.",
+    "unknown_player": "No seated player matches \"{text}\"{suggest}.",
+    "ambiguous": "\"{text}\" matches several players: {candidates}.",
+    "missing_target": "\"{text}\" names no player.",
+    "no_single_open_nomination": "\"{text}\" needs a name: {open} nominations are open.",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    """An action that was not applied, and why. The player's fault unless said otherwise."""
+
+    code: str
+    player: str
+    at: datetime
+    post_number: int | None = None
+    details: dict = field(default_factory=dict)
+
+    @property
+    def message(self) -> str:
+        return MESSAGES.get(self.code, self.code).format_map(_Blank(self.details))
+
+    def to_json(self) -> dict:
+        out = {"post_number": self.post_number, "code": self.code, "player": self.player,
+               "at": self.at.isoformat().replace("+00:00", "Z"), "message": self.message}
+        out.update({k: v for k, v in self.details.items() if k in ("text", "candidates")})
+        return out
+
+
+class _Blank(dict):
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+def decide(state: GameState, action, ctx: Context):
+    """Events caused by `action` (a tuple, possibly empty), or a Rejection."""
+    if isinstance(action, Kill):
+        return _kill(state, action, ctx)
+    if not state.is_seated(ctx.author):
+        return _reject(ctx, "not_a_player")
+    handler = _HANDLERS[type(action)]
+    return handler(state, action, ctx)
+
+
+def _reject(ctx: Context, code: str, **details) -> Rejection:
+    return Rejection(code, ctx.author, ctx.at, ctx.post_number, details)
+
+
+def _wrong_phase(state: GameState, ctx: Context, what: str) -> Rejection:
+    return _reject(ctx, "wrong_phase", what=what, phase=state.phase_label)
+
+
+def _nominate(state: GameState, action: Nominate, ctx: Context):
+    if state.phase is not Phase.NOMINATION:
+        return _wrong_phase(state, ctx, "Nominating")
+    day, target = state.today, action.target
+    if not state.seat(ctx.author).alive:
+        return _reject(ctx, "dead_cannot_nominate")
+    earlier = next((n for n in day.nominations if n.nominator == ctx.author), None)
+    if earlier is not None:
+        return _reject(ctx, "nominator_already_used", nominee=earlier.nominee)
+    if state.seat(target).traveller:
+        return _reject(ctx, "traveller_cannot_be_nominated", nominee=target)
+    if day.nomination_of(target) is not None:
+        return _reject(ctx, "already_nominated", nominee=target)
+    order = state.setup.clock_order(target)
+    return (Nominated(EXECUTION, ctx.author, target, ctx.post_number, ctx.at, order),)
+
+
+def _call_exile(state: GameState, action: CallExile, ctx: Context):
+    if not state.phase.is_day:
+        return _wrong_phase(state, ctx, "Calling an exile")
+    target = action.target
+    if not state.seat(target).traveller:
+        return _reject(ctx, "not_a_traveller", nominee=target)
+    if not state.seat(target).alive:
+        return _reject(ctx, "player_dead", nominee=target)
+    if state.today.nomination_of(target, EXILE) is not None:
+        return _reject(ctx, "exile_already_called", nominee=target)
+    order = state.setup.clock_order(target)
+    return (Nominated(EXILE, ctx.author, target, ctx.post_number, ctx.at, order),)
+
+
+def _find_votable(state: GameState, nominee: str, ctx: Context) -> Nomination | Rejection:
+    day = state.today
+    exile = day.nomination_of(nominee, EXILE) if day is not None else None
+    if exile is not None and state.phase.is_day:
+        nomination = exile
+    elif state.phase not in (Phase.NOMINATION, Phase.VOTING):
+        return _wrong_phase(state, ctx, "Voting")
+    else:
+        nomination = day.nomination_of(nominee)
+    if nomination is None:
+        return _reject(ctx, "not_nominated", nominee=nominee)
+    if not nomination.is_open:
+        return _reject(ctx, "nomination_closed", nominee=nominee)
+    return nomination
+
+
+def _vote(state: GameState, action: Vote, ctx: Context):
+    nomination = _find_votable(state, action.nominee, ctx)
+    if isinstance(nomination, Rejection):
+        return nomination
+    if nomination.is_locked(ctx.author):
+        return _locked_rejection(nomination, ctx)
+    current = nomination.cast.get(ctx.author)
+    if current is not None and current.value == action.value:
+        return ()
+    return (VoteCast(nomination.kind, nomination.nominee, ctx.author, action.value,
+                     ctx.post_number, ctx.at),)
+
+
+def _unvote(state: GameState, action: Unvote, ctx: Context):
+    if action.nominee is None:
+        events = tuple(
+            VoteWithdrawn(n.kind, n.nominee, ctx.author, ctx.post_number, ctx.at)
+            for n in (state.today.open_nominations() if state.today else ())
+            if ctx.author in n.cast
+        )
+        return events or _reject(ctx, "nothing_to_withdraw")
+    nomination = _find_votable(state, action.nominee, ctx)
+    if isinstance(nomination, Rejection):
+        return nomination
+    if ctx.author not in nomination.cast:
+        if nomination.is_locked(ctx.author):
+            return _locked_rejection(nomination, ctx)
+        return _reject(ctx, "nothing_to_withdraw", on=f" on {action.nominee}")
+    return (VoteWithdrawn(nomination.kind, nomination.nominee, ctx.author, ctx.post_number,
+                          ctx.at),)
+
+
+def _skip(state: GameState, _action: SkipNomination, ctx: Context):
+    if state.phase not in (Phase.DISCUSSION, Phase.NOMINATION):
+        return _wrong_phase(state, ctx, "Declining to nominate")
+    if state.today.has_nominated(ctx.author):
+        earlier = next(n for n in state.today.nominations if n.nominator == ctx.author)
+        return _reject(ctx, "nominator_already_used", nominee=earlier.nominee)
+    if ctx.author in state.today.skipped:
+        return ()
+    return (NominationSkipped(ctx.author, ctx.post_number, ctx.at),)
+
+
+def _whisper(state: GameState, action: Whisper, ctx: Context):
+    if not state.phase.is_day:
+        return _wrong_phase(state, ctx, "Declaring a whisper")
+    if ctx.author in action.with_:
+        return _reject(ctx, "self_whisper")
+    return (WhisperRequested(ctx.author, action.with_, ctx.post_number, ctx.at),)
+
+
+def _whisper_storyteller(state: GameState, _action: WhisperStoryteller, ctx: Context):
+    if not state.phase.is_day:
+        return _wrong_phase(state, ctx, "Asking for a Storyteller consult")
+    return (StorytellerConsultRequested(ctx.author, ctx.post_number, ctx.at),)
+
+
+def _answer(state: GameState, action, ctx: Context, accepted: bool):
+    if not state.phase.is_day:
+        return _wrong_phase(state, ctx, "Answering a whisper")
+    pending = [w for w in state.today.whispers if w.is_pending_for(ctx.author)]
+    if action.from_ is not None:
+        pending = [w for w in pending if w.requester == action.from_]
+    requesters = tuple(dict.fromkeys(w.requester for w in pending))
+    if not requesters:
+        return _reject(ctx, "no_pending_whisper",
+                       from_=f" from {action.from_}" if action.from_ else "")
+    if len(requesters) > 1:
+        return _reject(ctx, "ambiguous_whisper", candidates=", ".join(requesters))
+    return (WhisperAnswered(ctx.author, requesters[0], accepted, ctx.post_number, ctx.at),)
+
+
+def _kill(state: GameState, action: Kill, ctx: Context):
+    if not state.is_seated(action.player):
+        return _reject(ctx, "not_a_player")
+    if not state.seat(action.player).alive:
+        return _reject(ctx, "player_dead", nominee=action.player)
+    return (PlayerDied(action.player, action.cause, ctx.at),)
+
+
+def _locked_rejection(nomination: Nomination, ctx: Context) -> Rejection:
+    locked = next(v for v in nomination.locked if v.player == ctx.author)
+    code = "no_vote_token" if locked.note == NOTE_NO_TOKEN else "vote_locked"
+    return _reject(ctx, code, nominee=nomination.nominee, vote=_word(locked.vote))
+
+
+def _word(vote: str) -> str:
+    return "execute" if vote == "yes" else "pardon"
+
+
+_HANDLERS = {
+    Nominate: _nominate,
+    CallExile: _call_exile,
+    Vote: _vote,
+    Unvote: _unvote,
+    SkipNomination: _skip,
+    Whisper: _whisper,
+    WhisperStoryteller: _whisper_storyteller,
+    AcceptWhisper: lambda s, a, c: _answer(s, a, c, True),
+    DeclineWhisper: lambda s, a, c: _answer(s, a, c, False),
+}

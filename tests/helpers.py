@@ -1,0 +1,61 @@
+"""Small builders for rules tests: a game at a chosen phase, posts at minutes into it."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from modbot.core.engine import Post
+from modbot.core.model import GameSetup, GameState, Profile, Seat
+from modbot.core.report import Replay
+
+START = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)  # night 1 begins
+DAY1 = START + timedelta(hours=24)  # discussion
+NOMINATIONS1 = DAY1 + timedelta(hours=12)
+VOTING1 = NOMINATIONS1 + timedelta(hours=12)
+DAY1_END = VOTING1 + timedelta(hours=24)
+FIVE = ("Alex", "Brianna", "Cameron", "Derek", "Ellen")
+
+
+def setup(players=FIVE, *, dead=(), spent=(), travellers=(), profile=Profile.BOTF, **kwargs):
+    seats = tuple(
+        Seat(p, alive=p not in dead, ghost_vote=p not in spent, traveller=p in travellers)
+        for p in players
+    )
+    kwargs.setdefault("storytellers", ("nightingale",))
+    return GameSetup("test", seats, START, profile=profile, **kwargs)
+
+
+class Game:
+    """A replay with a post counter; `at` is minutes after the nomination window opens."""
+
+    def __init__(self, players=FIVE, **kwargs) -> None:
+        self.run = Replay(GameState.from_setup(setup(players, **kwargs)))
+        self.number = 0
+
+    def post(self, author: str, raw: str, minutes: float = 0, *, base=NOMINATIONS1):
+        self.number += 1
+        return self.run.feed(Post(self.number, author, base + timedelta(minutes=minutes), raw))
+
+    def voting(self, author: str, raw: str, minutes: float = 0):
+        return self.post(author, raw, minutes, base=VOTING1)
+
+    def advance(self, at: datetime):
+        return self.run.advance_to(at)
+
+    @property
+    def state(self) -> GameState:
+        return self.run.state
+
+    def nomination(self, nominee: str, day: int | None = None):
+        days = list(self.state.past_days) + ([self.state.today] if self.state.today else [])
+        chosen = days[-1] if day is None else next(d for d in days if d.number == day)
+        return chosen.nomination_of(nominee) or chosen.nomination_of(nominee, "exile")
+
+    def locked(self, nominee: str) -> list[tuple[str, str]]:
+        return [(v.player, v.vote) for v in self.nomination(nominee).locked]
+
+    def codes(self) -> list[str]:
+        return [r.code for rs in self.run.rejections.values() for r in rs]
+
+    def report(self) -> dict:
+        return self.run.report()

@@ -1,0 +1,126 @@
+"""The command line as a host uses it: real processes, real files."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from modbot.threadfile import ThreadFileError, posts_from_json
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def modbot(*args, stdin: str = "", cwd=None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "modbot", *args], input=stdin, text=True,
+                          capture_output=True, cwd=cwd or ROOT, env=env, timeout=60)
+
+
+def test_parse_prints_the_documented_json():
+    post = ("/nominate Brianna\n/vote Brianna no\n/unvote\n/whisper @Cameron\n"
+            "/whisper Storyteller\n/accept Alex\n/decline Alex\n/skip\n/vote Al")
+    result = modbot("parse", "--players", "Alex,Albert,Brianna,Cameron", "--open", "Brianna",
+                    stdin=post)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {
+        "actions": [
+            {"type": "nominate", "target": "Brianna"},
+            {"type": "vote", "nominee": "Brianna", "value": "no"},
+            {"type": "unvote", "nominee": None},
+            {"type": "whisper", "with": ["Cameron"]},
+            {"type": "whisper_storyteller"},
+            {"type": "accept_whisper", "from": "Alex"},
+            {"type": "decline_whisper", "from": "Alex"},
+            {"type": "skip_nomination"},
+        ],
+        "rejections": [{"code": "ambiguous", "text": "/vote Al",
+                        "candidates": ["Alex", "Albert"]}],
+    }
+
+
+def test_parse_aliases_and_bare_votes():
+    result = modbot("parse", "--players", "Alex,Brianna,Cameron", "--alias", "Bri=Brianna",
+                    "--open", "bri", stdin="hands up\n/vote bri no")
+    assert json.loads(result.stdout)["actions"] == [
+        {"type": "vote", "nominee": "Brianna", "value": "yes"},
+        {"type": "vote", "nominee": "Brianna", "value": "no"}]
+
+
+def test_parse_bad_alias_is_a_clear_error():
+    result = modbot("parse", "--players", "Alex,Brianna", "--alias", "Bri=Nobody", stdin="")
+    assert result.returncode == 2 and "ALIAS=PLAYER" in result.stderr
+
+
+def test_replay_prints_the_documented_keys(tmp_path):
+    result = modbot("replay", "config/demo-game.toml", "data/demo-thread.json",
+                    "--at", "2026-12-03T12:30:00Z")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["phase"] == "day 1 nomination"
+    day = report["days"][0]
+    assert {"day", "living", "nominations", "about_to_die", "executed", "ghost_votes_spent",
+            "rejections"} <= set(day)
+    derek = day["nominations"][0]
+    assert {"nominator", "nominee", "post_number", "order", "locked", "cast", "yes",
+            "threshold", "status"} <= set(derek)
+    assert derek["order"] == ["Ellen", "Fatima", "Gus", "Alex", "Brianna", "Cameron", "Derek"]
+    assert derek["locked"][0] == {"player": "Ellen", "vote": "yes", "post_number": 11,
+                                  "locked_at": "2026-12-03T08:30:00Z"}
+    assert derek["status"] == "open" and derek["threshold"] == 4
+    assert day["ghost_votes_spent"] == ["Gus"]
+    assert {"post_number": 16, "code": "not_nominated"}.items() <= day["rejections"][-1].items()
+
+
+def test_replay_accepts_pages_and_plain_lists(tmp_path):
+    topic = json.loads((ROOT / "data/demo-thread.json").read_text())
+    posts = topic["post_stream"]["posts"]
+    pages = [{"post_stream": {"posts": posts[:10]}}, {"post_stream": {"posts": posts[8:]}}]
+    outputs = []
+    for shape in (topic, pages, posts):
+        path = tmp_path / "thread.json"
+        path.write_text(json.dumps(shape))
+        outputs.append(modbot("replay", "config/demo-game.toml", str(path)).stdout)
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert json.loads(outputs[0])["days"][0]["executed"] == "Derek"
+
+
+def test_replay_errors_are_clear(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('[{"post_number": 1, "username": "a", "created_at": "2026-12-01T00:00:00Z"}]')
+    result = modbot("replay", "config/demo-game.toml", str(bad))
+    assert result.returncode == 2 and "missing raw" in result.stderr and "include_raw" in result.stderr
+    result = modbot("replay", str(tmp_path / "none.toml"), str(bad))
+    assert result.returncode == 2 and "cannot read the game file" in result.stderr
+
+
+def test_thread_loader_skips_small_actions_and_dedupes_pages():
+    post = {"post_number": 2, "username": "a", "created_at": "2026-12-01T00:00:00.000Z",
+            "raw": "x"}
+    small = {**post, "post_number": 3, "post_type": 3, "raw": ""}
+    assert [p.post_number for p in posts_from_json([post, post, small])] == [2]
+    with pytest.raises(ThreadFileError, match="time zone"):
+        posts_from_json([{**post, "created_at": "2026-12-01T00:00:00"}])
+
+
+@pytest.mark.parametrize("args, golden", [
+    (("demo",), "demo.txt"),
+    (("demo", "--json"), "demo-report.json"),
+])
+def test_demo_matches_the_golden_transcript(args, golden):
+    result = modbot(*args)
+    assert result.returncode == 0, result.stderr
+    expected = (GOLDEN / golden).read_text()
+    assert result.stdout == expected
+
+
+def test_help_texts_name_every_command():
+    result = modbot("--help")
+    for command in ("parse", "replay", "demo"):
+        assert command in result.stdout
+    readme = (ROOT / "README.md").read_text()
+    for command in ("modbot parse", "modbot replay", "modbot demo"):
+        assert command in readme

@@ -1,0 +1,94 @@
+"""Game files: valid ones load; invalid ones name the key and the line."""
+
+from datetime import datetime, timezone
+
+import pytest
+
+from modbot.core.model import Profile
+from modbot.gamefile import GameFileError, load_game, parse_game
+
+HEADER = """[game]
+name = "BotF 1"
+topic_id = 1234
+storytellers = ["nightingale"]
+first_night_starts = "2026-12-01T18:00:00Z"
+"""
+
+
+def seats(*names, extra=""):
+    return "".join(f'\n[[seat]]\nplayer = "{n}"\n' for n in names) + extra
+
+
+FIVE = seats("Alex", "Brianna", "Cameron", "Derek", "Ellen")
+
+
+def test_valid_file_with_defaults():
+    setup = parse_game(HEADER + FIVE)
+    assert setup.name == "BotF 1" and setup.topic_id == 1234
+    assert setup.profile is Profile.BOTF
+    assert setup.first_night_starts == datetime(2026, 12, 1, 18, tzinfo=timezone.utc)
+    assert setup.lengths.voting == 24 and setup.lengths.night_action_lock == 2
+    assert [s.name for s in setup.seats] == ["Alex", "Brianna", "Cameron", "Derek", "Ellen"]
+
+
+def test_overrides_seat_flags_and_aliases():
+    text = HEADER + 'rules = "official"\nvoting = 36\n' + seats(
+        "Alex", "Brianna", "Cameron", "Derek",
+        extra='\n[[seat]]\nplayer = "Ellen"\naliases = ["Elle"]\ndead = true\n'
+              'ghost_vote = false\n\n[[seat]]\nplayer = "Tim"\ntraveller = true\n'
+              '\n[aliases]\nAl = "Alex"\n')
+    setup = parse_game(text)
+    assert setup.profile is Profile.OFFICIAL and setup.lengths.voting == 36
+    ellen = setup.seats[4]
+    assert (ellen.alive, ellen.ghost_vote, ellen.aliases) == (False, False, ("Elle",))
+    assert setup.seats[5].traveller
+    assert setup.roster.resolve("al") == "Alex"
+
+
+def test_toml_datetime_value_is_accepted():
+    text = HEADER.replace('"2026-12-01T18:00:00Z"', "2026-12-01T18:00:00Z") + FIVE
+    assert parse_game(text).first_night_starts.tzinfo is not None
+
+
+@pytest.mark.parametrize("text, expected", [
+    (HEADER + seats("Alex", "Brianna", "Cameron", "Derek"),
+     "game.toml: 4 seats that are not travellers; a game needs at least 5"),
+    (HEADER + seats("Alex", "Brianna", "Cameron", "Derek", "alex"),
+     "game.toml:19: seat 5 (alex): name 'alex' is already used by seat 1 (Alex)"),
+    (HEADER + FIVE + '\n[aliases]\nAl = "Alexander"\n',
+     "game.toml:23: aliases.Al: unknown player 'Alexander'"),
+    (HEADER.replace("2026-12-01T18:00:00Z", "tomorrow") + FIVE,
+     "game.toml:5: game.first_night_starts: 'tomorrow' is not a timestamp"),
+    (HEADER.replace("2026-12-01T18:00:00Z", "2026-12-01T18:00:00") + FIVE,
+     "game.toml:5: game.first_night_starts: needs a time zone"),
+    (HEADER + 'rules = "tb"\n' + FIVE, "game.toml:6: game.rules: 'tb' is not a rules profile"),
+    (HEADER + "votng = 12\n" + FIVE, "game.toml:6: game.votng: unknown key"),
+    (HEADER + "voting = -1\n" + FIVE, "game.toml:6: game.voting: hours, a number >= 0"),
+    (HEADER + seats("Alex", "Brianna", "Cameron", "Derek",
+                    extra='\n[[seat]]\nplayer = "Ellen"\naliases = ["Bri", "Brianna"]\n'),
+     "game.toml:19: seat 5 (Ellen): name 'Brianna' is already used by seat 2 (Brianna)"),
+    (HEADER + seats("Alex", "Brianna", "Cameron", "Derek", extra='\n[[seat]]\ndead = true\n'),
+     "game.toml:19: seat 5: 'player' is required"),
+    (HEADER + seats("Alex", "Brianna", "Cameron", "Derek",
+                    extra='\n[[seat]]\nplayer = "Ellen"\ndead = "yes"\n'),
+     "game.toml:21: seat 5 (Ellen): dead must be true or false"),
+    (HEADER.replace('name = "BotF 1"\n', "") + FIVE, "game.toml:1: game.name: required"),
+    ("[game\n", "game.toml: not valid TOML"),
+    ('name = "x"\n', "game.toml: unknown section(s): name"),
+    (HEADER, "game.toml: no [[seat]] entries"),
+])
+def test_invalid_files_name_the_key_and_line(text, expected):
+    with pytest.raises(GameFileError) as info:
+        parse_game(text, "game.toml")
+    assert str(info.value).startswith(expected), str(info.value)
+
+
+def test_bundled_files_load(tmp_path):
+    from modbot.cli import DEMO_GAME
+    assert len(load_game(DEMO_GAME).seats) == 7
+    assert len(load_game("config/example-game.toml").seats) >= 5
+
+
+def test_missing_file_is_a_clear_error(tmp_path):
+    with pytest.raises(GameFileError, match="cannot read"):
+        load_game(tmp_path / "nope.toml")

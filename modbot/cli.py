@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 from datetime import datetime
-from pathlib import Path
 
 from . import __version__
 from .core.model import GameState
@@ -17,9 +16,6 @@ from .gamefile import GameFileError, load_game
 from .render import render_text_report
 from .threadfile import ThreadFileError, load_thread
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-DEMO_GAME = PROJECT_ROOT / "config" / "demo-game.toml"
-DEMO_THREAD = PROJECT_ROOT / "data" / "demo-thread.json"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -71,13 +67,44 @@ def _build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_replay)
 
     p = commands.add_parser(
-        "demo", help="replay the bundled example game and print what happened",
-        description="Replay the bundled example game (config/demo-game.toml and "
-                    "data/demo-thread.json): a night and a day with nominations, votes, a ghost "
-                    "vote, rejected votes and an execution. Prints a readable summary.",
+        "demo", help="play a scripted game on the local sandbox and print the thread",
+        description="Start the local forum sandbox and the bot on a fresh SQLite file "
+                    "(data/demo.sqlite), have scripted players play a night and a day "
+                    "(nominations, votes, a ghost vote, rejected votes, an execution) in "
+                    "accelerated time, print the resulting thread as text and exit.",
     )
-    p.add_argument("--json", action="store_true", help="print the JSON report instead")
+    p.add_argument("--database", default="sqlite:///data/demo.sqlite",
+                   help="database URL (default: a fresh sqlite:///data/demo.sqlite)")
     p.set_defaults(func=_cmd_demo)
+
+    p = commands.add_parser(
+        "sandbox", help="serve the local Discourse-compatible forum on 127.0.0.1",
+        description="Serve a Discourse-compatible forum on 127.0.0.1 for rehearsals and "
+                    "tests. KEY is the master API key (acts as any user, with Api-Username). "
+                    "Non-Discourse extras live under /_sandbox/ (requests.json, faults.json).",
+    )
+    p.add_argument("--port", type=int, default=8080, help="port on 127.0.0.1 (default 8080)")
+    p.add_argument("--api-key", default=None, help="master API key (default: printed at start)")
+    p.add_argument("--admin-api-limit", type=int, default=60,
+                   help="shared requests per minute of all API keys, as Discourse (0: none)")
+    p.add_argument("--no-limits", action="store_true",
+                   help="turn off the per-user posting limits for non-staff accounts")
+    p.add_argument("--start", type=_timestamp, default=None,
+                   help="rehearsal clock: the forum time at start (default: real time)")
+    p.add_argument("--speed", type=float, default=1.0,
+                   help="rehearsal clock speed factor (e.g. 60: an hour a minute)")
+    p.add_argument("--moderator", action="append", default=[], metavar="USERNAME",
+                   help="create this user as a moderator at start (repeatable)")
+    p.set_defaults(func=_cmd_sandbox)
+
+    p = commands.add_parser(
+        "run", help="run the bot (the daemon) with a configuration file",
+        description="Run the bot: poll the forum, count votes, post vote counts and phase "
+                    "posts. Stops cleanly on SIGTERM/SIGINT after the current cycle.",
+    )
+    p.add_argument("--config", default="config/modbot.toml", help="configuration file (TOML)")
+    p.add_argument("--max-cycles", type=int, default=None, help=argparse.SUPPRESS)
+    p.set_defaults(func=_cmd_run)
     return parser
 
 
@@ -128,20 +155,38 @@ def _cmd_replay(args) -> int:
 
 
 def _cmd_demo(args) -> int:
-    setup = load_game(DEMO_GAME)
-    posts = load_thread(DEMO_THREAD)
-    run = replay(GameState.from_setup(setup), posts)
-    if args.json:
-        print(json.dumps(run.report(), indent=2, ensure_ascii=False))
-        return 0
-    print(f"modbot demo: replaying {len(posts)} posts of {DEMO_THREAD.name} "
-          f"against {DEMO_GAME.name}\n")
-    for post in posts:
-        print(f"#{post.post_number} {post.created_at:%a %H:%M} {post.author}: "
-              f"{' / '.join(line for line in post.raw.splitlines() if line.strip())}")
-    print()
-    print(render_text_report(setup, run.report()))
+    from .demo import run_demo
+    return run_demo(args.database)
+
+
+def _cmd_sandbox(args) -> int:
+    from .sandbox.forum import Clock, Forum
+    from .sandbox.server import SandboxServer
+    forum = Forum(Clock(args.start, args.speed), limits=not args.no_limits)
+    for name in args.moderator:
+        forum.add_user(name, moderator=True, trust_level=4)
+    server = SandboxServer(args.port, api_key=args.api_key, forum=forum,
+                           admin_api_limit=args.admin_api_limit)
+    print(f"modbot sandbox on {server.url} (master API key: {server.api_key})", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
     return 0
+
+
+def _cmd_run(args) -> int:
+    import logging
+    from .daemon import ConfigError, load_config, run
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(f"modbot: {exc}", file=sys.stderr)
+        return 2
+    return run(config, max_cycles=args.max_cycles)
 
 
 if __name__ == "__main__":  # pragma: no cover

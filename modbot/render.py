@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 import jinja2
 
+from .views import md
+
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 
+@lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
@@ -16,9 +20,16 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=False,
+        autoescape=False,  # Markdown, not HTML: names go through the `md` filter instead
     )
     env.filters["word"] = lambda vote: "execute" if vote == "yes" else "pardon"
+    env.filters["md"] = md
     return env
+
+
+def render(template: str, **context) -> str:
+    """Render one template to text (trailing blank lines trimmed)."""
+    return environment().get_template(template).render(**context).strip() + "\n"
 
 
 def render_text_report(setup, report: dict) -> str:

@@ -107,20 +107,31 @@ def test_thread_loader_skips_small_actions_and_dedupes_pages():
 
 
 @pytest.mark.parametrize("args, golden", [
-    (("demo",), "demo.txt"),
-    (("demo", "--json"), "demo-report.json"),
+    (("replay", "config/demo-game.toml", "data/demo-thread.json", "--text"), "replay-demo.txt"),
+    (("replay", "config/demo-game.toml", "data/demo-thread.json"), "replay-demo.json"),
 ])
-def test_demo_matches_the_golden_transcript(args, golden):
+def test_replay_matches_the_golden_transcript(args, golden):
     result = modbot(*args)
     assert result.returncode == 0, result.stderr
     expected = (GOLDEN / golden).read_text()
     assert result.stdout == expected
 
 
+def test_demo_plays_on_the_sandbox_and_exits_0(tmp_path):
+    result = modbot("demo", "--database", f"sqlite:///{tmp_path}/demo.sqlite")
+    assert result.returncode == 0, result.stderr
+    assert "## Day 1 is over" in result.stdout
+    assert "**Derek** was executed." in result.stdout
+    assert "Gus ✅ (ghost vote)" in result.stdout
+    assert "Outbox: 13 sent, 0 pending, 0 failed." in result.stdout
+    assert (tmp_path / "demo.sqlite").exists()
+
+
 def test_help_texts_name_every_command():
     result = modbot("--help")
-    for command in ("parse", "replay", "demo"):
+    for command in ("parse", "replay", "demo", "sandbox", "run"):
         assert command in result.stdout
     readme = (ROOT / "README.md").read_text()
-    for command in ("modbot parse", "modbot replay", "modbot demo"):
+    for command in ("modbot parse", "modbot replay", "modbot demo", "modbot sandbox",
+                    "modbot run"):
         assert command in readme

@@ -1,0 +1,132 @@
+"""A scripted game on the local sandbox: forum, players and bot on one machine.
+
+`Rehearsal` starts a sandbox server on 127.0.0.1, creates the accounts (the bot as a
+moderator, the Storytellers, the players), opens the game topic and posts each scripted post
+as its author with the script's `created_at` (API callers may set it, as on Discourse). The
+bot's clock is the game's clock: between posts it runs one poll cycle at the post's time, so
+a whole day is played in seconds. `modbot demo` and the end-to-end tests use it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import requests
+
+from .core.model import GameSetup
+from .forum import ForumClient
+from .gamefile import load_game
+from .sandbox.forum import Forum, ManualClock
+from .sandbox.server import SandboxServer
+from .service import Service, Settings
+from .store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO_GAME = ROOT / "config" / "demo-game.toml"
+DEMO_THREAD = ROOT / "data" / "demo-thread.json"
+MASTER_KEY = "sandbox-master-key"
+
+
+def load_script(path: Path = DEMO_THREAD) -> list[dict]:
+    """The scripted posts: username, created_at, raw (post 1 is the game's opening post)."""
+    posts = json.loads(path.read_text(encoding="utf-8"))["post_stream"]["posts"]
+    return [{"username": p["username"], "created_at": p["created_at"], "raw": p["raw"]}
+            for p in posts]
+
+
+class Rehearsal:
+    def __init__(self, setup: GameSetup, database_url: str, *, port: int = 0,
+                 server: SandboxServer | None = None, settings: Settings | None = None) -> None:
+        self.clock = ManualClock(setup.first_night_starts - timedelta(hours=1))
+        self.server = server or SandboxServer(port, api_key=MASTER_KEY,
+                                              forum=Forum(self.clock, limits=False),
+                                              admin_api_limit=0).start()
+        self.url = self.server.url
+        self.setup = setup
+        self.database_url = database_url
+        self.settings = settings or Settings(bot_username=setup.bot_username,
+                                             vote_count_minutes=240, settle_seconds=0)
+        self.service: Service | None = None
+        self.store: Store | None = None
+
+    # -- the forum side ---------------------------------------------------------------------
+
+    def request(self, method: str, path: str, as_user: str = "system", **data) -> dict:
+        response = requests.request(method, self.url + path, data=data, timeout=10,
+                                    headers={"Api-Key": self.server.api_key,
+                                             "Api-Username": as_user})
+        response.raise_for_status()
+        return response.json() if response.content.strip() else {}
+
+    def create_accounts(self) -> None:
+        names = [self.setup.bot_username, *self.setup.storytellers,
+                 *(s.name for s in self.setup.seats)]
+        for name in names:
+            user = self.request("POST", "/users.json", username=name, name=name)
+            if name == self.setup.bot_username or name in self.setup.storytellers:
+                self.request("PUT", f"/admin/users/{user['user_id']}/grant_moderation.json")
+
+    def open_topic(self, first_post: dict) -> int:
+        host = self.setup.storytellers[0] if self.setup.storytellers else "system"
+        post = self.request("POST", "/posts.json", as_user=host, category=1,
+                            title=f"{self.setup.name}: the game thread",
+                            raw=first_post["raw"], created_at=first_post["created_at"])
+        self.setup = dataclasses.replace(self.setup, topic_id=post["topic_id"])
+        return post["topic_id"]
+
+    def post(self, username: str, raw: str, created_at: str) -> dict:
+        return self.request("POST", "/posts.json", as_user=username, raw=raw,
+                            topic_id=self.setup.topic_id, created_at=created_at)
+
+    # -- the bot side -----------------------------------------------------------------------
+
+    def start_bot(self) -> Service:
+        client = ForumClient(self.url, self.setup.bot_username, self.server.api_key, timeout=5)
+        self.store = Store(self.database_url)
+        self.service = Service(client, self.store, [self.setup], self.settings)
+        self.service.start()
+        return self.service
+
+    def play(self, script: list[dict], *, finish_at: datetime | None = None) -> None:
+        """Post each scripted post, running one bot cycle at each post's time."""
+        for item in script:
+            at = datetime.fromisoformat(item["created_at"])
+            self.clock.set(at)
+            self.post(item["username"], item["raw"], item["created_at"])
+            self.service.cycle(at)
+        if finish_at is not None:
+            self.clock.set(finish_at)
+            self.service.cycle(finish_at)
+        for _ in range(50):  # deliver everything still owed
+            if not self.store.pending():
+                break
+            self.service.drain()
+
+    def thread(self) -> list[dict]:
+        topic = self.server.forum.topics[self.setup.topic_id]
+        return [{"post_number": p.post_number, "username": p.username, "raw": p.raw,
+                 "created_at": p.created_at} for p in topic.visible_posts()]
+
+    def stop(self) -> None:
+        if self.store is not None:
+            self.store.close()
+        self.server.stop()
+
+
+def demo_rehearsal(database_url: str) -> tuple[Rehearsal, list[dict]]:
+    setup = load_game(DEMO_GAME)
+    script = load_script()
+    rehearsal = Rehearsal(setup, database_url)
+    rehearsal.create_accounts()
+    rehearsal.open_topic(script[0])
+    return rehearsal, script[1:]
+
+
+def day_end(setup: GameSetup, day: int = 1) -> datetime:
+    lengths = setup.lengths
+    cycle = timedelta(hours=lengths.night + lengths.discussion + lengths.nomination
+                      + lengths.voting)
+    return setup.first_night_starts + cycle * day

@@ -1,0 +1,119 @@
+"""Theory of operation: one game, live. Its state is the fold of its input log.
+
+`GameRuntime.load(inputs)` folds the stored inputs (posts as first seen, clock ticks, edit
+notices) through the pure core and the reactor, discarding what they would post: everything
+derived from a stored input was committed with it. After that, `on_post`, `on_tick` and
+`on_edit` handle one new input each and return a `Step`: the input row to store, the events
+for the audit log and the posts owed, for the caller to commit in one transaction.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from .core.engine import Post, advance, handle_post
+from .core.model import GameSetup, GameState
+from .core.parser import parse_post
+from .reactions import GameOptions, Reactor
+from .store import Outgoing
+
+SELF_DELETED = "(post deleted by author)"
+
+
+def sha1(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+
+def iso(at: datetime) -> str:
+    return at.isoformat().replace("+00:00", "Z")
+
+
+@dataclass
+class Step:
+    input: dict | None = None
+    events: list[tuple[str, dict]] = field(default_factory=list)
+    outgoing: list[Outgoing] = field(default_factory=list)
+
+
+class GameRuntime:
+    def __init__(self, setup: GameSetup, options: GameOptions, game_id: int) -> None:
+        self.setup = setup
+        self.options = options
+        self.game_id = game_id
+        self.state = GameState.from_setup(setup)
+        self.reactor = Reactor(options)
+        self.last_post_number = 0
+        self.seen: dict[int, tuple[int, str, str, str]] = {}  # post id -> (number, author, sha1, raw)
+        self.posts_by_day: dict[int, set[int]] = {}
+
+    @property
+    def today_posts(self) -> set[int]:
+        """Ids of the counted posts made during the current day (for the edit sweep)."""
+        today = self.state.today
+        return self.posts_by_day.get(today.number, set()) if today else set()
+
+    @property
+    def topic_id(self) -> int:
+        return self.options.topic_id
+
+    def load(self, inputs) -> None:
+        for row in inputs:
+            at = datetime.fromisoformat(row.at)
+            if row.kind == "post":
+                self.on_post(row.post_id, row.post_number, row.author, at, row.raw)
+            elif row.kind == "tick":
+                self.on_tick(at)
+            elif row.kind == "edit":
+                self.on_edit(row.post_id, row.raw or "", row.raw_sha1 or "", at)
+
+    def on_post(self, post_id: int, post_number: int, author: str, at: datetime,
+                raw: str) -> Step:
+        post = Post(post_number, author, at, raw)
+        outcome = handle_post(self.state, post)
+        self.state = outcome.state
+        self.last_post_number = max(self.last_post_number, post_number)
+        self.seen[post_id] = (post_number, author, sha1(raw), raw)
+        if self.state.today is not None:
+            self.posts_by_day.setdefault(self.state.today.number, set()).add(post_id)
+        outgoing = self.reactor.react(self.state, outcome.events, outcome.rejections, at=at,
+                                      post=post)
+        return Step({"kind": "post", "post_id": post_id, "post_number": post_number,
+                     "author": author, "at": iso(at), "raw": raw, "raw_sha1": sha1(raw)},
+                    _events(outcome.events), outgoing)
+
+    def on_tick(self, now: datetime) -> Step:
+        outcome = advance(self.state, now)
+        if not outcome.events:
+            return Step()
+        self.state = outcome.state
+        outgoing = self.reactor.react(self.state, outcome.events, at=now)
+        return Step({"kind": "tick", "at": iso(now)}, _events(outcome.events), outgoing)
+
+    def on_edit(self, post_id: int, new_raw: str, new_sha1: str, at: datetime) -> Step:
+        """A counted post changed on the forum. Flag it if it carried actions; count nothing."""
+        number, author, first_sha1, original = self.seen[post_id]
+        self.seen[post_id] = (number, author, new_sha1, original)
+        step = Step({"kind": "edit", "post_id": post_id, "post_number": number,
+                     "author": author, "at": iso(at), "raw": new_raw,
+                     "raw_sha1": new_sha1})
+        if self._carried_actions(original):
+            step.outgoing = self.reactor.note_edit(
+                author, number, post_id, original, new_raw.strip() == SELF_DELETED, new_sha1,
+                self.setup.storytellers)
+        return step
+
+    def changed(self, post: dict) -> bool:
+        known = self.seen.get(post["id"])
+        return known is not None and sha1(post.get("raw") or "") != known[2]
+
+    def _carried_actions(self, raw: str) -> bool:
+        parsed = parse_post(raw, self.setup.roster, self.state.open_nominees(),
+                            self.setup.storytellers, count_spoilers=self.setup.count_spoilers)
+        return bool(parsed.actions)
+
+
+def _events(events) -> list[tuple[str, dict]]:
+    return [(type(e).__name__, dataclasses.asdict(e)) for e in events]

@@ -1,0 +1,299 @@
+"""The sandbox's HTTP server: a Discourse-compatible API on 127.0.0.1.
+
+Theory of operation: `SandboxServer` (a ThreadingHTTPServer) owns a `Forum`. Each request is
+counted, checked against injected faults (`/_sandbox/faults.json`), authenticated like
+Discourse (Api-Key + Api-Username; a master key that may act as any user, single-user keys),
+charged to the shared admin-key limit, routed by `routes.py`, and answered with
+`application/json; charset=utf-8` (errors included) or, for browsers, a plain HTML page.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import secrets
+import socket
+import threading
+import time
+from collections import Counter, deque
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+from .forum import ApiError, Clock, Forum, errors, rate_limited
+from .routes import ROUTES, Request
+from .shapes import ts
+
+JSON_TYPE = "application/json; charset=utf-8"
+INVALID_KEY = ("You are not permitted to view the requested resource. The API username or key "
+               "is invalid.")
+
+
+class Faults:
+    """Injected failures: the next N requests whose path starts with a prefix fail."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.pending: list[dict] = []
+
+    def add(self, spec: dict) -> dict:
+        kind = str(spec.get("kind", ""))
+        if kind not in ("429", "500", "timeout", "drop"):
+            raise errors(400, "You supplied invalid parameters to the request: kind",
+                         "invalid_parameters")
+        fault = {"path": str(spec.get("path", "/")), "kind": kind,
+                 "count": int(spec.get("count", 1)), "method": spec.get("method"),
+                 "wait_seconds": int(spec.get("wait_seconds", 0)),
+                 "delay": float(spec.get("delay", 5)), "after": bool(spec.get("after", True))}
+        with self.lock:
+            self.pending.append(fault)
+        return fault
+
+    def take(self, method: str, path: str) -> dict | None:
+        with self.lock:
+            for fault in self.pending:
+                if path.startswith(fault["path"]) and fault["method"] in (None, method):
+                    fault["count"] -= 1
+                    if fault["count"] <= 0:
+                        self.pending.remove(fault)
+                    return fault
+        return None
+
+
+class AdminLimiter:
+    """The shared per-minute budget of all admin-generated API keys (0 = no limit)."""
+
+    def __init__(self, per_minute: int) -> None:
+        self.per_minute = per_minute
+        self.lock = threading.Lock()
+        self.times: deque[float] = deque()
+
+    def charge(self) -> None:
+        if self.per_minute <= 0:
+            return
+        with self.lock:
+            now = time.monotonic()
+            while self.times and now - self.times[0] >= 60:
+                self.times.popleft()
+            if len(self.times) >= self.per_minute:
+                wait = max(1, int(60 - (now - self.times[0]) + 0.999))
+                raise rate_limited("You’ve performed this action too many times. Please wait "
+                                   f"{wait} seconds before trying again.", wait,
+                                   "admin_api_key_rate_limit")
+            self.times.append(now)
+
+
+class SandboxServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, port: int = 0, *, api_key: str | None = None, forum: Forum | None = None,
+                 admin_api_limit: int = 60, host: str = "127.0.0.1") -> None:
+        super().__init__((host, port), _Handler)
+        self.forum = forum or Forum()
+        self.api_key = api_key or secrets.token_hex(16)
+        self.limiter = AdminLimiter(admin_api_limit)
+        self.faults = Faults()
+        self.counts: Counter[str] = Counter()
+        self.counts_lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def count(self, label: str) -> None:
+        with self.counts_lock:
+            self.counts[label] += 1
+
+    def start(self) -> SandboxServer:
+        self._thread = threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.05},
+                                        name="sandbox", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.shutdown()
+        self.server_close()
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: SandboxServer
+    protocol_version = "HTTP/1.1"
+
+    def setup(self):
+        super().setup()
+        # headers and body are separate writes: without this, Nagle + delayed ACK add ~40 ms
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def log_message(self, format, *args):  # quiet: the daemon has its own log
+        pass
+
+    def do_GET(self):
+        self._handle("GET")
+
+    def do_POST(self):
+        self._handle("POST")
+
+    def do_PUT(self):
+        self._handle("PUT")
+
+    def do_DELETE(self):
+        self._handle("DELETE")
+
+    def _handle(self, method: str) -> None:
+        split = urlsplit(self.path)
+        path = split.path
+        try:
+            params = self._params(split.query)
+        except ValueError:
+            self._send_json(400, {"errors": ["You supplied invalid parameters to the request: "
+                                             "body"], "error_type": "invalid_parameters"})
+            return
+        if path.startswith("/_sandbox/"):
+            self._send(*self._sandbox(method, path, params))
+            return
+        route, match = _route(method, path)
+        self.server.count(route.label if route else f"{method} {path}")
+        fault = self.server.faults.take(method, path)
+        if fault and (fault["kind"] in ("429", "500") or not fault["after"]):
+            self._fault(fault)
+            return
+        try:
+            result = self._dispatch(method, path, route, match, params)
+        except ApiError as exc:
+            result = (exc.status, exc.body, exc.headers)
+        if fault:
+            self._fault(fault)
+            return
+        self._send(*result)
+
+    def _dispatch(self, method, path, route, match, params):
+        user = self._authenticate()
+        if route is None:
+            if method == "GET" and path in ("/", "/index.html"):
+                return 200, _index_page(self.server.forum), {"Content-Type": "text/html"}
+            raise errors(404, "The requested URL or resource could not be found.", "not_found")
+        wants_html = method == "GET" and route.html and not path.endswith(".json") and \
+            "application/json" not in self.headers.get("Accept", "")
+        request = Request(self.server.forum, user, params, match.groupdict(), self.server)
+        if wants_html:
+            return 200, route.html(request), {"Content-Type": "text/html; charset=utf-8"}
+        return route.handler(request)
+
+    def _authenticate(self):
+        key = self.headers.get("Api-Key")
+        username = self.headers.get("Api-Username")
+        if not key:
+            return None
+        forum = self.server.forum
+        if secrets.compare_digest(key, self.server.api_key):
+            user = forum.user(username) if username else None
+        else:
+            owner = forum.user_keys.get(key)
+            same = owner is not None and (not username or username.lower() == owner.lower())
+            user = forum.user(owner) if same else None
+        if user is None:
+            raise errors(403, INVALID_KEY, "invalid_access")
+        self.server.limiter.charge()
+        return user
+
+    def _params(self, query: str) -> dict:
+        params = _flatten(parse_qs(query, keep_blank_values=True))
+        length = int(self.headers.get("Content-Length") or 0)
+        if length:
+            body = self.rfile.read(length)
+            kind = self.headers.get("Content-Type", "")
+            if "application/json" in kind:
+                data = json.loads(body or b"{}")
+                if not isinstance(data, dict):
+                    raise ValueError("a JSON body must be an object")
+                params.update(data)
+            elif "multipart/form-data" not in kind:
+                params.update(_flatten(parse_qs(body.decode("utf-8", "replace"),
+                                                keep_blank_values=True)))
+        return params
+
+    def _sandbox(self, method: str, path: str, params: dict):
+        server = self.server
+        if path == "/_sandbox/requests.json" and method == "GET":
+            with server.counts_lock:
+                counts = dict(server.counts)
+            return 200, {"requests": counts, "total": sum(counts.values())}, {}
+        if path == "/_sandbox/requests.json" and method == "DELETE":
+            with server.counts_lock:
+                server.counts.clear()
+            return 200, {"success": "OK"}, {}
+        if path == "/_sandbox/faults.json" and method == "POST":
+            try:
+                return 200, {"fault": server.faults.add(params)}, {}
+            except ApiError as exc:
+                return exc.status, exc.body, exc.headers
+        if path == "/_sandbox/clock.json" and method == "GET":
+            return 200, {"now": ts(server.forum.clock.now())}, {}
+        return 404, {"errors": ["The requested URL or resource could not be found."],
+                     "error_type": "not_found"}, {}
+
+    def _fault(self, fault: dict) -> None:
+        kind = fault["kind"]
+        if kind == "429":
+            err = rate_limited("You’ve performed this action too many times. Please wait "
+                               f"{fault['wait_seconds']} seconds before trying again.",
+                               fault["wait_seconds"])
+            self._send(429, err.body, err.headers)
+        elif kind == "500":
+            self._send(500, {"errors": ["Internal Server Error"], "error_type": "server_error"})
+        elif kind == "timeout":
+            time.sleep(fault["delay"])
+            self.close_connection = True
+        else:  # drop
+            self.close_connection = True
+            try:
+                self.connection.shutdown(2)
+            except OSError:
+                pass
+
+    def _send(self, status: int, body, headers: dict | None = None) -> None:
+        headers = dict(headers or {})
+        if isinstance(body, str):
+            data = body.encode("utf-8")
+            headers.setdefault("Content-Type", "text/html; charset=utf-8")
+        else:
+            data = json.dumps(body).encode("utf-8")
+            headers["Content-Type"] = JSON_TYPE
+        try:
+            self.send_response(status)
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
+    def _send_json(self, status: int, body) -> None:
+        self._send(status, body)
+
+
+def _route(method: str, path: str):
+    for route in ROUTES:
+        if route.method == method:
+            match = route.pattern.fullmatch(path)
+            if match:
+                return route, match
+    return None, None
+
+
+def _flatten(parsed: dict[str, list[str]]) -> dict:
+    return {k: (v if k.endswith("[]") else v[-1]) for k, v in parsed.items()}
+
+
+def _index_page(forum: Forum) -> str:
+    rows = "".join(f'<li><a href="/t/{t.id}">{html.escape(t.title)}</a> '
+                   f"({len(t.visible_posts())} posts)</li>"
+                   for t in forum.topics.values() if not t.is_pm)
+    return f"<!doctype html><title>modbot sandbox</title><h1>Topics</h1><ul>{rows}</ul>"
+
+
+__all__ = ["Clock", "Forum", "SandboxServer", "JSON_TYPE", "re"]

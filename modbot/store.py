@@ -1,0 +1,224 @@
+"""The store: what the bot has read, what it derived, and what it must still post.
+
+Theory of operation: the *input log* (`InputRow`: each game post as first seen, and each clock
+tick that changed something) is the source of truth; the game state is rebuilt by folding it
+through the pure core. Derived `EventRow`s are the audit trail. `OutboxRow`s are posts the bot
+owes the forum, keyed deterministically (a re-derived row is ignored, never duplicated).
+`Store.commit()` writes inputs, events, outbox rows and cursors in ONE transaction, so a crash
+leaves all of a batch or none of it.
+
+SQLite (WAL) by default, file created on first use; PostgreSQL when the URL says so. Schema
+changes go through `MIGRATIONS`, applied in order and recorded in `schema_version`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import peewee
+from playhouse.db_url import connect
+
+DEFAULT_URL = "sqlite:///data/modbot.sqlite"
+proxy = peewee.DatabaseProxy()
+
+
+class _Model(peewee.Model):
+    class Meta:
+        database = proxy
+        legacy_table_names = False
+
+
+class SchemaVersion(_Model):
+    version = peewee.IntegerField()
+
+
+class GameRow(_Model):
+    key = peewee.CharField(unique=True)  # the game's topic id as text
+    name = peewee.CharField()
+    last_post_number = peewee.IntegerField(default=0)
+
+
+class InputRow(_Model):
+    game = peewee.ForeignKeyField(GameRow, backref="inputs", on_delete="CASCADE")
+    kind = peewee.CharField()  # post | tick | edit
+    post_id = peewee.IntegerField(null=True)
+    post_number = peewee.IntegerField(null=True)
+    author = peewee.CharField(null=True)
+    at = peewee.CharField()  # ISO time: created_at of the post, or the tick's time
+    raw = peewee.TextField(null=True)
+    raw_sha1 = peewee.CharField(null=True)
+
+    class Meta:
+        indexes = ((("game", "kind", "post_id"), False),)
+
+
+class EventRow(_Model):
+    game = peewee.ForeignKeyField(GameRow, backref="events", on_delete="CASCADE")
+    input = peewee.ForeignKeyField(InputRow, null=True, on_delete="CASCADE")
+    type = peewee.CharField()
+    data = peewee.TextField()
+
+
+class OutboxRow(_Model):
+    key = peewee.CharField(unique=True)
+    thread = peewee.CharField(index=True)  # posts of one thread go out in id order
+    kind = peewee.CharField(default="post")  # post | status
+    topic_id = peewee.IntegerField(null=True)
+    recipients = peewee.CharField(null=True)  # for a new PM topic
+    title = peewee.CharField(null=True)
+    raw = peewee.TextField()
+    status = peewee.CharField(default="pending", index=True)  # pending | sent | failed
+    attempts = peewee.IntegerField(default=0)
+    not_before = peewee.FloatField(default=0)
+    post_id = peewee.IntegerField(null=True)
+    post_number = peewee.IntegerField(null=True)
+    last_error = peewee.TextField(null=True)
+
+
+class CursorRow(_Model):
+    name = peewee.CharField(unique=True)
+    value = peewee.BigIntegerField()
+
+
+MODELS = [SchemaVersion, GameRow, InputRow, EventRow, OutboxRow, CursorRow]
+
+
+def _v1_create(db):
+    db.create_tables([GameRow, InputRow, EventRow, OutboxRow, CursorRow])
+
+
+MIGRATIONS = [_v1_create]  # append functions; never edit an applied one
+
+
+@dataclass
+class Outgoing:
+    """A post the bot owes: to a public topic, or a PM thread (created on first use)."""
+
+    key: str
+    thread: str
+    raw: str
+    topic_id: int | None = None
+    recipients: tuple[str, ...] = ()
+    title: str | None = None
+    kind: str = "post"
+
+
+@dataclass
+class Batch:
+    """One transaction's worth of writes."""
+
+    inputs: list[tuple[int, dict]] = field(default_factory=list)  # (game id, fields)
+    events: list[tuple[int, int | None, str, dict]] = field(default_factory=list)
+    outbox: list[Outgoing] = field(default_factory=list)
+    cursors: dict[str, int] = field(default_factory=dict)
+    last_post_numbers: dict[int, int] = field(default_factory=dict)
+
+
+class Store:
+    def __init__(self, url: str | None = None) -> None:
+        self.url = url or DEFAULT_URL
+        if self.url.startswith("sqlite:///") and not self.url.startswith("sqlite:///:memory:"):
+            Path(self.url[len("sqlite:///"):]).parent.mkdir(parents=True, exist_ok=True)
+        pragmas = {"journal_mode": "wal", "foreign_keys": 1, "synchronous": "normal",
+                   "busy_timeout": 10000} if self.url.startswith("sqlite") else {}
+        self.db = connect(self.url, **({"pragmas": pragmas} if pragmas else {}))
+        proxy.initialize(self.db)
+        self.migrate()
+
+    def close(self) -> None:
+        self.db.close()
+
+    def migrate(self) -> int:
+        with self.db.atomic():
+            self.db.create_tables([SchemaVersion])
+            row = SchemaVersion.select().first()
+            current = row.version if row else 0
+            for version in range(current, len(MIGRATIONS)):
+                MIGRATIONS[version](self.db)
+            if row is None:
+                SchemaVersion.create(version=len(MIGRATIONS))
+            elif current < len(MIGRATIONS):
+                row.version = len(MIGRATIONS)
+                row.save()
+        return len(MIGRATIONS)
+
+    # -- games and inputs -------------------------------------------------------------------
+
+    def game(self, key: str, name: str) -> GameRow:
+        row, _ = GameRow.get_or_create(key=key, defaults={"name": name})
+        return row
+
+    def inputs(self, game_id: int) -> list[InputRow]:
+        return list(InputRow.select().where(InputRow.game == game_id).order_by(InputRow.id))
+
+    def cursor(self, name: str) -> int | None:
+        row = CursorRow.get_or_none(CursorRow.name == name)
+        return row.value if row else None
+
+    def has_post(self, game_id: int, post_id: int) -> bool:
+        return InputRow.select().where((InputRow.game == game_id) & (InputRow.kind == "post")
+                                       & (InputRow.post_id == post_id)).exists()
+
+    # -- the one transaction ----------------------------------------------------------------
+
+    def commit(self, batch: Batch) -> None:
+        with self.db.atomic():
+            input_ids: dict[int, int] = {}
+            for index, (game_id, fields) in enumerate(batch.inputs):
+                input_ids[index] = InputRow.create(game=game_id, **fields).id
+            if batch.events:
+                EventRow.insert_many([
+                    {"game": g, "input": input_ids.get(i) if i is not None else None,
+                     "type": t, "data": json.dumps(d, default=str)}
+                    for g, i, t, d in batch.events]).execute()
+            for out in batch.outbox:
+                OutboxRow.insert(key=out.key, thread=out.thread, kind=out.kind,
+                                 topic_id=out.topic_id, recipients=",".join(out.recipients) or None,
+                                 title=out.title, raw=out.raw).on_conflict_ignore().execute()
+            for name, value in batch.cursors.items():
+                CursorRow.insert(name=name, value=value).on_conflict(
+                    conflict_target=[CursorRow.name], update={CursorRow.value: value}).execute()
+            for game_id, number in batch.last_post_numbers.items():
+                GameRow.update(last_post_number=number).where(
+                    (GameRow.id == game_id) & (GameRow.last_post_number < number)).execute()
+
+    # -- outbox -----------------------------------------------------------------------------
+
+    def pending(self) -> list[OutboxRow]:
+        return list(OutboxRow.select().where(OutboxRow.status == "pending").order_by(OutboxRow.id))
+
+    def thread_topic(self, thread: str) -> int | None:
+        row = (OutboxRow.select(OutboxRow.topic_id)
+               .where((OutboxRow.thread == thread) & (OutboxRow.topic_id.is_null(False))
+                      & (OutboxRow.status == "sent")).order_by(OutboxRow.id).first())
+        return row.topic_id if row else None
+
+    def last_sent_number(self, thread: str) -> int:
+        """The highest post number the bot is known to have posted in a thread (0: none)."""
+        value = (OutboxRow.select(peewee.fn.MAX(OutboxRow.post_number))
+                 .where((OutboxRow.thread == thread) & (OutboxRow.status == "sent")).scalar())
+        return value or 0
+
+    def mark_attempt(self, row: OutboxRow) -> None:
+        row.attempts += 1
+        OutboxRow.update(attempts=row.attempts).where(OutboxRow.id == row.id).execute()
+
+    def mark_sent(self, row: OutboxRow, post_id: int | None, topic_id: int | None,
+                  post_number: int | None) -> None:
+        OutboxRow.update(status="sent", post_id=post_id, topic_id=topic_id or row.topic_id,
+                         post_number=post_number).where(OutboxRow.id == row.id).execute()
+
+    def defer(self, row: OutboxRow, seconds: float, error: str) -> None:
+        OutboxRow.update(not_before=time.time() + seconds, last_error=error).where(
+            OutboxRow.id == row.id).execute()
+
+    def mark_failed(self, row: OutboxRow, error: str) -> None:
+        OutboxRow.update(status="failed", last_error=error).where(OutboxRow.id == row.id).execute()
+
+    def outbox_counts(self) -> dict[str, int]:
+        query = OutboxRow.select(OutboxRow.status, peewee.fn.COUNT(OutboxRow.id).alias("n")) \
+            .group_by(OutboxRow.status)
+        return {row.status: row.n for row in query}

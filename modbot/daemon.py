@@ -19,7 +19,7 @@ from pathlib import Path
 
 import schedule
 
-from .forum import ConfigurationError, ForumClient
+from .forum import ConfigurationError, ForumClient, TransientError
 from .gamefile import load_game
 from .service import Service, Settings
 from .store import DEFAULT_URL, Store
@@ -27,7 +27,7 @@ from .store import DEFAULT_URL, Store
 log = logging.getLogger("modbot")
 FORUM_KEYS = {"url", "username", "api_key_env", "timeout"}
 BOT_KEYS = {"poll_seconds", "database_url", "vote_count_minutes", "settle_seconds",
-            "sweep_minutes", "post_spacing", "close_topic_at_night"}
+            "sweep_minutes", "post_spacing", "close_topic_at_night", "max_backoff"}
 
 
 class ConfigError(ValueError):
@@ -74,7 +74,7 @@ def load_config(path: str | Path, environ=os.environ) -> Config:
     username = str(forum.get("username", "modbot"))
     settings = Settings(bot_username=username, **{k: bot[k] for k in (
         "vote_count_minutes", "settle_seconds", "sweep_minutes", "post_spacing",
-        "close_topic_at_night") if k in bot})
+        "close_topic_at_night", "max_backoff") if k in bot})
     rehearsal = data.get("rehearsal", {})
     start = rehearsal.get("start")
     if isinstance(start, str):
@@ -110,12 +110,6 @@ def run(config: Config, *, max_cycles: int | None = None) -> int:
                          timeout=config.timeout)
     games = [load_game(g) for g in config.games]
     service = Service(client, store, games, config.settings)
-    try:
-        service.start()
-    except ConfigurationError as exc:
-        log.error("cannot start: %s", exc)
-        return 3
-    clock = RehearsalClock(config.rehearsal_start, config.rehearsal_speed)
     stopping = {"flag": False, "cycles": 0}
 
     def stop(signum, _frame):
@@ -124,6 +118,15 @@ def run(config: Config, *, max_cycles: int | None = None) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    try:
+        service.start()
+    except ConfigurationError as exc:
+        log.error("cannot start: %s", exc)
+        return 3
+    except TransientError as exc:
+        log.error("cannot reach the forum at %s: %s", config.forum_url, exc)
+        return 3
+    clock = RehearsalClock(config.rehearsal_start, config.rehearsal_speed)
 
     def cycle():
         report = service.cycle(clock.now())

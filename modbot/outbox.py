@@ -22,6 +22,7 @@ from .forum import ForumClient, PermanentError, TransientError
 from .store import Batch, OutboxRow, Outgoing, Store
 
 log = logging.getLogger("modbot.outbox")
+MAX_BACKOFF = 60  # seconds; 1, 2, 4, ... after 5xx, timeouts and dropped connections
 
 
 def marker(key: str) -> str:
@@ -34,7 +35,8 @@ def with_marker(raw: str, key: str) -> str:
 
 class Outbox:
     def __init__(self, client: ForumClient, store: Store, *, spacing: float = 0.0,
-                 on_failure=None, wall=time.time) -> None:
+                 on_failure=None, wall=time.time, max_backoff: float = MAX_BACKOFF) -> None:
+        self.max_backoff = max_backoff
         self.client = client
         self.store = store
         self.spacing = spacing
@@ -59,7 +61,7 @@ class Outbox:
                 if self._deliver(row):
                     sent += 1
             except TransientError as exc:
-                wait = max(exc.retry_after, min(2 ** row.attempts, 300))
+                wait = max(exc.retry_after, min(2 ** max(row.attempts - 1, 0), self.max_backoff))
                 log.warning("outbox %s: %s; retry in %.0fs", row.key, exc, wait)
                 self.store.defer(row, wait, str(exc))
                 blocked.add(row.thread)

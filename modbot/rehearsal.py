@@ -39,7 +39,9 @@ def load_script(path: Path = DEMO_THREAD) -> list[dict]:
 
 class Rehearsal:
     def __init__(self, setup: GameSetup, database_url: str, *, port: int = 0,
-                 server: SandboxServer | None = None, settings: Settings | None = None) -> None:
+                 server: SandboxServer | None = None, settings: Settings | None = None,
+                 timeout: float = 5) -> None:
+        self.timeout = timeout
         self.clock = ManualClock(setup.first_night_starts - timedelta(hours=1))
         self.server = server or SandboxServer(port, api_key=MASTER_KEY,
                                               forum=Forum(self.clock, limits=False),
@@ -84,7 +86,8 @@ class Rehearsal:
     # -- the bot side -----------------------------------------------------------------------
 
     def start_bot(self) -> Service:
-        client = ForumClient(self.url, self.setup.bot_username, self.server.api_key, timeout=5)
+        client = ForumClient(self.url, self.setup.bot_username, self.server.api_key,
+                             timeout=self.timeout)
         self.store = Store(self.database_url)
         self.service = Service(client, self.store, [self.setup], self.settings)
         self.service.start()
@@ -116,10 +119,10 @@ class Rehearsal:
         self.server.stop()
 
 
-def demo_rehearsal(database_url: str) -> tuple[Rehearsal, list[dict]]:
+def demo_rehearsal(database_url: str, **kwargs) -> tuple[Rehearsal, list[dict]]:
     setup = load_game(DEMO_GAME)
     script = load_script()
-    rehearsal = Rehearsal(setup, database_url)
+    rehearsal = Rehearsal(setup, database_url, **kwargs)
     rehearsal.create_accounts()
     rehearsal.open_topic(script[0])
     return rehearsal, script[1:]

@@ -45,6 +45,7 @@ class Settings:
     sweep_minutes: float = 3
     post_spacing: float | None = None  # None: 0 for staff accounts, 6 s otherwise
     close_topic_at_night: bool = False
+    max_backoff: float = 60  # seconds between retries after 5xx, timeouts, dropped connections
 
 
 @dataclass
@@ -79,7 +80,8 @@ class Service:
         spacing = self.settings.post_spacing
         self.outbox = Outbox(self.client, self.store,
                              spacing=(0.0 if staff else 6.0) if spacing is None else spacing,
-                             on_failure=self._failure_report)
+                             on_failure=self._failure_report,
+                             max_backoff=self.settings.max_backoff)
         for setup in self.setups:
             self._start_game(setup)
 

@@ -175,9 +175,13 @@ class Store:
                      "type": t, "data": json.dumps(d, default=str)}
                     for g, i, t, d in batch.events]).execute()
             for out in batch.outbox:
+                # ON CONFLICT (key) only: SQLite's INSERT OR IGNORE would also swallow a
+                # NOT NULL violation and lose the post silently.
                 OutboxRow.insert(key=out.key, thread=out.thread, kind=out.kind,
                                  topic_id=out.topic_id, recipients=",".join(out.recipients) or None,
-                                 title=out.title, raw=out.raw).on_conflict_ignore().execute()
+                                 title=out.title, raw=out.raw).on_conflict(
+                    conflict_target=[OutboxRow.key], update={OutboxRow.key: OutboxRow.key}
+                ).execute()
             for name, value in batch.cursors.items():
                 CursorRow.insert(name=name, value=value).on_conflict(
                     conflict_target=[CursorRow.name], update={CursorRow.value: value}).execute()

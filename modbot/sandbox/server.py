@@ -38,21 +38,24 @@ class Faults:
 
     def add(self, spec: dict) -> dict:
         kind = str(spec.get("kind", ""))
-        if kind not in ("429", "500", "timeout", "drop"):
+        if kind not in ("429", "500", "422", "timeout", "drop"):
             raise errors(400, "You supplied invalid parameters to the request: kind",
                          "invalid_parameters")
         fault = {"path": str(spec.get("path", "/")), "kind": kind,
                  "count": int(spec.get("count", 1)), "method": spec.get("method"),
+                 "username": spec.get("username"),
                  "wait_seconds": int(spec.get("wait_seconds", 0)),
                  "delay": float(spec.get("delay", 5)), "after": bool(spec.get("after", True))}
         with self.lock:
             self.pending.append(fault)
         return fault
 
-    def take(self, method: str, path: str) -> dict | None:
+    def take(self, method: str, path: str, username: str | None) -> dict | None:
         with self.lock:
             for fault in self.pending:
-                if path.startswith(fault["path"]) and fault["method"] in (None, method):
+                wanted = fault["username"]
+                if path.startswith(fault["path"]) and fault["method"] in (None, method) and (
+                        wanted is None or (username or "").lower() == wanted.lower()):
                     fault["count"] -= 1
                     if fault["count"] <= 0:
                         self.pending.remove(fault)
@@ -156,8 +159,8 @@ class _Handler(BaseHTTPRequestHandler):
             return
         route, match = _route(method, path)
         self.server.count(route.label if route else f"{method} {path}")
-        fault = self.server.faults.take(method, path)
-        if fault and (fault["kind"] in ("429", "500") or not fault["after"]):
+        fault = self.server.faults.take(method, path, self.headers.get("Api-Username"))
+        if fault and (fault["kind"] in ("429", "500", "422") or not fault["after"]):
             self._fault(fault)
             return
         try:
@@ -242,6 +245,8 @@ class _Handler(BaseHTTPRequestHandler):
                                f"{fault['wait_seconds']} seconds before trying again.",
                                fault["wait_seconds"])
             self._send(429, err.body, err.headers)
+        elif kind == "422":
+            self._send(422, {"action": "create_post", "errors": ["Injected by the sandbox"]})
         elif kind == "500":
             self._send(500, {"errors": ["Internal Server Error"], "error_type": "server_error"})
         elif kind == "timeout":

@@ -1,0 +1,84 @@
+"""Injected 429s, 500s, timeouts and dropped connections delay the bot but lose and duplicate
+nothing: the thread ends exactly as in an undisturbed run."""
+
+import time
+from datetime import datetime, timedelta
+
+import requests
+
+from modbot.rehearsal import day_end, demo_rehearsal
+from modbot.service import Settings
+
+from .test_e2e import MARKER, markers, play_demo
+
+FAULTS = [
+    {"path": "/posts", "method": "POST", "kind": "timeout", "count": 2, "delay": 1.0},
+    {"path": "/posts", "method": "POST", "kind": "drop", "count": 2},
+    {"path": "/posts", "method": "POST", "kind": "429", "count": 2, "wait_seconds": 0},
+    {"path": "/posts", "method": "POST", "kind": "500", "count": 2},
+    {"path": "/posts.json", "method": "GET", "kind": "500", "count": 2},
+    {"path": "/posts.json", "method": "GET", "kind": "drop", "count": 1},
+    {"path": "/private-posts.json", "method": "GET", "kind": "timeout", "count": 1, "delay": 1.0},
+    {"path": "/t/", "method": "GET", "kind": "429", "count": 2, "wait_seconds": 0},
+]
+
+
+def normalised(rehearsal) -> list[str]:
+    """Markers, with each reply to a rejected post named by that post's author and text: the
+    players' post numbers depend on how the bot's (delayed) posts interleave with theirs."""
+    topic = rehearsal.server.forum.topics[rehearsal.setup.topic_id]
+    by_number = {p.post_number: p for p in topic.posts}
+    out = []
+    for key in markers(rehearsal):
+        if ":rejected:" in key:
+            post = by_number[int(key.rsplit(":", 1)[1])]
+            key = f"rejected:{post.username}:{post.raw}"
+        out.append(key)
+    return sorted(out)
+
+
+def public_markers(rehearsal) -> list[str]:
+    return [m for p in rehearsal.thread() for m in MARKER.findall(p["raw"])]
+
+
+def _inject(url: str, faults) -> None:
+    for fault in faults:  # the bot's requests only: the scripted players post undisturbed
+        requests.post(url + "/_sandbox/faults.json", json={**fault, "username": "modbot"},
+                      timeout=5).raise_for_status()
+
+
+def test_faults_delay_but_lose_and_duplicate_nothing(tmp_path):
+    reference = play_demo(f"sqlite:///{tmp_path}/reference.sqlite")
+    expected = markers(reference)
+    expected_normalised = normalised(reference)
+    expected_public = public_markers(reference)
+    reference.stop()
+
+    settings = Settings(bot_username="modbot", vote_count_minutes=240, settle_seconds=0,
+                        max_backoff=1)  # the 60 s default would only make this test slower
+    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite", timeout=0.5,
+                                       settings=settings)
+    try:
+        rehearsal.start_bot()
+        start = rehearsal.setup.first_night_starts
+        rehearsal.clock.set(start)
+        rehearsal.service.cycle(start)
+        for index, item in enumerate(script):
+            if index % 7 == 0:
+                _inject(rehearsal.url, FAULTS)
+            at = datetime.fromisoformat(item["created_at"])
+            rehearsal.clock.set(at)
+            rehearsal.post(item["username"], item["raw"], item["created_at"])
+            rehearsal.service.cycle(at)
+        finish = day_end(rehearsal.setup) + timedelta(hours=1)
+        deadline = time.monotonic() + 60
+        while rehearsal.store.pending() and time.monotonic() < deadline:
+            time.sleep(0.2)
+            rehearsal.service.cycle(finish)
+        assert rehearsal.store.outbox_counts() == {"sent": len(expected)}
+        got = markers(rehearsal)
+        assert len(got) == len(set(got)), "a post was made twice"
+        assert normalised(rehearsal) == expected_normalised
+        assert public_markers(rehearsal) == expected_public  # thread order preserved
+    finally:
+        rehearsal.stop()

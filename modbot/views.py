@@ -23,8 +23,8 @@ _DEADLINE_LABELS = {"discussion": "Nominations open", "nomination": "Nominations
 
 def md(text) -> str:
     """Escape a name for Markdown/BBCode: no emphasis, tags, links, HTML or @mentions."""
-    text = "".join(_ENTITIES.get(c, c) for c in str(text))
-    return _MD_SPECIAL.sub(r"\\\1", text)
+    text = _MD_SPECIAL.sub(r"\\\1", str(text))  # first: entities below contain '#'
+    return "".join(_ENTITIES.get(c, c) for c in text)
 
 
 def date_tag(at: datetime | None) -> str:

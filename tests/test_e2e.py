@@ -162,3 +162,27 @@ def test_start_up_errors_are_clear(tmp_path):
         store.close()
     finally:
         rehearsal.stop()
+
+
+def test_the_topic_closes_at_night_and_reopens_at_dawn(tmp_path):
+    from modbot.service import Settings
+    settings = Settings(bot_username="modbot", vote_count_minutes=240, settle_seconds=0,
+                        close_topic_at_night=True)
+    rehearsal = play_demo(f"sqlite:///{tmp_path}/bot.sqlite", settings=settings)
+    try:
+        topic = rehearsal.server.forum.topics[rehearsal.setup.topic_id]
+        actions = [p.action_code for p in topic.posts if p.post_type == 3]
+        assert actions == ["closed.enabled", "closed.disabled", "closed.enabled",
+                           "closed.disabled"]
+        assert not topic.closed  # day 2 has begun
+    finally:
+        rehearsal.stop()
+
+
+def test_names_cannot_inject_markdown_bbcode_or_mentions():
+    from modbot.views import md
+    assert md("Zone_Q11") == "Zone\\_Q11"
+    assert md("@everyone") == "&#64;everyone"
+    assert md("[b]x[/b]") == "&#91;b&#93;x&#91;/b&#93;"
+    assert md("<script>*x*") == "&lt;script&gt;\\*x\\*"
+    assert md("a:smile:") == "a&#58;smile&#58;"

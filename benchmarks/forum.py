@@ -1,0 +1,133 @@
+"""Benchmark: how many requests the bot makes against the sandbox, over real HTTP on loopback.
+
+Prints one JSON object:
+- requests_per_idle_cycle_1_game / _50_games: requests of one poll cycle with nothing new
+  (after start-up, catch-up and one cycle that reads back the bot's own posts; the edit
+  sweep, which runs every few minutes, is not counted). Right after the bot itself posted
+  more than 50 posts (a phase change in 50 games), one cycle pages back once more: 3.
+- read_requests_per_100_new_posts: GET requests of the cycle after 100 new posts arrived in
+  one game thread (writes of the posts the bot owes are not reads and are not counted);
+- cycle_ms_idle_50_games: wall time of one idle cycle with 50 games.
+
+Run: python benchmarks/forum.py
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from modbot.core.model import GameSetup, Seat  # noqa: E402
+from modbot.forum import ForumClient  # noqa: E402
+from modbot.sandbox.forum import Forum, ManualClock  # noqa: E402
+from modbot.sandbox.server import SandboxServer  # noqa: E402
+from modbot.service import Service, Settings  # noqa: E402
+from modbot.store import Store  # noqa: E402
+
+KEY = "bench-key"
+START = datetime(2026, 12, 1, 18, tzinfo=timezone.utc)
+PLAYERS = tuple(f"player{n:02d}" for n in range(1, 16))
+
+
+def make_forum(games: int):
+    clock = ManualClock(START)
+    server = SandboxServer(0, api_key=KEY, forum=Forum(clock, limits=False),
+                           admin_api_limit=0).start()
+    forum = server.forum
+    forum.add_user("modbot", moderator=True)
+    forum.add_user("host", moderator=True)
+    for name in PLAYERS:
+        forum.add_user(name)
+    setups = []
+    for n in range(games):
+        topic = forum.create(forum.user("host"), {
+            "title": f"Benchmark game number {n + 1}", "category": 1,
+            "raw": "The game thread of a benchmark game.", "created_at": START.isoformat()})
+        seats = tuple(Seat(p) for p in PLAYERS[:7 + n % 9])
+        setups.append(GameSetup(f"game {n + 1}", seats, START, storytellers=("host",),
+                                topic_id=topic.topic_id))
+    return server, clock, setups
+
+
+def counts(server: SandboxServer) -> dict[str, int]:
+    with server.counts_lock:
+        return dict(server.counts)
+
+
+def requests_in(server: SandboxServer, action, only_reads: bool = False) -> int:
+    before = counts(server)
+    action()
+    after = counts(server)
+    return sum(n - before.get(k, 0) for k, n in after.items()
+               if not only_reads or k.startswith("GET "))
+
+
+def idle_cycle(games: int, folder: Path) -> tuple[int, float]:
+    server, clock, setups = make_forum(games)
+    store = Store(f"sqlite:///{folder}/idle-{games}.sqlite")
+    try:
+        service = Service(ForumClient(server.url, "modbot", KEY), store, setups,
+                          Settings(settle_seconds=0))
+        service.start()
+        now = START + timedelta(hours=1)
+        clock.set(now)
+        service.cycle(now)  # first cycle: posts owed (night 1 begins) go out
+        service.last_sweep = now
+        now += timedelta(seconds=15)
+        service.cycle(now)  # reads back the bot's own burst of posts
+        now += timedelta(seconds=15)
+        began = time.perf_counter()
+        used = requests_in(server, lambda: service.cycle(now))
+        return used, (time.perf_counter() - began) * 1000
+    finally:
+        store.close()
+        server.stop()
+
+
+def new_posts(count: int, folder: Path) -> int:
+    server, clock, setups = make_forum(1)
+    store = Store(f"sqlite:///{folder}/new-posts.sqlite")
+    try:
+        service = Service(ForumClient(server.url, "modbot", KEY), store, setups,
+                          Settings(settle_seconds=0, vote_count_minutes=10**6))
+        service.start()
+        now = START + timedelta(hours=37)  # day 1, nominations open
+        clock.set(now)
+        service.cycle(now)
+        service.last_sweep = now + timedelta(hours=1)
+        forum, topic = server.forum, setups[0].topic_id
+        for n in range(count):
+            author = forum.user(PLAYERS[n % 7])
+            forum.create(author, {"topic_id": topic, "created_at": (now + timedelta(seconds=n)).isoformat(),
+                                  "raw": f"Post {n}: chatter, and /vote nobody in particular."})
+        later = now + timedelta(minutes=5)
+        clock.set(later)
+        return requests_in(server, lambda: service.cycle(later), only_reads=True)
+    finally:
+        store.close()
+        server.stop()
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as folder:
+        folder = Path(folder)
+        one, _ = idle_cycle(1, folder)
+        fifty, fifty_ms = idle_cycle(50, folder)
+        reads = new_posts(100, folder)
+    print(json.dumps({
+        "requests_per_idle_cycle_1_game": one,
+        "requests_per_idle_cycle_50_games": fifty,
+        "read_requests_per_100_new_posts": reads,
+        "cycle_ms_idle_50_games": round(fifty_ms, 1),
+    }))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

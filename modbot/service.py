@@ -99,17 +99,17 @@ class Service:
                               self.settings.close_topic_at_night)
         runtime = GameRuntime(setup, options, row.id)
         runtime.load(self.store.inputs(row.id))
+        runtime.last_post_number = max(runtime.last_post_number, row.last_post_number)
         self.games[setup.topic_id] = runtime
         self.catch_up(runtime)
 
     def catch_up(self, game: GameRuntime) -> int:
+        """Read the game topic after its last post number, 20 posts a request."""
         handled = 0
         while True:
             posts = self.client.posts_after(game.topic_id, game.last_post_number)
             handled += self._handle_posts(game, posts)
-            if len(posts) < 20:
-                return handled
-            if posts[-1]["post_number"] <= game.last_post_number and not handled:
+            if len(posts) < 20:  # each batch moves last_post_number past all its posts
                 return handled
 
     # -- the cycle --------------------------------------------------------------------------

@@ -15,10 +15,9 @@ import json
 import secrets
 import threading
 import time
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
-from .cook import cook
+from .models import Clock, ManualClock, Post, Topic, User
 
 SELF_DELETED = "(post deleted by author)"
 GRACE_SECONDS = 300
@@ -57,106 +56,6 @@ def rate_limited(message: str, wait: int, code: str | None = None) -> ApiError:
 
 def create_error(*messages: str) -> ApiError:
     return ApiError(422, {"action": "create_post", "errors": list(messages)})
-
-
-@dataclass
-class User:
-    id: int
-    username: str
-    name: str = ""
-    admin: bool = False
-    moderator: bool = False
-    trust_level: int = 1
-    created_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
-
-    @property
-    def staff(self) -> bool:
-        return self.admin or self.moderator
-
-
-@dataclass
-class Post:
-    id: int
-    topic_id: int
-    post_number: int
-    username: str
-    raw: str
-    created_at: datetime
-    post_type: int = 1
-    action_code: str | None = None
-    version: int = 1
-    updated_at: datetime | None = None
-    last_version_at: datetime | None = None
-    reply_to_post_number: int | None = None
-    user_deleted: bool = False
-    deleted_at: datetime | None = None
-    hidden: bool = False
-    versions: list[str] = field(default_factory=list)  # raw of each version, index = version-1
-
-    def __post_init__(self) -> None:
-        self.updated_at = self.updated_at or self.created_at
-        self.last_version_at = self.last_version_at or self.created_at
-        self.versions = self.versions or [self.raw]
-
-    @property
-    def cooked(self) -> str:
-        return cook(self.raw)
-
-
-@dataclass
-class Topic:
-    id: int
-    title: str
-    user_id: int
-    created_at: datetime
-    archetype: str = "regular"
-    category_id: int | None = None
-    allowed: list[str] = field(default_factory=list)  # PM participants (usernames)
-    closed: bool = False
-    archived: bool = False
-    visible: bool = True
-    posts: list[Post] = field(default_factory=list)
-    bumped_at: datetime | None = None
-
-    @property
-    def slug(self) -> str:
-        slug = "".join(c if c.isalnum() else "-" for c in self.title.lower()).strip("-")
-        return "-".join(part for part in slug.split("-") if part) or "topic"
-
-    @property
-    def is_pm(self) -> bool:
-        return self.archetype == "private_message"
-
-    def visible_posts(self, staff: bool = False) -> list[Post]:
-        return [p for p in self.posts if staff or p.deleted_at is None]
-
-
-class Clock:
-    """Forum time: real UTC, or a rehearsal clock (a start time and a speed factor)."""
-
-    def __init__(self, start: datetime | None = None, speed: float = 1.0) -> None:
-        self.start = start
-        self.speed = speed
-        self.began = time.monotonic()
-
-    def now(self) -> datetime:
-        if self.start is None:
-            return datetime.now(timezone.utc)
-        return self.start + timedelta(seconds=(time.monotonic() - self.began) * self.speed)
-
-
-class ManualClock(Clock):
-    """Forum time set by a script (rehearsals and tests): it moves only when told to."""
-
-    def __init__(self, at: datetime) -> None:
-        super().__init__()
-        self.at = at
-
-    def set(self, at: datetime) -> None:
-        self.at = max(self.at, at)
-
-    def now(self) -> datetime:
-        return self.at
 
 
 class Forum:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import html
 import json
-import re
 import secrets
 import socket
 import threading
@@ -301,4 +300,4 @@ def _index_page(forum: Forum) -> str:
     return f"<!doctype html><title>modbot sandbox</title><h1>Topics</h1><ul>{rows}</ul>"
 
 
-__all__ = ["Clock", "Forum", "SandboxServer", "JSON_TYPE", "re"]
+__all__ = ["Clock", "Forum", "SandboxServer", "JSON_TYPE"]

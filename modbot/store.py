@@ -9,6 +9,8 @@ leaves all of a batch or none of it.
 
 SQLite (WAL) by default, file created on first use; PostgreSQL when the URL says so. Schema
 changes go through `MIGRATIONS`, applied in order and recorded in `schema_version`.
+The models share one module-wide database proxy: a process uses one `Store` at a time (one
+daemon serves all its games from one database).
 """
 
 from __future__ import annotations

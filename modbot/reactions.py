@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from .core.events import (
-    DayEnded, Nominated, NominationClosed, PhaseChanged, VoteCast, VoteLocked, VoteWithdrawn,
+    DayEnded, Nominated, NominationCancelled, NominationClosed, PhaseChanged, PlayerDied,
+    PlayerRevived, VoteCast, VoteCountRequested, VoteLocked, VoteWithdrawn,
 )
 from .core.model import EXILE, GameState, Phase
 from .core.voting import NOTE_NO_TOKEN_CAST
@@ -47,10 +48,14 @@ class Reactor:
     # -- public -----------------------------------------------------------------------------
 
     def react(self, state: GameState, events, rejections=(), *, at: datetime,
-              post=None) -> list[Outgoing]:
-        if post is not None:
+              post=None, command=None, source: dict | None = None) -> list[Outgoing]:
+        """`source`: where the post came from: {"id", "channel": thread|pm, "topic_id"}."""
+        source = source or {"channel": "thread"}
+        if post is not None and source["channel"] == "thread":
             self.as_of = post.post_number
         out: list[Outgoing] = []
+        if command is not None:
+            out.extend(self._command_effects(state, events, command, source))
         ended = any(isinstance(e, DayEnded) for e in events)
         for index, event in enumerate(events):
             if isinstance(event, DayEnded):
@@ -62,6 +67,24 @@ class Reactor:
             out.append(self._vote_count(state, at, "vc"))
         if post is not None and rejections:
             out.append(self._rejection_reply(post, rejections))
+        return out
+
+    def _command_effects(self, state: GameState, events, report, source) -> list[Outgoing]:
+        """The ST's answer (in the PM they wrote, or the STs' conversation) and, for commands
+        in the game thread, the public lines for deaths and revivals."""
+        raw = render("st_report.md.j2", report=report)
+        key = f"st:{source['channel']}:{source.get('id')}"
+        if source["channel"] == "pm":
+            out = [Outgoing(f"{self.options.key}:{key}", f"{self.options.key}:pmtopic:"
+                            f"{source['topic_id']}", raw, topic_id=source["topic_id"])]
+        else:
+            out = [self._pm_to_storytellers(state.setup.storytellers, key, raw)]
+            for event in events:
+                if _is_storyteller_life_change(event):
+                    alive = isinstance(event, PlayerRevived)
+                    out.append(self._public(f"life:{event.player}:{source.get('id')}",
+                                            render("public_life.md.j2", player=event.player,
+                                                   alive=alive)))
         return out
 
     def note_edit(self, player: str, post_number: int, post_id: int, original: str,
@@ -90,6 +113,9 @@ class Reactor:
             return [self._vote_count(state, event.at, f"closed:{event.kind}:{event.nominee}")]
         elif isinstance(event, PhaseChanged):
             return self._phase(state, event)
+        elif isinstance(event, (VoteCountRequested, NominationCancelled)) and state.today:
+            reason = "requested" if isinstance(event, VoteCountRequested) else "cancelled"
+            return [self._vote_count(state, event.at, reason)]
         return []
 
     def _phase(self, state: GameState, event: PhaseChanged) -> list[Outgoing]:
@@ -189,6 +215,13 @@ class Reactor:
     def _lock_tag(state: GameState, event: PhaseChanged) -> str:
         lock = event.ends_at - timedelta(hours=state.setup.lengths.night_action_lock)
         return date_tag(lock)
+
+
+def _is_storyteller_life_change(event) -> bool:
+    """A death or revival by command (executions and exiles have posts of their own)."""
+    if isinstance(event, PlayerRevived):
+        return True
+    return isinstance(event, PlayerDied) and event.cause not in ("execution", "exile")
 
 
 __all__ = ["EXILE", "GameOptions", "Reactor"]

@@ -48,6 +48,7 @@ class GameRuntime:
         self.last_post_number = 0
         self.seen: dict[int, tuple[int, str, str, str]] = {}  # post id -> (number, author, sha1, raw)
         self.posts_by_day: dict[int, set[int]] = {}
+        self.seen_pms: set[int] = set()
 
     @property
     def today_posts(self) -> set[int]:
@@ -64,6 +65,8 @@ class GameRuntime:
             at = datetime.fromisoformat(row.at)
             if row.kind == "post":
                 self.on_post(row.post_id, row.post_number, row.author, at, row.raw)
+            elif row.kind == "pm":
+                self.on_pm(row.post_id, row.topic_id, row.post_number, row.author, at, row.raw)
             elif row.kind == "tick":
                 self.on_tick(at)
             elif row.kind == "edit":
@@ -79,10 +82,24 @@ class GameRuntime:
         if self.state.today is not None:
             self.posts_by_day.setdefault(self.state.today.number, set()).add(post_id)
         outgoing = self.reactor.react(self.state, outcome.events, outcome.rejections, at=at,
-                                      post=post)
+                                      post=post, command=outcome.command,
+                                      source={"channel": "thread", "id": post_id})
         return Step({"kind": "post", "post_id": post_id, "post_number": post_number,
                      "author": author, "at": iso(at), "raw": raw, "raw_sha1": sha1(raw)},
                     _events(outcome.events), outgoing)
+
+    def on_pm(self, post_id: int, topic_id: int, post_number: int, author: str, at: datetime,
+              raw: str) -> Step:
+        """A Storyteller's PM to the bot: its `!` commands act; the answer goes to that PM."""
+        outcome = handle_post(self.state, Post(post_number, author, at, raw))
+        self.state = outcome.state
+        self.seen_pms.add(post_id)
+        outgoing = self.reactor.react(self.state, outcome.events, at=at, command=outcome.command,
+                                      source={"channel": "pm", "id": post_id,
+                                              "topic_id": topic_id})
+        return Step({"kind": "pm", "post_id": post_id, "topic_id": topic_id,
+                     "post_number": post_number, "author": author, "at": iso(at), "raw": raw,
+                     "raw_sha1": sha1(raw)}, _events(outcome.events), outgoing)
 
     def on_tick(self, now: datetime) -> Step:
         outcome = advance(self.state, now)

@@ -163,11 +163,41 @@ class Service:
         return handled
 
     def _read_private(self) -> None:
-        posts = self.client.private_posts().get("private_posts", [])
-        newest = max((p["id"] for p in posts), default=0)
+        """New PMs to the bot: the Storytellers' `!` commands act (other PMs wait for the
+        features that need them). On the first run, older PMs are not replayed as commands."""
         cursor = self.store.cursor("private_post_id")
+        page = self.client.private_posts().get("private_posts", [])
+        collected = list(page)
+        pages = 1
+        while (cursor is not None and len(page) == PAGE and min(p["id"] for p in page) > cursor
+               and pages < MAX_PAGES):
+            page = self.client.private_posts(before=min(p["id"] for p in page)) \
+                .get("private_posts", [])
+            collected.extend(page)
+            pages += 1
+        if cursor is not None:
+            for post in sorted((p for p in collected if p["id"] > cursor), key=lambda p: p["id"]):
+                self._handle_pm(post)
+        newest = max((p["id"] for p in collected), default=0)
         if newest and (cursor is None or newest > cursor):
             self.store.commit(Batch(cursors={"private_post_id": newest}))
+
+    def _handle_pm(self, post: dict) -> None:
+        author = post["username"]
+        if author.lower() == self.settings.bot_username.lower():
+            return
+        games = [g for g in self.games.values() if g.setup.is_storyteller(author)]
+        if len(games) != 1:
+            if games:
+                log.warning("PM %s from %s: Storyteller of several games; not routed",
+                            post["id"], author)
+            return
+        game = games[0]
+        if post["id"] in game.seen_pms:
+            return
+        at = datetime.fromisoformat(post["created_at"])
+        self._commit(game, game.on_pm(post["id"], post["topic_id"], post["post_number"], author,
+                                      at, post.get("raw") or ""))
 
     def _handle_posts(self, game: GameRuntime, posts: list[dict]) -> int:
         handled = 0

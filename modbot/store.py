@@ -22,6 +22,7 @@ from pathlib import Path
 
 import peewee
 from playhouse.db_url import connect
+from playhouse.migrate import SchemaMigrator, migrate
 
 DEFAULT_URL = "sqlite:///data/modbot.sqlite"
 proxy = peewee.DatabaseProxy()
@@ -45,8 +46,9 @@ class GameRow(_Model):
 
 class InputRow(_Model):
     game = peewee.ForeignKeyField(GameRow, backref="inputs", on_delete="CASCADE")
-    kind = peewee.CharField()  # post | tick | edit
+    kind = peewee.CharField()  # post | pm | tick | edit
     post_id = peewee.IntegerField(null=True)
+    topic_id = peewee.IntegerField(null=True)  # the PM topic of a `pm` input (schema v2)
     post_number = peewee.IntegerField(null=True)
     author = peewee.CharField(null=True)
     at = peewee.CharField()  # ISO time: created_at of the post, or the tick's time
@@ -92,7 +94,15 @@ def _v1_create(db):
     db.create_tables([GameRow, InputRow, EventRow, OutboxRow, CursorRow])
 
 
-MIGRATIONS = [_v1_create]  # append functions; never edit an applied one
+def _v2_input_topic(db):
+    """PM inputs (Storyteller commands) remember their PM topic, to answer there."""
+    columns = {c.name for c in db.get_columns("input_row")}
+    if "topic_id" not in columns:  # a database created by v1 before this column existed
+        migrator = SchemaMigrator.from_database(db)
+        migrate(migrator.add_column("input_row", "topic_id", peewee.IntegerField(null=True)))
+
+
+MIGRATIONS = [_v1_create, _v2_input_topic]  # append functions; never edit an applied one
 
 
 @dataclass

@@ -95,3 +95,28 @@ def test_sqlite_file_is_created_in_a_new_folder_with_wal(tmp_path):
         assert store.db.execute_sql("PRAGMA journal_mode").fetchone()[0] == "wal"
     finally:
         store.close()
+
+
+def test_a_version_1_database_is_migrated(tmp_path):
+    import sqlite3
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as db:  # the schema as version 1 created it
+        db.executescript("""
+            CREATE TABLE schema_version (id INTEGER PRIMARY KEY, version INTEGER NOT NULL);
+            INSERT INTO schema_version (version) VALUES (1);
+            CREATE TABLE game_row (id INTEGER PRIMARY KEY, key VARCHAR(255) NOT NULL UNIQUE,
+                name VARCHAR(255) NOT NULL, last_post_number INTEGER NOT NULL);
+            CREATE TABLE input_row (id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL,
+                kind VARCHAR(255) NOT NULL, post_id INTEGER, post_number INTEGER,
+                author VARCHAR(255), at VARCHAR(255) NOT NULL, raw TEXT, raw_sha1 VARCHAR(255));
+            INSERT INTO game_row (key, name, last_post_number) VALUES ('42', 'old game', 3);
+            INSERT INTO input_row (game_id, kind, post_id, post_number, author, at, raw)
+                VALUES (1, 'post', 7, 3, 'Alex', '2026-12-03T07:00:00Z', '/vote Derek');
+        """)
+    store = Store(f"sqlite:///{path}")
+    try:
+        assert SchemaVersion.get().version == len(MIGRATIONS) == 2
+        (row,) = store.inputs(1)
+        assert (row.raw, row.topic_id) == ("/vote Derek", None)
+    finally:
+        store.close()

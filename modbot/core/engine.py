@@ -9,7 +9,8 @@
   with no nomination at all runs to its scheduled end).
 - `act(state, action, ctx)` = decide, apply, settle. A rejection leaves the state unchanged.
 - `handle_post(state, post)` = advance to the post's `created_at`, parse it, act on each
-  action in document order.
+  action in document order; a Storyteller's post runs its `!` commands instead (console.py),
+  each through `act_staff`, which also runs the phase ends a command causes.
 
 Every function returns the new state and the events that produced it; the caller stores the
 state (or the events) and never needs to replay history to handle the next post.
@@ -21,13 +22,15 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .actions import Context
+from .console import CommandReport, run_commands
 from .events import (
-    DayEnded, Event, Executed, Exiled, NominationClosed, PhaseChanged, PlayerDied, VoteLocked,
-    apply,
+    DayEnded, Event, Executed, Exiled, NominationClosed, PhaseChanged, PhaseExtended,
+    PlayerDied, VoteLocked, apply,
 )
 from .model import EXILE, YES, GameState, Nomination, Phase
 from .parser import parse_post
 from .rules import Rejection, decide
+from .staff import StEndDay, decide_staff
 from .voting import about_to_die, living_count, lock_at_hand, population, threshold_now
 
 _NEXT_PHASE = {
@@ -53,6 +56,7 @@ class Outcome:
     state: GameState
     events: tuple[Event, ...]
     rejections: tuple[Rejection, ...] = ()
+    command: CommandReport | None = None  # a Storyteller's post of `!` commands
 
 
 class _Run:
@@ -91,13 +95,36 @@ def act(state: GameState, action, ctx: Context) -> Outcome:
     return Outcome(run.state, tuple(run.events))
 
 
+def act_staff(state: GameState, action, ctx: Context) -> Outcome:
+    """One Storyteller command: decide, apply, run any phase end it causes, settle."""
+    decided = decide_staff(state, action, ctx)
+    if isinstance(decided, Rejection):
+        return Outcome(state, (), (decided,))
+    run = _Run(state)
+    for event in decided:
+        run.emit(event)
+    while ctx.at >= run.state.phase_ends_at:  # an early end (or a deadline now past)
+        _end_phase(run, run.state.phase_ends_at)
+    if isinstance(action, StEndDay):
+        while run.state.phase.is_day:
+            run.emit(PhaseExtended(run.state.phase, run.state.cycle, ctx.at, ctx.at))
+            _end_phase(run, ctx.at)
+    _settle(run, ctx.at)
+    return Outcome(run.state, tuple(run.events))
+
+
 def handle_post(state: GameState, post: Post) -> Outcome:
-    """Advance to the post's time, then act on what it says (ST and bot posts do nothing)."""
+    """Advance to the post's time, then act on what it says: a player's actions, or a
+    Storyteller's `!` commands (all or nothing). The bot's own posts do nothing."""
     advanced = advance(state, post.created_at)
     state, events = advanced.state, list(advanced.events)
     setup = state.setup
-    if setup.is_storyteller(post.author) or post.author.casefold() == setup.bot_username.casefold():
+    if post.author.casefold() == setup.bot_username.casefold():
         return Outcome(state, tuple(events))
+    if setup.is_storyteller(post.author):
+        ctx = Context(post.author, post.created_at, post.post_number)
+        state, done, report = run_commands(state, post.author, post.raw, ctx, act_staff)
+        return Outcome(state, tuple(events) + done, (), report)
     parsed = parse_post(post.raw, setup.roster, state.open_nominees(), setup.storytellers,
                         count_spoilers=setup.count_spoilers)
     ctx = Context(post.author, post.created_at, post.post_number)

@@ -217,6 +217,7 @@ class GameState:
     phase_ends_at: datetime
     today: DayState | None = None
     past_days: tuple[DayState, ...] = ()
+    pending: tuple = ()  # ConfirmationRequested events awaiting an ST's !confirm
 
     @classmethod
     def from_setup(cls, setup: GameSetup) -> GameState:

@@ -52,6 +52,12 @@ MESSAGES = {
     "ambiguous": "\"{text}\" matches several players: {candidates}.",
     "missing_target": "\"{text}\" names no player.",
     "no_single_open_nomination": "\"{text}\" needs a name: {open} nominations are open.",
+    "player_alive": "{nominee} is alive.",
+    "vote_locked_for": "{voter}'s vote on {nominee} is already locked.",
+    "extend_into_past": "That deadline would already be past.",
+    "not_decided": "The vote is not decided yet (an open nomination can still tie or beat the "
+                   "highest count); use !endvoting force REASON to end it anyway.",
+    "force_needs_reason": "Forcing the end of the voting needs a reason.",
 }
 
 
@@ -86,17 +92,17 @@ def decide(state: GameState, action, ctx: Context):
     if isinstance(action, Kill):
         return _kill(state, action, ctx)
     if not state.is_seated(ctx.author):
-        return _reject(ctx, "not_a_player")
+        return reject(ctx, "not_a_player")
     handler = _HANDLERS[type(action)]
     return handler(state, action, ctx)
 
 
-def _reject(ctx: Context, code: str, **details) -> Rejection:
+def reject(ctx: Context, code: str, **details) -> Rejection:
     return Rejection(code, ctx.author, ctx.at, ctx.post_number, details)
 
 
 def _wrong_phase(state: GameState, ctx: Context, what: str) -> Rejection:
-    return _reject(ctx, "wrong_phase", what=what, phase=state.phase_label)
+    return reject(ctx, "wrong_phase", what=what, phase=state.phase_label)
 
 
 def _nominate(state: GameState, action: Nominate, ctx: Context):
@@ -104,14 +110,14 @@ def _nominate(state: GameState, action: Nominate, ctx: Context):
         return _wrong_phase(state, ctx, "Nominating")
     day, target = state.today, action.target
     if not state.seat(ctx.author).alive:
-        return _reject(ctx, "dead_cannot_nominate")
+        return reject(ctx, "dead_cannot_nominate")
     earlier = next((n for n in day.nominations if n.nominator == ctx.author), None)
     if earlier is not None:
-        return _reject(ctx, "nominator_already_used", nominee=earlier.nominee)
+        return reject(ctx, "nominator_already_used", nominee=earlier.nominee)
     if state.seat(target).traveller:
-        return _reject(ctx, "traveller_cannot_be_nominated", nominee=target)
+        return reject(ctx, "traveller_cannot_be_nominated", nominee=target)
     if day.nomination_of(target) is not None:
-        return _reject(ctx, "already_nominated", nominee=target)
+        return reject(ctx, "already_nominated", nominee=target)
     order = state.setup.clock_order(target)
     return (Nominated(EXECUTION, ctx.author, target, ctx.post_number, ctx.at, order),)
 
@@ -121,11 +127,11 @@ def _call_exile(state: GameState, action: CallExile, ctx: Context):
         return _wrong_phase(state, ctx, "Calling an exile")
     target = action.target
     if not state.seat(target).traveller:
-        return _reject(ctx, "not_a_traveller", nominee=target)
+        return reject(ctx, "not_a_traveller", nominee=target)
     if not state.seat(target).alive:
-        return _reject(ctx, "player_dead", nominee=target)
+        return reject(ctx, "player_dead", nominee=target)
     if state.today.nomination_of(target, EXILE) is not None:
-        return _reject(ctx, "exile_already_called", nominee=target)
+        return reject(ctx, "exile_already_called", nominee=target)
     order = state.setup.clock_order(target)
     return (Nominated(EXILE, ctx.author, target, ctx.post_number, ctx.at, order),)
 
@@ -140,9 +146,9 @@ def _find_votable(state: GameState, nominee: str, ctx: Context) -> Nomination | 
     else:
         nomination = day.nomination_of(nominee)
     if nomination is None:
-        return _reject(ctx, "not_nominated", nominee=nominee)
+        return reject(ctx, "not_nominated", nominee=nominee)
     if not nomination.is_open:
-        return _reject(ctx, "nomination_closed", nominee=nominee)
+        return reject(ctx, "nomination_closed", nominee=nominee)
     return nomination
 
 
@@ -166,14 +172,14 @@ def _unvote(state: GameState, action: Unvote, ctx: Context):
             for n in (state.today.open_nominations() if state.today else ())
             if ctx.author in n.cast
         )
-        return events or _reject(ctx, "nothing_to_withdraw")
+        return events or reject(ctx, "nothing_to_withdraw")
     nomination = _find_votable(state, action.nominee, ctx)
     if isinstance(nomination, Rejection):
         return nomination
     if ctx.author not in nomination.cast:
         if nomination.is_locked(ctx.author):
             return _locked_rejection(nomination, ctx)
-        return _reject(ctx, "nothing_to_withdraw", on=f" on {action.nominee}")
+        return reject(ctx, "nothing_to_withdraw", on=f" on {action.nominee}")
     return (VoteWithdrawn(nomination.kind, nomination.nominee, ctx.author, ctx.post_number,
                           ctx.at),)
 
@@ -183,7 +189,7 @@ def _skip(state: GameState, _action: SkipNomination, ctx: Context):
         return _wrong_phase(state, ctx, "Declining to nominate")
     if state.today.has_nominated(ctx.author):
         earlier = next(n for n in state.today.nominations if n.nominator == ctx.author)
-        return _reject(ctx, "nominator_already_used", nominee=earlier.nominee)
+        return reject(ctx, "nominator_already_used", nominee=earlier.nominee)
     if ctx.author in state.today.skipped:
         return ()
     return (NominationSkipped(ctx.author, ctx.post_number, ctx.at),)
@@ -193,7 +199,7 @@ def _whisper(state: GameState, action: Whisper, ctx: Context):
     if not state.phase.is_day:
         return _wrong_phase(state, ctx, "Declaring a whisper")
     if ctx.author in action.with_:
-        return _reject(ctx, "self_whisper")
+        return reject(ctx, "self_whisper")
     return (WhisperRequested(ctx.author, action.with_, ctx.post_number, ctx.at),)
 
 
@@ -211,25 +217,25 @@ def _answer(state: GameState, action, ctx: Context, accepted: bool):
         pending = [w for w in pending if w.requester == action.from_]
     requesters = tuple(dict.fromkeys(w.requester for w in pending))
     if not requesters:
-        return _reject(ctx, "no_pending_whisper",
+        return reject(ctx, "no_pending_whisper",
                        from_=f" from {action.from_}" if action.from_ else "")
     if len(requesters) > 1:
-        return _reject(ctx, "ambiguous_whisper", candidates=", ".join(requesters))
+        return reject(ctx, "ambiguous_whisper", candidates=", ".join(requesters))
     return (WhisperAnswered(ctx.author, requesters[0], accepted, ctx.post_number, ctx.at),)
 
 
 def _kill(state: GameState, action: Kill, ctx: Context):
     if not state.is_seated(action.player):
-        return _reject(ctx, "not_a_player")
+        return reject(ctx, "not_a_player")
     if not state.seat(action.player).alive:
-        return _reject(ctx, "player_dead", nominee=action.player)
+        return reject(ctx, "player_dead", nominee=action.player)
     return (PlayerDied(action.player, action.cause, ctx.at),)
 
 
 def _locked_rejection(nomination: Nomination, ctx: Context) -> Rejection:
     locked = next(v for v in nomination.locked if v.player == ctx.author)
     code = "no_vote_token" if locked.note == NOTE_NO_TOKEN else "vote_locked"
-    return _reject(ctx, code, nominee=nomination.nominee, vote=_word(locked.vote))
+    return reject(ctx, code, nominee=nomination.nominee, vote=_word(locked.vote))
 
 
 def _word(vote: str) -> str:

@@ -1,0 +1,221 @@
+"""Theory of operation: Storyteller command lines (`!kill Derek --yes`) into staff actions.
+
+One table, `COMMANDS`, holds each command's usage, a one-line description, an example and its
+argument parser; `!help` is generated from it, so the help can never drift from what is
+accepted. Only lines starting with `!` in a post's countable text count (a command quoted
+from someone else, or inside code, is not a command). `--yes` at the end of a line confirms a
+destructive command in advance. Parsing never raises: a bad line becomes a `CommandError`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from .actions import NO, YES
+from .names import Ambiguous, Roster
+from .staff import (
+    StCancelNomination, StEndDay, StEndVoting, StExtend, StGhostVote, StKill, StNextPhase,
+    StNominate, StRevive, StVote, StVoteCount,
+)
+from .textclean import countable_text
+
+_DURATION = re.compile(r"^(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?$", re.I)
+_VALUES = {"yes": YES, "execute": YES, "no": NO, "pardon": NO}
+
+
+@dataclass(frozen=True, slots=True)
+class Help:
+    topic: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Confirm:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class CommandLine:
+    line: str
+    action: object
+    confirmed: bool = False  # `--yes` given
+
+
+@dataclass(frozen=True, slots=True)
+class CommandError:
+    line: str
+    message: str
+
+
+class _Bad(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    usage: str
+    summary: str
+    example: str
+    build: Callable[[list[str], Roster], object]
+
+
+def _name(words: list[str], roster: Roster) -> tuple[str, list[str]]:
+    """The longest run of leading words that names a player; the rest."""
+    for count in range(len(words), 0, -1):
+        exact = roster.resolve_exact(" ".join(words[:count]))
+        if exact is not None:
+            return exact, words[count:]
+    if not words:
+        raise _Bad("a player's name is missing")
+    found = roster.resolve(words[0])
+    if isinstance(found, str):
+        return found, words[1:]
+    if isinstance(found, Ambiguous):
+        raise _Bad(f"\"{words[0]}\" matches several players: {', '.join(found.candidates)}")
+    raise _Bad(f"no seated player is called \"{words[0]}\"")
+
+
+def _one_name(words, roster) -> str:
+    name, rest = _name(words, roster)
+    if rest:
+        raise _Bad(f"unexpected \"{' '.join(rest)}\"")
+    return name
+
+
+def _kill(words, roster):
+    name, rest = _name(words, roster)
+    return StKill(name, " ".join(rest))
+
+
+def _ghostvote(words, roster):
+    if not words or words[-1].lower() not in ("give", "take"):
+        raise _Bad("say give or take after the name")
+    return StGhostVote(_one_name(words[:-1], roster), words[-1].lower() == "give")
+
+
+def _nominate(words, roster):
+    nominator, rest = _name(words, roster)
+    return StNominate(nominator, _one_name(rest, roster))
+
+
+def _vote(words, roster):
+    lowered = [w.lower() for w in words]
+    if "on" not in lowered:
+        raise _Bad("write it as !vote VOTER yes|no on NOMINEE")
+    split = lowered.index("on")
+    voter_words, nominee_words = words[:split], words[split + 1:]
+    if not voter_words or voter_words[-1].lower() not in _VALUES:
+        raise _Bad("say yes or no before \"on\"")
+    value = _VALUES[voter_words[-1].lower()]
+    return StVote(_one_name(voter_words[:-1], roster), _one_name(nominee_words, roster), value)
+
+
+def _cancel(words, roster):
+    if words and words[0].lower() == "nomination":
+        words = words[1:]
+    return StCancelNomination(_one_name(words, roster))
+
+
+def _extend(words, _roster):
+    match = _DURATION.match("".join(words)) if words else None
+    if not match or not any(match.groups()):
+        raise _Bad("give a duration like 2h, 30m or 1h30m")
+    days, hours, minutes = (int(g or 0) for g in match.groups())
+    return StExtend(days * 1440 + hours * 60 + minutes)
+
+
+def _phase(words, _roster):
+    if [w.lower() for w in words] != ["next"]:
+        raise _Bad("the only form is !phase next")
+    return StNextPhase()
+
+
+def _no_arguments(action):
+    def build(words, _roster):
+        if words:
+            raise _Bad(f"unexpected \"{' '.join(words)}\"")
+        return action
+    return build
+
+
+def _endvoting(words, _roster):
+    if not words:
+        return StEndVoting()
+    if words[0].lower() != "force":
+        raise _Bad("write !endvoting, or !endvoting force REASON")
+    return StEndVoting(True, " ".join(words[1:]))
+
+
+def _help(words, _roster):
+    return Help(words[0].lower().lstrip("!") if words else None)
+
+
+COMMANDS: dict[str, Command] = {c.name: c for c in [
+    Command("kill", "!kill PLAYER [reason]", "the player dies now (not an execution)",
+            "!kill Derek demon kill", _kill),
+    Command("revive", "!revive PLAYER", "a dead player lives again", "!revive Derek",
+            lambda w, r: StRevive(_one_name(w, r))),
+    Command("ghostvote", "!ghostvote PLAYER give|take", "give back or take a dead player's "
+            "vote token", "!ghostvote Gus give", _ghostvote),
+    Command("nominate", "!nominate NOMINATOR NOMINEE", "record a nomination made elsewhere or "
+            "late (the day's limits still apply)", "!nominate Alex Derek", _nominate),
+    Command("vote", "!vote VOTER yes|no on NOMINEE", "record a vote sent to you by PM, at "
+            "this post's time; it locks when the clock hand reaches the voter",
+            "!vote Ellen yes on Derek", _vote),
+    Command("cancel", "!cancel nomination NOMINEE", "remove a nomination: both players' daily "
+            "limits are freed and spent vote tokens refunded", "!cancel nomination Derek",
+            _cancel),
+    Command("extend", "!extend DURATION", "move the current phase's deadline later",
+            "!extend 2h", _extend),
+    Command("phase", "!phase next", "end the current phase now", "!phase next", _phase),
+    Command("endday", "!endday", "end the day now: remaining votes lock, the player about to "
+            "die is executed", "!endday --yes", _no_arguments(StEndDay())),
+    Command("endvoting", "!endvoting [force REASON]", "end the voting early; refused unless "
+            "it is decided, or forced with a reason", "!endvoting", _endvoting),
+    Command("vc", "!vc", "post a vote count now", "!vc", _no_arguments(StVoteCount())),
+    Command("confirm", "!confirm", "carry out the commands you were asked to confirm",
+            "!confirm", _no_arguments(Confirm())),
+    Command("help", "!help [COMMAND]", "this list, or one command", "!help vote", _help),
+]}
+
+
+COMMAND_OF = {  # the command that makes each action, for describing it
+    StKill: "kill", StRevive: "revive", StGhostVote: "ghostvote", StNominate: "nominate",
+    StVote: "vote", StCancelNomination: "cancel", StExtend: "extend", StNextPhase: "phase",
+    StEndDay: "endday", StEndVoting: "endvoting", StVoteCount: "vc",
+}
+
+
+def parse_commands(raw: str, roster: Roster) -> list[CommandLine | CommandError]:
+    """Every `!` line of the post's countable text, in order."""
+    out: list[CommandLine | CommandError] = []
+    for line in countable_text(raw).split("\n"):
+        line = line.strip().strip("*_").strip()
+        if not line.startswith("!") or len(line) < 2 or len(line) > 500:
+            continue
+        out.append(parse_line(line, roster))
+    return out
+
+
+def parse_line(line: str, roster: Roster) -> CommandLine | CommandError:
+    words = line[1:].split()
+    confirmed = bool(words) and words[-1].lower() == "--yes"
+    if confirmed:
+        words = words[:-1]
+    if not words:
+        return CommandError(line, "empty command")
+    command = COMMANDS.get(words[0].lower())
+    if command is None:
+        return CommandError(line, f"unknown command !{words[0]} (try !help)")
+    try:
+        return CommandLine(line, command.build(words[1:], roster), confirmed)
+    except _Bad as exc:
+        return CommandError(line, f"{exc} (usage: {command.usage})")
+
+
+def help_text(topic: str | None = None) -> list[dict]:
+    """The help table (all commands, or one), for the templates."""
+    chosen = [COMMANDS[topic]] if topic in COMMANDS else list(COMMANDS.values())
+    return [{"usage": c.usage, "summary": c.summary, "example": c.example} for c in chosen]

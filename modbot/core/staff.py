@@ -1,0 +1,205 @@
+"""Theory of operation: the Storyteller's commands, as actions and as rules.
+
+Storytellers have the final word. Their commands are actions like the players', decided by
+`decide_staff(state, action, ctx)` into events or a `Rejection`; they bypass the players'
+phase windows (an ST may record a late nomination or a vote sent by PM) but never the clock:
+a vote recorded for a player still locks only when the hand reaches that seat.
+
+Each action is one line of a command post; `commands.py` parses the lines and the engine
+applies a post's commands all or nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from .actions import Context
+from .events import (
+    Event, GhostVoteChanged, NominationCancelled, Nominated, PhaseExtended, PlayerDied,
+    PlayerRevived, VoteCast, VoteCountRequested,
+)
+from .model import EXECUTION, GameState, Phase
+from .rules import Rejection, reject
+from .voting import is_decided
+
+
+@dataclass(frozen=True, slots=True)
+class StKill:
+    player: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StRevive:
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class StGhostVote:
+    player: str
+    give: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StNominate:
+    nominator: str
+    nominee: str
+
+
+@dataclass(frozen=True, slots=True)
+class StVote:
+    voter: str
+    nominee: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class StCancelNomination:
+    nominee: str
+
+
+@dataclass(frozen=True, slots=True)
+class StExtend:
+    minutes: int
+
+
+@dataclass(frozen=True, slots=True)
+class StNextPhase:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class StEndDay:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class StEndVoting:
+    force: bool = False
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StVoteCount:
+    pass
+
+
+StaffAction = (StKill | StRevive | StGhostVote | StNominate | StVote | StCancelNomination
+               | StExtend | StNextPhase | StEndDay | StEndVoting | StVoteCount)
+# Commands that change who lives or end the day: asked to confirm unless `--yes`.
+DESTRUCTIVE = (StKill, StRevive, StEndDay)
+# Commands whose effect is the end of the current phase (the engine runs it).
+PHASE_ENDERS = (StNextPhase, StEndDay, StEndVoting)
+
+
+def decide_staff(state: GameState, action, ctx: Context) -> tuple[Event, ...] | Rejection:
+    handler = _HANDLERS[type(action)]
+    return handler(state, action, ctx)
+
+
+def _seated_alive(state: GameState, player: str, ctx: Context, alive: bool):
+    if not state.is_seated(player):
+        return reject(ctx, "unknown_player", text=player)
+    if state.seat(player).alive != alive:
+        return reject(ctx, "player_dead" if alive else "player_alive", nominee=player)
+    return None
+
+
+def _kill(state, action: StKill, ctx):
+    problem = _seated_alive(state, action.player, ctx, alive=True)
+    return problem or (PlayerDied(action.player, action.reason or "storyteller", ctx.at),)
+
+
+def _revive(state, action: StRevive, ctx):
+    problem = _seated_alive(state, action.player, ctx, alive=False)
+    return problem or (PlayerRevived(action.player, ctx.at),)
+
+
+def _ghost_vote(state, action: StGhostVote, ctx):
+    if not state.is_seated(action.player):
+        return reject(ctx, "unknown_player", text=action.player)
+    return (GhostVoteChanged(action.player, action.give, ctx.at),)
+
+
+def _nominate(state, action: StNominate, ctx):
+    if state.today is None:
+        return reject(ctx, "wrong_phase", what="Nominating", phase=state.phase_label)
+    day = state.today
+    if any(n.nominator == action.nominator for n in day.nominations):
+        return reject(ctx, "nominator_already_used", nominee=action.nominator)
+    if day.nomination_of(action.nominee) is not None:
+        return reject(ctx, "already_nominated", nominee=action.nominee)
+    if state.seat(action.nominee).traveller:
+        return reject(ctx, "traveller_cannot_be_nominated", nominee=action.nominee)
+    order = state.setup.clock_order(action.nominee)
+    return (Nominated(EXECUTION, action.nominator, action.nominee, ctx.post_number, ctx.at,
+                      order),)
+
+
+def _vote(state, action: StVote, ctx):
+    day = state.today
+    nomination = day.nomination_of(action.nominee) if day else None
+    if nomination is None:
+        return reject(ctx, "not_nominated", nominee=action.nominee)
+    if not nomination.is_open:
+        return reject(ctx, "nomination_closed", nominee=action.nominee)
+    if nomination.is_locked(action.voter):
+        return reject(ctx, "vote_locked_for", nominee=action.nominee, voter=action.voter)
+    return (VoteCast(EXECUTION, action.nominee, action.voter, action.value, ctx.post_number,
+                     ctx.at),)
+
+
+def _cancel(state, action: StCancelNomination, ctx):
+    day = state.today
+    nomination = day.nomination_of(action.nominee) if day else None
+    if nomination is None:
+        return reject(ctx, "not_nominated", nominee=action.nominee)
+    refunds = tuple(v.player for v in nomination.locked if v.ghost_vote_spent)
+    return (NominationCancelled(action.nominee, refunds, ctx.at),)
+
+
+def _extend(state, action: StExtend, ctx):
+    if state.phase is Phase.PREGAME:
+        return reject(ctx, "wrong_phase", what="Extending", phase=state.phase_label)
+    ends = state.phase_ends_at + timedelta(minutes=action.minutes)
+    if ends <= ctx.at:
+        return reject(ctx, "extend_into_past")
+    return (PhaseExtended(state.phase, state.cycle, ends, ctx.at),)
+
+
+def _now(state, ctx) -> tuple[Event, ...]:
+    """End the current phase at the command's time (the engine then runs its end)."""
+    return (PhaseExtended(state.phase, state.cycle, ctx.at, ctx.at),)
+
+
+def _next_phase(state, _action, ctx):
+    return _now(state, ctx)
+
+
+def _end_day(state, _action, ctx):
+    if not state.phase.is_day:
+        return reject(ctx, "wrong_phase", what="Ending the day", phase=state.phase_label)
+    return _now(state, ctx)  # the engine repeats this until the day is over
+
+
+def _end_voting(state, action: StEndVoting, ctx):
+    if state.phase is not Phase.VOTING:
+        return reject(ctx, "wrong_phase", what="Ending the voting", phase=state.phase_label)
+    if action.force and not action.reason:
+        return reject(ctx, "force_needs_reason")
+    if not is_decided(state) and not action.force:
+        return reject(ctx, "not_decided")
+    return _now(state, ctx)
+
+
+def _vote_count(state, _action, ctx):
+    return (VoteCountRequested(ctx.author, ctx.at),)
+
+
+_HANDLERS = {
+    StKill: _kill, StRevive: _revive, StGhostVote: _ghost_vote, StNominate: _nominate,
+    StVote: _vote, StCancelNomination: _cancel, StExtend: _extend, StNextPhase: _next_phase,
+    StEndDay: _end_day, StEndVoting: _end_voting, StVoteCount: _vote_count,
+}
+

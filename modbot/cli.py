@@ -98,6 +98,29 @@ def _build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_sandbox)
 
     p = commands.add_parser(
+        "audit", help="every stored input of a game, its events, and a replay check",
+        description="List every input the bot stored for a game (posts, PMs, clock ticks, "
+                    "edits) with the events each caused, and check that replaying the inputs "
+                    "reproduces exactly the stored events (exit status 1 if not).",
+    )
+    p.add_argument("game", help="the game file (TOML)")
+    p.add_argument("--database", default=None,
+                   help="database URL (default: $DATABASE_URL or sqlite:///data/modbot.sqlite)")
+    p.add_argument("--json", action="store_true", help="print the audit as JSON")
+    p.set_defaults(func=_cmd_audit)
+
+    p = commands.add_parser(
+        "status", help="the current state of a stored game (phase, votes, days)",
+        description="Rebuild a game from the database, as the daemon does at start, and print "
+                    "its state: the phase, the seats and each day's nominations and votes.",
+    )
+    p.add_argument("game", help="the game file (TOML)")
+    p.add_argument("--database", default=None,
+                   help="database URL (default: $DATABASE_URL or sqlite:///data/modbot.sqlite)")
+    p.add_argument("--json", action="store_true", help="print the state as JSON")
+    p.set_defaults(func=_cmd_status)
+
+    p = commands.add_parser(
         "run", help="run the bot (the daemon) with a configuration file",
         description="Run the bot: poll the forum, count votes, post vote counts and phase "
                     "posts. Stops cleanly on SIGTERM/SIGINT after the current cycle.",
@@ -174,6 +197,46 @@ def _cmd_sandbox(args) -> int:
         pass
     finally:
         server.server_close()
+    return 0
+
+
+def _open_store(url: str | None):
+    import os
+    from .store import DEFAULT_URL, Store
+    return Store(url or os.environ.get("DATABASE_URL") or DEFAULT_URL)
+
+
+def _cmd_audit(args) -> int:
+    from .audit import AuditError, audit_game, audit_text
+    setup = load_game(args.game)
+    store = _open_store(args.database)
+    try:
+        audit = audit_game(store, setup)
+    except AuditError as exc:
+        print(f"modbot: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        store.close()
+    print(json.dumps(audit, indent=2, ensure_ascii=False) if args.json else audit_text(audit))
+    return 0 if audit["replay_matches"] else 1
+
+
+def _cmd_status(args) -> int:
+    from .audit import AuditError, load_runtime
+    from .core.report import report
+    setup = load_game(args.game)
+    store = _open_store(args.database)
+    try:
+        _row, runtime = load_runtime(store, setup)
+        runtime.load(store.inputs(_row.id))
+    except AuditError as exc:
+        print(f"modbot: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        store.close()
+    state = report(runtime.state)
+    print(json.dumps(state, indent=2, ensure_ascii=False) if args.json
+          else render_text_report(setup, state))
     return 0
 
 

@@ -48,14 +48,15 @@ class Reactor:
     # -- public -----------------------------------------------------------------------------
 
     def react(self, state: GameState, events, rejections=(), *, at: datetime,
-              post=None, command=None, source: dict | None = None) -> list[Outgoing]:
+              post=None, command=None, source: dict | None = None,
+              log: list[dict] | None = None) -> list[Outgoing]:
         """`source`: where the post came from: {"id", "channel": thread|pm, "topic_id"}."""
         source = source or {"channel": "thread"}
         if post is not None and source["channel"] == "thread":
             self.as_of = post.post_number
         out: list[Outgoing] = []
         if command is not None:
-            out.extend(self._command_effects(state, events, command, source))
+            out.extend(self._command_effects(state, events, command, source, log or []))
         ended = any(isinstance(e, DayEnded) for e in events)
         for index, event in enumerate(events):
             if isinstance(event, DayEnded):
@@ -69,10 +70,11 @@ class Reactor:
             out.append(self._rejection_reply(post, rejections))
         return out
 
-    def _command_effects(self, state: GameState, events, report, source) -> list[Outgoing]:
+    def _command_effects(self, state: GameState, events, report, source,
+                         log: list[dict]) -> list[Outgoing]:
         """The ST's answer (in the PM they wrote, or the STs' conversation) and, for commands
         in the game thread, the public lines for deaths and revivals."""
-        raw = render("st_report.md.j2", report=report)
+        raw = render("st_report.md.j2", report=report, log=log)
         key = f"st:{source['channel']}:{source.get('id')}"
         if source["channel"] == "pm":
             out = [Outgoing(f"{self.options.key}:{key}", f"{self.options.key}:pmtopic:"

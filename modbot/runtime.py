@@ -49,6 +49,7 @@ class GameRuntime:
         self.seen: dict[int, tuple[int, str, str, str]] = {}  # post id -> (number, author, sha1, raw)
         self.posts_by_day: dict[int, set[int]] = {}
         self.seen_pms: set[int] = set()
+        self.history: list[dict] = []  # every event with the input that caused it, for !log
 
     @property
     def today_posts(self) -> set[int]:
@@ -62,28 +63,34 @@ class GameRuntime:
 
     def load(self, inputs) -> None:
         for row in inputs:
-            at = datetime.fromisoformat(row.at)
-            if row.kind == "post":
-                self.on_post(row.post_id, row.post_number, row.author, at, row.raw)
-            elif row.kind == "pm":
-                self.on_pm(row.post_id, row.topic_id, row.post_number, row.author, at, row.raw)
-            elif row.kind == "tick":
-                self.on_tick(at)
-            elif row.kind == "edit":
-                self.on_edit(row.post_id, row.raw or "", row.raw_sha1 or "", at)
+            self.apply_input(row)
+
+    def apply_input(self, row) -> Step:
+        """Fold one stored input (as `load` does); return what it derived."""
+        at = datetime.fromisoformat(row.at)
+        if row.kind == "post":
+            return self.on_post(row.post_id, row.post_number, row.author, at, row.raw)
+        if row.kind == "pm":
+            return self.on_pm(row.post_id, row.topic_id, row.post_number, row.author, at,
+                              row.raw)
+        if row.kind == "tick":
+            return self.on_tick(at)
+        return self.on_edit(row.post_id, row.raw or "", row.raw_sha1 or "", at)
 
     def on_post(self, post_id: int, post_number: int, author: str, at: datetime,
                 raw: str) -> Step:
         post = Post(post_number, author, at, raw)
         outcome = handle_post(self.state, post)
         self.state = outcome.state
+        self._remember(outcome.events, "thread", post_number, author, at)
         self.last_post_number = max(self.last_post_number, post_number)
         self.seen[post_id] = (post_number, author, sha1(raw), raw)
         if self.state.today is not None:
             self.posts_by_day.setdefault(self.state.today.number, set()).add(post_id)
         outgoing = self.reactor.react(self.state, outcome.events, outcome.rejections, at=at,
                                       post=post, command=outcome.command,
-                                      source={"channel": "thread", "id": post_id})
+                                      source={"channel": "thread", "id": post_id},
+                                      log=self._log_for(outcome.command))
         return Step({"kind": "post", "post_id": post_id, "post_number": post_number,
                      "author": author, "at": iso(at), "raw": raw, "raw_sha1": sha1(raw)},
                     _events(outcome.events), outgoing)
@@ -94,9 +101,11 @@ class GameRuntime:
         outcome = handle_post(self.state, Post(post_number, author, at, raw))
         self.state = outcome.state
         self.seen_pms.add(post_id)
+        self._remember(outcome.events, "pm", post_number, author, at)
         outgoing = self.reactor.react(self.state, outcome.events, at=at, command=outcome.command,
                                       source={"channel": "pm", "id": post_id,
-                                              "topic_id": topic_id})
+                                              "topic_id": topic_id},
+                                      log=self._log_for(outcome.command))
         return Step({"kind": "pm", "post_id": post_id, "topic_id": topic_id,
                      "post_number": post_number, "author": author, "at": iso(at), "raw": raw,
                      "raw_sha1": sha1(raw)}, _events(outcome.events), outgoing)
@@ -106,6 +115,7 @@ class GameRuntime:
         if not outcome.events:
             return Step()
         self.state = outcome.state
+        self._remember(outcome.events, "clock", None, None, now)
         outgoing = self.reactor.react(self.state, outcome.events, at=now)
         return Step({"kind": "tick", "at": iso(now)}, _events(outcome.events), outgoing)
 
@@ -122,6 +132,16 @@ class GameRuntime:
                 self.setup.storytellers)
         return step
 
+    def _remember(self, events, channel: str, post_number, author, at: datetime) -> None:
+        for event in events:
+            self.history.append({"channel": channel, "post_number": post_number,
+                                 "author": author, "at": iso(at), "event": summarize(event)})
+
+    def _log_for(self, report) -> list[dict]:
+        if report is None or not report.log:
+            return []
+        return self.history[-report.log:]
+
     def changed(self, post: dict) -> bool:
         known = self.seen.get(post["id"])
         return known is not None and sha1(post.get("raw") or "") != known[2]
@@ -130,6 +150,13 @@ class GameRuntime:
         parsed = parse_post(raw, self.setup.roster, self.state.open_nominees(),
                             self.setup.storytellers, count_spoilers=self.setup.count_spoilers)
         return bool(parsed.actions)
+
+
+def summarize(event) -> str:
+    """One line for an event: its name and its plain fields."""
+    fields = ", ".join(f"{k}={v}" for k, v in dataclasses.asdict(event).items()
+                       if k != "at" and isinstance(v, (str, int, bool)) and v not in ("", None))
+    return f"{type(event).__name__}({fields})"
 
 
 def _events(events) -> list[tuple[str, dict]]:

@@ -158,3 +158,32 @@ def test_every_command_is_in_the_storyteller_guide():
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     for command in COMMANDS.values():
         assert command.usage in readme and command.example in readme, command.name
+
+
+def test_execute_ends_the_day_with_that_execution():
+    g = Game()
+    g.post("Alex", "/nominate Brianna")
+    outcome = st(g, "!execute Derek", 5)
+    assert outcome.command.to_confirm[0][1] == "Derek is executed now and day 1 ends"
+    st(g, "!confirm", 6)
+    day = g.state.past_days[0]
+    assert day.executed == "Derek" and not g.state.seat("Derek").alive
+    assert g.state.phase is Phase.NIGHT and not day.nominations[0].is_open
+
+
+def test_exile_needs_a_living_traveller():
+    g = Game(SEVEN, travellers=("Gus",))
+    assert "not a traveller" in st(g, "!exile Alex --yes").command.failed[0][1]
+    st(g, "!exile Gus --yes", 1)
+    assert not g.state.seat("Gus").alive and g.state.today.executed is None
+
+
+def test_pause_stops_the_clock_and_resume_shifts_every_deadline():
+    g = Game()
+    st(g, "!pause", 60 * 11)  # an hour before nominations close
+    g.post("Alex", "/nominate Brianna", 60 * 14)  # hours later: still the nomination window
+    assert g.nomination("Brianna") is not None and g.state.phase is Phase.NOMINATION
+    assert "paused" in st(g, "!phase next", 60 * 14 + 1).command.failed[0][1]
+    st(g, "!resume", 60 * 15)
+    assert g.state.phase_ends_at == VOTING1 + timedelta(hours=4)
+    assert "not paused" in st(g, "!resume", 60 * 15 + 1).command.failed[0][1]

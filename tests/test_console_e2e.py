@@ -77,3 +77,43 @@ def test_a_players_command_changes_nothing(game):
     rehearsal.post("Alex", "I am the Storyteller now!\n!kill Derek --yes", later.isoformat())
     rehearsal.service.cycle(later)
     assert rehearsal.service.games[1].state.seat("Derek").alive
+
+
+def test_audit_replays_the_stored_inputs_to_the_same_events(game, tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+    rehearsal, at = game
+    _pm(rehearsal, "!kill Fatima --yes\n!ghostvote Gus take", at + timedelta(minutes=1))
+    rehearsal.play([])  # deliver what is owed
+    root = Path(__file__).resolve().parent.parent
+    game_file = tmp_path / "game.toml"
+    game_file.write_text((root / "config/demo-game.toml").read_text())
+    url = rehearsal.database_url
+    rehearsal.store.close()
+
+    def modbot(*args):
+        return subprocess.run([sys.executable, "-m", "modbot", *args], capture_output=True,
+                              text=True, cwd=root, timeout=60)
+    result = modbot("audit", str(game_file), "--database", url, "--json")
+    assert result.returncode == 0, result.stderr
+    audit = json.loads(result.stdout)
+    assert audit["replay_matches"]
+    types = [e["type"] for entry in audit["entries"] for e in entry["events"]]
+    assert {"PhaseChanged", "Nominated", "WhisperRequested", "PlayerDied",
+            "GhostVoteChanged"} <= set(types)
+    kinds = {entry["input"]["kind"] for entry in audit["entries"]}
+    assert {"post", "pm"} <= kinds
+    text = modbot("audit", str(game_file), "--database", url).stdout
+    assert "PM by nightingale: GhostVoteChanged(player=Gus, has_token=False)" in text
+    assert text.rstrip().endswith("reproduces the stored events: yes")
+    status = modbot("status", str(game_file), "--database", url)
+    assert "day 1 nomination" in status.stdout and "Gus (dead, no token)" in status.stdout
+
+
+def test_log_shows_the_last_events_with_their_posts(game):
+    rehearsal, at = game
+    topic = _pm(rehearsal, "What happened lately?\n!log 3", at + timedelta(minutes=1))
+    answer = _replies(rehearsal, topic)[-1]
+    assert "Last 3 events:" in answer and "thread post #" in answer

@@ -16,8 +16,8 @@ from typing import Callable
 from .actions import NO, YES
 from .names import Ambiguous, Roster
 from .staff import (
-    StCancelNomination, StEndDay, StEndVoting, StExtend, StGhostVote, StKill, StNextPhase,
-    StNominate, StRevive, StVote, StVoteCount,
+    StCancelNomination, StEndDay, StEndVoting, StExecute, StExile, StExtend, StGhostVote,
+    StKill, StNextPhase, StNominate, StPause, StResume, StRevive, StVote, StVoteCount,
 )
 from .textclean import countable_text
 
@@ -33,6 +33,11 @@ class Help:
 @dataclass(frozen=True, slots=True)
 class Confirm:
     pass
+
+
+@dataclass(frozen=True, slots=True)
+class Log:
+    count: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +153,12 @@ def _endvoting(words, _roster):
     return StEndVoting(True, " ".join(words[1:]))
 
 
+def _log(words, _roster):
+    if len(words) > 1 or (words and not words[0].isdigit()):
+        raise _Bad("give the number of events, e.g. !log 20")
+    return Log(min(int(words[0]) if words else 20, 200))
+
+
 def _help(words, _roster):
     return Help(words[0].lower().lstrip("!") if words else None)
 
@@ -174,7 +185,17 @@ COMMANDS: dict[str, Command] = {c.name: c for c in [
             "die is executed", "!endday --yes", _no_arguments(StEndDay())),
     Command("endvoting", "!endvoting [force REASON]", "end the voting early; refused unless "
             "it is decided, or forced with a reason", "!endvoting", _endvoting),
+    Command("execute", "!execute PLAYER", "execute the player now (dead or alive); the day "
+            "ends", "!execute Derek --yes", lambda w, r: StExecute(_one_name(w, r))),
+    Command("exile", "!exile TRAVELLER", "exile a traveller now (not an execution)",
+            "!exile Gus --yes", lambda w, r: StExile(_one_name(w, r))),
+    Command("pause", "!pause", "stop the clock: no deadline passes until !resume", "!pause",
+            _no_arguments(StPause())),
+    Command("resume", "!resume", "restart the clock; every deadline moves by the pause",
+            "!resume", _no_arguments(StResume())),
     Command("vc", "!vc", "post a vote count now", "!vc", _no_arguments(StVoteCount())),
+    Command("log", "!log [N]", "the last N events (20 by default) with the posts that caused "
+            "them", "!log 10", _log),
     Command("confirm", "!confirm", "carry out the commands you were asked to confirm",
             "!confirm", _no_arguments(Confirm())),
     Command("help", "!help [COMMAND]", "this list, or one command", "!help vote", _help),
@@ -184,7 +205,8 @@ COMMANDS: dict[str, Command] = {c.name: c for c in [
 COMMAND_OF = {  # the command that makes each action, for describing it
     StKill: "kill", StRevive: "revive", StGhostVote: "ghostvote", StNominate: "nominate",
     StVote: "vote", StCancelNomination: "cancel", StExtend: "extend", StNextPhase: "phase",
-    StEndDay: "endday", StEndVoting: "endvoting", StVoteCount: "vc",
+    StEndDay: "endday", StEndVoting: "endvoting", StVoteCount: "vc", StExecute: "execute",
+    StExile: "exile", StPause: "pause", StResume: "resume",
 }
 
 

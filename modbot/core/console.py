@@ -17,12 +17,13 @@ from datetime import timedelta
 
 from .actions import Context
 from .commands import (
-    COMMAND_OF, COMMANDS, CommandError, CommandLine, Confirm, Help, help_text, parse_commands,
+    COMMAND_OF, COMMANDS, CommandError, CommandLine, Confirm, Help, Log, help_text,
+    parse_commands,
 )
 from .events import ConfirmationRequested, ConfirmationSettled, Executed
 from .model import GameState
 from .rules import Rejection
-from .staff import DESTRUCTIVE, StEndDay, StKill, StRevive
+from .staff import DESTRUCTIVE, StEndDay, StExecute, StExile, StKill, StRevive
 
 CONFIRM_WITHIN = timedelta(minutes=10)
 
@@ -35,6 +36,7 @@ class CommandReport:
     failed: tuple[tuple[str, str], ...] = ()  # (line, why)
     to_confirm: tuple[tuple[str, str], ...] = ()  # (line, what would happen)
     help: tuple[dict, ...] = ()
+    log: int | None = None  # the ST asked for the last N events (the shell keeps the history)
 
 
 def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staff):
@@ -42,13 +44,15 @@ def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staf
     lines = parse_commands(raw, state.setup.roster)
     if not lines:
         return state, (), None
-    report = dict(by=author, post_number=ctx.post_number)
+    asked_log = next((line.action.count for line in lines if isinstance(line, CommandLine)
+                      and isinstance(line.action, Log)), None)
+    report = dict(by=author, post_number=ctx.post_number, log=asked_log)
     help_lines = tuple(row for line in lines if isinstance(line, CommandLine)
                        and isinstance(line.action, Help) for row in help_text(line.action.topic))
     errors = tuple((line.line, line.message) for line in lines if isinstance(line, CommandError))
     if errors:
         return state, (), CommandReport(**report, failed=errors, help=help_lines)
-    commands = [line for line in lines if not isinstance(line.action, (Help, Confirm))]
+    commands = [line for line in lines if not isinstance(line.action, (Help, Confirm, Log))]
     events = []
     if any(isinstance(line.action, Confirm) for line in lines):
         pending = next((p for p in state.pending if p.by == author), None)
@@ -94,6 +98,10 @@ def describe(state: GameState, action, effects) -> str:
         return f"{action.player} dies now (not an execution)"
     if isinstance(action, StRevive):
         return f"{action.player} lives again"
+    if isinstance(action, StExecute):
+        return f"{action.player} is executed now and day {state.cycle} ends"
+    if isinstance(action, StExile):
+        return f"{action.player} is exiled now (not an execution)"
     if isinstance(action, StEndDay):
         executed = next((e for e in effects if isinstance(e, Executed)), None)
         fate = (f"{executed.player} is executed with {executed.votes} execute votes"

@@ -30,7 +30,7 @@ from .events import (
 from .model import EXILE, YES, GameState, Nomination, Phase
 from .parser import parse_post
 from .rules import Rejection, decide
-from .staff import StEndDay, decide_staff
+from .staff import StEndDay, StExecute, decide_staff
 from .voting import about_to_die, living_count, lock_at_hand, population, threshold_now
 
 _NEXT_PHASE = {
@@ -73,7 +73,7 @@ class _Run:
 
 def advance(state: GameState, now: datetime) -> Outcome:
     run = _Run(state)
-    while now >= run.state.phase_ends_at:
+    while run.state.paused_at is None and now >= run.state.phase_ends_at:
         _end_phase(run, run.state.phase_ends_at)
     return Outcome(run.state, tuple(run.events))
 
@@ -103,8 +103,10 @@ def act_staff(state: GameState, action, ctx: Context) -> Outcome:
     run = _Run(state)
     for event in decided:
         run.emit(event)
-    while ctx.at >= run.state.phase_ends_at:  # an early end (or a deadline now past)
-        _end_phase(run, run.state.phase_ends_at)
+    while run.state.paused_at is None and ctx.at >= run.state.phase_ends_at:
+        _end_phase(run, run.state.phase_ends_at)  # an early end (or a deadline now past)
+    if isinstance(action, StExecute):
+        _end_day(run, ctx.at, condemned=action.player)
     if isinstance(action, StEndDay):
         while run.state.phase.is_day:
             run.emit(PhaseExtended(run.state.phase, run.state.cycle, ctx.at, ctx.at))
@@ -165,16 +167,18 @@ def _end_phase(run: _Run, at: datetime) -> None:
         _settle(run, at)
 
 
-def _end_day(run: _Run, at: datetime) -> None:
-    """Lock every remaining vote in clock order, resolve, execute, and begin the night."""
+def _end_day(run: _Run, at: datetime, condemned: str | None = None) -> None:
+    """Lock every remaining vote in clock order, resolve, execute, and begin the night.
+    `condemned`: the Storyteller's execution, instead of the player about to die."""
     for kind_first in (False, True):  # executions first (they may spend tokens), then exiles
         for nomination in run.state.today.open_nominations():
             if (nomination.kind == EXILE) == kind_first:
                 _lock_all(run, nomination.kind, nomination.nominee, at)
     day = run.state.today
-    condemned = about_to_die(day)
+    condemned = condemned or about_to_die(day)
     if condemned is not None:
-        votes = day.nomination_of(condemned).yes
+        nomination = day.nomination_of(condemned)
+        votes = nomination.yes if nomination else 0
         run.emit(Executed(condemned, votes, at))
         if run.state.seat(condemned).alive:
             run.emit(PlayerDied(condemned, "execution", at))

@@ -8,7 +8,7 @@ event carries the forum time (`at`) it happened at and, where a post caused it, 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from .model import (
     EXECUTION, CastVote, DayState, Death, GameState, LockedVote, Nomination, Phase,
@@ -161,6 +161,17 @@ class PhaseExtended:
 
 
 @dataclass(frozen=True, slots=True)
+class ClockPaused:
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ClockResumed:
+    shift: timedelta  # every deadline moves by the length of the pause
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class VoteCountRequested:
     by: str
     at: datetime
@@ -188,7 +199,7 @@ Event = (
     | VoteLocked | NominationClosed | Exiled | NominationSkipped | WhisperRequested
     | WhisperAnswered | StorytellerConsultRequested | PlayerRevived | GhostVoteChanged
     | NominationCancelled | PhaseExtended | VoteCountRequested | ConfirmationRequested
-    | ConfirmationSettled
+    | ConfirmationSettled | ClockPaused | ClockResumed
 )
 
 
@@ -324,6 +335,14 @@ def _confirmation_settled(state: GameState, e: ConfirmationSettled) -> GameState
     return replace(state, pending=tuple(p for p in state.pending if p.by != e.by))
 
 
+def _clock_paused(state: GameState, e: ClockPaused) -> GameState:
+    return replace(state, paused_at=e.at)
+
+
+def _clock_resumed(state: GameState, e: ClockResumed) -> GameState:
+    return replace(state, paused_at=None, phase_ends_at=state.phase_ends_at + e.shift)
+
+
 def _unchanged(state: GameState, _event) -> GameState:
     return state
 
@@ -350,4 +369,6 @@ _APPLIERS = {
     VoteCountRequested: _unchanged,
     ConfirmationRequested: _confirmation_requested,
     ConfirmationSettled: _confirmation_settled,
+    ClockPaused: _clock_paused,
+    ClockResumed: _clock_resumed,
 }

@@ -218,6 +218,7 @@ class GameState:
     today: DayState | None = None
     past_days: tuple[DayState, ...] = ()
     pending: tuple = ()  # ConfirmationRequested events awaiting an ST's !confirm
+    paused_at: datetime | None = None  # the clock is stopped (deadlines wait) since then
 
     @classmethod
     def from_setup(cls, setup: GameSetup) -> GameState:

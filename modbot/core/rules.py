@@ -58,6 +58,9 @@ MESSAGES = {
     "not_decided": "The vote is not decided yet (an open nomination can still tie or beat the "
                    "highest count); use !endvoting force REASON to end it anyway.",
     "force_needs_reason": "Forcing the end of the voting needs a reason.",
+    "already_paused": "The clock is already paused.",
+    "not_paused": "The clock is not paused.",
+    "paused": "The clock is paused: !resume first.",
 }
 
 

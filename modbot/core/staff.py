@@ -16,8 +16,8 @@ from datetime import timedelta
 
 from .actions import Context
 from .events import (
-    Event, GhostVoteChanged, NominationCancelled, Nominated, PhaseExtended, PlayerDied,
-    PlayerRevived, VoteCast, VoteCountRequested,
+    ClockPaused, ClockResumed, Event, Exiled, GhostVoteChanged, NominationCancelled, Nominated,
+    PhaseExtended, PlayerDied, PlayerRevived, VoteCast, VoteCountRequested,
 )
 from .model import EXECUTION, GameState, Phase
 from .rules import Rejection, reject
@@ -85,10 +85,31 @@ class StVoteCount:
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class StExecute:
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class StExile:
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class StPause:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class StResume:
+    pass
+
+
 StaffAction = (StKill | StRevive | StGhostVote | StNominate | StVote | StCancelNomination
-               | StExtend | StNextPhase | StEndDay | StEndVoting | StVoteCount)
+               | StExtend | StNextPhase | StEndDay | StEndVoting | StVoteCount | StExecute
+               | StExile | StPause | StResume)
 # Commands that change who lives or end the day: asked to confirm unless `--yes`.
-DESTRUCTIVE = (StKill, StRevive, StEndDay)
+DESTRUCTIVE = (StKill, StRevive, StEndDay, StExecute, StExile)
 # Commands whose effect is the end of the current phase (the engine runs it).
 PHASE_ENDERS = (StNextPhase, StEndDay, StEndVoting)
 
@@ -168,8 +189,10 @@ def _extend(state, action: StExtend, ctx):
     return (PhaseExtended(state.phase, state.cycle, ends, ctx.at),)
 
 
-def _now(state, ctx) -> tuple[Event, ...]:
+def _now(state, ctx) -> tuple[Event, ...] | Rejection:
     """End the current phase at the command's time (the engine then runs its end)."""
+    if state.paused_at is not None:
+        return reject(ctx, "paused")
     return (PhaseExtended(state.phase, state.cycle, ctx.at, ctx.at),)
 
 
@@ -193,6 +216,37 @@ def _end_voting(state, action: StEndVoting, ctx):
     return _now(state, ctx)
 
 
+def _execute(state, action: StExecute, ctx):
+    """Validated here; the engine ends the day with this player executed (dead or alive)."""
+    if not state.phase.is_day:
+        return reject(ctx, "wrong_phase", what="Executing", phase=state.phase_label)
+    if not state.is_seated(action.player):
+        return reject(ctx, "unknown_player", text=action.player)
+    if state.seat(action.player).traveller:
+        return reject(ctx, "traveller_cannot_be_nominated", nominee=action.player)
+    return ()
+
+
+def _exile(state, action: StExile, ctx):
+    if not state.is_seated(action.player) or not state.seat(action.player).traveller:
+        return reject(ctx, "not_a_traveller", nominee=action.player)
+    problem = _seated_alive(state, action.player, ctx, alive=True)
+    return problem or (Exiled(action.player, 0, ctx.at),
+                       PlayerDied(action.player, "exile", ctx.at))
+
+
+def _pause(state, _action, ctx):
+    if state.paused_at is not None:
+        return reject(ctx, "already_paused")
+    return (ClockPaused(ctx.at),)
+
+
+def _resume(state, _action, ctx):
+    if state.paused_at is None:
+        return reject(ctx, "not_paused")
+    return (ClockResumed(ctx.at - state.paused_at, ctx.at),)
+
+
 def _vote_count(state, _action, ctx):
     return (VoteCountRequested(ctx.author, ctx.at),)
 
@@ -201,5 +255,6 @@ _HANDLERS = {
     StKill: _kill, StRevive: _revive, StGhostVote: _ghost_vote, StNominate: _nominate,
     StVote: _vote, StCancelNomination: _cancel, StExtend: _extend, StNextPhase: _next_phase,
     StEndDay: _end_day, StEndVoting: _end_voting, StVoteCount: _vote_count,
+    StExecute: _execute, StExile: _exile, StPause: _pause, StResume: _resume,
 }
 

@@ -23,7 +23,8 @@ from .core.events import (
 )
 from .core.model import EXILE, GameState, Phase
 from .core.voting import NOTE_NO_TOKEN_CAST
-from .render import render
+from .core.report import report as game_report
+from .render import render, render_text_report
 from .store import Outgoing
 from .views import date_tag, vote_count_view
 
@@ -74,7 +75,8 @@ class Reactor:
                          log: list[dict]) -> list[Outgoing]:
         """The ST's answer (in the PM they wrote, or the STs' conversation) and, for commands
         in the game thread, the public lines for deaths and revivals."""
-        raw = render("st_report.md.j2", report=report, log=log)
+        status = render_text_report(state.setup, game_report(state)) if report.status else ""
+        raw = render("st_report.md.j2", report=report, log=log, status=status)
         key = f"st:{source['channel']}:{source.get('id')}"
         if source["channel"] == "pm":
             out = [Outgoing(f"{self.options.key}:{key}", f"{self.options.key}:pmtopic:"

@@ -117,3 +117,11 @@ def test_log_shows_the_last_events_with_their_posts(game):
     topic = _pm(rehearsal, "What happened lately?\n!log 3", at + timedelta(minutes=1))
     answer = _replies(rehearsal, topic)[-1]
     assert "Last 3 events:" in answer and "thread post #" in answer
+
+
+def test_status_sends_the_whole_state_privately(game):
+    rehearsal, at = game
+    topic = _pm(rehearsal, "Where are we now?\n!status", at + timedelta(minutes=1))
+    answer = _replies(rehearsal, topic)[-1]
+    assert "day 1 nomination" in answer and "Nomination: Alex -> Derek" in answer
+    assert not any("day 1 nomination (" in p["raw"] for p in rehearsal.thread())

@@ -41,6 +41,11 @@ class Log:
 
 
 @dataclass(frozen=True, slots=True)
+class Status:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
 class CommandLine:
     line: str
     action: object
@@ -194,6 +199,8 @@ COMMANDS: dict[str, Command] = {c.name: c for c in [
     Command("resume", "!resume", "restart the clock; every deadline moves by the pause",
             "!resume", _no_arguments(StResume())),
     Command("vc", "!vc", "post a vote count now", "!vc", _no_arguments(StVoteCount())),
+    Command("status", "!status", "the whole state of the game, sent to you privately",
+            "!status", _no_arguments(Status())),
     Command("log", "!log [N]", "the last N events (20 by default) with the posts that caused "
             "them", "!log 10", _log),
     Command("confirm", "!confirm", "carry out the commands you were asked to confirm",

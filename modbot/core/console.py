@@ -17,7 +17,7 @@ from datetime import timedelta
 
 from .actions import Context
 from .commands import (
-    COMMAND_OF, COMMANDS, CommandError, CommandLine, Confirm, Help, Log, help_text,
+    COMMAND_OF, COMMANDS, CommandError, CommandLine, Confirm, Help, Log, Status, help_text,
     parse_commands,
 )
 from .events import ConfirmationRequested, ConfirmationSettled, Executed
@@ -37,6 +37,7 @@ class CommandReport:
     to_confirm: tuple[tuple[str, str], ...] = ()  # (line, what would happen)
     help: tuple[dict, ...] = ()
     log: int | None = None  # the ST asked for the last N events (the shell keeps the history)
+    status: bool = False  # the ST asked for the whole state
 
 
 def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staff):
@@ -46,13 +47,16 @@ def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staf
         return state, (), None
     asked_log = next((line.action.count for line in lines if isinstance(line, CommandLine)
                       and isinstance(line.action, Log)), None)
-    report = dict(by=author, post_number=ctx.post_number, log=asked_log)
+    report = dict(by=author, post_number=ctx.post_number, log=asked_log,
+                  status=any(isinstance(line, CommandLine) and isinstance(line.action, Status)
+                             for line in lines))
     help_lines = tuple(row for line in lines if isinstance(line, CommandLine)
                        and isinstance(line.action, Help) for row in help_text(line.action.topic))
     errors = tuple((line.line, line.message) for line in lines if isinstance(line, CommandError))
     if errors:
         return state, (), CommandReport(**report, failed=errors, help=help_lines)
-    commands = [line for line in lines if not isinstance(line.action, (Help, Confirm, Log))]
+    commands = [line for line in lines
+                if not isinstance(line.action, (Help, Confirm, Log, Status))]
     events = []
     if any(isinstance(line.action, Confirm) for line in lines):
         pending = next((p for p in state.pending if p.by == author), None)

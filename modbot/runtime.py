@@ -2,8 +2,9 @@
 
 `GameRuntime.load(inputs)` folds the stored inputs (posts as first seen, clock ticks, edit
 notices) through the pure core and the reactor, discarding what they would post: everything
-derived from a stored input was committed with it. After that, `on_post`, `on_tick` and
-`on_edit` handle one new input each and return a `Step`: the input row to store, the events
+derived from a stored input was committed with it. After that, `on_post` (the game thread),
+`on_pm` (a Storyteller's PM of commands), `on_tick` (the clock) and `on_edit` (a counted post
+changed) handle one new input each and return a `Step`: the input row to store, the events
 for the audit log and the posts owed, for the caller to commit in one transaction.
 """
 

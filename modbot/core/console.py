@@ -20,7 +20,7 @@ from .commands import (
     COMMAND_OF, COMMANDS, CommandError, CommandLine, Confirm, Help, Log, Status, help_text,
     parse_commands,
 )
-from .events import ConfirmationRequested, ConfirmationSettled, Executed
+from .events import ConfirmationRequested, ConfirmationSettled, Executed, apply
 from .model import GameState
 from .rules import Rejection
 from .staff import DESTRUCTIVE, StEndDay, StExecute, StExile, StKill, StRevive
@@ -90,7 +90,6 @@ def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staf
 
 
 def _apply_events(state: GameState, events) -> GameState:
-    from .events import apply
     for event in events:
         state = apply(state, event)
     return state

@@ -85,34 +85,37 @@ def settle(state: GameState, at: datetime) -> Outcome:
 
 
 def act(state: GameState, action, ctx: Context) -> Outcome:
-    decided = decide(state, action, ctx)
-    if isinstance(decided, Rejection):
-        return Outcome(state, (), (decided,))
-    run = _Run(state)
-    for event in decided:
-        run.emit(event)
-    _settle(run, ctx.at)
-    return Outcome(run.state, tuple(run.events))
+    """One player action: decide, apply, settle. A rejection leaves the state unchanged."""
+    return _carry_out(state, decide(state, action, ctx), ctx)
 
 
 def act_staff(state: GameState, action, ctx: Context) -> Outcome:
     """One Storyteller command: decide, apply, run any phase end it causes, settle."""
-    decided = decide_staff(state, action, ctx)
+    return _carry_out(state, decide_staff(state, action, ctx), ctx,
+                      lambda run: _staff_phase_ends(run, action, ctx.at))
+
+
+def _carry_out(state: GameState, decided, ctx: Context, then=None) -> Outcome:
     if isinstance(decided, Rejection):
         return Outcome(state, (), (decided,))
     run = _Run(state)
     for event in decided:
         run.emit(event)
-    while run.state.paused_at is None and ctx.at >= run.state.phase_ends_at:
-        _end_phase(run, run.state.phase_ends_at)  # an early end (or a deadline now past)
-    if isinstance(action, StExecute):
-        _end_day(run, ctx.at, condemned=action.player)
-    if isinstance(action, StEndDay):
-        while run.state.phase.is_day:
-            run.emit(PhaseExtended(run.state.phase, run.state.cycle, ctx.at, ctx.at))
-            _end_phase(run, ctx.at)
+    if then is not None:
+        then(run)
     _settle(run, ctx.at)
     return Outcome(run.state, tuple(run.events))
+
+
+def _staff_phase_ends(run: _Run, action, at: datetime) -> None:
+    while run.state.paused_at is None and at >= run.state.phase_ends_at:
+        _end_phase(run, run.state.phase_ends_at)  # an early end (or a deadline now past)
+    if isinstance(action, StExecute):
+        _end_day(run, at, condemned=action.player)
+    if isinstance(action, StEndDay):
+        while run.state.phase.is_day:
+            run.emit(PhaseExtended(run.state.phase, run.state.cycle, at, at))
+            _end_phase(run, at)
 
 
 def handle_post(state: GameState, post: Post) -> Outcome:

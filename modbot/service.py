@@ -66,7 +66,7 @@ class Service:
         self.games: dict[int, GameRuntime] = {}
         self.outbox: Outbox | None = None
         self.last_sweep: datetime | None = None
-        self.retry_at: datetime | None = None
+        self.pm_topics: dict[int, bool] = {}  # PM topic id -> the bot takes part
 
     # -- start-up ---------------------------------------------------------------------------
 
@@ -193,11 +193,20 @@ class Service:
                             post["id"], author)
             return
         game = games[0]
-        if post["id"] in game.seen_pms:
+        if post["id"] in game.seen_pms or not self._bot_is_in(post["topic_id"]):
             return
         at = datetime.fromisoformat(post["created_at"])
         self._commit(game, game.on_pm(post["id"], post["topic_id"], post["post_number"], author,
                                       at, post.get("raw") or ""))
+
+    def _bot_is_in(self, topic_id: int) -> bool:
+        """Whether the bot takes part in a PM (an admin bot sees every PM on the site: a
+        Storyteller's PM to someone else is not addressed to it). Asked once per topic."""
+        if topic_id not in self.pm_topics:
+            details = self.client.topic_by_id(topic_id).get("details", {})
+            names = {u.get("username", "").lower() for u in details.get("allowed_users") or []}
+            self.pm_topics[topic_id] = self.settings.bot_username.lower() in names
+        return self.pm_topics[topic_id]
 
     def _handle_posts(self, game: GameRuntime, posts: list[dict]) -> int:
         handled = 0

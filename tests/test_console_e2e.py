@@ -125,3 +125,18 @@ def test_status_sends_the_whole_state_privately(game):
     answer = _replies(rehearsal, topic)[-1]
     assert "day 1 nomination" in answer and "Nomination: Alex -> Derek" in answer
     assert not any("day 1 nomination (" in p["raw"] for p in rehearsal.thread())
+
+
+def test_an_admin_bot_ignores_commands_in_pms_it_is_not_part_of(game):
+    rehearsal, at = game
+    rehearsal.server.forum.user("modbot").admin = True  # admins see every PM on the site
+    later = at + timedelta(minutes=1)
+    rehearsal.clock.set(later)
+    rehearsal.request("POST", "/posts.json", as_user="nightingale", title="Just between us",
+                      raw="!kill Derek --yes\nfor the record", archetype="private_message",
+                      target_recipients="Alex", created_at=later.isoformat())
+    rehearsal.service.cycle(later)
+    assert rehearsal.service.games[1].state.seat("Derek").alive
+    topic = _pm(rehearsal, "Now to the bot itself.\n!kill Derek --yes", later)
+    assert not rehearsal.service.games[1].state.seat("Derek").alive
+    assert "Done:" in _replies(rehearsal, topic)[-1]

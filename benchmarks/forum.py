@@ -25,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from modbot.core.model import GameSetup, Seat  # noqa: E402
 from modbot.forum import ForumClient  # noqa: E402
-from modbot.sandbox.forum import Forum, ManualClock  # noqa: E402
+from modbot.sandbox.forum import Forum  # noqa: E402
+from modbot.sandbox.models import ManualClock  # noqa: E402
 from modbot.sandbox.server import SandboxServer  # noqa: E402
 from modbot.service import Service, Settings  # noqa: E402
 from modbot.store import Store  # noqa: E402

@@ -13,7 +13,7 @@ import json
 from .core.model import GameSetup
 from .core.report import report
 from .reactions import GameOptions
-from .runtime import GameRuntime, summarize  # noqa: F401 - summarize is re-exported
+from .runtime import GameRuntime
 from .store import EventRow, GameRow, Store
 
 

@@ -19,7 +19,8 @@ from datetime import datetime, timedelta
 
 from .core.events import (
     DayEnded, Nominated, NominationCancelled, NominationClosed, PhaseChanged, PlayerDied,
-    PlayerRevived, VoteCast, VoteCountRequested, VoteLocked, VoteWithdrawn,
+    GameEnded, PlayerRevived, VoteCast, VoteCorrected, VoteCountRequested, VoteLocked,
+    VotesUnlocked, VoteWithdrawn,
 )
 from .core.model import EXILE, GameState, Phase
 from .core.voting import NOTE_NO_TOKEN_CAST
@@ -117,6 +118,11 @@ class Reactor:
             return [self._vote_count(state, event.at, f"closed:{event.kind}:{event.nominee}")]
         elif isinstance(event, PhaseChanged):
             return self._phase(state, event)
+        elif isinstance(event, (VoteCorrected, VotesUnlocked)):
+            self.dirty = True
+        elif isinstance(event, GameEnded):
+            return [self._public("game-over", render("game_over.md.j2", winner=event.winner,
+                                                       reason=event.reason))]
         elif isinstance(event, (VoteCountRequested, NominationCancelled)) and state.today:
             reason = "requested" if isinstance(event, VoteCountRequested) else "cancelled"
             return [self._vote_count(state, event.at, reason)]

@@ -19,7 +19,8 @@ import requests
 from .core.model import GameSetup
 from .forum import ForumClient
 from .gamefile import load_game
-from .sandbox.forum import Forum, ManualClock
+from .sandbox.forum import Forum
+from .sandbox.models import ManualClock
 from .sandbox.server import SandboxServer
 from .service import Service, Settings
 from .store import Store

@@ -155,7 +155,10 @@ def test_every_command_has_an_example_that_parses(command):
 
 def test_every_command_is_in_the_storyteller_guide():
     from pathlib import Path
+
+    from modbot.core.commands import guide_table
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    assert guide_table() in readme, "paste modbot.core.commands.guide_table() into the README"
     for command in COMMANDS.values():
         assert command.usage in readme and command.example in readme, command.name
 
@@ -187,3 +190,58 @@ def test_pause_stops_the_clock_and_resume_shifts_every_deadline():
     st(g, "!resume", 60 * 15)
     assert g.state.phase_ends_at == VOTING1 + timedelta(hours=4)
     assert "not paused" in st(g, "!resume", 60 * 15 + 1).command.failed[0][1]
+
+
+def test_grimoire_commands_record_private_facts():
+    g = Game()
+    outcome = st(g, "!character Derek imp\n!alignment Derek evil\n!poison Alex\n!drunk Alex\n"
+                    "!mad Brianna mutant\n!reminder Ellen protected by the monk\n"
+                    "!reminder Ellen second note")
+    assert outcome.command.applied and g.state.grimoire_of("Derek").character == "imp"
+    alex = g.state.grimoire_of("Alex")
+    assert (alex.poisoned, alex.drunk) == (True, True)
+    st(g, "!heal Alex", 1)
+    alex = g.state.grimoire_of("Alex")
+    assert (alex.poisoned, alex.drunk) == (False, False)
+    assert g.state.grimoire_of("Ellen").reminders == ("protected by the monk", "second note")
+    assert g.state.grimoire_of("Brianna").mad_as == "mutant"
+    assert "good or evil" in st(g, "!alignment Derek chaotic", 2).command.failed[0][1]
+
+
+def test_win_ends_the_game_and_players_can_no_longer_act():
+    g = Game()
+    outcome = st(g, "!win good the demon was executed")
+    assert outcome.command.to_confirm[0][1] == "the game ends now: good wins"
+    st(g, "!confirm", 1)
+    assert g.state.winner == "good"
+    g.post("Alex", "/nominate Brianna", 2)
+    assert g.codes() == ["game_over"]
+    g.advance(NOMINATIONS1 + timedelta(days=5))
+    assert g.state.phase is Phase.NOMINATION  # the clock stopped with the game
+
+
+def test_setvote_corrects_a_locked_vote_and_the_count():
+    g = Game()
+    g.post("Alex", "/nominate Brianna")
+    g.post("Cameron", "/vote Brianna yes", 1)
+    assert g.nomination("Brianna").yes == 1
+    st(g, "!setvote Cameron no on Brianna", 2)
+    (locked,) = g.nomination("Brianna").locked
+    assert (locked.vote, locked.note) == ("no", "set by the Storyteller")
+    assert g.nomination("Brianna").yes == 0
+    st(g, "!setvote Ellen yes on Brianna", 3)  # not locked yet: cast for Ellen
+    assert g.nomination("Brianna").cast["Ellen"].value == "yes"
+
+
+def test_lock_only_at_the_hand_and_unlock_reopens_seats():
+    g = Game(dead=("Derek",))
+    g.post("Alex", "/nominate Brianna")
+    assert "Only the seat at the clock hand" in st(g, "!lock Ellen on Brianna", 1).command.failed[0][1]
+    st(g, "!lock Cameron on Brianna", 2)  # Cameron has not voted: pardon
+    assert g.locked("Brianna") == [("Cameron", "no")]
+    g.post("Derek", "/vote Brianna yes", 3)  # a ghost vote, locked at once
+    assert g.locked("Brianna") == [("Cameron", "no"), ("Derek", "yes")]
+    assert not g.state.seat("Derek").ghost_vote
+    st(g, "!unlock Cameron on Brianna", 4)
+    assert g.locked("Brianna") == [] and g.nomination("Brianna").cast == {}
+    assert g.state.seat("Derek").ghost_vote  # the token came back

@@ -140,3 +140,19 @@ def test_an_admin_bot_ignores_commands_in_pms_it_is_not_part_of(game):
     topic = _pm(rehearsal, "Now to the bot itself.\n!kill Derek --yes", later)
     assert not rehearsal.service.games[1].state.seat("Derek").alive
     assert "Done:" in _replies(rehearsal, topic)[-1]
+
+
+def test_grimoire_stays_private_and_the_end_of_the_game_is_public(game):
+    rehearsal, at = game
+    topic = _pm(rehearsal, "Setting up the grimoire.\n!character Derek imp\n"
+                "!alignment Derek evil\n!reminder Ellen protected\n!status",
+                at + timedelta(minutes=1))
+    answer = _replies(rehearsal, topic)[-1]
+    assert "Derek: character=imp, alignment=evil" in answer
+    public = "\n".join(p["raw"] for p in rehearsal.thread())
+    for secret in ("imp", "alignment", "protected"):
+        assert secret not in public
+    _pm(rehearsal, "It is over.\n!win good the imp was executed --yes", at + timedelta(minutes=2),
+        topic)
+    last = rehearsal.thread()[-1]["raw"]
+    assert last.startswith("## The game is over: good wins") and "the imp was executed" in last

@@ -1,11 +1,9 @@
 """`modbot run` and `modbot sandbox` as a host starts them."""
 
-import json
 import os
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest

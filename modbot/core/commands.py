@@ -17,7 +17,8 @@ from .actions import NO, YES
 from .names import Ambiguous, Roster
 from .staff import (
     StCancelNomination, StEndDay, StEndVoting, StExecute, StExile, StExtend, StGhostVote,
-    StKill, StNextPhase, StNominate, StPause, StResume, StRevive, StVote, StVoteCount,
+    StGrimoire, StKill, StLock, StNextPhase, StNominate, StPause, StResume, StRevive,
+    StSetVote, StUnlock, StVote, StVoteCount, StWin,
 )
 from .textclean import countable_text
 
@@ -111,15 +112,7 @@ def _nominate(words, roster):
 
 
 def _vote(words, roster):
-    lowered = [w.lower() for w in words]
-    if "on" not in lowered:
-        raise _Bad("write it as !vote VOTER yes|no on NOMINEE")
-    split = lowered.index("on")
-    voter_words, nominee_words = words[:split], words[split + 1:]
-    if not voter_words or voter_words[-1].lower() not in _VALUES:
-        raise _Bad("say yes or no before \"on\"")
-    value = _VALUES[voter_words[-1].lower()]
-    return StVote(_one_name(voter_words[:-1], roster), _one_name(nominee_words, roster), value)
+    return StVote(*_voter_on(words, roster, True))
 
 
 def _cancel(words, roster):
@@ -164,6 +157,59 @@ def _log(words, _roster):
     return Log(min(int(words[0]) if words else 20, 200))
 
 
+def _grimoire_field(field: str, value_name: str | None = None, choices=None):
+    def build(words, roster):
+        name, rest = _name(words, roster)
+        if value_name is None:
+            if rest:
+                raise _Bad(f"unexpected \"{' '.join(rest)}\"")
+            return StGrimoire(name, field, True)
+        if not rest:
+            raise _Bad(f"the {value_name} is missing")
+        value = " ".join(rest)
+        if choices and value.lower() not in choices:
+            raise _Bad(f"say {' or '.join(choices)}")
+        return StGrimoire(name, field, value.lower() if choices else value)
+    return build
+
+
+def _heal(words, roster):
+    return StGrimoire(_one_name(words, roster), "heal")
+
+
+def _win(words, _roster):
+    if not words or words[0].lower() not in ("good", "evil"):
+        raise _Bad("say good or evil")
+    return StWin(words[0].lower(), " ".join(words[1:]))
+
+
+def _voter_on(words, roster, with_value: bool):
+    lowered = [w.lower() for w in words]
+    if "on" not in lowered:
+        raise _Bad("write it as VOTER " + ("yes|no " if with_value else "") + "on NOMINEE")
+    split = lowered.index("on")
+    voter_words, nominee = words[:split], _one_name(words[split + 1:], roster)
+    if not with_value:
+        return _one_name(voter_words, roster), nominee, None
+    if not voter_words or voter_words[-1].lower() not in _VALUES:
+        raise _Bad("say yes or no before \"on\"")
+    return _one_name(voter_words[:-1], roster), nominee, _VALUES[voter_words[-1].lower()]
+
+
+def _setvote(words, roster):
+    return StSetVote(*_voter_on(words, roster, True))
+
+
+def _lock(words, roster):
+    voter, nominee, _ = _voter_on(words, roster, False)
+    return StLock(voter, nominee)
+
+
+def _unlock(words, roster):
+    voter, nominee, _ = _voter_on(words, roster, False)
+    return StUnlock(voter, nominee)
+
+
 def _help(words, _roster):
     return Help(words[0].lower().lstrip("!") if words else None)
 
@@ -198,6 +244,28 @@ COMMANDS: dict[str, Command] = {c.name: c for c in [
             _no_arguments(StPause())),
     Command("resume", "!resume", "restart the clock; every deadline moves by the pause",
             "!resume", _no_arguments(StResume())),
+    Command("setvote", "!setvote VOTER yes|no on NOMINEE", "correct a vote, even a locked one "
+            "(marked as set by the Storyteller)", "!setvote Ellen no on Derek", _setvote),
+    Command("lock", "!lock VOTER on NOMINEE", "lock the seat at the clock hand now (its cast "
+            "vote, or pardon)", "!lock Fatima on Derek", _lock),
+    Command("unlock", "!unlock VOTER on NOMINEE", "undo the locks from this seat on: those "
+            "players vote again", "!unlock Fatima on Derek", _unlock),
+    Command("character", "!character PLAYER CHARACTER", "record a player's character "
+            "(private)", "!character Derek imp", _grimoire_field("character", "character")),
+    Command("alignment", "!alignment PLAYER good|evil", "record a player's alignment "
+            "(private)", "!alignment Derek evil",
+            _grimoire_field("alignment", "alignment", ("good", "evil"))),
+    Command("poison", "!poison PLAYER", "mark a player poisoned (private)", "!poison Alex",
+            _grimoire_field("poisoned")),
+    Command("drunk", "!drunk PLAYER", "mark a player drunk (private)", "!drunk Alex",
+            _grimoire_field("drunk")),
+    Command("heal", "!heal PLAYER", "clear poisoned and drunk (private)", "!heal Alex", _heal),
+    Command("mad", "!mad PLAYER CHARACTER", "record who a player must be mad about being "
+            "(private)", "!mad Brianna mutant", _grimoire_field("mad_as", "character")),
+    Command("reminder", "!reminder PLAYER TEXT", "add a reminder to a player (private)",
+            "!reminder Ellen protected by the monk", _grimoire_field("reminders", "text")),
+    Command("win", "!win good|evil [reason]", "end the game: announce the winner",
+            "!win good the demon was executed --yes", _win),
     Command("vc", "!vc", "post a vote count now", "!vc", _no_arguments(StVoteCount())),
     Command("status", "!status", "the whole state of the game, sent to you privately",
             "!status", _no_arguments(Status())),
@@ -213,7 +281,8 @@ COMMAND_OF = {  # the command that makes each action, for describing it
     StKill: "kill", StRevive: "revive", StGhostVote: "ghostvote", StNominate: "nominate",
     StVote: "vote", StCancelNomination: "cancel", StExtend: "extend", StNextPhase: "phase",
     StEndDay: "endday", StEndVoting: "endvoting", StVoteCount: "vc", StExecute: "execute",
-    StExile: "exile", StPause: "pause", StResume: "resume",
+    StExile: "exile", StPause: "pause", StResume: "resume", StSetVote: "setvote",
+    StLock: "lock", StUnlock: "unlock", StGrimoire: "character", StWin: "win",
 }
 
 
@@ -248,3 +317,9 @@ def help_text(topic: str | None = None) -> list[dict]:
     """The help table (all commands, or one), for the templates."""
     chosen = [COMMANDS[topic]] if topic in COMMANDS else list(COMMANDS.values())
     return [{"usage": c.usage, "summary": c.summary, "example": c.example} for c in chosen]
+
+
+def guide_table() -> str:
+    """The Markdown table of every command (the README's Storyteller guide holds it)."""
+    rows = [f"| `{c.usage}` | {c.summary} | `{c.example}` |" for c in COMMANDS.values()]
+    return "\n".join(["| Command | What it does | Example |", "|---|---|---|", *rows])

@@ -23,7 +23,7 @@ from .commands import (
 from .events import ConfirmationRequested, ConfirmationSettled, Executed, apply
 from .model import GameState
 from .rules import Rejection
-from .staff import DESTRUCTIVE, StEndDay, StExecute, StExile, StKill, StRevive
+from .staff import DESTRUCTIVE, StEndDay, StExecute, StExile, StKill, StRevive, StWin
 
 CONFIRM_WITHIN = timedelta(minutes=10)
 
@@ -105,6 +105,8 @@ def describe(state: GameState, action, effects) -> str:
         return f"{action.player} is executed now and day {state.cycle} ends"
     if isinstance(action, StExile):
         return f"{action.player} is exiled now (not an execution)"
+    if isinstance(action, StWin):
+        return f"the game ends now: {action.winner} wins"
     if isinstance(action, StEndDay):
         executed = next((e for e in effects if isinstance(e, Executed)), None)
         fate = (f"{executed.player} is executed with {executed.votes} execute votes"

@@ -73,7 +73,8 @@ class _Run:
 
 def advance(state: GameState, now: datetime) -> Outcome:
     run = _Run(state)
-    while run.state.paused_at is None and now >= run.state.phase_ends_at:
+    while run.state.paused_at is None and run.state.winner is None \
+            and now >= run.state.phase_ends_at:
         _end_phase(run, run.state.phase_ends_at)
     return Outcome(run.state, tuple(run.events))
 

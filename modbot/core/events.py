@@ -8,7 +8,7 @@ event carries the forum time (`at`) it happened at and, where a post caused it, 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from .model import (
     EXECUTION, CastVote, DayState, Death, GameState, LockedVote, Nomination, Phase,
@@ -130,77 +130,11 @@ class StorytellerConsultRequested:
     at: datetime
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerRevived:
-    player: str
-    at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class GhostVoteChanged:
-    player: str
-    has_token: bool
-    at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class NominationCancelled:
-    nominee: str
-    tokens_refunded: tuple[str, ...]
-    at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class PhaseExtended:
-    """The current phase's deadline moved (to `at` itself: the phase ends now)."""
-
-    phase: Phase
-    cycle: int
-    ends_at: datetime
-    at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class ClockPaused:
-    at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class ClockResumed:
-    shift: timedelta  # every deadline moves by the length of the pause
-    at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class VoteCountRequested:
-    by: str
-    at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class ConfirmationRequested:
-    by: str
-    lines: tuple[str, ...]
-    actions: tuple
-    expires_at: datetime
-    post_number: int | None
-    at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class ConfirmationSettled:
-    by: str
-    confirmed: bool
-    at: datetime
-
-
 Event = (
     PhaseChanged | DayEnded | Executed | PlayerDied | Nominated | VoteCast | VoteWithdrawn
     | VoteLocked | NominationClosed | Exiled | NominationSkipped | WhisperRequested
-    | WhisperAnswered | StorytellerConsultRequested | PlayerRevived | GhostVoteChanged
-    | NominationCancelled | PhaseExtended | VoteCountRequested | ConfirmationRequested
-    | ConfirmationSettled | ClockPaused | ClockResumed
-)
+    | WhisperAnswered | StorytellerConsultRequested
+)  # and the Storyteller's events of staff_events.py
 
 
 def apply(state: GameState, event: Event) -> GameState:
@@ -302,47 +236,6 @@ def _consult_requested(state: GameState, e: StorytellerConsultRequested) -> Game
     return _today(state, replace(state.today, consults=state.today.consults + (e.player,)))
 
 
-def _player_revived(state: GameState, e: PlayerRevived) -> GameState:
-    return state.with_seat(replace(state.seat(e.player), alive=True))
-
-
-def _ghost_vote_changed(state: GameState, e: GhostVoteChanged) -> GameState:
-    return state.with_seat(replace(state.seat(e.player), ghost_vote=e.has_token))
-
-
-def _nomination_cancelled(state: GameState, e: NominationCancelled) -> GameState:
-    for player in e.tokens_refunded:
-        state = state.with_seat(replace(state.seat(player), ghost_vote=True))
-    day = state.today
-    spent = list(day.ghost_votes_spent)
-    for player in e.tokens_refunded:
-        spent.remove(player)
-    day = replace(day, nominations=tuple(n for n in day.nominations if n.nominee != e.nominee),
-                  ghost_votes_spent=tuple(spent))
-    return _today(state, day)
-
-
-def _phase_extended(state: GameState, e: PhaseExtended) -> GameState:
-    return replace(state, phase_ends_at=e.ends_at)
-
-
-def _confirmation_requested(state: GameState, e: ConfirmationRequested) -> GameState:
-    others = tuple(p for p in state.pending if p.by != e.by)
-    return replace(state, pending=others + (e,))
-
-
-def _confirmation_settled(state: GameState, e: ConfirmationSettled) -> GameState:
-    return replace(state, pending=tuple(p for p in state.pending if p.by != e.by))
-
-
-def _clock_paused(state: GameState, e: ClockPaused) -> GameState:
-    return replace(state, paused_at=e.at)
-
-
-def _clock_resumed(state: GameState, e: ClockResumed) -> GameState:
-    return replace(state, paused_at=None, phase_ends_at=state.phase_ends_at + e.shift)
-
-
 def _unchanged(state: GameState, _event) -> GameState:
     return state
 
@@ -362,13 +255,9 @@ _APPLIERS = {
     WhisperRequested: _whisper_requested,
     WhisperAnswered: _whisper_answered,
     StorytellerConsultRequested: _consult_requested,
-    PlayerRevived: _player_revived,
-    GhostVoteChanged: _ghost_vote_changed,
-    NominationCancelled: _nomination_cancelled,
-    PhaseExtended: _phase_extended,
-    VoteCountRequested: _unchanged,
-    ConfirmationRequested: _confirmation_requested,
-    ConfirmationSettled: _confirmation_settled,
-    ClockPaused: _clock_paused,
-    ClockResumed: _clock_resumed,
 }
+
+
+# The Storyteller's events live in staff_events.py, which adds its appliers to the table
+# above; they are re-exported here so that every event can be imported from this module.
+from .staff_events import *  # noqa: E402,F401,F403

@@ -209,6 +209,18 @@ def _swap(pool: tuple[Nomination, ...], new: Nomination) -> tuple[Nomination, ..
 
 
 @dataclass(frozen=True, slots=True)
+class GrimoireEntry:
+    """What the Storyteller recorded about one player. Private: never in a public view."""
+
+    character: str | None = None
+    alignment: str | None = None
+    poisoned: bool = False
+    drunk: bool = False
+    mad_as: str | None = None
+    reminders: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class GameState:
     setup: GameSetup
     seats: tuple[Seat, ...]
@@ -219,10 +231,16 @@ class GameState:
     past_days: tuple[DayState, ...] = ()
     pending: tuple = ()  # ConfirmationRequested events awaiting an ST's !confirm
     paused_at: datetime | None = None  # the clock is stopped (deadlines wait) since then
+    grimoire: tuple[tuple[str, GrimoireEntry], ...] = ()  # (player, entry), private
+    winner: str | None = None  # "good" or "evil" once the Storyteller ended the game
+    winner_reason: str = ""
 
     @classmethod
     def from_setup(cls, setup: GameSetup) -> GameState:
         return cls(setup, setup.seats, Phase.PREGAME, 0, setup.first_night_starts)
+
+    def grimoire_of(self, player: str) -> GrimoireEntry:
+        return dict(self.grimoire).get(player, GrimoireEntry())
 
     def seat(self, name: str) -> Seat:
         return self.seats[self.setup.seat_index[name]]
@@ -250,6 +268,6 @@ class GameState:
 
 __all__ = [
     "EXECUTION", "EXILE", "NO", "YES", "CastVote", "DayState", "Death", "GameSetup",
-    "GameState", "LockedVote", "Nomination", "Phase", "PhaseLengths", "Profile", "Seat",
+    "GameState", "GrimoireEntry", "LockedVote", "Nomination", "Phase", "PhaseLengths", "Profile", "Seat",
     "WhisperRequest",
 ]

@@ -71,6 +71,8 @@ def report(state: GameState, rejections: dict[int, list[Rejection]] | None = Non
         "phase_ends_at": iso(state.phase_ends_at),
         "living": living_count(state),
         "seats": [_seat(s) for s in state.seats],
+        "winner": state.winner,
+        "grimoire": {player: _grimoire(entry) for player, entry in state.grimoire},
         "days": [_day(state, d, rejections.get(d.number, [])) for d in days],
     }
 
@@ -82,6 +84,13 @@ def _seat(seat) -> dict:
     if seat.traveller:
         out["traveller"] = True
     return out
+
+
+def _grimoire(entry) -> dict:
+    return {k: v for k, v in (("character", entry.character), ("alignment", entry.alignment),
+                              ("poisoned", entry.poisoned), ("drunk", entry.drunk),
+                              ("mad_as", entry.mad_as), ("reminders", list(entry.reminders)))
+            if v}
 
 
 def _day(state: GameState, day: DayState, rejections: list[Rejection]) -> dict:

@@ -61,6 +61,9 @@ MESSAGES = {
     "already_paused": "The clock is already paused.",
     "not_paused": "The clock is not paused.",
     "paused": "The clock is paused: !resume first.",
+    "game_over": "The game is over ({winner} won).",
+    "not_at_hand": "Only the seat at the clock hand can lock now: {hand}, not {voter}.",
+    "not_locked": "{voter}'s vote on {nominee} is not locked.",
 }
 
 
@@ -96,6 +99,8 @@ def decide(state: GameState, action, ctx: Context):
         return _kill(state, action, ctx)
     if not state.is_seated(ctx.author):
         return reject(ctx, "not_a_player")
+    if state.winner is not None:
+        return reject(ctx, "game_over", winner=state.winner)
     handler = _HANDLERS[type(action)]
     return handler(state, action, ctx)
 

@@ -11,17 +11,18 @@ applies a post's commands all or nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from .actions import Context
 from .events import (
-    ClockPaused, ClockResumed, Event, Exiled, GhostVoteChanged, NominationCancelled, Nominated,
-    PhaseExtended, PlayerDied, PlayerRevived, VoteCast, VoteCountRequested,
+    ClockPaused, ClockResumed, Event, Exiled, GameEnded, GhostVoteChanged, GrimoireChanged,
+    NominationCancelled, Nominated, PhaseExtended, PlayerDied, PlayerRevived, VoteCast,
+    VoteCorrected, VoteCountRequested, VoteLocked, VotesUnlocked,
 )
 from .model import EXECUTION, GameState, Phase
 from .rules import Rejection, reject
-from .voting import is_decided
+from .voting import is_decided, lock_at_hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,15 +102,48 @@ class StPause:
 
 
 @dataclass(frozen=True, slots=True)
+class StGrimoire:
+    player: str
+    field: str  # character | alignment | poisoned | drunk | mad_as | reminders | heal
+    value: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class StWin:
+    winner: str  # good | evil
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StSetVote:
+    voter: str
+    nominee: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class StLock:
+    voter: str
+    nominee: str
+
+
+@dataclass(frozen=True, slots=True)
+class StUnlock:
+    voter: str
+    nominee: str
+
+
+@dataclass(frozen=True, slots=True)
 class StResume:
     pass
 
 
 StaffAction = (StKill | StRevive | StGhostVote | StNominate | StVote | StCancelNomination
                | StExtend | StNextPhase | StEndDay | StEndVoting | StVoteCount | StExecute
-               | StExile | StPause | StResume)
-# Commands that change who lives or end the day: asked to confirm unless `--yes`.
-DESTRUCTIVE = (StKill, StRevive, StEndDay, StExecute, StExile)
+               | StExile | StPause | StResume | StGrimoire | StWin | StSetVote | StLock
+               | StUnlock)
+# Commands that change who lives, end the day or the game: asked to confirm unless `--yes`.
+DESTRUCTIVE = (StKill, StRevive, StEndDay, StExecute, StExile, StWin)
 # Commands whose effect is the end of the current phase (the engine runs it).
 PHASE_ENDERS = (StNextPhase, StEndDay, StEndVoting)
 
@@ -247,6 +281,60 @@ def _resume(state, _action, ctx):
     return (ClockResumed(ctx.at - state.paused_at, ctx.at),)
 
 
+def _grimoire(state, action: StGrimoire, ctx):
+    if not state.is_seated(action.player):
+        return reject(ctx, "unknown_player", text=action.player)
+    if action.field == "heal":
+        return (GrimoireChanged(action.player, "poisoned", False, ctx.at),
+                GrimoireChanged(action.player, "drunk", False, ctx.at))
+    return (GrimoireChanged(action.player, action.field, action.value, ctx.at),)
+
+
+def _win(state, action: StWin, ctx):
+    if state.winner is not None:
+        return reject(ctx, "game_over", winner=state.winner)
+    return (GameEnded(action.winner, action.reason, ctx.at),)
+
+
+def _open_nomination(state, nominee: str, ctx):
+    day = state.today
+    nomination = day.nomination_of(nominee) if day else None
+    if nomination is None:
+        return reject(ctx, "not_nominated", nominee=nominee)
+    return nomination
+
+
+def _set_vote(state, action: StSetVote, ctx):
+    nomination = _open_nomination(state, action.nominee, ctx)
+    if isinstance(nomination, Rejection):
+        return nomination
+    if not state.is_seated(action.voter):
+        return reject(ctx, "unknown_player", text=action.voter)
+    return (VoteCorrected(action.nominee, action.voter, action.value, ctx.at),)
+
+
+def _lock(state, action: StLock, ctx):
+    nomination = _open_nomination(state, action.nominee, ctx)
+    if isinstance(nomination, Rejection):
+        return nomination
+    if not nomination.is_open or nomination.hand != action.voter:
+        return reject(ctx, "not_at_hand", voter=action.voter, hand=nomination.hand or "nobody")
+    vote = lock_at_hand(state, nomination, ctx.at, end_of_day=True)
+    return (VoteLocked(EXECUTION, action.nominee, replace(vote, note=(
+        vote.note + "; " if vote.note else "") + "locked by the Storyteller")),)
+
+
+def _unlock(state, action: StUnlock, ctx):
+    nomination = _open_nomination(state, action.nominee, ctx)
+    if isinstance(nomination, Rejection):
+        return nomination
+    if not nomination.is_locked(action.voter):
+        return reject(ctx, "not_locked", voter=action.voter, nominee=action.nominee)
+    start = nomination.order.index(action.voter)
+    refunds = tuple(v.player for v in nomination.locked[start:] if v.ghost_vote_spent)
+    return (VotesUnlocked(action.nominee, action.voter, refunds, ctx.at),)
+
+
 def _vote_count(state, _action, ctx):
     return (VoteCountRequested(ctx.author, ctx.at),)
 
@@ -256,5 +344,6 @@ _HANDLERS = {
     StVote: _vote, StCancelNomination: _cancel, StExtend: _extend, StNextPhase: _next_phase,
     StEndDay: _end_day, StEndVoting: _end_voting, StVoteCount: _vote_count,
     StExecute: _execute, StExile: _exile, StPause: _pause, StResume: _resume,
+    StGrimoire: _grimoire, StWin: _win, StSetVote: _set_vote, StLock: _lock, StUnlock: _unlock,
 }
 

@@ -17,7 +17,7 @@ import threading
 import time
 from datetime import datetime, timezone
 
-from .models import Clock, ManualClock, Post, Topic, User
+from .models import Clock, Post, Topic, User
 
 SELF_DELETED = "(post deleted by author)"
 GRACE_SECONDS = 300
@@ -305,7 +305,7 @@ class Forum:
                          "invalid_access")
         with self.lock:
             if status not in ("closed", "archived", "visible", "pinned", "pinned_globally"):
-                raise errors(400, f"You supplied invalid parameters to the request: status",
+                raise errors(400, "You supplied invalid parameters to the request: status",
                              "invalid_parameters")
             if status in ("closed", "archived", "visible"):
                 setattr(topic, status, enabled)

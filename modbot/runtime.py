@@ -148,7 +148,7 @@ class GameRuntime:
         return known is not None and sha1(post.get("raw") or "") != known[2]
 
     def _carried_actions(self, raw: str) -> bool:
-        parsed = parse_post(raw, self.setup.roster, self.state.open_nominees(),
+        parsed = parse_post(raw, self.state.setup.roster, self.state.open_nominees(),
                             self.setup.storytellers, count_spoilers=self.setup.count_spoilers)
         return bool(parsed.actions)
 

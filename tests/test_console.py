@@ -245,3 +245,46 @@ def test_lock_only_at_the_hand_and_unlock_reopens_seats():
     st(g, "!unlock Cameron on Brianna", 4)
     assert g.locked("Brianna") == [] and g.nomination("Brianna").cast == {}
     assert g.state.seat("Derek").ghost_vote  # the token came back
+
+
+def test_alias_lets_players_use_a_new_name():
+    g = Game()
+    st(g, "!alias Brianna Bree", base=DAY1)
+    g.post("Alex", "/nominate Bree")
+    assert g.nomination("Brianna") is not None
+    assert "already names Alex" in st(g, "!alias Derek alex", 1).command.failed[0][1]
+
+
+def test_seat_shows_and_reorders_before_the_game_only():
+    from .helpers import START
+    g = Game()
+    before = START - timedelta(hours=1)
+    outcome = st(g, "!seat", base=before)
+    assert outcome.command.seats == FIVE_SEATS
+    outcome = st(g, "!seat Ellen Derek Cameron Brianna Alex", 1, base=before)
+    assert outcome.command.seats == ("Ellen", "Derek", "Cameron", "Brianna", "Alex")
+    assert g.state.setup.clock_order("Derek") == ("Cameron", "Brianna", "Alex", "Ellen", "Derek")
+    assert "List every seated player" in st(g, "!seat Ellen Derek", 2, base=before) \
+        .command.failed[0][1]
+    assert "before the game starts" in st(g, "!seat Alex Brianna Cameron Derek Ellen") \
+        .command.failed[0][1]
+
+
+FIVE_SEATS = ("Alex", "Brianna", "Cameron", "Derek", "Ellen")
+
+
+def test_sub_keeps_seat_votes_and_history_and_the_old_name_resolves():
+    g = Game(dead=("Derek",))
+    g.post("Alex", "/nominate Brianna")
+    g.post("Derek", "/vote Brianna yes", 1)  # precast ghost vote, waits for Cameron
+    st(g, "!character Derek imp\n!sub Derek Dmitri --yes", 2)
+    assert [s.name for s in g.state.seats] == ["Alex", "Brianna", "Cameron", "Dmitri", "Ellen"]
+    assert g.state.seat("Dmitri").alive is False and g.state.seat("Dmitri").ghost_vote
+    assert g.state.grimoire_of("Dmitri").character == "imp"
+    assert g.nomination("Brianna").cast["Dmitri"].value == "yes"
+    g.post("Cameron", "/vote Brianna no", 3)
+    assert g.locked("Brianna") == [("Cameron", "no"), ("Dmitri", "yes")]
+    g.post("Ellen", "/nominate derek", 4)  # the old name still resolves to the seat
+    assert g.nomination("Dmitri").nominator == "Ellen"
+    g.post("Derek", "/vote Brianna no", 5)  # the old account no longer plays
+    assert g.codes()[-1] == "not_a_player"

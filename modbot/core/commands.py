@@ -16,7 +16,7 @@ from typing import Callable
 from .actions import NO, YES
 from .names import Ambiguous, Roster
 from .staff import (
-    StCancelNomination, StEndDay, StEndVoting, StExecute, StExile, StExtend, StGhostVote,
+    StAlias, StSeat, StSub, StCancelNomination, StEndDay, StEndVoting, StExecute, StExile, StExtend, StGhostVote,
     StGrimoire, StKill, StLock, StNextPhase, StNominate, StPause, StResume, StRevive,
     StSetVote, StUnlock, StVote, StVoteCount, StWin,
 )
@@ -210,6 +210,28 @@ def _unlock(words, roster):
     return StUnlock(voter, nominee)
 
 
+def _alias(words, roster):
+    name, rest = _name(words, roster)
+    if not rest:
+        raise _Bad("the new name is missing")
+    return StAlias(name, " ".join(rest))
+
+
+def _seat(words, roster):
+    order = []
+    while words:
+        name, words = _name(words, roster)
+        order.append(name)
+    return StSeat(tuple(order))
+
+
+def _sub(words, roster):
+    old, rest = _name(words, roster)
+    if len(rest) != 1:
+        raise _Bad("give the new player's forum username after the old one")
+    return StSub(old, rest[0].lstrip("@"))
+
+
 def _help(words, _roster):
     return Help(words[0].lower().lstrip("!") if words else None)
 
@@ -264,6 +286,12 @@ COMMANDS: dict[str, Command] = {c.name: c for c in [
             "(private)", "!mad Brianna mutant", _grimoire_field("mad_as", "character")),
     Command("reminder", "!reminder PLAYER TEXT", "add a reminder to a player (private)",
             "!reminder Ellen protected by the monk", _grimoire_field("reminders", "text")),
+    Command("sub", "!sub OLD NEW", "NEW takes OLD's seat, character, votes and history; OLD "
+            "stays a name for the seat", "!sub Derek Dmitri --yes", _sub),
+    Command("alias", "!alias PLAYER NAME", "another name players may use for a player",
+            "!alias Brianna Bri", _alias),
+    Command("seat", "!seat [PLAYER ...]", "show the seats; before the game starts, list them "
+            "all in a new order", "!seat", _seat),
     Command("win", "!win good|evil [reason]", "end the game: announce the winner",
             "!win good the demon was executed --yes", _win),
     Command("vc", "!vc", "post a vote count now", "!vc", _no_arguments(StVoteCount())),
@@ -282,7 +310,8 @@ COMMAND_OF = {  # the command that makes each action, for describing it
     StVote: "vote", StCancelNomination: "cancel", StExtend: "extend", StNextPhase: "phase",
     StEndDay: "endday", StEndVoting: "endvoting", StVoteCount: "vc", StExecute: "execute",
     StExile: "exile", StPause: "pause", StResume: "resume", StSetVote: "setvote",
-    StLock: "lock", StUnlock: "unlock", StGrimoire: "character", StWin: "win",
+    StLock: "lock", StUnlock: "unlock", StGrimoire: "character", StWin: "win", StSub: "sub",
+    StAlias: "alias", StSeat: "seat",
 }
 
 

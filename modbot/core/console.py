@@ -23,7 +23,9 @@ from .commands import (
 from .events import ConfirmationRequested, ConfirmationSettled, Executed, apply
 from .model import GameState
 from .rules import Rejection
-from .staff import DESTRUCTIVE, StEndDay, StExecute, StExile, StKill, StRevive, StWin
+from .staff import (
+    DESTRUCTIVE, StEndDay, StExecute, StExile, StKill, StRevive, StSeat, StSub, StWin,
+)
 
 CONFIRM_WITHIN = timedelta(minutes=10)
 
@@ -36,6 +38,7 @@ class CommandReport:
     failed: tuple[tuple[str, str], ...] = ()  # (line, why)
     to_confirm: tuple[tuple[str, str], ...] = ()  # (line, what would happen)
     help: tuple[dict, ...] = ()
+    seats: tuple[str, ...] = ()  # the seat order, after the commands (for !seat)
     log: int | None = None  # the ST asked for the last N events (the shell keeps the history)
     status: bool = False  # the ST asked for the whole state
 
@@ -85,8 +88,10 @@ def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staf
         return _apply_events(state, [request]), (request,), \
             CommandReport(**report, to_confirm=described, help=help_lines)
     events.extend(e for done in effects for e in done)
+    seats = tuple(s.name for s in scratch.seats) if any(
+        isinstance(c.action, StSeat) for c in commands) else ()
     return scratch, tuple(events), CommandReport(
-        **report, applied=tuple(c.line for c in commands), help=help_lines)
+        **report, applied=tuple(c.line for c in commands), help=help_lines, seats=seats)
 
 
 def _apply_events(state: GameState, events) -> GameState:
@@ -107,6 +112,9 @@ def describe(state: GameState, action, effects) -> str:
         return f"{action.player} is exiled now (not an execution)"
     if isinstance(action, StWin):
         return f"the game ends now: {action.winner} wins"
+    if isinstance(action, StSub):
+        return (f"{action.new} takes {action.old}'s seat, character, votes and history; "
+                f"\"{action.old}\" stays a name for that seat")
     if isinstance(action, StEndDay):
         executed = next((e for e in effects if isinstance(e, Executed)), None)
         fate = (f"{executed.player} is executed with {executed.votes} execute votes"

@@ -64,6 +64,9 @@ MESSAGES = {
     "game_over": "The game is over ({winner} won).",
     "not_at_hand": "Only the seat at the clock hand can lock now: {hand}, not {voter}.",
     "not_locked": "{voter}'s vote on {nominee} is not locked.",
+    "name_taken": "\"{name}\" already names {player}.",
+    "seats_fixed": "Seats can only be reordered before the game starts.",
+    "seats_must_match": "List every seated player once, in the new order: {seats}.",
 }
 
 

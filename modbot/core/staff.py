@@ -16,7 +16,7 @@ from datetime import timedelta
 
 from .actions import Context
 from .events import (
-    ClockPaused, ClockResumed, Event, Exiled, GameEnded, GhostVoteChanged, GrimoireChanged,
+    AliasAdded, PlayerSubstituted, SeatsReordered, ClockPaused, ClockResumed, Event, Exiled, GameEnded, GhostVoteChanged, GrimoireChanged,
     NominationCancelled, Nominated, PhaseExtended, PlayerDied, PlayerRevived, VoteCast,
     VoteCorrected, VoteCountRequested, VoteLocked, VotesUnlocked,
 )
@@ -109,6 +109,23 @@ class StGrimoire:
 
 
 @dataclass(frozen=True, slots=True)
+class StAlias:
+    player: str
+    alias: str
+
+
+@dataclass(frozen=True, slots=True)
+class StSeat:
+    order: tuple[str, ...]  # empty: just show the seats
+
+
+@dataclass(frozen=True, slots=True)
+class StSub:
+    old: str
+    new: str
+
+
+@dataclass(frozen=True, slots=True)
 class StWin:
     winner: str  # good | evil
     reason: str = ""
@@ -141,9 +158,10 @@ class StResume:
 StaffAction = (StKill | StRevive | StGhostVote | StNominate | StVote | StCancelNomination
                | StExtend | StNextPhase | StEndDay | StEndVoting | StVoteCount | StExecute
                | StExile | StPause | StResume | StGrimoire | StWin | StSetVote | StLock
-               | StUnlock)
-# Commands that change who lives, end the day or the game: asked to confirm unless `--yes`.
-DESTRUCTIVE = (StKill, StRevive, StEndDay, StExecute, StExile, StWin)
+               | StUnlock | StAlias | StSeat | StSub)
+# Commands that change who lives or plays, end the day or the game: asked to confirm
+# unless `--yes`.
+DESTRUCTIVE = (StKill, StRevive, StEndDay, StExecute, StExile, StWin, StSub)
 # Commands whose effect is the end of the current phase (the engine runs it).
 PHASE_ENDERS = (StNextPhase, StEndDay, StEndVoting)
 
@@ -335,6 +353,33 @@ def _unlock(state, action: StUnlock, ctx):
     return (VotesUnlocked(action.nominee, action.voter, refunds, ctx.at),)
 
 
+def _alias(state, action: StAlias, ctx):
+    taken = state.setup.roster.resolve_exact(action.alias)
+    if taken is not None:
+        return reject(ctx, "name_taken", name=action.alias, player=taken)
+    return (AliasAdded(action.alias, action.player, ctx.at),)
+
+
+def _seat(state, action: StSeat, ctx):
+    if not action.order:
+        return ()  # showing the seats: the report does it
+    if state.phase is not Phase.PREGAME:
+        return reject(ctx, "seats_fixed")
+    if sorted(action.order) != sorted(s.name for s in state.seats):
+        return reject(ctx, "seats_must_match",
+                      seats=", ".join(s.name for s in state.seats))
+    return (SeatsReordered(action.order, ctx.at),)
+
+
+def _sub(state, action: StSub, ctx):
+    if state.setup.roster.resolve_exact(action.new) is not None:
+        return reject(ctx, "name_taken", name=action.new,
+                      player=state.setup.roster.resolve_exact(action.new))
+    if state.setup.is_storyteller(action.new):
+        return reject(ctx, "name_taken", name=action.new, player="a Storyteller")
+    return (PlayerSubstituted(action.old, action.new, ctx.at),)
+
+
 def _vote_count(state, _action, ctx):
     return (VoteCountRequested(ctx.author, ctx.at),)
 
@@ -345,5 +390,6 @@ _HANDLERS = {
     StEndDay: _end_day, StEndVoting: _end_voting, StVoteCount: _vote_count,
     StExecute: _execute, StExile: _exile, StPause: _pause, StResume: _resume,
     StGrimoire: _grimoire, StWin: _win, StSetVote: _set_vote, StLock: _lock, StUnlock: _unlock,
+    StAlias: _alias, StSeat: _seat, StSub: _sub,
 }
 

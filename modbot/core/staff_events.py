@@ -6,7 +6,7 @@ registers its appliers in `events._APPLIERS`, so `events.apply` folds every even
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, is_dataclass, replace
 from datetime import datetime, timedelta
 
 from . import events as _events
@@ -192,7 +192,76 @@ def _votes_unlocked(state: GameState, e: VotesUnlocked) -> GameState:
     return _today(state, day)
 
 
+@dataclass(frozen=True, slots=True)
+class AliasAdded:
+    alias: str
+    player: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class SeatsReordered:
+    order: tuple[str, ...]
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSubstituted:
+    """NEW takes OLD's seat: character, votes and history; OLD stays an alias of the seat."""
+
+    old: str
+    new: str
+    at: datetime
+
+
+def _with_setup_seats(state: GameState, seats) -> GameState:
+    """Replace the seating (the setup's roster and seat index are recomputed from it)."""
+    live = {s.name: s for s in state.seats}
+    setup = replace(state.setup, seats=tuple(seats))
+    return replace(state, setup=setup, seats=tuple(
+        replace(live[s.name], aliases=s.aliases) for s in setup.seats))
+
+
+def _alias_added(state: GameState, e: AliasAdded) -> GameState:
+    seats = [replace(s, aliases=s.aliases + (e.alias,)) if s.name == e.player else s
+             for s in state.setup.seats]
+    return _with_setup_seats(state, seats)
+
+
+def _seats_reordered(state: GameState, e: SeatsReordered) -> GameState:
+    by_name = {s.name: s for s in state.setup.seats}
+    return _with_setup_seats(state, [by_name[name] for name in e.order])
+
+
+def _player_substituted(state: GameState, e: PlayerSubstituted) -> GameState:
+    renamed = _renamed(state, e.old, e.new)
+    seats = [replace(s, aliases=s.aliases + (e.old,)) if s.name == e.new else s
+             for s in renamed.setup.seats]
+    return _with_setup_seats(renamed, seats)
+
+
+def _renamed(value, old: str, new: str):
+    """`value` with every string equal to `old` replaced by `new`, through dataclasses,
+    tuples, frozensets and dicts (the whole game state: seats, votes, days, pending)."""
+    if isinstance(value, str):
+        return new if value == old else value
+    if isinstance(value, tuple):
+        return tuple(_renamed(v, old, new) for v in value)
+    if isinstance(value, frozenset):
+        return frozenset(_renamed(v, old, new) for v in value)
+    if isinstance(value, dict):
+        return {_renamed(k, old, new): _renamed(v, old, new) for k, v in value.items()}
+    if is_dataclass(value) and not isinstance(value, type):
+        changes = {f.name: _renamed(getattr(value, f.name), old, new)
+                   for f in fields(value) if f.init}
+        return replace(value, **changes)
+    return value
+
+
 _events._APPLIERS.update({
+    AliasAdded: _alias_added,
+    SeatsReordered: _seats_reordered,
+    PlayerSubstituted: _player_substituted,
     PlayerRevived: _player_revived,
     GhostVoteChanged: _ghost_vote_changed,
     NominationCancelled: _nomination_cancelled,
@@ -209,7 +278,7 @@ _events._APPLIERS.update({
 })
 
 __all__ = [
-    "ClockPaused", "ClockResumed", "ConfirmationRequested", "ConfirmationSettled", "GameEnded",
+    "AliasAdded", "PlayerSubstituted", "SeatsReordered", "ClockPaused", "ClockResumed", "ConfirmationRequested", "ConfirmationSettled", "GameEnded",
     "GhostVoteChanged", "GrimoireChanged", "NominationCancelled", "PhaseExtended",
     "PlayerRevived", "VoteCorrected", "VoteCountRequested", "VotesUnlocked",
 ]

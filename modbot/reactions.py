@@ -51,14 +51,16 @@ class Reactor:
 
     def react(self, state: GameState, events, rejections=(), *, at: datetime,
               post=None, command=None, source: dict | None = None,
-              log: list[dict] | None = None) -> list[Outgoing]:
+              log: list[dict] | None = None, undo: dict | None = None) -> list[Outgoing]:
         """`source`: where the post came from: {"id", "channel": thread|pm, "topic_id"}."""
         source = source or {"channel": "thread"}
         if post is not None and source["channel"] == "thread":
             self.as_of = post.post_number
         out: list[Outgoing] = []
         if command is not None:
-            out.extend(self._command_effects(state, events, command, source, log or []))
+            out.extend(self._command_effects(state, events, command, source, log or [], undo))
+            if undo and undo.get("done") and state.today is not None:
+                out.append(self._vote_count(state, at, f"undo:{undo['input']}"))
         ended = any(isinstance(e, DayEnded) for e in events)
         for index, event in enumerate(events):
             if isinstance(event, DayEnded):
@@ -73,11 +75,11 @@ class Reactor:
         return out
 
     def _command_effects(self, state: GameState, events, report, source,
-                         log: list[dict]) -> list[Outgoing]:
+                         log: list[dict], undo: dict | None = None) -> list[Outgoing]:
         """The ST's answer (in the PM they wrote, or the STs' conversation) and, for commands
         in the game thread, the public lines for deaths and revivals."""
         status = render_text_report(state.setup, game_report(state)) if report.status else ""
-        raw = render("st_report.md.j2", report=report, log=log, status=status)
+        raw = render("st_report.md.j2", report=report, log=log, status=status, undo=undo)
         key = f"st:{source['channel']}:{source.get('id')}"
         if source["channel"] == "pm":
             out = [Outgoing(f"{self.options.key}:{key}", f"{self.options.key}:pmtopic:"

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from .core.engine import Post, advance, handle_post
+from .core.report import report
 from .core.model import GameSetup, GameState
 from .core.parser import parse_post
 from .reactions import GameOptions, Reactor
@@ -51,6 +52,8 @@ class GameRuntime:
         self.posts_by_day: dict[int, set[int]] = {}
         self.seen_pms: set[int] = set()
         self.history: list[dict] = []  # every event with the input that caused it, for !log
+        self.inputs: list[tuple] = []  # what was folded, in order: input #N is inputs[N-1]
+        self.undone: set[int] = set()
 
     @property
     def today_posts(self) -> set[int]:
@@ -81,8 +84,10 @@ class GameRuntime:
     def on_post(self, post_id: int, post_number: int, author: str, at: datetime,
                 raw: str) -> Step:
         post = Post(post_number, author, at, raw)
+        self.inputs.append(("post", post))
         outcome = handle_post(self.state, post)
         self.state = outcome.state
+        undo = self._undo(outcome.command)
         self._remember(outcome.events, "thread", post_number, author, at)
         self.last_post_number = max(self.last_post_number, post_number)
         self.seen[post_id] = (post_number, author, sha1(raw), raw)
@@ -91,30 +96,35 @@ class GameRuntime:
         outgoing = self.reactor.react(self.state, outcome.events, outcome.rejections, at=at,
                                       post=post, command=outcome.command,
                                       source={"channel": "thread", "id": post_id},
-                                      log=self._log_for(outcome.command))
+                                      log=self._log_for(outcome.command), undo=undo)
         return Step({"kind": "post", "post_id": post_id, "post_number": post_number,
                      "author": author, "at": iso(at), "raw": raw, "raw_sha1": sha1(raw)},
-                    _events(outcome.events), outgoing)
+                    _events(outcome.events) + _undo_events(undo), outgoing)
 
     def on_pm(self, post_id: int, topic_id: int, post_number: int, author: str, at: datetime,
               raw: str) -> Step:
         """A Storyteller's PM to the bot: its `!` commands act; the answer goes to that PM."""
-        outcome = handle_post(self.state, Post(post_number, author, at, raw))
+        post = Post(post_number, author, at, raw)
+        self.inputs.append(("pm", post))
+        outcome = handle_post(self.state, post)
         self.state = outcome.state
         self.seen_pms.add(post_id)
+        undo = self._undo(outcome.command)
         self._remember(outcome.events, "pm", post_number, author, at)
         outgoing = self.reactor.react(self.state, outcome.events, at=at, command=outcome.command,
                                       source={"channel": "pm", "id": post_id,
                                               "topic_id": topic_id},
-                                      log=self._log_for(outcome.command))
+                                      log=self._log_for(outcome.command), undo=undo)
         return Step({"kind": "pm", "post_id": post_id, "topic_id": topic_id,
                      "post_number": post_number, "author": author, "at": iso(at), "raw": raw,
-                     "raw_sha1": sha1(raw)}, _events(outcome.events), outgoing)
+                     "raw_sha1": sha1(raw)}, _events(outcome.events) + _undo_events(undo),
+                    outgoing)
 
     def on_tick(self, now: datetime) -> Step:
         outcome = advance(self.state, now)
         if not outcome.events:
             return Step()
+        self.inputs.append(("tick", now))
         self.state = outcome.state
         self._remember(outcome.events, "clock", None, None, now)
         outgoing = self.reactor.react(self.state, outcome.events, at=now)
@@ -124,6 +134,7 @@ class GameRuntime:
         """A counted post changed on the forum. Flag it if it carried actions; count nothing."""
         number, author, first_sha1, original = self.seen[post_id]
         self.seen[post_id] = (number, author, new_sha1, original)
+        self.inputs.append(("edit", None))
         step = Step({"kind": "edit", "post_id": post_id, "post_number": number,
                      "author": author, "at": iso(at), "raw": new_raw,
                      "raw_sha1": new_sha1})
@@ -135,8 +146,40 @@ class GameRuntime:
 
     def _remember(self, events, channel: str, post_number, author, at: datetime) -> None:
         for event in events:
-            self.history.append({"channel": channel, "post_number": post_number,
-                                 "author": author, "at": iso(at), "event": summarize(event)})
+            self.history.append({"input": len(self.inputs), "channel": channel,
+                                 "post_number": post_number, "author": author, "at": iso(at),
+                                 "event": summarize(event)})
+
+    # -- undo -------------------------------------------------------------------------------
+
+    def _undo(self, report) -> dict | None:
+        """Replay the game without input #N (and the inputs undone before): everything that
+        followed from it is recomputed. Applied only when confirmed (`--yes`)."""
+        if report is None or report.undo is None:
+            return None
+        number, confirmed = report.undo
+        kind = self.inputs[number - 1][0] if 1 <= number < len(self.inputs) else None
+        if kind not in ("post", "pm") or number in self.undone:
+            return {"input": number, "error": f"#{number} is not a post that can be undone "
+                    "(see !log for the numbers)"}
+        replayed = self.refold(self.undone | {number})
+        changes = state_changes(self.state, replayed)
+        if confirmed:
+            self.undone.add(number)
+            self.state = replayed
+        return {"input": number, "changes": changes, "done": confirmed}
+
+    def refold(self, excluded: set[int]):
+        """The core state from the inputs folded so far, without the `excluded` ones."""
+        state = GameState.from_setup(self.setup)
+        for number, (kind, value) in enumerate(self.inputs, start=1):
+            if number in excluded:
+                continue
+            if kind in ("post", "pm"):
+                state = handle_post(state, value).state
+            elif kind == "tick":
+                state = advance(state, value).state
+        return state
 
     def _log_for(self, report) -> list[dict]:
         if report is None or not report.log:
@@ -151,6 +194,34 @@ class GameRuntime:
         parsed = parse_post(raw, self.state.setup.roster, self.state.open_nominees(),
                             self.setup.storytellers, count_spoilers=self.setup.count_spoilers)
         return bool(parsed.actions)
+
+
+def state_changes(before, after, limit: int = 30) -> list[str]:
+    """What differs between two game states, one line each (for the ST)."""
+    old, new = _flatten(report(before)), _flatten(report(after))
+    lines = [f"{key}: {old.get(key, '(none)')} -> {new.get(key, '(none)')}"
+             for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key)
+             and not key.endswith(("locked_at", ".at", "phase_ends_at"))]
+    return lines[:limit] + ([f"... and {len(lines) - limit} more"] if len(lines) > limit else [])
+
+
+def _flatten(value, prefix: str = "") -> dict:
+    if isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, list):
+        items = ((str(i), v) for i, v in enumerate(value))
+    else:
+        return {prefix: value}
+    out = {}
+    for key, item in items:
+        out.update(_flatten(item, f"{prefix}.{key}" if prefix else str(key)))
+    return out
+
+
+def _undo_events(undo) -> list[tuple[str, dict]]:
+    if undo and undo.get("done"):
+        return [("Undone", {"input": undo["input"], "changes": undo["changes"]})]
+    return []
 
 
 def summarize(event) -> str:

@@ -47,6 +47,11 @@ class Status:
 
 
 @dataclass(frozen=True, slots=True)
+class Undo:
+    input: int  # the input number shown by !log
+
+
+@dataclass(frozen=True, slots=True)
 class CommandLine:
     line: str
     action: object
@@ -232,6 +237,12 @@ def _sub(words, roster):
     return StSub(old, rest[0].lstrip("@"))
 
 
+def _undo(words, _roster):
+    if len(words) != 1 or not words[0].lstrip("#").isdigit():
+        raise _Bad("give the number of the post to undo, as !log shows it (#12)")
+    return Undo(int(words[0].lstrip("#")))
+
+
 def _help(words, _roster):
     return Help(words[0].lower().lstrip("!") if words else None)
 
@@ -297,6 +308,8 @@ COMMANDS: dict[str, Command] = {c.name: c for c in [
     Command("vc", "!vc", "post a vote count now", "!vc", _no_arguments(StVoteCount())),
     Command("status", "!status", "the whole state of the game, sent to you privately",
             "!status", _no_arguments(Status())),
+    Command("undo", "!undo N", "show what undoing input #N (from !log) and everything that "
+            "followed from it would change; add --yes to do it", "!undo 12", _undo),
     Command("log", "!log [N]", "the last N events (20 by default) with the posts that caused "
             "them", "!log 10", _log),
     Command("confirm", "!confirm", "carry out the commands you were asked to confirm",

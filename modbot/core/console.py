@@ -17,8 +17,8 @@ from datetime import timedelta
 
 from .actions import Context
 from .commands import (
-    COMMAND_OF, COMMANDS, CommandError, CommandLine, Confirm, Help, Log, Status, help_text,
-    parse_commands,
+    COMMAND_OF, COMMANDS, CommandError, CommandLine, Confirm, Help, Log, Status, Undo,
+    help_text, parse_commands,
 )
 from .events import ConfirmationRequested, ConfirmationSettled, Executed, apply
 from .model import GameState
@@ -41,6 +41,7 @@ class CommandReport:
     seats: tuple[str, ...] = ()  # the seat order, after the commands (for !seat)
     log: int | None = None  # the ST asked for the last N events (the shell keeps the history)
     status: bool = False  # the ST asked for the whole state
+    undo: tuple[int, bool] | None = None  # (input number, confirmed): the shell replays
 
 
 def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staff):
@@ -56,10 +57,15 @@ def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staf
     help_lines = tuple(row for line in lines if isinstance(line, CommandLine)
                        and isinstance(line.action, Help) for row in help_text(line.action.topic))
     errors = tuple((line.line, line.message) for line in lines if isinstance(line, CommandError))
+    undos = [line for line in lines if isinstance(line, CommandLine) and isinstance(line.action, Undo)]
+    if undos and len(lines) > 1:
+        errors += ((undos[0].line, "!undo must be alone in its post"),)
+    elif undos:
+        report["undo"] = (undos[0].action.input, undos[0].confirmed)
     if errors:
         return state, (), CommandReport(**report, failed=errors, help=help_lines)
     commands = [line for line in lines
-                if not isinstance(line.action, (Help, Confirm, Log, Status))]
+                if not isinstance(line.action, (Help, Confirm, Log, Status, Undo))]
     events = []
     if any(isinstance(line.action, Confirm) for line in lines):
         pending = next((p for p in state.pending if p.by == author), None)

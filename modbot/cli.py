@@ -109,7 +109,25 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the audit as JSON")
     p.set_defaults(func=_cmd_audit)
 
-    p = commands.add_parser(
+    game = commands.add_parser(
+        "game", help="open a game thread, or show a stored game's state",
+        description="Game set-up and state: 'game new' opens the game thread on the forum; "
+                    "'game status' rebuilds a stored game and prints it.",
+    )
+    game_commands = game.add_subparsers(title="game commands", required=True, metavar="WHAT")
+    p = game_commands.add_parser(
+        "new", help="open the game thread with its opening post",
+        description="Create the game thread on the forum (as the bot's account from the "
+                    "configuration), with an opening post rendered from the game file: the "
+                    "schedule as [date] tags, the seats, the voting rules of the profile and "
+                    "the syntax. Prints the new topic id to put in the game file.",
+    )
+    p.add_argument("game", help="the game file (TOML)")
+    p.add_argument("--config", default="config/modbot.toml", help="configuration file (TOML)")
+    p.add_argument("--category", type=int, default=None,
+                   help="the forum category id (default: [forum] category in the config)")
+    p.set_defaults(func=_cmd_game_new)
+    p = game_commands.add_parser(
         "status", help="the current state of a stored game (phase, votes, days)",
         description="Rebuild a game from the database, as the daemon does at start, and print "
                     "its state: the phase, the seats and each day's nominations and votes.",
@@ -237,6 +255,35 @@ def _cmd_status(args) -> int:
     state = report(runtime.state)
     print(json.dumps(state, indent=2, ensure_ascii=False) if args.json
           else render_text_report(setup, state))
+    return 0
+
+
+def _cmd_game_new(args) -> int:
+    from .daemon import ConfigError, load_config
+    from .forum import ForumClient, ForumError
+    from .opening import opening_post
+    setup = load_game(args.game)
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(f"modbot: {exc}", file=sys.stderr)
+        return 2
+    category = args.category or config.category
+    if category is None:
+        print("modbot: give the forum category: --category N, or category in [forum]",
+              file=sys.stderr)
+        return 2
+    client = ForumClient(config.forum_url, config.username, config.api_key,
+                         timeout=config.timeout)
+    try:
+        post = client.create_post(opening_post(setup), category_id=category,
+                                  title=f"{setup.name}: the game thread")
+    except ForumError as exc:
+        print(f"modbot: the forum refused the game thread: {exc}", file=sys.stderr)
+        return 3
+    print(f"Opened the game thread: topic {post['topic_id']} "
+          f"({config.forum_url}/t/{post['topic_id']}). Set topic_id = {post['topic_id']} in "
+          f"{args.game}.")
     return 0
 
 

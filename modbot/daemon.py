@@ -25,7 +25,7 @@ from .service import Service, Settings
 from .store import DEFAULT_URL, Store
 
 log = logging.getLogger("modbot")
-FORUM_KEYS = {"url", "username", "api_key_env", "timeout"}
+FORUM_KEYS = {"url", "username", "api_key_env", "timeout", "category"}
 BOT_KEYS = {"poll_seconds", "database_url", "vote_count_minutes", "settle_seconds",
             "sweep_minutes", "post_spacing", "close_topic_at_night", "max_backoff"}
 
@@ -46,6 +46,7 @@ class Config:
     settings: Settings = field(default_factory=Settings)
     rehearsal_start: datetime | None = None
     rehearsal_speed: float = 1.0
+    category: int | None = None  # where `modbot game new` opens game threads
 
 
 def load_config(path: str | Path, environ=os.environ) -> Config:
@@ -82,7 +83,8 @@ def load_config(path: str | Path, environ=os.environ) -> Config:
     return Config(url, username, api_key, games, float(forum.get("timeout", 10)),
                   float(bot.get("poll_seconds", 15)),
                   environ.get("DATABASE_URL") or str(bot.get("database_url", DEFAULT_URL)),
-                  settings, start, float(rehearsal.get("speed", 1.0)))
+                  settings, start, float(rehearsal.get("speed", 1.0)),
+                  forum.get("category"))
 
 
 def _known(path: Path, table: str, values: dict, allowed: set[str]) -> None:

@@ -108,7 +108,7 @@ def test_audit_replays_the_stored_inputs_to_the_same_events(game, tmp_path):
     text = modbot("audit", str(game_file), "--database", url).stdout
     assert "PM by nightingale: GhostVoteChanged(player=Gus, has_token=False)" in text
     assert text.rstrip().endswith("reproduces the stored events: yes")
-    status = modbot("status", str(game_file), "--database", url)
+    status = modbot("game", "status", str(game_file), "--database", url)
     assert "day 1 nomination" in status.stdout and "Gus (dead, no token)" in status.stdout
 
 

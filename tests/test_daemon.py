@@ -88,3 +88,27 @@ def test_sandbox_command_serves_and_run_reports_a_bad_key(tmp_path):
     finally:
         sandbox.terminate()
         sandbox.wait(timeout=10)
+
+
+def test_game_new_opens_the_thread_with_its_opening_post(tmp_path):
+    from modbot.sandbox.forum import Forum
+    from modbot.sandbox.server import SandboxServer
+    forum = Forum(limits=False)
+    forum.add_user("modbot", moderator=True)
+    server = SandboxServer(0, api_key="master", forum=forum, admin_api_limit=0).start()
+    try:
+        config = _config(tmp_path, server.url, extra="category = 4")
+        result = _modbot("game", "new", str(tmp_path / "game.toml"), "--config", str(config),
+                         env={"MODBOT_API_KEY": "master"})
+        assert result.returncode == 0, result.stderr
+        topic = next(iter(forum.topics.values()))
+        assert f"topic {topic.id}" in result.stdout and topic.category_id == 4
+        opening = topic.posts[0]
+        assert opening.username == "modbot" and opening.raw.startswith("# BotF 1")
+        assert '[date=2026-12-01 time=18:00:00 timezone="UTC"]' in opening.raw
+        assert "1. Alex\n2. Brianna" in opening.raw and "`/nominate X`" in opening.raw
+        result = _modbot("game", "new", str(tmp_path / "game.toml"), "--config",
+                         str(_config(tmp_path, server.url)), env={"MODBOT_API_KEY": "master"})
+        assert result.returncode == 2 and "category" in result.stderr
+    finally:
+        server.stop()

@@ -12,17 +12,20 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from .core.engine import Post, advance, handle_post
 from .core.report import report
 from .core.model import GameSetup, GameState
+from .core.commands import parse_commands
 from .core.parser import parse_post
 from .reactions import GameOptions, Reactor
 from .store import Outgoing
 
 SELF_DELETED = "(post deleted by author)"
+log = logging.getLogger("modbot.runtime")
 
 
 def sha1(text: str) -> str:
@@ -85,6 +88,10 @@ class GameRuntime:
                 raw: str) -> Step:
         post = Post(post_number, author, at, raw)
         self.inputs.append(("post", post))
+        if not self.state.setup.is_storyteller(author) and parse_commands(
+                raw, self.state.setup.roster):
+            log.warning("game %s post #%s: %s is not a Storyteller; its ! commands are ignored",
+                        self.topic_id, post_number, author)
         outcome = handle_post(self.state, post)
         self.state = outcome.state
         undo = self._undo(outcome.command)

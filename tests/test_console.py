@@ -288,3 +288,13 @@ def test_sub_keeps_seat_votes_and_history_and_the_old_name_resolves():
     assert g.nomination("Dmitri").nominator == "Ellen"
     g.post("Derek", "/vote Brianna no", 5)  # the old account no longer plays
     assert g.codes()[-1] == "not_a_player"
+
+
+def test_revive_brings_a_dead_player_back():
+    g = Game(dead=("Derek",))
+    outcome = st(g, "!revive Derek")
+    assert outcome.command.to_confirm == (("!revive Derek", "Derek lives again"),)
+    st(g, "!confirm", 1)
+    assert g.state.seat("Derek").alive
+    g.post("Derek", "/nominate Alex", 2)  # alive again: may nominate
+    assert g.nomination("Alex").nominator == "Derek"

@@ -156,3 +156,14 @@ def test_grimoire_stays_private_and_the_end_of_the_game_is_public(game):
         topic)
     last = rehearsal.thread()[-1]["raw"]
     assert last.startswith("## The game is over: good wins") and "the imp was executed" in last
+
+
+def test_a_forged_command_is_logged(game, caplog):
+    rehearsal, at = game
+    later = at + timedelta(minutes=4)
+    rehearsal.clock.set(later)
+    rehearsal.post("Brianna", "Let me help.\n!execute Alex --yes", later.isoformat())
+    with caplog.at_level("WARNING", logger="modbot.runtime"):
+        rehearsal.service.cycle(later)
+    assert "Brianna is not a Storyteller; its ! commands are ignored" in caplog.text
+    assert rehearsal.service.games[1].state.phase.value == "nomination"

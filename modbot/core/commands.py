@@ -363,5 +363,8 @@ def help_text(topic: str | None = None) -> list[dict]:
 
 def guide_table() -> str:
     """The Markdown table of every command (the README's Storyteller guide holds it)."""
-    rows = [f"| `{c.usage}` | {c.summary} | `{c.example}` |" for c in COMMANDS.values()]
+    def cell(text: str) -> str:  # a | would end the table cell, even inside backticks
+        return text.replace("|", "\\|")
+    rows = [f"| `{cell(c.usage)}` | {cell(c.summary)} | `{cell(c.example)}` |"
+            for c in COMMANDS.values()]
     return "\n".join(["| Command | What it does | Example |", "|---|---|---|", *rows])

@@ -180,9 +180,10 @@ class _Handler(BaseHTTPRequestHandler):
         wants_html = method == "GET" and route.html and not path.endswith(".json") and \
             "application/json" not in self.headers.get("Accept", "")
         request = Request(self.server.forum, user, params, match.groupdict(), self.server)
-        if wants_html:
-            return 200, route.html(request), {"Content-Type": "text/html; charset=utf-8"}
-        return route.handler(request)
+        with self.server.forum.lock:  # one request at a time: reads never see half a write
+            if wants_html:
+                return 200, route.html(request), {"Content-Type": "text/html; charset=utf-8"}
+            return route.handler(request)
 
     def _authenticate(self):
         key = self.headers.get("Api-Key")

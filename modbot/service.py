@@ -21,6 +21,7 @@ transaction. All rule decisions use the posts' `created_at`; `now` only moves th
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -67,6 +68,7 @@ class Service:
         self.outbox: Outbox | None = None
         self.last_sweep: datetime | None = None
         self.pm_topics: dict[int, bool] = {}  # PM topic id -> the bot takes part
+        self.quiet_until = 0.0  # monotonic time: after a 429, no request before this
 
     # -- start-up ---------------------------------------------------------------------------
 
@@ -116,6 +118,9 @@ class Service:
 
     def cycle(self, now: datetime) -> CycleReport:
         report = CycleReport()
+        if time.monotonic() < self.quiet_until:  # the forum asked us to wait (429)
+            report.deferred.append("waiting for the forum's Retry-After")
+            return report
         before = self.client.requests_made
         try:
             report.posts = self._read_public()
@@ -128,15 +133,21 @@ class Service:
         except TransientError as exc:
             log.warning("forum unavailable this cycle: %s", exc)
             report.deferred.append(str(exc))
+            if exc.status == 429:
+                self.quiet_until = time.monotonic() + exc.retry_after
         report.sent = self.drain()
         report.requests = self.client.requests_made - before
         return report
 
     def drain(self) -> int:
+        if time.monotonic() < self.quiet_until:
+            return 0
         try:
             return self.outbox.drain()
         except TransientError as exc:  # raised outside a row (the marker search)
             log.warning("outbox paused: %s", exc)
+            if exc.status == 429:
+                self.quiet_until = time.monotonic() + exc.retry_after
             return 0
 
     def _read_public(self) -> int:

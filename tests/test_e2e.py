@@ -186,3 +186,22 @@ def test_names_cannot_inject_markdown_bbcode_or_mentions():
     assert md("[b]x[/b]") == "&#91;b&#93;x&#91;/b&#93;"
     assert md("<script>*x*") == "&lt;script&gt;\\*x\\*"
     assert md("a:smile:") == "a&#58;smile&#58;"
+
+
+def test_a_read_429_is_honoured_by_waiting(played, monkeypatch):
+    import time as clock
+    service = played.service
+    service.last_sweep = day_end(played.setup) + timedelta(hours=1)
+    requests.post(played.url + "/_sandbox/faults.json", timeout=5, json={
+        "path": "/posts.json", "method": "GET", "kind": "429", "count": 1, "wait_seconds": 30,
+        "username": "modbot"})
+    now = [clock.monotonic()]
+    monkeypatch.setattr(clock, "monotonic", lambda: now[0])
+    at = day_end(played.setup) + timedelta(hours=2)
+    first = service.cycle(at)
+    assert first.deferred and first.requests == 1
+    second = service.cycle(at)  # within Retry-After (31 s): no request at all
+    assert second.requests == 0 and "Retry-After" in second.deferred[0]
+    now[0] += 32
+    third = service.cycle(at)
+    assert third.requests == 2 and not third.deferred

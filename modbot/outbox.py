@@ -44,9 +44,12 @@ class Outbox:
         self.wall = wall
         self.last_sent = 0.0
         self.sent = 0
+        self.quiet_until = 0.0  # monotonic time: after a 429, no post before this
 
     def drain(self, limit: int | None = None) -> int:
         """Send what can be sent now; return how many posts went out."""
+        if time.monotonic() < self.quiet_until:
+            return 0
         blocked: set[str] = set()
         sent = 0
         for row in self.store.pending():
@@ -65,8 +68,9 @@ class Outbox:
                 log.warning("outbox %s: %s; retry in %.0fs", row.key, exc, wait)
                 self.store.defer(row, wait, str(exc))
                 blocked.add(row.thread)
-                if exc.status == 429:
-                    break  # the shared API budget is spent: everything waits
+                if exc.status == 429:  # the shared API budget is spent: everything waits
+                    self.quiet_until = time.monotonic() + exc.retry_after
+                    break
             except PermanentError as exc:
                 log.error("outbox %s failed for good: %s", row.key, exc)
                 self.store.mark_failed(row, str(exc))

@@ -118,8 +118,8 @@ class Service:
 
     def cycle(self, now: datetime) -> CycleReport:
         report = CycleReport()
-        if time.monotonic() < self.quiet_until:  # the forum asked us to wait (429)
-            report.deferred.append("waiting for the forum's Retry-After")
+        if time.monotonic() < max(self.quiet_until, self.outbox.quiet_until):
+            report.deferred.append("waiting for the forum's Retry-After")  # after a 429
             return report
         before = self.client.requests_made
         try:

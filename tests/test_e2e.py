@@ -205,3 +205,27 @@ def test_a_read_429_is_honoured_by_waiting(played, monkeypatch):
     now[0] += 32
     third = service.cycle(at)
     assert third.requests == 2 and not third.deferred
+
+
+def test_a_write_429_makes_everything_wait(tmp_path, monkeypatch):
+    import time as clock
+    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite")
+    try:
+        rehearsal.start_bot()
+        requests.post(rehearsal.url + "/_sandbox/faults.json", timeout=5, json={
+            "path": "/posts", "method": "POST", "kind": "429", "count": 1,
+            "wait_seconds": 20, "username": "modbot"})
+        now = [clock.monotonic()]
+        monkeypatch.setattr(clock, "monotonic", lambda: now[0])
+        start = rehearsal.setup.first_night_starts + timedelta(hours=25)  # two posts owed
+        rehearsal.clock.set(start)
+        first = rehearsal.service.cycle(start)
+        assert first.sent == 0 and len(rehearsal.store.pending()) == 2
+        assert rehearsal.service.cycle(start).requests == 0  # reads wait too
+        assert rehearsal.service.drain() == 0
+        now[0] += 22
+        wall = rehearsal.service.outbox.wall
+        rehearsal.service.outbox.wall = lambda: wall() + 22  # the row's own deferral
+        assert rehearsal.service.drain() == 2
+    finally:
+        rehearsal.stop()

@@ -81,9 +81,11 @@ class Reactor:
         status = render_text_report(state.setup, game_report(state)) if report.status else ""
         raw = render("st_report.md.j2", report=report, log=log, status=status, undo=undo)
         key = f"st:{source['channel']}:{source.get('id')}"
-        if source["channel"] == "pm":
+        if source["channel"] == "pm" and not source.get("shared"):
             out = [Outgoing(f"{self.options.key}:{key}", f"{self.options.key}:pmtopic:"
                             f"{source['topic_id']}", raw, topic_id=source["topic_id"])]
+        elif source["channel"] == "pm":  # players read that PM: the answer stays with the STs
+            out = [self._pm_to_storytellers(state.setup.storytellers, key, raw)]
         else:
             out = [self._pm_to_storytellers(state.setup.storytellers, key, raw)]
             for event in events:

@@ -79,7 +79,7 @@ class GameRuntime:
             return self.on_post(row.post_id, row.post_number, row.author, at, row.raw)
         if row.kind == "pm":
             return self.on_pm(row.post_id, row.topic_id, row.post_number, row.author, at,
-                              row.raw)
+                              row.raw, shared=bool(row.shared))
         if row.kind == "tick":
             return self.on_tick(at)
         return self.on_edit(row.post_id, row.raw or "", row.raw_sha1 or "", at)
@@ -109,8 +109,9 @@ class GameRuntime:
                     _events(outcome.events) + _undo_events(undo), outgoing)
 
     def on_pm(self, post_id: int, topic_id: int, post_number: int, author: str, at: datetime,
-              raw: str) -> Step:
-        """A Storyteller's PM to the bot: its `!` commands act; the answer goes to that PM."""
+              raw: str, *, shared: bool = False) -> Step:
+        """A Storyteller's PM to the bot: its `!` commands act; the answer goes to that PM,
+        unless players take part in it (`shared`): then to the Storytellers' conversation."""
         post = Post(post_number, author, at, raw)
         self.inputs.append(("pm", post))
         outcome = handle_post(self.state, post)
@@ -120,9 +121,9 @@ class GameRuntime:
         self._remember(outcome.events, "pm", post_number, author, at)
         outgoing = self.reactor.react(self.state, outcome.events, at=at, command=outcome.command,
                                       source={"channel": "pm", "id": post_id,
-                                              "topic_id": topic_id},
+                                              "topic_id": topic_id, "shared": shared},
                                       log=self._log_for(outcome.command), undo=undo)
-        return Step({"kind": "pm", "post_id": post_id, "topic_id": topic_id,
+        return Step({"kind": "pm", "post_id": post_id, "topic_id": topic_id, "shared": shared,
                      "post_number": post_number, "author": author, "at": iso(at), "raw": raw,
                      "raw_sha1": sha1(raw)}, _events(outcome.events) + _undo_events(undo),
                     outgoing)

@@ -67,7 +67,7 @@ class Service:
         self.games: dict[int, GameRuntime] = {}
         self.outbox: Outbox | None = None
         self.last_sweep: datetime | None = None
-        self.pm_topics: dict[int, bool] = {}  # PM topic id -> the bot takes part
+        self.pm_topics: dict[int, set[str]] = {}  # PM topic id -> its participants
         self.quiet_until = 0.0  # monotonic time: after a 429, no request before this
 
     # -- start-up ---------------------------------------------------------------------------
@@ -207,17 +207,26 @@ class Service:
         if post["id"] in game.seen_pms or not self._bot_is_in(post["topic_id"]):
             return
         at = datetime.fromisoformat(post["created_at"])
+        shared = self._has_players(post["topic_id"], game)
         self._commit(game, game.on_pm(post["id"], post["topic_id"], post["post_number"], author,
-                                      at, post.get("raw") or ""))
+                                      at, post.get("raw") or "", shared=shared))
 
-    def _bot_is_in(self, topic_id: int) -> bool:
-        """Whether the bot takes part in a PM (an admin bot sees every PM on the site: a
-        Storyteller's PM to someone else is not addressed to it). Asked once per topic."""
+    def _participants(self, topic_id: int) -> set[str]:
+        """Who takes part in a PM (lower-case usernames). Asked once per topic."""
         if topic_id not in self.pm_topics:
             details = self.client.topic_by_id(topic_id).get("details", {})
-            names = {u.get("username", "").lower() for u in details.get("allowed_users") or []}
-            self.pm_topics[topic_id] = self.settings.bot_username.lower() in names
+            self.pm_topics[topic_id] = {u.get("username", "").lower()
+                                        for u in details.get("allowed_users") or []}
         return self.pm_topics[topic_id]
+
+    def _bot_is_in(self, topic_id: int) -> bool:
+        """An admin bot sees every PM on the site: a Storyteller's PM to someone else is not
+        addressed to it."""
+        return self.settings.bot_username.lower() in self._participants(topic_id)
+
+    def _has_players(self, topic_id: int, game: GameRuntime) -> bool:
+        staff = {self.settings.bot_username.lower(), *(s.lower() for s in game.setup.storytellers)}
+        return bool(self._participants(topic_id) - staff)
 
     def _handle_posts(self, game: GameRuntime, posts: list[dict]) -> int:
         handled = 0

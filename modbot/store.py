@@ -49,6 +49,7 @@ class InputRow(_Model):
     kind = peewee.CharField()  # post | pm | tick | edit
     post_id = peewee.IntegerField(null=True)
     topic_id = peewee.IntegerField(null=True)  # the PM topic of a `pm` input (schema v2)
+    shared = peewee.BooleanField(null=True)  # a `pm` whose topic has players in it (v3)
     post_number = peewee.IntegerField(null=True)
     author = peewee.CharField(null=True)
     at = peewee.CharField()  # ISO time: created_at of the post, or the tick's time
@@ -102,7 +103,15 @@ def _v2_input_topic(db):
         migrate(migrator.add_column("input_row", "topic_id", peewee.IntegerField(null=True)))
 
 
-MIGRATIONS = [_v1_create, _v2_input_topic]  # append functions; never edit an applied one
+def _v3_input_shared(db):
+    """PM inputs remember whether players take part, so answers stay with the STs."""
+    columns = {c.name for c in db.get_columns("input_row")}
+    if "shared" not in columns:
+        migrator = SchemaMigrator.from_database(db)
+        migrate(migrator.add_column("input_row", "shared", peewee.BooleanField(null=True)))
+
+
+MIGRATIONS = [_v1_create, _v2_input_topic, _v3_input_shared]  # append; never edit one
 
 
 @dataclass

@@ -167,3 +167,21 @@ def test_a_forged_command_is_logged(game, caplog):
         rehearsal.service.cycle(later)
     assert "Brianna is not a Storyteller; its ! commands are ignored" in caplog.text
     assert rehearsal.service.games[1].state.phase.value == "nomination"
+
+
+def test_answers_never_go_to_a_pm_that_players_read(game):
+    rehearsal, at = game
+    later = at + timedelta(minutes=1)
+    rehearsal.clock.set(later)
+    shared = rehearsal.request("POST", "/posts.json", as_user="nightingale",
+                               title="Whisper check", archetype="private_message",
+                               target_recipients="modbot,Alex",
+                               raw="Checking something.\n!character Derek imp\n!status",
+                               created_at=later.isoformat())["topic_id"]
+    rehearsal.service.cycle(later)
+    rehearsal.service.drain()
+    assert _replies(rehearsal, shared) == []  # Alex reads that PM: nothing there
+    notes = next(t for t in rehearsal.server.forum.topics.values()
+                 if t.is_pm and "Storytellers" in t.title)
+    assert "character=imp" in notes.posts[-1].raw
+    assert rehearsal.service.games[1].state.grimoire_of("Derek").character == "imp"

@@ -29,7 +29,7 @@ NOISE = st.sampled_from(["[quote]", "[/quote]", "```", "`", "~~", "<!--", "-->",
 
 
 @given(st.lists(st.one_of(PROSE, COMMAND_TEXT, NOISE), max_size=30).map("".join))
-@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_parser_never_crashes_and_only_returns_seated_names(text):
     result = parse_post(text, ROSTER, ("Brianna",))
     for action in result.to_json()["actions"]:

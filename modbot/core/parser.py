@@ -28,8 +28,8 @@ MAX_LINE = 500  # longer lines are prose, never commands
 _BB_VOTE = re.compile(r"\[vote\](.*?)\[/vote\]", re.IGNORECASE)
 _BB_UNVOTE = re.compile(r"\[unvote\]\s*(.*?)\s*\[/unvote\]", re.IGNORECASE)
 _FORMAT_TAG = re.compile(
-    r"\[/?(?:b|i|u|color|size|font|center|right|left|spoiler|details)\b[^\]]*\]"
-    r"|</?(?:b|strong|em|i|u|span|big|small|font|mark|details|summary)\b[^>]*>",
+    r"\[/?(?:b|i|u|color|size|font|center|right|left|spoiler|details)\b[^\]]{0,200}\]"
+    r"|</?(?:b|strong|em|i|u|span|big|small|font|mark|details|summary)\b[^>]{0,200}>",
     re.IGNORECASE,
 )
 _LINE_PREFIX = re.compile(r"^\s*(?:[-+*]\s+|\d+[.)]\s+|#{1,6}\s+)?")

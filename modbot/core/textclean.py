@@ -23,22 +23,24 @@ import re
 _FLAGS = re.IGNORECASE | re.DOTALL
 
 _FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_BB_CODE = re.compile(r"\[code\b[^\]]*\].*?(?:\[/code\]|\Z)", _FLAGS)
-_HTML_PRE = re.compile(r"<pre\b[^>]*>.*?(?:</pre\s*>|\Z)", _FLAGS)
-_HTML_CODE = re.compile(r"<code\b[^>]*>.*?(?:</code\s*>|\Z)", _FLAGS)
+# Tag attributes are bounded ({0,200}): an unclosed `<pre` repeated thousands of times must
+# not make the scan quadratic on a 32,000-character post.
+_BB_CODE = re.compile(r"\[code\b[^\]\n]{0,200}\].*?(?:\[/code\]|\Z)", _FLAGS)
+_HTML_PRE = re.compile(r"<pre\b[^>\n]{0,200}>.*?(?:</pre\s*>|\Z)", _FLAGS)
+_HTML_CODE = re.compile(r"<code\b[^>\n]{0,200}>.*?(?:</code\s*>|\Z)", _FLAGS)
 _INLINE_CODE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
-_QUOTE_TAG = re.compile(r"\[(/?)quote\b[^\]]*\]", re.IGNORECASE)
-_HTML_BLOCKQUOTE = re.compile(r"<blockquote\b[^>]*>.*?(?:</blockquote\s*>|\Z)", _FLAGS)
+_QUOTE_TAG = re.compile(r"\[(/?)quote\b[^\]\n]{0,500}\]", re.IGNORECASE)
+_HTML_BLOCKQUOTE = re.compile(r"<blockquote\b[^>\n]{0,200}>.*?(?:</blockquote\s*>|\Z)", _FLAGS)
 _GT_LINE = re.compile(r"^ {0,3}>.*$", re.MULTILINE)
 _STRIKE = (
     re.compile(r"~~(?=\S)(.*?\S)~~", re.DOTALL),
     re.compile(r"\[s\].*?(?:\[/s\]|\Z)", _FLAGS),
     re.compile(r"\[strike\].*?(?:\[/strike\]|\Z)", _FLAGS),
-    re.compile(r"<(s|del|strike)\b[^>]*>.*?(?:</\1\s*>|\Z)", _FLAGS),
+    re.compile(r"<(s|del|strike)\b[^>\n]{0,200}>.*?(?:</\1\s*>|\Z)", _FLAGS),
 )
-_SPOILER_TAG = re.compile(r"\[(/?)(spoiler|details)\b[^\]]*\]", re.IGNORECASE)
-_HTML_DETAILS = re.compile(r"<details\b[^>]*>.*?(?:</details\s*>|\Z)", _FLAGS)
+_SPOILER_TAG = re.compile(r"\[(/?)(spoiler|details)\b[^\]\n]{0,500}\]", re.IGNORECASE)
+_HTML_DETAILS = re.compile(r"<details\b[^>\n]{0,200}>.*?(?:</details\s*>|\Z)", _FLAGS)
 
 
 def countable_text(raw: str, *, count_spoilers: bool = True) -> str:

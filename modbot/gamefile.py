@@ -18,7 +18,7 @@ MIN_SEATS = 5
 MAX_SEATS = 20
 GAME_KEYS = {
     "name", "topic_id", "storytellers", "rules", "first_night_starts", "bot",
-    "count_spoilers", "end_day_when_all_locked",
+    "count_spoilers", "end_day_when_all_locked", "whispers_per_day",
     "night", "discussion", "nomination", "voting", "night_action_lock",
 }
 SEAT_KEYS = {"player", "aliases", "dead", "ghost_vote", "traveller"}
@@ -95,6 +95,7 @@ def parse_game(text: str, path: str = "<game file>") -> GameSetup:
         topic_id=_optional_int(lines, game, "topic_id"),
         count_spoilers=_bool(lines, game, "count_spoilers", True),
         end_day_when_all_locked=_bool(lines, game, "end_day_when_all_locked", True),
+        whispers_per_day=_count(lines, game, "whispers_per_day"),
     )
 
 
@@ -116,6 +117,13 @@ def _optional_int(lines: _Lines, game: dict, key: str) -> int | None:
     value = game.get(key)
     if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
         raise lines.error(lines.game_key(key), f"game.{key}: must be a positive whole number")
+    return value
+
+
+def _count(lines: _Lines, game: dict, key: str) -> int:
+    value = game.get(key, 0)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise lines.error(lines.game_key(key), f"game.{key}: a whole number >= 0 (0: no limit)")
     return value
 
 

@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from .core.events import (
     DayEnded, Nominated, NominationCancelled, NominationClosed, PhaseChanged, PlayerDied,
     GameEnded, PlayerRevived, VoteCast, VoteCorrected, VoteCountRequested, VoteLocked,
-    VotesUnlocked, VoteWithdrawn,
+    VotesUnlocked, VoteWithdrawn, WhisperBroken, WhisperLimitExceeded,
 )
 from .core.model import EXILE, GameState, Phase
 from .core.voting import NOTE_NO_TOKEN_CAST
@@ -124,6 +124,18 @@ class Reactor:
             return self._phase(state, event)
         elif isinstance(event, (VoteCorrected, VotesUnlocked)):
             self.dirty = True
+        elif isinstance(event, WhisperBroken):
+            return [self._pm(member, f"whisper-broken:{event.requester}:{event.request_post}"
+                             f":{member}", render("whisper_broken.md.j2", by=event.by,
+                                                  post_number=event.post_number,
+                                                  others=[m for m in event.members
+                                                          if m != member]))
+                    for member in event.members]
+        elif isinstance(event, WhisperLimitExceeded):
+            return [self._pm_to_storytellers(
+                state.setup.storytellers, f"whisper-limit:{event.player}:{event.post_number}",
+                render("whisper_limit.md.j2", player=event.player, count=event.count,
+                       limit=event.limit, post_number=event.post_number))]
         elif isinstance(event, GameEnded):
             return [self._public("game-over", render("game_over.md.j2", winner=event.winner,
                                                        reason=event.reason))]

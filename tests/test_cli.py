@@ -123,7 +123,7 @@ def test_demo_plays_on_the_sandbox_and_exits_0(tmp_path):
     assert "## Day 1 is over" in result.stdout
     assert "**Derek** was executed." in result.stdout
     assert "Gus ✅ (ghost vote)" in result.stdout
-    assert "Outbox: 13 sent, 0 pending, 0 failed." in result.stdout
+    assert "Outbox: 15 sent, 0 pending, 0 failed." in result.stdout
     assert (tmp_path / "demo.sqlite").exists()
 
 

@@ -185,3 +185,16 @@ def test_answers_never_go_to_a_pm_that_players_read(game):
                  if t.is_pm and "Storytellers" in t.title)
     assert "character=imp" in notes.posts[-1].raw
     assert rehearsal.service.games[1].state.grimoire_of("Derek").character == "imp"
+
+
+def test_both_players_hear_when_their_whisper_breaks(tmp_path):
+    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite")
+    try:
+        rehearsal.start_bot()
+        rehearsal.play(script[:10])  # Derek whispers Ellen, Ellen accepts, Ellen votes later
+        pms = {t.allowed[1]: t for t in rehearsal.server.forum.topics.values() if t.is_pm}
+        for player, other in (("Derek", "Ellen"), ("Ellen", "Derek")):
+            note = pms[player].posts[-1].raw
+            assert f"Your whisper with {other} has ended: Ellen posted" in note
+    finally:
+        rehearsal.stop()

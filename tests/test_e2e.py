@@ -63,11 +63,11 @@ def test_the_thread_holds_the_vote_counts_and_the_execution(played):
 
 def test_rejected_actions_are_answered_by_pm_and_nothing_twice(played):
     pms = {t.allowed[1]: t for t in played.server.forum.topics.values() if t.is_pm}
-    assert set(pms) == {"Brianna", "Gus", "Derek"}
+    assert set(pms) == {"Brianna", "Gus", "Derek", "Ellen"}  # Ellen: her whisper ended
     assert "Nominating is not possible now" in pms["Brianna"].posts[0].raw
-    assert "Alex has not been nominated today" in pms["Derek"].posts[0].raw
+    assert any("Alex has not been nominated today" in p.raw for p in pms["Derek"].posts)
     all_markers = markers(played)
-    assert len(all_markers) == len(set(all_markers)) == 13
+    assert len(all_markers) == len(set(all_markers)) == 15
 
 
 def test_a_restart_midway_resumes_without_losing_or_repeating(tmp_path):

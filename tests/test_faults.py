@@ -33,6 +33,9 @@ def normalised(rehearsal) -> list[str]:
         if ":rejected:" in key:
             post = by_number[int(key.rsplit(":", 1)[1])]
             key = f"rejected:{post.username}:{post.raw}"
+        elif ":whisper-broken:" in key:  # g1:whisper-broken:REQUESTER:POST:MEMBER
+            parts = key.split(":")
+            key = ":".join(parts[:3] + parts[4:])
         out.append(key)
     return sorted(out)
 

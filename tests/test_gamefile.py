@@ -64,6 +64,7 @@ def test_toml_datetime_value_is_accepted():
     (HEADER + 'rules = "tb"\n' + FIVE, "game.toml:6: game.rules: 'tb' is not a rules profile"),
     (HEADER + "votng = 12\n" + FIVE, "game.toml:6: game.votng: unknown key"),
     (HEADER + "voting = -1\n" + FIVE, "game.toml:6: game.voting: hours, a number >= 0"),
+    (HEADER + "whispers_per_day = -3\n" + FIVE, "game.toml:6: game.whispers_per_day: a whole"),
     (HEADER + seats("Alex", "Brianna", "Cameron", "Derek",
                     extra='\n[[seat]]\nplayer = "Ellen"\naliases = ["Bri", "Brianna"]\n'),
      "game.toml:19: seat 5 (Ellen): name 'Brianna' is already used by seat 2 (Brianna)"),

@@ -174,3 +174,27 @@ def test_phase_times_come_from_posts_not_from_reading_time():
     assert [n.nominee for n in g.state.today.nominations] == ["Brianna"]
     assert g.codes() == ["wrong_phase"]
     assert g.state.phase is Phase.VOTING
+
+
+def test_a_whisper_breaks_when_either_player_posts_publicly_after_accepting():
+    g = Game()
+    g.post("Alex", "/whisper Brianna", -100)
+    g.post("Alex", "Still waiting for Brianna.", -99)  # not accepted yet: nothing to break
+    g.post("Brianna", "/accept\nSure.", -98)  # the accepting post does not break it
+    (w,) = g.state.today.whispers
+    assert w.is_active and w.active_since == 3
+    outcome = g.post("Brianna", "Back in the thread.", -97)
+    (w,) = g.state.today.whispers
+    assert (w.is_active, w.broken_by) == (False, "Brianna")
+    assert [type(e).__name__ for e in outcome.events] == ["WhisperBroken"]
+    g.post("Alex", "More talk.", -96)  # already broken: no second event
+    assert g.state.today.whispers[0].broken_by == "Brianna"
+
+
+def test_whispers_beyond_the_daily_limit_are_recorded_and_flagged():
+    g = Game(whispers_per_day=1)
+    g.post("Alex", "/whisper Brianna", -100)
+    outcome = g.post("Alex", "/whisper Cameron", -99)
+    assert len(g.state.today.whispers) == 2
+    flag = [e for e in outcome.events if type(e).__name__ == "WhisperLimitExceeded"]
+    assert (flag[0].player, flag[0].count, flag[0].limit) == ("Alex", 2, 1)

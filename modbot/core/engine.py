@@ -25,7 +25,7 @@ from .actions import Context
 from .console import CommandReport, run_commands
 from .events import (
     DayEnded, Event, Executed, Exiled, NominationClosed, PhaseChanged, PhaseExtended,
-    PlayerDied, VoteLocked, apply,
+    PlayerDied, VoteLocked, WhisperBroken, apply,
 )
 from .model import EXILE, YES, GameState, Nomination, Phase
 from .parser import parse_post
@@ -150,7 +150,21 @@ def handle_post(state: GameState, post: Post) -> Outcome:
         state = outcome.state
         events.extend(outcome.events)
         rejections.extend(outcome.rejections)
-    return Outcome(state, tuple(events), tuple(rejections))
+    broken = _whispers_broken_by(state, post)
+    for event in broken:
+        state = apply(state, event)
+    return Outcome(state, tuple(events) + broken, tuple(rejections))
+
+
+def _whispers_broken_by(state: GameState, post: Post) -> tuple[Event, ...]:
+    """Speaking publicly ends a player's active whispers (not the post that accepted one)."""
+    if state.today is None:
+        return ()
+    return tuple(
+        WhisperBroken(w.requester, w.post_number, tuple(sorted(w.members)), post.author,
+                      post.post_number, post.created_at)
+        for w in state.today.whispers
+        if w.is_active and post.author in w.members and post.post_number > w.active_since)
 
 
 def _suggest(candidates) -> str:

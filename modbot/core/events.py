@@ -124,6 +124,29 @@ class WhisperAnswered:
 
 
 @dataclass(frozen=True, slots=True)
+class WhisperBroken:
+    """A whisper ended: one of its players posted publicly after it was accepted."""
+
+    requester: str
+    request_post: int | None
+    members: tuple[str, ...]
+    by: str
+    post_number: int | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class WhisperLimitExceeded:
+    """A player declared more whispers today than the game allows (flagged to the STs)."""
+
+    player: str
+    count: int
+    limit: int
+    post_number: int | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class StorytellerConsultRequested:
     player: str
     post_number: int | None
@@ -133,7 +156,7 @@ class StorytellerConsultRequested:
 Event = (
     PhaseChanged | DayEnded | Executed | PlayerDied | Nominated | VoteCast | VoteWithdrawn
     | VoteLocked | NominationClosed | Exiled | NominationSkipped | WhisperRequested
-    | WhisperAnswered | StorytellerConsultRequested
+    | WhisperAnswered | StorytellerConsultRequested | WhisperBroken | WhisperLimitExceeded
 )  # and the Storyteller's events of staff_events.py
 
 
@@ -225,11 +248,21 @@ def _whisper_answered(state: GameState, e: WhisperAnswered) -> GameState:
         request = whispers[index]
         if request.requester == e.requester and request.is_pending_for(e.player):
             if e.accepted:
-                whispers[index] = replace(request, accepted=request.accepted | {e.player})
+                since = request.active_since if request.active_since else e.post_number
+                whispers[index] = replace(request, accepted=request.accepted | {e.player},
+                                          active_since=since)
             else:
                 whispers[index] = replace(request, declined=request.declined | {e.player})
             break
     return _today(state, replace(state.today, whispers=tuple(whispers)))
+
+
+def _whisper_broken(state: GameState, e: WhisperBroken) -> GameState:
+    whispers = tuple(
+        replace(w, broken_by=e.by, broken_at=e.at)
+        if w.requester == e.requester and w.post_number == e.request_post else w
+        for w in state.today.whispers)
+    return _today(state, replace(state.today, whispers=whispers))
 
 
 def _consult_requested(state: GameState, e: StorytellerConsultRequested) -> GameState:
@@ -255,6 +288,8 @@ _APPLIERS = {
     WhisperRequested: _whisper_requested,
     WhisperAnswered: _whisper_answered,
     StorytellerConsultRequested: _consult_requested,
+    WhisperBroken: _whisper_broken,
+    WhisperLimitExceeded: _unchanged,
 }
 
 

@@ -79,6 +79,7 @@ class GameSetup:
     topic_id: int | None = None
     count_spoilers: bool = True
     end_day_when_all_locked: bool = True
+    whispers_per_day: int = 0  # declarations per player per day; 0: no limit
     roster: Roster = field(init=False, repr=False, compare=False)
     seat_index: dict[str, int] = field(init=False, repr=False, compare=False)
 
@@ -158,9 +159,20 @@ class WhisperRequest:
     at: datetime
     accepted: frozenset[str] = frozenset()
     declined: frozenset[str] = frozenset()
+    active_since: int | None = None  # the post that first accepted it
+    broken_by: str | None = None  # who posted publicly afterwards
+    broken_at: datetime | None = None
 
     def is_pending_for(self, player: str) -> bool:
         return player in self.with_ and player not in self.accepted | self.declined
+
+    @property
+    def is_active(self) -> bool:
+        return bool(self.accepted) and self.broken_by is None
+
+    @property
+    def members(self) -> frozenset[str]:
+        return self.accepted | {self.requester}
 
 
 @dataclass(frozen=True, slots=True)

@@ -155,4 +155,5 @@ def _locked(vote) -> dict:
 
 def _whisper(w) -> dict:
     return {"from": w.requester, "with": list(w.with_), "post_number": w.post_number,
-            "accepted": sorted(w.accepted), "declined": sorted(w.declined)}
+            "accepted": sorted(w.accepted), "declined": sorted(w.declined),
+            "active": w.is_active, "broken_by": w.broken_by}

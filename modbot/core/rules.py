@@ -23,7 +23,7 @@ from .actions import (
 )
 from .events import (
     Nominated, NominationSkipped, PlayerDied, StorytellerConsultRequested, VoteCast,
-    VoteWithdrawn, WhisperAnswered, WhisperRequested,
+    VoteWithdrawn, WhisperAnswered, WhisperLimitExceeded, WhisperRequested,
 )
 from .model import EXECUTION, EXILE, GameState, Nomination, Phase
 from .voting import NOTE_NO_TOKEN
@@ -211,7 +211,13 @@ def _whisper(state: GameState, action: Whisper, ctx: Context):
         return _wrong_phase(state, ctx, "Declaring a whisper")
     if ctx.author in action.with_:
         return reject(ctx, "self_whisper")
-    return (WhisperRequested(ctx.author, action.with_, ctx.post_number, ctx.at),)
+    requested = (WhisperRequested(ctx.author, action.with_, ctx.post_number, ctx.at),)
+    limit = state.setup.whispers_per_day
+    count = 1 + sum(1 for w in state.today.whispers if w.requester == ctx.author)
+    if limit and count > limit:  # recorded all the same: the Storytellers judge
+        return requested + (WhisperLimitExceeded(ctx.author, count, limit, ctx.post_number,
+                                                 ctx.at),)
+    return requested
 
 
 def _whisper_storyteller(state: GameState, _action: WhisperStoryteller, ctx: Context):

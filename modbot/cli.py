@@ -104,8 +104,7 @@ def _build_parser() -> argparse.ArgumentParser:
                     "reproduces exactly the stored events (exit status 1 if not).",
     )
     p.add_argument("game", help="the game file (TOML)")
-    p.add_argument("--database", default=None,
-                   help="database URL (default: $DATABASE_URL or sqlite:///data/modbot.sqlite)")
+    _database_option(p)
     p.add_argument("--json", action="store_true", help="print the audit as JSON")
     p.set_defaults(func=_cmd_audit)
 
@@ -133,8 +132,7 @@ def _build_parser() -> argparse.ArgumentParser:
                     "its state: the phase, the seats and each day's nominations and votes.",
     )
     p.add_argument("game", help="the game file (TOML)")
-    p.add_argument("--database", default=None,
-                   help="database URL (default: $DATABASE_URL or sqlite:///data/modbot.sqlite)")
+    _database_option(p)
     p.add_argument("--json", action="store_true", help="print the state as JSON")
     p.set_defaults(func=_cmd_status)
 
@@ -147,6 +145,11 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-cycles", type=int, default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=_cmd_run)
     return parser
+
+
+def _database_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--database", default=None, help="database URL (default: "
+                        "$DATABASE_URL or sqlite:///data/modbot.sqlite)")
 
 
 def _timestamp(text: str) -> datetime:

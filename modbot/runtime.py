@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import logging
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -26,6 +27,7 @@ from .store import Outgoing
 
 SELF_DELETED = "(post deleted by author)"
 log = logging.getLogger("modbot.runtime")
+_COMMAND_LINE = re.compile(r"^\s*[*_]*!", re.MULTILINE)  # cheap test before parsing commands
 
 
 def sha1(text: str) -> str:
@@ -88,8 +90,8 @@ class GameRuntime:
                 raw: str) -> Step:
         post = Post(post_number, author, at, raw)
         self.inputs.append(("post", post))
-        if not self.state.setup.is_storyteller(author) and parse_commands(
-                raw, self.state.setup.roster):
+        if _COMMAND_LINE.search(raw) and not self.state.setup.is_storyteller(author) \
+                and parse_commands(raw, self.state.setup.roster):
             log.warning("game %s post #%s: %s is not a Storyteller; its ! commands are ignored",
                         self.topic_id, post_number, author)
         outcome = handle_post(self.state, post)

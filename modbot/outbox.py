@@ -43,7 +43,6 @@ class Outbox:
         self.on_failure = on_failure  # (row, error) -> Outgoing | None, to tell the STs
         self.wall = wall
         self.last_sent = 0.0
-        self.sent = 0
         self.quiet_until = 0.0  # monotonic time: after a 429, no post before this
 
     def drain(self, limit: int | None = None) -> int:
@@ -76,7 +75,6 @@ class Outbox:
                 self.store.mark_failed(row, str(exc))
                 self._report(row, str(exc))
                 blocked.add(row.thread)
-        self.sent += sent
         return sent
 
     def _deliver(self, row: OutboxRow) -> bool:

@@ -19,7 +19,7 @@ from datetime import datetime
 
 from .core.engine import Post, advance, handle_post
 from .core.report import report
-from .core.model import GameSetup, GameState
+from .core.model import GameSetup, GameState, iso
 from .core.commands import parse_commands
 from .core.parser import parse_post
 from .reactions import GameOptions, Reactor
@@ -32,10 +32,6 @@ _COMMAND_LINE = re.compile(r"^\s*[*_]*!", re.MULTILINE)  # cheap test before par
 
 def sha1(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
-
-
-def iso(at: datetime) -> str:
-    return at.isoformat().replace("+00:00", "Z")
 
 
 @dataclass

@@ -179,10 +179,6 @@ class Store:
         row = CursorRow.get_or_none(CursorRow.name == name)
         return row.value if row else None
 
-    def has_post(self, game_id: int, post_id: int) -> bool:
-        return InputRow.select().where((InputRow.game == game_id) & (InputRow.kind == "post")
-                                       & (InputRow.post_id == post_id)).exists()
-
     # -- the one transaction ----------------------------------------------------------------
 
     def commit(self, batch: Batch) -> None:

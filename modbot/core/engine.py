@@ -3,7 +3,7 @@
 - `advance(state, now)` applies every time-triggered rule up to `now`: phase changes at their
   scheduled instants and, at the end of the voting window, the end of the day (remaining votes
   lock in clock order, uncast = pardon; the player about to die is executed; night begins).
-- `settle(state, at)` runs the state-triggered rules to a fixed point, as h11 does: lock every
+- `_settle(run, at)` runs the state-triggered rules to a fixed point, as h11 does: lock every
   vote the clock hand reaches, close nominations whose every vote is locked, resolve exiles,
   and end the day early in the voting window once every vote of the day is locked (a day
   with no nomination at all runs to its scheduled end).
@@ -76,12 +76,6 @@ def advance(state: GameState, now: datetime) -> Outcome:
     while run.state.paused_at is None and run.state.winner is None \
             and now >= run.state.phase_ends_at:
         _end_phase(run, run.state.phase_ends_at)
-    return Outcome(run.state, tuple(run.events))
-
-
-def settle(state: GameState, at: datetime) -> Outcome:
-    run = _Run(state)
-    _settle(run, at)
     return Outcome(run.state, tuple(run.events))
 
 

@@ -23,6 +23,11 @@ EXECUTION = "execution"
 EXILE = "exile"
 
 
+def iso(at: datetime | None) -> str | None:
+    """A time as the forum writes it (UTC with Z), or None."""
+    return None if at is None else at.isoformat().replace("+00:00", "Z")
+
+
 class Profile(str, Enum):
     BOTF = "botf"
     OFFICIAL = "official"

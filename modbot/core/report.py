@@ -12,15 +12,11 @@ from collections import defaultdict
 from datetime import datetime
 
 from .engine import Outcome, Post, advance, handle_post
-from .model import DayState, GameState, Nomination
+from .model import DayState, GameState, Nomination, iso
 from .rules import Rejection
 from .voting import (
     about_to_die, is_decided, living_count, max_possible, needs, population, threshold_now,
 )
-
-
-def iso(at: datetime | None) -> str | None:
-    return None if at is None else at.isoformat().replace("+00:00", "Z")
 
 
 class Replay:

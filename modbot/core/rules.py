@@ -25,7 +25,7 @@ from .events import (
     Nominated, NominationSkipped, PlayerDied, StorytellerConsultRequested, VoteCast,
     VoteWithdrawn, WhisperAnswered, WhisperLimitExceeded, WhisperRequested,
 )
-from .model import EXECUTION, EXILE, GameState, Nomination, Phase
+from .model import EXECUTION, EXILE, GameState, Nomination, Phase, iso
 from .voting import NOTE_NO_TOKEN
 
 MESSAGES = {
@@ -86,7 +86,7 @@ class Rejection:
 
     def to_json(self) -> dict:
         out = {"post_number": self.post_number, "code": self.code, "player": self.player,
-               "at": self.at.isoformat().replace("+00:00", "Z"), "message": self.message}
+               "at": iso(self.at), "message": self.message}
         out.update({k: v for k, v in self.details.items() if k in ("text", "candidates")})
         return out
 

@@ -97,10 +97,8 @@ def about_to_die(day: DayState) -> str | None:
     return best.nominee
 
 
-def highest_closed(day: DayState, excluding: str | None = None) -> int:
-    return max(
-        (n.yes for n in day.nominations if not n.is_open and n.nominee != excluding), default=0
-    )
+def highest_closed(day: DayState) -> int:
+    return max((n.yes for n in day.nominations if not n.is_open), default=0)
 
 
 def highest_other(day: DayState, nominee: str) -> int:

@@ -30,6 +30,11 @@ def _pm(rehearsal, raw: str, at: datetime, topic_id: int | None = None) -> int:
     return post["topic_id"]
 
 
+def _say(rehearsal, author: str, raw: str, at: datetime) -> None:
+    """A game-thread post at `at`, then a bot cycle and delivery (Rehearsal.play)."""
+    rehearsal.play([{"username": author, "raw": raw, "created_at": at.isoformat()}])
+
+
 def _replies(rehearsal, topic_id: int) -> list[str]:
     topic = rehearsal.server.forum.topics[topic_id]
     return [p.raw for p in topic.posts if p.username == "modbot"]
@@ -52,19 +57,14 @@ def test_pm_commands_are_confirmed_and_answered_in_the_same_pm(game):
 def test_thread_commands_act_publicly_and_answer_by_pm(game):
     rehearsal, at = game
     later = at + timedelta(minutes=3)
-    rehearsal.clock.set(later)
-    rehearsal.post("nightingale", "Housekeeping.\n!kill Gus --yes\n!vc", later.isoformat())
-    rehearsal.service.cycle(later)
-    rehearsal.service.drain()
+    _say(rehearsal, "nightingale", "Housekeeping.\n!kill Gus --yes\n!vc", later)
     thread = [p["raw"] for p in rehearsal.thread()]
     assert not any(raw.startswith("**Gus** has died.") for raw in thread)  # already dead
     notes = [t for t in rehearsal.server.forum.topics.values()
              if t.is_pm and "Storytellers" in t.title]
     assert "Gus is already dead." in notes[0].posts[-1].raw
-    rehearsal.post("nightingale", "Housekeeping, again.\n!kill Fatima --yes\n!vc",
-                   (later + timedelta(minutes=1)).isoformat())
-    rehearsal.service.cycle(later + timedelta(minutes=1))
-    rehearsal.service.drain()
+    _say(rehearsal, "nightingale", "Housekeeping, again.\n!kill Fatima --yes\n!vc",
+         later + timedelta(minutes=1))
     thread = [p["raw"] for p in rehearsal.thread()]
     assert any(raw.startswith("**Fatima** has died.") for raw in thread)
     assert "## Vote count" in thread[-1] and "(5 living)" in thread[-1]
@@ -72,10 +72,8 @@ def test_thread_commands_act_publicly_and_answer_by_pm(game):
 
 def test_a_players_command_changes_nothing(game):
     rehearsal, at = game
-    later = at + timedelta(minutes=4)
-    rehearsal.clock.set(later)
-    rehearsal.post("Alex", "I am the Storyteller now!\n!kill Derek --yes", later.isoformat())
-    rehearsal.service.cycle(later)
+    _say(rehearsal, "Alex", "I am the Storyteller now!\n!kill Derek --yes",
+         at + timedelta(minutes=4))
     assert rehearsal.service.games[1].state.seat("Derek").alive
 
 
@@ -160,11 +158,9 @@ def test_grimoire_stays_private_and_the_end_of_the_game_is_public(game):
 
 def test_a_forged_command_is_logged(game, caplog):
     rehearsal, at = game
-    later = at + timedelta(minutes=4)
-    rehearsal.clock.set(later)
-    rehearsal.post("Brianna", "Let me help.\n!execute Alex --yes", later.isoformat())
     with caplog.at_level("WARNING", logger="modbot.runtime"):
-        rehearsal.service.cycle(later)
+        _say(rehearsal, "Brianna", "Let me help.\n!execute Alex --yes",
+             at + timedelta(minutes=4))
     assert "Brianna is not a Storyteller; its ! commands are ignored" in caplog.text
     assert rehearsal.service.games[1].state.phase.value == "nomination"
 

@@ -25,7 +25,8 @@ def load_runtime(store: Store, setup: GameSetup) -> tuple[GameRow, GameRuntime]:
     row = GameRow.get_or_none(GameRow.key == str(setup.topic_id))
     if row is None:
         raise AuditError(f"game {setup.name!r} (topic {setup.topic_id}) is not in this database")
-    options = GameOptions(setup.topic_id, f"g{setup.topic_id}")
+    options = GameOptions(setup.topic_id, f"g{setup.topic_id}",
+                          storytellers=setup.storytellers)
     return row, GameRuntime(setup, options, row.id)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from datetime import datetime
@@ -57,7 +58,9 @@ def _build_parser() -> argparse.ArgumentParser:
         "replay", help="replay a thread export against a game file and print the game state",
         description="Replay THREAD.json (a Discourse topic export with raw, a list of pages, "
                     "or a list of posts) against GAME.toml and print the state of the game as "
-                    "of --at (default: the last post's time) as JSON, or as text with --text.",
+                    "of --at (default: the last post's time) as JSON, or as text with --text. "
+                    "A thread export holds no private messages, so the game is replayed "
+                    "without its script: nights end at their deadline, with no night sheet.",
     )
     p.add_argument("game", help="the game file (TOML)")
     p.add_argument("thread", help="the thread export (JSON)")
@@ -187,7 +190,7 @@ def _cmd_parse(args) -> int:
 
 
 def _cmd_replay(args) -> int:
-    setup = load_game(args.game)
+    setup = dataclasses.replace(load_game(args.game), script=None)  # the public side only
     posts = load_thread(args.thread)
     run = replay(GameState.from_setup(setup), posts, args.at)
     report = run.report()

@@ -1,9 +1,12 @@
-"""`modbot demo`: a night and a day of a scripted game, played on the local sandbox."""
+"""`modbot demo`: two nights and a day of a scripted game, played on the local sandbox.
+
+The public thread and the private side (characters dealt, night choices, whispers, the
+Storytellers' night sheets and approvals, results at dawn) are printed separately."""
 
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from .outbox import marker
@@ -32,24 +35,41 @@ def thread_text(thread: list[dict]) -> str:
     return "\n".join(lines).rstrip()
 
 
+def private_text(rehearsal) -> str:
+    """Every PM conversation on the sandbox, with its participants, oldest first."""
+    lines = []
+    topics = sorted((t for t in rehearsal.server.forum.topics.values() if t.is_pm),
+                    key=lambda t: t.id)
+    for topic in topics:
+        lines.append(f"== {topic.title} · {', '.join(topic.allowed)}")
+        posts = [{"post_number": p.post_number, "username": p.username, "raw": p.raw,
+                  "created_at": p.created_at} for p in topic.visible_posts()]
+        lines.append(thread_text(posts))
+        lines.append("")
+    return "\n".join(lines).rstrip()
+
+
 def run_demo(database_url: str, out=print) -> int:
     logging.basicConfig(level=logging.WARNING)
     reset_sqlite(database_url)
     rehearsal, script = demo_rehearsal(database_url)
     try:
+        public = sum(1 for item in script if "to" not in item and not item.get("tick"))
+        private = sum(1 for item in script if "to" in item)
         out(f"modbot demo: sandbox forum at {rehearsal.url}, database {database_url}")
-        out(f"{len(script)} scripted posts by {len(rehearsal.setup.seats)} players; "
-            "the bot polls at each post's time.\n")
+        out(f"{public} scripted thread posts and {private} private messages by "
+            f"{len(rehearsal.setup.seats)} players and the Storyteller; the bot polls at each "
+            "one's time.\n")
         rehearsal.start_bot()
         rehearsal.clock.set(rehearsal.setup.first_night_starts)
         rehearsal.service.cycle(rehearsal.setup.first_night_starts)
-        rehearsal.play(script, finish_at=day_end(rehearsal.setup) + timedelta(hours=1))
+        last = datetime.fromisoformat(script[-1]["created_at"])
+        rehearsal.play(script, finish_at=max(last, day_end(rehearsal.setup)) + timedelta(hours=1))
+        out("=" * 30 + " The public game thread " + "=" * 30 + "\n")
         out(thread_text(rehearsal.thread()))
-        pms = [t for t in rehearsal.server.forum.topics.values() if t.is_pm]
-        out(f"\nPrivate messages sent by the bot: {len(pms)} conversations")
-        for topic in pms:
-            out(f"  to {', '.join(u for u in topic.allowed if u != rehearsal.setup.bot_username)}: "
-                f"{len(topic.posts)} message(s)")
+        out("\n" + "=" * 20 + " The private side (PMs: players, Storytellers, bot) " +
+            "=" * 20 + "\n")
+        out(private_text(rehearsal))
         counts = rehearsal.store.outbox_counts()
         out(f"\nOutbox: {counts.get('sent', 0)} sent, {counts.get('pending', 0)} pending, "
             f"{counts.get('failed', 0)} failed.")

@@ -13,6 +13,7 @@ from datetime import datetime
 from pathlib import Path
 
 from .core.model import GameSetup, PhaseLengths, Profile, Seat
+from .grimfile import bluffs_from_file, deal_from_file, hours_value, script_from_file
 
 MIN_SEATS = 5
 MAX_SEATS = 20
@@ -20,8 +21,10 @@ GAME_KEYS = {
     "name", "topic_id", "storytellers", "rules", "first_night_starts", "bot",
     "count_spoilers", "end_day_when_all_locked", "whispers_per_day",
     "night", "discussion", "nomination", "voting", "night_action_lock",
+    "script", "bluffs", "remind_before_lock",
 }
-SEAT_KEYS = {"player", "aliases", "dead", "ghost_vote", "traveller"}
+SEAT_KEYS = {"player", "aliases", "dead", "ghost_vote", "traveller", "character", "thinks",
+             "alignment"}
 LENGTH_KEYS = ("night", "discussion", "nomination", "voting", "night_action_lock")
 
 
@@ -65,10 +68,10 @@ def load_game(path: str | Path) -> GameSetup:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise GameFileError(f"{path}: cannot read the game file ({exc.strerror})") from exc
-    return parse_game(text, str(path))
+    return parse_game(text, str(path), base=path.parent)
 
 
-def parse_game(text: str, path: str = "<game file>") -> GameSetup:
+def parse_game(text: str, path: str = "<game file>", base: Path | None = None) -> GameSetup:
     lines = _Lines(path, text)
     try:
         data = tomllib.loads(text)
@@ -84,6 +87,8 @@ def parse_game(text: str, path: str = "<game file>") -> GameSetup:
     seats = _seats(lines, data.get("seat"))
     seats = _extra_aliases(lines, data.get("aliases", {}), seats)
     _check_unique_names(lines, seats)
+    script = script_from_file(lines, game, base)
+    grimoire = deal_from_file(lines, data.get("seat"), seats, script)
     return GameSetup(
         name=_string(lines, game, "name", "game"),
         seats=seats,
@@ -96,6 +101,10 @@ def parse_game(text: str, path: str = "<game file>") -> GameSetup:
         count_spoilers=_bool(lines, game, "count_spoilers", True),
         end_day_when_all_locked=_bool(lines, game, "end_day_when_all_locked", True),
         whispers_per_day=_count(lines, game, "whispers_per_day"),
+        script=script,
+        grimoire=grimoire,
+        bluffs=bluffs_from_file(lines, game, script),
+        remind_before_lock=hours_value(lines, game, "remind_before_lock", 6),
     )
 
 

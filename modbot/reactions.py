@@ -25,6 +25,7 @@ from .core.events import (
 from .core.model import EXILE, GameState, Phase
 from .core.voting import NOTE_NO_TOKEN_CAST
 from .core.report import report as game_report
+from .private_reactions import private_messages
 from .render import render, render_text_report
 from .store import Outgoing
 from .views import date_tag, vote_count_view
@@ -36,6 +37,7 @@ class GameOptions:
     key: str  # prefix of every outbox key of this game
     vote_count_minutes: float = 60
     close_topic_at_night: bool = False
+    storytellers: tuple[str, ...] = ()  # they take part in every player's grimoire PM
 
 
 @dataclass
@@ -46,6 +48,7 @@ class Reactor:
     last_vc_at: datetime | None = None
     edits: list[dict] = field(default_factory=list)
     as_of: int | None = None
+    dawn_deaths: tuple[str, ...] | None = None  # set at dawn for the discussion post
 
     # -- public -----------------------------------------------------------------------------
 
@@ -68,10 +71,11 @@ class Reactor:
                 out.append(self._day_end(state, event, night))
             else:
                 out.extend(self._on_event(state, event, ended))
+            out.extend(private_messages(self, state, event))
         if self.dirty and not ended and self._vc_due(at):
             out.append(self._vote_count(state, at, "vc"))
         if post is not None and rejections:
-            out.append(self._rejection_reply(post, rejections))
+            out.append(self._rejection_reply(post, rejections, source))
         return out
 
     def _command_effects(self, state: GameState, events, report, source,
@@ -149,11 +153,15 @@ class Reactor:
         out = []
         if event.phase is Phase.NIGHT and event.cycle == 1:
             out.append(self._public(key, render("phase_night.md.j2", cycle=1,
+                                                private=state.setup.script is not None,
+                                                bot=state.setup.bot_username,
                                                 deadline=date_tag(event.ends_at),
                                                 lock=self._lock_tag(state, event))))
         elif event.phase is Phase.DISCUSSION:
             out.append(self._public(key, render("phase_discussion.md.j2", cycle=event.cycle,
-                                                deadline=date_tag(event.ends_at))))
+                                                deadline=date_tag(event.ends_at),
+                                                deaths=self.dawn_deaths)))
+            self.dawn_deaths = None
         elif event.phase is Phase.NOMINATION:
             out.append(self._public(key, render("phase_nomination.md.j2", cycle=event.cycle,
                                                 deadline=date_tag(event.ends_at))))
@@ -205,11 +213,13 @@ class Reactor:
 
     # -- private replies --------------------------------------------------------------------
 
-    def _rejection_reply(self, post, rejections) -> Outgoing:
-        raw = render("rejection.md.j2", post_number=post.post_number,
+    def _rejection_reply(self, post, rejections, source: dict) -> Outgoing:
+        private = source["channel"] == "pm"
+        raw = render("rejection.md.j2", post_number=post.post_number, private=private,
                      rejections=[{"message": r.message, "text": r.details.get("text")}
                                  for r in rejections])
-        return self._pm(post.author, f"rejected:{post.post_number}", raw)
+        key = f"rejected:pm:{source.get('id')}" if private else f"rejected:{post.post_number}"
+        return self._pm(post.author, key, raw)
 
     def _token_note(self, state: GameState, event: VoteLocked) -> Outgoing:
         raw = render("token_note.md.j2", nominee=event.nominee, note=event.vote.note)
@@ -218,9 +228,10 @@ class Reactor:
                         raw)
 
     def _pm(self, player: str, key: str, raw: str) -> Outgoing:
+        """To the player's grimoire PM (the player, the Storytellers and the bot)."""
         return Outgoing(f"{self.options.key}:{key}", f"{self.options.key}:pm:{player.lower()}",
-                        raw, recipients=(player,),
-                        title=f"modbot replies to {player} (game {self.options.topic_id})")
+                        raw, recipients=(player, *self.options.storytellers),
+                        title=f"{player}'s grimoire (game {self.options.topic_id})")
 
     def _pm_to_storytellers(self, storytellers, key: str, raw: str) -> Outgoing:
         return Outgoing(f"{self.options.key}:{key}", f"{self.options.key}:pm:storytellers",

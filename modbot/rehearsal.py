@@ -28,6 +28,7 @@ from .store import Store
 ROOT = Path(__file__).resolve().parent.parent
 DEMO_GAME = ROOT / "config" / "demo-game.toml"
 DEMO_THREAD = ROOT / "data" / "demo-thread.json"
+DEMO_PRIVATE = ROOT / "data" / "demo-private.json"
 MASTER_KEY = "sandbox-master-key"
 
 
@@ -36,6 +37,14 @@ def load_script(path: Path = DEMO_THREAD) -> list[dict]:
     posts = json.loads(path.read_text(encoding="utf-8"))["post_stream"]["posts"]
     return [{"username": p["username"], "created_at": p["created_at"], "raw": p["raw"]}
             for p in posts]
+
+
+def load_private_script(path: Path = DEMO_PRIVATE) -> list[dict]:
+    """Scripted private messages: username, created_at, raw and `to`: "grimoire" (the
+    player's conversation with the bot and the Storytellers), "storytellers" (theirs with
+    the bot) or a list of usernames (a new conversation with them, reused afterwards).
+    An item with `"tick": true` only runs a poll cycle at its time."""
+    return json.loads(path.read_text(encoding="utf-8"))["messages"]
 
 
 class Rehearsal:
@@ -84,6 +93,33 @@ class Rehearsal:
         return self.request("POST", "/posts.json", as_user=username, raw=raw,
                             topic_id=self.setup.topic_id, created_at=created_at)
 
+    def post_pm(self, username: str, to, raw: str, created_at: str) -> dict:
+        """Write in the PM conversation `to` names (see load_private_script)."""
+        people = self._conversation(username, to)
+        topic_id = self.pm_topic(people)
+        if topic_id is not None:
+            return self.request("POST", "/posts.json", as_user=username, raw=raw,
+                                topic_id=topic_id, created_at=created_at)
+        others = [name for name in to if name.lower() != username.lower()]
+        return self.request("POST", "/posts.json", as_user=username, raw=raw,
+                            archetype="private_message", target_recipients=",".join(others),
+                            title=f"{username} to {', '.join(others)}", created_at=created_at)
+
+    def _conversation(self, username: str, to) -> set[str]:
+        staff = {self.setup.bot_username, *self.setup.storytellers}
+        if to in ("grimoire", "storytellers"):
+            people = staff | ({username} if to == "grimoire" else set())
+        else:
+            people = {username, *to}
+        return {p.lower() for p in people | {username}}
+
+    def pm_topic(self, people: set[str]) -> int | None:
+        """The PM topic whose participants are exactly `people` (lower-case usernames)."""
+        for topic in self.server.forum.topics.values():
+            if topic.is_pm and {u.lower() for u in topic.allowed} == people:
+                return topic.id
+        return None
+
     # -- the bot side -----------------------------------------------------------------------
 
     def start_bot(self) -> Service:
@@ -99,7 +135,12 @@ class Rehearsal:
         for item in script:
             at = datetime.fromisoformat(item["created_at"])
             self.clock.set(at)
-            self.post(item["username"], item["raw"], item["created_at"])
+            if item.get("tick"):
+                pass  # only a poll cycle at that moment
+            elif "to" in item:
+                self.post_pm(item["username"], item["to"], item["raw"], item["created_at"])
+            else:
+                self.post(item["username"], item["raw"], item["created_at"])
             self.service.cycle(at)
         if finish_at is not None:
             self.clock.set(finish_at)
@@ -120,13 +161,22 @@ class Rehearsal:
         self.server.stop()
 
 
-def demo_rehearsal(database_url: str, **kwargs) -> tuple[Rehearsal, list[dict]]:
+def demo_rehearsal(database_url: str, *, private: bool = True,
+                   **kwargs) -> tuple[Rehearsal, list[dict]]:
+    """The demo game and its script: thread posts and private messages in time order
+    (`private=False`: the thread only, and a game without its script, so nights end at
+    their deadline as on a forum where the bot reads only the thread)."""
     setup = load_game(DEMO_GAME)
     script = load_script()
+    items = script[1:]
+    if private:
+        items = sorted(items + load_private_script(), key=lambda i: i["created_at"])
+    else:
+        setup = dataclasses.replace(setup, script=None)
     rehearsal = Rehearsal(setup, database_url, **kwargs)
     rehearsal.create_accounts()
     rehearsal.open_topic(script[0])
-    return rehearsal, script[1:]
+    return rehearsal, items
 
 
 def day_end(setup: GameSetup, day: int = 1) -> datetime:

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from .core.engine import Post, advance, handle_post
+from .core.engine import Post, advance, handle_pm, handle_post
 from .core.report import report
 from .core.model import GameSetup, GameState, iso
 from .core.commands import parse_commands
@@ -77,7 +77,8 @@ class GameRuntime:
             return self.on_post(row.post_id, row.post_number, row.author, at, row.raw)
         if row.kind == "pm":
             return self.on_pm(row.post_id, row.topic_id, row.post_number, row.author, at,
-                              row.raw, shared=bool(row.shared))
+                              row.raw, shared=bool(row.shared),
+                              participants=tuple(filter(None, (row.participants or "").split(","))))
         if row.kind == "tick":
             return self.on_tick(at)
         return self.on_edit(row.post_id, row.raw or "", row.raw_sha1 or "", at)
@@ -107,21 +108,24 @@ class GameRuntime:
                     _events(outcome.events) + _undo_events(undo), outgoing)
 
     def on_pm(self, post_id: int, topic_id: int, post_number: int, author: str, at: datetime,
-              raw: str, *, shared: bool = False) -> Step:
-        """A Storyteller's PM to the bot: its `!` commands act; the answer goes to that PM,
-        unless players take part in it (`shared`): then to the Storytellers' conversation."""
+              raw: str, *, shared: bool = False, participants: tuple[str, ...] = ()) -> Step:
+        """A PM: a Storyteller's commands (the answer goes to that PM, unless players take part
+        in it (`shared`): then to the Storytellers' conversation), or a player's night commands
+        or whisper. `participants`: the conversation's lower-case usernames."""
         post = Post(post_number, author, at, raw)
-        self.inputs.append(("pm", post))
-        outcome = handle_post(self.state, post)
+        self.inputs.append(("pm", (post, participants)))
+        outcome = handle_pm(self.state, post, participants)
         self.state = outcome.state
         self.seen_pms.add(post_id)
         undo = self._undo(outcome.command)
         self._remember(outcome.events, "pm", post_number, author, at)
-        outgoing = self.reactor.react(self.state, outcome.events, at=at, command=outcome.command,
+        outgoing = self.reactor.react(self.state, outcome.events, outcome.rejections, at=at,
+                                      post=post, command=outcome.command,
                                       source={"channel": "pm", "id": post_id,
                                               "topic_id": topic_id, "shared": shared},
                                       log=self._log_for(outcome.command), undo=undo)
         return Step({"kind": "pm", "post_id": post_id, "topic_id": topic_id, "shared": shared,
+                     "participants": ",".join(participants) or None,
                      "post_number": post_number, "author": author, "at": iso(at), "raw": raw,
                      "raw_sha1": sha1(raw)}, _events(outcome.events) + _undo_events(undo),
                     outgoing)
@@ -181,8 +185,10 @@ class GameRuntime:
         for number, (kind, value) in enumerate(self.inputs, start=1):
             if number in excluded:
                 continue
-            if kind in ("post", "pm"):
+            if kind == "post":
                 state = handle_post(state, value).state
+            elif kind == "pm":
+                state = handle_pm(state, *value).state
             elif kind == "tick":
                 state = advance(state, value).state
         return state

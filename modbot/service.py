@@ -98,7 +98,7 @@ class Service:
         row = self.store.game(str(setup.topic_id), setup.name)
         options = GameOptions(setup.topic_id, f"g{setup.topic_id}",
                               self.settings.vote_count_minutes,
-                              self.settings.close_topic_at_night)
+                              self.settings.close_topic_at_night, setup.storytellers)
         runtime = GameRuntime(setup, options, row.id)
         runtime.load(self.store.inputs(row.id))
         runtime.last_post_number = max(runtime.last_post_number, row.last_post_number)
@@ -194,22 +194,36 @@ class Service:
             self.store.commit(Batch(cursors={"private_post_id": newest}))
 
     def _handle_pm(self, post: dict) -> None:
+        """A PM the bot can see: a Storyteller's commands (only in PMs the bot takes part
+        in), or a player's: night commands in their own PM with the bot, or a whisper."""
         author = post["username"]
         if author.lower() == self.settings.bot_username.lower():
             return
-        games = [g for g in self.games.values() if g.setup.is_storyteller(author)]
+        games = [g for g in self.games.values() if g.setup.is_storyteller(author)] or \
+            [g for g in self.games.values() if g.state.is_seated(author)]
         if len(games) != 1:
             if games:
-                log.warning("PM %s from %s: Storyteller of several games; not routed",
-                            post["id"], author)
+                log.warning("PM %s from %s: in several games; not routed", post["id"], author)
             return
         game = games[0]
-        if post["id"] in game.seen_pms or not self._bot_is_in(post["topic_id"]):
+        if post["id"] in game.seen_pms:
             return
+        participants = self._participants(post["topic_id"])
+        staff_author = game.setup.is_storyteller(author)
+        if staff_author and not self._bot_is_in(post["topic_id"]):
+            return
+        if not staff_author and not self._bot_is_in(post["topic_id"]) and \
+                not self._has_other_players(post["topic_id"], game, author):
+            return  # a player's PM with others that the bot only sees as an admin
         at = datetime.fromisoformat(post["created_at"])
         shared = self._has_players(post["topic_id"], game)
         self._commit(game, game.on_pm(post["id"], post["topic_id"], post["post_number"], author,
-                                      at, post.get("raw") or "", shared=shared))
+                                      at, post.get("raw") or "", shared=shared,
+                                      participants=tuple(sorted(participants))))
+
+    def _has_other_players(self, topic_id: int, game: GameRuntime, author: str) -> bool:
+        seated = {s.name.lower() for s in game.state.seats} - {author.lower()}
+        return bool(self._participants(topic_id) & seated)
 
     def _participants(self, topic_id: int) -> set[str]:
         """Who takes part in a PM (lower-case usernames). Asked once per topic."""

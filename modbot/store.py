@@ -50,6 +50,7 @@ class InputRow(_Model):
     post_id = peewee.IntegerField(null=True)
     topic_id = peewee.IntegerField(null=True)  # the PM topic of a `pm` input (schema v2)
     shared = peewee.BooleanField(null=True)  # a `pm` whose topic has players in it (v3)
+    participants = peewee.TextField(null=True)  # a `pm`'s conversation, usernames (v4)
     post_number = peewee.IntegerField(null=True)
     author = peewee.CharField(null=True)
     at = peewee.CharField()  # ISO time: created_at of the post, or the tick's time
@@ -111,7 +112,16 @@ def _v3_input_shared(db):
         migrate(migrator.add_column("input_row", "shared", peewee.BooleanField(null=True)))
 
 
-MIGRATIONS = [_v1_create, _v2_input_topic, _v3_input_shared]  # append; never edit one
+def _v4_input_participants(db):
+    """PM inputs remember who takes part (players' night commands and whispers)."""
+    columns = {c.name for c in db.get_columns("input_row")}
+    if "participants" not in columns:
+        migrator = SchemaMigrator.from_database(db)
+        migrate(migrator.add_column("input_row", "participants", peewee.TextField(null=True)))
+
+
+MIGRATIONS = [_v1_create, _v2_input_topic, _v3_input_shared,
+              _v4_input_participants]  # append; never edit one
 
 
 @dataclass

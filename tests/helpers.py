@@ -16,6 +16,13 @@ DAY1_END = VOTING1 + timedelta(hours=24)
 FIVE = ("Alex", "Brianna", "Cameron", "Derek", "Ellen")
 
 
+def public_game_text(text: str) -> str:
+    """A game file without its private side (script, characters, bluffs): for runs that
+    play only the public thread, where no Storyteller approves the nights."""
+    return "\n".join(line for line in text.splitlines()
+                     if not line.startswith(("script =", "bluffs =", "character =")))
+
+
 def setup(players=FIVE, *, dead=(), spent=(), travellers=(), profile=Profile.BOTF, **kwargs):
     seats = tuple(
         Seat(p, alive=p not in dead, ghost_vote=p not in spent, traveller=p in travellers)

@@ -123,7 +123,11 @@ def test_demo_plays_on_the_sandbox_and_exits_0(tmp_path):
     assert "## Day 1 is over" in result.stdout
     assert "**Derek** was executed." in result.stdout
     assert "Gus ✅ (ghost vote)" in result.stdout
-    assert "Outbox: 15 sent, 0 pending, 0 failed." in result.stdout
+    public, private = result.stdout.split("The private side")
+    assert "Ellen died in the night." in public and "## Dawn is delayed" in public
+    assert "## Your character: No Dashii" in private and "## Night 1: the night sheet" in private
+    assert "Night 2: accepted: you chose Ellen." in private
+    assert "Outbox: 47 sent, 0 pending, 0 failed." in result.stdout
     assert (tmp_path / "demo.sqlite").exists()
 
 

@@ -4,12 +4,14 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from .helpers import public_game_text
+
 from modbot.rehearsal import demo_rehearsal
 
 
 @pytest.fixture()
 def game(tmp_path):
-    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite")
+    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite", private=False)
     rehearsal.start_bot()
     rehearsal.play(script[:8])  # day 1, nominations open, Derek nominated
     yield rehearsal, datetime.fromisoformat(script[7]["created_at"])
@@ -87,7 +89,7 @@ def test_audit_replays_the_stored_inputs_to_the_same_events(game, tmp_path):
     rehearsal.play([])  # deliver what is owed
     root = Path(__file__).resolve().parent.parent
     game_file = tmp_path / "game.toml"
-    game_file.write_text((root / "config/demo-game.toml").read_text())
+    game_file.write_text(public_game_text((root / "config/demo-game.toml").read_text()))
     url = rehearsal.database_url
     rehearsal.store.close()
 
@@ -184,7 +186,7 @@ def test_answers_never_go_to_a_pm_that_players_read(game):
 
 
 def test_both_players_hear_when_their_whisper_breaks(tmp_path):
-    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite")
+    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite", private=False)
     try:
         rehearsal.start_bot()
         rehearsal.play(script[:10])  # Derek whispers Ellen, Ellen accepts, Ellen votes later

@@ -23,7 +23,7 @@ def markers(rehearsal) -> list[str]:
 
 
 def play_demo(database_url, **kwargs):
-    rehearsal, script = demo_rehearsal(database_url, **kwargs)
+    rehearsal, script = demo_rehearsal(database_url, private=False, **kwargs)
     rehearsal.start_bot()
     rehearsal.clock.set(rehearsal.setup.first_night_starts)
     rehearsal.service.cycle(rehearsal.setup.first_night_starts)
@@ -62,19 +62,21 @@ def test_the_thread_holds_the_vote_counts_and_the_execution(played):
 
 
 def test_rejected_actions_are_answered_by_pm_and_nothing_twice(played):
-    pms = {t.allowed[1]: t for t in played.server.forum.topics.values() if t.is_pm}
+    pms = {t.allowed[1]: t for t in played.server.forum.topics.values()
+           if t.is_pm and "grimoire" in t.title}
     assert set(pms) == {"Brianna", "Gus", "Derek", "Ellen"}  # Ellen: her whisper ended
+    assert all(t.allowed[2:] == ["nightingale"] for t in pms.values())  # the player's one PM
     assert "Nominating is not possible now" in pms["Brianna"].posts[0].raw
     assert any("Alex has not been nominated today" in p.raw for p in pms["Derek"].posts)
     all_markers = markers(played)
-    assert len(all_markers) == len(set(all_markers)) == 15
+    assert len(all_markers) == len(set(all_markers)) == 16  # with the STs' whisper digest
 
 
 def test_a_restart_midway_resumes_without_losing_or_repeating(tmp_path):
     reference = play_demo(f"sqlite:///{tmp_path}/reference.sqlite")
     expected = markers(reference)
     reference.stop()
-    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite")
+    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite", private=False)
     try:
         rehearsal.start_bot()
         rehearsal.clock.set(rehearsal.setup.first_night_starts)
@@ -89,7 +91,7 @@ def test_a_restart_midway_resumes_without_losing_or_repeating(tmp_path):
 
 
 def test_an_edit_of_a_counted_vote_is_flagged_and_changes_nothing(tmp_path):
-    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite")
+    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite", private=False)
     try:
         rehearsal.start_bot()
         rehearsal.play(script[:11])  # up to Ellen's locked vote on Derek
@@ -130,7 +132,7 @@ def _total(rehearsal) -> int:
 
 
 def test_a_permanent_failure_is_reported_to_the_storytellers(tmp_path):
-    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite")
+    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite", private=False)
     try:
         rehearsal.start_bot()
         requests.post(rehearsal.url + "/_sandbox/faults.json", timeout=5,
@@ -147,7 +149,7 @@ def test_a_permanent_failure_is_reported_to_the_storytellers(tmp_path):
 
 
 def test_start_up_errors_are_clear(tmp_path):
-    rehearsal, _ = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite")
+    rehearsal, _ = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite", private=False)
     try:
         store = Store(f"sqlite:///{tmp_path}/other.sqlite")
         bad_key = Service(ForumClient(rehearsal.url, "modbot", "wrong"), store, [rehearsal.setup])
@@ -209,7 +211,7 @@ def test_a_read_429_is_honoured_by_waiting(played, monkeypatch):
 
 def test_a_write_429_makes_everything_wait(tmp_path, monkeypatch):
     import time as clock
-    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite")
+    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite", private=False)
     try:
         rehearsal.start_bot()
         requests.post(rehearsal.url + "/_sandbox/faults.json", timeout=5, json={

@@ -59,7 +59,7 @@ def test_faults_delay_but_lose_and_duplicate_nothing(tmp_path):
 
     settings = Settings(bot_username="modbot", vote_count_minutes=240, settle_seconds=0,
                         max_backoff=1)  # the 60 s default would only make this test slower
-    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite", timeout=0.5,
+    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite", private=False, timeout=0.5,
                                        settings=settings)
     try:
         rehearsal.start_bot()

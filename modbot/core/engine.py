@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from . import night_commands  # noqa: F401  (registers the night's commands)
+from . import nightflow
 from .actions import Context
 from .console import CommandReport, run_commands
 from .events import (
@@ -29,6 +31,7 @@ from .events import (
 )
 from .model import EXILE, YES, GameState, Nomination, Phase
 from .parser import parse_post
+from .private import handle_private
 from .rules import Rejection, decide
 from .staff import StEndDay, StExecute, decide_staff
 from .voting import about_to_die, living_count, lock_at_hand, population, threshold_now
@@ -73,10 +76,24 @@ class _Run:
 
 def advance(state: GameState, now: datetime) -> Outcome:
     run = _Run(state)
-    while run.state.paused_at is None and run.state.winner is None \
-            and now >= run.state.phase_ends_at:
-        _end_phase(run, run.state.phase_ends_at)
+    _run_due(run, now)
     return Outcome(run.state, tuple(run.events))
+
+
+def _run_due(run: _Run, now: datetime) -> None:
+    """Every time-triggered rule up to `now`, in time order (a dealt night's milestones
+    included); stops at a night that waits for the Storytellers' approval."""
+    while run.state.paused_at is None and run.state.winner is None:
+        if nightflow.is_managed(run.state):
+            milestone = nightflow.due(run.state)
+            if milestone is None or now < milestone[0]:
+                return
+            for event in nightflow.fire(run.state, milestone[1], milestone[0]):
+                run.emit(event)
+        elif now >= run.state.phase_ends_at:
+            _end_phase(run, run.state.phase_ends_at)
+        else:
+            return
 
 
 def act(state: GameState, action, ctx: Context) -> Outcome:
@@ -103,8 +120,7 @@ def _carry_out(state: GameState, decided, ctx: Context, then=None) -> Outcome:
 
 
 def _staff_phase_ends(run: _Run, action, at: datetime) -> None:
-    while run.state.paused_at is None and at >= run.state.phase_ends_at:
-        _end_phase(run, run.state.phase_ends_at)  # an early end (or a deadline now past)
+    _run_due(run, at)  # an early end, an approved night (or a deadline now past)
     if isinstance(action, StExecute):
         _end_day(run, at, condemned=action.player)
     if isinstance(action, StEndDay):
@@ -150,14 +166,30 @@ def handle_post(state: GameState, post: Post) -> Outcome:
     return Outcome(state, tuple(events) + broken, tuple(rejections))
 
 
+def handle_pm(state: GameState, post: Post, participants: tuple[str, ...]) -> Outcome:
+    """A private message to (or seen by) the bot: a Storyteller's commands, a player's night
+    commands in their own channel, or a whisper between players to check. `participants`:
+    the lower-case usernames of the conversation."""
+    if state.setup.is_storyteller(post.author) or \
+            post.author.casefold() == state.setup.bot_username.casefold():
+        return handle_post(state, post)
+    advanced = advance(state, post.created_at)
+    if not advanced.state.is_seated(post.author):
+        return advanced
+    private = handle_private(advanced.state, post.author, post.created_at, post.post_number,
+                             post.raw, participants, apply)
+    return Outcome(private.state, advanced.events + private.events, private.rejections)
+
+
 def _whispers_broken_by(state: GameState, post: Post) -> tuple[Event, ...]:
     """Speaking publicly ends a player's active whispers (not the post that accepted one)."""
-    if state.today is None:
+    day = state.whisper_day()
+    if day is None:
         return ()
     return tuple(
         WhisperBroken(w.requester, w.post_number, tuple(sorted(w.members)), post.author,
                       post.post_number, post.created_at)
-        for w in state.today.whispers
+        for w in day.whispers
         if w.is_active and post.author in w.members and post.post_number > w.active_since)
 
 
@@ -177,6 +209,9 @@ def _end_phase(run: _Run, at: datetime) -> None:
     run.emit(PhaseChanged(phase, cycle, at, at + state.setup.lengths.of(phase)))
     if phase is Phase.VOTING:
         _settle(run, at)
+    if phase is Phase.NIGHT and cycle == 1:
+        for event in nightflow.deal_at_first_night(run.state, at):
+            run.emit(event)
 
 
 def _end_day(run: _Run, at: datetime, condemned: str | None = None) -> None:

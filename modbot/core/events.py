@@ -250,7 +250,8 @@ def _whisper_answered(state: GameState, e: WhisperAnswered) -> GameState:
             if e.accepted:
                 since = request.active_since if request.active_since else e.post_number
                 whispers[index] = replace(request, accepted=request.accepted | {e.player},
-                                          active_since=since)
+                                          active_since=since,
+                                          active_at=request.active_at or e.at)
             else:
                 whispers[index] = replace(request, declined=request.declined | {e.player})
             break
@@ -258,11 +259,15 @@ def _whisper_answered(state: GameState, e: WhisperAnswered) -> GameState:
 
 
 def _whisper_broken(state: GameState, e: WhisperBroken) -> GameState:
+    """In today's whispers, or at night in those of the day just ended."""
+    day = state.whisper_day()
     whispers = tuple(
         replace(w, broken_by=e.by, broken_at=e.at)
         if w.requester == e.requester and w.post_number == e.request_post else w
-        for w in state.today.whispers)
-    return _today(state, replace(state.today, whispers=whispers))
+        for w in day.whispers)
+    if state.today is not None:
+        return _today(state, replace(day, whispers=whispers))
+    return replace(state, past_days=state.past_days[:-1] + (replace(day, whispers=whispers),))
 
 
 def _consult_requested(state: GameState, e: StorytellerConsultRequested) -> GameState:
@@ -296,3 +301,4 @@ _APPLIERS = {
 # The Storyteller's events live in staff_events.py, which adds its appliers to the table
 # above; they are re-exported here so that every event can be imported from this module.
 from .staff_events import *  # noqa: E402,F401,F403
+from .private_events import *  # noqa: E402,F401,F403

@@ -85,6 +85,10 @@ class GameSetup:
     count_spoilers: bool = True
     end_day_when_all_locked: bool = True
     whispers_per_day: int = 0  # declarations per player per day; 0: no limit
+    script: object = None  # core.script.Script: the characters; None: no private side
+    grimoire: tuple = ()  # (player, GrimoireEntry) as the game file deals them
+    bluffs: tuple[str, ...] = ()  # character ids the Demon learns as not in play
+    remind_before_lock: float = 6  # hours before the night lock; 0: no reminders
     roster: Roster = field(init=False, repr=False, compare=False)
     seat_index: dict[str, int] = field(init=False, repr=False, compare=False)
 
@@ -165,6 +169,7 @@ class WhisperRequest:
     accepted: frozenset[str] = frozenset()
     declined: frozenset[str] = frozenset()
     active_since: int | None = None  # the post that first accepted it
+    active_at: datetime | None = None  # and its time
     broken_by: str | None = None  # who posted publicly afterwards
     broken_at: datetime | None = None
 
@@ -174,6 +179,10 @@ class WhisperRequest:
     @property
     def is_active(self) -> bool:
         return bool(self.accepted) and self.broken_by is None
+
+    def was_active_at(self, at: datetime) -> bool:
+        return self.active_at is not None and self.active_at <= at and \
+            (self.broken_at is None or at < self.broken_at)
 
     @property
     def members(self) -> frozenset[str]:
@@ -235,6 +244,7 @@ class GrimoireEntry:
     drunk: bool = False
     mad_as: str | None = None
     reminders: tuple[str, ...] = ()
+    thinks: str | None = None  # the character the player is shown (the Drunk's Townsfolk)
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,13 +261,23 @@ class GameState:
     grimoire: tuple[tuple[str, GrimoireEntry], ...] = ()  # (player, entry), private
     winner: str | None = None  # "good" or "evil" once the Storyteller ended the game
     winner_reason: str = ""
+    dealt: bool = False  # characters were sent to the players
+    night: object = None  # night_model.NightState of the current (or last unresolved) night
+    past_nights: tuple = ()  # resolved NightStates
+    ledger: object = None  # night_model.WhisperLedger (None until the first whisper PM)
+    bluffs: tuple[str, ...] = ()  # character ids the Demon learns (private)
 
     @classmethod
     def from_setup(cls, setup: GameSetup) -> GameState:
-        return cls(setup, setup.seats, Phase.PREGAME, 0, setup.first_night_starts)
+        return cls(setup, setup.seats, Phase.PREGAME, 0, setup.first_night_starts,
+                   grimoire=setup.grimoire, bluffs=setup.bluffs)
 
     def grimoire_of(self, player: str) -> GrimoireEntry:
         return dict(self.grimoire).get(player, GrimoireEntry())
+
+    def whisper_day(self) -> DayState | None:
+        """The day whose whispers hold now: today, or at night the day just ended."""
+        return self.today or (self.past_days[-1] if self.past_days else None)
 
     def seat(self, name: str) -> Seat:
         return self.seats[self.setup.seat_index[name]]

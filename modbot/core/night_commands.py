@@ -1,0 +1,251 @@
+"""Theory of operation: the Storytellers' commands for the private side of the game.
+
+`!start` deals (each player gets their character by PM) and, before the game, starts night 1
+now; `!thinks` and `!bluffs` complete the grimoire; during a night, `!result`, `!dies`,
+`!spare`, `!nodeath` and `!tell` edit the night sheet, `!sheet` sends it again and `!approve`
+lets dawn come (at its time, or now if it is late). Importing this module adds the commands
+to the table in commands.py and their rules to staff.py, as staff_events.py does for events.
+Character names are checked against the game's script (`!character`, `!thinks`, `!mad` too).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from . import commands as _commands
+from . import staff as _staff
+from . import events as _events
+from .commands import Command, _Bad, _name, _no_arguments, _one_name
+from .events import GrimoireChanged, PhaseExtended
+from .model import GameState, Phase
+from .night import deadline_text, lock_at
+from .nightflow import deal_problems
+from .private_events import CharactersDealt, NightApproved, NightSheetEdited, night_of
+from .rules import MESSAGES, reject
+from .staff import StGrimoire, StNextPhase
+
+MESSAGES.update({
+    "already_dealt": "The characters were already dealt.",
+    "no_script": "This game has no script (set game.script in the game file).",
+    "cannot_deal": "Cannot deal yet: {problems}.",
+    "unknown_character_st": "No character on the script is called \"{text}\".",
+    "not_in_night": "There is no night to edit now (it is {phase}).",
+    "sheet_not_ready": "The night sheet comes at the lock ({deadline}); approve after it.",
+    "results_missing": "These players still need a result: {players} (!result PLAYER TEXT, "
+                       "or !result PLAYER none).",
+    "approve_first": "Approve the night first (!approve); dawn then comes at once if it is due.",
+    "bluff_in_play": "{name} is in play; bluffs are characters not in play.",
+    "not_a_good_character": "{name} is not a good character.",
+})
+
+
+@dataclass(frozen=True, slots=True)
+class StStart:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class StBluffs:
+    characters: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StSheetEdit:
+    field: str  # result | dies | spare | nodeath | tell
+    player: str | None = None
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StApprove:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class StSheet:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class BluffsSet:
+    characters: tuple[str, ...]
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class SheetRequested:
+    by: str
+    at: datetime
+
+
+# -- parsing ----------------------------------------------------------------------------------
+
+def _text(words: list[str]) -> str:
+    return " ".join(words).strip().strip('"“”').strip()
+
+
+def _bluffs(words, _roster):
+    names = [n.strip() for n in " ".join(words).split(",") if n.strip()]
+    if not names:
+        raise _Bad("list the characters, separated by commas")
+    return StBluffs(tuple(names))
+
+
+def _result(words, roster):
+    name, rest = _name(words, roster)
+    if not rest:
+        raise _Bad("write what the player learns (or none)")
+    text = _text(rest)
+    return StSheetEdit("result", name, "" if text.lower() == "none" else text)
+
+
+def _tell(words, roster):
+    name, rest = _name(words, roster)
+    if not _text(rest):
+        raise _Bad("write the message")
+    return StSheetEdit("tell", name, _text(rest))
+
+
+def _player_edit(field: str):
+    def build(words, roster):
+        return StSheetEdit(field, _one_name(words, roster))
+    return build
+
+
+def _thinks(words, roster):
+    name, rest = _name(words, roster)
+    if not rest:
+        raise _Bad("the character is missing")
+    return StGrimoire(name, "thinks", " ".join(rest))
+
+
+_NEW_COMMANDS = [
+    Command("start", "!start", "deal: every player gets their character by PM; before the "
+            "game, night 1 starts now", "!start", _no_arguments(StStart())),
+    Command("thinks", "!thinks PLAYER CHARACTER", "the character a player is shown instead of "
+            "their own (the Drunk's Townsfolk; private)", "!thinks Alex Oracle", _thinks),
+    Command("bluffs", "!bluffs A, B, C", "the not-in-play good characters the Demon learns "
+            "(private)", "!bluffs Sage, Oracle, Mutant", _bluffs),
+    Command("result", "!result PLAYER TEXT", "what a player learns at dawn (replaces the "
+            "night sheet's suggestion; none: nothing)", "!result Alex 1", _result),
+    Command("dies", "!dies PLAYER", "add a death tonight (announced at dawn, never how)",
+            "!dies Derek", _player_edit("dies")),
+    Command("spare", "!spare PLAYER", "remove a proposed death tonight", "!spare Derek",
+            _player_edit("spare")),
+    Command("nodeath", "!nodeath", "nobody dies tonight", "!nodeath",
+            _no_arguments(StSheetEdit("nodeath"))),
+    Command("tell", "!tell PLAYER \"TEXT\"", "an extra message the player gets at dawn",
+            "!tell Ellen \"You are mad about being the Sage\"", _tell),
+    Command("sheet", "!sheet", "send the night sheet again", "!sheet", _no_arguments(StSheet())),
+    Command("approve", "!approve", "approve the night: dawn comes at its time (now if late), "
+            "with the deaths and results", "!approve", _no_arguments(StApprove())),
+]
+
+
+# -- rules ------------------------------------------------------------------------------------
+
+def _start(state: GameState, _action, ctx):
+    if state.dealt:
+        return reject(ctx, "already_dealt")
+    if state.setup.script is None:
+        return reject(ctx, "no_script")
+    problems = deal_problems(state)
+    if problems:
+        return reject(ctx, "cannot_deal", problems="; ".join(problems))
+    events = (CharactersDealt(ctx.author, ctx.at),)
+    if state.phase is Phase.PREGAME:
+        events += (PhaseExtended(state.phase, state.cycle, ctx.at, ctx.at),)
+    return events
+
+
+def _bluffs_rule(state: GameState, action: StBluffs, ctx):
+    script, ids = state.setup.script, []
+    if script is None:
+        return reject(ctx, "no_script")
+    in_play = {state.grimoire_of(s.name).character for s in state.seats}
+    for name in action.characters:
+        found = script.find(name)
+        if found is None:
+            return reject(ctx, "unknown_character_st", text=name)
+        if found.id in in_play:
+            return reject(ctx, "bluff_in_play", name=found.name)
+        if not found.is_good:
+            return reject(ctx, "not_a_good_character", name=found.name)
+        ids.append(found.id)
+    return (BluffsSet(tuple(ids), ctx.at),)
+
+
+def _night_open(state: GameState, ctx):
+    if not state.dealt or state.phase is not Phase.NIGHT:
+        return reject(ctx, "not_in_night", phase=state.phase_label)
+    return None
+
+
+def _sheet_edit(state: GameState, action: StSheetEdit, ctx):
+    refused = _night_open(state, ctx)
+    if refused is not None:
+        return refused
+    if action.field == "dies" and not state.seat(action.player).alive:
+        return reject(ctx, "player_dead", nominee=action.player)
+    return (NightSheetEdited(state.cycle, action.field, action.player, action.text,
+                             ctx.author, ctx.at),)
+
+
+def _approve(state: GameState, _action, ctx):
+    refused = _night_open(state, ctx)
+    if refused is not None:
+        return refused
+    night = night_of(state, state.cycle)
+    if not night.locked:
+        return reject(ctx, "sheet_not_ready", deadline=deadline_text(lock_at(state)))
+    if night.missing_results():
+        return reject(ctx, "results_missing", players=", ".join(night.missing_results()))
+    return (NightApproved(state.cycle, ctx.author, ctx.at),)
+
+
+def _sheet(state: GameState, _action, ctx):
+    refused = _night_open(state, ctx)
+    if refused is not None:
+        return refused
+    if not night_of(state, state.cycle).locked:
+        return reject(ctx, "sheet_not_ready", deadline=deadline_text(lock_at(state)))
+    return (SheetRequested(ctx.author, ctx.at),)
+
+
+_plain_grimoire = _staff._HANDLERS[StGrimoire]
+_plain_next_phase = _staff._HANDLERS[StNextPhase]
+
+
+def _grimoire_checked(state: GameState, action: StGrimoire, ctx):
+    """With a script, character names must be on it and are stored as ids."""
+    script = state.setup.script
+    if script is not None and action.field in ("character", "thinks", "mad_as"):
+        found = script.find(str(action.value))
+        if found is None:
+            return reject(ctx, "unknown_character_st", text=action.value)
+        action = StGrimoire(action.player, action.field, found.id)
+    return _plain_grimoire(state, action, ctx)
+
+
+def _next_phase_checked(state: GameState, action, ctx):
+    night = night_of(state, state.cycle)
+    if state.dealt and state.phase is Phase.NIGHT and night.approved_by is None:
+        return reject(ctx, "approve_first")
+    return _plain_next_phase(state, action, ctx)
+
+
+def _bluffs_set(state: GameState, e: BluffsSet) -> GameState:
+    return replace(state, bluffs=e.characters)
+
+
+_commands.COMMANDS.update({c.name: c for c in _NEW_COMMANDS})
+_commands.COMMAND_OF.update({StStart: "start", StBluffs: "bluffs", StSheetEdit: "result",
+                             StApprove: "approve", StSheet: "sheet"})
+_staff._HANDLERS.update({StStart: _start, StBluffs: _bluffs_rule, StSheetEdit: _sheet_edit,
+                         StApprove: _approve, StSheet: _sheet, StGrimoire: _grimoire_checked,
+                         StNextPhase: _next_phase_checked})
+_events._APPLIERS.update({BluffsSet: _bluffs_set, SheetRequested: _events._unchanged})
+
+__all__ = ["BluffsSet", "SheetRequested", "StApprove", "StBluffs", "StSheet", "StSheetEdit",
+           "StStart", "GrimoireChanged"]

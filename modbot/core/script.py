@@ -1,0 +1,166 @@
+"""Theory of operation: a script (the characters a game may use) as frozen data.
+
+The shell reads the files (`data/scripts/<id>.json` in the official script format, our
+`data/actions.json` of action specifications, and the script's terms) and passes plain dicts
+to `Script.from_data`; the core never reads a file. A `Character` carries its official fields
+(id, name, team, ability, night positions) and an `ActionSpec`: when it wakes, what it
+chooses, which players it may choose, and what the night sheet computes for the Storyteller.
+
+Names are matched loosely (`character_key`): capitals, spaces, apostrophes and accents do not
+matter, so "snake charmer", "Snakecharmer" and "Doppelganger" all resolve.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+
+GOOD_TEAMS = ("townsfolk", "outsider")
+EVIL_TEAMS = ("minion", "demon")
+SPECIAL_STEPS = {"minioninfo": "Minion info", "demoninfo": "Demon info"}
+
+
+def character_key(name: str) -> str:
+    """Lower-case letters only, accents dropped: the official id convention."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    return "".join(c for c in decomposed.lower() if "a" <= c <= "z")
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSpec:
+    wakes: str = "none"  # none | first | other | each | day | death
+    once: bool = False
+    players: int = 0
+    characters: int = 0
+    character_teams: tuple[str, ...] = ()  # () = any team
+    alive_only: bool = False
+    dead_only: bool = False
+    self: bool = True
+    travellers: bool = False
+    info: str | None = None  # what the night sheet computes (see night.py)
+    kills: bool = False
+    st: str = ""  # what the Storyteller decides
+
+    @classmethod
+    def from_dict(cls, data: dict) -> ActionSpec:
+        known = {k: v for k, v in data.items() if k in cls.__slots__}
+        if "character_teams" in known:
+            known["character_teams"] = tuple(known["character_teams"])
+        return cls(**known)
+
+    def wakes_on(self, night: int) -> bool:
+        return self.wakes == "each" or (self.wakes == "first" and night == 1) or \
+            (self.wakes == "other" and night > 1)
+
+    @property
+    def chooses(self) -> bool:
+        return self.players > 0 or self.characters > 0
+
+
+@dataclass(frozen=True, slots=True)
+class Character:
+    id: str
+    name: str
+    team: str
+    ability: str
+    spec: ActionSpec = ActionSpec()
+    first_night: float = 0
+    other_night: float = 0
+
+    @property
+    def is_good(self) -> bool:
+        return self.team in GOOD_TEAMS
+
+    @property
+    def is_evil(self) -> bool:
+        return self.team in EVIL_TEAMS
+
+
+@dataclass(frozen=True)
+class Terms:
+    good: str = "good"
+    evil: str = "evil"
+    malfunction: str = "drunk or poisoned"
+    demon_bluffs: int = 3
+
+    def alignment(self, value: str | None) -> str:
+        return {"good": self.good, "evil": self.evil}.get(value or "", value or "unknown")
+
+
+@dataclass(frozen=True)
+class Script:
+    id: str
+    name: str
+    characters: tuple[Character, ...]
+    first_night: tuple[str, ...] = ()  # ids and the special steps, in order
+    other_night: tuple[str, ...] = ()
+    terms: Terms = Terms()
+    unknown: tuple[str, ...] = ()  # ids in the file that we do not know (custom or typo)
+    by_key: dict[str, Character] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        index = {}
+        for character in self.characters:
+            index[character.id] = character
+            index[character_key(character.name)] = character
+        object.__setattr__(self, "by_key", index)
+
+    @classmethod
+    def from_data(cls, script_id: str, entries: list, specs: dict, terms: dict | None = None,
+                  known: dict | None = None) -> Script:
+        """`entries`: the official script JSON; `specs`: action specs by id; `known`: our
+        characters by id, for entries that give only an id (official characters)."""
+        known = known or {}
+        meta = next((e for e in entries if isinstance(e, dict) and e.get("id") == "_meta"), {})
+        characters, unknown = [], []
+        for entry in entries:
+            if isinstance(entry, str):
+                entry = known.get(character_key(entry), {"id": entry})
+            if entry.get("id") == "_meta":
+                continue
+            if "team" not in entry or "ability" not in entry:
+                unknown.append(entry["id"])
+                continue
+            characters.append(_character(entry, specs.get(entry["id"])))
+        first = _order(meta.get("firstNight"), characters, "first_night")
+        other = _order(meta.get("otherNight"), characters, "other_night")
+        terms_obj = Terms(**{k: v for k, v in (terms or {}).items()
+                             if k in ("good", "evil", "malfunction", "demon_bluffs")})
+        return cls(script_id, meta.get("name", script_id), tuple(characters), first, other,
+                   terms_obj, tuple(unknown))
+
+    def find(self, name: str) -> Character | None:
+        return self.by_key.get(character_key(name))
+
+    def get(self, character_id: str | None) -> Character | None:
+        return self.by_key.get(character_id or "")
+
+    def night_order(self, night: int) -> tuple[str, ...]:
+        return self.first_night if night == 1 else self.other_night
+
+    def of_team(self, *teams: str) -> tuple[Character, ...]:
+        return tuple(c for c in self.characters if c.team in teams)
+
+
+def _character(entry: dict, spec: dict | None) -> Character:
+    # A custom character without machine rules: the Storyteller decides what it does.
+    action = ActionSpec.from_dict(spec) if spec is not None else \
+        ActionSpec(wakes="none", st="custom character: the Storyteller runs it")
+    return Character(entry["id"], entry["name"], entry["team"], entry["ability"], action,
+                     float(entry.get("firstNight") or 0), float(entry.get("otherNight") or 0))
+
+
+def _order(listed, characters: list[Character], attribute: str) -> tuple[str, ...]:
+    """The script's own order when it gives one; otherwise by the characters' positions."""
+    if listed:
+        return tuple(step for step in listed if step not in ("dusk", "dawn"))
+    ranked = sorted((c for c in characters if getattr(c, attribute) > 0),
+                    key=lambda c: getattr(c, attribute))
+    steps = [c.id for c in ranked]
+    if attribute == "first_night":
+        steps = ["minioninfo", "demoninfo"] + steps
+    return tuple(steps)
+
+
+__all__ = ["ActionSpec", "Character", "EVIL_TEAMS", "GOOD_TEAMS", "SPECIAL_STEPS", "Script",
+           "Terms", "character_key"]

@@ -1,0 +1,72 @@
+"""The game file's private part: the script, each seat's character, the Demon's bluffs.
+
+`[game] script = "botf"` names a bundled script (or an official-format .json file, relative to
+the game file); seats may give `character`, `thinks` (what the player is shown, for the Drunk)
+and `alignment` (good or evil; by default the character's team decides). Character names are
+checked against the script and stored as ids. Without a script the game has no private side.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .core.model import GrimoireEntry
+from .scripts import ScriptError, load_script
+
+
+def script_from_file(lines, game: dict, base: Path | None):
+    name = game.get("script")
+    if name is None:
+        return None
+    if not isinstance(name, str) or not name:
+        raise lines.error(lines.game_key("script"), "game.script: a bundled script name "
+                          "(like botf) or a .json file")
+    try:
+        return load_script(name, base)
+    except ScriptError as exc:
+        raise lines.error(lines.game_key("script"), f"game.script: {exc}") from None
+
+
+def character_id(lines, script, value, where: str, line) -> str:
+    if script is None:
+        raise lines.error(line, f"{where}: characters need game.script")
+    found = script.find(str(value)) if isinstance(value, str) else None
+    if found is None:
+        raise lines.error(line, f"{where}: no character {value!r} on the script "
+                          f"{script.name!r}")
+    return found.id
+
+
+def deal_from_file(lines, raw_seats, seats, script) -> tuple:
+    grimoire = []
+    for index, (entry, seat) in enumerate(zip(raw_seats or [], seats)):
+        line = lines.seat(index)
+        where = f"seat {index + 1} ({seat.name})"
+        values = {}
+        for key, field in (("character", "character"), ("thinks", "thinks")):
+            if key in entry:
+                values[field] = character_id(lines, script, entry[key], f"{where}: {key}",
+                                           lines.key(key, line))
+        if "alignment" in entry:
+            if entry["alignment"] not in ("good", "evil"):
+                raise lines.error(lines.key("alignment", line),
+                                  f"{where}: alignment is good or evil")
+            values["alignment"] = entry["alignment"]
+        if values:
+            grimoire.append((seat.name, GrimoireEntry(**values)))
+    return tuple(grimoire)
+
+
+def bluffs_from_file(lines, game: dict, script) -> tuple[str, ...]:
+    value = game.get("bluffs", [])
+    if not isinstance(value, list):
+        raise lines.error(lines.game_key("bluffs"), "game.bluffs: a list of characters")
+    return tuple(character_id(lines, script, v, "game.bluffs", lines.game_key("bluffs"))
+                 for v in value)
+
+
+def hours_value(lines, game: dict, key: str, default: float) -> float:
+    value = game.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        raise lines.error(lines.game_key(key), f"game.{key}: hours, a number >= 0")
+    return float(value)

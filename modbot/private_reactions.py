@@ -1,0 +1,166 @@
+"""Theory of operation: the private side's messages (the `Reactor` calls `private_messages`).
+
+Every player has one conversation with the bot and the Storytellers, their "grimoire PM"
+(outbox thread `g{topic}:pm:{player}`): the character they are dealt, answers to their night
+commands, reminders and their results at dawn go there. The Storytellers' own conversation
+(`g{topic}:pm:storytellers`) gets the night sheet, approval reminders, whisper flags, consult
+requests and the daily whisper digest. Only two things here are public, and neither carries
+a secret: the dawn delay notice, and (through the discussion post) who died in the night.
+
+Keys are deterministic (night number, player, event time), so a replay owes nothing twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from .core.events import DayEnded, StorytellerConsultRequested
+from .core.night import deadline_text, lock_at
+from .core.night_commands import SheetRequested
+from .core.private_events import (
+    ApprovalReminded, CharactersDealt, DawnDelayed, DealWaiting, NightChoiceMade, NightLocked,
+    NightReminded, NightResolved, WhisperPmFlagged, night_of,
+)
+from .core.model import GameState, iso
+from .core.sheet import players_of_team, true_character
+from .render import render
+from .views import date_tag
+
+
+def private_messages(reactor, state: GameState, event) -> list:
+    handler = _HANDLERS.get(type(event))
+    return handler(reactor, state, event) if handler else []
+
+
+def _st(reactor, state: GameState, key: str, template: str, **context):
+    return reactor._pm_to_storytellers(state.setup.storytellers, key,
+                                       render(template, **context))
+
+
+# -- the deal ---------------------------------------------------------------------------------
+
+def role_view(state: GameState, player: str) -> dict:
+    """What one player is told at the deal (the character they believe they are)."""
+    script, entry = state.setup.script, state.grimoire_of(player)
+    shown = script.get(entry.thinks or entry.character)
+    alignment = entry.alignment if entry.alignment and not entry.thinks else \
+        ("good" if shown.is_good else "evil" if shown.is_evil else entry.alignment)
+    view = {"player": player, "character": shown.name, "team": shown.team,
+            "ability": shown.ability, "alignment": script.terms.alignment(alignment),
+            "cultists": [], "bluffs": [], "demon": None, "evil_term": script.terms.evil}
+    real = true_character(state, player)
+    starts_evil = real is not None and real.is_evil and not entry.thinks
+    if starts_evil:
+        view["cultists"] = [{"player": p, "type": true_character(state, p).team.capitalize()}
+                            for p in players_of_team(state, "minion", False)
+                            + players_of_team(state, "demon", False) if p != player]
+    if starts_evil and real.team == "demon":
+        view["bluffs"] = [script.get(b).name for b in state.bluffs if script.get(b)]
+    if state.seat(player).traveller and alignment == "evil":
+        view["demon"] = ", ".join(players_of_team(state, "demon", False)) or None
+    return view
+
+
+def _dealt(reactor, state: GameState, event: CharactersDealt) -> list:
+    return [reactor._pm(seat.name, f"role:{seat.name}",
+                        render("role.md.j2", role=role_view(state, seat.name), game=state.setup))
+            for seat in state.seats]
+
+
+def _deal_waiting(reactor, state: GameState, event: DealWaiting) -> list:
+    return [_st(reactor, state, f"deal-waiting:{iso(event.at)}", "deal_waiting.md.j2",
+                problems=event.problems)]
+
+
+# -- the night --------------------------------------------------------------------------------
+
+def _choice(reactor, state: GameState, event: NightChoiceMade) -> list:
+    names = {c.id: c.name for c in state.setup.script.characters}
+    choice = event.choice
+    raw = render("night_choice.md.j2", night=event.night, choice=choice.describe(names),
+                 passed=choice.passed, free=bool(choice.text),
+                 lock=date_tag(lock_at(state)))
+    return [reactor._pm(choice.player, f"choice:{event.night}:{choice.player}:{iso(event.at)}",
+                        raw)]
+
+
+def _reminded(reactor, state: GameState, event: NightReminded) -> list:
+    raw = render("night_reminder.md.j2", night=event.night, lock=date_tag(lock_at(state)))
+    return [reactor._pm(player, f"remind:{event.night}:{player}", raw)
+            for player in event.players]
+
+
+def sheet_view(state: GameState) -> dict:
+    night = night_of(state, state.cycle)
+    return {"night": night.number, "entries": night.sheet, "deaths": night.deaths,
+            "results": dict(night.results), "tells": night.tells,
+            "dawn": date_tag(state.phase_ends_at)}
+
+
+def _locked(reactor, state: GameState, event: NightLocked) -> list:
+    return [_st(reactor, state, f"sheet:{event.night}", "night_sheet.md.j2",
+                sheet=sheet_view(state))]
+
+
+def _sheet_again(reactor, state: GameState, event: SheetRequested) -> list:
+    return [_st(reactor, state, f"sheet:{state.cycle}:{iso(event.at)}", "night_sheet.md.j2",
+                sheet=sheet_view(state))]
+
+
+def _approval_reminder(reactor, state: GameState, event: ApprovalReminded) -> list:
+    return [_st(reactor, state, f"approve-reminder:{event.night}", "approval_reminder.md.j2",
+                night=event.night, dawn=date_tag(state.phase_ends_at),
+                missing=night_of(state, event.night).missing_results())]
+
+
+def _delayed(reactor, state: GameState, event: DawnDelayed) -> list:
+    return [reactor._public(f"dawn-delayed:{event.night}",
+                            render("dawn_delayed.md.j2", night=event.night))]
+
+
+def _resolved(reactor, state: GameState, event: NightResolved) -> list:
+    reactor.dawn_deaths = event.deaths  # the discussion post that follows announces them
+    messages = {}
+    for player, text in event.results:
+        if text:
+            messages.setdefault(player, []).append(text)
+    for player, text in event.tells:
+        messages.setdefault(player, []).append(text)
+    return [reactor._pm(player, f"result:{event.night}:{player}",
+                        render("night_results.md.j2", night=event.night, lines=lines))
+            for player, lines in messages.items()]
+
+
+# -- whispers ---------------------------------------------------------------------------------
+
+def _flagged(reactor, state: GameState, event: WhisperPmFlagged) -> list:
+    flag = event.flag
+    digest = hashlib.sha1(flag.reason.encode("utf-8")).hexdigest()[:8]
+    return [_st(reactor, state, f"whisper-flag:{flag.author}:{iso(flag.at)}:{digest}",
+                "whisper_flag.md.j2", flag=flag, when=deadline_text(flag.at))]
+
+
+def _consult(reactor, state: GameState, event: StorytellerConsultRequested) -> list:
+    return [_st(reactor, state, f"consult:{event.player}:{event.post_number}", "consult.md.j2",
+                player=event.player, post_number=event.post_number)]
+
+
+def _digest(reactor, state: GameState, event: DayEnded) -> list:
+    day = next((d for d in state.past_days if d.number == event.day), None)
+    ledger = state.ledger
+    counts = ledger.count(event.day) if ledger else {}
+    flags = [f for f in (ledger.flags if ledger else ()) if f.day == event.day]
+    if day is None or not (day.whispers or counts or flags or day.consults):
+        return []
+    return [_st(reactor, state, f"whisper-digest:{event.day}", "whisper_digest.md.j2",
+                day=day, counts=counts, flags=flags)]
+
+
+_HANDLERS = {
+    CharactersDealt: _dealt, DealWaiting: _deal_waiting, NightChoiceMade: _choice,
+    NightReminded: _reminded, NightLocked: _locked, SheetRequested: _sheet_again,
+    ApprovalReminded: _approval_reminder, DawnDelayed: _delayed, NightResolved: _resolved,
+    WhisperPmFlagged: _flagged, StorytellerConsultRequested: _consult, DayEnded: _digest,
+}
+
+__all__ = ["private_messages", "role_view", "sheet_view"]

@@ -47,7 +47,8 @@ def audit_game(store: Store, setup: GameSetup) -> dict:
         entries.append({
             "input": {"id": item.id, "kind": item.kind, "post_id": item.post_id,
                       "post_number": item.post_number, "topic_id": item.topic_id,
-                      "author": item.author, "at": item.at, "raw": item.raw},
+                      "author": item.author, "at": item.at, "raw": item.raw,
+                      "participants": item.participants},
             "events": recorded,
         })
     return {

@@ -31,6 +31,15 @@ from .store import Outgoing
 from .views import date_tag, vote_count_view
 
 
+# The only templates ever posted in the game thread. None receives the grimoire: their views
+# are built from public facts (seats, votes, phases, deaths); the leak test checks both.
+PUBLIC_TEMPLATES = frozenset({
+    "phase_night.md.j2", "phase_discussion.md.j2", "phase_nomination.md.j2",
+    "phase_voting.md.j2", "votecount.md.j2", "day_end.md.j2", "public_life.md.j2",
+    "game_over.md.j2", "dawn_delayed.md.j2",
+})
+
+
 @dataclass
 class GameOptions:
     topic_id: int
@@ -261,4 +270,4 @@ def _is_storyteller_life_change(event) -> bool:
     return isinstance(event, PlayerDied) and event.cause not in ("execution", "exile")
 
 
-__all__ = ["EXILE", "GameOptions", "Reactor"]
+__all__ = ["EXILE", "GameOptions", "PUBLIC_TEMPLATES", "Reactor"]

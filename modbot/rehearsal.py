@@ -70,7 +70,9 @@ class Rehearsal:
         response = requests.request(method, self.url + path, data=data, timeout=10,
                                     headers={"Api-Key": self.server.api_key,
                                              "Api-Username": as_user})
-        response.raise_for_status()
+        if response.status_code >= 400:
+            raise requests.HTTPError(f"{response.status_code} {method} {path}: {response.text[:300]}",
+                                     response=response)
         return response.json() if response.content.strip() else {}
 
     def create_accounts(self) -> None:

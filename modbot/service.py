@@ -190,7 +190,7 @@ class Service:
             for post in sorted((p for p in collected if p["id"] > cursor), key=lambda p: p["id"]):
                 self._handle_pm(post)
         newest = max((p["id"] for p in collected), default=0)
-        if newest and (cursor is None or newest > cursor):
+        if cursor is None or newest > cursor:  # an empty inbox too: from now on, all count
             self.store.commit(Batch(cursors={"private_post_id": newest}))
 
     def _handle_pm(self, post: dict) -> None:

@@ -1,0 +1,98 @@
+"""Conversation tests for the private side: messages in, the bot's messages out.
+
+`Conversation` drives a `GameRuntime` (the core and the reactor, without a forum): thread
+posts, PMs with their participants, and clock ticks go in; each call returns what the bot
+would post, as `Said` items (where it goes, to whom, and the text)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from modbot.core.model import GameSetup, GrimoireEntry, Seat
+from modbot.reactions import GameOptions
+from modbot.runtime import GameRuntime
+from modbot.scripts import load_script
+
+from .helpers import START
+
+BOTF = load_script("botf")
+SEVEN = {"Alex": "clockmaker", "Brianna": "dreamer", "Cameron": "seamstress",
+         "Derek": "witch", "Ellen": "oracle", "Fatima": "nodashii", "Gus": "towncrier"}
+FIFTEEN = {
+    "P01": "clockmaker", "P02": "dreamer", "P03": "snakecharmer", "P04": "mathematician",
+    "P05": "flowergirl", "P06": "towncrier", "P07": "oracle", "P08": "savant",
+    "P09": "seamstress", "P10": "mutant", "P11": "sweetheart", "P12": "doppelganger",
+    "P13": "witch", "P14": "cerenovus", "P15": "vortox",
+}
+NIGHT1_LOCK = START + timedelta(hours=22)
+DAWN1 = START + timedelta(hours=24)
+
+
+@dataclass
+class Said:
+    thread: str  # "topic", "pm:<player>" or "pm:storytellers"
+    recipients: tuple[str, ...]
+    raw: str
+    key: str
+
+
+def botf_setup(characters=SEVEN, *, bluffs=("sage", "flowergirl", "mathematician"),
+               thinks=None, dead=(), **kwargs) -> GameSetup:
+    thinks = thinks or {}
+    seats = tuple(Seat(name, alive=name not in dead) for name in characters)
+    grimoire = tuple((name, GrimoireEntry(character=c, thinks=thinks.get(name)))
+                     for name, c in characters.items())
+    return GameSetup("test", seats, START, storytellers=("nightingale",), script=BOTF,
+                     grimoire=grimoire, bluffs=bluffs, topic_id=1, **kwargs)
+
+
+class Conversation:
+    def __init__(self, setup: GameSetup) -> None:
+        self.runtime = GameRuntime(setup, GameOptions(1, "g1", storytellers=setup.storytellers),
+                                   1)
+        self.numbers = {"thread": 1}
+        self.ids = 1000
+
+    @property
+    def state(self):
+        return self.runtime.state
+
+    def _said(self, step) -> list[Said]:
+        return [Said(o.thread.split(":", 1)[1], o.recipients, o.raw, o.key)
+                for o in step.outgoing]
+
+    def tick(self, at: datetime) -> list[Said]:
+        return self._said(self.runtime.on_tick(at))
+
+    def thread(self, author: str, raw: str, at: datetime) -> list[Said]:
+        self.numbers["thread"] += 1
+        self.ids += 1
+        return self._said(self.runtime.on_post(self.ids, self.numbers["thread"], author, at,
+                                               raw))
+
+    def pm(self, author: str, raw: str, at: datetime, *, with_=(), bot=True,
+           storytellers=True) -> list[Said]:
+        """A PM by `author` in a conversation with `with_` (other players), the bot and the
+        Storytellers (unless told otherwise)."""
+        people = {author, *with_}
+        if bot:
+            people.add(self.state.setup.bot_username)
+        if storytellers:
+            people.update(self.state.setup.storytellers)
+        key = ",".join(sorted(p.lower() for p in people))
+        self.numbers[key] = self.numbers.get(key, 0) + 1
+        self.ids += 1
+        participants = tuple(sorted(p.lower() for p in people))
+        return self._said(self.runtime.on_pm(self.ids, 500 + len(self.numbers),
+                                             self.numbers[key], author, at, raw,
+                                             participants=participants))
+
+    def st(self, raw: str, at: datetime) -> list[Said]:
+        """The Storyteller writes in the Storytellers' conversation with the bot."""
+        return self.pm("nightingale", raw, at)
+
+
+def to(said: list[Said], thread: str) -> list[str]:
+    """What went to `thread` ("pmtopic": the PM the Storyteller wrote in)."""
+    return [s.raw for s in said if s.thread == thread or s.thread.startswith(thread + ":")]

@@ -1,0 +1,95 @@
+"""Hidden information stays hidden (issue 5): over the whole demo game on the sandbox, played
+with every private message, no public post by the bot carries a character, an alignment, a
+bluff, a night choice, a night result or a whisper's words; and every public post comes from
+one of the public templates, each of which is rendered at least once."""
+
+import json
+import re
+from datetime import datetime, timedelta
+
+import pytest
+
+import modbot.private_reactions
+import modbot.reactions
+from modbot.reactions import PUBLIC_TEMPLATES
+from modbot.rehearsal import DEMO_PRIVATE, day_end, demo_rehearsal
+from modbot.scripts import load_script
+
+MARKER = re.compile(r"\n*<!-- modbot:[^>]*-->")
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    rendered: list[tuple[str, str]] = []
+    originals = modbot.reactions.render, modbot.private_reactions.render
+
+    def recording(template, **context):
+        text = originals[0](template, **context)
+        rendered.append((template, text))
+        return text
+    modbot.reactions.render = modbot.private_reactions.render = recording
+    path = tmp_path_factory.mktemp("leaks") / "bot.sqlite"
+    rehearsal, script = demo_rehearsal(f"sqlite:///{path}")
+    try:
+        rehearsal.start_bot()
+        rehearsal.clock.set(rehearsal.setup.first_night_starts)
+        rehearsal.service.cycle(rehearsal.setup.first_night_starts)
+        last = datetime.fromisoformat(script[-1]["created_at"])
+        rehearsal.play(script, finish_at=max(last, day_end(rehearsal.setup)) + timedelta(hours=1))
+        end = last + timedelta(hours=2)  # a death by command and the end, in the thread
+        rehearsal.play([{"username": "nightingale", "raw": "Sad news, everyone.\n!kill Alex --yes",
+                         "created_at": end.isoformat()},
+                        {"username": "nightingale", "raw": "!win good Fatima was found --yes",
+                         "created_at": (end + timedelta(minutes=1)).isoformat()}])
+        yield rehearsal, rendered
+    finally:
+        modbot.reactions.render, modbot.private_reactions.render = originals
+        rehearsal.stop()
+
+
+def _bot_public_posts(rehearsal):
+    return [MARKER.sub("", p["raw"]).strip() for p in rehearsal.thread()
+            if p["username"] == rehearsal.setup.bot_username]
+
+
+def _secrets(rehearsal) -> list[str]:
+    script = load_script("botf")
+    secrets = [c.name for c in script.characters] + ["Loyal", "Cultist", "Minion", "Demon",
+                                                     "bluff", "chose", "choice"]
+    private = json.loads(DEMO_PRIVATE.read_text())["messages"]
+    for message in private:  # every line of every PM: whispers, choices, the ST's results
+        secrets += [line.strip() for line in message.get("raw", "").splitlines()
+                    if len(line.strip()) > 6]
+    state = rehearsal.service.games[rehearsal.setup.topic_id].state
+    for night in state.past_nights:
+        secrets += [text for _, text in night.results + night.tells if text]
+    return secrets
+
+
+def test_no_public_post_carries_hidden_information(demo):
+    rehearsal, _ = demo
+    posts = _bot_public_posts(rehearsal)
+    assert len(posts) > 10 and any("died in the night" in p for p in posts)
+    leaks = [(secret, post[:80]) for post in posts for secret in _secrets(rehearsal)
+             if re.search(rf"(?<!\w){re.escape(secret)}(?!\w)", post, re.I)]
+    assert leaks == []
+
+
+def test_the_check_would_catch_a_leak(demo):
+    rehearsal, _ = demo
+    secrets = _secrets(rehearsal)
+    assert "No Dashii" in secrets and "Clockmaker 2. Trust me, Bri." in secrets
+    assert any("The Demon is 2 step(s)" in s for s in secrets)
+
+
+def test_every_public_post_comes_from_a_public_template_and_each_is_rendered(demo):
+    rehearsal, rendered = demo
+    by_text = {}
+    for template, text in rendered:
+        by_text.setdefault(text.strip(), set()).add(template)
+    used = set()
+    for post in _bot_public_posts(rehearsal):
+        templates = by_text.get(post, set())
+        assert templates and templates <= PUBLIC_TEMPLATES, post[:80]
+        used |= templates
+    assert used == PUBLIC_TEMPLATES

@@ -93,3 +93,13 @@ def test_every_public_post_comes_from_a_public_template_and_each_is_rendered(dem
         assert templates and templates <= PUBLIC_TEMPLATES, post[:80]
         used |= templates
     assert used == PUBLIC_TEMPLATES
+
+
+def test_the_opening_post_explains_pms_and_holds_no_secret():
+    from modbot.gamefile import load_game
+    from modbot.opening import opening_post
+    from modbot.rehearsal import DEMO_GAME
+    text = opening_post(load_game(DEMO_GAME))
+    assert "## Private messages" in text and "`/choose NAME`" in text
+    script = load_script("botf")
+    assert [c.name for c in script.characters if c.name in text] == []

@@ -183,3 +183,57 @@ def test_night_commands_from_the_storyteller_are_refused_outside_a_night():
     assert "The night sheet comes at the lock" in to(said, "pmtopic")[0]
     said = talk.st("!phase next", START + H)
     assert "Approve the night first" in to(said, "pmtopic")[0]
+
+
+def test_status_shows_the_storytellers_the_night(night1):
+    night1.pm("Derek", "/choose Cameron", START + H)
+    said = night1.st("!status", START + 2 * H)
+    assert "Night 1 (private): choices: Derek Cameron; open; not approved" in \
+        to(said, "pmtopic")[0]
+
+
+def _sheet_row(sheet: str, character: str) -> str:
+    return next(line for line in sheet.splitlines() if f"| {character} |" in line)
+
+
+@pytest.mark.parametrize("changes, expected", [
+    ((), "The Demon is 2 step(s) from its nearest Minion."),
+    ((("Alex", "poisoned", True),),
+     "ST decides (malfunctioning); true answer: The Demon is 2 step(s)"),
+    ((("Fatima", "character", "vortox"),),
+     "false under the Vortox: The Demon is 1 step(s) from its nearest Minion. (true: The "
+     "Demon is 2 step(s)"),
+    ((("Fatima", "character", "vortox"), ("Fatima", "poisoned", True)),
+     "The Demon is 2 step(s) from its nearest Minion."),  # a poisoned Vortox does not work
+])
+def test_the_clockmaker_sober_malfunctioning_and_under_the_vortox(changes, expected):
+    from dataclasses import replace
+    setup = botf_setup()
+    entries = dict(setup.grimoire)
+    for player, field, value in changes:
+        entries[player] = replace(entries[player], **{field: value})
+    talk = Conversation(replace(setup, grimoire=tuple(entries.items())))
+    talk.tick(START)
+    sheet = to(talk.tick(NIGHT1_LOCK), "pm:storytellers")[0]
+    assert expected in _sheet_row(sheet, "Clockmaker")
+
+
+def test_night_2_information_oracle_town_crier_flowergirl():
+    setup = botf_setup({"Alex": "oracle", "Brianna": "towncrier", "Cameron": "flowergirl",
+                        "Derek": "witch", "Ellen": "clockmaker", "Fatima": "nodashii",
+                        "Gus": "sage"})
+    talk = Conversation(setup)
+    talk.tick(START)
+    talk.tick(NIGHT1_LOCK)
+    talk.st("!result Ellen 2\n!approve", NIGHT1_LOCK + H)
+    talk.tick(DAWN1)
+    nominations = DAWN1 + timedelta(hours=12)
+    talk.thread("Derek", "/nominate Gus", nominations + H)  # a Minion nominates
+    talk.thread("Fatima", "/vote Gus yes", nominations + H)  # the Demon votes (locks later)
+    talk.st("!kill Derek --yes", nominations + 2 * H)
+    talk.st("!endday --yes", nominations + 3 * H)
+    lock = talk.state.phase_ends_at - 2 * H
+    sheet = to(talk.tick(lock), "pm:storytellers")[0]
+    assert "1 dead player(s) are Cultists." in _sheet_row(sheet, "Oracle")
+    assert "A Minion nominated today: yes." in _sheet_row(sheet, "Town Crier")
+    assert "The Demon voted today: yes." in _sheet_row(sheet, "Flowergirl")

@@ -62,7 +62,7 @@ def replay(state: GameState, posts, at: datetime | None = None) -> Replay:
 def report(state: GameState, rejections: dict[int, list[Rejection]] | None = None) -> dict:
     rejections = rejections or {}
     days = list(state.past_days) + ([state.today] if state.today is not None else [])
-    return {
+    out = {
         "phase": state.phase_label,
         "phase_ends_at": iso(state.phase_ends_at),
         "living": living_count(state),
@@ -71,6 +71,18 @@ def report(state: GameState, rejections: dict[int, list[Rejection]] | None = Non
         "grimoire": {player: _grimoire(entry) for player, entry in state.grimoire},
         "days": [_day(state, d, rejections.get(d.number, [])) for d in days],
     }
+    if state.dealt:  # the private side (for the Storytellers: !status, audit, replay)
+        out["bluffs"] = list(state.bluffs)
+        out["nights"] = [_night(n) for n in state.past_nights + (
+            (state.night,) if state.night is not None else ())]
+    return out
+
+
+def _night(night) -> dict:
+    return {"night": night.number, "locked": night.locked, "approved_by": night.approved_by,
+            "choices": {c.player: c.describe() for c in night.choices},
+            "deaths": list(night.deaths), "results": dict(night.results),
+            "tells": [list(t) for t in night.tells]}
 
 
 def _seat(seat) -> dict:
@@ -85,7 +97,8 @@ def _seat(seat) -> dict:
 def _grimoire(entry) -> dict:
     return {k: v for k, v in (("character", entry.character), ("alignment", entry.alignment),
                               ("poisoned", entry.poisoned), ("drunk", entry.drunk),
-                              ("mad_as", entry.mad_as), ("reminders", list(entry.reminders)))
+                              ("mad_as", entry.mad_as), ("reminders", list(entry.reminders)),
+                              ("thinks", entry.thinks))
             if v}
 
 

@@ -71,8 +71,8 @@ class Rehearsal:
                                     headers={"Api-Key": self.server.api_key,
                                              "Api-Username": as_user})
         if response.status_code >= 400:
-            raise requests.HTTPError(f"{response.status_code} {method} {path}: {response.text[:300]}",
-                                     response=response)
+            raise requests.HTTPError(f"{response.status_code} {method} {path}: "
+                                     f"{response.text[:300]}", response=response)
         return response.json() if response.content.strip() else {}
 
     def create_accounts(self) -> None:

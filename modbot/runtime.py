@@ -1,11 +1,12 @@
 """Theory of operation: one game, live. Its state is the fold of its input log.
 
-`GameRuntime.load(inputs)` folds the stored inputs (posts as first seen, clock ticks, edit
-notices) through the pure core and the reactor, discarding what they would post: everything
-derived from a stored input was committed with it. After that, `on_post` (the game thread),
-`on_pm` (a Storyteller's PM of commands), `on_tick` (the clock) and `on_edit` (a counted post
-changed) handle one new input each and return a `Step`: the input row to store, the events
-for the audit log and the posts owed, for the caller to commit in one transaction.
+`GameRuntime.load(inputs)` folds the stored inputs (posts as first seen, PMs with their
+participants, clock ticks, edit notices) through the pure core and the reactor, discarding
+what they would post: everything derived from a stored input was committed with it. After
+that, `on_post` (the game thread), `on_pm` (a PM: Storytellers' commands, players' night
+commands, whispers), `on_tick` (the clock) and `on_edit` (a counted post changed) handle one
+new input each and return a `Step`: the input row to store, the events for the audit log and
+the posts owed, for the caller to commit in one transaction.
 """
 
 from __future__ import annotations
@@ -76,9 +77,9 @@ class GameRuntime:
         if row.kind == "post":
             return self.on_post(row.post_id, row.post_number, row.author, at, row.raw)
         if row.kind == "pm":
+            people = tuple(filter(None, (row.participants or "").split(",")))
             return self.on_pm(row.post_id, row.topic_id, row.post_number, row.author, at,
-                              row.raw, shared=bool(row.shared),
-                              participants=tuple(filter(None, (row.participants or "").split(","))))
+                              row.raw, shared=bool(row.shared), participants=people)
         if row.kind == "tick":
             return self.on_tick(at)
         return self.on_edit(row.post_id, row.raw or "", row.raw_sha1 or "", at)

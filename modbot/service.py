@@ -9,7 +9,9 @@ bot was away (`/t/{id}/posts.json` after the game's last post number, 20 at a ti
    while the page is full and newer than the stored cursor; posts of game topics after each
    game's last post number are handled in post-number order. One request when idle, whatever
    the number of games.
-2. the PM inbox: `GET /private-posts.json` (one request; PMs are kept for the ST console).
+2. the PM inbox: `GET /private-posts.json` (one request): the Storytellers' commands, the
+   players' night commands in their own PM with the bot, and whisper PMs to check (each PM
+   is stored with the usernames of its conversation, asked once per conversation).
 3. the clock: each game advances to `now - settle` (so a post created just before a deadline
    but not yet visible is never overtaken).
 4. every few minutes, an edit/delete sweep of today's counted posts (20 ids a request).
@@ -174,8 +176,8 @@ class Service:
         return handled
 
     def _read_private(self) -> None:
-        """New PMs to the bot: the Storytellers' `!` commands act (other PMs wait for the
-        features that need them). On the first run, older PMs are not replayed as commands."""
+        """New PMs the bot can see, in order (see `_handle_pm`). On the very first run, PMs
+        older than the inbox's newest are not read (old commands must not run again)."""
         cursor = self.store.cursor("private_post_id")
         page = self.client.private_posts().get("private_posts", [])
         collected = list(page)
@@ -214,7 +216,7 @@ class Service:
             return
         if not staff_author and not self._bot_is_in(post["topic_id"]) and \
                 not self._has_other_players(post["topic_id"], game, author):
-            return  # a player's PM with others that the bot only sees as an admin
+            return  # a player's PM with non-players, seen only because the bot is an admin
         at = datetime.fromisoformat(post["created_at"])
         shared = self._has_players(post["topic_id"], game)
         self._commit(game, game.on_pm(post["id"], post["topic_id"], post["post_number"], author,

@@ -112,7 +112,8 @@ def _choose(text: str, roster: Roster, script: Script | None):
         if isinstance(resolved, str):
             players.append(resolved)
         elif isinstance(resolved, Ambiguous):
-            return ("ambiguous", text, {"text": token, "candidates": ", ".join(resolved.candidates)})
+            candidates = ", ".join(resolved.candidates)
+            return ("ambiguous", text, {"text": token, "candidates": candidates})
         else:
             return ("unknown_player", text, {"text": token, "suggest": _suggest(resolved)})
     return Choose(tuple(players), character)
@@ -196,7 +197,8 @@ def _check_targets(state: GameState, action: Choose, character, ctx: Context):
     wanted = _counted(spec.players, "player") if spec.players else ""
     if spec.characters:
         wanted = " & ".join(filter(None, [wanted, _counted(spec.characters, "character")]))
-    if len(action.players) != spec.players or (action.character is not None) != bool(spec.characters):
+    wrong_character = (action.character is not None) != bool(spec.characters)
+    if len(action.players) != spec.players or wrong_character:
         given = " & ".join(filter(None, [_counted(len(action.players), "player")
                                          if action.players else "",
                                          "a character" if action.character else ""])) or "nothing"

@@ -44,6 +44,8 @@ def handle_private(state: GameState, author: str, at: datetime, post_number: int
     others = tuple(s.name for s in state.seats
                    if s.name.lower() in participants and s.name != author)
     if not others:
+        if state.setup.script is None:  # no private side: night actions go to the STs
+            return PrivateOutcome(state)
         return _own_channel(state, author, at, post_number, raw, apply)
     events = police(state, author, at, post_number, raw, others, participants)
     for event in events:

@@ -214,7 +214,7 @@ _events._APPLIERS.update({
 })
 
 __all__ = [
-    "ApprovalReminded", "CharactersDealt", "DawnDelayed", "DealWaiting", "NightApproved", "NightChoiceMade",
-    "NightLocked", "NightReminded", "NightResolved", "NightSheetEdited", "WhisperPmCounted",
-    "WhisperPmFlagged", "night_of",
+    "ApprovalReminded", "CharactersDealt", "DawnDelayed", "DealWaiting", "NightApproved",
+    "NightChoiceMade", "NightLocked", "NightReminded", "NightResolved", "NightSheetEdited",
+    "WhisperPmCounted", "WhisperPmFlagged", "night_of",
 ]

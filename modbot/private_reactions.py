@@ -22,7 +22,7 @@ from .core.private_events import (
     NightReminded, NightResolved, WhisperPmFlagged, night_of,
 )
 from .core.model import GameState, iso
-from .core.sheet import players_of_team, true_character
+from .core.grimoire import players_of_team, true_character
 from .render import render
 from .views import date_tag
 

@@ -107,8 +107,8 @@ def test_an_official_script_tool_export_loads_by_id(tmp_path):
     assert [c.id for c in script.characters] == ["clockmaker", "nodashii", "vortox", "custom"]
     assert script.find("Tinker").spec.st.startswith("custom character")
     assert script.first_night[:2] == ("minioninfo", "demoninfo")
-    export.write_text(json.dumps([{"id": "_meta", "name": "x"}, "washerwoman", "imp"]))
-    with pytest.raises(ScriptError, match="unknown character id\\(s\\): washerwoman, imp"):
+    export.write_text(json.dumps([{"id": "_meta", "name": "x"}, "washerwoman", "imp", "baron"]))
+    with pytest.raises(ScriptError, match="unknown character id\\(s\\): washerwoman, baron"):
         load_script(str(export))
 
 

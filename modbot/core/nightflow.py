@@ -20,7 +20,8 @@ from .private_events import (
     ApprovalReminded, CharactersDealt, DawnDelayed, DealWaiting, NightLocked, NightReminded,
     NightResolved, night_of,
 )
-from .sheet import build_sheet, players_of_team
+from .grimoire import players_of_team
+from .sheet import build_sheet
 
 
 def is_managed(state: GameState) -> bool:

@@ -82,6 +82,8 @@ class Terms:
     evil: str = "evil"
     malfunction: str = "drunk or poisoned"
     demon_bluffs: int = 3
+    evil_teams: bool = False  # several evil teams (the Djinn's rules of seed 002)
+    partial: bool = False  # only some character types: the host adds the others
 
     def alignment(self, value: str | None) -> str:
         return {"good": self.good, "evil": self.evil}.get(value or "", value or "unknown")
@@ -111,6 +113,9 @@ class Script:
         """`entries`: the official script JSON; `specs`: action specs by id; `known`: our
         characters by id, for entries that give only an id (official characters)."""
         known = known or {}
+        overrides = (terms or {}).get("specs", {})  # this script's own rulings
+        specs = {i: {**specs.get(i, {}), **overrides.get(i, {})} if i in overrides else spec
+                 for i, spec in specs.items()}
         meta = next((e for e in entries if isinstance(e, dict) and e.get("id") == "_meta"), {})
         characters, unknown = [], []
         for entry in entries:
@@ -124,8 +129,8 @@ class Script:
             characters.append(_character(entry, specs.get(entry["id"])))
         first = _order(meta.get("firstNight"), characters, "first_night")
         other = _order(meta.get("otherNight"), characters, "other_night")
-        terms_obj = Terms(**{k: v for k, v in (terms or {}).items()
-                             if k in ("good", "evil", "malfunction", "demon_bluffs")})
+        fields = ("good", "evil", "malfunction", "demon_bluffs", "evil_teams", "partial")
+        terms_obj = Terms(**{k: v for k, v in (terms or {}).items() if k in fields})
         return cls(script_id, meta.get("name", script_id), tuple(characters), first, other,
                    terms_obj, tuple(unknown))
 
@@ -140,6 +145,16 @@ class Script:
 
     def of_team(self, *teams: str) -> tuple[Character, ...]:
         return tuple(c for c in self.characters if c.team in teams)
+
+    def with_characters(self, extra: tuple[Character, ...]) -> Script:
+        """This script completed with characters from others (a partial script), each
+        placed in the night order by its own positions."""
+        known = {c.id for c in self.characters}
+        added = tuple(c for c in extra if c.id not in known)
+        merged = self.characters + added
+        return Script(self.id, self.name, merged, _merge_order(self.first_night, added,
+                                                              "first_night"),
+                      _merge_order(self.other_night, added, "other_night"), self.terms)
 
 
 def _character(entry: dict, spec: dict | None) -> Character:
@@ -160,6 +175,17 @@ def _order(listed, characters: list[Character], attribute: str) -> tuple[str, ..
     if attribute == "first_night":
         steps = ["minioninfo", "demoninfo"] + steps
     return tuple(steps)
+
+
+def _merge_order(order: tuple[str, ...], added: tuple[Character, ...],
+                 attribute: str) -> tuple[str, ...]:
+    """Added characters that wake go after the info steps, Minions and Demons first."""
+    waking = [c for c in added if getattr(c, attribute) > 0]
+    evil = [c.id for c in sorted(waking, key=lambda c: getattr(c, attribute)) if c.is_evil]
+    good = [c.id for c in sorted(waking, key=lambda c: getattr(c, attribute)) if not c.is_evil]
+    info = [s for s in order if s in SPECIAL_STEPS]
+    rest = [s for s in order if s not in SPECIAL_STEPS]
+    return tuple(info + evil + rest + good)
 
 
 __all__ = ["ActionSpec", "Character", "EVIL_TEAMS", "GOOD_TEAMS", "SPECIAL_STEPS", "Script",

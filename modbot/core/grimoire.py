@@ -1,0 +1,73 @@
+"""Theory of operation: questions asked of the grimoire (pure reads of the state).
+
+Who is really what (`true_character`, not what they are shown), their alignment (recorded,
+or their character's team), who malfunctions (drunk, poisoned, or shown another character),
+who is on a team, who sits next to whom among the living, and yesterday's day.
+"""
+
+from __future__ import annotations
+
+from .model import DayState, GameState
+from .script import Character
+
+
+def true_character(state: GameState, player: str) -> Character | None:
+    script, entry = state.setup.script, state.grimoire_of(player)
+    return (script.get(entry.character) or script.find(entry.character)) \
+        if script and entry.character else None
+
+
+def alignment_of(state: GameState, player: str) -> str | None:
+    entry = state.grimoire_of(player)
+    if entry.alignment:
+        return entry.alignment
+    character = true_character(state, player)
+    return "good" if character and character.is_good else \
+        "evil" if character and character.is_evil else None
+
+
+def is_evil(state: GameState, player: str) -> bool:
+    return alignment_of(state, player) == "evil"
+
+
+def is_malfunctioning(state: GameState, player: str) -> bool:
+    entry = state.grimoire_of(player)
+    return entry.poisoned or entry.drunk or bool(entry.thinks and entry.thinks != entry.character)
+
+
+def players_of_team(state: GameState, team: str, alive: bool = True) -> list[str]:
+    return [s.name for s in state.seats if (s.alive or not alive)
+            and (c := true_character(state, s.name)) is not None and c.team == team]
+
+
+def is_in_play(state: GameState, character_id: str) -> bool:
+    return any(state.grimoire_of(s.name).character == character_id for s in state.seats)
+
+
+def living_neighbours(state: GameState, player: str) -> tuple[str, ...]:
+    """The nearest living player on each side (the Empath's neighbours)."""
+    names = [s.name for s in state.seats]
+    index, found = names.index(player), []
+    for step in (-1, 1):
+        for distance in range(1, len(names)):
+            other = names[(index + step * distance) % len(names)]
+            if other == player:
+                break
+            if state.seat(other).alive:
+                found.append(other)
+                break
+    return tuple(dict.fromkeys(found))
+
+
+def yesterday(state: GameState) -> DayState | None:
+    """The day that ended before tonight."""
+    last = state.past_days[-1] if state.past_days else None
+    return last if last is not None and last.number == state.cycle - 1 else None
+
+
+def character_names(state: GameState) -> dict[str, str]:
+    return {c.id: c.name for c in state.setup.script.characters}
+
+
+__all__ = ["alignment_of", "character_names", "is_evil", "is_in_play", "is_malfunctioning",
+           "living_neighbours", "players_of_team", "true_character", "yesterday"]

@@ -140,6 +140,22 @@ def _build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_status)
 
     p = commands.add_parser(
+        "setup", help="check a game file's set-up, or propose a random legal one",
+        description="Check the characters a game file deals (set-up table, modifiers, the "
+                    "Drunk, Lunatic and Marionette, several evil teams, bluffs) and explain "
+                    "every problem (exit status 1), or with --propose draw a random legal "
+                    "set-up for its seats, print it, and with --write save a game file.",
+    )
+    p.add_argument("game", help="the game file (TOML), with game.script set")
+    p.add_argument("--propose", action="store_true", help="draw a random legal set-up")
+    p.add_argument("--seed", type=int, default=None, help="random seed (repeatable draws)")
+    p.add_argument("--teams", type=int, default=2,
+                   help="evil teams, for scripts with several (default 2)")
+    p.add_argument("--write", default=None, metavar="FILE",
+                   help="write the game file with the proposed set-up to FILE")
+    p.set_defaults(func=_cmd_setup)
+
+    p = commands.add_parser(
         "run", help="run the bot (the daemon) with a configuration file",
         description="Run the bot: poll the forum, count votes, post vote counts and phase "
                     "posts. Stops cleanly on SIGTERM/SIGINT after the current cycle.",
@@ -228,6 +244,11 @@ def _open_store(url: str | None):
     import os
     from .store import DEFAULT_URL, Store
     return Store(url or os.environ.get("DATABASE_URL") or DEFAULT_URL)
+
+
+def _cmd_setup(args) -> int:
+    from .setupfile import run_setup
+    return run_setup(args)
 
 
 def _cmd_audit(args) -> int:

@@ -21,10 +21,10 @@ GAME_KEYS = {
     "name", "topic_id", "storytellers", "rules", "first_night_starts", "bot",
     "count_spoilers", "end_day_when_all_locked", "whispers_per_day",
     "night", "discussion", "nomination", "voting", "night_action_lock",
-    "script", "bluffs", "remind_before_lock",
+    "script", "script_add", "bluffs", "remind_before_lock",
 }
 SEAT_KEYS = {"player", "aliases", "dead", "ghost_vote", "traveller", "character", "thinks",
-             "alignment"}
+             "alignment", "evil_team"}
 LENGTH_KEYS = ("night", "discussion", "nomination", "voting", "night_action_lock")
 
 

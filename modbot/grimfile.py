@@ -1,7 +1,7 @@
 """The game file's private part: the script, each seat's character, the Demon's bluffs.
 
 `[game] script = "botf"` names a bundled script (or an official-format .json file, relative to
-the game file); seats may give `character`, `thinks` (what the player is shown, for the Drunk)
+the game file); `script_add` completes a partial script with characters of the others; seats may give `character`, `thinks` (what the player is shown, for the Drunk)
 and `alignment` (good or evil; by default the character's team decides). Character names are
 checked against the script and stored as ids. Without a script the game has no private side.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .core.model import GrimoireEntry
-from .scripts import ScriptError, load_script
+from .scripts import ScriptError, bundled_character, load_script
 
 
 def script_from_file(lines, game: dict, base: Path | None):
@@ -22,9 +22,21 @@ def script_from_file(lines, game: dict, base: Path | None):
         raise lines.error(lines.game_key("script"), "game.script: a bundled script name "
                           "(like botf) or a .json file")
     try:
-        return load_script(name, base)
+        script = load_script(name, base)
     except ScriptError as exc:
         raise lines.error(lines.game_key("script"), f"game.script: {exc}") from None
+    added = game.get("script_add", [])
+    if not isinstance(added, list) or not all(isinstance(a, str) for a in added):
+        raise lines.error(lines.game_key("script_add"), "game.script_add: a list of "
+                          "characters from the bundled scripts")
+    extra = []
+    for name in added:
+        found = bundled_character(name)
+        if found is None:
+            raise lines.error(lines.game_key("script_add"), f"game.script_add: no bundled "
+                              f"character {name!r}")
+        extra.append(found)
+    return script.with_characters(tuple(extra)) if extra else script
 
 
 def character_id(lines, script, value, where: str, line) -> str:
@@ -47,6 +59,12 @@ def deal_from_file(lines, raw_seats, seats, script) -> tuple:
             if key in entry:
                 values[field] = character_id(lines, script, entry[key], f"{where}: {key}",
                                            lines.key(key, line))
+        if "evil_team" in entry:
+            team = entry["evil_team"]
+            if isinstance(team, bool) or not isinstance(team, int) or team < 1:
+                raise lines.error(lines.key("evil_team", line),
+                                  f"{where}: evil_team is a team number (1, 2, ...)")
+            values["evil_team"] = team
         if "alignment" in entry:
             if entry["alignment"] not in ("good", "evil"):
                 raise lines.error(lines.key("alignment", line),

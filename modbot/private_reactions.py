@@ -16,7 +16,7 @@ import hashlib
 
 from .core.events import DayEnded, StorytellerConsultRequested
 from .core.night import deadline_text, lock_at
-from .core.night_commands import SheetRequested
+from .core.night_commands import SetupChecked, SheetRequested
 from .core.private_events import (
     ApprovalReminded, CharactersDealt, DawnDelayed, DealWaiting, NightChoiceMade, NightLocked,
     NightReminded, NightResolved, WhisperPmFlagged, night_of,
@@ -51,14 +51,32 @@ def role_view(state: GameState, player: str) -> dict:
     real = true_character(state, player)
     starts_evil = real is not None and real.is_evil and not entry.thinks
     if starts_evil:
-        view["cultists"] = [{"player": p, "type": true_character(state, p).team.capitalize()}
-                            for p in players_of_team(state, "minion", False)
-                            + players_of_team(state, "demon", False) if p != player]
+        view["cultists"] = _team_view(state, player, real.team == "demon")
     if starts_evil and real.team == "demon":
         view["bluffs"] = [script.get(b).name for b in state.bluffs if script.get(b)]
     if state.seat(player).traveller and alignment == "evil":
         view["demon"] = ", ".join(players_of_team(state, "demon", False)) or None
     return view
+
+
+def _team_view(state: GameState, player: str, is_demon: bool) -> list[dict]:
+    """The other starting evil players of the player's team and their types. The Marionette
+    does not know it is evil and the Minions do not learn it; the Demon does."""
+    out, team = [], state.grimoire_of(player).evil_team
+    for other in players_of_team(state, "minion", False) + players_of_team(state, "demon", False):
+        character = true_character(state, other)
+        if other == player or (character.id == "marionette" and not is_demon) or \
+                state.grimoire_of(other).evil_team != team:  # several teams: only your own
+            continue
+        kind = character.team.capitalize()
+        out.append({"player": other, "type": kind + (", the Marionette"
+                                                     if character.id == "marionette" else "")})
+    return out
+
+
+def _setup_checked(reactor, state: GameState, event: SetupChecked) -> list:
+    return [_st(reactor, state, f"setup:{iso(event.at)}", "setup_check.md.j2",
+                problems=event.problems)]
 
 
 def _dealt(reactor, state: GameState, event: CharactersDealt) -> list:
@@ -157,7 +175,7 @@ def _digest(reactor, state: GameState, event: DayEnded) -> list:
 
 
 _HANDLERS = {
-    CharactersDealt: _dealt, DealWaiting: _deal_waiting, NightChoiceMade: _choice,
+    CharactersDealt: _dealt, DealWaiting: _deal_waiting, SetupChecked: _setup_checked, NightChoiceMade: _choice,
     NightReminded: _reminded, NightLocked: _locked, SheetRequested: _sheet_again,
     ApprovalReminded: _approval_reminder, DawnDelayed: _delayed, NightResolved: _resolved,
     WhisperPmFlagged: _flagged, StorytellerConsultRequested: _consult, DayEnded: _digest,

@@ -43,6 +43,17 @@ def known_characters() -> dict:
     return known
 
 
+@lru_cache(maxsize=None)
+def bundled_character(name: str):
+    """A character of any bundled script, by name or id, with its action spec."""
+    key = character_key(name)
+    for script_name in bundled_scripts():
+        found = load_script(script_name).find(key)
+        if found is not None:
+            return found
+    return None
+
+
 def load_script(name_or_path: str, base: Path | None = None) -> Script:
     path = Path(name_or_path)
     if not path.suffix:
@@ -75,4 +86,4 @@ def _read(path: Path) -> list:
     return [character_key(e) if isinstance(e, str) else e for e in data]
 
 
-__all__ = ["ScriptError", "bundled_scripts", "load_script"]
+__all__ = ["ScriptError", "bundled_character", "bundled_scripts", "load_script"]

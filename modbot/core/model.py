@@ -245,6 +245,7 @@ class GrimoireEntry:
     mad_as: str | None = None
     reminders: tuple[str, ...] = ()
     thinks: str | None = None  # the character the player is shown (the Drunk's Townsfolk)
+    evil_team: int | None = None  # with several evil teams (seed 002's Djinn): which one
 
 
 @dataclass(frozen=True, slots=True)

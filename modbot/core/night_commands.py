@@ -1,6 +1,7 @@
 """Theory of operation: the Storytellers' commands for the private side of the game.
 
-`!start` deals (each player gets their character by PM) and, before the game, starts night 1
+`!setup` checks the grimoire against the set-up rules; `!start` deals (each player gets
+their character by PM) and, before the game, starts night 1
 now; `!thinks` and `!bluffs` complete the grimoire; during a night, `!result`, `!dies`,
 `!spare`, `!nodeath` and `!tell` edit the night sheet, `!sheet` sends it again and `!approve`
 lets dawn come (at its time, or now if it is late). Importing this module adds the commands
@@ -23,6 +24,7 @@ from .night import deadline_text, lock_at
 from .nightflow import deal_problems
 from .private_events import CharactersDealt, NightApproved, NightSheetEdited, night_of
 from .rules import MESSAGES, reject
+from .setup import problems
 from .staff import StGrimoire, StNextPhase
 
 MESSAGES.update({
@@ -65,6 +67,20 @@ class StApprove:
 @dataclass(frozen=True, slots=True)
 class StSheet:
     pass
+
+
+@dataclass(frozen=True, slots=True)
+class StSetupCheck:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class SetupChecked:
+    """The Storytellers asked whether the grimoire is a legal set-up."""
+
+    problems: tuple[str, ...]
+    by: str
+    at: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +137,9 @@ def _thinks(words, roster):
 
 
 _NEW_COMMANDS = [
+    Command("setup", "!setup", "check the grimoire against the script's set-up rules "
+            "(counts, modifiers, the Drunk, Lunatic and Marionette, bluffs)", "!setup",
+            _no_arguments(StSetupCheck())),
     Command("start", "!start", "deal: every player gets their character by PM; before the "
             "game, night 1 starts now", "!start", _no_arguments(StStart())),
     Command("thinks", "!thinks PLAYER CHARACTER", "the character a player is shown instead of "
@@ -157,6 +176,13 @@ def _start(state: GameState, _action, ctx):
     if state.phase is Phase.PREGAME:
         events += (PhaseExtended(state.phase, state.cycle, ctx.at, ctx.at),)
     return events
+
+
+def _setup_check(state: GameState, _action, ctx):
+    if state.setup.script is None:
+        return reject(ctx, "no_script")
+    found = problems(state.setup.script, state.seats, dict(state.grimoire), state.bluffs)
+    return (SetupChecked(tuple(found), ctx.author, ctx.at),)
 
 
 def _bluffs_rule(state: GameState, action: StBluffs, ctx):
@@ -240,12 +266,13 @@ def _bluffs_set(state: GameState, e: BluffsSet) -> GameState:
 
 
 _commands.COMMANDS.update({c.name: c for c in _NEW_COMMANDS})
-_commands.COMMAND_OF.update({StStart: "start", StBluffs: "bluffs", StSheetEdit: "result",
+_commands.COMMAND_OF.update({StSetupCheck: "setup", StStart: "start", StBluffs: "bluffs", StSheetEdit: "result",
                              StApprove: "approve", StSheet: "sheet"})
-_staff._HANDLERS.update({StStart: _start, StBluffs: _bluffs_rule, StSheetEdit: _sheet_edit,
+_staff._HANDLERS.update({StSetupCheck: _setup_check, StStart: _start, StBluffs: _bluffs_rule, StSheetEdit: _sheet_edit,
                          StApprove: _approve, StSheet: _sheet, StGrimoire: _grimoire_checked,
                          StNextPhase: _next_phase_checked})
-_events._APPLIERS.update({BluffsSet: _bluffs_set, SheetRequested: _events._unchanged})
+_events._APPLIERS.update({BluffsSet: _bluffs_set, SheetRequested: _events._unchanged,
+                         SetupChecked: _events._unchanged})
 
-__all__ = ["BluffsSet", "SheetRequested", "StApprove", "StBluffs", "StSheet", "StSheetEdit",
+__all__ = ["BluffsSet", "SetupChecked", "SheetRequested", "StSetupCheck", "StApprove", "StBluffs", "StSheet", "StSheetEdit",
            "StStart", "GrimoireChanged"]

@@ -98,7 +98,7 @@ def _grimoire(entry) -> dict:
     return {k: v for k, v in (("character", entry.character), ("alignment", entry.alignment),
                               ("poisoned", entry.poisoned), ("drunk", entry.drunk),
                               ("mad_as", entry.mad_as), ("reminders", list(entry.reminders)),
-                              ("thinks", entry.thinks))
+                              ("thinks", entry.thinks), ("evil_team", entry.evil_team))
             if v}
 
 

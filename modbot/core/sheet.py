@@ -39,6 +39,10 @@ def build_sheet(state: GameState):
         if step in SPECIAL_STEPS:
             if state.cycle == 1:
                 entries.append(_special(state, step))
+                if step == "demoninfo":
+                    lunacy = _lunatic_info(state)
+                    entries.extend(e for e, _ in lunacy)
+                    tells.extend(t for _, more in lunacy for t in more)
             continue
         for seat in state.seats:
             character = acting_character(state, seat.name)
@@ -80,6 +84,19 @@ def _special(state: GameState, step: str) -> SheetEntry:
         text = f"the Demon learned its bluffs: {', '.join(names) or 'none set'}"
     return SheetEntry(step, None, SPECIAL_STEPS[step], "", (), f"done: {text} (sent with "
                       "the characters)")
+
+
+def _lunatic_info(state: GameState):
+    """The Lunatic is shown Demon info (made up by the ST); the real Demon learns of them."""
+    demons = players_of_team(state, "demon")
+    out = []
+    for lunatic in [s.name for s in state.seats
+                    if (c := true_character(state, s.name)) and c.id == "lunatic"]:
+        entry = SheetEntry("demoninfo", lunatic, "Lunatic", "", _status(state, lunatic),
+                           "ST decides: show the Lunatic fake Minions and 3 bluffs, as if "
+                           "they were the Demon", needs_result=True)
+        out.append((entry, tuple((d, f"{lunatic} is the Lunatic.") for d in demons)))
+    return out
 
 
 def _status(state: GameState, player: str) -> tuple[str, ...]:

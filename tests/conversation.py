@@ -38,12 +38,12 @@ class Said:
 
 
 def botf_setup(characters=SEVEN, *, bluffs=("sage", "flowergirl", "mathematician"),
-               thinks=None, dead=(), **kwargs) -> GameSetup:
+               thinks=None, dead=(), script=BOTF, **kwargs) -> GameSetup:
     thinks = thinks or {}
     seats = tuple(Seat(name, alive=name not in dead) for name in characters)
     grimoire = tuple((name, GrimoireEntry(character=c, thinks=thinks.get(name)))
                      for name, c in characters.items())
-    return GameSetup("test", seats, START, storytellers=("nightingale",), script=BOTF,
+    return GameSetup("test", seats, START, storytellers=("nightingale",), script=script,
                      grimoire=grimoire, bluffs=bluffs, topic_id=1, **kwargs)
 
 
@@ -91,6 +91,34 @@ class Conversation:
     def st(self, raw: str, at: datetime) -> list[Said]:
         """The Storyteller writes in the Storytellers' conversation with the bot."""
         return self.pm("nightingale", raw, at)
+
+
+def night_sheet(setup: GameSetup, *, night: int = 1, choices=(), day=None, changes=()):
+    """The night sheet's entries by player, after `choices` ((player, text) PMs) in the
+    given night; `day(talk, at)` plays day 1 first; `changes` are grimoire commands for the
+    Storyteller to send just before the night (e.g. "!poison Alex")."""
+    talk = Conversation(setup)
+    talk.tick(START)
+    at = START + timedelta(hours=1)
+    if night == 2:
+        talk.tick(NIGHT1_LOCK)
+        missing = talk.state.night.missing_results()
+        talk.st("".join(f"!result {p} none\n" for p in missing) + "!approve",
+                NIGHT1_LOCK + timedelta(minutes=30))
+        talk.tick(DAWN1)
+        at = DAWN1 + timedelta(hours=13)
+        if day is not None:
+            at = day(talk, at)
+        if talk.state.phase.is_day:
+            talk.st("!endday --yes", at)
+        at += timedelta(hours=1)
+    if changes:
+        talk.st("\n".join(changes), at)
+    for player, text in choices:
+        talk.pm(player, text, at)
+    talk.tick(talk.state.phase_ends_at - timedelta(hours=2))
+    night_state = talk.state.night
+    return {e.player or e.step: e for e in night_state.sheet}, night_state, talk
 
 
 def to(said: list[Said], thread: str) -> list[str]:

@@ -148,3 +148,85 @@ def test_a_game_file_deals_characters_by_id():
                                    seat='character = "snake charmer"\nthinks = "Oracle"'))
     assert setup.grimoire[0][1].character == "snakecharmer"
     assert setup.grimoire[0][1].thinks == "oracle" and setup.bluffs == ("sage",)
+
+
+ISSUE_LISTS = {  # the four scripts as the seeds give them (issue 6)
+    "almanac": {
+        "townsfolk": "Chef, Librarian, Noble, Pixie, Snake Charmer, Empath, Monk, Town Crier, "
+                     "Undertaker, Savant, Artist, Soldier, Huntsman",
+        "outsider": "Damsel, Drunk, Mutant, Lunatic",
+        "minion": "Widow, Poisoner, Witch, Boomdandy",
+        "demon": "Lil' Monsta, No Dashii, Vortox, Imp"},
+    "botf": {
+        "townsfolk": "Clockmaker, Dreamer, Snake Charmer, Mathematician, Flowergirl, Town "
+                     "Crier, Oracle, Savant, Seamstress, Philosopher, Artist, Juggler, Sage",
+        "outsider": "Mutant, Sweetheart, Barber, Klutz",
+        "minion": "Doppelgänger, Witch, Cerenovus, Pit Hag",
+        "demon": "Fang Gu, No Dashii, Vigormortis, Vortox",
+        "traveller": "Barista, Hostess, Butcher, Bone Collector, Deviant",
+        "fabled": "Djinn, Fiddler, Hell's Librarian, Revolutionary, Fibbin"},
+    "oopsallevil": {
+        "outsider": "Goon, Acrobat, Puzzlemaster, Sweetheart, Golem, Moonchild, Lunatic",
+        "minion": "Godfather, Poisoner, Devil's Advocate, Witch, Cerenovus, Fearmonger, "
+                  "Pit-Hag, Psychopath, Assassin, Mezepheles, Scarlet Woman, Marionette",
+        "demon": "Fang Gu, Imp, Pukka, Vigormortis, Lleech, Vortox",
+        "fabled": "Djinn"},
+    "crimsonmoon": {
+        "townsfolk": "Chef, Librarian, Pixie, Empath, Chambermaid, Dreamer, Town Crier, "
+                     "Innkeeper, Gambler, Artist, Huntsman, Soldier, Cannibal"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(ISSUE_LISTS))
+def test_each_script_holds_exactly_the_seed_characters(name):
+    script = load_script(name)
+    found = {}
+    for character in script.characters:
+        found.setdefault(character.team, set()).add(character.name)
+    assert found == {team: set(names.split(", ")) for team, names in ISSUE_LISTS[name].items()}
+
+
+def test_all_71_characters_load_from_data_with_a_complete_action_spec():
+    characters = {c.id: c for name in bundled_scripts() for c in load_script(name).characters}
+    assert len(characters) == 71
+    specs = action_specs()
+    for character_id, character in sorted(characters.items()):
+        assert character_id in specs, f"{character_id}: no action spec in data/actions.json"
+        spec = character.spec
+        assert character.ability and character.team and character.name, character_id
+        assert spec.wakes in ("none", "first", "other", "each", "day", "death"), character_id
+        assert spec.info is not None or spec.st or spec.kills or spec.chooses, character_id
+        if spec.wakes in ("first", "other", "each"):
+            in_order = any(character_id in load_script(n).night_order(night)
+                           for n in bundled_scripts() for night in (1, 2)
+                           if load_script(n).get(character_id))
+            assert in_order or character.team == "traveller", f"{character_id} never wakes"
+
+
+def test_same_characters_keep_each_scripts_own_words():
+    assert load_script("botf").find("Snake Charmer").ability.endswith("& then malfunctions.")
+    assert load_script("almanac").find("Snake Charmer").ability.endswith("& is then poisoned.")
+    assert load_script("oopsallevil").find("cerenovus").spec.character_teams == ()
+    assert load_script("botf").find("cerenovus").spec.character_teams == ("townsfolk",
+                                                                          "outsider")
+
+
+def test_the_oops_all_evil_night_order_equals_seed_002():
+    seed = SHARED / "seeds" / "002_8c2f2f629d309046.txt"
+    _need(seed)
+    text = seed.read_text(encoding="utf-8")
+    script = load_script("oopsallevil")
+    names = sorted((c.name for c in script.characters), key=len, reverse=True)
+
+    def split(run: str) -> list[str]:  # the seed runs the names together
+        out = []
+        while run:
+            name = next(n for n in names if run.startswith(n))
+            out.append(name)
+            run = run[len(name):]
+        return out
+    first_run = text.split("First Night\n", 1)[1].split("Other Nights")[0].strip()
+    other_run = text.split("Other Nights\n", 1)[1].split("- this almanac")[0].strip()
+    shown = {c.id: c.name for c in script.characters}
+    assert [shown[s] for s in script.first_night if s in shown] == split(first_run)
+    assert [shown[s] for s in script.other_night if s in shown] == split(other_run)

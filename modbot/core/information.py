@@ -144,8 +144,7 @@ def _librarian(state, player, _choice, _deaths) -> Info:
     wrong = next(n for n in _seats(state) if n not in (shown, player))
     pair = sorted((shown, wrong), key=_seats(state).index)
     name = true_character(state, shown).name
-    return Info(note=f"show {shown} (the {name}) and another player; proposed: {wrong}",
-                needs_result=True, result=f"One of {pair[0]} and {pair[1]} is the {name}.")
+    return Info(note=f"show {shown} (the {name}) and another player", needs_result=True, result=f"One of {pair[0]} and {pair[1]} is the {name}.")
 
 
 def _noble(state, player, _choice, _deaths) -> Info:

@@ -25,6 +25,9 @@ from .private_events import night_of
 from .script import SPECIAL_STEPS, Character
 
 
+ACTS_WHEN_KILLED = {"sage"}  # abilities that work because their player is killed
+
+
 def build_sheet(state: GameState):
     """(sheet, deaths, results, tells) for the current night."""
     night = night_of(state, state.cycle)
@@ -49,7 +52,8 @@ def build_sheet(state: GameState):
             if character is None or character.id != step:
                 continue
             listed.add(seat.name)
-            if killed_at.get(seat.name, index) < index:
+            if killed_at.get(seat.name, index) < index and character.spec.info not in \
+                    ACTS_WHEN_KILLED:
                 entries.append(SheetEntry(step, seat.name, character.name, "",
                                           _status(state, seat.name),
                                           "killed earlier tonight: does not act"))

@@ -22,6 +22,7 @@ from .core.private_events import (
     NightReminded, NightResolved, WhisperPmFlagged, night_of,
 )
 from .core.model import GameState, iso
+from .core.script import Character
 from .core.grimoire import players_of_team, true_character
 from .render import render
 from .views import date_tag
@@ -42,7 +43,9 @@ def _st(reactor, state: GameState, key: str, template: str, **context):
 def role_view(state: GameState, player: str) -> dict:
     """What one player is told at the deal (the character they believe they are)."""
     script, entry = state.setup.script, state.grimoire_of(player)
-    shown = script.get(entry.thinks or entry.character)
+    shown = script.get(entry.thinks or entry.character) or Character(
+        entry.thinks or entry.character or "?", entry.thinks or entry.character or "?",
+        "unknown", "(not on this game's script: ask the Storyteller)")
     alignment = entry.alignment if entry.alignment and not entry.thinks else \
         ("good" if shown.is_good else "evil" if shown.is_evil else entry.alignment)
     view = {"player": player, "character": shown.name, "team": shown.team,

@@ -133,9 +133,10 @@ def test_demo_plays_on_the_sandbox_and_exits_0(tmp_path):
 
 def test_help_texts_name_every_command():
     result = modbot("--help")
-    for command in ("parse", "replay", "demo", "sandbox", "run", "audit", "game"):
+    for command in ("parse", "replay", "demo", "sandbox", "run", "audit", "game", "setup"):
         assert command in result.stdout
     readme = (ROOT / "README.md").read_text()
     for command in ("modbot parse", "modbot replay", "modbot demo", "modbot sandbox",
-                    "modbot run", "modbot audit", "modbot game new", "modbot game status"):
+                    "modbot run", "modbot audit", "modbot game new", "modbot game status",
+                    "modbot setup"):
         assert command in readme

@@ -155,3 +155,49 @@ def test_the_marionette_is_known_to_its_demon_only():
 def test_seat_fixture_is_the_seven_players():
     assert tuple(s.name for s in _setup(ALMANAC, ALMANAC_7).seats) == SEATS
     assert isinstance(Seat("x"), Seat) and GrimoireEntry().character is None
+
+
+def _day_one(talk, at):
+    """Derek (the Witch, a Minion) nominates Alex; Fatima (the Demon) votes; Derek is
+    executed."""
+    talk.thread("Derek", "/nominate Alex", at)
+    talk.thread("Fatima", "/vote Alex yes", at)
+    talk.st("!execute Derek --yes", at)
+    return at
+
+
+BOTF_PLUS = load_script("botf").with_characters((ALMANAC.find("undertaker"),))
+NIGHT2 = {"Alex": "oracle", "Brianna": "towncrier", "Cameron": "flowergirl",
+          "Derek": "witch", "Ellen": "undertaker", "Fatima": "nodashii", "Gus": "seamstress"}
+
+
+@pytest.mark.parametrize("player, choice, sober", [
+    ("Alex", None, "1 dead player(s) are Cultists."),
+    ("Brianna", None, "A Minion nominated today: yes."),
+    ("Cameron", None, "The Demon voted today: yes."),
+    ("Ellen", None, "Derek was the Witch."),
+    ("Gus", "/choose Alex Fatima", "Alex and Fatima are the same alignment: no."),
+])
+def test_other_night_information_sober_malfunctioning_and_under_the_vortox(player, choice,
+                                                                           sober):
+    choices = ((player, choice),) if choice else ()
+    entries, night, _ = night_sheet(botf_setup(NIGHT2, script=BOTF_PLUS), night=2,
+                                    day=_day_one, choices=choices)
+    assert entries[player].suggestion == sober and night.result_of(player) == sober
+    entries, night, _ = night_sheet(botf_setup(NIGHT2, script=BOTF_PLUS), night=2,
+                                    day=_day_one, choices=choices,
+                                    changes=(f"!poison {player}",))
+    assert entries[player].suggestion == f"ST decides (malfunctioning); true answer: {sober}"
+    assert night.result_of(player) is None
+    vortox = {**NIGHT2, "Fatima": "vortox"}
+    entries, night, _ = night_sheet(botf_setup(vortox, script=BOTF_PLUS), night=2,
+                                    day=_day_one, choices=choices)
+    assert "Vortox" in entries[player].suggestion and night.result_of(player) != sober
+
+
+def test_the_dead_who_still_act_are_on_the_sheet():
+    characters = {**NIGHT2, "Derek": "witch", "Gus": "barber"}
+    entries, _, _ = night_sheet(botf_setup(characters, dead=("Gus", "Derek"),
+                                           script=BOTF_PLUS), night=2)
+    assert entries["Gus"].suggestion.startswith("ST decides: if the Barber died")
+    assert entries["Derek"].suggestion == "dead: does not act"  # the Witch

@@ -31,10 +31,11 @@ def test_every_bundled_script_follows_the_official_schema(name):
     jsonschema.validate(json.loads((SCRIPTS / f"{name}.json").read_text()), schema)
 
 
-def test_ids_follow_the_official_convention_and_match_official_ids():
+@pytest.mark.parametrize("name", bundled_scripts())
+def test_ids_follow_the_official_convention_and_match_official_ids(name):
     _need(OFFICIAL / "roles.json")
     official = {r["id"] for r in json.loads((OFFICIAL / "roles.json").read_text())}
-    for character in load_script("botf").characters:
+    for character in load_script(name).characters:
         assert re.fullmatch(r"[a-z]+", character.id)
         assert character.id == character_key(character.name)
         assert RENAMED.get(character.id, character.id) in official, character.id

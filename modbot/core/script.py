@@ -39,6 +39,7 @@ class ActionSpec:
     travellers: bool = False
     info: str | None = None  # what the night sheet computes (see night.py)
     kills: bool = False
+    acts_dead: bool = False  # an on-death ability: it works once its player has died
     st: str = ""  # what the Storyteller decides
 
     @classmethod

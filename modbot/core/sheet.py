@@ -125,8 +125,10 @@ def _entry(state: GameState, player: str, character: Character, choice: NightCho
     shown = choice.describe(character_names(state)) if choice else (
         "no choice sent" if spec.wakes_on(state.cycle) and spec.chooses and alive else "")
     base = SheetEntry(character.id, player, character.name, shown, _status(state, player))
-    if not alive:
+    if not alive and not spec.acts_dead:
         return replace(base, suggestion="dead: does not act"), None, ()
+    if not alive:  # an on-death ability (the Barber, the Sweetheart...)
+        return replace(base, suggestion=f"ST decides: {spec.st}"), None, ()
     used = used_on(state, player, character.id) if spec.once else None
     if used is not None and choice is None:
         return replace(base, choice="", suggestion=f"used its once-per-game ability on "

@@ -16,7 +16,7 @@ import hashlib
 
 from .core.events import DayEnded, StorytellerConsultRequested
 from .core.night import deadline_text, lock_at
-from .core.night_commands import SetupChecked, SheetRequested
+from .core.night_commands import SetupAccepted, SetupChecked, SetupProposed, SheetRequested
 from .core.private_events import (
     ApprovalReminded, CharactersDealt, DawnDelayed, DealWaiting, NightChoiceMade, NightLocked,
     NightReminded, NightResolved, WhisperPmFlagged, night_of,
@@ -79,7 +79,31 @@ def _team_view(state: GameState, player: str, is_demon: bool) -> list[dict]:
 
 def _setup_checked(reactor, state: GameState, event: SetupChecked) -> list:
     return [_st(reactor, state, f"setup:{iso(event.at)}", "setup_check.md.j2",
-                problems=event.problems)]
+                problems=event.problems, accepted=False)]
+
+
+def _setup_proposed(reactor, state: GameState, event: SetupProposed) -> list:
+    grimoire = dict(event.grimoire)
+    script = state.setup.script
+    rows = []
+    for seat in state.seats:
+        entry = grimoire.get(seat.name)
+        if entry is None:
+            rows.append({"player": seat.name, "text": "traveller: yours to choose"})
+            continue
+        text = script.get(entry.character).name
+        if entry.thinks:
+            text += f" (thinks: {script.get(entry.thinks).name})"
+        if entry.evil_team:
+            text += f" [evil team {entry.evil_team}]"
+        rows.append({"player": seat.name, "text": text})
+    return [_st(reactor, state, f"setup-proposed:{iso(event.at)}", "setup_proposed.md.j2",
+                rows=rows, bluffs=[script.get(b).name for b in event.bluffs])]
+
+
+def _setup_accepted(reactor, state: GameState, event: SetupAccepted) -> list:
+    return [_st(reactor, state, f"setup-accepted:{iso(event.at)}", "setup_check.md.j2",
+                problems=(), accepted=True)]
 
 
 def _dealt(reactor, state: GameState, event: CharactersDealt) -> list:
@@ -178,7 +202,8 @@ def _digest(reactor, state: GameState, event: DayEnded) -> list:
 
 
 _HANDLERS = {
-    CharactersDealt: _dealt, DealWaiting: _deal_waiting, SetupChecked: _setup_checked, NightChoiceMade: _choice,
+    CharactersDealt: _dealt, DealWaiting: _deal_waiting, SetupChecked: _setup_checked,
+    SetupProposed: _setup_proposed, SetupAccepted: _setup_accepted, NightChoiceMade: _choice,
     NightReminded: _reminded, NightLocked: _locked, SheetRequested: _sheet_again,
     ApprovalReminded: _approval_reminder, DawnDelayed: _delayed, NightResolved: _resolved,
     WhisperPmFlagged: _flagged, StorytellerConsultRequested: _consult, DayEnded: _digest,

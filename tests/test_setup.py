@@ -148,3 +148,23 @@ def test_the_setup_command_answers_the_storytellers():
     talk.st("!character Alex Witch", START.replace(hour=11))
     said = talk.st("!setup", START.replace(hour=12))
     assert "Witch is dealt twice" in to(said, "pm:storytellers")[0]
+
+
+def test_the_storytellers_can_draw_a_set_up_look_at_it_and_accept_it():
+    talk = Conversation(botf_setup(bluffs=()))
+    said = talk.st("!setup accept", START.replace(hour=9))
+    assert "There is no proposed set-up" in to(said, "pmtopic")[0]
+    said = talk.st("!setup propose", START.replace(hour=10))
+    (proposal,) = to(said, "pm:storytellers")
+    assert "A random legal set-up" in proposal and "Bluffs for the Demon:" in proposal
+    assert talk.state.grimoire == botf_setup().grimoire  # nothing changed yet
+    again = Conversation(botf_setup(bluffs=()))
+    again.st("!setup accept", START.replace(hour=9))
+    assert to(again.st("!setup propose", START.replace(hour=10)), "pm:storytellers") == \
+        [proposal]  # the same post draws the same set-up (a replay draws it again)
+    talk.st("!setup accept", START.replace(hour=11))
+    said = talk.st("!setup", START.replace(hour=12))
+    assert "The set-up is legal" in to(said, "pm:storytellers")[0]
+    assert len(talk.state.bluffs) == 3
+    said = talk.tick(START)
+    assert sum("Your character" in s.raw for s in said) == 7

@@ -267,6 +267,7 @@ class GameState:
     past_nights: tuple = ()  # resolved NightStates
     ledger: object = None  # night_model.WhisperLedger (None until the first whisper PM)
     bluffs: tuple[str, ...] = ()  # character ids the Demon learns (private)
+    proposed_setup: tuple | None = None  # (grimoire, bluffs) drawn by !setup propose
 
     @classmethod
     def from_setup(cls, setup: GameSetup) -> GameState:

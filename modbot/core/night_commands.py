@@ -24,13 +24,16 @@ from .night import deadline_text, lock_at
 from .nightflow import deal_problems
 from .private_events import CharactersDealt, NightApproved, NightSheetEdited, night_of
 from .rules import MESSAGES, reject
-from .setup import problems
+from .dice import Dice
+from .model import iso
+from .setup import problems, propose
 from .staff import StGrimoire, StNextPhase
 
 MESSAGES.update({
     "already_dealt": "The characters were already dealt.",
     "no_script": "This game has no script (set game.script in the game file).",
     "cannot_deal": "Cannot deal yet: {problems}.",
+    "nothing_proposed": "There is no proposed set-up: !setup propose first.",
     "unknown_character_st": "No character on the script is called \"{text}\".",
     "not_in_night": "There is no night to edit now (it is {phase}).",
     "sheet_not_ready": "The night sheet comes at the lock ({deadline}); approve after it.",
@@ -71,7 +74,25 @@ class StSheet:
 
 @dataclass(frozen=True, slots=True)
 class StSetupCheck:
-    pass
+    mode: str = "check"  # check | propose | accept
+
+
+@dataclass(frozen=True, slots=True)
+class SetupProposed:
+    """A random legal set-up, drawn with dice seeded by the asking post, for the STs."""
+
+    grimoire: tuple  # (player, GrimoireEntry)
+    bluffs: tuple[str, ...]
+    by: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class SetupAccepted:
+    grimoire: tuple
+    bluffs: tuple[str, ...]
+    by: str
+    at: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +150,13 @@ def _player_edit(field: str):
     return build
 
 
+def _setup_words(words, _roster):
+    mode = words[0].lower() if words else "check"
+    if len(words) > 1 or mode not in ("check", "propose", "accept"):
+        raise _Bad("write !setup, !setup propose or !setup accept")
+    return StSetupCheck(mode)
+
+
 def _thinks(words, roster):
     name, rest = _name(words, roster)
     if not rest:
@@ -137,9 +165,9 @@ def _thinks(words, roster):
 
 
 _NEW_COMMANDS = [
-    Command("setup", "!setup", "check the grimoire against the script's set-up rules "
-            "(counts, modifiers, the Drunk, Lunatic and Marionette, bluffs)", "!setup",
-            _no_arguments(StSetupCheck())),
+    Command("setup", "!setup [propose|accept]", "check the grimoire against the script's "
+            "set-up rules; propose: draw a random legal set-up (with bluffs) to look at; "
+            "accept: make the proposal the grimoire", "!setup propose", _setup_words),
     Command("start", "!start", "deal: every player gets their character by PM; before the "
             "game, night 1 starts now", "!start", _no_arguments(StStart())),
     Command("thinks", "!thinks PLAYER CHARACTER", "the character a player is shown instead of "
@@ -178,10 +206,22 @@ def _start(state: GameState, _action, ctx):
     return events
 
 
-def _setup_check(state: GameState, _action, ctx):
-    if state.setup.script is None:
+def _setup_check(state: GameState, action: StSetupCheck, ctx):
+    script = state.setup.script
+    if script is None:
         return reject(ctx, "no_script")
-    found = problems(state.setup.script, state.seats, dict(state.grimoire), state.bluffs)
+    if action.mode != "check" and state.dealt:
+        return reject(ctx, "already_dealt")
+    if action.mode == "propose":
+        dice = Dice(f"{state.setup.topic_id}:{ctx.post_number}:{iso(ctx.at)}")
+        grimoire, bluffs = propose(script, state.seats, dice)
+        return (SetupProposed(tuple(grimoire.items()), bluffs, ctx.author, ctx.at),)
+    if action.mode == "accept":
+        if state.proposed_setup is None:
+            return reject(ctx, "nothing_proposed")
+        grimoire, bluffs = state.proposed_setup
+        return (SetupAccepted(grimoire, bluffs, ctx.author, ctx.at),)
+    found = problems(script, state.seats, dict(state.grimoire), state.bluffs)
     return (SetupChecked(tuple(found), ctx.author, ctx.at),)
 
 
@@ -261,6 +301,16 @@ def _next_phase_checked(state: GameState, action, ctx):
     return _plain_next_phase(state, action, ctx)
 
 
+def _setup_proposed(state: GameState, e: SetupProposed) -> GameState:
+    return replace(state, proposed_setup=(e.grimoire, e.bluffs))
+
+
+def _setup_accepted(state: GameState, e: SetupAccepted) -> GameState:
+    dealt = dict(e.grimoire)
+    kept = tuple((p, g) for p, g in state.grimoire if p not in dealt)  # travellers
+    return replace(state, grimoire=kept + e.grimoire, bluffs=e.bluffs, proposed_setup=None)
+
+
 def _bluffs_set(state: GameState, e: BluffsSet) -> GameState:
     return replace(state, bluffs=e.characters)
 
@@ -272,7 +322,8 @@ _staff._HANDLERS.update({StSetupCheck: _setup_check, StStart: _start, StBluffs: 
                          StApprove: _approve, StSheet: _sheet, StGrimoire: _grimoire_checked,
                          StNextPhase: _next_phase_checked})
 _events._APPLIERS.update({BluffsSet: _bluffs_set, SheetRequested: _events._unchanged,
-                         SetupChecked: _events._unchanged})
+                         SetupChecked: _events._unchanged, SetupProposed: _setup_proposed,
+                         SetupAccepted: _setup_accepted})
 
-__all__ = ["BluffsSet", "SetupChecked", "SheetRequested", "StSetupCheck", "StApprove", "StBluffs", "StSheet", "StSheetEdit",
+__all__ = ["BluffsSet", "SetupAccepted", "SetupChecked", "SetupProposed", "SheetRequested", "StSetupCheck", "StApprove", "StBluffs", "StSheet", "StSheetEdit",
            "StStart", "GrimoireChanged"]

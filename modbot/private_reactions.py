@@ -23,6 +23,7 @@ from .core.private_events import (
 )
 from .core.model import GameState, iso
 from .core.script import Character
+from .core.wins import WinDetected
 from .core.grimoire import players_of_team, true_character
 from .render import render
 from .views import date_tag
@@ -106,6 +107,13 @@ def _setup_accepted(reactor, state: GameState, event: SetupAccepted) -> list:
                 problems=(), accepted=True)]
 
 
+def _win_detected(reactor, state: GameState, event: WinDetected) -> list:
+    terms = state.setup.script.terms if state.setup.script else None
+    team = terms.alignment(event.winner) if terms else event.winner
+    return [_st(reactor, state, f"win:{event.winner}:{iso(event.at)}", "win_detected.md.j2",
+                winner=event.winner, team=team, reason=event.reason)]
+
+
 def _dealt(reactor, state: GameState, event: CharactersDealt) -> list:
     return [reactor._pm(seat.name, f"role:{seat.name}",
                         render("role.md.j2", role=role_view(state, seat.name), game=state.setup))
@@ -139,6 +147,7 @@ def sheet_view(state: GameState) -> dict:
     night = night_of(state, state.cycle)
     return {"night": night.number, "entries": night.sheet, "deaths": night.deaths,
             "results": dict(night.results), "tells": night.tells,
+            "effects": [e.describe() for e in night.effects],
             "dawn": date_tag(state.phase_ends_at)}
 
 
@@ -203,7 +212,7 @@ def _digest(reactor, state: GameState, event: DayEnded) -> list:
 
 _HANDLERS = {
     CharactersDealt: _dealt, DealWaiting: _deal_waiting, SetupChecked: _setup_checked,
-    SetupProposed: _setup_proposed, SetupAccepted: _setup_accepted, NightChoiceMade: _choice,
+    SetupProposed: _setup_proposed, SetupAccepted: _setup_accepted, WinDetected: _win_detected, NightChoiceMade: _choice,
     NightReminded: _reminded, NightLocked: _locked, SheetRequested: _sheet_again,
     ApprovalReminded: _approval_reminder, DawnDelayed: _delayed, NightResolved: _resolved,
     WhisperPmFlagged: _flagged, StorytellerConsultRequested: _consult, DayEnded: _digest,

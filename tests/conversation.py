@@ -92,6 +92,11 @@ class Conversation:
         """The Storyteller writes in the Storytellers' conversation with the bot."""
         return self.pm("nightingale", raw, at)
 
+    def approve(self, at: datetime) -> list[Said]:
+        """The Storyteller approves tonight, sending nothing to whoever still needs a result."""
+        missing = self.state.night.missing_results()
+        return self.st("".join(f"!result {p} none\n" for p in missing) + "!approve", at)
+
 
 def night_sheet(setup: GameSetup, *, night: int = 1, choices=(), day=None, changes=()):
     """The night sheet's entries by player, after `choices` ((player, text) PMs) in the
@@ -102,9 +107,7 @@ def night_sheet(setup: GameSetup, *, night: int = 1, choices=(), day=None, chang
     at = START + timedelta(hours=1)
     if night == 2:
         talk.tick(NIGHT1_LOCK)
-        missing = talk.state.night.missing_results()
-        talk.st("".join(f"!result {p} none\n" for p in missing) + "!approve",
-                NIGHT1_LOCK + timedelta(minutes=30))
+        talk.approve(NIGHT1_LOCK + timedelta(minutes=30))
         talk.tick(DAWN1)
         at = DAWN1 + timedelta(hours=13)
         if day is not None:

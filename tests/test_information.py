@@ -130,7 +130,7 @@ def test_information_the_storyteller_decides(character, night, expected, needs):
 
 def test_the_sage_killed_by_the_demon_learns_two_players():
     characters = {"Alex": "sage", "Brianna": "oracle", "Cameron": "seamstress",
-                  "Derek": "witch", "Ellen": "clockmaker", "Fatima": "nodashii",
+                  "Derek": "witch", "Ellen": "clockmaker", "Fatima": "vigormortis",
                   "Gus": "towncrier"}
     entries, night, _ = night_sheet(botf_setup(characters), night=2,
                                     choices=(("Fatima", "/choose Alex"),))
@@ -168,7 +168,7 @@ def _day_one(talk, at):
 
 BOTF_PLUS = load_script("botf").with_characters((ALMANAC.find("undertaker"),))
 NIGHT2 = {"Alex": "oracle", "Brianna": "towncrier", "Cameron": "flowergirl",
-          "Derek": "witch", "Ellen": "undertaker", "Fatima": "nodashii", "Gus": "seamstress"}
+          "Derek": "witch", "Ellen": "undertaker", "Fatima": "vigormortis", "Gus": "seamstress"}
 
 
 @pytest.mark.parametrize("player, choice, sober", [

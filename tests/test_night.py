@@ -158,7 +158,7 @@ def test_nodeath_clears_the_deaths_and_an_edit_needs_a_new_approval():
     talk.pm("Fatima", "/choose Ellen", night2 + H)
     lock = talk.state.phase_ends_at - 2 * H
     talk.tick(lock)
-    talk.st("!approve", lock + H)
+    talk.approve(lock + H)
     talk.st("!nodeath", lock + 90 * timedelta(minutes=1))  # after approval: approve again
     said = talk.tick(talk.state.phase_ends_at)
     assert "## Dawn is delayed" in to(said, "topic")[0]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from . import night_commands  # noqa: F401  (registers the night's commands)
-from . import nightflow
+from . import nightflow, wins
 from .actions import Context
 from .console import CommandReport, run_commands
 from .events import (
@@ -77,7 +77,23 @@ class _Run:
 def advance(state: GameState, now: datetime) -> Outcome:
     run = _Run(state)
     _run_due(run, now)
+    _check_wins(run, now)
     return Outcome(run.state, tuple(run.events))
+
+
+def _check_wins(run: _Run, at: datetime) -> None:
+    """Tell the Storytellers when the game looks over (they confirm with !win). Checked once
+    a whole post or moment has been handled, so deaths in one post count together."""
+    ended = any(isinstance(e, DayEnded) for e in run.events)
+    for event in wins.check(run.state, at, day_ended=ended):
+        run.emit(event)
+
+
+def _with_wins(outcome: Outcome, at: datetime) -> Outcome:
+    run = _Run(outcome.state)
+    run.events = list(outcome.events)
+    _check_wins(run, at)
+    return Outcome(run.state, tuple(run.events), outcome.rejections, outcome.command)
 
 
 def _run_due(run: _Run, now: datetime) -> None:
@@ -132,6 +148,10 @@ def _staff_phase_ends(run: _Run, action, at: datetime) -> None:
 def handle_post(state: GameState, post: Post) -> Outcome:
     """Advance to the post's time, then act on what it says: a player's actions, or a
     Storyteller's `!` commands (all or nothing). The bot's own posts do nothing."""
+    return _with_wins(_handle_post(state, post), post.created_at)
+
+
+def _handle_post(state: GameState, post: Post) -> Outcome:
     advanced = advance(state, post.created_at)
     state, events = advanced.state, list(advanced.events)
     setup = state.setup
@@ -232,6 +252,8 @@ def _end_day(run: _Run, at: datetime, condemned: str | None = None) -> None:
     run.emit(DayEnded(day.number, at, condemned, living_count(run.state)))
     cycle = run.state.cycle + 1
     run.emit(PhaseChanged(Phase.NIGHT, cycle, at, at + run.state.setup.lengths.of(Phase.NIGHT)))
+    for event in nightflow.dusk(run.state, at):
+        run.emit(event)
 
 
 def _lock_all(run: _Run, kind: str, nominee: str, at: datetime) -> None:

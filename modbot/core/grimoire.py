@@ -31,8 +31,35 @@ def is_evil(state: GameState, player: str) -> bool:
 
 
 def is_malfunctioning(state: GameState, player: str) -> bool:
+    """Drunk, poisoned, shown another character, or a Townsfolk beside a working No Dashii."""
+    if _impaired(state, player):
+        return True
+    character = true_character(state, player)
+    return character is not None and character.team == "townsfolk" and \
+        player in no_dashii_victims(state)
+
+
+def _impaired(state: GameState, player: str) -> bool:
     entry = state.grimoire_of(player)
     return entry.poisoned or entry.drunk or bool(entry.thinks and entry.thinks != entry.character)
+
+
+def no_dashii_victims(state: GameState) -> set[str]:
+    """The closest Townsfolk on each side of each living, working No Dashii."""
+    names, out = [s.name for s in state.seats], set()
+    for index, name in enumerate(names):
+        character = true_character(state, name)
+        if character is None or character.id != "nodashii" or not state.seat(name).alive \
+                or _impaired(state, name):
+            continue
+        for step in (-1, 1):
+            for distance in range(1, len(names)):
+                other = names[(index + step * distance) % len(names)]
+                found = true_character(state, other)
+                if found is not None and found.team == "townsfolk":
+                    out.add(other)
+                    break
+    return out
 
 
 def players_of_team(state: GameState, team: str, alive: bool = True) -> list[str]:
@@ -70,4 +97,5 @@ def character_names(state: GameState) -> dict[str, str]:
 
 
 __all__ = ["alignment_of", "character_names", "is_evil", "is_in_play", "is_malfunctioning",
-           "living_neighbours", "players_of_team", "true_character", "yesterday"]
+           "living_neighbours", "no_dashii_victims", "players_of_team", "true_character",
+           "yesterday"]

@@ -19,7 +19,8 @@ from .grimoire import (
 )
 from .model import YES, GameState
 from .night import acting_character
-from .night_model import NightChoice
+from .night_model import Effect, NightChoice
+from .private_events import night_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +32,7 @@ class Info:
     death: str | None = None
     tells: tuple[tuple[str, str], ...] = ()  # (player, message) proposed for dawn
     result: str | None = None  # a proposed result when there is no computed value
+    effects: tuple[Effect, ...] = ()  # grimoire changes proposed for dawn
 
 
 def compute(state: GameState, player: str, choice: NightChoice | None,
@@ -68,7 +70,43 @@ def _kill(state, player, choice, _deaths) -> Info:
                     "fails unless you say otherwise (!dies)")
     if not state.seat(target).alive:
         return Info(note=f"{target} is already dead: no death")
+    is_demon = true_character(state, player).team == "demon"
+    safe = _protected_by(state, target) if is_demon else None
+    if safe is not None:
+        return Info(note=f"{target} is safe from the Demon ({safe}): no death")
+    if target == player and true_character(state, player).id == "imp":
+        return _star_pass(state, player)
     return Info(note=f"{target} dies", death=target)
+
+
+def _protected_by(state: GameState, target: str) -> str | None:
+    """Why the Demon cannot kill the target tonight: the Monk, the Innkeeper, the Soldier."""
+    night = night_of(state, state.cycle)
+    for choice in night.choices:
+        character = true_character(state, choice.player)
+        if character is None or character.id not in ("monk", "innkeeper") or \
+                target not in choice.players or not state.seat(choice.player).alive or \
+                is_malfunctioning(state, choice.player):
+            continue
+        return f"the {character.name}"
+    real = true_character(state, target)
+    if real is not None and real.id == "soldier" and not is_malfunctioning(state, target):
+        return "the Soldier"
+    return None
+
+
+def _star_pass(state: GameState, imp: str) -> Info:
+    """The Imp killed itself: a Minion becomes the Imp (the Scarlet Woman first)."""
+    minions = players_of_team(state, "minion")
+    alive = sum(1 for s in state.seats if s.alive and not s.traveller)
+    scarlet = [m for m in minions if true_character(state, m).id == "scarletwoman"]
+    heir = scarlet[0] if scarlet and alive >= 5 else (minions[0] if minions else None)
+    if heir is None:
+        return Info(note="the Imp killed itself with no Minion alive: it dies", death=imp)
+    return Info(note=f"the Imp killed itself: it dies and {heir} becomes the Imp (told at "
+                "dawn)", death=imp,
+                effects=(Effect(heir, "character", "imp", "the Imp passed to a Minion"),),
+                tells=((heir, "You are now the Imp."),))
 
 
 def _lunatic(state, player, choice) -> Info:
@@ -86,15 +124,20 @@ def _pukka(state, player, choice, _deaths) -> Info:
     if is_malfunctioning(state, player):
         return Info(note=f"{state.setup.script.terms.malfunction}: nobody is poisoned or dies")
     dies = victim if victim and state.seat(victim).alive else None
-    return Info(note=f"{target} is poisoned (!poison); " + (f"last night's {victim} dies"
-                                                           if dies else "nobody dies"),
-                death=dies)
+    effects = tuple(Effect(p, "poisoned", v, "the Pukka") for p, v in
+                    ((target, True), (dies, False)) if p and p != "nobody")
+    return Info(note=f"{target} is poisoned; " + (f"last night's {victim} dies"
+                                                  if dies else "nobody dies"),
+                death=dies, effects=effects)
 
 
 def _lleech(state, player, choice, deaths) -> Info:
     if state.cycle == 1:
-        return Info(note=f"{_target(choice) or '(no choice)'} is the Lleech's host: poisoned "
-                    "(!poison); the Lleech dies if and only if they die")
+        host = _target(choice)
+        return Info(note=f"{host or '(no choice)'} is the Lleech's host: poisoned; the Lleech "
+                    "dies if and only if they die",
+                    effects=(Effect(host, "poisoned", True, "the Lleech's host"),)
+                    if host and not is_malfunctioning(state, player) else ())
     return _kill(state, player, choice, deaths)
 
 
@@ -266,10 +309,22 @@ def _damsel(state, _player, _choice, _deaths) -> Info:
 
 def _widow(state, player, choice, _deaths) -> Info:
     good = [n for n in _seats(state) if not is_evil(state, n) and state.seat(n).alive]
-    knows = good[0] if good else None
-    return Info(note=f"{_target(choice) or '(no choice)'} is poisoned (!poison); send the "
-                f"Widow the grimoire (!tell); proposed to learn a Widow is in play: {knows}",
-                tells=((knows, "A Widow is in play."),) if knows else ())
+    knows, target = (good[0] if good else None), _target(choice)
+    poison = (Effect(target, "poisoned", True, "the Widow"),) \
+        if target and not is_malfunctioning(state, player) else ()
+    return Info(note=f"{target or '(no choice)'} is poisoned; send the Widow the grimoire "
+                f"(!tell); proposed to learn a Widow is in play: {knows}",
+                tells=((knows, "A Widow is in play."),) if knows else (), effects=poison)
+
+
+def _poisoner(state, player, choice, _deaths) -> Info:
+    target = _target(choice)
+    if target is None:
+        return Info(note="no choice sent")
+    if is_malfunctioning(state, player):
+        return Info(note=f"{state.setup.script.terms.malfunction}: {target} is not poisoned")
+    return Info(note=f"{target} is poisoned tonight and tomorrow",
+                effects=(Effect(target, "poisoned", True, "the Poisoner", until_dusk=True),))
 
 
 def _mezepheles(_state, _player, _choice, _deaths) -> Info:
@@ -313,7 +368,7 @@ _INFO = {
     "philosopher": _simple("gains the {chosen} ability; if it is in play, that player "
                            "malfunctions"),
     "monk": _simple("{target} is safe from the Demon tonight"),
-    "poisoner": _simple("{target} is poisoned tonight and tomorrow (!poison)"),
+    "poisoner": _poisoner,
     "devilsadvocate": _simple("{target} does not die if executed tomorrow"),
     "fearmonger": _simple("{target} is feared: if the Fearmonger nominates and executes them, "
                           "their team loses; announce a new choice"),

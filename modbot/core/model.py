@@ -268,6 +268,8 @@ class GameState:
     ledger: object = None  # night_model.WhisperLedger (None until the first whisper PM)
     bluffs: tuple[str, ...] = ()  # character ids the Demon learns (private)
     proposed_setup: tuple | None = None  # (grimoire, bluffs) drawn by !setup propose
+    wins_detected: tuple[tuple[str, str], ...] = ()  # (winner, reason) the STs were told of
+    expiring: tuple[tuple[str, str], ...] = ()  # (player, grimoire flag) undone at dusk
 
     @classmethod
     def from_setup(cls, setup: GameSetup) -> GameState:

@@ -3,7 +3,7 @@
 `!setup` checks the grimoire against the set-up rules; `!start` deals (each player gets
 their character by PM) and, before the game, starts night 1
 now; `!thinks` and `!bluffs` complete the grimoire; during a night, `!result`, `!dies`,
-`!spare`, `!nodeath` and `!tell` edit the night sheet, `!sheet` sends it again and `!approve`
+`!spare`, `!nodeath`, `!tell` and `!effect N off` edit the night sheet, `!sheet` sends it again and `!approve`
 lets dawn come (at its time, or now if it is late). Importing this module adds the commands
 to the table in commands.py and their rules to staff.py, as staff_events.py does for events.
 Character names are checked against the game's script (`!character`, `!thinks`, `!mad` too).
@@ -34,6 +34,7 @@ MESSAGES.update({
     "no_script": "This game has no script (set game.script in the game file).",
     "cannot_deal": "Cannot deal yet: {problems}.",
     "nothing_proposed": "There is no proposed set-up: !setup propose first.",
+    "no_such_effect": "There is no effect {number} tonight (the sheet lists {count}).",
     "unknown_character_st": "No character on the script is called \"{text}\".",
     "not_in_night": "There is no night to edit now (it is {phase}).",
     "sheet_not_ready": "The night sheet comes at the lock ({deadline}); approve after it.",
@@ -157,6 +158,12 @@ def _setup_words(words, _roster):
     return StSetupCheck(mode)
 
 
+def _effect_off(words, _roster):
+    if len(words) != 2 or not words[0].isdigit() or words[1].lower() != "off":
+        raise _Bad("write !effect N off, with N from the night sheet")
+    return StSheetEdit("noeffect", None, words[0])
+
+
 def _thinks(words, roster):
     name, rest = _name(words, roster)
     if not rest:
@@ -184,6 +191,8 @@ _NEW_COMMANDS = [
             _no_arguments(StSheetEdit("nodeath"))),
     Command("tell", "!tell PLAYER \"TEXT\"", "an extra message the player gets at dawn",
             "!tell Ellen \"You are mad about being the Sage\"", _tell),
+    Command("effect", "!effect N off", "drop effect N (as the night sheet numbers them) from "
+            "what dawn applies", "!effect 1 off", _effect_off),
     Command("sheet", "!sheet", "send the night sheet again", "!sheet", _no_arguments(StSheet())),
     Command("approve", "!approve", "approve the night: dawn comes at its time (now if late), "
             "with the deaths and results", "!approve", _no_arguments(StApprove())),
@@ -254,6 +263,9 @@ def _sheet_edit(state: GameState, action: StSheetEdit, ctx):
         return refused
     if action.field == "dies" and not state.seat(action.player).alive:
         return reject(ctx, "player_dead", nominee=action.player)
+    effects = night_of(state, state.cycle).effects
+    if action.field == "noeffect" and not 1 <= int(action.text) <= len(effects):
+        return reject(ctx, "no_such_effect", number=action.text, count=len(effects))
     return (NightSheetEdited(state.cycle, action.field, action.player, action.text,
                              ctx.author, ctx.at),)
 

@@ -54,6 +54,22 @@ class SheetEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class Effect:
+    """A grimoire change the night proposes, applied at dawn once approved."""
+
+    player: str
+    field: str  # a GrimoireEntry field: poisoned, character, alignment...
+    value: object
+    why: str
+    until_dusk: bool = False  # undone when the next night begins (the Poisoner's poison)
+
+    def describe(self) -> str:
+        change = {"poisoned": "poisoned", "drunk": "drunk"}.get(self.field) or \
+            f"{self.field} becomes {self.value}"
+        return f"{self.player}: {change}{' until dusk' if self.until_dusk else ''} ({self.why})"
+
+
+@dataclass(frozen=True, slots=True)
 class NightState:
     number: int
     choices: tuple[NightChoice, ...] = ()
@@ -63,6 +79,7 @@ class NightState:
     deaths: tuple[str, ...] = ()
     results: tuple[tuple[str, str], ...] = ()  # (player, what they learn)
     tells: tuple[tuple[str, str], ...] = ()  # (player, an extra message from the ST)
+    effects: tuple[Effect, ...] = ()
     approved_by: str | None = None
     approved_at: datetime | None = None
     st_reminded: bool = False
@@ -103,4 +120,4 @@ class WhisperLedger:
         return out
 
 
-__all__ = ["NightChoice", "NightState", "SheetEntry", "WhisperFlag", "WhisperLedger"]
+__all__ = ["Effect", "NightChoice", "NightState", "SheetEntry", "WhisperFlag", "WhisperLedger"]

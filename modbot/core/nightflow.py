@@ -17,8 +17,8 @@ from .events import PhaseChanged, PlayerDied
 from .model import GameState, Phase
 from .night import APPROVAL_REMINDER, lock_at, owes_choice
 from .private_events import (
-    ApprovalReminded, CharactersDealt, DawnDelayed, DealWaiting, NightLocked, NightReminded,
-    NightResolved, night_of,
+    ApprovalReminded, CharactersDealt, DawnDelayed, DealWaiting, EffectApplied, EffectsExpired,
+    NightLocked, NightReminded, NightResolved, night_of,
 )
 from .grimoire import players_of_team
 from .sheet import build_sheet
@@ -57,8 +57,8 @@ def fire(state: GameState, name: str, at: datetime) -> list:
         owing = tuple(s.name for s in state.seats if owes_choice(state, s.name))
         return [NightReminded(number, owing, at)]
     if name == "lock":
-        sheet, deaths, results, tells = build_sheet(state)
-        return [NightLocked(number, sheet, deaths, results, tells, at)]
+        sheet, deaths, results, tells, effects = build_sheet(state)
+        return [NightLocked(number, sheet, deaths, results, tells, at, effects)]
     if name == "remind_st":
         return [ApprovalReminded(number, at)]
     if name == "delay":
@@ -70,10 +70,16 @@ def dawn(state: GameState, at: datetime) -> list:
     night = night_of(state, state.cycle)
     deaths = tuple(p for p in night.deaths if state.seat(p).alive)
     events = [NightResolved(night.number, deaths, night.results, night.tells, at)]
+    events += [EffectApplied(effect, at) for effect in night.effects]
     events += [PlayerDied(p, "night", at) for p in deaths]
     events.append(PhaseChanged(Phase.DISCUSSION, state.cycle, at,
                                at + state.setup.lengths.of(Phase.DISCUSSION)))
     return events
+
+
+def dusk(state: GameState, at: datetime) -> list:
+    """A night began: effects that lasted until dusk end."""
+    return [EffectsExpired(state.expiring, at)] if state.expiring else []
 
 
 def deal_problems(state: GameState) -> list[str]:
@@ -96,4 +102,4 @@ def deal_at_first_night(state: GameState, at: datetime) -> list:
     return [DealWaiting(tuple(problems), at)] if problems else [CharactersDealt(None, at)]
 
 
-__all__ = ["deal_at_first_night", "dawn", "due", "fire", "is_managed", "deal_problems"]
+__all__ = ["deal_at_first_night", "dawn", "dusk", "due", "fire", "is_managed", "deal_problems"]

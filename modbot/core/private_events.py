@@ -53,12 +53,13 @@ class NightLocked:
     results: tuple[tuple[str, str], ...]
     tells: tuple[tuple[str, str], ...]
     at: datetime
+    effects: tuple = ()  # night_model.Effect, applied at dawn
 
 
 @dataclass(frozen=True, slots=True)
 class NightSheetEdited:
     night: int
-    field: str  # result | dies | spare | nodeath | tell
+    field: str  # result | dies | spare | nodeath | tell | noeffect
     player: str | None
     text: str
     by: str
@@ -92,6 +93,22 @@ class NightResolved:
     deaths: tuple[str, ...]
     results: tuple[tuple[str, str], ...]
     tells: tuple[tuple[str, str], ...]
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class EffectApplied:
+    """At dawn: one approved effect changed the grimoire."""
+
+    effect: object  # night_model.Effect
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class EffectsExpired:
+    """Dusk: effects that last "until dusk" end (the Poisoner's poison)."""
+
+    changes: tuple[tuple[str, str], ...]  # (player, field) set back to False
     at: datetime
 
 
@@ -139,7 +156,7 @@ def _reminded(state: GameState, e: NightReminded) -> GameState:
 def _locked(state: GameState, e: NightLocked) -> GameState:
     return _with_night(state, replace(night_of(state, e.night), locked=True, sheet=e.sheet,
                                       deaths=e.deaths, results=e.results,
-                                      tells=e.tells))
+                                      tells=e.tells, effects=e.effects))
 
 
 def _edited(state: GameState, e: NightSheetEdited) -> GameState:
@@ -155,6 +172,9 @@ def _edited(state: GameState, e: NightSheetEdited) -> GameState:
         night = replace(night, deaths=())
     elif e.field == "tell":
         night = replace(night, tells=night.tells + ((e.player, e.text),))
+    elif e.field == "noeffect":
+        index = int(e.text) - 1
+        night = replace(night, effects=night.effects[:index] + night.effects[index + 1:])
     return _with_night(state, replace(night, approved_by=None, approved_at=None))  # approve again
 
 
@@ -174,6 +194,21 @@ def _delayed(state: GameState, e: DawnDelayed) -> GameState:
 def _resolved(state: GameState, e: NightResolved) -> GameState:
     night = night_of(state, e.night)
     return replace(state, night=None, past_nights=state.past_nights + (night,))
+
+
+def _effect_applied(state: GameState, e: EffectApplied) -> GameState:
+    effect = e.effect
+    entry = replace(state.grimoire_of(effect.player), **{effect.field: effect.value})
+    others = tuple((p, g) for p, g in state.grimoire if p != effect.player)
+    expiring = state.expiring + (((effect.player, effect.field),) if effect.until_dusk else ())
+    return replace(state, grimoire=others + ((effect.player, entry),), expiring=expiring)
+
+
+def _effects_expired(state: GameState, e: EffectsExpired) -> GameState:
+    grimoire = dict(state.grimoire)
+    for player, field in e.changes:
+        grimoire[player] = replace(grimoire[player], **{field: False})
+    return replace(state, grimoire=tuple(grimoire.items()), expiring=())
 
 
 def _ledger(state: GameState) -> WhisperLedger:
@@ -209,12 +244,14 @@ _events._APPLIERS.update({
     ApprovalReminded: _approval_reminded,
     DawnDelayed: _delayed,
     NightResolved: _resolved,
+    EffectApplied: _effect_applied,
+    EffectsExpired: _effects_expired,
     WhisperPmCounted: _pm_counted,
     WhisperPmFlagged: _pm_flagged,
 })
 
 __all__ = [
-    "ApprovalReminded", "CharactersDealt", "DawnDelayed", "DealWaiting", "NightApproved",
+    "ApprovalReminded", "CharactersDealt", "EffectApplied", "EffectsExpired", "DawnDelayed", "DealWaiting", "NightApproved",
     "NightChoiceMade", "NightLocked", "NightReminded", "NightResolved", "NightSheetEdited",
     "WhisperPmCounted", "WhisperPmFlagged", "night_of",
 ]

@@ -18,9 +18,9 @@ from .grimoire import (
     character_names, is_malfunctioning, players_of_team, true_character,
 )
 from .information import compute
-from .model import GameState
+from .model import GameState, GrimoireEntry
 from .night import acting_character, used_on
-from .night_model import NightChoice, SheetEntry
+from .night_model import Effect, NightChoice, SheetEntry
 from .private_events import night_of
 from .script import SPECIAL_STEPS, Character
 
@@ -29,12 +29,19 @@ ACTS_WHEN_KILLED = {"sage"}  # abilities that work because their player is kille
 
 
 def build_sheet(state: GameState):
-    """(sheet, deaths, results, tells) for the current night."""
+    """(sheet, deaths, results, tells, effects) for the current night. Tonight's poisonings
+    are seen by every later step (the poisoners wake first in every night order)."""
     night = night_of(state, state.cycle)
     order = state.setup.script.night_order(state.cycle)
+    poisoned = [e for c in night.choices for e in compute(state, c.player, c).effects
+                if e.field == "poisoned" and e.value]
+    state = _with_poison(state, poisoned)
     killed_at: dict[str, int] = {}  # who dies tonight, and at which step of the order
+    effects: list[Effect] = []
     for choice in night.choices:
-        death = compute(state, choice.player, choice).death
+        found = compute(state, choice.player, choice)
+        effects.extend(e for e in found.effects if e not in effects)
+        death = found.death
         if death and choice.character in order:
             killed_at.setdefault(death, order.index(choice.character))
     entries, results, tells, listed = [], [], [], set()
@@ -68,7 +75,18 @@ def build_sheet(state: GameState):
             entries.append(SheetEntry("other", choice.player, _name(state, choice.player),
                                       choice.describe(), _status(state, choice.player),
                                       "ST decides: a request outside the night order"))
-    return tuple(entries), tuple(killed_at), tuple(results), tuple(tells)
+    return tuple(entries), tuple(killed_at), tuple(results), tuple(tells), tuple(effects)
+
+
+def _with_poison(state: GameState, poisoned: list[Effect]) -> GameState:
+    """The state as tonight's later steps see it: tonight's poison victims poisoned."""
+    if not poisoned:
+        return state
+    grimoire = dict(state.grimoire)
+    for effect in poisoned:
+        grimoire[effect.player] = replace(grimoire.get(effect.player, GrimoireEntry()),
+                                          poisoned=True)
+    return replace(state, grimoire=tuple(grimoire.items()))
 
 
 def _name(state: GameState, player: str) -> str:

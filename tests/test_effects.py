@@ -1,0 +1,179 @@
+"""Ability effects and win conditions, first part (issue 7): protection from the Demon,
+poison that later steps see and that ends at dusk, the Imp passing the Demon on, the Pukka,
+the Lleech, the Gambler, the Assassin, the No Dashii's neighbours; good and evil wins noticed
+and confirmed by the Storytellers. Each test is named after the character it drives."""
+
+from datetime import timedelta
+
+from modbot.scripts import load_script
+
+from .conversation import Conversation, botf_setup, night_sheet, to
+from .helpers import START
+
+ALMANAC = load_script("almanac")
+OOPS = load_script("oopsallevil")
+BOTH = ALMANAC.with_characters(tuple(OOPS.characters) + tuple(
+    load_script("crimsonmoon").characters))
+SEATS = ("Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fatima", "Gus")
+H = timedelta(hours=1)
+
+
+def _game(*characters, dead=()):
+    names = dict(zip(SEATS, characters))
+    spare = [c.id for c in BOTH.characters if c.is_good and c.id not in characters]
+    return botf_setup(names, script=BOTH, bluffs=tuple(spare[:3]), dead=dead)
+
+
+BASE = ("monk", "empath", "soldier", "poisoner", "imp", "chef", "scarletwoman")
+
+
+def test_monk_protects_from_the_demon():
+    entries, night, _ = night_sheet(_game(*BASE), night=2, choices=(
+        ("Alex", "/choose Brianna"), ("Ellen", "/choose Brianna")))
+    assert night.deaths == ()
+    assert "safe from the Demon (the Monk)" in entries["Ellen"].suggestion
+
+
+def test_soldier_is_safe_unless_poisoned():
+    _, night, _ = night_sheet(_game(*BASE), night=2, choices=(("Ellen", "/choose Cameron"),))
+    assert night.deaths == ()
+    _, night, _ = night_sheet(_game(*BASE), night=2, choices=(
+        ("Derek", "/choose Cameron"), ("Ellen", "/choose Cameron")))
+    assert night.deaths == ("Cameron",)  # the Poisoner woke first
+
+
+def test_poisoner_spoils_later_steps_and_the_poison_ends_at_dusk():
+    entries, night, talk = night_sheet(_game(*BASE), night=2, choices=(
+        ("Derek", "/choose Brianna"),))
+    assert entries["Brianna"].suggestion.startswith("ST decides (drunk or poisoned)")
+    assert [e.describe() for e in night.effects] == [
+        "Brianna: poisoned until dusk (the Poisoner)"]
+    talk.approve(talk.state.phase_ends_at - H)
+    talk.tick(talk.state.phase_ends_at)
+    assert talk.state.grimoire_of("Brianna").poisoned  # tomorrow day too
+    talk.st("!endday --yes", talk.state.phase_ends_at - H)
+    assert talk.state.phase_label == "night 3"
+    assert not talk.state.grimoire_of("Brianna").poisoned
+
+
+def test_imp_passes_the_demon_to_the_scarlet_woman():
+    entries, night, talk = night_sheet(_game(*BASE), night=2, choices=(
+        ("Ellen", "/choose Ellen"),))
+    assert night.deaths == ("Ellen",)
+    assert [e.describe() for e in night.effects] == [
+        "Gus: character becomes imp (the Imp passed to a Minion)"]
+    said = talk.approve(talk.state.phase_ends_at - H)
+    said += talk.tick(talk.state.phase_ends_at)
+    assert talk.state.grimoire_of("Gus").character == "imp"
+    assert "You are now the Imp." in to(said, "pm:gus")[0]
+    assert not any("looks over" in s.raw for s in said)  # a Demon lives: no win
+
+
+def test_effect_off_drops_an_effect_before_dawn():
+    _, night, talk = night_sheet(_game(*BASE), night=2, choices=(("Ellen", "/choose Ellen"),))
+    said = talk.st("!effect 2 off", talk.state.phase_ends_at - H)
+    assert "There is no effect 2 tonight (the sheet lists 1)." in to(said, "pmtopic")[0]
+    talk.st("!effect 1 off", talk.state.phase_ends_at - H)
+    said = talk.approve(talk.state.phase_ends_at - H)
+    said += talk.tick(talk.state.phase_ends_at)
+    assert talk.state.grimoire_of("Gus").character == "scarletwoman"
+    assert any("The game looks over: **good** wins: every Demon is dead" in s.raw
+               for s in said if s.thread == "pm:storytellers")
+
+
+def test_nodashii_poisons_its_townsfolk_neighbours():
+    # The No Dashii (Ellen) sits between the Poisoner and the Monk: its closest Townsfolk are
+    # the Soldier (Cameron, past the Poisoner) and the Monk (Fatima).
+    characters = ("chef", "empath", "soldier", "poisoner", "nodashii", "monk", "pixie")
+    entries, _, _ = night_sheet(_game(*characters))
+    assert entries["Brianna"].suggestion == "0 of your living neighbours are evil."
+    entries, night, _ = night_sheet(_game(*characters), night=2, choices=(
+        ("Fatima", "/choose Cameron"), ("Ellen", "/choose Cameron")))
+    assert night.deaths == ("Cameron",)  # neither the Monk nor the Soldier works
+    assert "drunk or poisoned" in entries["Fatima"].status
+
+
+def test_pukka_poisons_then_kills_the_previous_victim():
+    characters = ("chef", "empath", "soldier", "poisoner", "pukka", "monk", "pixie")
+    talk = Conversation(_game(*characters))
+    talk.tick(START)
+    talk.pm("Ellen", "/choose Alex", START + H)
+    talk.tick(START + timedelta(hours=22))
+    assert talk.state.night.deaths == ()
+    assert [e.describe() for e in talk.state.night.effects] == ["Alex: poisoned (the Pukka)"]
+    talk.approve(START + timedelta(hours=23))
+    talk.tick(START + timedelta(hours=24))
+    assert talk.state.grimoire_of("Alex").poisoned
+    talk.st("!endday --yes", START + timedelta(hours=30))
+    talk.pm("Ellen", "/choose Brianna", START + timedelta(hours=31))
+    talk.tick(talk.state.phase_ends_at - 2 * H)
+    assert talk.state.night.deaths == ("Alex",)
+
+
+def test_lleech_poisons_its_host_on_the_first_night():
+    characters = ("chef", "empath", "soldier", "poisoner", "lleech", "monk", "pixie")
+    _, night, _ = night_sheet(_game(*characters), choices=(("Ellen", "/choose Alex"),))
+    assert [e.describe() for e in night.effects] == ["Alex: poisoned (the Lleech's host)"]
+
+
+def test_gambler_dies_on_a_wrong_guess():
+    characters = ("gambler", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    _, night, _ = night_sheet(_game(*characters), night=2,
+                              choices=(("Alex", "/choose Ellen as Pukka"),))
+    assert night.deaths == ("Alex",)
+    _, night, _ = night_sheet(_game(*characters), night=2,
+                              choices=(("Alex", "/choose Ellen as Imp"),))
+    assert night.deaths == ()
+
+
+def test_assassin_kills_even_a_protected_player():
+    characters = ("monk", "empath", "soldier", "assassin", "imp", "chef", "pixie")
+    _, night, _ = night_sheet(_game(*characters), night=2, choices=(
+        ("Derek", "/choose Cameron"),))
+    assert night.deaths == ("Cameron",)
+
+
+# -- winning ----------------------------------------------------------------------------------
+
+def test_executing_the_demon_is_noticed_and_announced_only_when_confirmed():
+    talk = Conversation(_game(*BASE[:-1], "witch"))
+    talk.tick(START)
+    talk.tick(START + timedelta(hours=22))
+    talk.approve(START + timedelta(hours=23))
+    talk.tick(START + timedelta(hours=24))
+    said = talk.st("!execute Ellen --yes", START + timedelta(hours=30))
+    (note,) = [s.raw for s in said if "looks over" in s.raw]
+    assert "**good** wins: every Demon is dead" in note and "`!win good" in note
+    assert not any("game is over" in s.raw for s in said if s.thread == "topic")
+    said = talk.st("!win good every Demon is dead --yes", START + timedelta(hours=31))
+    assert "## The game is over: good wins" in to(said, "topic")[0]
+
+
+def test_evil_wins_when_two_players_live():
+    talk = Conversation(_game(*BASE))
+    talk.tick(START)
+    said = talk.st("!kill Alex --yes\n!kill Brianna --yes\n!kill Cameron --yes\n"
+                   "!kill Fatima --yes", START + H)
+    assert not any("looks over" in s.raw for s in said)  # Derek, Ellen and Gus live
+    said = talk.st("!kill Gus --yes", START + 2 * H)
+    assert any("**evil** wins: only two players live" in s.raw for s in said)
+
+
+def test_vortox_wins_a_day_without_an_execution():
+    characters = ("chef", "empath", "soldier", "poisoner", "vortox", "monk", "pixie")
+    talk = Conversation(_game(*characters))
+    talk.tick(START)
+    talk.tick(START + timedelta(hours=22))
+    talk.approve(START + timedelta(hours=23))
+    talk.tick(START + timedelta(hours=24))
+    said = talk.st("!endday --yes", START + timedelta(hours=30))
+    assert any("no one was executed today, and the Vortox is in play" in s.raw for s in said)
+
+
+def test_a_tie_goes_to_good():
+    talk = Conversation(_game(*BASE))
+    talk.tick(START)
+    said = talk.st("!kill Alex --yes\n!kill Brianna --yes\n!kill Cameron --yes\n"
+                   "!kill Fatima --yes\n!kill Gus --yes\n!kill Ellen --yes", START + H)
+    notes = [s.raw for s in said if "looks over" in s.raw]
+    assert len(notes) == 1 and "**good** wins" in notes[0]

@@ -23,6 +23,7 @@ from .core.private_events import (
 )
 from .core.model import GameState, iso
 from .core.script import Character
+from .core.triggers import ScarletWomanPromoted
 from .core.wins import WinDetected
 from .core.grimoire import players_of_team, true_character
 from .render import render
@@ -112,6 +113,16 @@ def _win_detected(reactor, state: GameState, event: WinDetected) -> list:
     team = terms.alignment(event.winner) if terms else event.winner
     return [_st(reactor, state, f"win:{event.winner}:{iso(event.at)}", "win_detected.md.j2",
                 winner=event.winner, team=team, reason=event.reason)]
+
+
+def _promoted(reactor, state: GameState, event: ScarletWomanPromoted) -> list:
+    name = state.setup.script.get(event.character).name
+    return [reactor._pm(event.player, f"promoted:{event.player}:{iso(event.at)}",
+                        render("night_results.md.j2", night=None,
+                               lines=[f"The Demon died: you are now the {name}."])),
+            _st(reactor, state, f"promoted-st:{event.player}:{iso(event.at)}",
+                "st_note.md.j2", text=f"The Demon died with 5 or more alive: {event.player} "
+                f"(the Scarlet Woman) is now the {name}.")]
 
 
 def _dealt(reactor, state: GameState, event: CharactersDealt) -> list:
@@ -212,7 +223,8 @@ def _digest(reactor, state: GameState, event: DayEnded) -> list:
 
 _HANDLERS = {
     CharactersDealt: _dealt, DealWaiting: _deal_waiting, SetupChecked: _setup_checked,
-    SetupProposed: _setup_proposed, SetupAccepted: _setup_accepted, WinDetected: _win_detected, NightChoiceMade: _choice,
+    SetupProposed: _setup_proposed, SetupAccepted: _setup_accepted, WinDetected: _win_detected,
+    ScarletWomanPromoted: _promoted, NightChoiceMade: _choice,
     NightReminded: _reminded, NightLocked: _locked, SheetRequested: _sheet_again,
     ApprovalReminded: _approval_reminder, DawnDelayed: _delayed, NightResolved: _resolved,
     WhisperPmFlagged: _flagged, StorytellerConsultRequested: _consult, DayEnded: _digest,

@@ -22,7 +22,8 @@ from .core.events import (
     GameEnded, PlayerRevived, VoteCast, VoteCorrected, VoteCountRequested, VoteLocked,
     VotesUnlocked, VoteWithdrawn, WhisperBroken, WhisperLimitExceeded,
 )
-from .core.model import EXILE, GameState, Phase
+from .core.model import EXILE, GameState, Phase, iso
+from .core.triggers import ABILITY_DEATH
 from .core.voting import NOTE_NO_TOKEN_CAST
 from .core.report import report as game_report
 from .private_reactions import private_messages
@@ -149,6 +150,9 @@ class Reactor:
                 state.setup.storytellers, f"whisper-limit:{event.player}:{event.post_number}",
                 render("whisper_limit.md.j2", player=event.player, count=event.count,
                        limit=event.limit, post_number=event.post_number))]
+        elif isinstance(event, PlayerDied) and event.cause == ABILITY_DEATH:
+            return [self._public(f"died:{event.player}:{iso(event.at)}",
+                                 render("public_life.md.j2", player=event.player, alive=False))]
         elif isinstance(event, GameEnded):
             return [self._public("game-over", render("game_over.md.j2", winner=event.winner,
                                                        reason=event.reason))]

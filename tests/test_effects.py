@@ -70,15 +70,49 @@ def test_imp_passes_the_demon_to_the_scarlet_woman():
 
 
 def test_effect_off_drops_an_effect_before_dawn():
-    _, night, talk = night_sheet(_game(*BASE), night=2, choices=(("Ellen", "/choose Ellen"),))
+    characters = BASE[:-1] + ("witch",)  # no Scarlet Woman: the Minion is the Witch
+    _, night, talk = night_sheet(_game(*characters), night=2,
+                                 choices=(("Ellen", "/choose Ellen"),))
     said = talk.st("!effect 2 off", talk.state.phase_ends_at - H)
     assert "There is no effect 2 tonight (the sheet lists 1)." in to(said, "pmtopic")[0]
     talk.st("!effect 1 off", talk.state.phase_ends_at - H)
     said = talk.approve(talk.state.phase_ends_at - H)
     said += talk.tick(talk.state.phase_ends_at)
-    assert talk.state.grimoire_of("Gus").character == "scarletwoman"
+    assert talk.state.grimoire_of("Gus").character == "witch"
     assert any("The game looks over: **good** wins: every Demon is dead" in s.raw
                for s in said if s.thread == "pm:storytellers")
+
+
+def test_scarletwoman_becomes_the_demon_when_it_is_executed():
+    talk = Conversation(_game(*BASE))
+    talk.tick(START)
+    talk.tick(START + timedelta(hours=22))
+    talk.approve(START + timedelta(hours=23))
+    talk.tick(START + timedelta(hours=24))
+    said = talk.st("!execute Ellen --yes", START + timedelta(hours=30))
+    assert talk.state.grimoire_of("Gus").character == "imp"
+    assert "you are now the Imp" in to(said, "pm:gus")[0]
+    assert not any("looks over" in s.raw for s in said)
+    assert not any("Scarlet" in s.raw or "Imp" in s.raw for s in said if s.thread == "topic")
+
+
+def test_witch_curse_kills_a_cursed_nominator_and_the_nomination_counts():
+    characters = ("chef", "empath", "soldier", "witch", "imp", "monk", "pixie")
+    entries, night, talk = night_sheet(_game(*characters), night=2,
+                                       choices=(("Derek", "/choose Alex"),))
+    assert [e.describe() for e in night.effects] == [
+        "Alex: cursed_day becomes 2 (the Witch)"]
+    talk.approve(talk.state.phase_ends_at - H)
+    talk.tick(talk.state.phase_ends_at)
+    nominations = talk.state.phase_ends_at
+    talk.tick(nominations)
+    said = talk.thread("Alex", "/nominate Brianna", nominations + H)
+    assert not talk.state.seat("Alex").alive
+    assert talk.state.today.nomination_of("Brianna") is not None
+    (public,) = [s.raw for s in said if s.thread == "topic" and "has died" in s.raw]
+    assert "**Alex** has died." in public and "Witch" not in public
+    said = talk.thread("Brianna", "/nominate Cameron", nominations + 2 * H)
+    assert talk.state.seat("Brianna").alive  # not cursed
 
 
 def test_nodashii_poisons_its_townsfolk_neighbours():
@@ -177,3 +211,44 @@ def test_a_tie_goes_to_good():
                    "!kill Fatima --yes\n!kill Gus --yes\n!kill Ellen --yes", START + H)
     notes = [s.raw for s in said if "looks over" in s.raw]
     assert len(notes) == 1 and "**good** wins" in notes[0]
+
+
+def test_snakecharmer_swaps_with_the_demon():
+    characters = ("snakecharmer", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    _, night, talk = night_sheet(_game(*characters), choices=(("Alex", "/choose Ellen"),))
+    assert night.result_of("Alex") == "You chose the Demon: you are now the Imp and evil."
+    talk.approve(START + timedelta(hours=23))
+    said = talk.tick(START + timedelta(hours=24))
+    alex, ellen = talk.state.grimoire_of("Alex"), talk.state.grimoire_of("Ellen")
+    assert (alex.character, alex.alignment) == ("imp", "evil")
+    assert (ellen.character, ellen.alignment, ellen.poisoned) == ("snakecharmer", "good", True)
+    assert "You are now the Snake Charmer and good." in to(said, "pm:ellen")[0]
+
+
+def test_fanggu_jumps_to_the_first_outsider_it_kills():
+    characters = ("chef", "mutant", "soldier", "poisoner", "fanggu", "monk", "pixie")
+    _, night, _ = night_sheet(_game(*characters), night=2,
+                              choices=(("Ellen", "/choose Brianna"),))
+    assert night.deaths == ("Ellen",)
+    assert [e.describe() for e in night.effects] == [
+        "Brianna: character becomes fanggu (the Fang Gu jumped)",
+        "Brianna: alignment becomes evil (the Fang Gu jumped)"]
+
+
+def test_vigormortis_poisons_a_townsfolk_neighbour_of_a_killed_minion():
+    characters = ("chef", "empath", "soldier", "poisoner", "vigormortis", "monk", "pixie")
+    _, night, _ = night_sheet(_game(*characters), night=2, choices=(("Ellen", "/choose Derek"),))
+    assert night.deaths == ("Derek",)
+    assert [e.describe() for e in night.effects] == [
+        "Cameron: poisoned (the Vigormortis' Minion)"]
+
+
+def test_pithag_changes_a_character_not_in_play():
+    characters = ("chef", "empath", "soldier", "pithag", "imp", "monk", "pixie")
+    _, night, _ = night_sheet(_game(*characters), night=2,
+                              choices=(("Derek", "/choose Alex as Noble"),))
+    assert [e.describe() for e in night.effects] == [
+        "Alex: character becomes noble (the Pit Hag)"]
+    entries, night, _ = night_sheet(_game(*characters), night=2,
+                                    choices=(("Derek", "/choose Alex as Empath"),))
+    assert night.effects == () and "it is in play" in entries["Derek"].suggestion

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from . import night_commands  # noqa: F401  (registers the night's commands)
-from . import nightflow, wins
+from . import nightflow, triggers, wins
 from .actions import Context
 from .console import CommandReport, run_commands
 from .events import (
@@ -72,6 +72,8 @@ class _Run:
     def emit(self, event: Event) -> None:
         self.state = apply(self.state, event)
         self.events.append(event)
+        for consequence in triggers.after(self.state, event):  # the Witch, the Scarlet Woman
+            self.emit(consequence)
 
 
 def advance(state: GameState, now: datetime) -> Outcome:

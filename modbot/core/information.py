@@ -11,28 +11,14 @@ Malfunction and the Vortox are handled by the sheet, which sees the whole answer
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .grimoire import (
     alignment_of, character_names, is_evil, is_malfunctioning, living_neighbours,
     players_of_team, true_character, yesterday,
 )
 from .model import YES, GameState
 from .night import acting_character
-from .night_model import Effect, NightChoice
-from .private_events import night_of
-
-
-@dataclass(frozen=True, slots=True)
-class Info:
-    value: str | None = None  # the true answer, when computable
-    sentence: str = "{value}"  # what the player is told, with {value}
-    note: str = ""  # what the Storyteller decides, or the effect to apply
-    needs_result: bool = False
-    death: str | None = None
-    tells: tuple[tuple[str, str], ...] = ()  # (player, message) proposed for dawn
-    result: str | None = None  # a proposed result when there is no computed value
-    effects: tuple[Effect, ...] = ()  # grimoire changes proposed for dawn
+from .effects import EFFECTS, lunatic
+from .night_model import Info, NightChoice
 
 
 def compute(state: GameState, player: str, choice: NightChoice | None,
@@ -42,7 +28,7 @@ def compute(state: GameState, player: str, choice: NightChoice | None,
         return Info()
     if true_character(state, player) is not None and \
             true_character(state, player).id == "lunatic" and character.team == "demon":
-        return _lunatic(state, player, choice)
+        return lunatic(state, player, choice)
     handler = _INFO.get(character.spec.info or "")
     return handler(state, player, choice, deaths) if handler else Info()
 
@@ -57,99 +43,6 @@ def _seats(state: GameState) -> list[str]:
 
 def _target(choice: NightChoice | None) -> str | None:
     return choice.players[0] if choice and choice.players else None
-
-
-# -- kills ------------------------------------------------------------------------------------
-
-def _kill(state, player, choice, _deaths) -> Info:
-    target = _target(choice)
-    if target is None:
-        return Info(note="no choice sent: choose a death or !nodeath")
-    if is_malfunctioning(state, player):
-        return Info(note=f"{state.setup.script.terms.malfunction}: the kill on {target} "
-                    "fails unless you say otherwise (!dies)")
-    if not state.seat(target).alive:
-        return Info(note=f"{target} is already dead: no death")
-    is_demon = true_character(state, player).team == "demon"
-    safe = _protected_by(state, target) if is_demon else None
-    if safe is not None:
-        return Info(note=f"{target} is safe from the Demon ({safe}): no death")
-    if target == player and true_character(state, player).id == "imp":
-        return _star_pass(state, player)
-    return Info(note=f"{target} dies", death=target)
-
-
-def _protected_by(state: GameState, target: str) -> str | None:
-    """Why the Demon cannot kill the target tonight: the Monk, the Innkeeper, the Soldier."""
-    night = night_of(state, state.cycle)
-    for choice in night.choices:
-        character = true_character(state, choice.player)
-        if character is None or character.id not in ("monk", "innkeeper") or \
-                target not in choice.players or not state.seat(choice.player).alive or \
-                is_malfunctioning(state, choice.player):
-            continue
-        return f"the {character.name}"
-    real = true_character(state, target)
-    if real is not None and real.id == "soldier" and not is_malfunctioning(state, target):
-        return "the Soldier"
-    return None
-
-
-def _star_pass(state: GameState, imp: str) -> Info:
-    """The Imp killed itself: a Minion becomes the Imp (the Scarlet Woman first)."""
-    minions = players_of_team(state, "minion")
-    alive = sum(1 for s in state.seats if s.alive and not s.traveller)
-    scarlet = [m for m in minions if true_character(state, m).id == "scarletwoman"]
-    heir = scarlet[0] if scarlet and alive >= 5 else (minions[0] if minions else None)
-    if heir is None:
-        return Info(note="the Imp killed itself with no Minion alive: it dies", death=imp)
-    return Info(note=f"the Imp killed itself: it dies and {heir} becomes the Imp (told at "
-                "dawn)", death=imp,
-                effects=(Effect(heir, "character", "imp", "the Imp passed to a Minion"),),
-                tells=((heir, "You are now the Imp."),))
-
-
-def _lunatic(state, player, choice) -> Info:
-    demons = players_of_team(state, "demon")
-    target = _target(choice) or "nobody"
-    return Info(note=f"the Lunatic's attack on {target} does nothing; the Demon learns it",
-                tells=tuple((d, f"The Lunatic ({player}) chose {target} tonight.")
-                            for d in demons))
-
-
-def _pukka(state, player, choice, _deaths) -> Info:
-    earlier = [n.choice_of(player) for n in state.past_nights if n.number == state.cycle - 1]
-    victim = _target(earlier[0]) if earlier and earlier[0] else None
-    target = _target(choice) or "nobody"
-    if is_malfunctioning(state, player):
-        return Info(note=f"{state.setup.script.terms.malfunction}: nobody is poisoned or dies")
-    dies = victim if victim and state.seat(victim).alive else None
-    effects = tuple(Effect(p, "poisoned", v, "the Pukka") for p, v in
-                    ((target, True), (dies, False)) if p and p != "nobody")
-    return Info(note=f"{target} is poisoned; " + (f"last night's {victim} dies"
-                                                  if dies else "nobody dies"),
-                death=dies, effects=effects)
-
-
-def _lleech(state, player, choice, deaths) -> Info:
-    if state.cycle == 1:
-        host = _target(choice)
-        return Info(note=f"{host or '(no choice)'} is the Lleech's host: poisoned; the Lleech "
-                    "dies if and only if they die",
-                    effects=(Effect(host, "poisoned", True, "the Lleech's host"),)
-                    if host and not is_malfunctioning(state, player) else ())
-    return _kill(state, player, choice, deaths)
-
-
-def _gambler(state, player, choice, _deaths) -> Info:
-    if choice is None or not choice.players or not choice.chosen_character:
-        return Info()
-    real = true_character(state, choice.players[0])
-    if real is not None and real.id == choice.chosen_character:
-        return Info(note="the guess is right: nothing happens")
-    if is_malfunctioning(state, player):
-        return Info(note="the guess is wrong, but the Gambler malfunctions: no death")
-    return Info(note="the guess is wrong: the Gambler dies", death=player)
 
 
 # -- information ------------------------------------------------------------------------------
@@ -276,19 +169,6 @@ def _godfather(state, _player, _choice, _deaths) -> Info:
     return Info(", ".join(names) or "none", "Outsiders in play: {value}.")
 
 
-def _snake_charmer(state, player, choice, _deaths) -> Info:
-    target = _target(choice)
-    if target is None:
-        return Info()
-    character = true_character(state, target)
-    if character is None or character.team != "demon":
-        return Info(note=f"{target} is not the Demon: nothing happens")
-    return Info(note=f"{target} is the Demon: swap characters and alignments with {player} "
-                "(!character, !alignment); the new Snake Charmer malfunctions",
-                result=f"You chose the Demon: you are now the {character.name} and "
-                f"{state.setup.script.terms.evil}.", needs_result=True)
-
-
 def _cerenovus(state, _player, choice, _deaths) -> Info:
     target = _target(choice)
     if target is None:
@@ -305,26 +185,6 @@ def _damsel(state, _player, _choice, _deaths) -> Info:
     minions = players_of_team(state, "minion")
     return Info(note="each Minion learns a Damsel is in play (told at dawn)",
                 tells=tuple((m, "A Damsel is in play.") for m in minions))
-
-
-def _widow(state, player, choice, _deaths) -> Info:
-    good = [n for n in _seats(state) if not is_evil(state, n) and state.seat(n).alive]
-    knows, target = (good[0] if good else None), _target(choice)
-    poison = (Effect(target, "poisoned", True, "the Widow"),) \
-        if target and not is_malfunctioning(state, player) else ()
-    return Info(note=f"{target or '(no choice)'} is poisoned; send the Widow the grimoire "
-                f"(!tell); proposed to learn a Widow is in play: {knows}",
-                tells=((knows, "A Widow is in play."),) if knows else (), effects=poison)
-
-
-def _poisoner(state, player, choice, _deaths) -> Info:
-    target = _target(choice)
-    if target is None:
-        return Info(note="no choice sent")
-    if is_malfunctioning(state, player):
-        return Info(note=f"{state.setup.script.terms.malfunction}: {target} is not poisoned")
-    return Info(note=f"{target} is poisoned tonight and tomorrow",
-                effects=(Effect(target, "poisoned", True, "the Poisoner", until_dusk=True),))
 
 
 def _mezepheles(_state, _player, _choice, _deaths) -> Info:
@@ -353,22 +213,17 @@ def _simple(note: str, needs_result: bool = False):
 
 
 _INFO = {
-    "kill": _kill, "pukka": _pukka, "lleech": _lleech, "gambler": _gambler,
+    **EFFECTS,
     "chef": _chef, "empath": _empath, "clockmaker": _clockmaker, "librarian": _librarian,
     "noble": _noble, "pixie": _pixie, "oracle": _oracle, "undertaker": _undertaker,
     "towncrier": _town_crier, "flowergirl": _flowergirl, "seamstress": _seamstress,
     "chambermaid": _chambermaid, "dreamer": _dreamer, "godfather": _godfather,
-    "snakecharmer": _snake_charmer, "cerenovus": _cerenovus, "damsel": _damsel,
-    "widow": _widow, "mezepheles": _mezepheles, "sage": _sage, "juggler": _juggler,
+    "cerenovus": _cerenovus, "damsel": _damsel, "mezepheles": _mezepheles, "sage": _sage, "juggler": _juggler,
     "mathematician": _simple("how many abilities worked abnormally since dawn", True),
     "doppelganger": _simple("choose the opposing twin; each learns the other", True),
-    "witch": _simple("{target} is cursed: if they nominate tomorrow, they die"),
-    "pithag": _simple("{target} becomes the {chosen} if not in play (apply with !character); "
-                      "if a Demon is made, tonight's deaths are arbitrary"),
     "philosopher": _simple("gains the {chosen} ability; if it is in play, that player "
                            "malfunctions"),
     "monk": _simple("{target} is safe from the Demon tonight"),
-    "poisoner": _poisoner,
     "devilsadvocate": _simple("{target} does not die if executed tomorrow"),
     "fearmonger": _simple("{target} is feared: if the Fearmonger nominates and executes them, "
                           "their team loses; announce a new choice"),

@@ -70,6 +70,18 @@ class Effect:
 
 
 @dataclass(frozen=True, slots=True)
+class Info:
+    value: str | None = None  # the true answer, when computable
+    sentence: str = "{value}"  # what the player is told, with {value}
+    note: str = ""  # what the Storyteller decides, or the effect to apply
+    needs_result: bool = False
+    death: str | None = None
+    tells: tuple[tuple[str, str], ...] = ()  # (player, message) proposed for dawn
+    result: str | None = None  # a proposed result when there is no computed value
+    effects: tuple[Effect, ...] = ()  # grimoire changes proposed for dawn
+
+
+@dataclass(frozen=True, slots=True)
 class NightState:
     number: int
     choices: tuple[NightChoice, ...] = ()
@@ -120,4 +132,4 @@ class WhisperLedger:
         return out
 
 
-__all__ = ["Effect", "NightChoice", "NightState", "SheetEntry", "WhisperFlag", "WhisperLedger"]
+__all__ = ["Effect", "Info", "NightChoice", "NightState", "SheetEntry", "WhisperFlag", "WhisperLedger"]

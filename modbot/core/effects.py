@@ -1,0 +1,227 @@
+"""Theory of operation: abilities that change the game, proposed for the night sheet.
+
+Like information.py, each function takes (state, player, choice, deaths) and returns an
+`Info`, here mostly with `death` and `effects`: the Demons' kills and what stops them (the
+Monk, the Innkeeper, the Soldier; not against the Assassin), the Imp passing the Demon on,
+the Fang Gu jumping to the first Outsider it kills, the Vigormortis' Minions, the Pukka, the
+Lleech's host, the Gambler, the Poisoner, the Widow, the Snake Charmer's swap, the Pit Hag's
+change, the Witch's curse. Nothing is applied here: the Storytellers see the effects on the
+night sheet, may drop any (`!effect N off`), and their approval applies them at dawn.
+"""
+
+from __future__ import annotations
+
+from .grimoire import character_names, is_evil, is_malfunctioning, living_neighbours, \
+    players_of_team, true_character
+from .model import GameState
+from .night_model import Effect, Info, NightChoice
+from .private_events import night_of
+
+
+def target_of(choice: NightChoice | None) -> str | None:
+    return choice.players[0] if choice and choice.players else None
+
+
+# -- kills ------------------------------------------------------------------------------------
+
+def _kill(state, player, choice, _deaths) -> Info:
+    target = target_of(choice)
+    if target is None:
+        return Info(note="no choice sent: choose a death or !nodeath")
+    if is_malfunctioning(state, player):
+        return Info(note=f"{state.setup.script.terms.malfunction}: the kill on {target} "
+                    "fails unless you say otherwise (!dies)")
+    if not state.seat(target).alive:
+        return Info(note=f"{target} is already dead: no death")
+    is_demon = true_character(state, player).team == "demon"
+    safe = _protected_by(state, target) if is_demon else None
+    if safe is not None:
+        return Info(note=f"{target} is safe from the Demon ({safe}): no death")
+    if target == player and true_character(state, player).id == "imp":
+        return _star_pass(state, player)
+    return Info(note=f"{target} dies", death=target)
+
+
+def _protected_by(state: GameState, target: str) -> str | None:
+    """Why the Demon cannot kill the target tonight: the Monk, the Innkeeper, the Soldier."""
+    night = night_of(state, state.cycle)
+    for choice in night.choices:
+        character = true_character(state, choice.player)
+        if character is None or character.id not in ("monk", "innkeeper") or \
+                target not in choice.players or not state.seat(choice.player).alive or \
+                is_malfunctioning(state, choice.player):
+            continue
+        return f"the {character.name}"
+    real = true_character(state, target)
+    if real is not None and real.id == "soldier" and not is_malfunctioning(state, target):
+        return "the Soldier"
+    return None
+
+
+def _star_pass(state: GameState, imp: str) -> Info:
+    """The Imp killed itself: a Minion becomes the Imp (the Scarlet Woman first)."""
+    minions = players_of_team(state, "minion")
+    alive = sum(1 for s in state.seats if s.alive and not s.traveller)
+    scarlet = [m for m in minions if true_character(state, m).id == "scarletwoman"]
+    heir = scarlet[0] if scarlet and alive >= 5 else (minions[0] if minions else None)
+    if heir is None:
+        return Info(note="the Imp killed itself with no Minion alive: it dies", death=imp)
+    return Info(note=f"the Imp killed itself: it dies and {heir} becomes the Imp (told at "
+                "dawn)", death=imp,
+                effects=(Effect(heir, "character", "imp", "the Imp passed to a Minion"),),
+                tells=((heir, "You are now the Imp."),))
+
+
+def lunatic(state, player, choice) -> Info:
+    demons = players_of_team(state, "demon")
+    target = target_of(choice) or "nobody"
+    return Info(note=f"the Lunatic's attack on {target} does nothing; the Demon learns it",
+                tells=tuple((d, f"The Lunatic ({player}) chose {target} tonight.")
+                            for d in demons))
+
+
+def _pukka(state, player, choice, _deaths) -> Info:
+    earlier = [n.choice_of(player) for n in state.past_nights if n.number == state.cycle - 1]
+    victim = target_of(earlier[0]) if earlier and earlier[0] else None
+    target = target_of(choice) or "nobody"
+    if is_malfunctioning(state, player):
+        return Info(note=f"{state.setup.script.terms.malfunction}: nobody is poisoned or dies")
+    dies = victim if victim and state.seat(victim).alive else None
+    effects = tuple(Effect(p, "poisoned", v, "the Pukka") for p, v in
+                    ((target, True), (dies, False)) if p and p != "nobody")
+    return Info(note=f"{target} is poisoned; " + (f"last night's {victim} dies"
+                                                  if dies else "nobody dies"),
+                death=dies, effects=effects)
+
+
+def _lleech(state, player, choice, deaths) -> Info:
+    if state.cycle == 1:
+        host = target_of(choice)
+        return Info(note=f"{host or '(no choice)'} is the Lleech's host: poisoned; the Lleech "
+                    "dies if and only if they die",
+                    effects=(Effect(host, "poisoned", True, "the Lleech's host"),)
+                    if host and not is_malfunctioning(state, player) else ())
+    return _kill(state, player, choice, deaths)
+
+
+def _gambler(state, player, choice, _deaths) -> Info:
+    if choice is None or not choice.players or not choice.chosen_character:
+        return Info()
+    real = true_character(state, choice.players[0])
+    if real is not None and real.id == choice.chosen_character:
+        return Info(note="the guess is right: nothing happens")
+    if is_malfunctioning(state, player):
+        return Info(note="the guess is wrong, but the Gambler malfunctions: no death")
+    return Info(note="the guess is wrong: the Gambler dies", death=player)
+
+
+def _widow(state, player, choice, _deaths) -> Info:
+    good = [n for n in [s.name for s in state.seats] if not is_evil(state, n) and state.seat(n).alive]
+    knows, target = (good[0] if good else None), target_of(choice)
+    poison = (Effect(target, "poisoned", True, "the Widow"),) \
+        if target and not is_malfunctioning(state, player) else ()
+    return Info(note=f"{target or '(no choice)'} is poisoned; send the Widow the grimoire "
+                f"(!tell); proposed to learn a Widow is in play: {knows}",
+                tells=((knows, "A Widow is in play."),) if knows else (), effects=poison)
+
+
+def _poisoner(state, player, choice, _deaths) -> Info:
+    target = target_of(choice)
+    if target is None:
+        return Info(note="no choice sent")
+    if is_malfunctioning(state, player):
+        return Info(note=f"{state.setup.script.terms.malfunction}: {target} is not poisoned")
+    return Info(note=f"{target} is poisoned tonight and tomorrow",
+                effects=(Effect(target, "poisoned", True, "the Poisoner", until_dusk=True),))
+
+
+def _snake_charmer(state, player, choice, _deaths) -> Info:
+    target = target_of(choice)
+    if target is None:
+        return Info()
+    demon = true_character(state, target)
+    if demon is None or demon.team != "demon":
+        return Info(note=f"{target} is not the Demon: nothing happens")
+    if is_malfunctioning(state, player):
+        return Info(note=f"{target} is the Demon, but the Snake Charmer malfunctions: nothing "
+                    "happens")
+    terms, charmer = state.setup.script.terms, true_character(state, player)
+    why = "the Snake Charmer's swap"
+    return Info(note=f"{target} is the Demon: {player} and {target} swap characters and "
+                "alignments; the new Snake Charmer malfunctions", needs_result=True,
+                result=f"You chose the Demon: you are now the {demon.name} and {terms.evil}.",
+                tells=((target, f"You are now the {charmer.name} and {terms.good}."),),
+                effects=(Effect(player, "character", demon.id, why),
+                         Effect(player, "alignment", "evil", why),
+                         Effect(target, "character", charmer.id, why),
+                         Effect(target, "alignment", "good", why),
+                         Effect(target, "poisoned", True, why)))
+
+
+def _fang_gu(state, player, choice, deaths) -> Info:
+    """The 1st Outsider the Fang Gu kills becomes an evil Fang Gu, and the Fang Gu dies."""
+    found = _kill(state, player, choice, deaths)
+    target = found.death
+    victim = true_character(state, target) if target else None
+    jumped = any(e.field == "character" and e.value == "fanggu" for n in state.past_nights
+                 for e in n.effects)
+    if victim is None or victim.team != "outsider" or jumped:
+        return found
+    why = "the Fang Gu jumped"
+    return Info(note=f"{target} is an Outsider: they become the Fang Gu (evil) and {player} "
+                "dies instead", death=player, tells=((target, "You are now the Fang Gu, and "
+                                                      f"{state.setup.script.terms.evil}."),),
+                effects=(Effect(target, "character", "fanggu", why),
+                         Effect(target, "alignment", "evil", why)))
+
+
+def _vigormortis(state, player, choice, deaths) -> Info:
+    found = _kill(state, player, choice, deaths)
+    victim = true_character(state, found.death) if found.death else None
+    if victim is None or victim.team != "minion":
+        return found
+    neighbours = [n for n in living_neighbours(state, found.death)
+                  if (c := true_character(state, n)) is not None and c.team == "townsfolk"]
+    effects = (Effect(neighbours[0], "poisoned", True, "the Vigormortis' Minion"),) \
+        if neighbours else ()
+    return Info(note=f"{found.death} dies but keeps their ability; "
+                + (f"{neighbours[0]} is poisoned" if neighbours else "no Townsfolk neighbour"),
+                death=found.death, effects=effects)
+
+
+def _pit_hag(state, player, choice, _deaths) -> Info:
+    target = target_of(choice)
+    if target is None or choice.chosen_character is None:
+        return Info(note="no choice sent")
+    new = state.setup.script.get(choice.chosen_character)
+    in_play = any(state.grimoire_of(s.name).character == new.id for s in state.seats)
+    if in_play or is_malfunctioning(state, player):
+        why = "it is in play" if in_play else "the Pit Hag malfunctions"
+        return Info(note=f"{target} does not become the {new.name}: {why}")
+    demon = " A Demon was made: tonight's deaths are arbitrary (!dies, !spare)." \
+        if new.team == "demon" else ""
+    return Info(note=f"{target} becomes the {new.name}.{demon}",
+                tells=((target, f"You are now the {new.name}."),),
+                effects=(Effect(target, "character", new.id, "the Pit Hag"),))
+
+
+def _witch(state, player, choice, _deaths) -> Info:
+    target = target_of(choice)
+    living = sum(1 for s in state.seats if s.alive and not s.traveller)
+    if target is None:
+        return Info(note="no choice sent")
+    if is_malfunctioning(state, player) or living <= 3:
+        return Info(note=f"{target} is not cursed (the Witch "
+                    + ("malfunctions)" if living > 3 else "lost the ability: 3 players live)"))
+    return Info(note=f"{target} is cursed: if they nominate tomorrow, they die",
+                effects=(Effect(target, "cursed_day", state.cycle, "the Witch"),))
+
+
+
+EFFECTS = {
+    "kill": _kill, "pukka": _pukka, "lleech": _lleech, "gambler": _gambler,
+    "poisoner": _poisoner, "widow": _widow, "snakecharmer": _snake_charmer,
+    "fanggu": _fang_gu, "vigormortis": _vigormortis, "pithag": _pit_hag, "witch": _witch,
+}
+
+__all__ = ["EFFECTS", "lunatic", "target_of"]

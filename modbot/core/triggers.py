@@ -1,0 +1,73 @@
+"""Theory of operation: abilities that fire when something happens, not when chosen.
+
+The engine asks `after(state, event)` after applying each event and emits what it returns,
+so a trigger's consequences are events like any other (stored, replayed, audited):
+- the Witch's curse: a cursed player who nominates on the cursed day dies (the nomination
+  still counts), while the Witch lives, works, and more than 3 players live;
+- the Scarlet Woman: when the Demon dies with 5 or more players alive (travellers not
+  counted), a working Scarlet Woman becomes that Demon.
+Deaths by ability are announced in the thread without saying why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from . import events as _events
+from .events import EXECUTION, Nominated, PlayerDied
+from .grimoire import is_malfunctioning, players_of_team, true_character
+from .model import GameState
+
+ABILITY_DEATH = "ability"  # the cause of a death by an ability (announced, never explained)
+
+
+@dataclass(frozen=True, slots=True)
+class ScarletWomanPromoted:
+    player: str
+    character: str  # the Demon's character id
+    at: datetime
+
+
+def after(state: GameState, event) -> tuple:
+    if not state.dealt or state.setup.script is None:
+        return ()
+    if isinstance(event, Nominated) and event.kind == EXECUTION:
+        return _witch_curse(state, event)
+    if isinstance(event, PlayerDied):
+        return _scarlet_woman(state, event)
+    return ()
+
+
+def _witch_curse(state: GameState, event: Nominated) -> tuple:
+    entry = state.grimoire_of(event.nominator)
+    living = sum(1 for s in state.seats if s.alive and not s.traveller)
+    witches = [w for w in players_of_team(state, "minion")
+               if true_character(state, w).id == "witch" and not is_malfunctioning(state, w)]
+    if entry.cursed_day != state.cycle or not witches or living <= 3 or \
+            not state.seat(event.nominator).alive:
+        return ()
+    return (PlayerDied(event.nominator, ABILITY_DEATH, event.at),)
+
+
+def _scarlet_woman(state: GameState, event: PlayerDied) -> tuple:
+    demon = true_character(state, event.player)
+    if demon is None or demon.team != "demon" or players_of_team(state, "demon"):
+        return ()  # not a Demon, or another Demon still lives
+    living = sum(1 for s in state.seats if s.alive and not s.traveller) + 1  # before the death
+    women = [p for p in players_of_team(state, "minion")
+             if true_character(state, p).id == "scarletwoman" and not is_malfunctioning(state, p)]
+    if not women or living < 5:
+        return ()
+    return (ScarletWomanPromoted(women[0], demon.id, event.at),)
+
+
+def _promoted(state: GameState, e: ScarletWomanPromoted) -> GameState:
+    entry = replace(state.grimoire_of(e.player), character=e.character)
+    others = tuple((p, g) for p, g in state.grimoire if p != e.player)
+    return replace(state, grimoire=others + ((e.player, entry),))
+
+
+_events._APPLIERS[ScarletWomanPromoted] = _promoted
+
+__all__ = ["ABILITY_DEATH", "ScarletWomanPromoted", "after"]

@@ -13,7 +13,7 @@ from .helpers import START
 ALMANAC = load_script("almanac")
 OOPS = load_script("oopsallevil")
 BOTH = ALMANAC.with_characters(tuple(OOPS.characters) + tuple(
-    load_script("crimsonmoon").characters))
+    load_script("crimsonmoon").characters) + tuple(load_script("botf").characters))
 SEATS = ("Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fatima", "Gus")
 H = timedelta(hours=1)
 
@@ -252,3 +252,78 @@ def test_pithag_changes_a_character_not_in_play():
     entries, night, _ = night_sheet(_game(*characters), night=2,
                                     choices=(("Derek", "/choose Alex as Empath"),))
     assert night.effects == () and "it is in play" in entries["Derek"].suggestion
+
+
+# -- abilities used in the thread ---------------------------------------------------------------
+
+def _day_one(*characters, dead=()):
+    talk = Conversation(_game(*characters, dead=dead))
+    talk.tick(START)
+    talk.tick(START + timedelta(hours=22))
+    talk.approve(START + timedelta(hours=23))
+    talk.tick(START + timedelta(hours=24))
+    return talk, START + timedelta(hours=24)
+
+
+def test_juggler_guesses_in_public_and_learns_how_many_were_right():
+    talk, day = _day_one("juggler", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    said = talk.thread("Alex", "I think:\n/guess Ellen as Imp\n/guess Derek as Witch\n"
+                       "/guess Cameron as Soldier", day + H)
+    assert to(said, "pm:alex") == []  # accepted silently: the guesses are public anyway
+    said = talk.thread("Alex", "/guess Brianna as Nobody", day + 2 * H)
+    assert "No character on this script is called \"Nobody\"" in to(said, "pm:alex")[0]
+    talk.st("!endday --yes", day + 3 * H)
+    talk.tick(talk.state.phase_ends_at - 2 * H)
+    entry = next(e for e in talk.state.night.sheet if e.player == "Alex")
+    assert entry.suggestion == "2 of your day-1 guesses were right."
+
+
+def test_klutz_choosing_a_cultist_makes_evil_win():
+    talk, day = _day_one("klutz", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    talk.st("!kill Alex --yes", day + H)
+    said = talk.thread("Alex", "/choose Brianna", day + 2 * H)
+    assert not any("looks over" in s.raw for s in said)  # Brianna is good
+    assert "already used" in to(talk.thread("Alex", "/choose Derek", day + 3 * H),
+                                "pm:alex")[0]
+
+
+def test_klutz_has_six_hours_and_a_cultist_choice_ends_the_game():
+    talk, day = _day_one("klutz", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    talk.st("!kill Alex --yes", day + H)
+    said = talk.thread("Alex", "/choose Derek", day + 8 * H)
+    assert "More than 6 hours have passed" in to(said, "pm:alex")[0]
+    talk, day = _day_one("klutz", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    talk.st("!kill Alex --yes", day + H)
+    said = talk.thread("Alex", "/choose Derek", day + 2 * H)
+    assert any("**evil** wins: the Klutz chose a player of the evil team" in s.raw
+               for s in said)
+
+
+def test_psychopath_kills_in_public_before_nominations():
+    talk, day = _day_one("chef", "empath", "soldier", "psychopath", "imp", "monk", "pixie")
+    said = talk.thread("Derek", "/choose Alex", day + H)
+    assert not talk.state.seat("Alex").alive
+    assert "**Alex** has died." in to(said, "topic")[0]
+    said = talk.thread("Derek", "/choose Brianna", day + 2 * H)
+    assert "already used" in to(said, "pm:derek")[0]
+
+
+def test_moonchild_choice_kills_a_good_player_that_night():
+    talk, day = _day_one("moonchild", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    talk.st("!execute Alex --yes", day + H)  # night 2 begins
+    talk.thread("Alex", "/choose Brianna", day + 2 * H)
+    talk.tick(talk.state.phase_ends_at - 2 * H)
+    assert talk.state.night.deaths == ("Brianna",)
+
+
+def test_damsel_guessed_by_a_minion_makes_evil_win():
+    talk, day = _day_one("damsel", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    said = talk.thread("Brianna", "/guess Alex as Damsel", day + H)  # not a Minion
+    assert "no public guess" in to(said, "pm:brianna")[0]
+    said = talk.thread("Derek", "/guess Cameron as Damsel", day + H)
+    assert not any("looks over" in s.raw for s in said)
+    assert "already used" in to(talk.thread("Derek", "/guess Alex as Damsel", day + 2 * H),
+                                "pm:derek")[0]
+    talk, day = _day_one("damsel", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    said = talk.thread("Derek", "/guess Alex as Damsel", day + H)
+    assert any("**evil** wins: a Minion guessed the Damsel" in s.raw for s in said)

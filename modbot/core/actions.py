@@ -84,6 +84,27 @@ class CallExile:
 
 
 @dataclass(frozen=True, slots=True)
+class PublicChoice:
+    """`/choose X` in the thread: a public ability (the Klutz, the Moonchild, the Psychopath)."""
+
+    target: str
+
+    def to_json(self) -> dict:
+        return {"type": "public_choice", "target": self.target}
+
+
+@dataclass(frozen=True, slots=True)
+class PublicGuess:
+    """`/guess X as CHARACTER` in the thread (the Juggler; a Minion guessing the Damsel)."""
+
+    target: str
+    character: str  # as written; the rules resolve it against the script
+
+    def to_json(self) -> dict:
+        return {"type": "public_guess", "target": self.target, "character": self.character}
+
+
+@dataclass(frozen=True, slots=True)
 class Kill:
     """A Storyteller's (or, later, an ability's) death outside execution."""
 
@@ -96,7 +117,7 @@ class Kill:
 
 PlayerAction = (
     Nominate | Vote | Unvote | Whisper | WhisperStoryteller | AcceptWhisper | DeclineWhisper
-    | SkipNomination | CallExile
+    | SkipNomination | CallExile | PublicChoice | PublicGuess
 )
 Action = PlayerAction | Kill
 

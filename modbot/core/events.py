@@ -185,6 +185,7 @@ def _executed(state: GameState, e: Executed) -> GameState:
 
 def _player_died(state: GameState, e: PlayerDied) -> GameState:
     state = state.with_seat(replace(state.seat(e.player), alive=False))
+    state = replace(state, deaths_log=state.deaths_log + ((e.player, e.cause, e.at),))
     if state.today is None:
         return state
     return _today(state, replace(state.today, deaths=state.today.deaths + (Death(e.player, e.cause, e.at),)))

@@ -19,6 +19,7 @@ from .model import YES, GameState
 from .night import acting_character
 from .effects import EFFECTS, lunatic
 from .night_model import Info, NightChoice
+from .public_abilities import juggler_correct
 
 
 def compute(state: GameState, player: str, choice: NightChoice | None,
@@ -198,10 +199,13 @@ def _sage(_state, player, _choice, deaths) -> Info:
                 needs_result=True)
 
 
-def _juggler(state, _player, _choice, _deaths) -> Info:
+def _juggler(state, player, _choice, _deaths) -> Info:
     if state.cycle != 2:
         return Info(note="learns only on the night after their first day")
-    return Info(note="how many of the day-1 guesses were right", needs_result=True)
+    correct = juggler_correct(state, player)
+    if correct is None:
+        return Info(note="made no guesses on day 1: nothing to learn")
+    return Info(str(correct), "{value} of your day-1 guesses were right.")
 
 
 def _simple(note: str, needs_result: bool = False):

@@ -271,6 +271,8 @@ class GameState:
     proposed_setup: tuple | None = None  # (grimoire, bluffs) drawn by !setup propose
     wins_detected: tuple[tuple[str, str], ...] = ()  # (winner, reason) the STs were told of
     expiring: tuple[tuple[str, str], ...] = ()  # (player, grimoire flag) undone at dusk
+    deaths_log: tuple = ()  # (player, cause, at) for every death, day or night
+    public: object = None  # public_abilities.PublicLedger: /choose and /guess in the thread
 
     @classmethod
     def from_setup(cls, setup: GameSetup) -> GameState:

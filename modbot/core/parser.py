@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass
 
 from .actions import (
-    NO, YES, AcceptWhisper, CallExile, DeclineWhisper, Nominate, PlayerAction, SkipNomination,
-    Unvote, Vote, Whisper, WhisperStoryteller,
+    NO, YES, AcceptWhisper, CallExile, DeclineWhisper, Nominate, PlayerAction, PublicChoice,
+    PublicGuess, SkipNomination, Unvote, Vote, Whisper, WhisperStoryteller,
 )
 from .names import Ambiguous, Roster, Unknown, normalise
 from .textclean import countable_text
@@ -147,7 +147,7 @@ class _LineParser:
             "nominate": self._nominate, "nom": self._nominate,
             "vote": self._vote_command, "unvote": self._unvote,
             "whisper": self._whisper, "accept": self._accept, "decline": self._decline,
-            "exile": self._exile,
+            "exile": self._exile, "choose": self._public_choice, "guess": self._guess,
         }.get(verb.casefold().rstrip(":"))
         if handler is not None:
             handler(rest.strip(), line)
@@ -181,6 +181,20 @@ class _LineParser:
         name = self._target(rest, line)
         if name is not None:
             self.out.actions.append(CallExile(name))
+
+    def _public_choice(self, rest: str, line: str) -> None:
+        name = self._target(rest, line)
+        if name is not None:
+            self.out.actions.append(PublicChoice(name))
+
+    def _guess(self, rest: str, line: str) -> None:
+        player, sep, character = rest.rpartition(" as ")
+        if not sep or not character.strip():
+            self.out.reject("missing_target", line)
+            return
+        name = self._target(player, line)
+        if name is not None:
+            self.out.actions.append(PublicGuess(name, character.strip()))
 
     def _vote_command(self, rest: str, line: str) -> None:
         words = rest.split()

@@ -22,6 +22,7 @@ from .model import GameState, GrimoireEntry
 from .night import acting_character, used_on
 from .night_model import Effect, NightChoice, SheetEntry
 from .private_events import night_of
+from .public_abilities import moonchild_deaths
 from .script import SPECIAL_STEPS, Character
 
 
@@ -44,7 +45,12 @@ def build_sheet(state: GameState):
         death = found.death
         if death and choice.character in order:
             killed_at.setdefault(death, order.index(choice.character))
+    for victim in moonchild_deaths(state):  # chosen by a dead Moonchild yesterday
+        killed_at.setdefault(victim, len(order))
     entries, results, tells, listed = [], [], [], set()
+    entries += [SheetEntry("moonchild", victim, "Moonchild's choice", "", (),
+                           f"{victim} (good) dies: the Moonchild chose them")
+                for victim in moonchild_deaths(state)]
     for index, step in enumerate(order):
         if step in SPECIAL_STEPS:
             if state.cycle == 1:

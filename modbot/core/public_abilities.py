@@ -1,0 +1,190 @@
+"""Theory of operation: abilities used in the game thread, in public.
+
+`/choose X` and `/guess X as CHARACTER` are thread commands (parser.py). Who may use them is
+decided by the author's character as they believe it (a Drunk thinking they are the Juggler
+may guess); what happens depends on the grimoire, and on nobody malfunctioning:
+- the Klutz (dead, within 6 hours of learning it, once): a Cultist chosen makes evil win;
+- the Moonchild (dead, once): a good player chosen dies tonight (proposed on the night sheet);
+- the Psychopath (alive, in the discussion, before nominations, once a day): the target dies;
+- the Juggler (on day 1, up to 5 guesses): that night learns how many were right;
+- a Minion guessing the Damsel (once per Minion): evil wins if right.
+An answer to the player (accepted, or why not) goes to their grimoire PM like any rejection;
+nothing about the grimoire is revealed by it. Registers its rules with rules.py on import.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+from . import events as _events
+from . import rules as _rules
+from .actions import Context, PublicChoice, PublicGuess
+from .events import PlayerDied
+from .grimoire import is_evil, is_malfunctioning, true_character
+from .model import GameState, Phase
+from .night import acting_character
+from .rules import MESSAGES, reject
+from .triggers import ABILITY_DEATH
+from .wins import WinDetected
+
+KLUTZ_HOURS = 6
+JUGGLER_GUESSES = 5
+
+MESSAGES.update({
+    "no_public_ability": "Your character has no public {what} now.",
+    "public_used": "You have already used that ability.",
+    "klutz_late": "More than {hours} hours have passed since you learned you died.",
+    "target_dead": "{nominee} is dead: choose a living player.",
+    "psychopath_window": "The Psychopath chooses during the discussion, before nominations.",
+    "juggler_full": "You have made your {count} guesses.",
+    "unknown_character_public": "No character on this script is called \"{text}\".",
+})
+
+
+@dataclass(frozen=True, slots=True)
+class PublicAbilityUsed:
+    player: str
+    ability: str  # klutz | moonchild | psychopath | juggler | damsel
+    target: str
+    character: str | None  # a guess's character id
+    day: int
+    post_number: int | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PublicLedger:
+    uses: tuple[PublicAbilityUsed, ...] = ()
+
+    def used(self, player: str, ability: str, day: int | None = None) -> int:
+        return sum(1 for u in self.uses if u.player == player and u.ability == ability
+                   and (day is None or u.day == day))
+
+
+def ledger(state: GameState) -> PublicLedger:
+    return state.public or PublicLedger()
+
+
+def death_time(state: GameState, player: str) -> datetime | None:
+    found = [at for who, _cause, at in state.deaths_log if who == player]
+    return found[-1] if found else None
+
+
+def _choice(state: GameState, action: PublicChoice, ctx: Context):
+    character = acting_character(state, ctx.author)
+    name = character.id if character else None
+    if name == "klutz":
+        return _klutz(state, action, ctx)
+    if name == "moonchild":
+        return _moonchild(state, action, ctx)
+    if name == "psychopath":
+        return _psychopath(state, action, ctx)
+    return reject(ctx, "no_public_ability", what="choice")
+
+
+def _use(state, ctx, ability, target, character=None) -> PublicAbilityUsed:
+    return PublicAbilityUsed(ctx.author, ability, target, character, state.cycle,
+                             ctx.post_number, ctx.at)
+
+
+def _works(state: GameState, player: str, character_id: str) -> bool:
+    real = true_character(state, player)
+    return real is not None and real.id == character_id and not is_malfunctioning(state, player)
+
+
+def _klutz(state, action, ctx):
+    died = death_time(state, ctx.author)
+    if state.seat(ctx.author).alive or died is None:
+        return reject(ctx, "no_public_ability", what="choice")
+    if ledger(state).used(ctx.author, "klutz"):
+        return reject(ctx, "public_used")
+    if ctx.at > died + timedelta(hours=KLUTZ_HOURS):
+        return reject(ctx, "klutz_late", hours=KLUTZ_HOURS)
+    if not state.seat(action.target).alive:
+        return reject(ctx, "target_dead", nominee=action.target)
+    events = (_use(state, ctx, "klutz", action.target),)
+    if _works(state, ctx.author, "klutz") and is_evil(state, action.target):
+        terms = state.setup.script.terms
+        events += (WinDetected("evil", f"the Klutz chose a player of the {terms.evil} team",
+                               ctx.at),)
+    return events
+
+
+def _moonchild(state, action, ctx):
+    if state.seat(ctx.author).alive or death_time(state, ctx.author) is None:
+        return reject(ctx, "no_public_ability", what="choice")
+    if ledger(state).used(ctx.author, "moonchild"):
+        return reject(ctx, "public_used")
+    if not state.seat(action.target).alive:
+        return reject(ctx, "target_dead", nominee=action.target)
+    return (_use(state, ctx, "moonchild", action.target),)
+
+
+def _psychopath(state, action, ctx):
+    if not state.seat(ctx.author).alive:
+        return reject(ctx, "no_public_ability", what="choice")
+    if state.phase is not Phase.DISCUSSION:
+        return reject(ctx, "psychopath_window")
+    if ledger(state).used(ctx.author, "psychopath", state.cycle):
+        return reject(ctx, "public_used")
+    if not state.seat(action.target).alive:
+        return reject(ctx, "target_dead", nominee=action.target)
+    events = (_use(state, ctx, "psychopath", action.target),)
+    if _works(state, ctx.author, "psychopath"):
+        events += (PlayerDied(action.target, ABILITY_DEATH, ctx.at),)
+    return events
+
+
+def _guess(state: GameState, action: PublicGuess, ctx: Context):
+    script = state.setup.script
+    guessed = script.find(action.character) if script else None
+    if guessed is None:
+        return reject(ctx, "unknown_character_public", text=action.character)
+    character = acting_character(state, ctx.author)
+    real = true_character(state, ctx.author)
+    if guessed.id == "damsel" and real is not None and real.team == "minion":
+        return _damsel_guess(state, action, ctx)
+    if character is not None and character.id == "juggler" and state.cycle == 1 \
+            and state.phase.is_day:
+        if ledger(state).used(ctx.author, "juggler") >= JUGGLER_GUESSES:
+            return reject(ctx, "juggler_full", count=JUGGLER_GUESSES)
+        return (_use(state, ctx, "juggler", action.target, guessed.id),)
+    return reject(ctx, "no_public_ability", what="guess")
+
+
+def _damsel_guess(state, action, ctx):
+    if ledger(state).used(ctx.author, "damsel"):
+        return reject(ctx, "public_used")
+    events = (_use(state, ctx, "damsel", action.target, "damsel"),)
+    target = true_character(state, action.target)
+    if target is not None and target.id == "damsel" and \
+            not is_malfunctioning(state, ctx.author):
+        events += (WinDetected("evil", "a Minion guessed the Damsel", ctx.at),)
+    return events
+
+
+def juggler_correct(state: GameState, player: str) -> int | None:
+    """How many of the Juggler's day-1 guesses are right (None: no guesses)."""
+    guesses = [u for u in ledger(state).uses if u.player == player and u.ability == "juggler"]
+    if not guesses:
+        return None
+    return sum(1 for u in guesses if (c := true_character(state, u.target)) and c.id == u.character)
+
+
+def moonchild_deaths(state: GameState) -> tuple[str, ...]:
+    """Tonight's Moonchild deaths: good players chosen since the last night began."""
+    return tuple(u.target for u in ledger(state).uses if u.ability == "moonchild"
+                 and u.day in (state.cycle - 1, state.cycle)
+                 and _works(state, u.player, "moonchild")
+                 and state.seat(u.target).alive and not is_evil(state, u.target))
+
+
+def _used(state: GameState, e: PublicAbilityUsed) -> GameState:
+    return replace(state, public=replace(ledger(state), uses=ledger(state).uses + (e,)))
+
+
+_rules._HANDLERS.update({PublicChoice: _choice, PublicGuess: _guess})
+_events._APPLIERS[PublicAbilityUsed] = _used
+
+__all__ = ["PublicAbilityUsed", "PublicLedger", "juggler_correct", "moonchild_deaths"]

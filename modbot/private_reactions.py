@@ -18,8 +18,8 @@ from .core.events import DayEnded, StorytellerConsultRequested
 from .core.night import deadline_text, lock_at
 from .core.night_commands import SetupAccepted, SetupChecked, SetupProposed, SheetRequested
 from .core.private_events import (
-    ApprovalReminded, CharactersDealt, DawnDelayed, DealWaiting, NightChoiceMade, NightLocked,
-    NightReminded, NightResolved, WhisperPmFlagged, night_of,
+    ApprovalReminded, CharactersDealt, DawnDelayed, DealWaiting, FearmongerChoseNew,
+    NightChoiceMade, NightLocked, NightReminded, NightResolved, WhisperPmFlagged, night_of,
 )
 from .core.model import GameState, iso
 from .core.script import Character
@@ -183,6 +183,10 @@ def _delayed(reactor, state: GameState, event: DawnDelayed) -> list:
                             render("dawn_delayed.md.j2", night=event.night))]
 
 
+def _fear(reactor, state: GameState, event: FearmongerChoseNew) -> list:
+    return [reactor._public(f"fear:{event.night}", render("fear_announced.md.j2"))]
+
+
 def _resolved(reactor, state: GameState, event: NightResolved) -> list:
     reactor.dawn_deaths = event.deaths  # the discussion post that follows announces them
     messages = {}
@@ -224,7 +228,7 @@ def _digest(reactor, state: GameState, event: DayEnded) -> list:
 _HANDLERS = {
     CharactersDealt: _dealt, DealWaiting: _deal_waiting, SetupChecked: _setup_checked,
     SetupProposed: _setup_proposed, SetupAccepted: _setup_accepted, WinDetected: _win_detected,
-    ScarletWomanPromoted: _promoted, NightChoiceMade: _choice,
+    ScarletWomanPromoted: _promoted, FearmongerChoseNew: _fear, NightChoiceMade: _choice,
     NightReminded: _reminded, NightLocked: _locked, SheetRequested: _sheet_again,
     ApprovalReminded: _approval_reminder, DawnDelayed: _delayed, NightResolved: _resolved,
     WhisperPmFlagged: _flagged, StorytellerConsultRequested: _consult, DayEnded: _digest,

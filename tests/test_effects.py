@@ -327,3 +327,58 @@ def test_damsel_guessed_by_a_minion_makes_evil_win():
     talk, day = _day_one("damsel", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
     said = talk.thread("Derek", "/guess Alex as Damsel", day + H)
     assert any("**evil** wins: a Minion guessed the Damsel" in s.raw for s in said)
+
+
+def test_golem_nominating_a_non_demon_kills_them_once():
+    talk, day = _day_one("golem", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    nominations = day + timedelta(hours=12)
+    talk.tick(nominations)
+    said = talk.thread("Alex", "/nominate Brianna", nominations + H)
+    assert not talk.state.seat("Brianna").alive
+    assert "**Brianna** has died." in to(said, "topic")[-1]
+
+
+def test_golem_nominating_the_demon_kills_nobody():
+    talk, day = _day_one("golem", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    nominations = day + timedelta(hours=12)
+    talk.tick(nominations)
+    talk.thread("Alex", "/nominate Ellen", nominations + H)
+    assert talk.state.seat("Ellen").alive
+
+
+def test_fearmonger_choice_is_announced_and_its_execution_ends_the_game():
+    characters = ("chef", "empath", "soldier", "fearmonger", "imp", "monk", "pixie")
+    talk = Conversation(_game(*characters))
+    talk.tick(START)
+    talk.pm("Derek", "/choose Alex", START + H)
+    talk.tick(START + timedelta(hours=22))
+    talk.approve(START + timedelta(hours=23))
+    said = talk.tick(START + timedelta(hours=24))
+    assert "The Fearmonger has chosen a new player." in to(said, "topic")[0]
+    nominations = START + timedelta(hours=36)
+    talk.tick(nominations)
+    talk.thread("Derek", "/nominate Alex", nominations + H)
+    said = talk.st("!execute Alex --yes", nominations + 2 * H)
+    assert any("**evil** wins: the Fearmonger executed the player it feared (Alex)" in s.raw
+               for s in said)
+
+
+def test_mezepheles_word_turns_the_first_good_speaker_evil():
+    characters = ("chef", "empath", "soldier", "mezepheles", "imp", "monk", "pixie")
+    talk = Conversation(_game(*characters))
+    talk.tick(START)
+    talk.tick(START + timedelta(hours=22))
+    talk.st("!result Derek Your secret word is pineapple.", START + timedelta(hours=22, minutes=5))
+    talk.approve(START + timedelta(hours=23))
+    talk.tick(START + timedelta(hours=24))
+    day = START + timedelta(hours=24)
+    talk.thread("Ellen", "I love pineapple.", day + H)  # evil: nothing happens
+    talk.thread("Brianna", "> pineapple\nquoted, so it does not count", day + H)
+    talk.thread("Alex", "Who brought the Pineapple pizza?", day + 2 * H)
+    talk.thread("Cameron", "pineapple!", day + 3 * H)  # only the first good player
+    talk.st("!endday --yes", day + 4 * H)
+    talk.tick(talk.state.phase_ends_at - 2 * H)
+    night = talk.state.night
+    assert [e.describe() for e in night.effects] == [
+        "Alex: alignment becomes evil (the Mezepheles' word)"]
+    assert ("Alex", "You are now evil.") in night.tells

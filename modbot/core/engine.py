@@ -33,6 +33,7 @@ from .model import EXILE, YES, GameState, Nomination, Phase
 from .parser import parse_post
 from .private import handle_private
 from .rules import Rejection, decide
+from .textclean import countable_text
 from .staff import StEndDay, StExecute, decide_staff
 from .voting import about_to_die, living_count, lock_at_hand, population, threshold_now
 
@@ -182,7 +183,8 @@ def _handle_post(state: GameState, post: Post) -> Outcome:
         state = outcome.state
         events.extend(outcome.events)
         rejections.extend(outcome.rejections)
-    broken = _whispers_broken_by(state, post)
+    broken = _whispers_broken_by(state, post) + public_abilities.secret_word_said(
+        state, post.author, countable_text(post.raw), post.post_number, post.created_at)
     for event in broken:
         state = apply(state, event)
     return Outcome(state, tuple(events) + broken, tuple(rejections))

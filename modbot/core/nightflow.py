@@ -18,9 +18,9 @@ from .model import GameState, Phase
 from .night import APPROVAL_REMINDER, lock_at, owes_choice
 from .private_events import (
     ApprovalReminded, CharactersDealt, DawnDelayed, DealWaiting, EffectApplied, EffectsExpired,
-    NightLocked, NightReminded, NightResolved, night_of,
+    FearmongerChoseNew, NightLocked, NightReminded, NightResolved, night_of,
 )
-from .grimoire import players_of_team
+from .grimoire import is_malfunctioning, players_of_team, true_character
 from .sheet import build_sheet
 
 
@@ -70,11 +70,25 @@ def dawn(state: GameState, at: datetime) -> list:
     night = night_of(state, state.cycle)
     deaths = tuple(p for p in night.deaths if state.seat(p).alive)
     events = [NightResolved(night.number, deaths, night.results, night.tells, at)]
+    events += _fear_announced(state, night, at)
     events += [EffectApplied(effect, at) for effect in night.effects]
     events += [PlayerDied(p, "night", at) for p in deaths]
     events.append(PhaseChanged(Phase.DISCUSSION, state.cycle, at,
                                at + state.setup.lengths.of(Phase.DISCUSSION)))
     return events
+
+
+def _fear_announced(state: GameState, night, at: datetime) -> list:
+    """All players know when the Fearmonger chooses a new player (seed 002)."""
+    for player in players_of_team(state, "minion"):
+        if true_character(state, player).id != "fearmonger" or is_malfunctioning(state, player):
+            continue
+        tonight = night.choice_of(player)
+        earlier = [n.choice_of(player) for n in state.past_nights]
+        previous = next((c.players[0] for c in reversed(earlier) if c and c.players), None)
+        if tonight is not None and tonight.players and tonight.players[0] != previous:
+            return [FearmongerChoseNew(night.number, at)]
+    return []
 
 
 def dusk(state: GameState, at: datetime) -> list:

@@ -97,6 +97,14 @@ class NightResolved:
 
 
 @dataclass(frozen=True, slots=True)
+class FearmongerChoseNew:
+    """Announced at dawn: the Fearmonger chose a new player (not who, not whom)."""
+
+    night: int
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class EffectApplied:
     """At dawn: one approved effect changed the grimoire."""
 
@@ -245,13 +253,15 @@ _events._APPLIERS.update({
     DawnDelayed: _delayed,
     NightResolved: _resolved,
     EffectApplied: _effect_applied,
+    FearmongerChoseNew: _events._unchanged,
     EffectsExpired: _effects_expired,
     WhisperPmCounted: _pm_counted,
     WhisperPmFlagged: _pm_flagged,
 })
 
 __all__ = [
-    "ApprovalReminded", "CharactersDealt", "EffectApplied", "EffectsExpired", "DawnDelayed", "DealWaiting", "NightApproved",
+    "ApprovalReminded", "CharactersDealt", "EffectApplied", "EffectsExpired",
+    "FearmongerChoseNew", "DawnDelayed", "DealWaiting", "NightApproved",
     "NightChoiceMade", "NightLocked", "NightReminded", "NightResolved", "NightSheetEdited",
     "WhisperPmCounted", "WhisperPmFlagged", "night_of",
 ]

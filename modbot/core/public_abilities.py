@@ -7,13 +7,16 @@ may guess); what happens depends on the grimoire, and on nobody malfunctioning:
 - the Moonchild (dead, once): a good player chosen dies tonight (proposed on the night sheet);
 - the Psychopath (alive, in the discussion, before nominations, once a day): the target dies;
 - the Juggler (on day 1, up to 5 guesses): that night learns how many were right;
-- a Minion guessing the Damsel (once per Minion): evil wins if right.
+- a Minion guessing the Damsel (once per Minion): evil wins if right;
+- the Mezepheles' secret word (its first-night result): the first good player to say it in
+  the thread turns evil that night (proposed on the night sheet).
 An answer to the player (accepted, or why not) goes to their grimoire PM like any rejection;
 nothing about the grimoire is revealed by it. Registers its rules with rules.py on import.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
@@ -180,6 +183,29 @@ def moonchild_deaths(state: GameState) -> tuple[str, ...]:
                  and state.seat(u.target).alive and not is_evil(state, u.target))
 
 
+def secret_word_said(state: GameState, author: str, text: str, post_number, at) -> tuple:
+    """The Mezepheles' word, said by a good player (the first one only): they turn evil
+    that night. The word is the Mezepheles' first-night result (set with !result)."""
+    if not state.dealt or not state.seat(author).alive or is_evil(state, author):
+        return ()
+    for night in state.past_nights[:1]:
+        for player, word in night.results:
+            if not word or not _works(state, player, "mezepheles") \
+                    or ledger(state).used(player, "mezepheles"):
+                continue
+            words = re.findall(r"[\w'-]+", word)  # "Your word is pineapple." -> pineapple
+            if words and re.search(rf"(?<!\w){re.escape(words[-1])}(?!\w)", text, re.I):
+                return (PublicAbilityUsed(player, "mezepheles", author, None, state.cycle,
+                                          post_number, at),)
+    return ()
+
+
+def turned_by_word(state: GameState) -> tuple[str, ...]:
+    """Tonight: good players who said the Mezepheles' word since the last night began."""
+    return tuple(u.target for u in ledger(state).uses if u.ability == "mezepheles"
+                 and u.day in (state.cycle - 1, state.cycle))
+
+
 def _used(state: GameState, e: PublicAbilityUsed) -> GameState:
     return replace(state, public=replace(ledger(state), uses=ledger(state).uses + (e,)))
 
@@ -187,4 +213,5 @@ def _used(state: GameState, e: PublicAbilityUsed) -> GameState:
 _rules._HANDLERS.update({PublicChoice: _choice, PublicGuess: _guess})
 _events._APPLIERS[PublicAbilityUsed] = _used
 
-__all__ = ["PublicAbilityUsed", "PublicLedger", "juggler_correct", "moonchild_deaths"]
+__all__ = ["PublicAbilityUsed", "PublicLedger", "juggler_correct", "moonchild_deaths",
+           "secret_word_said", "turned_by_word"]

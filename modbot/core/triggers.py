@@ -5,7 +5,10 @@ so a trigger's consequences are events like any other (stored, replayed, audited
 - the Witch's curse: a cursed player who nominates on the cursed day dies (the nomination
   still counts), while the Witch lives, works, and more than 3 players live;
 - the Scarlet Woman: when the Demon dies with 5 or more players alive (travellers not
-  counted), a working Scarlet Woman becomes that Demon.
+  counted), a working Scarlet Woman becomes that Demon;
+- the Golem: its one nomination kills a nominee who is not the Demon;
+- the Fearmonger: executing the player it chose, on its own nomination, makes that player's
+  team lose (the Storytellers are asked to confirm, as for every win).
 Deaths by ability are announced in the thread without saying why.
 """
 
@@ -15,9 +18,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from . import events as _events
-from .events import EXECUTION, Nominated, PlayerDied
-from .grimoire import is_malfunctioning, players_of_team, true_character
+from .events import EXECUTION, Executed, Nominated, PlayerDied
+from .grimoire import is_evil, is_malfunctioning, players_of_team, true_character
 from .model import GameState
+from .wins import WinDetected
 
 ABILITY_DEATH = "ability"  # the cause of a death by an ability (announced, never explained)
 
@@ -33,10 +37,51 @@ def after(state: GameState, event) -> tuple:
     if not state.dealt or state.setup.script is None:
         return ()
     if isinstance(event, Nominated) and event.kind == EXECUTION:
-        return _witch_curse(state, event)
+        return _witch_curse(state, event) + _golem(state, event)
     if isinstance(event, PlayerDied):
         return _scarlet_woman(state, event)
+    if isinstance(event, Executed):
+        return _fearmonger(state, event)
     return ()
+
+
+def _golem(state: GameState, event: Nominated) -> tuple:
+    """The Golem's one nomination kills a nominee who is not the Demon."""
+    golem = true_character(state, event.nominator)
+    if golem is None or golem.id != "golem" or is_malfunctioning(state, event.nominator):
+        return ()
+    days = state.past_days + ((state.today,) if state.today else ())
+    made = sum(1 for d in days for n in d.nominations if n.nominator == event.nominator)
+    nominee = true_character(state, event.nominee)
+    if made != 1 or (nominee is not None and nominee.team == "demon") or \
+            not state.seat(event.nominee).alive:
+        return ()
+    return (PlayerDied(event.nominee, ABILITY_DEATH, event.at),)
+
+
+def feared_by(state: GameState, fearmonger: str) -> str | None:
+    """The Fearmonger's current choice (the latest night's)."""
+    for night in reversed(state.past_nights + ((state.night,) if state.night else ())):
+        choice = night.choice_of(fearmonger)
+        if choice is not None and choice.players:
+            return choice.players[0]
+    return None
+
+
+def _fearmonger(state: GameState, event: Executed) -> tuple:
+    """If the Fearmonger nominated and executed its chosen player, that player's team loses."""
+    day = state.today
+    nomination = day.nomination_of(event.player) if day else None
+    if nomination is None:
+        return ()
+    fearmonger = nomination.nominator
+    character = true_character(state, fearmonger)
+    if character is None or character.id != "fearmonger" or \
+            is_malfunctioning(state, fearmonger) or feared_by(state, fearmonger) != event.player:
+        return ()
+    winner = "good" if is_evil(state, event.player) else "evil"
+    return (WinDetected(winner, f"the Fearmonger executed the player it feared "
+                                f"({event.player}), whose team loses", event.at),)
 
 
 def _witch_curse(state: GameState, event: Nominated) -> tuple:

@@ -58,7 +58,10 @@ def deal_from_file(lines, raw_seats, seats, script) -> tuple:
         for key, field in (("character", "character"), ("thinks", "thinks")):
             if key in entry:
                 values[field] = character_id(lines, script, entry[key], f"{where}: {key}",
-                                           lines.key(key, line))
+                                             lines.key(key, line))
+                if script.get(values[field]).team == "fabled":
+                    raise lines.error(lines.key(key, line), f"{where}: {key}: a Fabled is "
+                                      "the Storytellers', never dealt to a player")
         if "evil_team" in entry:
             team = entry["evil_team"]
             if isinstance(team, bool) or not isinstance(team, int) or team < 1:

@@ -172,7 +172,7 @@ NIGHT2 = {"Alex": "oracle", "Brianna": "towncrier", "Cameron": "flowergirl",
 
 
 @pytest.mark.parametrize("player, choice, sober", [
-    ("Alex", None, "1 dead player(s) are Cultists."),
+    ("Alex", None, "Dead players on the Cultist team: 1."),
     ("Brianna", None, "A Minion nominated today: yes."),
     ("Cameron", None, "The Demon voted today: yes."),
     ("Ellen", None, "Derek was the Witch."),

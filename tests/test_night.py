@@ -234,6 +234,6 @@ def test_night_2_information_oracle_town_crier_flowergirl():
     talk.st("!endday --yes", nominations + 3 * H)
     lock = talk.state.phase_ends_at - 2 * H
     sheet = to(talk.tick(lock), "pm:storytellers")[0]
-    assert "1 dead player(s) are Cultists." in _sheet_row(sheet, "Oracle")
+    assert "Dead players on the Cultist team: 1." in _sheet_row(sheet, "Oracle")
     assert "A Minion nominated today: yes." in _sheet_row(sheet, "Town Crier")
     assert "The Demon voted today: yes." in _sheet_row(sheet, "Flowergirl")

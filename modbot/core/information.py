@@ -107,8 +107,8 @@ def _pixie(state, player, _choice, _deaths) -> Info:
 def _oracle(state, _player, _choice, _deaths) -> Info:
     dead_evil = sum(1 for s in state.seats if not s.alive and not s.traveller
                     and is_evil(state, s.name))
-    return Info(str(dead_evil), "{value} dead player(s) are "
-                f"{state.setup.script.terms.evil}s.")
+    return Info(str(dead_evil), "Dead players on the "
+                f"{state.setup.script.terms.evil} team: {{value}}.")
 
 
 def _undertaker(state, _player, _choice, _deaths) -> Info:

@@ -34,6 +34,7 @@ MESSAGES.update({
     "no_script": "This game has no script (set game.script in the game file).",
     "cannot_deal": "Cannot deal yet: {problems}.",
     "nothing_proposed": "There is no proposed set-up: !setup propose first.",
+    "fabled_not_dealt": "The {name} is a Fabled: Fabled are the Storytellers', never dealt.",
     "no_such_effect": "There is no effect {number} tonight (the sheet lists {count}).",
     "unknown_character_st": "No character on the script is called \"{text}\".",
     "not_in_night": "There is no night to edit now (it is {phase}).",
@@ -302,6 +303,8 @@ def _grimoire_checked(state: GameState, action: StGrimoire, ctx):
         found = script.find(str(action.value))
         if found is None:
             return reject(ctx, "unknown_character_st", text=action.value)
+        if found.team == "fabled" and action.field == "character":
+            return reject(ctx, "fabled_not_dealt", name=found.name)
         action = StGrimoire(action.player, action.field, found.id)
     return _plain_grimoire(state, action, ctx)
 

@@ -1,0 +1,320 @@
+"""One scenario per character of the four scripts (71), named after it (`test_scenario[imp]`),
+and a check that the list matches the script data, so none is forgotten (issue 7).
+
+Each scenario deals a seven-player game with the character at stake, drives it through PMs,
+thread posts and the Storytellers' commands, and checks the bot's output: the night sheet's
+suggestion, the proposed deaths and effects, the grimoire, the role PM, or a refusal. Where
+an ability is not modelled yet (see the README's known limitations), the scenario pins what
+the bot does today: it names the character's rule on the night sheet as "ST decides"."""
+
+from dataclasses import replace
+from datetime import timedelta
+
+import pytest
+
+from modbot.core.model import Seat
+from modbot.scripts import bundled_scripts, load_script
+
+from .conversation import Conversation, botf_setup, night_sheet, to
+from .helpers import START
+
+ALL = load_script("almanac").with_characters(tuple(
+    c for name in ("botf", "oopsallevil", "crimsonmoon") for c in load_script(name).characters))
+SEATS = ("Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fatima", "Gus")
+BASE = ["chef", "empath", "soldier", "poisoner", "imp", "monk", "pixie"]
+H = timedelta(hours=1)
+
+
+def game(alex="chef", *, derek="poisoner", ellen="imp", gus="pixie", travellers=(), **kw):
+    characters = [alex, "empath", "soldier", derek, ellen, "monk", gus]
+    names = dict(zip(SEATS, characters))
+    spare = [c.id for c in ALL.characters if c.is_good and c.id not in characters]
+    setup = botf_setup(names, script=ALL, bluffs=tuple(spare[:3]), **kw)
+    if travellers:
+        seats = tuple(replace(s, traveller=s.name in travellers) for s in setup.seats)
+        setup = replace(setup, seats=seats)
+    return setup
+
+
+def suggestion(setup, player="Alex", **kw) -> str:
+    entries, _, _ = night_sheet(setup, **kw)
+    return entries[player].suggestion
+
+
+def role(character: str) -> str:
+    said = Conversation(game(character)).tick(START)
+    return next(s.raw for s in said if s.thread == "pm:alex")
+
+
+def day_one(setup):
+    talk = Conversation(setup)
+    talk.tick(START)
+    talk.tick(START + timedelta(hours=22))
+    talk.approve(START + timedelta(hours=23))
+    talk.tick(START + timedelta(hours=24))
+    return talk, START + timedelta(hours=24)
+
+
+def st_decides(character: str, night: int = 2, **kw):
+    """The night sheet names the Storytellers' part of an ability not modelled yet."""
+    def check():
+        text = ALL.find(character).spec.st
+        assert text and f"ST decides: {text}" == suggestion(game(character), night=night, **kw)
+    return check
+
+
+def _sheet(character, expected, night=1, choices=(), player="Alex", **kw):
+    def check():
+        assert expected in suggestion(game(character, **kw), player, night=night,
+                                      choices=choices)
+    return check
+
+
+def _effects(character, expected, night=2, choices=(), **kw):
+    def check():
+        _, night_state, _ = night_sheet(game(character, **kw), night=night, choices=choices)
+        assert expected in [e.describe() for e in night_state.effects]
+    return check
+
+
+def _deaths(character, expected, night=2, choices=(), **kw):
+    def check():
+        _, night_state, _ = night_sheet(game(character, **kw), night=night, choices=choices)
+        assert night_state.deaths == expected
+    return check
+
+
+def _role(character, expected):
+    def check():
+        assert expected in role(character)
+    return check
+
+
+def _fabled(character):
+    def check():
+        talk = Conversation(game())
+        said = talk.st(f"!character Alex {ALL.find(character).name}", START - H)
+        assert "is a Fabled: Fabled are the Storytellers', never dealt" in to(said, "pmtopic")[0]
+        assert ALL.find(character).team == "fabled" and ALL.find(character).spec.st
+    return check
+
+
+def _traveller(character):
+    def check():
+        setup = game(gus=character, travellers=("Gus",))
+        entries, _, _ = night_sheet(setup, night=2)
+        if character in ALL.other_night:  # wakes, or resolves a day choice, at night
+            assert f"ST decides: {ALL.find(character).spec.st}" == entries["Gus"].suggestion
+        else:
+            assert "Gus" not in entries and ALL.find(character).spec.st
+    return check
+
+
+def _klutz():
+    talk, day = day_one(game("klutz"))
+    talk.st("!kill Alex --yes", day + H)
+    said = talk.thread("Alex", "/choose Derek", day + 2 * H)
+    assert any("the Klutz chose a player of the evil team" in s.raw for s in said)
+
+
+def _moonchild():
+    talk, day = day_one(game("moonchild"))
+    talk.st("!execute Alex --yes", day + H)
+    talk.thread("Alex", "/choose Brianna", day + 2 * H)
+    talk.tick(talk.state.phase_ends_at - 2 * H)
+    assert talk.state.night.deaths == ("Brianna",)
+
+
+def _damsel():
+    talk, day = day_one(game("damsel"))
+    said = talk.thread("Derek", "/guess Alex as Damsel", day + H)
+    assert any("a Minion guessed the Damsel" in s.raw for s in said)
+
+
+def _golem():
+    talk, day = day_one(game("golem"))
+    talk.tick(day + timedelta(hours=12))
+    talk.thread("Alex", "/nominate Brianna", day + timedelta(hours=13))
+    assert not talk.state.seat("Brianna").alive
+
+
+def _scarlet_woman():
+    talk, day = day_one(game(gus="scarletwoman"))
+    talk.st("!execute Ellen --yes", day + H)
+    assert talk.state.grimoire_of("Gus").character == "imp"
+
+
+def _witch():
+    _, night, talk = night_sheet(game(derek="witch"), night=2, choices=(("Derek", "/choose Alex"),))
+    talk.approve(talk.state.phase_ends_at - H)
+    talk.tick(talk.state.phase_ends_at + timedelta(hours=12))
+    talk.thread("Alex", "/nominate Brianna", talk.state.phase_ends_at - H)
+    assert not talk.state.seat("Alex").alive
+
+
+def _mezepheles():
+    talk = Conversation(game(derek="mezepheles"))
+    talk.tick(START)
+    talk.tick(START + timedelta(hours=22))
+    talk.st("!result Derek pineapple", START + timedelta(hours=22, minutes=5))
+    talk.approve(START + timedelta(hours=23))
+    talk.tick(START + timedelta(hours=24))
+    talk.thread("Alex", "pineapple", START + timedelta(hours=25))
+    talk.st("!endday --yes", START + timedelta(hours=26))
+    talk.tick(talk.state.phase_ends_at - 2 * H)
+    assert ("Alex", "You are now evil.") in talk.state.night.tells
+
+
+def _fearmonger():
+    talk = Conversation(game(derek="fearmonger"))
+    talk.tick(START)
+    talk.pm("Derek", "/choose Alex", START + H)
+    talk.tick(START + timedelta(hours=22))
+    talk.approve(START + timedelta(hours=23))
+    said = talk.tick(START + timedelta(hours=24))
+    assert "The Fearmonger has chosen a new player." in to(said, "topic")[0]
+
+
+def _juggler():
+    talk, day = day_one(game("juggler"))
+    talk.thread("Alex", "/guess Ellen as Imp\n/guess Brianna as Chef", day + H)
+    talk.st("!endday --yes", day + 2 * H)
+    talk.tick(talk.state.phase_ends_at - 2 * H)
+    entry = next(e for e in talk.state.night.sheet if e.player == "Alex")
+    assert entry.suggestion == "1 of your day-1 guesses were right."
+
+
+def _marionette():
+    setup = game("marionette", thinks={"Alex": "chef"}, gus="empath")
+    grimoire = dict(setup.grimoire)
+    said = Conversation(setup).tick(START)
+    alex = next(s.raw for s in said if s.thread == "pm:alex")
+    assert "**Chef**" in alex and "Marionette" not in alex and grimoire["Alex"].thinks == "chef"
+
+
+SCENARIOS = {
+    # -- Townsfolk ---------------------------------------------------------------------------
+    "chef": _sheet("chef", "There are 1 pair(s) of evil players sitting together."),
+    "librarian": _sheet("librarian", "Zero Outsiders are in play."),
+    "noble": _sheet("noble", "Exactly one of Brianna, Cameron, Derek is evil."),
+    "pixie": _sheet("pixie", "The Empath is in play."),
+    "snakecharmer": _effects("snakecharmer", "Alex: character becomes imp (the Snake Charmer's "
+                             "swap)", night=1, choices=(("Alex", "/choose Ellen"),)),
+    "empath": _sheet("empath", "0 of your living neighbours are evil.", player="Brianna"),
+    "monk": _deaths("monk", (), choices=(("Fatima", "/choose Alex"), ("Ellen", "/choose Alex"))),
+    "towncrier": _sheet("towncrier", "A Minion nominated today: no.", night=2),
+    "undertaker": _sheet("undertaker", "nobody was executed today", night=2),
+    "savant": _role("savant", "learn 2 things in private: 1 is true & 1 is false"),
+    "artist": _role("artist", "privately ask the Storyteller any yes/no question"),
+    "soldier": _deaths("soldier", (), choices=(("Ellen", "/choose Cameron"),)),
+    "huntsman": _sheet("huntsman", "if Brianna is the Damsel", choices=(("Alex", "/choose Brianna"),)),
+    "clockmaker": _sheet("clockmaker", "The Demon is 1 step(s) from its nearest Minion."),
+    "dreamer": _sheet("dreamer", "one must be the Imp", choices=(("Alex", "/choose Ellen"),)),
+    "mathematician": _sheet("mathematician", "ST decides: how many abilities worked abnormally"),
+    "flowergirl": _sheet("flowergirl", "The Demon voted today: no.", night=2),
+    "oracle": _sheet("oracle", "Dead players on the evil team: 0.", night=2),
+    "seamstress": _sheet("seamstress", "Brianna and Ellen are the same alignment: no.",
+                         choices=(("Alex", "/choose Brianna Ellen"),)),
+    "philosopher": _sheet("philosopher", "gains the Oracle ability",
+                          choices=(("Alex", "/choose Oracle"),)),
+    "juggler": _juggler,
+    "sage": _sheet("sage", "the Demon killed the Sage", night=2,
+                   choices=(("Ellen", "/choose Alex"),)),
+    "chambermaid": _sheet("chambermaid", "Of Brianna and Fatima, 1 woke tonight",
+                          choices=(("Alex", "/choose Brianna Fatima"),)),
+    "innkeeper": _deaths("innkeeper", (), choices=(("Alex", "/choose Brianna Cameron"),
+                                                   ("Ellen", "/choose Brianna"))),
+    "gambler": _deaths("gambler", ("Alex",), choices=(("Alex", "/choose Ellen as Pukka"),)),
+    "cannibal": _role("cannibal", "You have the ability of the recently killed executee."),
+    # -- Outsiders ---------------------------------------------------------------------------
+    "damsel": _damsel,
+    "drunk": lambda: _drunk(),
+    "mutant": _role("mutant", "If you are \"mad\" about being an Outsider"),
+    "lunatic": _sheet("lunatic", "show the Lunatic fake Minions and 3 bluffs",
+                      thinks={"Alex": "imp"}),
+    "sweetheart": st_decides("sweetheart"),
+    "barber": st_decides("barber"),
+    "klutz": _klutz,
+    "goon": _role("goon", "the 1st player to choose you with their ability is drunk"),
+    "acrobat": _sheet("acrobat", "the Acrobat dies if a good living neighbour is drunk", night=2),
+    "puzzlemaster": _role("puzzlemaster", "1 player is drunk, even if you die."),
+    "golem": _golem,
+    "moonchild": _moonchild,
+    # -- Minions -----------------------------------------------------------------------------
+    "widow": _effects("chef", "Alex: poisoned (the Widow)", night=1, derek="widow",
+                      choices=(("Derek", "/choose Alex"),)),
+    "poisoner": _effects("chef", "Alex: poisoned until dusk (the Poisoner)",
+                         choices=(("Derek", "/choose Alex"),)),
+    "witch": _witch,
+    "boomdandy": _role("boomdandy", "If you are executed, all but 3 players die."),
+    "doppelganger": _sheet("chef", "ST decides: choose the opposing twin", derek="doppelganger",
+                           player="Derek"),
+    "cerenovus": _sheet("chef", "Alex must be mad about being the Oracle", derek="cerenovus",
+                        player="Derek", choices=(("Derek", "/choose Alex as Oracle"),)),
+    "pithag": _effects("chef", "Alex: character becomes noble (the Pit Hag)", derek="pithag",
+                       choices=(("Derek", "/choose Alex as Noble"),)),
+    "godfather": _sheet("chef", "Outsiders in play: none.", derek="godfather", player="Derek"),
+    "devilsadvocate": _sheet("chef", "Alex does not die if executed tomorrow",
+                             derek="devilsadvocate", player="Derek",
+                             choices=(("Derek", "/choose Alex"),)),
+    "fearmonger": _fearmonger,
+    "psychopath": lambda: _psychopath(),
+    "assassin": _deaths("chef", ("Cameron",), derek="assassin",
+                        choices=(("Derek", "/choose Cameron"),)),
+    "mezepheles": _mezepheles,
+    "scarletwoman": _scarlet_woman,
+    "marionette": _marionette,
+    # -- Demons ------------------------------------------------------------------------------
+    "imp": _effects("chef", "Derek: character becomes imp (the Imp passed to a Minion)",
+                    choices=(("Ellen", "/choose Ellen"),)),
+    "nodashii": _deaths("chef", ("Cameron",), ellen="nodashii",
+                        choices=(("Ellen", "/choose Cameron"),)),  # the Soldier malfunctions
+    "vortox": _sheet("chef", "false under the Vortox", ellen="vortox"),
+    "lilmonsta": _sheet("chef", "the Minions choose the babysitter", ellen="lilmonsta",
+                        player="Ellen"),
+    "fanggu": _deaths("chef", ("Ellen",), ellen="fanggu", gus="mutant",
+                      choices=(("Ellen", "/choose Gus"),)),
+    "vigormortis": _effects("chef", "Cameron: poisoned (the Vigormortis' Minion)",
+                            ellen="vigormortis", choices=(("Ellen", "/choose Derek"),)),
+    "pukka": _effects("chef", "Alex: poisoned (the Pukka)", night=1, ellen="pukka",
+                      choices=(("Ellen", "/choose Alex"),)),
+    "lleech": _effects("chef", "Alex: poisoned (the Lleech's host)", night=1, ellen="lleech",
+                       choices=(("Ellen", "/choose Alex"),)),
+    # -- Travellers and Fabled ---------------------------------------------------------------
+    "barista": _traveller("barista"), "hostess": _traveller("hostess"),
+    "butcher": _traveller("butcher"), "bonecollector": _traveller("bonecollector"),
+    "deviant": _traveller("deviant"),
+    "djinn": _fabled("djinn"), "fiddler": _fabled("fiddler"),
+    "hellslibrarian": _fabled("hellslibrarian"), "revolutionary": _fabled("revolutionary"),
+    "fibbin": _fabled("fibbin"),
+}
+
+
+def _drunk():
+    said = Conversation(game("drunk", thinks={"Alex": "noble"})).tick(START)
+    alex = next(s.raw for s in said if s.thread == "pm:alex")
+    assert "**Noble**" in alex and "Drunk" not in alex
+    entries, _, _ = night_sheet(game("drunk", thinks={"Alex": "noble"}))
+    assert "is really the Drunk" in entries["Alex"].status
+    assert entries["Alex"].suggestion.startswith("ST decides (drunk or poisoned)")
+
+
+def _psychopath():
+    talk, day = day_one(game(derek="psychopath"))
+    talk.thread("Derek", "/choose Alex", day + H)
+    assert not talk.state.seat("Alex").alive
+
+
+def test_every_character_of_the_four_scripts_has_a_scenario():
+    characters = {c.id for name in bundled_scripts() for c in load_script(name).characters}
+    assert len(characters) == 71
+    assert set(SCENARIOS) == characters
+
+
+@pytest.mark.parametrize("character", sorted(SCENARIOS))
+def test_scenario(character):
+    SCENARIOS[character]()
+
+
+def test_seat_names():
+    assert Seat("Alex").alive and tuple(s.name for s in game().seats) == SEATS

@@ -13,7 +13,10 @@ from datetime import datetime
 from pathlib import Path
 
 from .core.model import GameSetup, PhaseLengths, Profile, Seat
-from .grimfile import bluffs_from_file, deal_from_file, hours_value, script_from_file
+from .grimfile import (
+    bluffs_from_file, deal_from_file, fabled_from_file, hours_value, revolutionary_from_file,
+    script_from_file,
+)
 
 MIN_SEATS = 5
 MAX_SEATS = 20
@@ -21,7 +24,7 @@ GAME_KEYS = {
     "name", "topic_id", "storytellers", "rules", "first_night_starts", "bot",
     "count_spoilers", "end_day_when_all_locked", "whispers_per_day",
     "night", "discussion", "nomination", "voting", "night_action_lock",
-    "script", "script_add", "bluffs", "remind_before_lock",
+    "script", "script_add", "bluffs", "remind_before_lock", "fabled", "revolutionary",
 }
 SEAT_KEYS = {"player", "aliases", "dead", "ghost_vote", "traveller", "character", "thinks",
              "alignment", "evil_team"}
@@ -89,6 +92,7 @@ def parse_game(text: str, path: str = "<game file>", base: Path | None = None) -
     _check_unique_names(lines, seats)
     script = script_from_file(lines, game, base)
     grimoire = deal_from_file(lines, data.get("seat"), seats, script)
+    fabled = fabled_from_file(lines, game, script) if script else ()
     return GameSetup(
         name=_string(lines, game, "name", "game"),
         seats=seats,
@@ -105,6 +109,8 @@ def parse_game(text: str, path: str = "<game file>", base: Path | None = None) -
         grimoire=grimoire,
         bluffs=bluffs_from_file(lines, game, script),
         remind_before_lock=hours_value(lines, game, "remind_before_lock", 6),
+        fabled=fabled,
+        revolutionary=revolutionary_from_file(lines, game, seats, fabled),
     )
 
 

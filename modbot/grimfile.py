@@ -86,6 +86,35 @@ def bluffs_from_file(lines, game: dict, script) -> tuple[str, ...]:
                  for v in value)
 
 
+def fabled_from_file(lines, game: dict, script) -> tuple[str, ...]:
+    value = game.get("fabled", [])
+    if not isinstance(value, list):
+        raise lines.error(lines.game_key("fabled"), "game.fabled: a list of Fabled")
+    ids = tuple(character_id(lines, script, v, "game.fabled", lines.game_key("fabled"))
+                for v in value)
+    for fabled in ids:
+        if script.get(fabled).team != "fabled":
+            raise lines.error(lines.game_key("fabled"), f"game.fabled: "
+                              f"{script.get(fabled).name} is not a Fabled")
+    return ids
+
+
+def revolutionary_from_file(lines, game: dict, seats, fabled) -> tuple[str, ...]:
+    value = game.get("revolutionary")
+    if value is None:
+        return ()
+    names = [s.name for s in seats]
+    if "revolutionary" not in fabled or not isinstance(value, list) or len(value) != 2 \
+            or not all(v in names for v in value):
+        raise lines.error(lines.game_key("revolutionary"), "game.revolutionary: two seated "
+                          "players, with the Revolutionary in game.fabled")
+    a, b = (names.index(v) for v in value)
+    if (a - b) % len(names) not in (1, len(names) - 1):
+        raise lines.error(lines.game_key("revolutionary"), "game.revolutionary: the two "
+                          "players must be neighbours")
+    return tuple(value)
+
+
 def hours_value(lines, game: dict, key: str, default: float) -> float:
     value = game.get(key, default)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:

@@ -141,9 +141,10 @@ def _deal_waiting(reactor, state: GameState, event: DealWaiting) -> list:
 def _choice(reactor, state: GameState, event: NightChoiceMade) -> list:
     names = {c.id: c.name for c in state.setup.script.characters}
     choice = event.choice
+    lock = date_tag(lock_at(state)) if event.night == state.cycle else \
+        f"night {event.night}'s lock"
     raw = render("night_choice.md.j2", night=event.night, choice=choice.describe(names),
-                 passed=choice.passed, free=bool(choice.text),
-                 lock=date_tag(lock_at(state)))
+                 passed=choice.passed, free=bool(choice.text), lock=lock)
     return [reactor._pm(choice.player, f"choice:{event.night}:{choice.player}:{iso(event.at)}",
                         raw)]
 

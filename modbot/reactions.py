@@ -29,7 +29,7 @@ from .core.report import report as game_report
 from .private_reactions import private_messages
 from .render import render, render_text_report
 from .store import Outgoing
-from .views import date_tag, vote_count_view
+from .views import date_tag, public_roles, vote_count_view
 
 
 # The only templates ever posted in the game thread. None receives the grimoire: their views
@@ -167,6 +167,7 @@ class Reactor:
         if event.phase is Phase.NIGHT and event.cycle == 1:
             out.append(self._public(key, render("phase_night.md.j2", cycle=1,
                                                 private=state.setup.script is not None,
+                                                roles=public_roles(state),
                                                 bot=state.setup.bot_username,
                                                 deadline=date_tag(event.ends_at),
                                                 lock=self._lock_tag(state, event))))

@@ -90,3 +90,29 @@ def vote_count_view(state: GameState, *, number: int, as_of: int | None,
         "deadline_label": _DEADLINE_LABELS.get(state.phase.value, "The phase ends"),
         "edits": edits or [],
     }
+
+
+def public_roles(state: GameState) -> dict:
+    """What everyone knows at the start (seed 001): the travellers' characters and abilities
+    (not their alignments), and the Fabled in play with their effect on the game."""
+    script = state.setup.script
+    if script is None:
+        return {"travellers": [], "fabled": []}
+    travellers = []
+    for seat in state.seats:
+        character = script.get(state.grimoire_of(seat.name).character)
+        if seat.traveller and character is not None:
+            travellers.append({"player": seat.name, "character": character.name,
+                               "ability": character.ability})
+    fabled = []
+    for fabled_id in state.setup.fabled:
+        character = script.get(fabled_id)
+        notes = []
+        if fabled_id == "djinn":
+            notes = [f"{script.get(c.id).name} + {script.get(other).name}: {reason}"
+                     for c in script.characters for other, reason in c.jinxes
+                     if script.get(other) is not None]
+        if fabled_id == "revolutionary" and state.setup.revolutionary:
+            notes = [f"The two neighbouring players are {' and '.join(state.setup.revolutionary)}."]
+        fabled.append({"name": character.name, "ability": character.ability, "notes": notes})
+    return {"travellers": travellers, "fabled": fabled}

@@ -382,3 +382,44 @@ def test_mezepheles_word_turns_the_first_good_speaker_evil():
     assert [e.describe() for e in night.effects] == [
         "Alex: alignment becomes evil (the Mezepheles' word)"]
     assert ("Alex", "You are now evil.") in night.tells
+
+
+def test_bonecollector_and_hostess_choose_by_day_for_the_night():
+    characters = ("chef", "empath", "soldier", "poisoner", "imp", "monk", "bonecollector")
+    setup = _game(*characters, dead=("Brianna",))
+    from dataclasses import replace as _replace
+    seats = tuple(_replace(s, traveller=s.name == "Gus") for s in setup.seats)
+    talk, day = _day_one_setup(_replace(setup, seats=seats))
+    said = talk.pm("Gus", "/choose Brianna", day + H)
+    assert "Night 2: accepted: you chose Brianna." in to(said, "pm:gus")[0]
+    assert "night 2's lock" in to(said, "pm:gus")[0]
+    talk.st("!endday --yes", day + 2 * H)
+    talk.tick(talk.state.phase_ends_at - 2 * H)
+    entry = next(e for e in talk.state.night.sheet if e.player == "Gus")
+    assert entry.choice == "Brianna" and entry.suggestion.startswith("ST decides: the dead")
+
+
+def _day_one_setup(setup):
+    talk = Conversation(setup)
+    talk.tick(START)
+    talk.tick(START + timedelta(hours=22))
+    talk.approve(START + timedelta(hours=23))
+    talk.tick(START + timedelta(hours=24))
+    return talk, START + timedelta(hours=24)
+
+
+def test_travellers_and_fabled_are_announced_when_night_1_begins():
+    from dataclasses import replace as _replace
+    botf = load_script("botf")
+    characters = {"Alex": "clockmaker", "Brianna": "dreamer", "Cameron": "seamstress",
+                  "Derek": "witch", "Ellen": "oracle", "Fatima": "nodashii", "Gus": "barista"}
+    setup = botf_setup(characters, script=botf, fabled=("djinn", "revolutionary"),
+                       revolutionary=("Alex", "Brianna"))
+    seats = tuple(_replace(s, traveller=s.name == "Gus") for s in setup.seats)
+    said = Conversation(_replace(setup, seats=seats)).tick(START)
+    (night,) = to(said, "topic")
+    assert "- Gus: the **Barista**: Each night, until dusk" in night
+    assert "**Djinn**: Use the Djinn's special rule." in night
+    assert "  - Dreamer + Pit Hag: If the Pit Hag creates a Dreamer" in night
+    assert "The two neighbouring players are Alex and Brianna." in night
+    assert "Clockmaker" not in night and "Witch" not in night  # only the public roles

@@ -89,6 +89,8 @@ class GameSetup:
     grimoire: tuple = ()  # (player, GrimoireEntry) as the game file deals them
     bluffs: tuple[str, ...] = ()  # character ids the Demon learns as not in play
     remind_before_lock: float = 6  # hours before the night lock; 0: no reminders
+    fabled: tuple[str, ...] = ()  # Fabled in play (ids), announced publicly
+    revolutionary: tuple[str, ...] = ()  # the Revolutionary's two neighbouring players
     roster: Roster = field(init=False, repr=False, compare=False)
     seat_index: dict[str, int] = field(init=False, repr=False, compare=False)
 

@@ -143,44 +143,51 @@ def acting_character(state: GameState, player: str):
 
 
 def decide_choice(state: GameState, action, ctx: Context):
-    """The NightChoiceMade event for a player's private action, or a Rejection."""
-    refused = _refuse_now(state, ctx)
+    """The NightChoiceMade event for a player's private action, or a Rejection. A character
+    that chooses by day (the Bone Collector, the Hostess) sends its choice during the day, for
+    the night that follows."""
+    character = acting_character(state, ctx.author)
+    by_day = character is not None and character.spec.wakes == "day" and \
+        character.spec.chooses and state.phase.is_day
+    refused = _refuse_now(state, ctx, by_day)
     if refused is not None:
         return refused
-    character = acting_character(state, ctx.author)
     if character is None:
         return reject(ctx, "no_character")
+    night = state.cycle + 1 if by_day else state.cycle
     base = dict(player=ctx.author, character=character.id, post_number=ctx.post_number,
                 at=ctx.at)
     if isinstance(action, FreeAction):
-        return (NightChoiceMade(state.cycle, NightChoice(**base, text=action.text), ctx.at),)
+        return (NightChoiceMade(night, NightChoice(**base, text=action.text), ctx.at),)
     spec = character.spec
-    if not (spec.wakes_on(state.cycle) and spec.chooses):
+    if not (by_day or spec.wakes_on(state.cycle) and spec.chooses):
         return reject(ctx, "no_choice_tonight", character=character.name)
     used = used_on(state, ctx.author, character.id) if spec.once else None
     if used is not None:
         return reject(ctx, "once_used", night=used)
     if isinstance(action, Pass):
-        return (NightChoiceMade(state.cycle, NightChoice(**base, passed=True), ctx.at),)
+        return (NightChoiceMade(night, NightChoice(**base, passed=True), ctx.at),)
     problem = _check_targets(state, action, character, ctx)
     if problem is not None:
         return problem
     choice = NightChoice(**base, players=action.players, chosen_character=action.character)
-    return (NightChoiceMade(state.cycle, choice, ctx.at),)
+    return (NightChoiceMade(night, choice, ctx.at),)
 
 
-def _refuse_now(state: GameState, ctx: Context) -> Rejection | None:
+def _refuse_now(state: GameState, ctx: Context, by_day: bool = False) -> Rejection | None:
     if not state.dealt:
         return reject(ctx, "not_dealt")
     if state.winner is not None:
         return reject(ctx, "game_over", winner=state.winner)
+    if not state.seat(ctx.author).alive:
+        return reject(ctx, "dead_no_ability")
+    if by_day:
+        return None
     if state.phase is not Phase.NIGHT:
         return reject(ctx, "not_night", phase=state.phase_label)
     if ctx.at >= lock_at(state) or night_of(state, state.cycle).locked:
         return reject(ctx, "night_locked", night=state.cycle,
                       deadline=deadline_text(min(lock_at(state), ctx.at)))
-    if not state.seat(ctx.author).alive:
-        return reject(ctx, "dead_no_ability")
     return None
 
 

@@ -67,6 +67,7 @@ class Character:
     spec: ActionSpec = ActionSpec()
     first_night: float = 0
     other_night: float = 0
+    jinxes: tuple[tuple[str, str], ...] = ()  # (other character id, the ruling)
 
     @property
     def is_good(self) -> bool:
@@ -162,8 +163,10 @@ def _character(entry: dict, spec: dict | None) -> Character:
     # A custom character without machine rules: the Storyteller decides what it does.
     action = ActionSpec.from_dict(spec) if spec is not None else \
         ActionSpec(wakes="none", st="custom character: the Storyteller runs it")
+    jinxes = tuple((j["id"], j["reason"]) for j in entry.get("jinxes", ()))
     return Character(entry["id"], entry["name"], entry["team"], entry["ability"], action,
-                     float(entry.get("firstNight") or 0), float(entry.get("otherNight") or 0))
+                     float(entry.get("firstNight") or 0), float(entry.get("otherNight") or 0),
+                     jinxes)
 
 
 def _order(listed, characters: list[Character], attribute: str) -> tuple[str, ...]:

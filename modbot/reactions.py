@@ -7,9 +7,11 @@ numbers, whether votes changed since the last count, edits to mention) is rebuil
 fold. Vote counts are throttled in forum time (`created_at`), never in wall-clock time.
 
 What is posted publicly: phase changes, vote counts when a nomination opens or closes and at
-most every `vote_count_minutes` while votes change, the end of each day. Privately: a reply
-to each post with rejected actions, a note to a dead player whose execute vote counted as a
-pardon, and edit/delete flags to the Storytellers.
+most every `vote_count_minutes` while votes change, the end of each day, deaths by ability,
+and only through the templates in `PUBLIC_TEMPLATES`. Privately, in each player's grimoire
+PM: a reply to each post with rejected actions, a note to a dead player whose execute vote
+counted as a pardon; to the Storytellers: edit/delete flags. The private side of the game
+(characters, night choices, sheets, results, whispers) is `private_reactions.py`.
 """
 
 from __future__ import annotations

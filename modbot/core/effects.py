@@ -59,11 +59,12 @@ def _protected_by(state: GameState, target: str) -> str | None:
 
 
 def _star_pass(state: GameState, imp: str) -> Info:
-    """The Imp killed itself: a Minion becomes the Imp (the Scarlet Woman first)."""
+    """The Imp killed itself: a Minion becomes the Imp; an alive, sober and healthy Scarlet
+    Woman first (seed 002's Imp ruling)."""
     minions = players_of_team(state, "minion")
-    alive = sum(1 for s in state.seats if s.alive and not s.traveller)
-    scarlet = [m for m in minions if true_character(state, m).id == "scarletwoman"]
-    heir = scarlet[0] if scarlet and alive >= 5 else (minions[0] if minions else None)
+    scarlet = [m for m in minions if true_character(state, m).id == "scarletwoman"
+               and not is_malfunctioning(state, m)]
+    heir = scarlet[0] if scarlet else (minions[0] if minions else None)
     if heir is None:
         return Info(note="the Imp killed itself with no Minion alive: it dies", death=imp)
     return Info(note=f"the Imp killed itself: it dies and {heir} becomes the Imp (told at "

@@ -11,6 +11,8 @@ Malfunction and the Vortox are handled by the sheet, which sees the whole answer
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .grimoire import (
     alignment_of, character_names, is_evil, is_malfunctioning, living_neighbours,
     players_of_team, true_character, yesterday,
@@ -55,7 +57,11 @@ def _chef(state, _player, _choice, _deaths) -> Info:
     return Info(str(pairs), "There are {value} pair(s) of evil players sitting together.")
 
 
-def _empath(state, player, _choice, _deaths) -> Info:
+def _empath(state, player, _choice, deaths) -> Info:
+    """Accurate at dawn: a neighbour killed tonight is skipped (seed 000)."""
+    if deaths:
+        state = replace(state, seats=tuple(replace(s, alive=s.alive and s.name not in deaths)
+                                           for s in state.seats))
     evil = sum(1 for n in living_neighbours(state, player) if is_evil(state, n))
     return Info(str(evil), "{value} of your living neighbours are evil.")
 

@@ -50,7 +50,7 @@ class PublicAbilityUsed:
     player: str
     ability: str  # klutz | moonchild | psychopath | juggler | damsel
     target: str
-    character: str | None  # a guess's character id
+    character: str | None  # a guess's character id (the Moonchild: the target's alignment)
     day: int
     post_number: int | None
     at: datetime
@@ -121,7 +121,9 @@ def _moonchild(state, action, ctx):
         return reject(ctx, "public_used")
     if not state.seat(action.target).alive:
         return reject(ctx, "target_dead", nominee=action.target)
-    return (_use(state, ctx, "moonchild", action.target),)
+    # Seed 002: the chosen player's alignment is the one at the time of choosing.
+    alignment = "evil" if is_evil(state, action.target) else "good"
+    return (_use(state, ctx, "moonchild", action.target, alignment),)
 
 
 def _psychopath(state, action, ctx):
@@ -180,7 +182,7 @@ def moonchild_deaths(state: GameState) -> tuple[str, ...]:
     return tuple(u.target for u in ledger(state).uses if u.ability == "moonchild"
                  and u.day in (state.cycle - 1, state.cycle)
                  and _works(state, u.player, "moonchild")
-                 and state.seat(u.target).alive and not is_evil(state, u.target))
+                 and state.seat(u.target).alive and u.character == "good")
 
 
 def secret_word_said(state: GameState, author: str, text: str, post_number, at) -> tuple:

@@ -24,7 +24,7 @@ from .core.private_events import (
 from .core.model import GameState, iso
 from .core.script import Character
 from .core.triggers import ScarletWomanPromoted
-from .core.wins import WinDetected
+from .core.wins import EvilTeamLost, WinDetected
 from .core.grimoire import players_of_team, true_character
 from .render import render
 from .views import date_tag
@@ -123,6 +123,18 @@ def _promoted(reactor, state: GameState, event: ScarletWomanPromoted) -> list:
             _st(reactor, state, f"promoted-st:{event.player}:{iso(event.at)}",
                 "st_note.md.j2", text=f"The Demon died with 5 or more alive: {event.player} "
                 f"(the Scarlet Woman) is now the {name}.")]
+
+
+def _team_lost(reactor, state: GameState, event: EvilTeamLost) -> list:
+    good = state.setup.script.terms.good
+    out = [reactor._pm(p, f"team-lost:{event.team}:{p}",
+                       render("night_results.md.j2", night=None,
+                              lines=[f"Your evil team has lost: you are now {good}."]))
+           for p in event.players]
+    out.append(_st(reactor, state, f"team-lost-st:{event.team}", "st_note.md.j2",
+                   text=f"Evil team {event.team} has no living Demon and lost: "
+                   f"{', '.join(event.players)} are now {good}."))
+    return out
 
 
 def _dealt(reactor, state: GameState, event: CharactersDealt) -> list:
@@ -229,7 +241,7 @@ def _digest(reactor, state: GameState, event: DayEnded) -> list:
 _HANDLERS = {
     CharactersDealt: _dealt, DealWaiting: _deal_waiting, SetupChecked: _setup_checked,
     SetupProposed: _setup_proposed, SetupAccepted: _setup_accepted, WinDetected: _win_detected,
-    ScarletWomanPromoted: _promoted, FearmongerChoseNew: _fear, NightChoiceMade: _choice,
+    ScarletWomanPromoted: _promoted, FearmongerChoseNew: _fear, EvilTeamLost: _team_lost, NightChoiceMade: _choice,
     NightReminded: _reminded, NightLocked: _locked, SheetRequested: _sheet_again,
     ApprovalReminded: _approval_reminder, DawnDelayed: _delayed, NightResolved: _resolved,
     WhisperPmFlagged: _flagged, StorytellerConsultRequested: _consult, DayEnded: _digest,

@@ -423,3 +423,36 @@ def test_travellers_and_fabled_are_announced_when_night_1_begins():
     assert "  - Dreamer + Pit Hag: If the Pit Hag creates a Dreamer" in night
     assert "The two neighbouring players are Alex and Brianna." in night
     assert "Clockmaker" not in night and "Witch" not in night  # only the public roles
+
+
+# -- several evil teams (seed 002's Djinn) ---------------------------------------------------------
+
+def _teams_game():
+    """Team 1: Derek (Poisoner) and Ellen (Imp); team 2: Fatima (Witch) and Gus (Vortox)."""
+    from dataclasses import replace as _replace
+    setup = botf_setup({"Alex": "goon", "Brianna": "acrobat", "Cameron": "golem",
+                        "Derek": "poisoner", "Ellen": "imp", "Fatima": "witch", "Gus": "vortox"},
+                       script=OOPS, bluffs=("moonchild", "lunatic", "pukka"))
+    teams = {"Derek": 1, "Ellen": 1, "Fatima": 2, "Gus": 2}
+    grimoire = tuple((p, _replace(e, evil_team=teams.get(p))) for p, e in setup.grimoire)
+    return _day_one_setup(_replace(setup, grimoire=grimoire))
+
+
+def test_an_evil_team_without_a_demon_turns_good():
+    talk, day = _teams_game()
+    said = talk.st("Day 1.\n!execute Ellen --yes", day + H)
+    assert talk.state.grimoire_of("Derek").alignment == "good"
+    assert "Your evil team has lost: you are now good." in to(said, "pm:derek")[0]
+    assert not any("looks over" in s.raw for s in said)  # team 2 plays on
+
+
+def test_good_wins_when_every_evil_team_has_lost():
+    talk, day = _teams_game()
+    talk.st("!kill Ellen --yes\n!kill Gus --yes", day + H)
+    assert ("good", "every evil team has lost (no living Demon)") in talk.state.wins_detected
+
+
+def test_only_the_vortox_team_wins_a_day_without_an_execution():
+    talk, day = _teams_game()
+    said = talk.st("!endday --yes", day + H)
+    assert any("the Vortox's team (2) wins" in s.raw for s in said)

@@ -5,8 +5,12 @@ when every Demon is dead; evil wins when only two players live (travellers not c
 both hold, good wins (a tie goes to good). A working Vortox adds one: a day that ended without
 an execution is an evil win. The engine records a `WinDetected` once per reason; the bot then
 asks the Storytellers to confirm with `!win`, and only that announces the winner publicly.
-Other routes to victory (the Damsel guessed, the Klutz, the Fearmonger...) are the
-Storytellers' to call with `!win` until they are modelled.
+With several evil teams (seed 002's Djinn), an evil team without a living Demon loses and its
+players turn good while another evil team plays on; good wins when every evil team has lost;
+an evil team wins when only two players live and one is its Demon (two teams' Demons: a tie,
+good wins); a working Vortox's team wins a day without an execution. The Klutz, the Damsel
+and the Fearmonger report their wins from where they happen (public_abilities.py,
+triggers.py); other routes are the Storytellers' to call with `!win`.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from . import events as _events
-from .grimoire import is_malfunctioning, players_of_team, true_character
+from .grimoire import alignment_of, is_malfunctioning, players_of_team, true_character
 from .model import GameState
 
 
@@ -32,6 +36,8 @@ def detect(state: GameState, day_ended: bool = False) -> tuple[str, str] | None:
     residents = [s for s in state.seats if not s.traveller]
     if not any(true_character(state, s.name) for s in residents):
         return None
+    if state.setup.script.terms.evil_teams:
+        return _detect_teams(state, day_ended)
     demons = players_of_team(state, "demon")
     living = sum(1 for s in residents if s.alive)
     if not demons:
@@ -50,12 +56,83 @@ def _no_execution_under_vortox(state: GameState, demons: list[str]) -> bool:
     return bool(working) and day is not None and day.executed is None
 
 
+# -- several evil teams (seed 002's Djinn) -----------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class EvilTeamLost:
+    """An evil team without a living Demon, while another evil team plays on: its players
+    become good (seed 002)."""
+
+    team: int
+    players: tuple[str, ...]
+    at: datetime
+
+
+def evil_teams(state: GameState) -> dict[int, list[str]]:
+    teams: dict[int, list[str]] = {}
+    for seat in state.seats:
+        entry = state.grimoire_of(seat.name)
+        if entry.evil_team is not None and alignment_of(state, seat.name) == "evil":
+            teams.setdefault(entry.evil_team, []).append(seat.name)
+    return teams
+
+
+def _live_teams(state: GameState) -> dict[int, list[str]]:
+    return {team: members for team, members in evil_teams(state).items()
+            if any(state.seat(p).alive and (c := true_character(state, p)) is not None
+                   and c.team == "demon" for p in members)}
+
+
+def _detect_teams(state: GameState, day_ended: bool) -> tuple[str, str] | None:
+    live = _live_teams(state)
+    living = [s.name for s in state.seats if s.alive and not s.traveller]
+    if not live:
+        return "good", "every evil team has lost (no living Demon)"
+    if day_ended:
+        day = state.past_days[-1] if state.past_days else None
+        for team, members in live.items():
+            vortox = [p for p in members if true_character(state, p).id == "vortox"
+                      and state.seat(p).alive and not is_malfunctioning(state, p)]
+            if vortox and day is not None and day.executed is None:
+                return "evil", f"no one was executed today: the Vortox's team ({team}) wins"
+    if len(living) <= 2:
+        winners = [team for team, members in live.items()
+                   if any(p in living and true_character(state, p).team == "demon"
+                          for p in members)]
+        if len(winners) == 1:
+            return "evil", f"only two players live, one of them evil team {winners[0]}'s Demon"
+        return "good", "only two players live: a tie between evil teams goes to good"
+    return None
+
+
+def _losing_teams(state: GameState, at: datetime) -> tuple:
+    if not state.dealt or state.setup.script is None or \
+            not state.setup.script.terms.evil_teams:
+        return ()
+    live = _live_teams(state)
+    if not live:
+        return ()  # the last team lost: good wins (detect)
+    return tuple(EvilTeamLost(team, tuple(members), at)
+                 for team, members in sorted(evil_teams(state).items()) if team not in live)
+
+
+def _team_lost(state: GameState, e: EvilTeamLost) -> GameState:
+    grimoire = dict(state.grimoire)
+    for player in e.players:
+        grimoire[player] = replace(grimoire[player], alignment="good", evil_team=None)
+    return replace(state, grimoire=tuple(grimoire.items()))
+
+
 def check(state: GameState, at: datetime, day_ended: bool = False) -> tuple:
-    """The WinDetected event owed now, if any (each reason once)."""
+    """The events owed now: evil teams that lost (several teams), and a WinDetected if the
+    game looks over (each reason once)."""
+    lost = _losing_teams(state, at)
+    for event in lost:
+        state = _team_lost(state, event)
     found = detect(state, day_ended)
     if found is None or found in state.wins_detected:
-        return ()
-    return (WinDetected(found[0], found[1], at),)
+        return lost
+    return lost + (WinDetected(found[0], found[1], at),)
 
 
 def _win_detected(state: GameState, e: WinDetected) -> GameState:
@@ -63,5 +140,6 @@ def _win_detected(state: GameState, e: WinDetected) -> GameState:
 
 
 _events._APPLIERS[WinDetected] = _win_detected
+_events._APPLIERS[EvilTeamLost] = _team_lost
 
-__all__ = ["WinDetected", "check", "detect"]
+__all__ = ["EvilTeamLost", "WinDetected", "check", "detect", "evil_teams"]

@@ -23,7 +23,7 @@ from .core.private_events import (
 )
 from .core.model import GameState, iso
 from .core.script import Character
-from .core.triggers import ScarletWomanPromoted
+from .core.triggers import ScarletWomanPromoted, SweetheartDied
 from .core.wins import EvilTeamLost, WinDetected
 from .core.grimoire import players_of_team, true_character
 from .render import render
@@ -123,6 +123,12 @@ def _promoted(reactor, state: GameState, event: ScarletWomanPromoted) -> list:
             _st(reactor, state, f"promoted-st:{event.player}:{iso(event.at)}",
                 "st_note.md.j2", text=f"The Demon died with 5 or more alive: {event.player} "
                 f"(the Scarlet Woman) is now the {name}.")]
+
+
+def _sweetheart(reactor, state: GameState, event: SweetheartDied) -> list:
+    return [_st(reactor, state, f"sweetheart:{event.player}", "st_note.md.j2",
+                text=f"The Sweetheart ({event.player}) died: one player is drunk from now on. "
+                "Choose them with !drunk PLAYER.")]
 
 
 def _team_lost(reactor, state: GameState, event: EvilTeamLost) -> list:
@@ -241,7 +247,8 @@ def _digest(reactor, state: GameState, event: DayEnded) -> list:
 _HANDLERS = {
     CharactersDealt: _dealt, DealWaiting: _deal_waiting, SetupChecked: _setup_checked,
     SetupProposed: _setup_proposed, SetupAccepted: _setup_accepted, WinDetected: _win_detected,
-    ScarletWomanPromoted: _promoted, FearmongerChoseNew: _fear, EvilTeamLost: _team_lost, NightChoiceMade: _choice,
+    ScarletWomanPromoted: _promoted, FearmongerChoseNew: _fear, EvilTeamLost: _team_lost,
+    SweetheartDied: _sweetheart, NightChoiceMade: _choice,
     NightReminded: _reminded, NightLocked: _locked, SheetRequested: _sheet_again,
     ApprovalReminded: _approval_reminder, DawnDelayed: _delayed, NightResolved: _resolved,
     WhisperPmFlagged: _flagged, StorytellerConsultRequested: _consult, DayEnded: _digest,

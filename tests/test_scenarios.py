@@ -207,7 +207,7 @@ SCENARIOS = {
     "savant": _role("savant", "learn 2 things in private: 1 is true & 1 is false"),
     "artist": _role("artist", "privately ask the Storyteller any yes/no question"),
     "soldier": _deaths("soldier", (), choices=(("Ellen", "/choose Cameron"),)),
-    "huntsman": _sheet("huntsman", "if Brianna is the Damsel", choices=(("Alex", "/choose Brianna"),)),
+    "huntsman": lambda: _huntsman(),
     "clockmaker": _sheet("clockmaker", "The Demon is 1 step(s) from its nearest Minion."),
     "dreamer": _sheet("dreamer", "one must be the Imp", choices=(("Alex", "/choose Ellen"),)),
     "mathematician": _sheet("mathematician", "ST decides: how many abilities worked abnormally"),
@@ -232,11 +232,11 @@ SCENARIOS = {
     "mutant": _role("mutant", "If you are \"mad\" about being an Outsider"),
     "lunatic": _sheet("lunatic", "show the Lunatic fake Minions and 3 bluffs",
                       thinks={"Alex": "imp"}),
-    "sweetheart": st_decides("sweetheart"),
+    "sweetheart": lambda: _sweetheart(),
     "barber": st_decides("barber"),
     "klutz": _klutz,
-    "goon": _role("goon", "the 1st player to choose you with their ability is drunk"),
-    "acrobat": _sheet("acrobat", "the Acrobat dies if a good living neighbour is drunk", night=2),
+    "goon": lambda: _goon(),
+    "acrobat": lambda: _acrobat(),
     "puzzlemaster": _role("puzzlemaster", "1 player is drunk, even if you die."),
     "golem": _golem,
     "moonchild": _moonchild,
@@ -254,9 +254,7 @@ SCENARIOS = {
     "pithag": _effects("chef", "Alex: character becomes noble (the Pit Hag)", derek="pithag",
                        choices=(("Derek", "/choose Alex as Noble"),)),
     "godfather": _sheet("chef", "Outsiders in play: none.", derek="godfather", player="Derek"),
-    "devilsadvocate": _sheet("chef", "Alex does not die if executed tomorrow",
-                             derek="devilsadvocate", player="Derek",
-                             choices=(("Derek", "/choose Alex"),)),
+    "devilsadvocate": lambda: _devils_advocate(),
     "fearmonger": _fearmonger,
     "psychopath": lambda: _psychopath(),
     "assassin": _deaths("chef", ("Cameron",), derek="assassin",
@@ -288,6 +286,48 @@ SCENARIOS = {
     "hellslibrarian": _fabled("hellslibrarian"), "revolutionary": _fabled("revolutionary"),
     "fibbin": _fabled("fibbin"),
 }
+
+
+def _acrobat():
+    setup = game("acrobat", gus="pixie")  # Gus (Pixie) sits beside Alex
+    _, night, _ = night_sheet(setup, night=2, changes=("!poison Gus",))
+    assert night.deaths == ("Alex",)
+    _, night, _ = night_sheet(setup, night=2)
+    assert night.deaths == ()
+
+
+def _huntsman():
+    _, night, talk = night_sheet(game("huntsman", gus="damsel"),
+                                 choices=(("Alex", "/choose Gus"),))
+    (effect,) = night.effects
+    assert effect.player == "Gus" and effect.field == "character"
+    assert ALL.get(effect.value).team == "townsfolk"
+
+
+def _devils_advocate():
+    _, night, talk = night_sheet(game(derek="devilsadvocate"),
+                                 choices=(("Derek", "/choose Alex"),))
+    talk.approve(START + timedelta(hours=23))
+    talk.tick(START + timedelta(hours=24))
+    talk.st("!execute Alex --yes", START + timedelta(hours=30))
+    assert talk.state.seat("Alex").alive and talk.state.past_days[-1].executed == "Alex"
+
+
+def _sweetheart():
+    talk, day = day_one(game("sweetheart"))
+    said = talk.st("!execute Alex --yes", day + H)
+    assert any("The Sweetheart (Alex) died" in s.raw for s in said
+               if s.thread == "pm:storytellers")
+
+
+def _goon():
+    # The Poisoner (step 1) chooses the Goon before the Imp: the Poisoner is drunk tonight,
+    # so its poison fails, and the Goon turns evil.
+    _, night, _ = night_sheet(game("goon"), night=2, choices=(
+        ("Derek", "/choose Alex"), ("Ellen", "/choose Alex")))
+    assert [e.describe() for e in night.effects][:2] == [
+        "Derek: drunk until dusk (chose the Goon)", "Alex: alignment becomes evil (the Goon)"]
+    assert not any(e.field == "poisoned" for e in night.effects)
 
 
 def _drunk():

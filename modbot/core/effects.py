@@ -219,10 +219,54 @@ def _witch(state, player, choice, _deaths) -> Info:
 
 
 
+def _devils_advocate(state, player, choice, _deaths) -> Info:
+    target = target_of(choice)
+    if target is None or is_malfunctioning(state, player):
+        return Info(note="no protection" if target else "no choice sent")
+    return Info(note=f"{target} does not die if executed tomorrow",
+                effects=(Effect(target, "survives_execution_day", state.cycle,
+                                "the Devil's Advocate"),))
+
+
+def _innkeeper(state, player, choice, _deaths) -> Info:
+    if choice is None or len(choice.players) != 2:
+        return Info(note="no choice sent")
+    if is_malfunctioning(state, player):
+        return Info(note="the Innkeeper malfunctions: no protection, nobody drunk")
+    first, second = choice.players
+    return Info(note=f"{first} and {second} cannot die tonight; {first} is drunk until dusk "
+                "(proposed: drop it with !effect and use !drunk for the other)",
+                effects=(Effect(first, "drunk", True, "the Innkeeper", until_dusk=True),))
+
+
+def _huntsman(state, player, choice, _deaths) -> Info:
+    target = target_of(choice)
+    chosen = true_character(state, target) if target else None
+    if chosen is None or chosen.id != "damsel" or is_malfunctioning(state, player):
+        return Info(note=f"{target or '(no choice)'} is not the Damsel: nothing happens")
+    in_play = {state.grimoire_of(s.name).character for s in state.seats}
+    free = [c for c in state.setup.script.of_team("townsfolk") if c.id not in in_play]
+    if not free:
+        return Info(note=f"{target} is the Damsel, but no Townsfolk is free: ST decides")
+    return Info(note=f"{target} is the Damsel: they become the {free[0].name} (proposed)",
+                tells=((target, f"You are now the {free[0].name}."),),
+                effects=(Effect(target, "character", free[0].id, "the Huntsman"),))
+
+
+def _acrobat(state, player, _choice, _deaths) -> Info:
+    impaired = [n for n in living_neighbours(state, player)
+                if not is_evil(state, n) and is_malfunctioning(state, n)]
+    if not impaired or is_malfunctioning(state, player):
+        return Info(note="no good living neighbour is drunk or poisoned: nothing happens")
+    return Info(note=f"{impaired[0]} is drunk or poisoned: the Acrobat dies", death=player)
+
+
 EFFECTS = {
     "kill": _kill, "pukka": _pukka, "lleech": _lleech, "gambler": _gambler,
     "poisoner": _poisoner, "widow": _widow, "snakecharmer": _snake_charmer,
     "fanggu": _fang_gu, "vigormortis": _vigormortis, "pithag": _pit_hag, "witch": _witch,
+    "devilsadvocate": _devils_advocate, "innkeeper": _innkeeper, "huntsman": _huntsman,
+    "acrobat": _acrobat,
 }
 
 __all__ = ["EFFECTS", "lunatic", "target_of"]

@@ -234,12 +234,8 @@ _INFO = {
     "philosopher": _simple("gains the {chosen} ability; if it is in play, that player "
                            "malfunctions"),
     "monk": _simple("{target} is safe from the Demon tonight"),
-    "devilsadvocate": _simple("{target} does not die if executed tomorrow"),
     "fearmonger": _simple("{target} is feared: if the Fearmonger nominates and executes them, "
                           "their team loses; announce a new choice"),
-    "innkeeper": _simple("{target} cannot die tonight; choose which one is drunk until dusk"),
-    "huntsman": _simple("if {target} is the Damsel, they become a not-in-play Townsfolk"),
-    "acrobat": _simple("the Acrobat dies if a good living neighbour is drunk or poisoned"),
     "lilmonsta": _simple("the Minions choose the babysitter; a player might die"),
 }
 

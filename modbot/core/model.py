@@ -249,6 +249,7 @@ class GrimoireEntry:
     thinks: str | None = None  # the character the player is shown (the Drunk's Townsfolk)
     evil_team: int | None = None  # with several evil teams (seed 002's Djinn): which one
     cursed_day: int | None = None  # the Witch's curse: nominating on this day kills
+    survives_execution_day: int | None = None  # the Devil's Advocate: not killed by execution
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .grimoire import (
-    character_names, is_malfunctioning, players_of_team, true_character,
+    alignment_of, character_names, is_malfunctioning, players_of_team, true_character,
 )
 from .information import compute
 from .model import GameState, GrimoireEntry
@@ -34,17 +34,20 @@ def build_sheet(state: GameState):
     are seen by every later step (the poisoners wake first in every night order)."""
     night = night_of(state, state.cycle)
     order = state.setup.script.night_order(state.cycle)
-    poisoned = [e for c in night.choices for e in compute(state, c.player, c).effects
+    actors = _actors(state, order)
+    goon = _goon(state, actors)
+    state = _with_poison(state, [e for e in goon if e.field == "drunk"])
+    poisoned = [e for player in actors for e in
+                compute(state, player, night.choice_of(player)).effects
                 if e.field == "poisoned" and e.value]
     state = _with_poison(state, poisoned)
     killed_at: dict[str, int] = {}  # who dies tonight, and at which step of the order
-    effects: list[Effect] = []
-    for choice in night.choices:
-        found = compute(state, choice.player, choice)
+    effects: list[Effect] = list(goon)
+    for player, step in actors.items():
+        found = compute(state, player, night.choice_of(player))
         effects.extend(e for e in found.effects if e not in effects)
-        death = found.death
-        if death and choice.character in order:
-            killed_at.setdefault(death, order.index(choice.character))
+        if found.death and step is not None:
+            killed_at.setdefault(found.death, step)
     for victim in moonchild_deaths(state):  # chosen by a dead Moonchild yesterday
         killed_at.setdefault(victim, len(order))
     entries, results, tells, listed = [], [], [], set()
@@ -89,14 +92,49 @@ def build_sheet(state: GameState):
     return tuple(entries), tuple(killed_at), tuple(results), tuple(tells), tuple(effects)
 
 
-def _with_poison(state: GameState, poisoned: list[Effect]) -> GameState:
-    """The state as tonight's later steps see it: tonight's poison victims poisoned."""
-    if not poisoned:
+def _actors(state: GameState, order: tuple[str, ...]) -> dict[str, int | None]:
+    """Who acts tonight and at which step: every living player whose character is in the
+    night order, and anyone who sent a choice (step None when outside the order)."""
+    actors: dict[str, int | None] = {}
+    for seat in state.seats:
+        character = acting_character(state, seat.name)
+        if character is not None and character.id in order and seat.alive:
+            actors[seat.name] = order.index(character.id)
+    for choice in night_of(state, state.cycle).choices:
+        actors.setdefault(choice.player, order.index(choice.character)
+                          if choice.character in order else None)
+    return actors
+
+
+def _goon(state: GameState, actors: dict[str, int | None]) -> list[Effect]:
+    """Seed 002's Goon: the first player to choose it tonight (in night order) is drunk until
+    dusk, and the Goon takes that player's alignment."""
+    night = night_of(state, state.cycle)
+    goons = [s.name for s in state.seats if s.alive and (c := true_character(state, s.name))
+             and c.id == "goon" and not is_malfunctioning(state, s.name)]
+    out = []
+    for goon in goons:
+        choosers = sorted((step, player) for player, step in actors.items()
+                          if step is not None and (c := night.choice_of(player)) is not None
+                          and goon in c.players and player != goon)
+        if not choosers:
+            continue
+        first = choosers[0][1]
+        out.append(Effect(first, "drunk", True, "chose the Goon", until_dusk=True))
+        alignment = alignment_of(state, first)
+        if alignment and alignment != alignment_of(state, goon):
+            out.append(Effect(goon, "alignment", alignment, "the Goon"))
+    return out
+
+
+def _with_poison(state: GameState, impaired: list[Effect]) -> GameState:
+    """The state as tonight's later steps see it: tonight's victims poisoned or drunk."""
+    if not impaired:
         return state
     grimoire = dict(state.grimoire)
-    for effect in poisoned:
+    for effect in impaired:
         grimoire[effect.player] = replace(grimoire.get(effect.player, GrimoireEntry()),
-                                          poisoned=True)
+                                          **{effect.field: True})
     return replace(state, grimoire=tuple(grimoire.items()))
 
 

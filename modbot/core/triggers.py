@@ -39,7 +39,7 @@ def after(state: GameState, event) -> tuple:
     if isinstance(event, Nominated) and event.kind == EXECUTION:
         return _witch_curse(state, event) + _golem(state, event)
     if isinstance(event, PlayerDied):
-        return _scarlet_woman(state, event)
+        return _scarlet_woman(state, event) + _sweetheart(state, event)
     if isinstance(event, Executed):
         return _fearmonger(state, event)
     return ()
@@ -95,6 +95,22 @@ def _witch_curse(state: GameState, event: Nominated) -> tuple:
     return (PlayerDied(event.nominator, ABILITY_DEATH, event.at),)
 
 
+@dataclass(frozen=True, slots=True)
+class SweetheartDied:
+    """The Sweetheart died: the Storytellers choose who is drunk from now on."""
+
+    player: str
+    at: datetime
+
+
+def _sweetheart(state: GameState, event: PlayerDied) -> tuple:
+    character = true_character(state, event.player)
+    if character is None or character.id != "sweetheart" or \
+            is_malfunctioning(state, event.player):
+        return ()
+    return (SweetheartDied(event.player, event.at),)
+
+
 def _scarlet_woman(state: GameState, event: PlayerDied) -> tuple:
     demon = true_character(state, event.player)
     if demon is None or demon.team != "demon" or players_of_team(state, "demon"):
@@ -114,5 +130,6 @@ def _promoted(state: GameState, e: ScarletWomanPromoted) -> GameState:
 
 
 _events._APPLIERS[ScarletWomanPromoted] = _promoted
+_events._APPLIERS[SweetheartDied] = _events._unchanged
 
-__all__ = ["ABILITY_DEATH", "ScarletWomanPromoted", "after"]
+__all__ = ["ABILITY_DEATH", "ScarletWomanPromoted", "SweetheartDied", "after"]

@@ -215,8 +215,8 @@ SCENARIOS = {
     "oracle": _sheet("oracle", "Dead players on the evil team: 0.", night=2),
     "seamstress": _sheet("seamstress", "Brianna and Ellen are the same alignment: no.",
                          choices=(("Alex", "/choose Brianna Ellen"),)),
-    "philosopher": _sheet("philosopher", "gains the Oracle ability",
-                          choices=(("Alex", "/choose Oracle"),)),
+    "philosopher": _effects("philosopher", "Alex: ability_of becomes empath (the Philosopher)",
+                            night=1, choices=(("Alex", "/choose Empath"),)),
     "juggler": _juggler,
     "sage": _sheet("sage", "the Demon killed the Sage", night=2,
                    choices=(("Ellen", "/choose Alex"),)),
@@ -225,7 +225,7 @@ SCENARIOS = {
     "innkeeper": _deaths("innkeeper", (), choices=(("Alex", "/choose Brianna Cameron"),
                                                    ("Ellen", "/choose Brianna"))),
     "gambler": _deaths("gambler", ("Alex",), choices=(("Alex", "/choose Ellen as Pukka"),)),
-    "cannibal": _role("cannibal", "You have the ability of the recently killed executee."),
+    "cannibal": lambda: _cannibal(),
     # -- Outsiders ---------------------------------------------------------------------------
     "damsel": _damsel,
     "drunk": lambda: _drunk(),
@@ -280,7 +280,7 @@ SCENARIOS = {
                        choices=(("Ellen", "/choose Alex"),)),
     # -- Travellers and Fabled ---------------------------------------------------------------
     "barista": _traveller("barista"), "hostess": _traveller("hostess"),
-    "butcher": _traveller("butcher"), "bonecollector": _traveller("bonecollector"),
+    "butcher": _traveller("butcher"), "bonecollector": lambda: _bone_collector(),
     "deviant": _traveller("deviant"),
     "djinn": _fabled("djinn"), "fiddler": _fabled("fiddler"),
     "hellslibrarian": _fabled("hellslibrarian"), "revolutionary": _fabled("revolutionary"),
@@ -328,6 +328,24 @@ def _goon():
     assert [e.describe() for e in night.effects][:2] == [
         "Derek: drunk until dusk (chose the Goon)", "Alex: alignment becomes evil (the Goon)"]
     assert not any(e.field == "poisoned" for e in night.effects)
+
+
+def _cannibal():
+    talk, day = day_one(game("cannibal"))
+    talk.st("!execute Brianna --yes", day + H)  # the Empath, good
+    assert talk.state.grimoire_of("Alex").ability_of == "empath"
+    talk.tick(talk.state.phase_ends_at - 2 * H)
+    assert any(e.player == "Alex" and e.character == "Empath" for e in talk.state.night.sheet)
+
+
+def _bone_collector():
+    setup = game(gus="bonecollector", travellers=("Gus",), dead=("Brianna",))
+    talk, day = day_one(setup)
+    talk.pm("Gus", "/choose Brianna", day + H)
+    talk.st("!endday --yes", day + 2 * H)
+    talk.tick(talk.state.phase_ends_at - 2 * H)
+    brianna = next(e for e in talk.state.night.sheet if e.player == "Brianna")
+    assert brianna.suggestion != "dead: does not act"  # the dead Empath acts tonight
 
 
 def _drunk():

@@ -253,6 +253,19 @@ def _huntsman(state, player, choice, _deaths) -> Info:
                 effects=(Effect(target, "character", free[0].id, "the Huntsman"),))
 
 
+def _philosopher(state, player, choice, _deaths) -> Info:
+    gained = state.setup.script.get(choice.chosen_character) if choice else None
+    if gained is None:
+        return Info(note="no choice sent")
+    if is_malfunctioning(state, player):
+        return Info(note=f"the Philosopher malfunctions: no {gained.name} ability gained")
+    holders = [s.name for s in state.seats if state.grimoire_of(s.name).character == gained.id]
+    effects = (Effect(player, "ability_of", gained.id, "the Philosopher"),) + tuple(
+        Effect(h, "drunk", True, "the Philosopher's choice") for h in holders)
+    return Info(note=f"gains the {gained.name} ability (wakes as it from tomorrow night)"
+                + (f"; {', '.join(holders)} malfunction" if holders else ""), effects=effects)
+
+
 def _acrobat(state, player, _choice, _deaths) -> Info:
     impaired = [n for n in living_neighbours(state, player)
                 if not is_evil(state, n) and is_malfunctioning(state, n)]
@@ -266,7 +279,7 @@ EFFECTS = {
     "poisoner": _poisoner, "widow": _widow, "snakecharmer": _snake_charmer,
     "fanggu": _fang_gu, "vigormortis": _vigormortis, "pithag": _pit_hag, "witch": _witch,
     "devilsadvocate": _devils_advocate, "innkeeper": _innkeeper, "huntsman": _huntsman,
-    "acrobat": _acrobat,
+    "acrobat": _acrobat, "philosopher": _philosopher,
 }
 
 __all__ = ["EFFECTS", "lunatic", "target_of"]

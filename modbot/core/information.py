@@ -231,8 +231,6 @@ _INFO = {
     "cerenovus": _cerenovus, "damsel": _damsel, "mezepheles": _mezepheles, "sage": _sage, "juggler": _juggler,
     "mathematician": _simple("how many abilities worked abnormally since dawn", True),
     "doppelganger": _simple("choose the opposing twin; each learns the other", True),
-    "philosopher": _simple("gains the {chosen} ability; if it is in play, that player "
-                           "malfunctions"),
     "monk": _simple("{target} is safe from the Demon tonight"),
     "fearmonger": _simple("{target} is feared: if the Fearmonger nominates and executes them, "
                           "their team loses; announce a new choice"),

@@ -250,6 +250,7 @@ class GrimoireEntry:
     evil_team: int | None = None  # with several evil teams (seed 002's Djinn): which one
     cursed_day: int | None = None  # the Witch's curse: nominating on this day kills
     survives_execution_day: int | None = None  # the Devil's Advocate: not killed by execution
+    ability_of: str | None = None  # an ability gained (the Philosopher's, the Cannibal's)
 
 
 @dataclass(frozen=True, slots=True)

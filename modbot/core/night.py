@@ -135,10 +135,11 @@ def deadline_text(at: datetime) -> str:
 
 
 def acting_character(state: GameState, player: str):
-    """What the player believes they are (a Drunk's Townsfolk), as a script Character."""
+    """The ability the player uses: one gained (the Philosopher's, the Cannibal's), else what
+    they believe they are (a Drunk's Townsfolk), as a script Character."""
     script = state.setup.script
     entry = state.grimoire_of(player)
-    chosen = entry.thinks or entry.character
+    chosen = entry.ability_of or entry.thinks or entry.character
     return script.get(chosen) or script.find(chosen or "") if script and chosen else None
 
 

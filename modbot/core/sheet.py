@@ -92,13 +92,23 @@ def build_sheet(state: GameState):
     return tuple(entries), tuple(killed_at), tuple(results), tuple(tells), tuple(effects)
 
 
+def regained(state: GameState) -> set[str]:
+    """Dead players a working Bone Collector chose for tonight: their ability works."""
+    night = night_of(state, state.cycle)
+    return {c.players[0] for c in night.choices if c.players and c.character == "bonecollector"
+            and (real := true_character(state, c.player)) is not None
+            and real.id == "bonecollector" and not is_malfunctioning(state, c.player)}
+
+
 def _actors(state: GameState, order: tuple[str, ...]) -> dict[str, int | None]:
     """Who acts tonight and at which step: every living player whose character is in the
     night order, and anyone who sent a choice (step None when outside the order)."""
     actors: dict[str, int | None] = {}
+    revived = regained(state)
     for seat in state.seats:
         character = acting_character(state, seat.name)
-        if character is not None and character.id in order and seat.alive:
+        if character is not None and character.id in order and \
+                (seat.alive or seat.name in revived):
             actors[seat.name] = order.index(character.id)
     for choice in night_of(state, state.cycle).choices:
         actors.setdefault(choice.player, order.index(choice.character)
@@ -188,7 +198,7 @@ def _entry(state: GameState, player: str, character: Character, choice: NightCho
            deaths: tuple[str, ...]):
     """(entry, default result or None, tells) for one acting player."""
     spec = character.spec
-    alive = state.seat(player).alive
+    alive = state.seat(player).alive or player in regained(state)
     shown = choice.describe(character_names(state)) if choice else (
         "no choice sent" if spec.wakes_on(state.cycle) and spec.chooses and alive else "")
     base = SheetEntry(character.id, player, character.name, shown, _status(state, player))

@@ -7,6 +7,8 @@ so a trigger's consequences are events like any other (stored, replayed, audited
 - the Scarlet Woman: when the Demon dies with 5 or more players alive (travellers not
   counted), a working Scarlet Woman becomes that Demon;
 - the Golem: its one nomination kills a nominee who is not the Demon;
+- the Cannibal: an executed good player's ability becomes its own; an evil one poisons it
+  until a good player is executed;
 - the Fearmonger: executing the player it chose, on its own nomination, makes that player's
   team lose (the Storytellers are asked to confirm, as for every win).
 Deaths by ability are announced in the thread without saying why.
@@ -39,7 +41,8 @@ def after(state: GameState, event) -> tuple:
     if isinstance(event, Nominated) and event.kind == EXECUTION:
         return _witch_curse(state, event) + _golem(state, event)
     if isinstance(event, PlayerDied):
-        return _scarlet_woman(state, event) + _sweetheart(state, event)
+        return _scarlet_woman(state, event) + _sweetheart(state, event) + \
+            _cannibal(state, event)
     if isinstance(event, Executed):
         return _fearmonger(state, event)
     return ()
@@ -111,6 +114,34 @@ def _sweetheart(state: GameState, event: PlayerDied) -> tuple:
     return (SweetheartDied(event.player, event.at),)
 
 
+@dataclass(frozen=True, slots=True)
+class CannibalAte:
+    """The Cannibal has the ability of the recently executed player (poisoned if evil, until
+    a good player dies by execution)."""
+
+    player: str
+    ability: str | None  # the executee's character id; None: a good one, keeps nothing
+    poisoned: bool
+    at: datetime
+
+
+def _cannibal(state: GameState, event: PlayerDied) -> tuple:
+    if event.cause != "execution":
+        return ()
+    eaten = true_character(state, event.player)
+    evil = is_evil(state, event.player)
+    return tuple(CannibalAte(s.name, None if evil else (eaten.id if eaten else None), evil,
+                             event.at)
+                 for s in state.seats if s.alive and (c := true_character(state, s.name))
+                 and c.id == "cannibal")
+
+
+def _cannibal_ate(state: GameState, e: CannibalAte) -> GameState:
+    entry = replace(state.grimoire_of(e.player), ability_of=e.ability, poisoned=e.poisoned)
+    others = tuple((p, g) for p, g in state.grimoire if p != e.player)
+    return replace(state, grimoire=others + ((e.player, entry),))
+
+
 def _scarlet_woman(state: GameState, event: PlayerDied) -> tuple:
     demon = true_character(state, event.player)
     if demon is None or demon.team != "demon" or players_of_team(state, "demon"):
@@ -131,5 +162,6 @@ def _promoted(state: GameState, e: ScarletWomanPromoted) -> GameState:
 
 _events._APPLIERS[ScarletWomanPromoted] = _promoted
 _events._APPLIERS[SweetheartDied] = _events._unchanged
+_events._APPLIERS[CannibalAte] = _cannibal_ate
 
-__all__ = ["ABILITY_DEATH", "ScarletWomanPromoted", "SweetheartDied", "after"]
+__all__ = ["ABILITY_DEATH", "CannibalAte", "ScarletWomanPromoted", "SweetheartDied", "after"]

@@ -456,3 +456,27 @@ def test_only_the_vortox_team_wins_a_day_without_an_execution():
     talk, day = _teams_game()
     said = talk.st("!endday --yes", day + H)
     assert any("the Vortox's team (2) wins" in s.raw for s in said)
+
+
+def test_doppelganger_twin_executed_makes_evil_win_and_blocks_good():
+    characters = {"Alex": "clockmaker", "Brianna": "dreamer", "Cameron": "seamstress",
+                  "Derek": "doppelganger", "Ellen": "oracle", "Fatima": "nodashii",
+                  "Gus": "towncrier"}
+    talk, day = _day_one_setup(botf_setup(characters))
+    talk.st("!reminder Alex twin", day + H)
+    said = talk.st("!execute Fatima --yes", day + 2 * H)  # the Demon dies, both twins live
+    assert not any("looks over" in s.raw for s in said)
+    talk, day = _day_one_setup(botf_setup(characters))
+    talk.st("!reminder Alex twin", day + H)
+    said = talk.st("!execute Alex --yes", day + 2 * H)
+    assert any("the Doppelgänger's Loyal twin was executed" in s.raw for s in said)
+
+
+def test_lilmonsta_babysitter_dying_is_the_demon_dying():
+    characters = ("chef", "empath", "soldier", "poisoner", "lilmonsta", "monk", "witch")
+    talk, day = _day_one_setup(_game(*characters))
+    talk.st("!reminder Derek babysitter", day + H)
+    said = talk.st("!execute Ellen --yes", day + 2 * H)  # not the babysitter
+    assert not any("looks over" in s.raw for s in said)
+    said = talk.st("!kill Derek --yes", day + 3 * H)
+    assert any("every Demon is dead" in s.raw for s in said)

@@ -247,8 +247,7 @@ SCENARIOS = {
                          choices=(("Derek", "/choose Alex"),)),
     "witch": _witch,
     "boomdandy": _role("boomdandy", "If you are executed, all but 3 players die."),
-    "doppelganger": _sheet("chef", "ST decides: choose the opposing twin", derek="doppelganger",
-                           player="Derek"),
+    "doppelganger": lambda: _doppelganger(),
     "cerenovus": _sheet("chef", "Alex must be mad about being the Oracle", derek="cerenovus",
                         player="Derek", choices=(("Derek", "/choose Alex as Oracle"),)),
     "pithag": _effects("chef", "Alex: character becomes noble (the Pit Hag)", derek="pithag",
@@ -346,6 +345,15 @@ def _bone_collector():
     talk.tick(talk.state.phase_ends_at - 2 * H)
     brianna = next(e for e in talk.state.night.sheet if e.player == "Brianna")
     assert brianna.suggestion != "dead: does not act"  # the dead Empath acts tonight
+
+
+def _doppelganger():
+    assert "ST decides: choose the opposing twin" in suggestion(
+        game(derek="doppelganger"), "Derek")
+    talk, day = day_one(game(derek="doppelganger"))
+    talk.st("!reminder Alex twin", day + H)
+    said = talk.st("!execute Alex --yes", day + 2 * H)
+    assert any("twin was executed" in s.raw for s in said)
 
 
 def _drunk():

@@ -23,7 +23,7 @@ from . import events as _events
 from .events import EXECUTION, Executed, Nominated, PlayerDied
 from .grimoire import is_evil, is_malfunctioning, players_of_team, true_character
 from .model import GameState
-from .wins import WinDetected
+from .wins import WinDetected, twin_of
 
 ABILITY_DEATH = "ability"  # the cause of a death by an ability (announced, never explained)
 
@@ -44,7 +44,7 @@ def after(state: GameState, event) -> tuple:
         return _scarlet_woman(state, event) + _sweetheart(state, event) + \
             _cannibal(state, event)
     if isinstance(event, Executed):
-        return _fearmonger(state, event)
+        return _fearmonger(state, event) + _doppelganger(state, event)
     return ()
 
 
@@ -69,6 +69,17 @@ def feared_by(state: GameState, fearmonger: str) -> str | None:
         if choice is not None and choice.players:
             return choice.players[0]
     return None
+
+
+def _doppelganger(state: GameState, event: Executed) -> tuple:
+    """Seed 001: "If the Loyal player is executed, Cultists win." """
+    pair = twin_of(state)
+    if pair is None or pair[1] != event.player or is_malfunctioning(state, pair[0]) \
+            or is_evil(state, event.player):
+        return ()
+    terms = state.setup.script.terms
+    return (WinDetected("evil", f"the Doppelgänger's {terms.good} twin was executed",
+                        event.at),)
 
 
 def _fearmonger(state: GameState, event: Executed) -> tuple:

@@ -38,15 +38,42 @@ def detect(state: GameState, day_ended: bool = False) -> tuple[str, str] | None:
         return None
     if state.setup.script.terms.evil_teams:
         return _detect_teams(state, day_ended)
-    demons = players_of_team(state, "demon")
+    demons = players_of_team(state, "demon") + babysitters(state)
     living = sum(1 for s in residents if s.alive)
-    if not demons:
+    if not demons and not _twins_alive(state):
         return "good", "every Demon is dead"
     if living <= 2:
         return "evil", "only two players live"
     if day_ended and _no_execution_under_vortox(state, demons):
         return "evil", "no one was executed today, and the Vortox is in play"
     return None
+
+
+def has_reminder(state: GameState, player: str, word: str) -> bool:
+    return any(word in r.casefold() for r in state.grimoire_of(player).reminders)
+
+
+def babysitters(state: GameState) -> list[str]:
+    """Lil' Monsta's living babysitter ("is the Demon"), as the Storytellers record it with
+    `!reminder PLAYER babysitter`."""
+    if not any(state.grimoire_of(s.name).character == "lilmonsta" for s in state.seats):
+        return []
+    return [s.name for s in state.seats if s.alive and has_reminder(state, s.name, "babysit")]
+
+
+def twin_of(state: GameState) -> tuple[str, str] | None:
+    """(Doppelgänger, its good twin), the twin recorded with `!reminder PLAYER twin`."""
+    doubles = [s.name for s in state.seats
+               if state.grimoire_of(s.name).character == "doppelganger"]
+    twins = [s.name for s in state.seats if has_reminder(state, s.name, "twin")]
+    return (doubles[0], twins[0]) if doubles and twins else None
+
+
+def _twins_alive(state: GameState) -> bool:
+    """Seed 001, Doppelgänger: "Loyals can't win if you both live." """
+    pair = twin_of(state)
+    return pair is not None and all(state.seat(p).alive for p in pair) and \
+        not is_malfunctioning(state, pair[0])
 
 
 def _no_execution_under_vortox(state: GameState, demons: list[str]) -> bool:
@@ -142,4 +169,5 @@ def _win_detected(state: GameState, e: WinDetected) -> GameState:
 _events._APPLIERS[WinDetected] = _win_detected
 _events._APPLIERS[EvilTeamLost] = _team_lost
 
-__all__ = ["EvilTeamLost", "WinDetected", "check", "detect", "evil_teams"]
+__all__ = ["EvilTeamLost", "WinDetected", "babysitters", "check", "detect", "evil_teams",
+           "twin_of"]

@@ -16,7 +16,9 @@ import hashlib
 
 from .core.events import DayEnded, StorytellerConsultRequested
 from .core.night import deadline_text, lock_at
-from .core.night_commands import SetupAccepted, SetupChecked, SetupProposed, SheetRequested
+from .core.night_commands import (
+    SetupAccepted, SetupChecked, SetupProposed, SheetRequested, SilenceCalled, SpokeInSilence,
+)
 from .core.private_events import (
     ApprovalReminded, CharactersDealt, DawnDelayed, DealWaiting, FearmongerChoseNew,
     NightChoiceMade, NightLocked, NightReminded, NightResolved, WhisperPmFlagged, night_of,
@@ -129,6 +131,17 @@ def _sweetheart(reactor, state: GameState, event: SweetheartDied) -> list:
     return [_st(reactor, state, f"sweetheart:{event.player}", "st_note.md.j2",
                 text=f"The Sweetheart ({event.player}) died: one player is drunk from now on. "
                 "Choose them with !drunk PLAYER.")]
+
+
+def _silence(reactor, state: GameState, event: SilenceCalled) -> list:
+    return [reactor._public(f"silence:{'on' if event.on else 'off'}:{iso(event.at)}",
+                            render("silence.md.j2", on=event.on))]
+
+
+def _spoke(reactor, state: GameState, event: SpokeInSilence) -> list:
+    return [_st(reactor, state, f"spoke:{event.player}:{event.post_number}", "st_note.md.j2",
+                text=f"{event.player} posted during the silence (post #{event.post_number}). "
+                "Hell's Librarian: something bad might happen to them.")]
 
 
 def _team_lost(reactor, state: GameState, event: EvilTeamLost) -> list:
@@ -248,7 +261,7 @@ _HANDLERS = {
     CharactersDealt: _dealt, DealWaiting: _deal_waiting, SetupChecked: _setup_checked,
     SetupProposed: _setup_proposed, SetupAccepted: _setup_accepted, WinDetected: _win_detected,
     ScarletWomanPromoted: _promoted, FearmongerChoseNew: _fear, EvilTeamLost: _team_lost,
-    SweetheartDied: _sweetheart, NightChoiceMade: _choice,
+    SweetheartDied: _sweetheart, SilenceCalled: _silence, SpokeInSilence: _spoke, NightChoiceMade: _choice,
     NightReminded: _reminded, NightLocked: _locked, SheetRequested: _sheet_again,
     ApprovalReminded: _approval_reminder, DawnDelayed: _delayed, NightResolved: _resolved,
     WhisperPmFlagged: _flagged, StorytellerConsultRequested: _consult, DayEnded: _digest,

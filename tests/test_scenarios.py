@@ -282,7 +282,7 @@ SCENARIOS = {
     "butcher": _traveller("butcher"), "bonecollector": lambda: _bone_collector(),
     "deviant": _traveller("deviant"),
     "djinn": _fabled("djinn"), "fiddler": _fabled("fiddler"),
-    "hellslibrarian": _fabled("hellslibrarian"), "revolutionary": _fabled("revolutionary"),
+    "hellslibrarian": lambda: _hells_librarian(), "revolutionary": _fabled("revolutionary"),
     "fibbin": _fabled("fibbin"),
 }
 
@@ -354,6 +354,17 @@ def _doppelganger():
     talk.st("!reminder Alex twin", day + H)
     said = talk.st("!execute Alex --yes", day + 2 * H)
     assert any("twin was executed" in s.raw for s in said)
+
+
+def _hells_librarian():
+    _fabled("hellslibrarian")()
+    talk, day = day_one(replace(game(), fabled=("hellslibrarian",)))
+    said = talk.thread("nightingale", "Quiet please.\n!silence on", day + H)
+    assert "## The Storyteller calls for silence" in to(said, "topic")[0]
+    said = talk.thread("Brianna", "Sorry, just one thing.", day + 2 * H)
+    assert "Brianna posted during the silence" in to(said, "pm:storytellers")[0]
+    talk.thread("nightingale", "Thank you.\n!silence off", day + 3 * H)
+    assert to(talk.thread("Brianna", "Now I can talk.", day + 4 * H), "pm:storytellers") == []
 
 
 def _drunk():

@@ -184,7 +184,8 @@ def _handle_post(state: GameState, post: Post) -> Outcome:
         events.extend(outcome.events)
         rejections.extend(outcome.rejections)
     broken = _whispers_broken_by(state, post) + public_abilities.secret_word_said(
-        state, post.author, countable_text(post.raw), post.post_number, post.created_at)
+        state, post.author, countable_text(post.raw), post.post_number, post.created_at) + \
+        night_commands.silence_broken(state, post.author, post.post_number, post.created_at)
     for event in broken:
         state = apply(state, event)
     return Outcome(state, tuple(events) + broken, tuple(rejections))

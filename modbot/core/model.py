@@ -277,6 +277,7 @@ class GameState:
     expiring: tuple[tuple[str, str], ...] = ()  # (player, grimoire flag) undone at dusk
     deaths_log: tuple = ()  # (player, cause, at) for every death, day or night
     public: object = None  # public_abilities.PublicLedger: /choose and /guess in the thread
+    silence_since: datetime | None = None  # Hell's Librarian: silence called by the STs
 
     @classmethod
     def from_setup(cls, setup: GameSetup) -> GameState:

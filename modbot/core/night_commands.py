@@ -34,6 +34,7 @@ MESSAGES.update({
     "no_script": "This game has no script (set game.script in the game file).",
     "cannot_deal": "Cannot deal yet: {problems}.",
     "nothing_proposed": "There is no proposed set-up: !setup propose first.",
+    "no_hells_librarian": "Hell's Librarian is not in play (game.fabled).",
     "fabled_not_dealt": "The {name} is a Fabled: Fabled are the Storytellers', never dealt.",
     "no_such_effect": "There is no effect {number} tonight (the sheet lists {count}).",
     "unknown_character_st": "No character on the script is called \"{text}\".",
@@ -107,6 +108,27 @@ class SetupChecked:
 
 
 @dataclass(frozen=True, slots=True)
+class StSilence:
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SilenceCalled:
+    """Hell's Librarian: the Storytellers call for silence (or end it), in the thread."""
+
+    on: bool
+    by: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class SpokeInSilence:
+    player: str
+    post_number: int | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class BluffsSet:
     characters: tuple[str, ...]
     at: datetime
@@ -165,6 +187,12 @@ def _effect_off(words, _roster):
     return StSheetEdit("noeffect", None, words[0])
 
 
+def _silence(words, _roster):
+    if [w.lower() for w in words] not in (["on"], ["off"]):
+        raise _Bad("write !silence on or !silence off")
+    return StSilence(words[0].lower() == "on")
+
+
 def _thinks(words, roster):
     name, rest = _name(words, roster)
     if not rest:
@@ -194,6 +222,9 @@ _NEW_COMMANDS = [
             "!tell Ellen \"You are mad about being the Sage\"", _tell),
     Command("effect", "!effect N off", "drop effect N (as the night sheet numbers them) from "
             "what dawn applies", "!effect 1 off", _effect_off),
+    Command("silence", "!silence on|off", "Hell's Librarian: call for silence in the thread "
+            "(announced); posts until !silence off are flagged to you", "!silence on",
+            _silence),
     Command("sheet", "!sheet", "send the night sheet again", "!sheet", _no_arguments(StSheet())),
     Command("approve", "!approve", "approve the night: dawn comes at its time (now if late), "
             "with the deaths and results", "!approve", _no_arguments(StApprove())),
@@ -233,6 +264,12 @@ def _setup_check(state: GameState, action: StSetupCheck, ctx):
         return (SetupAccepted(grimoire, bluffs, ctx.author, ctx.at),)
     found = problems(script, state.seats, dict(state.grimoire), state.bluffs)
     return (SetupChecked(tuple(found), ctx.author, ctx.at),)
+
+
+def _silence_rule(state: GameState, action: StSilence, ctx):
+    if "hellslibrarian" not in state.setup.fabled:
+        return reject(ctx, "no_hells_librarian")
+    return (SilenceCalled(action.on, ctx.author, ctx.at),)
 
 
 def _bluffs_rule(state: GameState, action: StBluffs, ctx):
@@ -326,19 +363,31 @@ def _setup_accepted(state: GameState, e: SetupAccepted) -> GameState:
     return replace(state, grimoire=kept + e.grimoire, bluffs=e.bluffs, proposed_setup=None)
 
 
+def _silence_called(state: GameState, e: SilenceCalled) -> GameState:
+    return replace(state, silence_since=e.at if e.on else None)
+
+
+def silence_broken(state: GameState, author: str, post_number, at) -> tuple:
+    """A player's thread post while the Storytellers called for silence."""
+    if state.silence_since is None or not state.is_seated(author) or at < state.silence_since:
+        return ()
+    return (SpokeInSilence(author, post_number, at),)
+
+
 def _bluffs_set(state: GameState, e: BluffsSet) -> GameState:
     return replace(state, bluffs=e.characters)
 
 
 _commands.COMMANDS.update({c.name: c for c in _NEW_COMMANDS})
-_commands.COMMAND_OF.update({StSetupCheck: "setup", StStart: "start", StBluffs: "bluffs", StSheetEdit: "result",
+_commands.COMMAND_OF.update({StSilence: "silence", StSetupCheck: "setup", StStart: "start", StBluffs: "bluffs", StSheetEdit: "result",
                              StApprove: "approve", StSheet: "sheet"})
-_staff._HANDLERS.update({StSetupCheck: _setup_check, StStart: _start, StBluffs: _bluffs_rule, StSheetEdit: _sheet_edit,
+_staff._HANDLERS.update({StSilence: _silence_rule, StSetupCheck: _setup_check, StStart: _start, StBluffs: _bluffs_rule, StSheetEdit: _sheet_edit,
                          StApprove: _approve, StSheet: _sheet, StGrimoire: _grimoire_checked,
                          StNextPhase: _next_phase_checked})
 _events._APPLIERS.update({BluffsSet: _bluffs_set, SheetRequested: _events._unchanged,
                          SetupChecked: _events._unchanged, SetupProposed: _setup_proposed,
-                         SetupAccepted: _setup_accepted})
+                         SetupAccepted: _setup_accepted, SilenceCalled: _silence_called,
+                         SpokeInSilence: _events._unchanged})
 
-__all__ = ["BluffsSet", "SetupAccepted", "SetupChecked", "SetupProposed", "SheetRequested", "StSetupCheck", "StApprove", "StBluffs", "StSheet", "StSheetEdit",
+__all__ = ["BluffsSet", "SilenceCalled", "SpokeInSilence", "silence_broken", "SetupAccepted", "SetupChecked", "SetupProposed", "SheetRequested", "StSetupCheck", "StApprove", "StBluffs", "StSheet", "StSheetEdit",
            "StStart", "GrimoireChanged"]

@@ -98,6 +98,16 @@ class Conversation:
         return self.st("".join(f"!result {p} none\n" for p in missing) + "!approve", at)
 
 
+def day_one(setup: GameSetup):
+    """A conversation at the dawn of day 1 (night 1 approved); returns (talk, dawn)."""
+    talk = Conversation(setup)
+    talk.tick(START)
+    talk.tick(NIGHT1_LOCK)
+    talk.approve(NIGHT1_LOCK + timedelta(hours=1))
+    talk.tick(DAWN1)
+    return talk, DAWN1
+
+
 def night_sheet(setup: GameSetup, *, night: int = 1, choices=(), day=None, changes=()):
     """The night sheet's entries by player, after `choices` ((player, text) PMs) in the
     given night; `day(talk, at)` plays day 1 first; `changes` are grimoire commands for the

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from modbot.scripts import load_script
 
-from .conversation import Conversation, botf_setup, night_sheet, to
+from .conversation import Conversation, botf_setup, day_one, night_sheet, to
 from .helpers import START
 
 ALMANAC = load_script("almanac")
@@ -256,17 +256,8 @@ def test_pithag_changes_a_character_not_in_play():
 
 # -- abilities used in the thread ---------------------------------------------------------------
 
-def _day_one(*characters, dead=()):
-    talk = Conversation(_game(*characters, dead=dead))
-    talk.tick(START)
-    talk.tick(START + timedelta(hours=22))
-    talk.approve(START + timedelta(hours=23))
-    talk.tick(START + timedelta(hours=24))
-    return talk, START + timedelta(hours=24)
-
-
 def test_juggler_guesses_in_public_and_learns_how_many_were_right():
-    talk, day = _day_one("juggler", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    talk, day = day_one(_game("juggler", "empath", "soldier", "poisoner", "imp", "monk", "pixie"))
     said = talk.thread("Alex", "I think:\n/guess Ellen as Imp\n/guess Derek as Witch\n"
                        "/guess Cameron as Soldier", day + H)
     assert to(said, "pm:alex") == []  # accepted silently: the guesses are public anyway
@@ -279,7 +270,7 @@ def test_juggler_guesses_in_public_and_learns_how_many_were_right():
 
 
 def test_klutz_choosing_a_cultist_makes_evil_win():
-    talk, day = _day_one("klutz", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    talk, day = day_one(_game("klutz", "empath", "soldier", "poisoner", "imp", "monk", "pixie"))
     talk.st("!kill Alex --yes", day + H)
     said = talk.thread("Alex", "/choose Brianna", day + 2 * H)
     assert not any("looks over" in s.raw for s in said)  # Brianna is good
@@ -288,11 +279,11 @@ def test_klutz_choosing_a_cultist_makes_evil_win():
 
 
 def test_klutz_has_six_hours_and_a_cultist_choice_ends_the_game():
-    talk, day = _day_one("klutz", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    talk, day = day_one(_game("klutz", "empath", "soldier", "poisoner", "imp", "monk", "pixie"))
     talk.st("!kill Alex --yes", day + H)
     said = talk.thread("Alex", "/choose Derek", day + 8 * H)
     assert "More than 6 hours have passed" in to(said, "pm:alex")[0]
-    talk, day = _day_one("klutz", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    talk, day = day_one(_game("klutz", "empath", "soldier", "poisoner", "imp", "monk", "pixie"))
     talk.st("!kill Alex --yes", day + H)
     said = talk.thread("Alex", "/choose Derek", day + 2 * H)
     assert any("**evil** wins: the Klutz chose a player of the evil team" in s.raw
@@ -300,7 +291,7 @@ def test_klutz_has_six_hours_and_a_cultist_choice_ends_the_game():
 
 
 def test_psychopath_kills_in_public_before_nominations():
-    talk, day = _day_one("chef", "empath", "soldier", "psychopath", "imp", "monk", "pixie")
+    talk, day = day_one(_game("chef", "empath", "soldier", "psychopath", "imp", "monk", "pixie"))
     said = talk.thread("Derek", "/choose Alex", day + H)
     assert not talk.state.seat("Alex").alive
     assert "**Alex** has died." in to(said, "topic")[0]
@@ -309,7 +300,7 @@ def test_psychopath_kills_in_public_before_nominations():
 
 
 def test_moonchild_choice_kills_a_good_player_that_night():
-    talk, day = _day_one("moonchild", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    talk, day = day_one(_game("moonchild", "empath", "soldier", "poisoner", "imp", "monk", "pixie"))
     talk.st("!execute Alex --yes", day + H)  # night 2 begins
     talk.thread("Alex", "/choose Brianna", day + 2 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
@@ -317,20 +308,20 @@ def test_moonchild_choice_kills_a_good_player_that_night():
 
 
 def test_damsel_guessed_by_a_minion_makes_evil_win():
-    talk, day = _day_one("damsel", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    talk, day = day_one(_game("damsel", "empath", "soldier", "poisoner", "imp", "monk", "pixie"))
     said = talk.thread("Brianna", "/guess Alex as Damsel", day + H)  # not a Minion
     assert "no public guess" in to(said, "pm:brianna")[0]
     said = talk.thread("Derek", "/guess Cameron as Damsel", day + H)
     assert not any("looks over" in s.raw for s in said)
     assert "already used" in to(talk.thread("Derek", "/guess Alex as Damsel", day + 2 * H),
                                 "pm:derek")[0]
-    talk, day = _day_one("damsel", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    talk, day = day_one(_game("damsel", "empath", "soldier", "poisoner", "imp", "monk", "pixie"))
     said = talk.thread("Derek", "/guess Alex as Damsel", day + H)
     assert any("**evil** wins: a Minion guessed the Damsel" in s.raw for s in said)
 
 
 def test_golem_nominating_a_non_demon_kills_them_once():
-    talk, day = _day_one("golem", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    talk, day = day_one(_game("golem", "empath", "soldier", "poisoner", "imp", "monk", "pixie"))
     nominations = day + timedelta(hours=12)
     talk.tick(nominations)
     said = talk.thread("Alex", "/nominate Brianna", nominations + H)
@@ -339,7 +330,7 @@ def test_golem_nominating_a_non_demon_kills_them_once():
 
 
 def test_golem_nominating_the_demon_kills_nobody():
-    talk, day = _day_one("golem", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    talk, day = day_one(_game("golem", "empath", "soldier", "poisoner", "imp", "monk", "pixie"))
     nominations = day + timedelta(hours=12)
     talk.tick(nominations)
     talk.thread("Alex", "/nominate Ellen", nominations + H)
@@ -389,7 +380,7 @@ def test_bonecollector_and_hostess_choose_by_day_for_the_night():
     setup = _game(*characters, dead=("Brianna",))
     from dataclasses import replace as _replace
     seats = tuple(_replace(s, traveller=s.name == "Gus") for s in setup.seats)
-    talk, day = _day_one_setup(_replace(setup, seats=seats))
+    talk, day = day_one(_replace(setup, seats=seats))
     said = talk.pm("Gus", "/choose Brianna", day + H)
     assert "Night 2: accepted: you chose Brianna." in to(said, "pm:gus")[0]
     assert "night 2's lock" in to(said, "pm:gus")[0]
@@ -397,15 +388,6 @@ def test_bonecollector_and_hostess_choose_by_day_for_the_night():
     talk.tick(talk.state.phase_ends_at - 2 * H)
     entry = next(e for e in talk.state.night.sheet if e.player == "Gus")
     assert entry.choice == "Brianna" and entry.suggestion.startswith("ST decides: the dead")
-
-
-def _day_one_setup(setup):
-    talk = Conversation(setup)
-    talk.tick(START)
-    talk.tick(START + timedelta(hours=22))
-    talk.approve(START + timedelta(hours=23))
-    talk.tick(START + timedelta(hours=24))
-    return talk, START + timedelta(hours=24)
 
 
 def test_travellers_and_fabled_are_announced_when_night_1_begins():
@@ -435,7 +417,7 @@ def _teams_game():
                        script=OOPS, bluffs=("moonchild", "lunatic", "pukka"))
     teams = {"Derek": 1, "Ellen": 1, "Fatima": 2, "Gus": 2}
     grimoire = tuple((p, _replace(e, evil_team=teams.get(p))) for p, e in setup.grimoire)
-    return _day_one_setup(_replace(setup, grimoire=grimoire))
+    return day_one(_replace(setup, grimoire=grimoire))
 
 
 def test_an_evil_team_without_a_demon_turns_good():
@@ -462,11 +444,11 @@ def test_doppelganger_twin_executed_makes_evil_win_and_blocks_good():
     characters = {"Alex": "clockmaker", "Brianna": "dreamer", "Cameron": "seamstress",
                   "Derek": "doppelganger", "Ellen": "oracle", "Fatima": "nodashii",
                   "Gus": "towncrier"}
-    talk, day = _day_one_setup(botf_setup(characters))
+    talk, day = day_one(botf_setup(characters))
     talk.st("!reminder Alex twin", day + H)
     said = talk.st("!execute Fatima --yes", day + 2 * H)  # the Demon dies, both twins live
     assert not any("looks over" in s.raw for s in said)
-    talk, day = _day_one_setup(botf_setup(characters))
+    talk, day = day_one(botf_setup(characters))
     talk.st("!reminder Alex twin", day + H)
     said = talk.st("!execute Alex --yes", day + 2 * H)
     assert any("the Doppelgänger's Loyal twin was executed" in s.raw for s in said)
@@ -474,7 +456,7 @@ def test_doppelganger_twin_executed_makes_evil_win_and_blocks_good():
 
 def test_lilmonsta_babysitter_dying_is_the_demon_dying():
     characters = ("chef", "empath", "soldier", "poisoner", "lilmonsta", "monk", "witch")
-    talk, day = _day_one_setup(_game(*characters))
+    talk, day = day_one(_game(*characters))
     talk.st("!reminder Derek babysitter", day + H)
     said = talk.st("!execute Ellen --yes", day + 2 * H)  # not the babysitter
     assert not any("looks over" in s.raw for s in said)

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from modbot.scripts import load_script
 
-from .conversation import Conversation, botf_setup, night_sheet, to
+from .conversation import Conversation, botf_setup, day_one, night_sheet, to
 from .helpers import START
 
 ALL = load_script("almanac").with_characters(tuple(
@@ -20,15 +20,6 @@ def game(*characters, **kw):
     names = dict(zip(SEATS, characters))
     spare = [c.id for c in ALL.characters if c.is_good and c.id not in characters]
     return botf_setup(names, script=ALL, bluffs=tuple(spare[:3]), **kw)
-
-
-def day_one(setup):
-    talk = Conversation(setup)
-    talk.tick(START)
-    talk.tick(START + timedelta(hours=22))
-    talk.approve(START + timedelta(hours=23))
-    talk.tick(START + timedelta(hours=24))
-    return talk, START + timedelta(hours=24)
 
 
 def test_seed_000_empath_skips_dead_neighbours():

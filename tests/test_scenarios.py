@@ -15,7 +15,7 @@ import pytest
 from modbot.core.model import Seat
 from modbot.scripts import bundled_scripts, load_script
 
-from .conversation import Conversation, botf_setup, night_sheet, to
+from .conversation import Conversation, botf_setup, day_one, night_sheet, to
 from .helpers import START
 
 ALL = load_script("almanac").with_characters(tuple(
@@ -44,15 +44,6 @@ def suggestion(setup, player="Alex", **kw) -> str:
 def role(character: str) -> str:
     said = Conversation(game(character)).tick(START)
     return next(s.raw for s in said if s.thread == "pm:alex")
-
-
-def day_one(setup):
-    talk = Conversation(setup)
-    talk.tick(START)
-    talk.tick(START + timedelta(hours=22))
-    talk.approve(START + timedelta(hours=23))
-    talk.tick(START + timedelta(hours=24))
-    return talk, START + timedelta(hours=24)
 
 
 def st_decides(character: str, night: int = 2, **kw):

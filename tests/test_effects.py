@@ -462,3 +462,18 @@ def test_lilmonsta_babysitter_dying_is_the_demon_dying():
     assert not any("looks over" in s.raw for s in said)
     said = talk.st("!kill Derek --yes", day + 3 * H)
     assert any("every Demon is dead" in s.raw for s in said)
+
+
+def test_lleech_dies_with_its_host_and_not_otherwise():
+    characters = ("chef", "empath", "soldier", "poisoner", "lleech", "monk", "pixie")
+    talk = Conversation(_game(*characters))
+    talk.tick(START)
+    talk.pm("Ellen", "/choose Alex", START + H)
+    talk.tick(START + timedelta(hours=22))
+    talk.approve(START + timedelta(hours=23))
+    talk.tick(START + timedelta(hours=24))
+    talk.st("!execute Ellen --yes", START + timedelta(hours=30))
+    assert talk.state.seat("Ellen").alive  # the host lives: the Lleech survives execution
+    said = talk.st("!kill Alex --yes", START + timedelta(hours=31))
+    assert not talk.state.seat("Ellen").alive  # the host died: so does the Lleech
+    assert any("every Demon is dead" in s.raw for s in said)

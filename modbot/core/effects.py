@@ -82,17 +82,25 @@ def lunatic(state, player, choice) -> Info:
 
 
 def _pukka(state, player, choice, _deaths) -> Info:
+    """Poison tonight's choice; last night's victim dies, then becomes healthy."""
     earlier = [n.choice_of(player) for n in state.past_nights if n.number == state.cycle - 1]
     victim = target_of(earlier[0]) if earlier and earlier[0] else None
-    target = target_of(choice) or "nobody"
+    target = target_of(choice)
     if is_malfunctioning(state, player):
         return Info(note=f"{state.setup.script.terms.malfunction}: nobody is poisoned or dies")
     dies = victim if victim and state.seat(victim).alive else None
-    effects = tuple(Effect(p, "poisoned", v, "the Pukka") for p, v in
-                    ((target, True), (dies, False)) if p and p != "nobody")
-    return Info(note=f"{target} is poisoned; " + (f"last night's {victim} dies"
-                                                  if dies else "nobody dies"),
+    effects = tuple(Effect(p, "poisoned", value, "the Pukka")
+                    for p, value in ((target, True), (dies, False)) if p)
+    return Info(note=f"{target or 'nobody'} is poisoned; "
+                + (f"last night's {victim} dies" if dies else "nobody dies"),
                 death=dies, effects=effects)
+
+
+def lleech_host(state: GameState, lleech: str) -> str | None:
+    """The Lleech's host: its first-night choice."""
+    first = next((n for n in state.past_nights if n.number == 1), None)
+    choice = first.choice_of(lleech) if first else None
+    return target_of(choice)
 
 
 def _lleech(state, player, choice, deaths) -> Info:
@@ -117,7 +125,7 @@ def _gambler(state, player, choice, _deaths) -> Info:
 
 
 def _widow(state, player, choice, _deaths) -> Info:
-    good = [n for n in [s.name for s in state.seats] if not is_evil(state, n) and state.seat(n).alive]
+    good = [s.name for s in state.seats if s.alive and not is_evil(state, s.name)]
     knows, target = (good[0] if good else None), target_of(choice)
     poison = (Effect(target, "poisoned", True, "the Widow"),) \
         if target and not is_malfunctioning(state, player) else ()
@@ -282,4 +290,4 @@ EFFECTS = {
     "acrobat": _acrobat, "philosopher": _philosopher,
 }
 
-__all__ = ["EFFECTS", "lunatic", "target_of"]
+__all__ = ["EFFECTS", "lleech_host", "lunatic", "target_of"]

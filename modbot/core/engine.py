@@ -252,8 +252,8 @@ def _end_day(run: _Run, at: datetime, condemned: str | None = None) -> None:
         nomination = day.nomination_of(condemned)
         votes = nomination.yes if nomination else 0
         run.emit(Executed(condemned, votes, at))
-        spared = run.state.grimoire_of(condemned).survives_execution_day == run.state.cycle
-        if run.state.seat(condemned).alive and not spared:  # the Devil's Advocate
+        spared = triggers.protected_from_execution(run.state, condemned)
+        if run.state.seat(condemned).alive and not spared:  # the Devil's Advocate, the Lleech
             run.emit(PlayerDied(condemned, "execution", at))
     run.emit(DayEnded(day.number, at, condemned, living_count(run.state)))
     cycle = run.state.cycle + 1

@@ -23,6 +23,7 @@ from . import events as _events
 from .events import EXECUTION, Executed, Nominated, PlayerDied
 from .grimoire import is_evil, is_malfunctioning, players_of_team, true_character
 from .model import GameState
+from .effects import lleech_host
 from .wins import WinDetected, twin_of
 
 ABILITY_DEATH = "ability"  # the cause of a death by an ability (announced, never explained)
@@ -42,7 +43,7 @@ def after(state: GameState, event) -> tuple:
         return _witch_curse(state, event) + _golem(state, event)
     if isinstance(event, PlayerDied):
         return _scarlet_woman(state, event) + _sweetheart(state, event) + \
-            _cannibal(state, event)
+            _cannibal(state, event) + _lleech(state, event)
     if isinstance(event, Executed):
         return _fearmonger(state, event) + _doppelganger(state, event)
     return ()
@@ -153,6 +154,23 @@ def _cannibal_ate(state: GameState, e: CannibalAte) -> GameState:
     return replace(state, grimoire=others + ((e.player, entry),))
 
 
+def _lleech(state: GameState, event: PlayerDied) -> tuple:
+    """Seed 002's Lleech: it dies if and only if its host dies (unless it malfunctions)."""
+    return tuple(PlayerDied(s.name, ABILITY_DEATH, event.at) for s in state.seats
+                 if s.alive and (c := true_character(state, s.name)) is not None
+                 and c.id == "lleech" and not is_malfunctioning(state, s.name)
+                 and lleech_host(state, s.name) == event.player)
+
+
+def protected_from_execution(state: GameState, player: str) -> bool:
+    """The Devil's Advocate's choice, or a working Lleech whose host lives."""
+    if state.grimoire_of(player).survives_execution_day == state.cycle:
+        return True
+    character = true_character(state, player)
+    host = lleech_host(state, player) if character and character.id == "lleech" else None
+    return host is not None and state.seat(host).alive and not is_malfunctioning(state, player)
+
+
 def _scarlet_woman(state: GameState, event: PlayerDied) -> tuple:
     demon = true_character(state, event.player)
     if demon is None or demon.team != "demon" or players_of_team(state, "demon"):
@@ -175,4 +193,4 @@ _events._APPLIERS[ScarletWomanPromoted] = _promoted
 _events._APPLIERS[SweetheartDied] = _events._unchanged
 _events._APPLIERS[CannibalAte] = _cannibal_ate
 
-__all__ = ["ABILITY_DEATH", "CannibalAte", "ScarletWomanPromoted", "SweetheartDied", "after"]
+__all__ = ["ABILITY_DEATH", "CannibalAte", "protected_from_execution", "ScarletWomanPromoted", "SweetheartDied", "after"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 
+from .core.boomdandy import BOOM_DEATH, BoomdandyExploded, CountdownEnded, CountdownStarted
 from .core.events import DayEnded, StorytellerConsultRequested
 from .core.night import deadline_text, lock_at
 from .core.night_commands import (
@@ -144,6 +145,30 @@ def _spoke(reactor, state: GameState, event: SpokeInSilence) -> list:
                 "Hell's Librarian: something bad might happen to them.")]
 
 
+def _exploded(reactor, state: GameState, event: BoomdandyExploded) -> list:
+    return [_st(reactor, state, f"boom:{event.player}", "st_note.md.j2",
+                text=f"The Boomdandy ({event.player}) was executed: all but 3 players die. "
+                "Send !boom A B C with the three who live; they then point for 10 minutes.")]
+
+
+def _countdown(reactor, state: GameState, event: CountdownStarted) -> list:
+    dead = [p for p, cause, at in state.deaths_log if cause == BOOM_DEATH and at == event.at]
+    return [reactor._public(f"boom-start:{iso(event.at)}",
+                            render("boom.md.j2", dead=dead, survivors=event.survivors,
+                                   deadline=date_tag(event.ends_at), ended=False))]
+
+
+def _countdown_ended(reactor, state: GameState, event: CountdownEnded) -> list:
+    out = [reactor._public(f"boom-end:{iso(event.at)}",
+                           render("boom.md.j2", victim=event.victim, counts=event.counts,
+                                  ended=True))]
+    if event.victim is None:
+        out.append(_st(reactor, state, f"boom-tie:{iso(event.at)}", "st_note.md.j2",
+                       text="The pointing ended in a tie (or nobody pointed): yours to "
+                       "settle (!kill)."))
+    return out
+
+
 def _team_lost(reactor, state: GameState, event: EvilTeamLost) -> list:
     good = state.setup.script.terms.good
     out = [reactor._pm(p, f"team-lost:{event.team}:{p}",
@@ -261,7 +286,8 @@ _HANDLERS = {
     CharactersDealt: _dealt, DealWaiting: _deal_waiting, SetupChecked: _setup_checked,
     SetupProposed: _setup_proposed, SetupAccepted: _setup_accepted, WinDetected: _win_detected,
     ScarletWomanPromoted: _promoted, FearmongerChoseNew: _fear, EvilTeamLost: _team_lost,
-    SweetheartDied: _sweetheart, SilenceCalled: _silence, SpokeInSilence: _spoke, NightChoiceMade: _choice,
+    SweetheartDied: _sweetheart, SilenceCalled: _silence, SpokeInSilence: _spoke,
+    BoomdandyExploded: _exploded, CountdownStarted: _countdown, CountdownEnded: _countdown_ended, NightChoiceMade: _choice,
     NightReminded: _reminded, NightLocked: _locked, SheetRequested: _sheet_again,
     ApprovalReminded: _approval_reminder, DawnDelayed: _delayed, NightResolved: _resolved,
     WhisperPmFlagged: _flagged, StorytellerConsultRequested: _consult, DayEnded: _digest,

@@ -237,7 +237,7 @@ SCENARIOS = {
     "poisoner": _effects("chef", "Alex: poisoned until dusk (the Poisoner)",
                          choices=(("Derek", "/choose Alex"),)),
     "witch": _witch,
-    "boomdandy": _role("boomdandy", "If you are executed, all but 3 players die."),
+    "boomdandy": lambda: _boomdandy(),
     "doppelganger": lambda: _doppelganger(),
     "cerenovus": _sheet("chef", "Alex must be mad about being the Oracle", derek="cerenovus",
                         player="Derek", choices=(("Derek", "/choose Alex as Oracle"),)),
@@ -356,6 +356,22 @@ def _hells_librarian():
     assert "Brianna posted during the silence" in to(said, "pm:storytellers")[0]
     talk.thread("nightingale", "Thank you.\n!silence off", day + 3 * H)
     assert to(talk.thread("Brianna", "Now I can talk.", day + 4 * H), "pm:storytellers") == []
+
+
+def _boomdandy():
+    talk, day = day_one(game(derek="boomdandy"))
+    said = talk.st("!execute Derek --yes", day + H)
+    assert any("The Boomdandy (Derek) was executed" in s.raw for s in said)
+    said = talk.st("!boom Alex Ellen Fatima", day + 2 * H)
+    (boom,) = to(said, "topic")
+    assert "Brianna, Cameron, Gus died in the explosion." in boom and "Boomdandy" not in boom
+    said = talk.thread("Gus", "/point Alex", day + 2 * H + timedelta(minutes=1))
+    assert "Only Alex, Ellen, Fatima point, at one of them." in to(said, "pm:gus")[0]
+    talk.thread("Alex", "/point Ellen", day + 2 * H + timedelta(minutes=2))
+    talk.thread("Fatima", "/point Ellen", day + 2 * H + timedelta(minutes=3))
+    said = talk.tick(day + 2 * H + timedelta(minutes=11))
+    assert "**Ellen** has died." in to(said, "topic")[0]
+    assert any("every Demon is dead" in s.raw for s in said)  # Ellen was the Imp
 
 
 def _drunk():

@@ -105,6 +105,16 @@ class PublicGuess:
 
 
 @dataclass(frozen=True, slots=True)
+class Point:
+    """`/point NAME` in the thread, during the Boomdandy's countdown."""
+
+    target: str
+
+    def to_json(self) -> dict:
+        return {"type": "point", "target": self.target}
+
+
+@dataclass(frozen=True, slots=True)
 class Kill:
     """A Storyteller's (or, later, an ability's) death outside execution."""
 
@@ -117,7 +127,7 @@ class Kill:
 
 PlayerAction = (
     Nominate | Vote | Unvote | Whisper | WhisperStoryteller | AcceptWhisper | DeclineWhisper
-    | SkipNomination | CallExile | PublicChoice | PublicGuess
+    | SkipNomination | CallExile | PublicChoice | PublicGuess | Point
 )
 Action = PlayerAction | Kill
 

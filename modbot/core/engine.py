@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from . import night_commands, public_abilities  # noqa: F401  (register their rules)
-from . import nightflow, triggers, wins
+from . import boomdandy, nightflow, triggers, wins
 from .actions import Context
 from .console import CommandReport, run_commands
 from .events import (
@@ -103,6 +103,11 @@ def _run_due(run: _Run, now: datetime) -> None:
     """Every time-triggered rule up to `now`, in time order (a dealt night's milestones
     included); stops at a night that waits for the Storytellers' approval."""
     while run.state.paused_at is None and run.state.winner is None:
+        pointing = boomdandy.due(run.state)
+        if pointing is not None and now >= pointing:  # the Boomdandy's countdown ends
+            for event in boomdandy.resolve(run.state, pointing):
+                run.emit(event)
+            continue
         if nightflow.is_managed(run.state):
             milestone = nightflow.due(run.state)
             if milestone is None or now < milestone[0]:

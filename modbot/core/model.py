@@ -278,6 +278,8 @@ class GameState:
     deaths_log: tuple = ()  # (player, cause, at) for every death, day or night
     public: object = None  # public_abilities.PublicLedger: /choose and /guess in the thread
     silence_since: datetime | None = None  # Hell's Librarian: silence called by the STs
+    boomed: str | None = None  # the Boomdandy who exploded, until the pointing ends
+    countdown: object = None  # boomdandy.Countdown: the pointing vote under way
 
     @classmethod
     def from_setup(cls, setup: GameSetup) -> GameState:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from . import boomdandy
 from . import events as _events
 from .events import EXECUTION, Executed, Nominated, PlayerDied
 from .grimoire import is_evil, is_malfunctioning, players_of_team, true_character
@@ -45,7 +46,8 @@ def after(state: GameState, event) -> tuple:
         return _scarlet_woman(state, event) + _sweetheart(state, event) + \
             _cannibal(state, event) + _lleech(state, event)
     if isinstance(event, Executed):
-        return _fearmonger(state, event) + _doppelganger(state, event)
+        return _fearmonger(state, event) + _doppelganger(state, event) + \
+            boomdandy.exploded(state, event.player, event.at)
     return ()
 
 

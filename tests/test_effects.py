@@ -84,11 +84,7 @@ def test_effect_off_drops_an_effect_before_dawn():
 
 
 def test_scarletwoman_becomes_the_demon_when_it_is_executed():
-    talk = Conversation(_game(*BASE))
-    talk.tick(START)
-    talk.tick(START + timedelta(hours=22))
-    talk.approve(START + timedelta(hours=23))
-    talk.tick(START + timedelta(hours=24))
+    talk, _ = day_one(_game(*BASE))
     said = talk.st("!execute Ellen --yes", START + timedelta(hours=30))
     assert talk.state.grimoire_of("Gus").character == "imp"
     assert "you are now the Imp" in to(said, "pm:gus")[0]
@@ -170,11 +166,7 @@ def test_assassin_kills_even_a_protected_player():
 # -- winning ----------------------------------------------------------------------------------
 
 def test_executing_the_demon_is_noticed_and_announced_only_when_confirmed():
-    talk = Conversation(_game(*BASE[:-1], "witch"))
-    talk.tick(START)
-    talk.tick(START + timedelta(hours=22))
-    talk.approve(START + timedelta(hours=23))
-    talk.tick(START + timedelta(hours=24))
+    talk, _ = day_one(_game(*BASE[:-1], "witch"))
     said = talk.st("!execute Ellen --yes", START + timedelta(hours=30))
     (note,) = [s.raw for s in said if "looks over" in s.raw]
     assert "**good** wins: every Demon is dead" in note and "`!win good" in note
@@ -195,11 +187,7 @@ def test_evil_wins_when_two_players_live():
 
 def test_vortox_wins_a_day_without_an_execution():
     characters = ("chef", "empath", "soldier", "poisoner", "vortox", "monk", "pixie")
-    talk = Conversation(_game(*characters))
-    talk.tick(START)
-    talk.tick(START + timedelta(hours=22))
-    talk.approve(START + timedelta(hours=23))
-    talk.tick(START + timedelta(hours=24))
+    talk, _ = day_one(_game(*characters))
     said = talk.st("!endday --yes", START + timedelta(hours=30))
     assert any("no one was executed today, and the Vortox is in play" in s.raw for s in said)
 

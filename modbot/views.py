@@ -109,7 +109,7 @@ def public_roles(state: GameState) -> dict:
         character = script.get(fabled_id)
         notes = []
         if fabled_id == "djinn":
-            notes = [f"{script.get(c.id).name} + {script.get(other).name}: {reason}"
+            notes = [f"{c.name} + {script.get(other).name}: {reason}"
                      for c in script.characters for other, reason in c.jinxes
                      if script.get(other) is not None]
         if fabled_id == "revolutionary" and state.setup.revolutionary:

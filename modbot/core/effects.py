@@ -11,8 +11,8 @@ night sheet, may drop any (`!effect N off`), and their approval applies them at 
 
 from __future__ import annotations
 
-from .grimoire import character_names, is_evil, is_malfunctioning, living_neighbours, \
-    players_of_team, true_character
+from .grimoire import character_names, is_evil, is_in_play, is_malfunctioning, \
+    living_neighbours, living_residents, players_of_team, true_character
 from .model import GameState
 from .night_model import Effect, Info, NightChoice
 from .private_events import night_of
@@ -203,7 +203,7 @@ def _pit_hag(state, player, choice, _deaths) -> Info:
     if target is None or choice.chosen_character is None:
         return Info(note="no choice sent")
     new = state.setup.script.get(choice.chosen_character)
-    in_play = any(state.grimoire_of(s.name).character == new.id for s in state.seats)
+    in_play = is_in_play(state, new.id)
     if in_play or is_malfunctioning(state, player):
         why = "it is in play" if in_play else "the Pit Hag malfunctions"
         return Info(note=f"{target} does not become the {new.name}: {why}")
@@ -216,7 +216,7 @@ def _pit_hag(state, player, choice, _deaths) -> Info:
 
 def _witch(state, player, choice, _deaths) -> Info:
     target = target_of(choice)
-    living = sum(1 for s in state.seats if s.alive and not s.traveller)
+    living = len(living_residents(state))
     if target is None:
         return Info(note="no choice sent")
     if is_malfunctioning(state, player) or living <= 3:

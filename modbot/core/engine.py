@@ -78,9 +78,14 @@ class _Run:
 
 
 def advance(state: GameState, now: datetime) -> Outcome:
+    return _with_wins(_advance(state, now), now)
+
+
+def _advance(state: GameState, now: datetime) -> Outcome:
+    """Every time-triggered rule up to `now`, without the win check (the caller makes it
+    once, after whatever else it handles)."""
     run = _Run(state)
     _run_due(run, now)
-    _check_wins(run, now)
     return Outcome(run.state, tuple(run.events))
 
 
@@ -160,7 +165,7 @@ def handle_post(state: GameState, post: Post) -> Outcome:
 
 
 def _handle_post(state: GameState, post: Post) -> Outcome:
-    advanced = advance(state, post.created_at)
+    advanced = _advance(state, post.created_at)
     state, events = advanced.state, list(advanced.events)
     setup = state.setup
     if post.author.casefold() == setup.bot_username.casefold():

@@ -67,6 +67,11 @@ def players_of_team(state: GameState, team: str, alive: bool = True) -> list[str
             and (c := true_character(state, s.name)) is not None and c.team == team]
 
 
+def living_residents(state: GameState) -> list[str]:
+    """The living players who are not travellers (who count for abilities and wins)."""
+    return [s.name for s in state.seats if s.alive and not s.traveller]
+
+
 def is_in_play(state: GameState, character_id: str) -> bool:
     return any(state.grimoire_of(s.name).character == character_id for s in state.seats)
 
@@ -97,5 +102,5 @@ def character_names(state: GameState) -> dict[str, str]:
 
 
 __all__ = ["alignment_of", "character_names", "is_evil", "is_in_play", "is_malfunctioning",
-           "living_neighbours", "no_dashii_victims", "players_of_team", "true_character",
-           "yesterday"]
+           "living_neighbours", "living_residents", "no_dashii_victims", "players_of_team",
+           "true_character", "yesterday"]

@@ -22,7 +22,9 @@ from datetime import datetime
 from . import boomdandy
 from . import events as _events
 from .events import EXECUTION, Executed, Nominated, PlayerDied
-from .grimoire import is_evil, is_malfunctioning, players_of_team, true_character
+from .grimoire import (
+    is_evil, is_malfunctioning, living_residents, players_of_team, true_character,
+)
 from .model import GameState
 from .effects import lleech_host
 from .wins import WinDetected, twin_of
@@ -103,7 +105,7 @@ def _fearmonger(state: GameState, event: Executed) -> tuple:
 
 def _witch_curse(state: GameState, event: Nominated) -> tuple:
     entry = state.grimoire_of(event.nominator)
-    living = sum(1 for s in state.seats if s.alive and not s.traveller)
+    living = len(living_residents(state))
     witches = [w for w in players_of_team(state, "minion")
                if true_character(state, w).id == "witch" and not is_malfunctioning(state, w)]
     if entry.cursed_day != state.cycle or not witches or living <= 3 or \
@@ -177,7 +179,7 @@ def _scarlet_woman(state: GameState, event: PlayerDied) -> tuple:
     demon = true_character(state, event.player)
     if demon is None or demon.team != "demon" or players_of_team(state, "demon"):
         return ()  # not a Demon, or another Demon still lives
-    living = sum(1 for s in state.seats if s.alive and not s.traveller) + 1  # before the death
+    living = len(living_residents(state)) + 1  # before the death
     women = [p for p in players_of_team(state, "minion")
              if true_character(state, p).id == "scarletwoman" and not is_malfunctioning(state, p)]
     if not women or living < 5:

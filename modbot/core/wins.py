@@ -19,7 +19,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from . import events as _events
-from .grimoire import alignment_of, is_malfunctioning, players_of_team, true_character
+from .grimoire import (
+    alignment_of, is_malfunctioning, living_residents, players_of_team, true_character,
+)
 from .model import GameState
 
 
@@ -39,7 +41,7 @@ def detect(state: GameState, day_ended: bool = False) -> tuple[str, str] | None:
     if state.setup.script.terms.evil_teams:
         return _detect_teams(state, day_ended)
     demons = players_of_team(state, "demon") + babysitters(state)
-    living = sum(1 for s in residents if s.alive)
+    living = len(living_residents(state))
     if not demons and not _twins_alive(state):
         return "good", "every Demon is dead"
     if living <= 2:
@@ -112,7 +114,7 @@ def _live_teams(state: GameState) -> dict[int, list[str]]:
 
 def _detect_teams(state: GameState, day_ended: bool) -> tuple[str, str] | None:
     live = _live_teams(state)
-    living = [s.name for s in state.seats if s.alive and not s.traveller]
+    living = living_residents(state)
     if not live:
         return "good", "every evil team has lost (no living Demon)"
     if day_ended:

@@ -25,6 +25,7 @@ GAME_KEYS = {
     "count_spoilers", "end_day_when_all_locked", "whispers_per_day",
     "night", "discussion", "nomination", "voting", "night_action_lock",
     "script", "script_add", "bluffs", "remind_before_lock", "fabled", "revolutionary",
+    "lil_monsta",
 }
 SEAT_KEYS = {"player", "aliases", "dead", "ghost_vote", "traveller", "character", "thinks",
              "alignment", "evil_team"}
@@ -111,7 +112,17 @@ def parse_game(text: str, path: str = "<game file>", base: Path | None = None) -
         remind_before_lock=hours_value(lines, game, "remind_before_lock", 6),
         fabled=fabled,
         revolutionary=revolutionary_from_file(lines, game, seats, fabled),
+        lil_monsta=_lil_monsta(lines, game, script),
     )
+
+
+def _lil_monsta(lines: _Lines, game: dict, script) -> bool:
+    """Lil' Monsta is the Demon, and no player holds it (the Minions babysit it)."""
+    value = _bool(lines, game, "lil_monsta", False)
+    if value and (script is None or script.get("lilmonsta") is None):
+        raise lines.error(lines.game_key("lil_monsta"), "game.lil_monsta: Lil' Monsta is "
+                          "not on the game's script")
+    return value
 
 
 def _check_keys(lines: _Lines, table: dict, allowed: set[str], where: str, locate) -> None:

@@ -55,13 +55,16 @@ def role_view(state: GameState, player: str) -> dict:
         ("good" if shown.is_good else "evil" if shown.is_evil else entry.alignment)
     view = {"player": player, "character": shown.name, "team": shown.team,
             "ability": shown.ability, "alignment": script.terms.alignment(alignment),
-            "cultists": [], "bluffs": [], "demon": None, "evil_term": script.terms.evil}
+            "cultists": [], "bluffs": [], "demon": None, "evil_term": script.terms.evil,
+            "barber": False}
     real = true_character(state, player)
     starts_evil = real is not None and real.is_evil and not entry.thinks
     if starts_evil:
         view["cultists"] = _team_view(state, player, real.team == "demon")
     if starts_evil and real.team == "demon":
         view["bluffs"] = [script.get(b).name for b in state.bluffs if script.get(b)]
+        view["barber"] = script.get("barber") is not None
+    view["lil_monsta"] = starts_evil and real.team == "minion" and state.setup.lil_monsta
     if state.seat(player).traveller and alignment == "evil":
         view["demon"] = ", ".join(players_of_team(state, "demon", False)) or None
     return view
@@ -200,9 +203,10 @@ def _choice(reactor, state: GameState, event: NightChoiceMade) -> list:
     lock = date_tag(lock_at(state)) if event.night == state.cycle else \
         f"night {event.night}'s lock"
     raw = render("night_choice.md.j2", night=event.night, choice=choice.describe(names),
-                 passed=choice.passed, free=bool(choice.text), lock=lock)
-    return [reactor._pm(choice.player, f"choice:{event.night}:{choice.player}:{iso(event.at)}",
-                        raw)]
+                 passed=choice.passed, free=bool(choice.text), lock=lock, helps=choice.helps)
+    helps = f":{choice.helps}" if choice.helps else ""
+    return [reactor._pm(choice.player, f"choice:{event.night}:{choice.player}{helps}:"
+                        f"{iso(event.at)}", raw)]
 
 
 def _reminded(reactor, state: GameState, event: NightReminded) -> list:

@@ -29,13 +29,14 @@ def run_setup(args, out=print) -> int:
             "crimsonmoon, oopsallevil)")
         return 2
     if not args.propose:
-        found = problems(setup.script, setup.seats, dict(setup.grimoire), setup.bluffs)
+        found = problems(setup.script, setup.seats, dict(setup.grimoire), setup.bluffs,
+                         lil_monsta=setup.lil_monsta)
         for problem in found:
             out(f"- {problem}")
         out("The set-up is legal." if not found else f"{len(found)} problem(s).")
         return 1 if found else 0
     grimoire, bluffs = propose(setup.script, setup.seats, random.Random(args.seed),
-                               evil_teams=args.teams)
+                               evil_teams=args.teams, lil_monsta=setup.lil_monsta)
     out(describe(setup, grimoire, bluffs))
     if args.write:
         text = Path(args.game).read_text(encoding="utf-8")

@@ -442,16 +442,6 @@ def test_doppelganger_twin_executed_makes_evil_win_and_blocks_good():
     assert any("the Doppelgänger's Loyal twin was executed" in s.raw for s in said)
 
 
-def test_lilmonsta_babysitter_dying_is_the_demon_dying():
-    characters = ("chef", "empath", "soldier", "poisoner", "lilmonsta", "monk", "witch")
-    talk, day = day_one(_game(*characters))
-    talk.st("!reminder Derek babysitter", day + H)
-    said = talk.st("!execute Ellen --yes", day + 2 * H)  # not the babysitter
-    assert not any("looks over" in s.raw for s in said)
-    said = talk.st("!kill Derek --yes", day + 3 * H)
-    assert any("every Demon is dead" in s.raw for s in said)
-
-
 def test_lleech_dies_with_its_host_and_not_otherwise():
     characters = ("chef", "empath", "soldier", "poisoner", "lleech", "monk", "pixie")
     talk = Conversation(_game(*characters))

@@ -199,5 +199,5 @@ def test_the_dead_who_still_act_are_on_the_sheet():
     characters = {**NIGHT2, "Derek": "witch", "Gus": "barber"}
     entries, _, _ = night_sheet(botf_setup(characters, dead=("Gus", "Derek"),
                                            script=BOTF_PLUS), night=2)
-    assert entries["Gus"].suggestion.startswith("ST decides: if the Barber died")
+    assert entries["Gus"].suggestion == "the Barber did not die today or tonight: no swap"
     assert entries["Derek"].suggestion == "dead: does not act"  # the Witch

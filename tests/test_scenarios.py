@@ -29,7 +29,8 @@ def game(alex="chef", *, derek="poisoner", ellen="imp", gus="pixie", travellers=
     characters = [alex, "empath", "soldier", derek, ellen, "monk", gus]
     names = dict(zip(SEATS, characters))
     spare = [c.id for c in ALL.characters if c.is_good and c.id not in characters]
-    setup = botf_setup(names, script=ALL, bluffs=tuple(spare[:3]), **kw)
+    kw.setdefault("bluffs", tuple(spare[:3]))
+    setup = botf_setup(names, script=ALL, **kw)
     if travellers:
         seats = tuple(replace(s, traveller=s.name in travellers) for s in setup.seats)
         setup = replace(setup, seats=seats)
@@ -183,6 +184,14 @@ def _marionette():
     assert "**Chef**" in alex and "Marionette" not in alex and grimoire["Alex"].thinks == "chef"
 
 
+def _lil_monsta():
+    """No player holds Lil' Monsta (game.lil_monsta); the Minions' majority babysits it."""
+    setup = game("chef", ellen="librarian", gus="witch", lil_monsta=True, bluffs=())
+    choices = (("Derek", "/babysit Gus"), ("Gus", "/babysit Gus"))
+    assert suggestion(setup, "lilmonsta", choices=choices) == \
+        "Gus babysits Lil' Monsta and \"is the Demon\""
+
+
 SCENARIOS = {
     # -- Townsfolk ---------------------------------------------------------------------------
     "chef": _sheet("chef", "There are 1 pair(s) of evil players sitting together."),
@@ -224,7 +233,8 @@ SCENARIOS = {
     "lunatic": _sheet("lunatic", "show the Lunatic fake Minions and 3 bluffs",
                       thinks={"Alex": "imp"}),
     "sweetheart": lambda: _sweetheart(),
-    "barber": st_decides("barber"),
+    "barber": _effects("barber", "Brianna: character becomes soldier (the Barber's haircut)",
+                       choices=(("Ellen", "/choose Alex"), ("Ellen", "/swap Brianna Cameron"))),
     "klutz": _klutz,
     "goon": lambda: _goon(),
     "acrobat": lambda: _acrobat(),
@@ -258,8 +268,7 @@ SCENARIOS = {
     "nodashii": _deaths("chef", ("Cameron",), ellen="nodashii",
                         choices=(("Ellen", "/choose Cameron"),)),  # the Soldier malfunctions
     "vortox": _sheet("chef", "false under the Vortox", ellen="vortox"),
-    "lilmonsta": _sheet("chef", "the Minions choose the babysitter", ellen="lilmonsta",
-                        player="Ellen"),
+    "lilmonsta": lambda: _lil_monsta(),
     "fanggu": _deaths("chef", ("Ellen",), ellen="fanggu", gus="mutant",
                       choices=(("Ellen", "/choose Gus"),)),
     "vigormortis": _effects("chef", "Cameron: poisoned (the Vigormortis' Minion)",

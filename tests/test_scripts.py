@@ -138,6 +138,7 @@ player = "E"
     ('script = "botf"', 'alignment = "neutral"', "alignment is good or evil"),
     ('script = "nosuch"', "", "no bundled script 'nosuch'"),
     ('script = "botf"\nbluffs = ["Washerwoman"]', "", "game.bluffs: no character"),
+    ('script = "botf"\nlil_monsta = true', "", "game.lil_monsta: Lil' Monsta is not on"),
 ])
 def test_game_file_errors_name_the_line(extra, seat, error):
     with pytest.raises(GameFileError, match=re.escape(error)):
@@ -149,6 +150,9 @@ def test_a_game_file_deals_characters_by_id():
                                    seat='character = "snake charmer"\nthinks = "Oracle"'))
     assert setup.grimoire[0][1].character == "snakecharmer"
     assert setup.grimoire[0][1].thinks == "oracle" and setup.bluffs == ("sage",)
+    assert not setup.lil_monsta
+    assert parse_game(GAME.format(extra='script = "almanac"\nlil_monsta = true',
+                                  seat="")).lil_monsta
 
 
 ISSUE_LISTS = {  # the four scripts as the seeds give them (issue 6)

@@ -42,7 +42,7 @@ def test_the_composition_table(players, counts):
 @pytest.mark.parametrize("in_play, counts, choices", [
     ({"fanggu"}, (4, 1, 1, 1), ()),  # [+1 Outsider]
     ({"vigormortis"}, (5, 0, 1, 1), ()),  # [-1 Outsider], never below zero
-    ({"lilmonsta"}, (4, 0, 2, 1), ()),  # [+1 Minion]
+    ({"lilmonsta"}, (5, 0, 2, 0), ()),  # [+1 Minion], and no player holds the Demon
     ({"huntsman"}, (4, 1, 1, 1), ()),  # [+the Damsel]
     ({"godfather"}, (5, 0, 1, 1), (0, 1)),  # [-1 or +1 Outsider]
 ])
@@ -69,7 +69,8 @@ def test_seven_and_fifteen_player_botf_set_ups_are_legal(characters):
     (BOTF, BOTF_15[:-1] + ("vigormortis",), {}, {}, BLUFFS,
      "2 outsider dealt; 15 players need 1 (-1 Outsider: Vigormortis)"),
     (ALMANAC, ("chef", "librarian", "noble", "pixie", "empath", "poisoner", "lilmonsta"),
-     {}, {}, ("monk", "soldier", "savant"), "1 minion dealt; 7 players need 2"),
+     {}, {}, ("monk", "soldier", "savant"), "Lil' Monsta is not a player: deal one more "
+     "Minion instead and set game.lil_monsta = true"),
     (ALMANAC, ("chef", "librarian", "noble", "huntsman", "mutant", "poisoner", "imp"),
      {}, {}, ("monk", "soldier", "savant"), "the Huntsman needs the Damsel in play"),
     (OOPS, ("goon", "acrobat", "puzzlemaster", "sweetheart", "godfather", "imp", "lunatic"),

@@ -63,8 +63,24 @@ def no_dashii_victims(state: GameState) -> set[str]:
 
 
 def players_of_team(state: GameState, team: str, alive: bool = True) -> list[str]:
-    return [s.name for s in state.seats if (s.alive or not alive)
-            and (c := true_character(state, s.name)) is not None and c.team == team]
+    """The players of a character type; Lil' Monsta's babysitter registers as the Demon."""
+    found = [s.name for s in state.seats if (s.alive or not alive)
+             and (c := true_character(state, s.name)) is not None and c.team == team]
+    sitter = babysitter(state) if team == "demon" else None
+    if sitter is not None and sitter not in found and (state.seat(sitter).alive or not alive):
+        found.append(sitter)
+    return found
+
+
+BABYSITTER = "babysitter"  # the reminder on Lil' Monsta's holder; one player holds it
+
+
+def babysitter(state: GameState) -> str | None:
+    """Who holds Lil' Monsta ("is the Demon"), alive or dead; None before the first choice."""
+    if not state.setup.lil_monsta:
+        return None
+    return next((s.name for s in state.seats
+                 if BABYSITTER in state.grimoire_of(s.name).reminders), None)
 
 
 def living_residents(state: GameState) -> list[str]:
@@ -73,6 +89,8 @@ def living_residents(state: GameState) -> list[str]:
 
 
 def is_in_play(state: GameState, character_id: str) -> bool:
+    if character_id == "lilmonsta" and state.setup.lil_monsta:
+        return True
     return any(state.grimoire_of(s.name).character == character_id for s in state.seats)
 
 
@@ -101,6 +119,6 @@ def character_names(state: GameState) -> dict[str, str]:
     return {c.id: c.name for c in state.setup.script.characters}
 
 
-__all__ = ["alignment_of", "character_names", "is_evil", "is_in_play", "is_malfunctioning",
+__all__ = ["BABYSITTER", "alignment_of", "babysitter", "character_names", "is_evil", "is_in_play", "is_malfunctioning",
            "living_neighbours", "living_residents", "no_dashii_victims", "players_of_team",
            "true_character", "yesterday"]

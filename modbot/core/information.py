@@ -20,6 +20,7 @@ from .grimoire import (
 from .model import YES, GameState
 from .night import acting_character
 from .effects import EFFECTS, lunatic
+from .others_choose import barber
 from .night_model import Info, NightChoice
 from .public_abilities import juggler_correct
 
@@ -70,11 +71,12 @@ def _clockmaker(state, _player, _choice, _deaths) -> Info:
     seats = [s.name for s in state.seats if not s.traveller]
     demons = [seats.index(p) for p in players_of_team(state, "demon", False) if p in seats]
     minions = [seats.index(p) for p in players_of_team(state, "minion", False) if p in seats]
-    if not demons or not minions:
+    n = len(seats)  # a Minion babysitting Lil' Monsta is the Demon: not its own Minion
+    distances = [min((d - m) % n, (m - d) % n) for d in demons for m in minions if m != d]
+    if not distances:
         return Info(note="no Demon or no Minion in the grimoire: choose a number",
                     needs_result=True)
-    n = len(seats)
-    steps = min(min((d - m) % n, (m - d) % n) for d in demons for m in minions)
+    steps = min(distances)
     return Info(str(steps), "The Demon is {value} step(s) from its nearest Minion.")
 
 
@@ -234,6 +236,7 @@ _INFO = {
     "monk": _simple("{target} is safe from the Demon tonight"),
     "fearmonger": _simple("{target} is feared: if the Fearmonger nominates and executes them, "
                           "their team loses; announce a new choice"),
+    "barber": barber,
     "lilmonsta": _simple("the Minions choose the babysitter; a player might die"),
 }
 

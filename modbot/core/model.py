@@ -91,6 +91,7 @@ class GameSetup:
     remind_before_lock: float = 6  # hours before the night lock; 0: no reminders
     fabled: tuple[str, ...] = ()  # Fabled in play (ids), announced publicly
     revolutionary: tuple[str, ...] = ()  # the Revolutionary's two neighbouring players
+    lil_monsta: bool = False  # Lil' Monsta is the Demon: no seat holds it, Minions babysit
     roster: Roster = field(init=False, repr=False, compare=False)
     seat_index: dict[str, int] = field(init=False, repr=False, compare=False)
 

@@ -1,8 +1,9 @@
 """Theory of operation: night choices sent by private message, checked against the spec.
 
 A player's PM to the bot is read line by line (quotes and code do not count): `/choose X`,
-`/choose X Y`, `/choose X as CHARACTER`, `/choose CHARACTER`, `/pass`, and `/action TEXT` for
-an ability the Storyteller judges. `parse_private` resolves names exactly as the thread does
+`/choose X Y`, `/choose X as CHARACTER`, `/choose CHARACTER`, `/pass`, `/action TEXT` for
+an ability the Storyteller judges, and `/swap A B`, `/babysit X` for another's ability
+(night_help.py). `parse_private` resolves names exactly as the thread does
 (never guessing) and characters against the game's script.
 
 `decide_choice` checks a choice against the acting character's `ActionSpec` (what the player
@@ -21,6 +22,7 @@ from datetime import datetime, timedelta
 from .actions import Context
 from .model import GameState, Phase
 from .names import Ambiguous, Roster
+from .night_help import HELPED, Help, decide_help
 from .night_model import NightChoice
 from .private_events import NightChoiceMade, night_of
 from .rules import MESSAGES, Rejection, reject
@@ -28,7 +30,7 @@ from .script import Script
 from .textclean import countable_text
 
 APPROVAL_REMINDER = timedelta(hours=1)
-_COMMAND = re.compile(r"^[*_\s]*/(choose|pass|action)\b[*_]*\s*(.*)$", re.I)
+_COMMAND = re.compile(r"^[*_\s]*/(choose|pass|action|swap|babysit)\b[*_]*\s*(.*)$", re.I)
 _AS = re.compile(r"^(.*)\s+as\s+(.+)$", re.I)  # the last " as " splits players from a character
 _SEPARATORS = re.compile(r"\s*(?:,|&|\band\b|\s)\s*", re.I)
 
@@ -85,6 +87,10 @@ def parse_private(raw: str, roster: Roster, script: Script | None) -> PrivatePar
         verb, rest = match.group(1).lower(), match.group(2).strip().strip("*_").strip()
         if verb == "pass":
             actions.append(Pass())
+        elif verb in HELPED:
+            parsed = _choose(rest, roster, None)
+            (actions if isinstance(parsed, Choose) else errors).append(
+                Help(verb, parsed.players) if isinstance(parsed, Choose) else parsed)
         elif verb == "action":
             if rest:
                 actions.append(FreeAction(rest[:500]))
@@ -148,6 +154,9 @@ def decide_choice(state: GameState, action, ctx: Context):
     that chooses by day (the Bone Collector, the Hostess) sends its choice during the day, for
     the night that follows."""
     character = acting_character(state, ctx.author)
+    if isinstance(action, Help):  # the Demon's /swap, a Minion's /babysit: at night only
+        return _refuse_now(state, ctx) or decide_help(state, action, ctx, character,
+                                                      state.cycle)
     by_day = character is not None and character.spec.wakes == "day" and \
         character.spec.chooses and state.phase.is_day
     refused = _refuse_now(state, ctx, by_day)

@@ -255,14 +255,16 @@ def _setup_check(state: GameState, action: StSetupCheck, ctx):
         return reject(ctx, "already_dealt")
     if action.mode == "propose":
         dice = Dice(f"{state.setup.topic_id}:{ctx.post_number}:{iso(ctx.at)}")
-        grimoire, bluffs = propose(script, state.seats, dice)
+        grimoire, bluffs = propose(script, state.seats, dice,
+                                   lil_monsta=state.setup.lil_monsta)
         return (SetupProposed(tuple(grimoire.items()), bluffs, ctx.author, ctx.at),)
     if action.mode == "accept":
         if state.proposed_setup is None:
             return reject(ctx, "nothing_proposed")
         grimoire, bluffs = state.proposed_setup
         return (SetupAccepted(grimoire, bluffs, ctx.author, ctx.at),)
-    found = problems(script, state.seats, dict(state.grimoire), state.bluffs)
+    found = problems(script, state.seats, dict(state.grimoire), state.bluffs,
+                     lil_monsta=state.setup.lil_monsta)
     return (SetupChecked(tuple(found), ctx.author, ctx.at),)
 
 

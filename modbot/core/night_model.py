@@ -26,6 +26,8 @@ class NightChoice:
     text: str = ""  # free text, for abilities the Storyteller judges
     post_number: int | None = None
     at: datetime | None = None
+    helps: str | None = None  # a choice for another ability: "barber" (the Demon's swap),
+    # "lilmonsta" (a Minion's babysitter); one of each per player, beside their own choice
 
     def describe(self, names: dict[str, str] | None = None) -> str:
         """The choice in words (`names`: character ids to names)."""
@@ -64,8 +66,9 @@ class Effect:
     until_dusk: bool = False  # undone when the next night begins (the Poisoner's poison)
 
     def describe(self) -> str:
-        change = {"poisoned": "poisoned", "drunk": "drunk"}.get(self.field) or \
-            f"{self.field} becomes {self.value}"
+        change = {"poisoned": "poisoned", "drunk": "drunk"}.get(self.field) or (
+            f"reminders become {', '.join(self.value) or 'none'}" if self.field == "reminders"
+            else f"{self.field} becomes {self.value}")
         return f"{self.player}: {change}{' until dusk' if self.until_dusk else ''} ({self.why})"
 
 
@@ -98,7 +101,12 @@ class NightState:
     delayed: bool = False
 
     def choice_of(self, player: str) -> NightChoice | None:
-        return next((c for c in self.choices if c.player == player), None)
+        """The player's choice for their own ability."""
+        return next((c for c in self.choices if c.player == player and c.helps is None), None)
+
+    def helping(self, step: str) -> tuple[NightChoice, ...]:
+        """Choices made for another ability (the Barber's swap, Lil' Monsta's babysitter)."""
+        return tuple(c for c in self.choices if c.helps == step)
 
     def result_of(self, player: str) -> str | None:
         return dict(self.results).get(player)

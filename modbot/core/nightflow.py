@@ -103,7 +103,8 @@ def deal_problems(state: GameState) -> list[str]:
     if missing:
         problems.append(f"no character for {', '.join(missing)} (use !character)")
     wanted = state.setup.script.terms.demon_bluffs
-    if players_of_team(state, "demon") and len(state.bluffs) < wanted:
+    if players_of_team(state, "demon") and len(state.bluffs) < wanted and \
+            not state.setup.lil_monsta:  # Lil' Monsta skips Demon info
         problems.append(f"the Demon needs {wanted} bluffs (use !bluffs A, B, C)")
     return problems
 

@@ -153,7 +153,8 @@ def _dealt(state: GameState, _e: CharactersDealt) -> GameState:
 
 def _choice_made(state: GameState, e: NightChoiceMade) -> GameState:
     night = night_of(state, e.night)
-    others = tuple(c for c in night.choices if c.player != e.choice.player)
+    others = tuple(c for c in night.choices
+                   if (c.player, c.helps) != (e.choice.player, e.choice.helps))
     return _with_night(state, replace(night, choices=others + (e.choice,)))
 
 

@@ -80,7 +80,8 @@ def report(state: GameState, rejections: dict[int, list[Rejection]] | None = Non
 
 def _night(night) -> dict:
     return {"night": night.number, "locked": night.locked, "approved_by": night.approved_by,
-            "choices": {c.player: c.describe() for c in night.choices},
+            "choices": {c.player + (f" for {c.helps}" if c.helps else ""): c.describe()
+                        for c in night.choices},
             "deaths": list(night.deaths), "results": dict(night.results),
             "tells": [list(t) for t in night.tells]}
 

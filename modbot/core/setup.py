@@ -53,9 +53,9 @@ def expected(players: int, in_play: set[str]) -> Counts | None:
     shift = 1 if "fanggu" in in_play else 0
     shift -= 1 if "vigormortis" in in_play else 0
     shift += 1 if "huntsman" in in_play else 0  # [+the Damsel]
-    if "lilmonsta" in in_play:
+    if "lilmonsta" in in_play:  # nobody holds it: a Minion instead of the Demon
         minions += 1
-        townsfolk -= 1
+        demons = 0
     choices = ()
     if "godfather" in in_play:
         choices = tuple(sorted({max(0, outsiders + shift - 1), outsiders + shift + 1}))
@@ -65,8 +65,9 @@ def expected(players: int, in_play: set[str]) -> Counts | None:
 
 
 def problems(script: Script, seats: tuple, grimoire: dict[str, GrimoireEntry],
-             bluffs: tuple[str, ...] = ()) -> list[str]:
-    """Every reason this set-up is not legal, in words (empty: legal)."""
+             bluffs: tuple[str, ...] = (), *, lil_monsta: bool = False) -> list[str]:
+    """Every reason this set-up is not legal, in words (empty: legal). `lil_monsta`: Lil'
+    Monsta is the Demon, held by no player (game.lil_monsta)."""
     out: list[str] = []
     residents = [s.name for s in seats if not s.traveller]
     characters: dict[str, Character] = {}
@@ -82,17 +83,25 @@ def problems(script: Script, seats: tuple, grimoire: dict[str, GrimoireEntry],
     ids = [c.id for c in characters.values()]
     for duplicate in sorted({i for i in ids if ids.count(i) > 1}):
         out.append(f"{script.get(duplicate).name} is dealt twice (no two players share one)")
-    out += _count_problems(script, len(residents), characters, grimoire)
+    if "lilmonsta" in ids:
+        out.append("Lil' Monsta is not a player: deal one more Minion instead and set "
+                   "game.lil_monsta = true")
+        return out
+    out += _count_problems(script, len(residents), characters, grimoire, lil_monsta)
     out += _modifier_problems(script, residents, characters, grimoire)
-    out += _bluff_problems(script, set(ids), grimoire, bluffs, characters)
+    out += _bluff_problems(script, set(ids), grimoire, bluffs, characters) if not lil_monsta \
+        else [f"with Lil' Monsta nobody learns bluffs (Demon info is skipped); "
+              f"{len(bluffs)} given"] * bool(bluffs)
     return out
 
 
-def _count_problems(script: Script, players: int, characters, grimoire) -> list[str]:
+def _count_problems(script: Script, players: int, characters, grimoire,
+                    lil_monsta: bool = False) -> list[str]:
     counts = {t: sum(1 for c in characters.values() if c.team == t) for t in TEAMS}
     if script.terms.evil_teams:
         return _team_problems(characters, grimoire)
-    wanted = expected(players, {c.id for c in characters.values()})
+    in_play = {c.id for c in characters.values()} | ({"lilmonsta"} if lil_monsta else set())
+    wanted = expected(players, in_play)
     if wanted is None:
         return [f"{players} players: the set-up table covers 5 to 15"]
     out = []
@@ -101,16 +110,16 @@ def _count_problems(script: Script, players: int, characters, grimoire) -> list[
             else (getattr(wanted, team),)
         if counts[team] not in legal and not (team == "townsfolk" and wanted.outsider_choices):
             out.append(f"{counts[team]} {team} dealt; {players} players need "
-                       f"{' or '.join(map(str, legal))}{_why(team, characters)}")
+                       f"{' or '.join(map(str, legal))}{_why(team, in_play)}")
     return out
 
 
-def _why(team: str, characters) -> str:
+def _why(team: str, in_play: set[str]) -> str:
     reasons = {"fanggu": "+1 Outsider: Fang Gu", "vigormortis": "-1 Outsider: Vigormortis",
                "huntsman": "+the Damsel: Huntsman", "godfather": "-1 or +1 Outsider: Godfather",
                "lilmonsta": "+1 Minion: Lil' Monsta"}
     found = [text for key, text in reasons.items()
-             if key in {c.id for c in characters.values()}
+             if key in in_play
              and (team in ("outsider", "townsfolk") or key == "lilmonsta")]
     return f" ({'; '.join(found)})" if found else ""
 
@@ -186,23 +195,30 @@ def _bluff_problems(script: Script, ids: set[str], grimoire, bluffs, characters)
 
 # -- proposing --------------------------------------------------------------------------------
 
-def propose(script: Script, seats: tuple, rng, *, evil_teams: int = 2):
-    """A random legal (grimoire, bluffs) for these seats; travellers are left to the ST."""
+def propose(script: Script, seats: tuple, rng, *, evil_teams: int = 2,
+            lil_monsta: bool = False):
+    """A random legal (grimoire, bluffs) for these seats; travellers are left to the ST.
+    Lil' Monsta is never dealt to a player: with `lil_monsta` it is the Demon (one more
+    Minion, no bluffs), without it another Demon is drawn."""
     residents = [s.name for s in seats if not s.traveller]
     for _ in range(200):  # modifiers can make a draw impossible: draw again
-        drawn = _draw(script, residents, rng, evil_teams)
+        drawn = _draw(script, residents, rng, evil_teams, lil_monsta)
         if drawn is not None:
             grimoire, bluffs = drawn
-            if not problems(script, seats, grimoire, bluffs):
+            if not problems(script, seats, grimoire, bluffs, lil_monsta=lil_monsta):
                 return grimoire, bluffs
     raise ValueError("no legal set-up found for these players and this script")
 
 
-def _draw(script: Script, residents: list[str], rng, evil_teams: int):
-    by_team = {t: list(script.of_team(t)) for t in TEAMS}
+def _draw(script: Script, residents: list[str], rng, evil_teams: int, lil_monsta: bool):
+    by_team = {t: [c for c in script.of_team(t) if c.id != "lilmonsta"] for t in TEAMS}
     if script.terms.evil_teams:
         return _draw_teams(script, residents, rng, evil_teams, by_team)
     base = composition(len(residents))
+    if lil_monsta:
+        by_team["demon"] = [script.get("lilmonsta")]
+        by_team["minion"] = [m for m in by_team["minion"] if m.id != "marionette"]
+        by_team["outsider"] = [o for o in by_team["outsider"] if o.id != "lunatic"]
     if not by_team["demon"] or base is None:
         return None
     demon = rng.choice(by_team["demon"])
@@ -213,7 +229,7 @@ def _draw(script: Script, residents: list[str], rng, evil_teams: int):
     counts = expected(len(residents), {demon.id} | {m.id for m in minions})
     outsider_count = rng.choice(counts.outsider_choices) if counts.outsider_choices \
         else counts.outsider
-    townsfolk_count = len(residents) - outsider_count - len(minions) - 1
+    townsfolk_count = len(residents) - outsider_count - len(minions) - counts.demon
     if outsider_count > len(by_team["outsider"]) or \
             not 0 <= townsfolk_count <= len(by_team["townsfolk"]):
         return None
@@ -227,7 +243,7 @@ def _draw(script: Script, residents: list[str], rng, evil_teams: int):
         if damsel not in outsiders:
             townsfolk.remove(rng.choice(spare))
             outsiders.append(damsel)
-    dealt = [demon] + minions + outsiders + townsfolk
+    dealt = [demon] * counts.demon + minions + outsiders + townsfolk
     rng.shuffle(dealt)
     grimoire = {name: GrimoireEntry(character=c.id) for name, c in zip(residents, dealt)}
     return _finish(script, residents, grimoire, rng)
@@ -281,7 +297,9 @@ def _finish(script: Script, residents, grimoire, rng):
             _seat_beside_demon(script, residents, grimoire, name)
     if script.terms.evil_teams:  # seed 002: Demons may be shown any not-in-play character
         free_good += [c for c in script.characters if c.is_evil and c.id not in ids]
-    bluffs = tuple(c.id for c in free_good[:script.terms.demon_bluffs])
+    wanted = script.terms.demon_bluffs if any(
+        script.get(e.character).team == "demon" for e in grimoire.values()) else 0
+    bluffs = tuple(c.id for c in free_good[:wanted])  # none with Lil' Monsta
     return grimoire, bluffs
 
 

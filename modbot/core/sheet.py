@@ -21,12 +21,13 @@ from .information import compute
 from .model import GameState, GrimoireEntry
 from .night import acting_character, used_on
 from .night_model import Effect, NightChoice, SheetEntry
+from .others_choose import lil_monsta_step
 from .private_events import night_of
 from .public_abilities import moonchild_deaths, turned_by_word
 from .script import SPECIAL_STEPS, Character
 
 
-ACTS_WHEN_KILLED = {"sage"}  # abilities that work because their player is killed
+ACTS_WHEN_KILLED = {"sage", "barber"}  # abilities that work because their player is killed
 
 
 def build_sheet(state: GameState):
@@ -43,8 +44,8 @@ def build_sheet(state: GameState):
     state = _with_poison(state, poisoned)
     killed_at: dict[str, int] = {}  # who dies tonight, and at which step of the order
     effects: list[Effect] = list(goon)
-    for player, step in actors.items():
-        found = compute(state, player, night.choice_of(player))
+    for player, step in sorted(actors.items(), key=_in_night_order):
+        found = compute(state, player, night.choice_of(player), tuple(killed_at))
         effects.extend(e for e in found.effects if e not in effects)
         if found.death and step is not None:
             killed_at.setdefault(found.death, step)
@@ -60,6 +61,12 @@ def build_sheet(state: GameState):
         effects.append(Effect(player, "alignment", "evil", "the Mezepheles' word"))
         tells.append((player, f"You are now {state.setup.script.terms.evil}."))
     for index, step in enumerate(order):
+        if step == "lilmonsta" and state.setup.lil_monsta:  # held by no player
+            entry, more_effects, more_tells = lil_monsta_step(state)
+            entries.append(entry)
+            effects.extend(more_effects)
+            tells.extend(more_tells)
+            continue
         if step in SPECIAL_STEPS:
             if state.cycle == 1:
                 entries.append(_special(state, step))
@@ -85,7 +92,7 @@ def build_sheet(state: GameState):
             results.extend([(seat.name, result)] if result else [])
             tells.extend(more)
     for choice in night.choices:  # requests outside the night order (free text, day abilities)
-        if choice.player not in listed:
+        if choice.player not in listed and not choice.helps:
             entries.append(SheetEntry("other", choice.player, _name(state, choice.player),
                                       choice.describe(), _status(state, choice.player),
                                       "ST decides: a request outside the night order"))
@@ -108,12 +115,19 @@ def _actors(state: GameState, order: tuple[str, ...]) -> dict[str, int | None]:
     for seat in state.seats:
         character = acting_character(state, seat.name)
         if character is not None and character.id in order and \
-                (seat.alive or seat.name in revived):
+                (seat.alive or seat.name in revived or character.spec.info == "barber"):
             actors[seat.name] = order.index(character.id)
     for choice in night_of(state, state.cycle).choices:
+        if choice.helps:  # the Demon's /swap, a Minion's /babysit: seen at that step
+            continue
         actors.setdefault(choice.player, order.index(choice.character)
                           if choice.character in order else None)
     return actors
+
+
+def _in_night_order(actor: tuple[str, int | None]) -> tuple[bool, int]:
+    """Steps in the night order first, then requests outside it (step None)."""
+    return actor[1] is None, actor[1] or 0
 
 
 def _goon(state: GameState, actors: dict[str, int | None]) -> list[Effect]:
@@ -159,6 +173,8 @@ def _special(state: GameState, step: str) -> SheetEntry:
             players_of_team(state, "minion", False) + players_of_team(state, "demon", False)]
     if step == "minioninfo":
         text = f"the starting {terms.evil}s learned each other: {', '.join(evil) or 'none'}"
+    elif state.setup.lil_monsta:
+        text = "skipped: Lil' Monsta is the Demon, held by no player, and gives no bluffs"
     else:
         names = [state.setup.script.get(b).name for b in state.bluffs
                  if state.setup.script.get(b)]
@@ -204,7 +220,7 @@ def _entry(state: GameState, player: str, character: Character, choice: NightCho
     base = SheetEntry(character.id, player, character.name, shown, _status(state, player))
     if not alive and not spec.acts_dead:
         return replace(base, suggestion="dead: does not act"), None, ()
-    if not alive:  # an on-death ability (the Barber, the Sweetheart...)
+    if not alive and spec.info not in ACTS_WHEN_KILLED:  # an on-death ability (the Sweetheart)
         return replace(base, suggestion=f"ST decides: {spec.st}"), None, ()
     used = used_on(state, player, character.id) if spec.once else None
     if used is not None and choice is None:

@@ -159,6 +159,12 @@ def _grimoire_changed(state: GameState, e: GrimoireChanged) -> GameState:
     value = entry.reminders + (e.value,) if e.field == "reminders" else e.value
     entry = replace(entry, **{e.field: value})
     others = tuple((p, g) for p, g in state.grimoire if p != e.player)
+    if e.field == "reminders" and str(e.value).strip().casefold() == "babysitter":
+        others = tuple((p, replace(g, reminders=tuple(r for r in g.reminders
+                                                      if r != "babysitter")))
+                       for p, g in others)  # Lil' Monsta's token moves to one holder
+        entry = replace(entry, reminders=tuple(r for r in entry.reminders if r != e.value)
+                        + ("babysitter",))
     return replace(state, grimoire=others + ((e.player, entry),))
 
 

@@ -20,7 +20,7 @@ from datetime import datetime
 
 from . import events as _events
 from .grimoire import (
-    alignment_of, is_malfunctioning, living_residents, players_of_team, true_character,
+    alignment_of, babysitter, is_malfunctioning, living_residents, players_of_team, true_character,
 )
 from .model import GameState
 
@@ -40,10 +40,11 @@ def detect(state: GameState, day_ended: bool = False) -> tuple[str, str] | None:
         return None
     if state.setup.script.terms.evil_teams:
         return _detect_teams(state, day_ended)
-    demons = players_of_team(state, "demon") + babysitters(state)
+    demons = players_of_team(state, "demon")  # with Lil' Monsta's living babysitter
     living = len(living_residents(state))
-    if not demons and not _twins_alive(state):
-        return "good", "every Demon is dead"
+    if not demons and not _twins_alive(state) and not _lil_monsta_unheld(state):
+        return "good", "every Demon is dead" if not state.setup.lil_monsta else \
+            "Lil' Monsta's babysitter is dead"
     if living <= 2:
         return "evil", "only two players live"
     if day_ended and _no_execution_under_vortox(state, demons):
@@ -55,12 +56,10 @@ def has_reminder(state: GameState, player: str, word: str) -> bool:
     return any(word in r.casefold() for r in state.grimoire_of(player).reminders)
 
 
-def babysitters(state: GameState) -> list[str]:
-    """Lil' Monsta's living babysitter ("is the Demon"), as the Storytellers record it with
-    `!reminder PLAYER babysitter`."""
-    if not any(state.grimoire_of(s.name).character == "lilmonsta" for s in state.seats):
-        return []
-    return [s.name for s in state.seats if s.alive and has_reminder(state, s.name, "babysit")]
+def _lil_monsta_unheld(state: GameState) -> bool:
+    """Lil' Monsta is in play but nobody has babysat it yet (before the first night's
+    approval): there is a Demon, just not on a player."""
+    return state.setup.lil_monsta and babysitter(state) is None
 
 
 def twin_of(state: GameState) -> tuple[str, str] | None:
@@ -171,5 +170,5 @@ def _win_detected(state: GameState, e: WinDetected) -> GameState:
 _events._APPLIERS[WinDetected] = _win_detected
 _events._APPLIERS[EvilTeamLost] = _team_lost
 
-__all__ = ["EvilTeamLost", "WinDetected", "babysitters", "check", "detect", "evil_teams",
+__all__ = ["EvilTeamLost", "WinDetected", "check", "detect", "evil_teams",
            "twin_of"]

@@ -24,6 +24,7 @@ from .core.private_events import (
     ApprovalReminded, CharactersDealt, DawnDelayed, DealWaiting, FearmongerChoseNew,
     NightChoiceMade, NightLocked, NightReminded, NightResolved, WhisperPmFlagged, night_of,
 )
+from .core.madness import MadnessNoted, PixieMayGain
 from .core.model import GameState, iso
 from .core.script import Character
 from .core.triggers import ScarletWomanPromoted, SweetheartDied
@@ -248,6 +249,17 @@ def _fear(reactor, state: GameState, event: FearmongerChoseNew) -> list:
     return [reactor._public(f"fear:{event.night}", render("fear_announced.md.j2"))]
 
 
+def _madness(reactor, state: GameState, event: MadnessNoted) -> list:
+    return [_st(reactor, state, f"madness:{event.day}", "madness.md.j2", day=event.day,
+                lines=event.lines)]
+
+
+def _pixie(reactor, state: GameState, event: PixieMayGain) -> list:
+    name = state.setup.script.get(event.character).name
+    return [_st(reactor, state, f"pixie:{event.pixie}:{iso(event.at)}", "pixie_may_gain.md.j2",
+                pixie=event.pixie, died=event.died, name=name)]
+
+
 def _resolved(reactor, state: GameState, event: NightResolved) -> list:
     reactor.dawn_deaths = event.deaths  # the discussion post that follows announces them
     messages = {}
@@ -294,6 +306,7 @@ _HANDLERS = {
     BoomdandyExploded: _exploded, CountdownStarted: _countdown, CountdownEnded: _countdown_ended, NightChoiceMade: _choice,
     NightReminded: _reminded, NightLocked: _locked, SheetRequested: _sheet_again,
     ApprovalReminded: _approval_reminder, DawnDelayed: _delayed, NightResolved: _resolved,
+    MadnessNoted: _madness, PixieMayGain: _pixie,
     WhisperPmFlagged: _flagged, StorytellerConsultRequested: _consult, DayEnded: _digest,
 }
 

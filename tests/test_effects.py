@@ -124,7 +124,7 @@ def test_nodashii_poisons_its_townsfolk_neighbours():
 
 
 def test_pukka_poisons_then_kills_the_previous_victim():
-    characters = ("chef", "empath", "soldier", "poisoner", "pukka", "monk", "pixie")
+    characters = ("chef", "empath", "soldier", "poisoner", "pukka", "monk", "savant")
     talk = Conversation(_game(*characters))
     talk.tick(START)
     talk.pm("Ellen", "/choose Alex", START + H)
@@ -141,7 +141,7 @@ def test_pukka_poisons_then_kills_the_previous_victim():
 
 
 def test_lleech_poisons_its_host_on_the_first_night():
-    characters = ("chef", "empath", "soldier", "poisoner", "lleech", "monk", "pixie")
+    characters = ("chef", "empath", "soldier", "poisoner", "lleech", "monk", "savant")
     _, night, _ = night_sheet(_game(*characters), choices=(("Ellen", "/choose Alex"),))
     assert [e.describe() for e in night.effects] == ["Alex: poisoned (the Lleech's host)"]
 
@@ -443,7 +443,7 @@ def test_doppelganger_twin_executed_makes_evil_win_and_blocks_good():
 
 
 def test_lleech_dies_with_its_host_and_not_otherwise():
-    characters = ("chef", "empath", "soldier", "poisoner", "lleech", "monk", "pixie")
+    characters = ("chef", "empath", "soldier", "poisoner", "lleech", "monk", "savant")
     talk = Conversation(_game(*characters))
     talk.tick(START)
     talk.pm("Ellen", "/choose Alex", START + H)

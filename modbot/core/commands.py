@@ -295,6 +295,9 @@ COMMANDS: dict[str, Command] = {c.name: c for c in [
     Command("heal", "!heal PLAYER", "clear poisoned and drunk (private)", "!heal Alex", _heal),
     Command("mad", "!mad PLAYER CHARACTER", "record who a player must be mad about being "
             "(private)", "!mad Brianna mutant", _grimoire_field("mad_as", "character")),
+    Command("ability", "!ability PLAYER CHARACTER", "the player has this character's ability "
+            "and acts as it, e.g. a Pixie that was mad enough (private)", "!ability Gus chef",
+            _grimoire_field("ability_of", "character")),
     Command("reminder", "!reminder PLAYER TEXT", "add a reminder to a player (private)",
             "!reminder Ellen protected by the monk", _grimoire_field("reminders", "text")),
     Command("sub", "!sub OLD NEW", "NEW takes OLD's seat, character, votes and history; OLD "

@@ -21,7 +21,7 @@ from .model import YES, GameState
 from .night import acting_character
 from .effects import EFFECTS, lunatic
 from .others_choose import barber
-from .night_model import Info, NightChoice
+from .night_model import Effect, Info, NightChoice
 from .public_abilities import juggler_correct
 
 
@@ -107,9 +107,11 @@ def _pixie(state, player, _choice, _deaths) -> Info:
     townsfolk = [p for p in players_of_team(state, "townsfolk", False) if p != player]
     if not townsfolk:
         return Info(note="no other Townsfolk in play", needs_result=True)
-    name = true_character(state, townsfolk[0]).name
-    return Info(note=f"show an in-play Townsfolk; proposed: {name} ({townsfolk[0]})",
-                needs_result=True, result=f"The {name} is in play.")
+    shown = true_character(state, townsfolk[0])
+    return Info(note=f"show an in-play Townsfolk; proposed: {shown.name} ({townsfolk[0]}); "
+                "if you show another, record it with !mad", needs_result=True,
+                result=f"The {shown.name} is in play.",
+                effects=(Effect(player, "mad_as", shown.id, "the Pixie"),))
 
 
 def _oracle(state, _player, _choice, _deaths) -> Info:
@@ -185,7 +187,9 @@ def _cerenovus(state, _player, choice, _deaths) -> Info:
     name = character_names(state).get(choice.chosen_character, "?")
     return Info(note=f"{target} must be mad about being the {name} tomorrow (told at dawn)",
                 tells=((target, f"You are mad that you are the {name}: if you do not act as "
-                        f"the {name} tomorrow, you might be executed."),))
+                        f"the {name} tomorrow, you might be executed."),),
+                effects=(Effect(target, "mad_as", choice.chosen_character, "the Cerenovus",
+                                until_dusk=True),))
 
 
 def _damsel(state, _player, _choice, _deaths) -> Info:

@@ -338,7 +338,7 @@ _plain_next_phase = _staff._HANDLERS[StNextPhase]
 def _grimoire_checked(state: GameState, action: StGrimoire, ctx):
     """With a script, character names must be on it and are stored as ids."""
     script = state.setup.script
-    if script is not None and action.field in ("character", "thinks", "mad_as"):
+    if script is not None and action.field in ("character", "thinks", "mad_as", "ability_of"):
         found = script.find(str(action.value))
         if found is None:
             return reject(ctx, "unknown_character_st", text=action.value)

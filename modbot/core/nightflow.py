@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from . import madness
 from .events import PhaseChanged, PlayerDied
 from .model import GameState, Phase
 from .night import APPROVAL_REMINDER, lock_at, owes_choice
@@ -75,7 +76,7 @@ def dawn(state: GameState, at: datetime) -> list:
     events += [PlayerDied(p, "night", at) for p in deaths]
     events.append(PhaseChanged(Phase.DISCUSSION, state.cycle, at,
                                at + state.setup.lengths.of(Phase.DISCUSSION)))
-    return events
+    return events + madness.noted(state, night, deaths, at)
 
 
 def _fear_announced(state: GameState, night, at: datetime) -> list:

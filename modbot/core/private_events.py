@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from . import events as _events
-from .model import GameState
+from .model import GameState, GrimoireEntry
 from .night_model import NightChoice, NightState, SheetEntry, WhisperFlag, WhisperLedger
 
 
@@ -215,8 +215,9 @@ def _effect_applied(state: GameState, e: EffectApplied) -> GameState:
 
 def _effects_expired(state: GameState, e: EffectsExpired) -> GameState:
     grimoire = dict(state.grimoire)
-    for player, field in e.changes:
-        grimoire[player] = replace(grimoire[player], **{field: False})
+    for player, field in e.changes:  # back to the field's default (False, or None: mad_as)
+        default = GrimoireEntry.__dataclass_fields__[field].default
+        grimoire[player] = replace(grimoire[player], **{field: default})
     return replace(state, grimoire=tuple(grimoire.items()), expiring=())
 
 

@@ -9,6 +9,7 @@ so a trigger's consequences are events like any other (stored, replayed, audited
 - the Golem: its one nomination kills a nominee who is not the Demon;
 - the Cannibal: an executed good player's ability becomes its own; an evil one poisons it
   until a good player is executed;
+- the Pixie: when the character it is mad about dies, the Storytellers judge (madness.py);
 - the Fearmonger: executing the player it chose, on its own nomination, makes that player's
   team lose (the Storytellers are asked to confirm, as for every win).
 Deaths by ability are announced in the thread without saying why.
@@ -19,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from . import boomdandy
+from . import boomdandy, madness
 from . import events as _events
 from .events import EXECUTION, Executed, Nominated, PlayerDied
 from .grimoire import (
@@ -46,7 +47,8 @@ def after(state: GameState, event) -> tuple:
         return _witch_curse(state, event) + _golem(state, event)
     if isinstance(event, PlayerDied):
         return _scarlet_woman(state, event) + _sweetheart(state, event) + \
-            _cannibal(state, event) + _lleech(state, event)
+            _cannibal(state, event) + _lleech(state, event) + \
+            madness.pixie_may_gain(state, event)
     if isinstance(event, Executed):
         return _fearmonger(state, event) + _doppelganger(state, event) + \
             boomdandy.exploded(state, event.player, event.at)

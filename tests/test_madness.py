@@ -1,0 +1,74 @@
+"""Madness (issue 7): the Cerenovus, the Mutant and the Pixie. The Storytellers judge; the bot
+records who must be mad about what, reminds them at dawn, and tells them when a Pixie may gain
+its ability. Each test is named after the character it drives."""
+
+from datetime import timedelta
+
+from modbot.scripts import load_script
+
+from .conversation import Conversation, botf_setup, night_sheet, to
+from .helpers import START
+
+ALL = load_script("almanac").with_characters(tuple(
+    c for name in ("botf", "oopsallevil", "crimsonmoon") for c in load_script(name).characters))
+SEATS = ("Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fatima", "Gus")
+H = timedelta(hours=1)
+
+
+def game(*characters):
+    names = dict(zip(SEATS, characters))
+    spare = [c.id for c in ALL.characters if c.is_good and c.id not in characters]
+    return botf_setup(names, script=ALL, bluffs=tuple(spare[:3]))
+
+
+def dawn(talk):
+    talk.approve(talk.state.phase_ends_at - H)
+    return talk.tick(talk.state.phase_ends_at)
+
+
+def test_cerenovus_madness_is_recorded_for_one_day_and_recalled_at_dawn():
+    characters = ("chef", "empath", "soldier", "cerenovus", "imp", "monk", "mutant")
+    _, night, talk = night_sheet(game(*characters), choices=(("Derek", "/choose Alex as Monk"),))
+    assert "Alex: mad about being the monk until dusk (the Cerenovus)" in \
+        [e.describe() for e in night.effects]
+    said = dawn(talk)
+    assert talk.state.grimoire_of("Alex").mad_as == "monk"
+    assert "You are mad that you are the Monk" in to(said, "pm:alex")[0]
+    digest = to(said, "pm:storytellers")[-1]
+    assert "Day 1: madness to judge today." in digest
+    assert "Alex must be mad about being the Monk (the Cerenovus, today)" in digest
+    assert "Gus is the Mutant: if they are mad about being an Outsider" in digest
+    assert not any("mad" in raw for raw in to(said, "thread"))
+    talk.st("!endday --yes", talk.state.phase_ends_at - H)  # dusk: the madness ends
+    assert talk.state.grimoire_of("Alex").mad_as is None
+
+
+def test_mutant_is_recalled_every_dawn_until_it_dies():
+    characters = ("chef", "empath", "soldier", "poisoner", "imp", "monk", "mutant")
+    talk = Conversation(game(*characters))
+    talk.tick(START)
+    talk.tick(talk.state.phase_ends_at - 2 * H)
+    said = dawn(talk)
+    assert any("Gus is the Mutant" in raw for raw in to(said, "pm:storytellers"))
+    talk.st("!kill Gus --yes", talk.state.phase_ends_at - 30 * H)
+    talk.st("!endday --yes", talk.state.phase_ends_at - 20 * H)
+    talk.tick(talk.state.phase_ends_at - 2 * H)
+    said = dawn(talk)
+    assert not any("madness" in raw for raw in to(said, "pm:storytellers"))
+
+
+def test_pixie_is_mad_about_its_townsfolk_and_the_storytellers_hear_when_it_dies():
+    characters = ("chef", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    entries, night, talk = night_sheet(game(*characters))
+    assert entries["Gus"].suggestion.startswith("ST decides: show an in-play Townsfolk; "
+                                                "proposed: Chef (Alex)")
+    assert "Gus: mad about being the chef (the Pixie)" in [e.describe() for e in night.effects]
+    said = dawn(talk)
+    assert talk.state.grimoire_of("Gus").mad_as == "chef"
+    assert any("Gus must be mad about being the Chef (the Pixie)" in raw
+               for raw in to(said, "pm:storytellers"))
+    said = talk.st("!kill Alex --yes", talk.state.phase_ends_at - 30 * H)
+    assert any("If the Pixie (Gus) was mad about being the Chef, they gain its ability: "
+               "`!ability Gus Chef`" in raw for raw in to(said, "pm:storytellers"))
+    talk.st("!ability Gus Chef", talk.state.phase_ends_at - 29 * H)
+    assert talk.state.grimoire_of("Gus").ability_of == "chef"

@@ -24,6 +24,7 @@ from .core.private_events import (
     ApprovalReminded, CharactersDealt, DawnDelayed, DealWaiting, FearmongerChoseNew,
     NightChoiceMade, NightLocked, NightReminded, NightResolved, WhisperPmFlagged, night_of,
 )
+from .core.fabled import FiddleEnded, FiddleOpened
 from .core.madness import MadnessNoted, PixieMayGain
 from .core.model import GameState, iso
 from .core.script import Character
@@ -57,7 +58,7 @@ def role_view(state: GameState, player: str) -> dict:
     view = {"player": player, "character": shown.name, "team": shown.team,
             "ability": shown.ability, "alignment": script.terms.alignment(alignment),
             "cultists": [], "bluffs": [], "demon": None, "evil_term": script.terms.evil,
-            "barber": False}
+            "barber": False, "fiddler": False}
     real = true_character(state, player)
     starts_evil = real is not None and real.is_evil and not entry.thinks
     if starts_evil:
@@ -65,6 +66,7 @@ def role_view(state: GameState, player: str) -> dict:
     if starts_evil and real.team == "demon":
         view["bluffs"] = [script.get(b).name for b in state.bluffs if script.get(b)]
         view["barber"] = script.get("barber") is not None
+        view["fiddler"] = "fiddler" in state.setup.fabled
     view["lil_monsta"] = starts_evil and real.team == "minion" and state.setup.lil_monsta
     if state.seat(player).traveller and alignment == "evil":
         view["demon"] = ", ".join(players_of_team(state, "demon", False)) or None
@@ -260,6 +262,17 @@ def _pixie(reactor, state: GameState, event: PixieMayGain) -> list:
                 pixie=event.pixie, died=event.died, name=name)]
 
 
+def _fiddle_opened(reactor, state: GameState, event: FiddleOpened) -> list:
+    return [reactor._public(f"fiddle-start:{iso(event.at)}",
+                            render("fiddle.md.j2", players=event.players, ended=False,
+                                   deadline=date_tag(event.ends_at)))]
+
+
+def _fiddle_ended(reactor, state: GameState, event: FiddleEnded) -> list:
+    return [reactor._public(f"fiddle-end:{iso(event.at)}",
+                            render("fiddle.md.j2", counts=event.counts, ended=True))]
+
+
 def _resolved(reactor, state: GameState, event: NightResolved) -> list:
     reactor.dawn_deaths = event.deaths  # the discussion post that follows announces them
     messages = {}
@@ -306,7 +319,8 @@ _HANDLERS = {
     BoomdandyExploded: _exploded, CountdownStarted: _countdown, CountdownEnded: _countdown_ended, NightChoiceMade: _choice,
     NightReminded: _reminded, NightLocked: _locked, SheetRequested: _sheet_again,
     ApprovalReminded: _approval_reminder, DawnDelayed: _delayed, NightResolved: _resolved,
-    MadnessNoted: _madness, PixieMayGain: _pixie,
+    MadnessNoted: _madness, PixieMayGain: _pixie, FiddleOpened: _fiddle_opened,
+    FiddleEnded: _fiddle_ended,
     WhisperPmFlagged: _flagged, StorytellerConsultRequested: _consult, DayEnded: _digest,
 }
 

@@ -115,6 +115,16 @@ class Point:
 
 
 @dataclass(frozen=True, slots=True)
+class Fiddle:
+    """`/fiddle NAME` in the thread, while the Fiddler's vote is open."""
+
+    target: str
+
+    def to_json(self) -> dict:
+        return {"type": "fiddle", "target": self.target}
+
+
+@dataclass(frozen=True, slots=True)
 class Kill:
     """A Storyteller's (or, later, an ability's) death outside execution."""
 
@@ -127,7 +137,7 @@ class Kill:
 
 PlayerAction = (
     Nominate | Vote | Unvote | Whisper | WhisperStoryteller | AcceptWhisper | DeclineWhisper
-    | SkipNomination | CallExile | PublicChoice | PublicGuess | Point
+    | SkipNomination | CallExile | PublicChoice | PublicGuess | Point | Fiddle
 )
 Action = PlayerAction | Kill
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from . import night_commands, public_abilities  # noqa: F401  (register their rules)
-from . import boomdandy, nightflow, triggers, wins
+from . import boomdandy, fabled, nightflow, triggers, wins
 from .actions import Context
 from .console import CommandReport, run_commands
 from .events import (
@@ -111,6 +111,12 @@ def _run_due(run: _Run, now: datetime) -> None:
         pointing = boomdandy.due(run.state)
         if pointing is not None and now >= pointing:  # the Boomdandy's countdown ends
             for event in boomdandy.resolve(run.state, pointing):
+                run.emit(event)
+            continue
+        fiddling = fabled.due(run.state)
+        if fiddling is not None and now >= fiddling and \
+                fiddling <= run.state.phase_ends_at:  # the Fiddler's vote ends (in time order)
+            for event in fabled.resolve(run.state, fiddling):
                 run.emit(event)
             continue
         if nightflow.is_managed(run.state):

@@ -281,6 +281,8 @@ class GameState:
     silence_since: datetime | None = None  # Hell's Librarian: silence called by the STs
     boomed: str | None = None  # the Boomdandy who exploded, until the pointing ends
     countdown: object = None  # boomdandy.Countdown: the pointing vote under way
+    fabled_used: tuple[str, ...] = ()  # once-per-game Fabled spent (fabled.py)
+    fiddle: object = None  # fabled.FiddleVote: the Fiddler's vote under way
 
     @classmethod
     def from_setup(cls, setup: GameSetup) -> GameState:

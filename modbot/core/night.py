@@ -30,7 +30,7 @@ from .script import Script
 from .textclean import countable_text
 
 APPROVAL_REMINDER = timedelta(hours=1)
-_COMMAND = re.compile(r"^[*_\s]*/(choose|pass|action|swap|babysit)\b[*_]*\s*(.*)$", re.I)
+_COMMAND = re.compile(r"^[*_\s]*/(choose|pass|action|swap|babysit|fiddle)\b[*_]*\s*(.*)$", re.I)
 _AS = re.compile(r"^(.*)\s+as\s+(.+)$", re.I)  # the last " as " splits players from a character
 _SEPARATORS = re.compile(r"\s*(?:,|&|\band\b|\s)\s*", re.I)
 

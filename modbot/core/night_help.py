@@ -1,8 +1,9 @@
 """Theory of operation: choices made for an ability that is not the player's own.
 
-Two abilities let other players choose: when the Barber dies, the Demon may choose two
+Some abilities let other players choose: when the Barber dies, the Demon may choose two
 players to swap characters (`/swap A B`); with Lil' Monsta in play, the Minions choose who
-babysits it each night (`/babysit X`). Each is a `NightChoice` with `helps` set to that
+babysits it each night (`/babysit X`); with the Fiddler, the Demon chooses its opponent
+(`/fiddle X`). Each is a `NightChoice` with `helps` set to that
 ability, kept beside the player's own choice (a Demon still chooses its kill) and replaced
 by a new one until the lock.
 
@@ -23,7 +24,8 @@ from .night_model import NightChoice
 from .private_events import NightChoiceMade
 from .rules import MESSAGES, reject
 
-HELPED = {"swap": ("barber", "demon", 2), "babysit": ("lilmonsta", "minion", 1)}
+HELPED = {"swap": ("barber", "demon", 2), "babysit": ("lilmonsta", "minion", 1),
+          "fiddle": ("fiddler", "demon", 1)}
 
 MESSAGES.update({
     "help_not_yours": "Only {who} may /{verb}.",
@@ -31,7 +33,8 @@ MESSAGES.update({
     "help_traveller": "Travellers cannot be chosen with /{verb} ({player}).",
 })
 
-_WHO = {"demon": "the Demon (after the Barber dies)", "minion": "the Minions (Lil' Monsta)"}
+_WHO = {"swap": "the Demon (after the Barber dies)", "babysit": "the Minions (Lil' Monsta)",
+        "fiddle": "the Demon (the Fiddler)"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +52,7 @@ def decide_help(state: GameState, action: Help, ctx: Context, character, night: 
     author believes they are; the caller has checked the night is open)."""
     step, team, count = HELPED[action.verb]
     if character is None or character.team != team:
-        return reject(ctx, "help_not_yours", who=_WHO[team], verb=action.verb)
+        return reject(ctx, "help_not_yours", who=_WHO[action.verb], verb=action.verb)
     if len(action.players) != count or len(set(action.players)) != count:
         return reject(ctx, "help_count", verb=action.verb, wanted=count,
                       plural="s" if count > 1 else "", given=len(set(action.players)))

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 
 from .actions import (
-    NO, YES, AcceptWhisper, CallExile, DeclineWhisper, Nominate, PlayerAction, Point,
+    NO, YES, AcceptWhisper, CallExile, DeclineWhisper, Fiddle, Nominate, PlayerAction, Point,
     PublicChoice, PublicGuess, SkipNomination, Unvote, Vote, Whisper, WhisperStoryteller,
 )
 from .names import Ambiguous, Roster, Unknown, normalise
@@ -148,7 +148,7 @@ class _LineParser:
             "vote": self._vote_command, "unvote": self._unvote,
             "whisper": self._whisper, "accept": self._accept, "decline": self._decline,
             "exile": self._exile, "choose": self._public_choice, "guess": self._guess,
-            "point": self._point,
+            "point": self._point, "fiddle": self._fiddle,
         }.get(verb.casefold().rstrip(":"))
         if handler is not None:
             handler(rest.strip(), line)
@@ -192,6 +192,11 @@ class _LineParser:
         name = self._target(rest, line)
         if name is not None:
             self.out.actions.append(Point(name))
+
+    def _fiddle(self, rest: str, line: str) -> None:
+        name = self._target(rest, line)
+        if name is not None:
+            self.out.actions.append(Fiddle(name))
 
     def _guess(self, rest: str, line: str) -> None:
         player, sep, character = rest.rpartition(" as ")

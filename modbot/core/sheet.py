@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from . import fabled
 from .grimoire import (
     alignment_of, character_names, is_malfunctioning, players_of_team, true_character,
 )
@@ -51,7 +52,7 @@ def build_sheet(state: GameState):
             killed_at.setdefault(found.death, step)
     for victim in moonchild_deaths(state):  # chosen by a dead Moonchild yesterday
         killed_at.setdefault(victim, len(order))
-    entries, results, tells, listed = [], [], [], set()
+    entries, results, tells, listed = fabled.sheet_entries(state), [], [], set()
     entries += [SheetEntry("moonchild", victim, "Moonchild's choice", "", (),
                            f"{victim} (good) dies: the Moonchild chose them")
                 for victim in moonchild_deaths(state)]

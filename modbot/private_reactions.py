@@ -26,6 +26,7 @@ from .core.private_events import (
 )
 from .core.fabled import FiddleEnded, FiddleOpened
 from .core.madness import MadnessNoted, PixieMayGain
+from .core.travellers import ButcherResolved, ExileRefused
 from .core.model import GameState, iso
 from .core.script import Character
 from .core.triggers import ScarletWomanPromoted, SweetheartDied
@@ -273,6 +274,17 @@ def _fiddle_ended(reactor, state: GameState, event: FiddleEnded) -> list:
                             render("fiddle.md.j2", counts=event.counts, ended=True))]
 
 
+def _exile_refused(reactor, state: GameState, event: ExileRefused) -> list:
+    return [reactor._public(f"exile-refused:{event.player}:{iso(event.at)}",
+                            render("deviant.md.j2", player=event.player, votes=event.votes))]
+
+
+def _butcher(reactor, state: GameState, event: ButcherResolved) -> list:
+    return [reactor._public(f"butcher:{event.nominee}:{iso(event.at)}",
+                            render("butcher.md.j2", nominee=event.nominee, votes=event.votes,
+                                   executed=event.executed))]
+
+
 def _resolved(reactor, state: GameState, event: NightResolved) -> list:
     reactor.dawn_deaths = event.deaths  # the discussion post that follows announces them
     messages = {}
@@ -320,7 +332,7 @@ _HANDLERS = {
     NightReminded: _reminded, NightLocked: _locked, SheetRequested: _sheet_again,
     ApprovalReminded: _approval_reminder, DawnDelayed: _delayed, NightResolved: _resolved,
     MadnessNoted: _madness, PixieMayGain: _pixie, FiddleOpened: _fiddle_opened,
-    FiddleEnded: _fiddle_ended,
+    FiddleEnded: _fiddle_ended, ExileRefused: _exile_refused, ButcherResolved: _butcher,
     WhisperPmFlagged: _flagged, StorytellerConsultRequested: _consult, DayEnded: _digest,
 }
 

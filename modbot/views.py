@@ -38,6 +38,7 @@ def nomination_view(state: GameState, n: Nomination, topic_id: int | None) -> di
     seats = {s.name: s for s in state.seats}
     view = {
         "kind": n.kind,
+        "by_butcher": n.by_butcher,
         "nominee": n.nominee,
         "nominator": n.nominator,
         "post_number": n.post_number,

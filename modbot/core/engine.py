@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from . import night_commands, public_abilities  # noqa: F401  (register their rules)
-from . import boomdandy, fabled, nightflow, triggers, wins
+from . import boomdandy, fabled, nightflow, travellers, triggers, wins
 from .actions import Context
 from .console import CommandReport, run_commands
 from .events import (
@@ -32,7 +32,7 @@ from .events import (
 from .model import EXILE, YES, GameState, Nomination, Phase
 from .parser import parse_post
 from .private import handle_private
-from .rules import Rejection, decide
+from .rules import Rejection, butcher_may_nominate, decide
 from .textclean import countable_text
 from .staff import StEndDay, StExecute, decide_staff
 from .voting import about_to_die, living_count, lock_at_hand, population, threshold_now
@@ -262,6 +262,7 @@ def _end_day(run: _Run, at: datetime, condemned: str | None = None) -> None:
         for nomination in run.state.today.open_nominations():
             if (nomination.kind == EXILE) == kind_first:
                 _lock_all(run, nomination.kind, nomination.nominee, at)
+    butchered = _butcher(run, at)
     day = run.state.today
     condemned = condemned or about_to_die(day)
     if condemned is not None:
@@ -271,11 +272,29 @@ def _end_day(run: _Run, at: datetime, condemned: str | None = None) -> None:
         spared = triggers.protected_from_execution(run.state, condemned)
         if run.state.seat(condemned).alive and not spared:  # the Devil's Advocate, the Lleech
             run.emit(PlayerDied(condemned, "execution", at))
-    run.emit(DayEnded(day.number, at, condemned, living_count(run.state)))
+    run.emit(DayEnded(day.number, at, condemned or butchered, living_count(run.state)))
     cycle = run.state.cycle + 1
     run.emit(PhaseChanged(Phase.NIGHT, cycle, at, at + run.state.setup.lengths.of(Phase.NIGHT)))
     for event in nightflow.dusk(run.state, at):
         run.emit(event)
+
+
+def _butcher(run: _Run, at: datetime) -> str | None:
+    """The Butcher's nomination resolves alongside the main execution: its nominee is
+    executed with more than half the living voting, whatever the other nominations got."""
+    nomination = next((n for n in run.state.today.nominations if n.by_butcher), None)
+    if nomination is None:
+        return None
+    passed = nomination.yes >= nomination.threshold_at_close and \
+        run.state.seat(nomination.nominee).alive and \
+        not travellers.butcher_malfunctions(run.state, nomination.nominator)
+    run.emit(travellers.ButcherResolved(nomination.nominee, nomination.yes, passed, at))
+    if not passed:
+        return None
+    run.emit(Executed(nomination.nominee, nomination.yes, at))
+    if not triggers.protected_from_execution(run.state, nomination.nominee):
+        run.emit(PlayerDied(nomination.nominee, "execution", at))
+    return nomination.nominee
 
 
 def _lock_all(run: _Run, kind: str, nominee: str, at: datetime) -> None:
@@ -300,11 +319,13 @@ def _settle(run: _Run, at: datetime) -> None:
 def _is_all_locked(state: GameState) -> bool:
     """Early end: in the voting window, at least one vote held today, and all of it locked.
 
-    A day without any nomination or exile call runs to its scheduled end instead.
+    A day without any nomination or exile call runs to its scheduled end instead, and so does
+    a day whose living Butcher has not made its nomination after nominations closed.
     """
     day = state.today
     return (state.phase is Phase.VOTING and state.setup.end_day_when_all_locked
-            and bool(day.nominations or day.exiles) and not day.open_nominations())
+            and bool(day.nominations or day.exiles) and not day.open_nominations()
+            and not any(butcher_may_nominate(state, s.name) for s in state.seats))
 
 
 def _settle_once(run: _Run, at: datetime) -> bool:
@@ -327,5 +348,8 @@ def _close(run: _Run, nomination: Nomination, at: datetime) -> None:
     votes = sum(1 for v in nomination.locked if v.vote == YES)
     run.emit(NominationClosed(nomination.kind, nomination.nominee, at, votes, living, threshold))
     if nomination.kind == EXILE and votes >= threshold and run.state.seat(nomination.nominee).alive:
+        if travellers.cannot_be_exiled(run.state, nomination.nominee):
+            run.emit(travellers.ExileRefused(nomination.nominee, votes, at))
+            return
         run.emit(Exiled(nomination.nominee, votes, at))
         run.emit(PlayerDied(nomination.nominee, "exile", at))

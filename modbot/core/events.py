@@ -54,6 +54,7 @@ class Nominated:
     post_number: int | None
     at: datetime
     order: tuple[str, ...]
+    by_butcher: bool = False  # the Butcher's nomination after nominations closed
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +193,8 @@ def _player_died(state: GameState, e: PlayerDied) -> GameState:
 
 
 def _nominated(state: GameState, e: Nominated) -> GameState:
-    nomination = Nomination(e.kind, e.nominator, e.nominee, e.post_number, e.at, e.order)
+    nomination = Nomination(e.kind, e.nominator, e.nominee, e.post_number, e.at, e.order,
+                            by_butcher=e.by_butcher)
     day = state.today
     if e.kind == EXECUTION:
         return _today(state, replace(day, nominations=day.nominations + (nomination,)))

@@ -142,6 +142,7 @@ class Nomination:
     closed_at: datetime | None = None
     living_at_close: int | None = None
     threshold_at_close: int | None = None
+    by_butcher: bool = False  # the Butcher's second nomination: resolved on its own
 
     @property
     def is_open(self) -> bool:
@@ -252,6 +253,7 @@ class GrimoireEntry:
     cursed_day: int | None = None  # the Witch's curse: nominating on this day kills
     survives_execution_day: int | None = None  # the Devil's Advocate: not killed by execution
     ability_of: str | None = None  # an ability gained (the Philosopher's, the Cannibal's)
+    funny_day: int | None = None  # the Deviant was funny on this day: it cannot be exiled
 
 
 @dataclass(frozen=True, slots=True)

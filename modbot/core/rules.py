@@ -116,21 +116,32 @@ def _wrong_phase(state: GameState, ctx: Context, what: str) -> Rejection:
     return reject(ctx, "wrong_phase", what=what, phase=state.phase_label)
 
 
+def butcher_may_nominate(state: GameState, player: str) -> bool:
+    """The Butcher (a traveller: its character is public), alive, in the voting window, before
+    its second nomination of the day (seed 001: "after nominations have closed")."""
+    character = state.setup.script.get(state.grimoire_of(player).character or "") \
+        if state.setup.script else None
+    return (character is not None and character.id == "butcher" and state.phase is Phase.VOTING
+            and state.seat(player).alive and state.seat(player).traveller
+            and not any(n.by_butcher for n in state.today.nominations))
+
+
 def _nominate(state: GameState, action: Nominate, ctx: Context):
-    if state.phase is not Phase.NOMINATION:
+    butcher = butcher_may_nominate(state, ctx.author)
+    if state.phase is not Phase.NOMINATION and not butcher:
         return _wrong_phase(state, ctx, "Nominating")
     day, target = state.today, action.target
     if not state.seat(ctx.author).alive:
         return reject(ctx, "dead_cannot_nominate")
     earlier = next((n for n in day.nominations if n.nominator == ctx.author), None)
-    if earlier is not None:
+    if earlier is not None and not butcher:
         return reject(ctx, "nominator_already_used", nominee=earlier.nominee)
     if state.seat(target).traveller:
         return reject(ctx, "traveller_cannot_be_nominated", nominee=target)
     if day.nomination_of(target) is not None:
         return reject(ctx, "already_nominated", nominee=target)
     order = state.setup.clock_order(target)
-    return (Nominated(EXECUTION, ctx.author, target, ctx.post_number, ctx.at, order),)
+    return (Nominated(EXECUTION, ctx.author, target, ctx.post_number, ctx.at, order, butcher),)
 
 
 def _call_exile(state: GameState, action: CallExile, ctx: Context):

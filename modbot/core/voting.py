@@ -86,7 +86,7 @@ def about_to_die(day: DayState) -> str | None:
     best: Nomination | None = None
     tied = False
     for n in day.nominations:
-        if n.is_open:
+        if n.is_open or n.by_butcher:
             continue
         if best is None or n.yes > best.yes:
             best, tied = n, False
@@ -98,12 +98,14 @@ def about_to_die(day: DayState) -> str | None:
 
 
 def highest_closed(day: DayState) -> int:
-    return max((n.yes for n in day.nominations if not n.is_open), default=0)
+    return max((n.yes for n in day.nominations if not n.is_open and not n.by_butcher),
+               default=0)
 
 
 def highest_other(day: DayState, nominee: str) -> int:
     """The highest execute count of any other nomination today (locked votes so far)."""
-    return max((n.yes for n in day.nominations if n.nominee != nominee), default=0)
+    return max((n.yes for n in day.nominations if n.nominee != nominee and not n.by_butcher),
+               default=0)
 
 
 def max_possible(state: GameState, nomination: Nomination) -> int:

@@ -319,6 +319,7 @@ COMMANDS: dict[str, Command] = {c.name: c for c in [
             "!confirm", _no_arguments(Confirm())),
     Command("help", "!help [COMMAND]", "this list, or one command", "!help vote", _help),
 ]}
+_BASE = tuple(COMMANDS)  # the order of the Storytellers' guide, before any extension
 
 
 COMMAND_OF = {  # the command that makes each action, for describing it
@@ -358,9 +359,15 @@ def parse_line(line: str, roster: Roster) -> CommandLine | CommandError:
         return CommandError(line, f"{exc} (usage: {command.usage})")
 
 
+def listed() -> list[Command]:
+    """Every command in a fixed order: this module's, then those other modules register
+    (the private side, abilities, Fabled, travellers) by name, whatever the import order."""
+    return [COMMANDS[n] for n in _BASE] + [COMMANDS[n] for n in sorted(set(COMMANDS) - set(_BASE))]
+
+
 def help_text(topic: str | None = None) -> list[dict]:
     """The help table (all commands, or one), for the templates."""
-    chosen = [COMMANDS[topic]] if topic in COMMANDS else list(COMMANDS.values())
+    chosen = [COMMANDS[topic]] if topic in COMMANDS else listed()
     return [{"usage": c.usage, "summary": c.summary, "example": c.example} for c in chosen]
 
 
@@ -369,5 +376,5 @@ def guide_table() -> str:
     def cell(text: str) -> str:  # a | would end the table cell, even inside backticks
         return text.replace("|", "\\|")
     rows = [f"| `{cell(c.usage)}` | {cell(c.summary)} | `{cell(c.example)}` |"
-            for c in COMMANDS.values()]
+            for c in listed()]
     return "\n".join(["| Command | What it does | Example |", "|---|---|---|", *rows])

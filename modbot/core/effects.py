@@ -11,7 +11,7 @@ night sheet, may drop any (`!effect N off`), and their approval applies them at 
 
 from __future__ import annotations
 
-from .grimoire import character_names, is_evil, is_in_play, is_malfunctioning, \
+from .grimoire import alignment_of, character_names, is_evil, is_in_play, is_malfunctioning, \
     living_neighbours, living_residents, players_of_team, true_character
 from .model import GameState
 from .night_model import Effect, Info, NightChoice
@@ -155,15 +155,18 @@ def _snake_charmer(state, player, choice, _deaths) -> Info:
         return Info(note=f"{target} is the Demon, but the Snake Charmer malfunctions: nothing "
                     "happens")
     terms, charmer = state.setup.script.terms, true_character(state, player)
-    why = "the Snake Charmer's swap"
+    why = "the Snake Charmer's swap"  # alignments swap too, even an evil Charmer's (seed 000)
+    mine, theirs = alignment_of(state, player) or "good", alignment_of(state, target) or "evil"
     return Info(note=f"{target} is the Demon: {player} and {target} swap characters and "
                 "alignments; the new Snake Charmer malfunctions", needs_result=True,
-                result=f"You chose the Demon: you are now the {demon.name} and {terms.evil}.",
-                tells=((target, f"You are now the {charmer.name} and {terms.good}."),),
+                result=f"You chose the Demon: you are now the {demon.name} and "
+                f"{terms.alignment(theirs)}.",
+                tells=((target, f"You are now the {charmer.name} and "
+                        f"{terms.alignment(mine)}."),),
                 effects=(Effect(player, "character", demon.id, why),
-                         Effect(player, "alignment", "evil", why),
+                         Effect(player, "alignment", theirs, why),
                          Effect(target, "character", charmer.id, why),
-                         Effect(target, "alignment", "good", why),
+                         Effect(target, "alignment", mine, why),
                          Effect(target, "poisoned", True, why)))
 
 

@@ -7,7 +7,7 @@ may guess); what happens depends on the grimoire, and on nobody malfunctioning:
 - the Moonchild (dead, once): a good player chosen dies tonight (proposed on the night sheet);
 - the Psychopath (alive, in the discussion, before nominations, once a day): the target dies;
 - the Juggler (on day 1, up to 5 guesses): that night learns how many were right;
-- a Minion guessing the Damsel (once per Minion): evil wins if right;
+- a Minion guessing the Damsel (once for all the Minions): evil wins if right;
 - the Mezepheles' secret word (its first-night result): the first good player to say it in
   the thread turns evil that night (proposed on the night sheet).
 An answer to the player (accepted, or why not) goes to their grimoire PM like any rejection;
@@ -159,12 +159,14 @@ def _guess(state: GameState, action: PublicGuess, ctx: Context):
 
 
 def _damsel_guess(state, action, ctx):
-    if ledger(state).used(ctx.author, "damsel"):
+    """One guess for all the Minions (seed 000: after a wrong guess, "future guesses by Minion
+    players have no effect"); it wins unless the Damsel malfunctions."""
+    if any(u.ability == "damsel" for u in ledger(state).uses):
         return reject(ctx, "public_used")
     events = (_use(state, ctx, "damsel", action.target, "damsel"),)
     target = true_character(state, action.target)
     if target is not None and target.id == "damsel" and \
-            not is_malfunctioning(state, ctx.author):
+            not is_malfunctioning(state, action.target):
         events += (WinDetected("evil", "a Minion guessed the Damsel", ctx.at),)
     return events
 

@@ -74,8 +74,13 @@ def _star_pass(state: GameState, imp: str) -> Info:
 
 
 def lunatic(state, player, choice) -> Info:
+    """The Demons learn the Lunatic's choice, unless the Lunatic is impaired (seed 002)."""
     demons = players_of_team(state, "demon")
     target = target_of(choice) or "nobody"
+    entry = state.grimoire_of(player)  # it always "thinks" another character: not that
+    if entry.poisoned or entry.drunk:
+        return Info(note=f"the Lunatic's attack on {target} does nothing; it is "
+                    f"{state.setup.script.terms.malfunction}, so the Demons learn nothing")
     return Info(note=f"the Lunatic's attack on {target} does nothing; the Demon learns it",
                 tells=tuple((d, f"The Lunatic ({player}) chose {target} tonight.")
                             for d in demons))
@@ -89,8 +94,9 @@ def _pukka(state, player, choice, _deaths) -> Info:
     if is_malfunctioning(state, player):
         return Info(note=f"{state.setup.script.terms.malfunction}: nobody is poisoned or dies")
     dies = victim if victim and state.seat(victim).alive else None
+    poisoned = target if target != player else None  # seed 002: itself, healthy at once
     effects = tuple(Effect(p, "poisoned", value, "the Pukka")
-                    for p, value in ((target, True), (dies, False)) if p)
+                    for p, value in ((poisoned, True), (dies, False)) if p)
     return Info(note=f"{target or 'nobody'} is poisoned; "
                 + (f"last night's {victim} dies" if dies else "nobody dies"),
                 death=dies, effects=effects)

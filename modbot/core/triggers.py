@@ -178,15 +178,29 @@ def protected_from_execution(state: GameState, player: str) -> bool:
 
 
 def _scarlet_woman(state: GameState, event: PlayerDied) -> tuple:
+    """With one evil team: when the last Demon dies. With several (seed 002): an evil Scarlet
+    Woman when the last Demon of her team dies, a good one when any Demon dies."""
     demon = true_character(state, event.player)
-    if demon is None or demon.team != "demon" or players_of_team(state, "demon"):
-        return ()  # not a Demon, or another Demon still lives
+    if demon is None or demon.team != "demon":
+        return ()
     living = len(living_residents(state)) + 1  # before the death
     women = [p for p in players_of_team(state, "minion")
-             if true_character(state, p).id == "scarletwoman" and not is_malfunctioning(state, p)]
+             if true_character(state, p).id == "scarletwoman" and not is_malfunctioning(state, p)
+             and _her_demon_died(state, p, event.player)]
     if not women or living < 5:
         return ()
     return (ScarletWomanPromoted(women[0], demon.id, event.at),)
+
+
+def _her_demon_died(state: GameState, woman: str, dead: str) -> bool:
+    demons = players_of_team(state, "demon")
+    if not state.setup.script.terms.evil_teams:
+        return not demons  # no other Demon still lives
+    if not is_evil(state, woman):
+        return True
+    team = state.grimoire_of(woman).evil_team
+    return state.grimoire_of(dead).evil_team == team and \
+        not any(state.grimoire_of(d).evil_team == team for d in demons)
 
 
 def _promoted(state: GameState, e: ScarletWomanPromoted) -> GameState:

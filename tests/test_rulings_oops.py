@@ -1,0 +1,176 @@
+"""Seed 002's rulings ("Actually Oops All Evil": the notes under each character, its
+"Examples", and the Djinn's rules for several evil teams), each quoted and checked (issue 7).
+Continues tests/test_rulings.py, which has the Imp's Scarlet Woman, the Scarlet Woman's type,
+the Fang Gu jump, the poisoned Pukka, the Golem and the Moonchild."""
+
+from dataclasses import replace
+from datetime import timedelta
+
+from modbot.scripts import load_script
+
+from .conversation import Conversation, botf_setup, day_one, night_sheet, to
+from .helpers import START
+
+OOPS = load_script("oopsallevil")
+H = timedelta(hours=1)
+GOOD = ("goon", "acrobat", "golem")
+
+
+def teams_game(characters: dict, teams: dict, **kw):
+    """A seed 002 set-up: `teams` maps each evil player to its team number."""
+    setup = botf_setup(characters, script=OOPS, bluffs=("moonchild", "lunatic", "pukka"), **kw)
+    return replace(setup, grimoire=tuple((p, replace(e, evil_team=teams.get(p)))
+                                         for p, e in setup.grimoire))
+
+
+TWO_TEAMS = ({"Alex": "goon", "Brianna": "acrobat", "Cameron": "golem", "Derek": "poisoner",
+              "Ellen": "imp", "Fatima": "witch", "Gus": "vortox"},
+             {"Derek": 1, "Ellen": 1, "Fatima": 2, "Gus": 2})
+
+
+def test_seed_002_goon_chosen_by_an_evil_player_turns_evil_and_drunks_them():
+    """Seed 002, Goon: "Imp is the first to chose good Goon. Imp is drunk until dusk, Goon is
+    informed they are now evil, Goon joins Imp's team." """
+    _, night, _ = night_sheet(teams_game(*TWO_TEAMS), night=2,
+                              choices=(("Ellen", "/choose Alex"),))
+    described = [e.describe() for e in night.effects]
+    assert "Ellen: drunk until dusk (chose the Goon)" in described
+    assert "Alex: alignment becomes evil (the Goon)" in described
+
+
+def test_seed_002_goon_chosen_by_a_player_of_its_own_alignment_changes_nothing():
+    """Seed 002, Goon: "Moonchild chooses evil Goon. Nothing happens." (the chooser is still
+    drunk; the Goon keeps its alignment)"""
+    characters, teams = TWO_TEAMS
+    setup = teams_game(characters, teams)
+    setup = replace(setup, grimoire=tuple(
+        (p, replace(e, alignment="evil") if p == "Alex" else e) for p, e in setup.grimoire))
+    _, night, _ = night_sheet(setup, night=2, choices=(("Ellen", "/choose Alex"),))
+    assert not [e for e in night.effects if e.field == "alignment"]
+
+
+def test_seed_002_sweetheart_executed_the_storytellers_choose_who_is_drunk():
+    """Seed 002, Sweetheart: "When Sweetheart dies, one player immediately becomes drunk for
+    the rest of the game" (example: "Sweetheart is executed. Acrobat becomes drunk.")"""
+    characters, teams = TWO_TEAMS
+    talk, day = day_one(teams_game({**characters, "Alex": "sweetheart"}, teams))
+    said = talk.st("!execute Alex --yes", day + H)
+    assert any("Sweetheart" in raw and "!drunk" in raw for raw in to(said, "pm:storytellers"))
+    talk.st("!drunk Brianna", day + 2 * H)
+    assert talk.state.grimoire_of("Brianna").drunk
+
+
+def test_seed_002_lunatic_poisoned_choice_is_not_told_to_the_demons():
+    """Seed 002, Lunatic: "All Demons are told who the Lunatic is. When Lunatic chooses a
+    player, all Demons are informed." Example: "Lunatic is poisoned when choosing who to kill.
+    Other Demons are not informed." """
+    characters, teams = TWO_TEAMS
+    setup = teams_game({**characters, "Alex": "lunatic"}, teams, thinks={"Alex": "imp"})
+    _, night, _ = night_sheet(setup, night=2, choices=(("Alex", "/choose Brianna"),))
+    told = sorted(p for p, text in night.tells if "The Lunatic (Alex) chose Brianna" in text)
+    assert told == ["Ellen", "Gus"]  # every Demon, of both teams
+    _, night, _ = night_sheet(setup, night=2, changes=("!poison Alex",),
+                              choices=(("Alex", "/choose Brianna"),))
+    assert not [t for t in night.tells if "The Lunatic" in t[1]]
+
+
+def test_seed_002_cerenovus_may_choose_any_character_on_the_script():
+    """Seed 002, Cerenovus: "In a game of Actually Oops All Evil the Cerenovus can choose any
+    character that's on the script." Example: "Cerenovus chooses for Puzzlemaster to be mad
+    about being the Vortox. Puzzlemaster is informed." """
+    characters, teams = TWO_TEAMS
+    setup = teams_game({**characters, "Alex": "puzzlemaster", "Fatima": "cerenovus"}, teams)
+    _, night, _ = night_sheet(setup, choices=(("Fatima", "/choose Alex as Vortox"),))
+    assert any(p == "Alex" and "You are mad that you are the Vortox" in text
+               for p, text in night.tells)
+
+
+def test_seed_002_assassin_kills_even_a_protected_player():
+    """Seed 002, Assassin: "Once per game, at night*, choose a player: they die, even if for
+    some reason they could not." """
+    characters, teams = TWO_TEAMS
+    setup = teams_game({**characters, "Fatima": "assassin", "Alex": "devilsadvocate"},
+                       {**teams, "Alex": 1})
+    _, night, _ = night_sheet(setup, night=2, choices=(("Fatima", "/choose Cameron"),))
+    assert "Cameron" in night.deaths
+
+
+def test_seed_002_scarlet_woman_evil_only_for_a_demon_of_her_team():
+    """Seed 002, Scarlet Woman: "Evil Scarlet Woman only becomes a Demon if a Demon on their
+    team dies." Example: "Scarlet Woman is evil and a Demon from another team dies. Nothing
+    happens." """
+    characters, teams = TWO_TEAMS
+    setup = teams_game({**characters, "Fatima": "scarletwoman"}, teams)
+    talk, day = day_one(setup)
+    talk.st("!kill Ellen --yes", day + H)  # team 1's Imp; the Scarlet Woman is team 2
+    assert talk.state.grimoire_of("Fatima").character == "scarletwoman"
+    talk, day = day_one(setup)
+    talk.st("!kill Gus --yes", day + H)  # her own team's Vortox
+    assert talk.state.grimoire_of("Fatima").character == "vortox"
+
+
+def test_seed_002_marionette_only_its_team_demon_is_told():
+    """Seed 002, Marionette: "Only Marionette's team Demon is told know who they are." """
+    characters, teams = TWO_TEAMS
+    setup = teams_game({**characters, "Fatima": "marionette"}, {**teams, "Fatima": 2},
+                       thinks={"Fatima": "golem"})
+    said = Conversation(setup).tick(START)
+    assert "Fatima (Minion, the Marionette)" in to(said, "pm:gus")[0]
+    assert "Fatima" not in to(said, "pm:ellen")[0]
+    assert "Golem" in to(said, "pm:fatima")[0] and "Marionette" not in to(said, "pm:fatima")[0]
+
+
+def test_seed_002_pukka_choosing_itself_dies_the_following_night():
+    """Seed 002, Pukka: "Pukka chooses themselves, is briefly poisoned and immediately looses
+    their ability, thus becoming healthy. They are the previously poisoned player and are slated
+    to die to their ability the following night." """
+    characters, teams = TWO_TEAMS
+    setup = teams_game({**characters, "Ellen": "pukka"}, teams)
+    _, night, talk = night_sheet(setup, choices=(("Ellen", "/choose Ellen"),))
+    talk.approve(talk.state.phase_ends_at - H)
+    talk.tick(talk.state.phase_ends_at)
+    talk.st("!endday --yes", talk.state.phase_ends_at - H)
+    talk.pm("Ellen", "/choose Brianna", talk.state.phase_ends_at - 20 * H)
+    talk.tick(talk.state.phase_ends_at - 2 * H)
+    assert "Ellen" in talk.state.night.deaths
+
+
+def test_seed_002_vortox_only_its_team_wins():
+    """Seed 002, Vortox: "Only Vortox's team wins." Example: "Noone is executed. All other evil
+    teams lose and become good, their Demons die. Evil wins." """
+    talk, day = day_one(teams_game(*TWO_TEAMS))
+    said = talk.st("!endday --yes", day + H)
+    assert any("the Vortox's team (2) wins" in raw for raw in to(said, "pm:storytellers"))
+
+
+def test_seed_002_djinn_a_team_without_a_living_demon_loses_and_turns_good():
+    """Seed 002, Djinn: "An evil team loses if they have no alive Demon." and "When an evil
+    team loses and there is at least one other evil team still in play, players from the evil
+    team that lost become good." """
+    talk, day = day_one(teams_game(*TWO_TEAMS))
+    said = talk.st("!execute Ellen --yes", day + H)
+    assert talk.state.grimoire_of("Derek").alignment == "good"
+    assert "Your evil team has lost: you are now good." in to(said, "pm:derek")[0]
+
+
+def test_seed_002_djinn_good_loses_when_two_live_and_one_is_an_evil_demon():
+    """Seed 002, Djinn: "The good team loses if there are two or less players alive and one
+    of them is an evil Demon." and "In the event of a tie, the good team wins." """
+    characters, teams = TWO_TEAMS
+    talk, day = day_one(teams_game(characters, teams))
+    talk.st("\n".join(f"!kill {p} --yes" for p in ("Alex", "Brianna", "Cameron", "Derek",
+                                                   "Fatima")), day + H)
+    assert talk.state.wins_detected[-1][0] == "good"  # Ellen's and Gus' teams: a tie
+    talk, day = day_one(teams_game(characters, teams))
+    talk.st("\n".join(f"!kill {p} --yes" for p in ("Brianna", "Cameron", "Derek", "Fatima",
+                                                   "Gus")), day + H)
+    assert talk.state.wins_detected[-1][0] == "evil"
+
+
+def test_seed_002_djinn_each_team_learns_only_its_own_members():
+    """Seed 002: "Each evil team learns their teammates and receives bluffs as normal, but they
+    don't learn of other evil teams." """
+    said = Conversation(teams_game(*TWO_TEAMS)).tick(START)
+    ellen = to(said, "pm:ellen")[0]
+    assert "Derek (Minion)" in ellen and "Fatima" not in ellen and "Gus" not in ellen
+    assert "Moonchild" in ellen and "Moonchild" in to(said, "pm:gus")[0]

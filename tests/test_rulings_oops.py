@@ -174,3 +174,102 @@ def test_seed_002_djinn_each_team_learns_only_its_own_members():
     ellen = to(said, "pm:ellen")[0]
     assert "Derek (Minion)" in ellen and "Fatima" not in ellen and "Gus" not in ellen
     assert "Moonchild" in ellen and "Moonchild" in to(said, "pm:gus")[0]
+
+
+def said_the_word(setup, speaker, changes=()):
+    """Night 1 gives Derek (the Mezepheles) the word; `speaker` says it on day 1; the night 2
+    sheet is returned."""
+    talk = Conversation(setup)
+    talk.tick(START)
+    talk.tick(START + 22 * H)
+    talk.st("!result Derek Your secret word is pineapple.", START + 22 * H)
+    talk.approve(START + 23 * H)
+    talk.tick(START + 24 * H)
+    talk.thread(speaker, "pineapple, anyone?", START + 25 * H)
+    if changes:
+        talk.st("\n".join(changes), START + 26 * H)
+    talk.st("!endday --yes", START + 27 * H)
+    talk.tick(talk.state.phase_ends_at - 2 * H)
+    return talk.state.night
+
+
+MEZ = ({**TWO_TEAMS[0], "Derek": "mezepheles", "Fatima": "cerenovus"}, TWO_TEAMS[1])
+
+
+def test_seed_002_mezepheles_turns_a_player_of_another_evil_team():
+    """Seed 002, Mezepheles: "Storyteller heard Cerenovus from another evil team say the secret
+    word yesterday. Tonight, if Mezepheles is sober, healthy and has not used their ability
+    yet, Cerenovus is shown "You are" card and thumbs down. They are now part of Mezepheles'
+    team." """
+    night = said_the_word(teams_game(*MEZ), "Fatima")
+    assert [e.describe() for e in night.effects if "Mezepheles" in e.why] == [
+        "Fatima: alignment becomes evil (the Mezepheles' word)",
+        "Fatima: evil_team becomes 1 (the Mezepheles' word)"]
+
+
+def test_seed_002_mezepheles_poisoned_spends_its_ability_for_nothing():
+    """Seed 002, Mezepheles: "Storyteller heard Cerenovus from another evil team say the secret
+    word yesterday. Mezepheles is poisoned. Nothing happens, but Mezepheles has "used their
+    ability" and may not turn a player later on." """
+    night = said_the_word(teams_game(*MEZ), "Fatima", changes=("!poison Derek",))
+    (entry,) = [e for e in night.sheet if e.character == "Mezepheles' word"]
+    assert "its ability is spent, nothing changes" in entry.suggestion
+    assert not [e for e in night.effects if "Mezepheles" in e.why]
+
+
+def test_seed_002_mezepheles_a_demon_or_a_teammate_is_not_turned():
+    """Seed 002, Mezepheles: "The first non-Demon player from another team to say the secret
+    word becomes Mezepheles' alignment and joins their team." """
+    for speaker in ("Gus", "Ellen"):  # another team's Demon; its own team's Demon
+        night = said_the_word(teams_game(*MEZ), speaker)
+        assert not [e for e in night.sheet if e.character == "Mezepheles' word"]
+
+
+def test_seed_002_imp_passes_to_a_minion_of_its_own_team():
+    """Seed 002, Imp: "If an Imp kills themselves, an alive Minion on their team becomes an
+    Imp." """
+    _, night, _ = night_sheet(teams_game(*TWO_TEAMS), night=2,
+                              choices=(("Ellen", "/choose Ellen"),))
+    assert "Derek: character becomes imp (the Imp passed to a Minion)" in \
+        [e.describe() for e in night.effects]  # Derek is team 1; Fatima (team 2) is not
+
+
+def test_seed_002_imp_without_a_minion_of_its_team_is_the_storytellers():
+    """Seed 002, Imp: "If an evil Imp kills themselves and there are no alive Minions on an that
+    Imp's team and there are other evil Demons alive, the Imp's team loses (becomes good) and a
+    good Minion becomes an Imp." (the Storytellers choose it)"""
+    entries, night, _ = night_sheet(teams_game(*TWO_TEAMS, dead=("Derek",)), night=2,
+                                    choices=(("Ellen", "/choose Ellen"),))
+    assert night.deaths == ("Ellen",) and not [e for e in night.effects if e.field == "character"]
+    assert "its team loses and a good Minion" in entries["Ellen"].suggestion
+
+
+LLEECH = ({**TWO_TEAMS[0], "Ellen": "lleech"}, TWO_TEAMS[1])
+
+
+def test_seed_002_lleech_hosting_itself_can_die():
+    """Seed 002, Lleech: "Self-hosting Lleech is briefly poisoned and immediately looses their
+    ability, thus becoming healthy. Host part of the ability has no effect (Lleech can die), but
+    they will be able to choose players to die." """
+    entries, night, talk = night_sheet(teams_game(*LLEECH), choices=(("Ellen", "/choose Ellen"),))
+    assert entries["Ellen"].suggestion == "Ellen hosts itself: healthy at once, and it can die"
+    assert not [e for e in night.effects if e.player == "Ellen"]
+    talk.approve(talk.state.phase_ends_at - H)
+    talk.tick(talk.state.phase_ends_at)
+    talk.st("!execute Ellen --yes", talk.state.phase_ends_at - 10 * H)
+    assert not talk.state.seat("Ellen").alive
+
+
+def test_seed_002_lleech_poisoned_when_its_host_dies_survives_and_can_die_later():
+    """Seed 002, Lleech: "If the host dies while the Lleech is poisoned, the Lleech does not
+    die. When the Lleech becomes healthy again the host part of the ability has no effect
+    (Lleech can die)." """
+    _, _, talk = night_sheet(teams_game(*LLEECH), choices=(("Ellen", "/choose Cameron"),))
+    talk.approve(talk.state.phase_ends_at - H)
+    talk.tick(talk.state.phase_ends_at)
+    day = talk.state.phase_ends_at - 12 * H
+    talk.st("!poison Ellen\n!kill Cameron --yes", day + H)
+    assert talk.state.seat("Ellen").alive  # poisoned: it does not die with its host
+    talk.st("!heal Ellen", day + 2 * H)
+    talk.st("!execute Ellen --yes", day + 3 * H)
+    assert not talk.state.seat("Ellen").alive  # healthy again, but the host is gone

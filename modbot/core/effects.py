@@ -62,9 +62,16 @@ def _star_pass(state: GameState, imp: str) -> Info:
     """The Imp killed itself: a Minion becomes the Imp; an alive, sober and healthy Scarlet
     Woman first (seed 002's Imp ruling)."""
     minions = players_of_team(state, "minion")
+    if state.setup.script.terms.evil_teams:  # seed 002: a Minion of the Imp's own team
+        team = state.grimoire_of(imp).evil_team
+        minions = [m for m in minions if state.grimoire_of(m).evil_team == team]
     scarlet = [m for m in minions if true_character(state, m).id == "scarletwoman"
                and not is_malfunctioning(state, m)]
     heir = scarlet[0] if scarlet else (minions[0] if minions else None)
+    if heir is None and state.setup.script.terms.evil_teams:
+        return Info(note="the Imp killed itself with no Minion of its team alive: it dies; "
+                    "ST decides (seed 002: its team loses and a good Minion, even a dead one, "
+                    "becomes the Imp: !character)", death=imp)
     if heir is None:
         return Info(note="the Imp killed itself with no Minion alive: it dies", death=imp)
     return Info(note=f"the Imp killed itself: it dies and {heir} becomes the Imp (told at "
@@ -112,6 +119,8 @@ def lleech_host(state: GameState, lleech: str) -> str | None:
 def _lleech(state, player, choice, deaths) -> Info:
     if state.cycle == 1:
         host = target_of(choice)
+        if host == player:  # seed 002: poisoned and healthy at once; the host part is void
+            return Info(note=f"{player} hosts itself: healthy at once, and it can die")
         return Info(note=f"{host or '(no choice)'} is the Lleech's host: poisoned; the Lleech "
                     "dies if and only if they die",
                     effects=(Effect(host, "poisoned", True, "the Lleech's host"),)

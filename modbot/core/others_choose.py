@@ -13,6 +13,9 @@ dawn. Without a majority the Storytellers decide (`!reminder PLAYER babysitter`)
 they do the holder keeps it. On other nights "a player might die": the Storytellers' choice,
 made with `!dies`.
 
+`word_turns` is the Mezepheles' step for a player who said its word: they take its
+alignment (and evil team, seed 002), unless the Mezepheles is impaired that night.
+
 Like every step it only proposes: the Storytellers see the effects on the night sheet, may drop
 them (`!effect N off`) and apply them with their approval.
 """
@@ -22,8 +25,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from .grimoire import BABYSITTER, babysitter, character_names, is_malfunctioning, \
-    players_of_team, true_character, yesterday
+from .grimoire import BABYSITTER, alignment_of, babysitter, character_names, \
+    is_malfunctioning, players_of_team, true_character, yesterday
 from .night_model import Effect, Info, SheetEntry
 from .private_events import night_of
 
@@ -94,4 +97,24 @@ def lil_monsta_step(state) -> tuple[SheetEntry, tuple[Effect, ...], tuple[tuple[
     return entry, tuple(effects), tells
 
 
-__all__ = ["barber", "lil_monsta_step"]
+def word_turns(state, player: str, mezepheles: str):
+    """(entry, effects, tells) for a player who said the Mezepheles' word: they take its
+    alignment (and its evil team) tonight, unless it is impaired now: then the ability is
+    spent for nothing (seed 002)."""
+    terms = state.setup.script.terms
+    if is_malfunctioning(state, mezepheles):
+        return SheetEntry("mezepheles", player, "Mezepheles' word", "", (),
+                          f"{player} said the secret word, but the Mezepheles is "
+                          f"{terms.malfunction}: its ability is spent, nothing changes"), (), ()
+    why, alignment = "the Mezepheles' word", alignment_of(state, mezepheles) or "evil"
+    effects = [Effect(player, "alignment", alignment, why)]
+    team = state.grimoire_of(mezepheles).evil_team
+    if team is not None:
+        effects.append(Effect(player, "evil_team", team, why))
+    entry = SheetEntry("mezepheles", player, "Mezepheles' word", "", (),
+                       f"{player} said the secret word: they turn {alignment}" +
+                       (f" and join evil team {team}" if team is not None else ""))
+    return entry, tuple(effects), ((player, f"You are now {terms.alignment(alignment)}."),)
+
+
+__all__ = ["barber", "lil_monsta_step", "word_turns"]

@@ -189,13 +189,17 @@ def moonchild_deaths(state: GameState) -> tuple[str, ...]:
 
 def secret_word_said(state: GameState, author: str, text: str, post_number, at) -> tuple:
     """The Mezepheles' word, said by a good player (the first one only): they turn evil
-    that night. The word is the Mezepheles' first-night result (set with !result)."""
-    if not state.dealt or not state.seat(author).alive or is_evil(state, author):
+    that night. With several evil teams (seed 002), the first non-Demon of another team. The
+    word is the Mezepheles' first-night result (set with !result). Whether it works is
+    judged that night (sheet.py): an impaired Mezepheles spends it for nothing."""
+    if not state.dealt or not state.seat(author).alive:
         return ()
     for night in state.past_nights[:1]:
         for player, word in night.results:
-            if not word or not _works(state, player, "mezepheles") \
-                    or ledger(state).used(player, "mezepheles"):
+            real = true_character(state, player)
+            if not word or real is None or real.id != "mezepheles" or \
+                    not _turnable(state, author, player) or \
+                    ledger(state).used(player, "mezepheles"):
                 continue
             words = re.findall(r"[\w'-]+", word)  # "Your word is pineapple." -> pineapple
             if words and re.search(rf"(?<!\w){re.escape(words[-1])}(?!\w)", text, re.I):
@@ -204,9 +208,18 @@ def secret_word_said(state: GameState, author: str, text: str, post_number, at) 
     return ()
 
 
-def turned_by_word(state: GameState) -> tuple[str, ...]:
-    """Tonight: good players who said the Mezepheles' word since the last night began."""
-    return tuple(u.target for u in ledger(state).uses if u.ability == "mezepheles"
+def _turnable(state: GameState, author: str, mezepheles: str) -> bool:
+    if not state.setup.script.terms.evil_teams:
+        return not is_evil(state, author)
+    real = true_character(state, author)
+    return (real is None or real.team != "demon") and (
+        not is_evil(state, author) or
+        state.grimoire_of(author).evil_team != state.grimoire_of(mezepheles).evil_team)
+
+
+def turned_by_word(state: GameState) -> tuple[tuple[str, str], ...]:
+    """Tonight: (player, Mezepheles) for who said the word since the last night began."""
+    return tuple((u.target, u.player) for u in ledger(state).uses if u.ability == "mezepheles"
                  and u.day in (state.cycle - 1, state.cycle))
 
 

@@ -22,7 +22,7 @@ from .information import compute
 from .model import GameState, GrimoireEntry
 from .night import acting_character, used_on
 from .night_model import Effect, NightChoice, SheetEntry
-from .others_choose import lil_monsta_step
+from .others_choose import lil_monsta_step, word_turns
 from .private_events import night_of
 from .public_abilities import moonchild_deaths, turned_by_word
 from .script import SPECIAL_STEPS, Character
@@ -56,11 +56,11 @@ def build_sheet(state: GameState):
     entries += [SheetEntry("moonchild", victim, "Moonchild's choice", "", (),
                            f"{victim} (good) dies: the Moonchild chose them")
                 for victim in moonchild_deaths(state)]
-    for player in turned_by_word(state):  # said the Mezepheles' word
-        entries.append(SheetEntry("mezepheles", player, "Mezepheles' word", "", (),
-                                  f"{player} said the secret word: they turn evil"))
-        effects.append(Effect(player, "alignment", "evil", "the Mezepheles' word"))
-        tells.append((player, f"You are now {state.setup.script.terms.evil}."))
+    for player, mezepheles in turned_by_word(state):  # said the Mezepheles' word
+        entry, more_effects, more_tells = word_turns(state, player, mezepheles)
+        entries.append(entry)
+        effects.extend(more_effects)
+        tells.extend(more_tells)
     for index, step in enumerate(order):
         if step == "lilmonsta" and state.setup.lil_monsta:  # held by no player
             entry, more_effects, more_tells = lil_monsta_step(state)

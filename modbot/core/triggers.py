@@ -174,7 +174,8 @@ def protected_from_execution(state: GameState, player: str) -> bool:
         return True
     character = true_character(state, player)
     host = lleech_host(state, player) if character and character.id == "lleech" else None
-    return host is not None and state.seat(host).alive and not is_malfunctioning(state, player)
+    return host is not None and host != player and state.seat(host).alive and \
+        not is_malfunctioning(state, player)
 
 
 def _scarlet_woman(state: GameState, event: PlayerDied) -> tuple:

@@ -29,7 +29,7 @@ from .core.madness import MadnessNoted, PixieMayGain
 from .core.travellers import ButcherResolved, ExileRefused
 from .core.model import GameState, iso
 from .core.script import Character
-from .core.triggers import ScarletWomanPromoted, SweetheartDied
+from .core.triggers import PsychopathExecuted, ScarletWomanPromoted, SweetheartDied
 from .core.wins import EvilTeamLost, WinDetected
 from .core.grimoire import players_of_team, true_character
 from .render import render
@@ -285,6 +285,13 @@ def _butcher(reactor, state: GameState, event: ButcherResolved) -> list:
                                    executed=event.executed))]
 
 
+def _roshambo(reactor, state: GameState, event: PsychopathExecuted) -> list:
+    against = event.opponent or "you (self-nominated, or executed by you)"
+    return [_st(reactor, state, f"roshambo:{event.player}:{iso(event.at)}", "st_note.md.j2",
+                text=f"The Psychopath ({event.player}) was executed: it dies only if it loses "
+                f"roshambo against {against}. If it loses, `!kill {event.player}`.")]
+
+
 def _resolved(reactor, state: GameState, event: NightResolved) -> list:
     reactor.dawn_deaths = event.deaths  # the discussion post that follows announces them
     messages = {}
@@ -333,6 +340,7 @@ _HANDLERS = {
     ApprovalReminded: _approval_reminder, DawnDelayed: _delayed, NightResolved: _resolved,
     MadnessNoted: _madness, PixieMayGain: _pixie, FiddleOpened: _fiddle_opened,
     FiddleEnded: _fiddle_ended, ExileRefused: _exile_refused, ButcherResolved: _butcher,
+    PsychopathExecuted: _roshambo,
     WhisperPmFlagged: _flagged, StorytellerConsultRequested: _consult, DayEnded: _digest,
 }
 

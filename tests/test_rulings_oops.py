@@ -6,6 +6,8 @@ the Fang Gu jump, the poisoned Pukka, the Golem and the Moonchild."""
 from dataclasses import replace
 from datetime import timedelta
 
+from modbot.core.model import GrimoireEntry, Seat
+from modbot.core.setup import problems
 from modbot.scripts import load_script
 
 from .conversation import Conversation, botf_setup, day_one, night_sheet, to
@@ -273,3 +275,67 @@ def test_seed_002_lleech_poisoned_when_its_host_dies_survives_and_can_die_later(
     talk.st("!heal Ellen", day + 2 * H)
     talk.st("!execute Ellen --yes", day + 3 * H)
     assert not talk.state.seat("Ellen").alive  # healthy again, but the host is gone
+
+
+def test_seed_002_psychopath_executed_plays_roshambo_before_dying():
+    """Seed 002, Psychopath: "If executed, you only die if you lose roshambo." and "If executed
+    after self-nomination or Cerenovus madness, Psychopath plays roshambo against the
+    storyteller." """
+    characters, teams = TWO_TEAMS
+    setup = teams_game({**characters, "Fatima": "psychopath"}, teams)
+    talk, day = day_one(setup)
+    talk.thread("Alex", "/nominate Fatima", day + 13 * H)
+    for i, voter in enumerate(talk.state.today.nomination_of("Fatima").order):
+        talk.thread(voter, "/vote Fatima yes", day + 14 * H + i * timedelta(minutes=1))
+    said = talk.st("!endday --yes", day + 30 * H)
+    assert talk.state.seat("Fatima").alive
+    assert any("roshambo against Alex. If it loses, `!kill Fatima`" in raw
+               for raw in to(said, "pm:storytellers"))
+    talk, day = day_one(setup)
+    said = talk.st("!execute Fatima --yes", day + H)  # the Storytellers' call (madness)
+    assert talk.state.seat("Fatima").alive
+    assert any("roshambo against you" in raw for raw in to(said, "pm:storytellers"))
+
+
+def test_seed_002_fang_gu_jump_takes_its_alignment_and_team():
+    """Seed 002, Fang Gu: "The first time Fang Gu would kill an Outsider, the Outsider becomes a
+    Fang Gu of the other Fang Gu's alignment and joins their team." """
+    characters, teams = TWO_TEAMS
+    setup = teams_game({**characters, "Gus": "fanggu"}, teams)
+    _, night, _ = night_sheet(setup, night=2, choices=(("Gus", "/choose Brianna"),))
+    assert night.deaths == ("Gus",)
+    assert "Brianna: evil_team becomes 2 (the Fang Gu jumped)" in \
+        [e.describe() for e in night.effects]
+
+
+def test_seed_002_assassin_choosing_the_goon_still_kills_it():
+    """Seed 002, Assassin: "If Assassin is the first to choose the Goon, they join the
+    Assassin's team and die." """
+    characters, teams = TWO_TEAMS
+    setup = teams_game({**characters, "Fatima": "assassin"}, teams)
+    _, night, _ = night_sheet(setup, night=2, choices=(("Fatima", "/choose Alex"),))
+    described = [e.describe() for e in night.effects]
+    assert "Alex" in night.deaths
+    assert "Alex: alignment becomes evil (the Goon)" in described
+    assert "Alex: evil_team becomes 2 (the Goon)" in described
+
+
+def test_seed_002_sweetheart_killed_at_night_the_storytellers_choose_who_is_drunk():
+    """Seed 002, Sweetheart: "Imp kills the Sweetheart. Cerenovus becomes drunk." """
+    characters, teams = TWO_TEAMS
+    setup = teams_game({**characters, "Alex": "sweetheart", "Fatima": "cerenovus"}, teams)
+    _, _, talk = night_sheet(setup, night=2, choices=(("Ellen", "/choose Alex"),))
+    talk.approve(talk.state.phase_ends_at - H)
+    said = talk.tick(talk.state.phase_ends_at)
+    assert not talk.state.seat("Alex").alive
+    assert any("Sweetheart" in raw and "!drunk" in raw for raw in to(said, "pm:storytellers"))
+
+
+def test_seed_002_djinn_outsider_count_is_arbitrary_and_good_may_be_empty():
+    """Seed 002, Djinn: "Outsider count is arbitrary, setup modyfing abilities pertaining to
+    Outsiders are ignored." and "The good team may start with no players." """
+    seats = tuple(Seat(n) for n in ("A", "B", "C", "D", "E", "F"))
+    deal = {"A": ("fanggu", 1), "B": ("poisoner", 1), "C": ("witch", 1), "D": ("vortox", 2),
+            "E": ("cerenovus", 2), "F": ("fearmonger", 2)}
+    grimoire = {n: GrimoireEntry(character=c, evil_team=t) for n, (c, t) in deal.items()}
+    assert problems(OOPS, seats, grimoire, ("goon", "acrobat", "imp")) == []

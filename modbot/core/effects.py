@@ -194,12 +194,15 @@ def _fang_gu(state, player, choice, deaths) -> Info:
                  for e in n.effects)
     if victim is None or victim.team != "outsider" or jumped:
         return found
-    why = "the Fang Gu jumped"
-    return Info(note=f"{target} is an Outsider: they become the Fang Gu (evil) and {player} "
-                "dies instead", death=player, tells=((target, "You are now the Fang Gu, and "
-                                                      f"{state.setup.script.terms.evil}."),),
+    why = "the Fang Gu jumped"  # seed 002: to the Fang Gu's own alignment and team
+    alignment, team = alignment_of(state, player) or "evil", state.grimoire_of(player).evil_team
+    joins = (Effect(target, "evil_team", team, why),) if team is not None else ()
+    return Info(note=f"{target} is an Outsider: they become the Fang Gu ({alignment}) and "
+                f"{player} dies instead", death=player,
+                tells=((target, "You are now the Fang Gu, and "
+                        f"{state.setup.script.terms.alignment(alignment)}."),),
                 effects=(Effect(target, "character", "fanggu", why),
-                         Effect(target, "alignment", "evil", why)))
+                         Effect(target, "alignment", alignment, why)) + joins)
 
 
 def _vigormortis(state, player, choice, deaths) -> Info:

@@ -38,7 +38,10 @@ def build_sheet(state: GameState):
     order = state.setup.script.night_order(state.cycle)
     actors = _actors(state, order)
     goon = _goon(state, actors)
-    state = _with_poison(state, [e for e in goon if e.field == "drunk"])
+    # The Goon's chooser is drunk from its step on, except an Assassin: its kill still lands
+    # (seed 002: "they join the Assassin's team and die").
+    state = _with_poison(state, [e for e in goon if e.field == "drunk"
+                                 and true_character(state, e.player).id != "assassin"])
     poisoned = [e for player in actors for e in
                 compute(state, player, night.choice_of(player)).effects
                 if e.field == "poisoned" and e.value]
@@ -149,6 +152,9 @@ def _goon(state: GameState, actors: dict[str, int | None]) -> list[Effect]:
         alignment = alignment_of(state, first)
         if alignment and alignment != alignment_of(state, goon):
             out.append(Effect(goon, "alignment", alignment, "the Goon"))
+        team = state.grimoire_of(first).evil_team  # seed 002: and joins the chooser's team
+        if team is not None and team != state.grimoire_of(goon).evil_team:
+            out.append(Effect(goon, "evil_team", team, "the Goon"))
     return out
 
 

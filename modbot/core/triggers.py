@@ -10,6 +10,7 @@ so a trigger's consequences are events like any other (stored, replayed, audited
 - the Cannibal: an executed good player's ability becomes its own; an evil one poisons it
   until a good player is executed;
 - the Pixie: when the character it is mad about dies, the Storytellers judge (madness.py);
+- the Psychopath: executed, it dies only if it loses roshambo (the Storytellers play it);
 - the Fearmonger: executing the player it chose, on its own nomination, makes that player's
   team lose (the Storytellers are asked to confirm, as for every win).
 Deaths by ability are announced in the thread without saying why.
@@ -51,7 +52,7 @@ def after(state: GameState, event) -> tuple:
             madness.pixie_may_gain(state, event)
     if isinstance(event, Executed):
         return _fearmonger(state, event) + _doppelganger(state, event) + \
-            boomdandy.exploded(state, event.player, event.at)
+            boomdandy.exploded(state, event.player, event.at) + _psychopath(state, event)
     return ()
 
 
@@ -168,9 +169,37 @@ def _lleech(state: GameState, event: PlayerDied) -> tuple:
                  and lleech_host(state, s.name) == event.player)
 
 
+@dataclass(frozen=True, slots=True)
+class PsychopathExecuted:
+    """A working Psychopath was executed: it dies only if it loses roshambo (the
+    Storytellers play it out and `!kill` the loser)."""
+
+    player: str
+    opponent: str | None  # the nominator; None: against the Storytellers
+    at: datetime
+
+
+def _psychopath(state: GameState, event: Executed) -> tuple:
+    if not _is_working(state, event.player, "psychopath"):
+        return ()
+    nomination = state.today.nomination_of(event.player) if state.today else None
+    nominator = nomination.nominator if nomination else None
+    opponent = nominator if nominator not in (None, event.player) else None  # seed 002
+    return (PsychopathExecuted(event.player, opponent, event.at),)
+
+
+def _is_working(state: GameState, player: str, character_id: str) -> bool:
+    character = true_character(state, player)
+    return character is not None and character.id == character_id and \
+        not is_malfunctioning(state, player)
+
+
 def protected_from_execution(state: GameState, player: str) -> bool:
-    """The Devil's Advocate's choice, or a working Lleech whose host lives."""
+    """The Devil's Advocate's choice, a working Lleech whose host lives, a working Psychopath
+    (roshambo decides)."""
     if state.grimoire_of(player).survives_execution_day == state.cycle:
+        return True
+    if _is_working(state, player, "psychopath"):
         return True
     character = true_character(state, player)
     host = lleech_host(state, player) if character and character.id == "lleech" else None
@@ -212,6 +241,7 @@ def _promoted(state: GameState, e: ScarletWomanPromoted) -> GameState:
 
 _events._APPLIERS[ScarletWomanPromoted] = _promoted
 _events._APPLIERS[SweetheartDied] = _events._unchanged
+_events._APPLIERS[PsychopathExecuted] = _events._unchanged
 _events._APPLIERS[CannibalAte] = _cannibal_ate
 
-__all__ = ["ABILITY_DEATH", "CannibalAte", "protected_from_execution", "ScarletWomanPromoted", "SweetheartDied", "after"]
+__all__ = ["ABILITY_DEATH", "CannibalAte", "PsychopathExecuted", "protected_from_execution", "ScarletWomanPromoted", "SweetheartDied", "after"]

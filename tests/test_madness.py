@@ -27,6 +27,8 @@ def dawn(talk):
 
 
 def test_cerenovus_madness_is_recorded_for_one_day_and_recalled_at_dawn():
+    """Seed 002, Cerenovus: "Tomorrow, if they are not mad about being the Vortox, they might be
+    executed." (mad for the next day only; the Storytellers judge)"""
     characters = ("chef", "empath", "soldier", "cerenovus", "imp", "monk", "mutant")
     _, night, talk = night_sheet(game(*characters), choices=(("Derek", "/choose Alex as Monk"),))
     assert "Alex: mad about being the monk until dusk (the Cerenovus)" in \
@@ -44,6 +46,8 @@ def test_cerenovus_madness_is_recorded_for_one_day_and_recalled_at_dawn():
 
 
 def test_mutant_is_recalled_every_dawn_until_it_dies():
+    """Seed 000, Mutant: "At any time (even at night), if you believe that the Mutant is mad
+    about being an Outsider, then you can decide to execute the Mutant." (recalled each dawn)"""
     characters = ("chef", "empath", "soldier", "poisoner", "imp", "monk", "mutant")
     talk = Conversation(game(*characters))
     talk.tick(START)
@@ -58,6 +62,10 @@ def test_mutant_is_recalled_every_dawn_until_it_dies():
 
 
 def test_pixie_is_mad_about_its_townsfolk_and_the_storytellers_hear_when_it_dies():
+    """Seed 000, Pixie: "mark a Townsfolk character token with the Pixie's MAD reminder ...
+    Show the Pixie this Townsfolk character token." and "If the Townsfolk marked MAD dies, and
+    you feel that the Pixie player has been sufficiently mad that they were this character,
+    replace the MAD reminder with the HAS ABILITY reminder." """
     characters = ("chef", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
     entries, night, talk = night_sheet(game(*characters))
     assert entries["Gus"].suggestion.startswith("ST decides: show an in-play Townsfolk; "

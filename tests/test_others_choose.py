@@ -93,6 +93,8 @@ def lil_monsta(**kw):
 
 
 def test_lilmonsta_minions_choose_the_babysitter_who_registers_as_the_demon():
+    """Seed 000, Lil' Monsta: "Each night, wake all Minions. The majority will (eventually)
+    point to one player. ... Mark them with the IS THE DEMON reminder token." """
     entries, night, talk = night_sheet(lil_monsta(), choices=(
         ("Derek", "/babysit Gus"), ("Gus", "/babysit Gus"), ("Alex", "/choose Gus")))
     assert entries["lilmonsta"].choice == "Derek: Gus; Gus: Gus"
@@ -106,6 +108,7 @@ def test_lilmonsta_minions_choose_the_babysitter_who_registers_as_the_demon():
 
 
 def test_lilmonsta_babysitter_registers_as_the_demon_for_information():
+    """Seed 000, Lil' Monsta: "The player marked IS THE DEMON registers as the Demon." """
     setup = lil_monsta(thinks={})
     setup = replace(setup, grimoire=tuple(
         (name, replace(entry, character="clockmaker") if name == "Alex" else entry)
@@ -118,6 +121,9 @@ def test_lilmonsta_babysitter_registers_as_the_demon_for_information():
 
 
 def test_lilmonsta_without_a_majority_the_storyteller_chooses():
+    """Seed 000, Lil' Monsta: "If they can't decide, choose a player." and "Then, if it is not
+    the first night, a player might die" (your choice: "You may need to kill a Minion or two at
+    night using the Lil' Monsta's ability.")"""
     entries, night, talk = night_sheet(lil_monsta(), night=2, choices=(
         ("Derek", "/babysit Derek"), ("Gus", "/babysit Gus")))
     text = entries["lilmonsta"].suggestion
@@ -130,6 +136,7 @@ def test_lilmonsta_without_a_majority_the_storyteller_chooses():
 
 
 def test_lilmonsta_babysitter_dying_ends_the_game_and_not_before():
+    """Seed 000, Lil' Monsta: "If they die, declare that the game is over and good has won." """
     talk, day = day_one(lil_monsta())
     assert talk.state.winner is None and not talk.state.night  # nobody held it: no win
     talk.st("!reminder Derek babysitter", day + H)
@@ -150,6 +157,8 @@ def test_lilmonsta_minions_are_told_and_only_minions_babysit():
 
 
 def test_lilmonsta_setup_deals_one_more_minion_and_no_demon():
+    """Seed 000, Lil' Monsta: "During setup, remove Lil' Monsta and add a Minion token. On the
+    first night, skip the MINION INFO and DEMON INFO steps." """
     setup = lil_monsta()
     assert problems(ALL, setup.seats, dict(setup.grimoire), (), lil_monsta=True) == []
     dealt = game("chef", "empath", "soldier", "poisoner", "lilmonsta", "monk", "witch")

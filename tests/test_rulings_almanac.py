@@ -6,6 +6,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 from modbot.core.grimoire import is_malfunctioning, players_of_team
+from modbot.core.setup import problems
 from modbot.scripts import load_script
 
 from .conversation import Conversation, botf_setup, day_one, night_sheet, to
@@ -294,3 +295,97 @@ def test_seed_000_imp_may_attack_a_dead_player():
                  dead=("Gus",))
     entries, night, _ = night_sheet(setup, night=2, choices=(("Ellen", "/choose Gus"),))
     assert night.deaths == () and entries["Ellen"].suggestion == "Gus is already dead: no death"
+
+
+def test_seed_000_monk_and_soldier_stop_the_demons_other_harmful_effects():
+    """Seed 000, Monk: "The Monk's protection also prevents all other harmful effects of the
+    Demon's ability, such as poisoning" and Soldier: "The Soldier is also protected from all
+    other harmful effects of the Demon's ability, such as poisoning" (the Pukka's poison)."""
+    setup = game("chef", "empath", "soldier", "poisoner", "pukka", "monk", "savant")
+    _, night, talk = night_sheet(setup, night=2, choices=(("Ellen", "/choose Cameron"),))
+    assert not [e for e in night.effects if e.player == "Cameron"]
+    _, night, talk = night_sheet(setup, night=2, choices=(
+        ("Fatima", "/choose Alex"), ("Ellen", "/choose Alex")))
+    assert not [e for e in night.effects if e.player == "Alex"]
+    dawn(talk)  # night 3: the protected player was never poisoned, so does not die
+    talk.st("!endday --yes", talk.state.phase_ends_at - H)
+    talk.pm("Ellen", "/choose Brianna", talk.state.phase_ends_at - 20 * H)
+    talk.tick(talk.state.phase_ends_at - 2 * H)
+    assert talk.state.night.deaths == ()
+
+
+def test_seed_000_savant_and_artist_visit_the_storyteller_and_evil_may_too():
+    """Seed 000, Savant: "Once per day, if the Savant requests a private chat with you ..." and
+    Artist: "Like the Savant, evil players bluffing as the Artist may request a private chat
+    with you and pretend to ask a question." (anyone's /whisper Storyteller reaches them)"""
+    talk, day = day_one(game("savant", "artist", "soldier", "poisoner", "imp", "monk", "chef"))
+    for player in ("Alex", "Brianna", "Derek"):
+        said = talk.thread(player, "/whisper Storyteller", day + H)
+        assert any(player in raw for raw in to(said, "pm:storytellers"))
+
+
+def test_seed_000_huntsman_set_up_adds_the_damsel():
+    """Seed 000, Huntsman: "While setting up the game ... if the Damsel is not already in play,
+    remove a Townsfolk character token and add the Damsel character token." """
+    setup = game("huntsman", "empath", "soldier", "poisoner", "imp", "monk", "chef")
+    assert "the Huntsman needs the Damsel in play [+the Damsel]" in problems(
+        ALL, setup.seats, dict(setup.grimoire), setup.bluffs)
+
+
+def test_seed_000_huntsman_may_decline_and_keep_its_ability():
+    """Seed 000, Huntsman: "If they shake their head no, put the Huntsman to sleep." (and it
+    keeps its once-per-game choice)"""
+    setup = game("huntsman", "empath", "damsel", "poisoner", "imp", "monk", "savant")
+    _, night, talk = night_sheet(setup, choices=(("Alex", "/pass"),))
+    assert night.effects == ()
+    dawn(talk)
+    talk.st("!endday --yes", talk.state.phase_ends_at - H)
+    said = talk.pm("Alex", "/choose Cameron", talk.state.phase_ends_at - 20 * H)
+    assert "accepted: you chose Cameron" in to(said, "pm:alex")[0]
+
+
+def test_seed_000_drunk_set_up_thinks_a_townsfolk_not_in_play():
+    """Seed 000, Drunk: "remove the Drunk token and add a Townsfolk character token ... They are
+    now an Outsider, and do not have the ability of this Townsfolk." """
+    setup = game("drunk", "empath", "soldier", "poisoner", "imp", "monk", "chef",
+                 thinks={"Alex": "empath"})
+    assert any("Alex is the Drunk: they must think they are a Townsfolk not in play" in p
+               for p in problems(ALL, setup.seats, dict(setup.grimoire), setup.bluffs))
+    said = Conversation(game("drunk", "empath", "soldier", "poisoner", "imp", "monk", "chef",
+                             thinks={"Alex": "savant"})).tick(START)
+    assert "**Savant**" in to(said, "pm:alex")[0] and "Drunk" not in to(said, "pm:alex")[0]
+
+
+def test_seed_000_lunatic_thinks_it_is_a_demon_possibly_another_one():
+    """Seed 000, Lunatic: "swap the positions of the Lunatic and Demon tokens" and "You can make
+    the Lunatic think they are a different Demon than the in-play Demon." """
+    for thinks in ("imp", "vortox"):
+        setup = game("lunatic", "empath", "soldier", "poisoner", "imp", "monk", "chef",
+                     thinks={"Alex": thinks})
+        assert not [p for p in problems(ALL, setup.seats, dict(setup.grimoire), setup.bluffs)
+                    if "Lunatic" in p]
+    setup = game("lunatic", "empath", "soldier", "poisoner", "imp", "monk", "chef",
+                 thinks={"Alex": "chef"})
+    assert "Alex is the Lunatic: they must think they are a Demon (thinks)" in problems(
+        ALL, setup.seats, dict(setup.grimoire), setup.bluffs)
+
+
+def test_seed_000_undertaker_with_two_executions_is_shown_the_main_one():
+    """Seed 000, Undertaker: "In other editions, there may be more than one execution per day
+    (in which case the Storyteller chooses which character to show)" (the bot proposes the
+    main execution's; the Butcher's nominee is the other)."""
+    setup = game("undertaker", "empath", "soldier", "poisoner", "imp", "monk", "butcher")
+    setup = replace(setup, seats=tuple(replace(s, traveller=s.name == "Gus")
+                                       for s in setup.seats))
+
+    def two_executions(talk, at):
+        talk.thread("Alex", "/nominate Brianna", at)
+        for voter in talk.state.today.nomination_of("Brianna").order:
+            talk.thread(voter, "/vote Brianna yes", at)
+        talk.tick(at + 11 * H)
+        talk.thread("Gus", "/nominate Cameron", at + 11 * H)
+        for voter in talk.state.today.nomination_of("Cameron").order:
+            talk.thread(voter, "/vote Cameron yes", at + 11 * H)
+        return at + 12 * H
+    entries, _, _ = night_sheet(setup, night=2, day=two_executions)
+    assert entries["Alex"].suggestion == "Brianna was the Empath."

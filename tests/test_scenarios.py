@@ -368,6 +368,10 @@ def _hells_librarian():
 
 
 def _boomdandy():
+    """Seed 000, Boomdandy: "If the Boomdandy is executed, declare that the Boomdandy has
+    exploded. ... When you have completed the circle, three players will be alive, including
+    the Demon. Then, count down from ten." and "Your countdown should be longer than ten seconds, and as slow, dramatic, or erratic as
+    you like!" (a ten-minute pointing vote in the thread)"""
     talk, day = day_one(game(derek="boomdandy"))
     said = talk.st("!execute Derek --yes", day + H)
     assert any("The Boomdandy (Derek) was executed" in s.raw for s in said)

@@ -94,19 +94,31 @@ def lunatic(state, player, choice) -> Info:
 
 
 def _pukka(state, player, choice, _deaths) -> Info:
-    """Poison tonight's choice; last night's victim dies, then becomes healthy."""
-    earlier = [n.choice_of(player) for n in state.past_nights if n.number == state.cycle - 1]
-    victim = target_of(earlier[0]) if earlier and earlier[0] else None
+    """Poison tonight's choice; last night's victim dies, then becomes healthy. A victim the
+    poison did not reach (protected, or the Pukka impaired) does not die; the Pukka that chose
+    itself does (seed 002)."""
+    victim = _pukka_victim(state, player)
     target = target_of(choice)
     if is_malfunctioning(state, player):
         return Info(note=f"{state.setup.script.terms.malfunction}: nobody is poisoned or dies")
     dies = victim if victim and state.seat(victim).alive else None
     poisoned = target if target != player else None  # seed 002: itself, healthy at once
+    if poisoned is not None and _protected_by(state, poisoned) is not None:
+        poisoned = None  # seed 000: the Monk and the Soldier stop "all other harmful effects"
     effects = tuple(Effect(p, "poisoned", value, "the Pukka")
                     for p, value in ((poisoned, True), (dies, False)) if p)
     return Info(note=f"{target or 'nobody'} is poisoned; "
                 + (f"last night's {victim} dies" if dies else "nobody dies"),
                 death=dies, effects=effects)
+
+
+def _pukka_victim(state: GameState, pukka: str) -> str | None:
+    last = next((n for n in state.past_nights if n.number == state.cycle - 1), None)
+    victim = target_of(last.choice_of(pukka)) if last else None
+    reached = victim == pukka or any(e.player == victim and e.field == "poisoned" and
+                                     e.value is True and e.why == "the Pukka"
+                                     for e in (last.effects if last else ()))
+    return victim if reached else None
 
 
 def lleech_host(state: GameState, lleech: str) -> str | None:

@@ -33,7 +33,8 @@ def test_seed_000_empath_skips_dead_neighbours():
 
 
 def test_seed_000_empath_acts_after_the_demon():
-    """Seed 000, Empath: "The Empath acts after the Demon, so if the Demon kills one of the
+    """Seed 000, Empath: "Each night, wake the Empath. Show them fingers (0, 1, or 2)
+    equaling the number of evil players neighbouring the Empath." and "The Empath acts after the Demon, so if the Demon kills one of the
     Empath's alive neighbours, the Empath does not learn about the now-dead player." """
     setup = game("chef", "empath", "mutant", "poisoner", "imp", "monk", "pixie")
     entries, _, _ = night_sheet(setup, night=2, choices=(("Ellen", "/choose Cameron"),))
@@ -53,7 +54,8 @@ def test_seed_000_monk_protected_player_remains_alive():
 
 
 def test_seed_000_poisoner_healthy_at_dusk():
-    """Seed 000, Poisoner: "Each dusk, the poisoned player becomes healthy." """
+    """Seed 000, Poisoner: "Each dusk, the poisoned player becomes healthy—remove their
+    POISONED reminder." """
     setup = game("chef", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
     _, _, talk = night_sheet(setup, night=2, choices=(("Derek", "/choose Alex"),))
     talk.approve(talk.state.phase_ends_at - H)
@@ -64,8 +66,10 @@ def test_seed_000_poisoner_healthy_at_dusk():
 
 
 def test_seed_000_snake_charmer_demon_becomes_good_and_poisoned():
-    """Seed 000, Snake Charmer: "If they are the Demon, the Snake Charmer becomes that Demon
-    and turns evil, and the Demon becomes good and poisoned permanently." """
+    """Seed 000, Snake Charmer: "If that player is the Demon, the old Snake Charmer changes
+    into the new (evil) Demon, and the old Demon changes into the new (good) Snake Charmer—swap
+    the Snake Charmer token and the Demon's token. The new Snake Charmer is poisoned" (for
+    good: it is not the Poisoner's until-dusk poison)."""
     setup = game("snakecharmer", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
     _, _, talk = night_sheet(setup, choices=(("Alex", "/choose Ellen"),))
     talk.approve(START + timedelta(hours=23))
@@ -77,8 +81,9 @@ def test_seed_000_snake_charmer_demon_becomes_good_and_poisoned():
 
 
 def test_seed_000_librarian_shows_the_drunk_as_the_drunk():
-    """Seed 000, Librarian: "If the Librarian learns that one of two players is the Drunk,
-    they do not learn the Townsfolk that the Drunk's player thinks they are." """
+    """Seed 000, Librarian: "While preparing the first night, put the Librarian's OUTSIDER
+    reminder token by any Outsider character token, and put the Librarian's WRONG reminder
+    token by any other character token." (the Drunk is an Outsider: shown as the Drunk)"""
     setup = game("chef", "librarian", "drunk", "poisoner", "imp", "monk", "pixie",
                  thinks={"Cameron": "noble"})
     _, night, _ = night_sheet(setup)
@@ -86,7 +91,10 @@ def test_seed_000_librarian_shows_the_drunk_as_the_drunk():
 
 
 def test_seed_000_noble_learns_two_good_and_one_evil():
-    """Seed 000, Noble: "The Noble learns two good players and one evil player." """
+    """Seed 000, Noble: "While preparing the first night, mark two good players' character
+    tokens with Noble KNOW reminders. Mark any evil player's character token with the third
+    KNOW reminder." and "During the first night, wake the Noble. Point to all three players
+    marked KNOW." """
     setup = game("noble", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
     _, night, _ = night_sheet(setup)
     assert night.result_of("Alex") == "Exactly one of Brianna, Cameron, Derek is evil."
@@ -94,7 +102,9 @@ def test_seed_000_noble_learns_two_good_and_one_evil():
 
 def test_seed_002_imp_passes_to_a_sober_healthy_scarlet_woman_first():
     """Seed 002, Imp: "If an Imp kills themselves and there is an alive, sober and healthy
-    Scarlet Woman on their team, the Scarlet Woman becomes the Imp." """
+    Scarlet Woman on their team, the Scarlet Woman becomes the Imp." Seed 000, Imp: "If the
+    Imp killed themself at night, choose an alive Minion and replace their character token
+    with a spare Imp token, changing their character to the Imp." """
     setup = game("chef", "empath", "soldier", "poisoner", "imp", "monk", "scarletwoman")
     _, night, _ = night_sheet(setup, night=2, choices=(("Ellen", "/choose Ellen"),))
     assert [e.player for e in night.effects] == ["Gus"]
@@ -125,7 +135,8 @@ def test_seed_002_fang_gu_jump_does_not_wake_the_scarlet_woman():
 
 def test_seed_002_pukka_poisoned_ignores_its_choice():
     """Seed 002, Pukka: "While the Pukka is drunk or poisoned previously poisoned player is
-    healthy and new choices do not become poisoned." """
+    healthy and new choices do not become poisoned." and "Pukka is poisoned on Night 2. Tonight
+    their choice is ignored." """
     setup = game("chef", "empath", "soldier", "poisoner", "pukka", "monk", "pixie")
     _, night, _ = night_sheet(setup, choices=(("Derek", "/choose Ellen"),
                                               ("Ellen", "/choose Alex")))

@@ -40,8 +40,8 @@ def test_seed_000_chef_counts_pairs_of_neighbouring_evil_players():
 
 
 def test_seed_000_librarian_points_to_the_outsider_and_one_other_player():
-    """Seed 000, Librarian: "point to the players marked OUTSIDER and WRONG. Show the character
-    token marked OUTSIDER to the Librarian." """
+    """Seed 000, Librarian: "During the first night, wake the Librarian and point to the players
+    marked OUTSIDER and WRONG. Show the character token marked OUTSIDER to the Librarian." """
     setup = game("librarian", "empath", "mutant", "poisoner", "imp", "monk", "chef")
     entries, night, _ = night_sheet(setup)
     result = night.result_of("Alex")
@@ -50,7 +50,8 @@ def test_seed_000_librarian_points_to_the_outsider_and_one_other_player():
 
 
 def test_seed_000_snake_charmer_choosing_a_non_demon_does_nothing():
-    """Seed 000, Snake Charmer: "If that player is not the Demon, nothing happens." """
+    """Seed 000, Snake Charmer: "Each night, wake the Snake Charmer. They point at any player."
+    and "If that player is not the Demon, nothing happens." """
     setup = game("snakecharmer", "empath", "soldier", "poisoner", "imp", "monk", "chef")
     entries, night, _ = night_sheet(setup, choices=(("Alex", "/choose Derek"),))
     assert entries["Alex"].suggestion == "Derek is not the Demon: nothing happens"
@@ -106,9 +107,12 @@ def test_seed_000_soldier_survives_the_demon_and_no_one_died_is_declared():
 
 
 def test_seed_000_town_crier_learns_if_a_minion_nominated_today():
-    """Seed 000, Town Crier: "Each day, if any Minion makes a nomination, replace the MINIONS
-    NOT NOMINATED reminder with the MINION NOMINATED reminder. Each night except the first,
-    wake the Town Crier ... nod your head yes." """
+    """Seed 000, Town Crier: "Each dawn, mark the Town Crier with the MINIONS NOT NOMINATED
+    reminder, and remove the MINION NOMINATED reminder, if any." "Each day, if any Minion makes
+    a nomination, replace the MINIONS NOT NOMINATED reminder with the MINION NOMINATED reminder.
+    Each night except the first, wake the Town Crier ... nod your head yes." (asking the
+    Minions, "If you forget whether a Minion made a nomination", is never needed: the bot
+    read every nomination)"""
     def minion_nominates(talk, at):
         talk.thread("Derek", "/nominate Alex", at)
         return at + H
@@ -120,8 +124,10 @@ def test_seed_000_town_crier_learns_if_a_minion_nominated_today():
 
 
 def test_seed_000_undertaker_learns_the_executed_character_only():
-    """Seed 000, Undertaker: "Each night except the first, if any player died by execution
-    today, wake the Undertaker. Show the character token marked DIED TODAY." """
+    """Seed 000, Undertaker: "If a player dies by execution, put the Undertaker's DIED TODAY
+    reminder token by the dead player's character token." and "Each night except the first,
+    if any player died by execution today, wake the Undertaker. Show the character token
+    marked DIED TODAY." """
     def execute(talk, at):
         talk.st("!execute Gus --yes", at)
         return at + H
@@ -223,8 +229,9 @@ def test_seed_000_lunatic_choice_is_shown_to_the_demon_and_kills_nobody():
 
 
 def test_seed_000_widow_poisons_its_choice_and_a_good_player_learns_it():
-    """Seed 000, Widow: "The Widow points to a character token in the Grimoire. Mark them with
-    a POISONED reminder. ... Wake the player marked KNOW. Show them the Widow character
+    """Seed 000, Widow: "While preparing the first night, mark a good player with the KNOW
+    reminder." "The Widow points to a character token in the Grimoire. Mark them with a
+    POISONED reminder. ... Wake the player marked KNOW. Show them the Widow character
     token." """
     setup = game("chef", "empath", "soldier", "widow", "imp", "monk", "savant")
     _, night, _ = night_sheet(setup, choices=(("Derek", "/choose Brianna"),))
@@ -234,8 +241,10 @@ def test_seed_000_widow_poisons_its_choice_and_a_good_player_learns_it():
 
 
 def test_seed_000_witch_curse_kills_the_nominator_and_nominations_continue():
-    """Seed 000, Witch: "The next day, if the player marked CURSED makes a nomination,
-    immediately declare that they die. (Nominations continue as normal.)" """
+    """Seed 000, Witch: "Each night, wake the Witch. They point at any player. Put the Witch to
+    sleep. Mark the chosen player with the CURSED reminder." and "The next day, if the player
+    marked CURSED makes a nomination, immediately declare that they die. (Nominations continue
+    as normal.)" """
     setup = game("chef", "empath", "soldier", "witch", "imp", "monk", "savant")
     _, _, talk = night_sheet(setup, choices=(("Derek", "/choose Alex"),))
     dawn(talk)
@@ -279,8 +288,9 @@ def test_seed_000_vortox_evil_wins_at_dusk_without_an_execution():
 
 
 def test_seed_000_imp_dawn_names_the_dead_never_how():
-    """Seed 000, Imp: "At dawn, declare which player died at night. (Do not say how they
-    died.)" """
+    """Seed 000, Imp: "Each night except the first, wake the Imp. The Imp points at any player.
+    Put the Imp to sleep. The chosen player dies" and "At dawn, declare which player died at
+    night. (Do not say how they died.)" """
     setup = game("chef", "empath", "soldier", "poisoner", "imp", "monk", "savant")
     _, _, talk = night_sheet(setup, night=2, choices=(("Ellen", "/choose Alex"),))
     (post,) = to(dawn(talk), "topic")
@@ -315,9 +325,12 @@ def test_seed_000_monk_and_soldier_stop_the_demons_other_harmful_effects():
 
 
 def test_seed_000_savant_and_artist_visit_the_storyteller_and_evil_may_too():
-    """Seed 000, Savant: "Once per day, if the Savant requests a private chat with you ..." and
-    Artist: "Like the Savant, evil players bluffing as the Artist may request a private chat
-    with you and pretend to ask a question." (anyone's /whisper Storyteller reaches them)"""
+    """Seed 000, Savant: "Once per day, if the Savant requests a private chat with you ..."
+    Artist: "During any day, the Artist can request a private chat with you." and "Like the
+    Savant, evil players bluffing as the Artist may request a private chat with you and
+    pretend to ask a question." (anyone's /whisper Storyteller reaches them; what to answer,
+    "Keep the information you give helpful and related to the game", stays the
+    Storytellers')"""
     talk, day = day_one(game("savant", "artist", "soldier", "poisoner", "imp", "monk", "chef"))
     for player in ("Alex", "Brianna", "Derek"):
         said = talk.thread(player, "/whisper Storyteller", day + H)
@@ -333,8 +346,8 @@ def test_seed_000_huntsman_set_up_adds_the_damsel():
 
 
 def test_seed_000_huntsman_may_decline_and_keep_its_ability():
-    """Seed 000, Huntsman: "If they shake their head no, put the Huntsman to sleep." (and it
-    keeps its once-per-game choice)"""
+    """Seed 000, Huntsman: "Each night, wake the Huntsman." "If they shake their head no, put
+    the Huntsman to sleep." (and it keeps its once-per-game choice)"""
     setup = game("huntsman", "empath", "damsel", "poisoner", "imp", "monk", "savant")
     _, night, talk = night_sheet(setup, choices=(("Alex", "/pass"),))
     assert night.effects == ()
@@ -389,3 +402,18 @@ def test_seed_000_undertaker_with_two_executions_is_shown_the_main_one():
         return at + 12 * H
     entries, _, _ = night_sheet(setup, night=2, day=two_executions)
     assert entries["Alex"].suggestion == "Brianna was the Empath."
+
+
+def test_seed_000_no_dashii_and_vortox_kill_from_night_2():
+    """Seed 000, No Dashii: "Each night except the first, wake the No Dashii. They point at any
+    player. That player dies - mark them with the DEAD reminder." Vortox: "Each night except
+    the first, wake the Vortox. They point at any player. That player dies - mark them with the
+    DEAD reminder." """
+    for demon in ("nodashii", "vortox"):
+        setup = game("chef", "empath", "soldier", "poisoner", demon, "monk", "savant")
+        talk = Conversation(setup)
+        talk.tick(START)
+        said = talk.pm("Ellen", "/choose Alex", START + H)
+        assert "makes no choice tonight" in to(said, "pm:ellen")[0]
+        _, night, _ = night_sheet(setup, night=2, choices=(("Ellen", "/choose Alex"),))
+        assert night.deaths == ("Alex",)

@@ -171,7 +171,8 @@ def test_seed_002_djinn_good_loses_when_two_live_and_one_is_an_evil_demon():
 
 def test_seed_002_djinn_each_team_learns_only_its_own_members():
     """Seed 002: "Each evil team learns their teammates and receives bluffs as normal, but they
-    don't learn of other evil teams." """
+    don't learn of other evil teams." Djinn: "Each evil team starts informed of their team like
+    in a regular game, but know nothing about the other team(s)." """
     said = Conversation(teams_game(*TWO_TEAMS)).tick(START)
     ellen = to(said, "pm:ellen")[0]
     assert "Derek (Minion)" in ellen and "Fatima" not in ellen and "Gus" not in ellen
@@ -239,7 +240,9 @@ def test_seed_002_imp_passes_to_a_minion_of_its_own_team():
 def test_seed_002_imp_without_a_minion_of_its_team_is_the_storytellers():
     """Seed 002, Imp: "If an evil Imp kills themselves and there are no alive Minions on an that
     Imp's team and there are other evil Demons alive, the Imp's team loses (becomes good) and a
-    good Minion becomes an Imp." (the Storytellers choose it)"""
+    good Minion becomes an Imp." Example: "Imp chose themselves when no Minions on their team
+    were alive. Evil Vortox is alive. Imp dies and their team becomes good." (the Storytellers
+    choose the new Imp)"""
     entries, night, _ = night_sheet(teams_game(*TWO_TEAMS, dead=("Derek",)), night=2,
                                     choices=(("Ellen", "/choose Ellen"),))
     assert night.deaths == ("Ellen",) and not [e for e in night.effects if e.field == "character"]
@@ -339,3 +342,71 @@ def test_seed_002_djinn_outsider_count_is_arbitrary_and_good_may_be_empty():
             "E": ("cerenovus", 2), "F": ("fearmonger", 2)}
     grimoire = {n: GrimoireEntry(character=c, evil_team=t) for n, (c, t) in deal.items()}
     assert problems(OOPS, seats, grimoire, ("goon", "acrobat", "imp")) == []
+
+
+def test_seed_002_lunatic_as_a_lleech_is_told_like_any_choice():
+    """Seed 002, Lunatic: "If the Lunatic thinks they are a Lleech, the actual Demons are told
+    who Lunatic picked as host, but this is not differentiated from, for example, the Lunatic
+    thinking they are a Pukka and choosing who to poison" """
+    characters, teams = TWO_TEAMS
+    tells = []
+    for thinks in ("lleech", "pukka"):
+        setup = teams_game({**characters, "Alex": "lunatic"}, teams, thinks={"Alex": thinks})
+        _, night, _ = night_sheet(setup, choices=(("Alex", "/choose Brianna"),))
+        tells.append(sorted(t for t in night.tells if "chose" in t[1]))
+    assert tells[0] == tells[1] == [("Ellen", "The Lunatic (Alex) chose Brianna tonight."),
+                                    ("Gus", "The Lunatic (Alex) chose Brianna tonight.")]
+
+
+def test_seed_002_pit_hag_making_a_demon_leaves_tonights_deaths_to_the_storytellers():
+    """Seed 002, Pit-Hag: "If a Demon is made, deaths tonight are arbitrary with respect to the
+    Pit-Hag's team" Example: "Pit-Hag is on Imp's team and changes Cerenovus on Pukka's team
+    into a Lleech. Storryteller chooses for Pit-Hag, Pukka and Acrobat to die." """
+    characters, teams = TWO_TEAMS
+    setup = teams_game({**characters, "Derek": "pithag", "Fatima": "cerenovus",
+                        "Gus": "pukka"}, teams)
+    entries, night, talk = night_sheet(setup, night=2,
+                                       choices=(("Derek", "/choose Fatima as Lleech"),))
+    assert "A Demon was made: tonight's deaths are arbitrary (!dies, !spare)" in \
+        entries["Derek"].suggestion
+    talk.st("!dies Derek\n!dies Gus\n!dies Brianna", talk.state.phase_ends_at - H)
+    assert set(talk.state.night.deaths) >= {"Derek", "Gus", "Brianna"}
+
+
+def test_seed_002_good_scarlet_woman_follows_any_demon():
+    """Seed 002, Scarlet Woman: "Good Scarlet Woman becomes a Demon if any Demon dies." """
+    characters, teams = TWO_TEAMS
+    setup = teams_game({**characters, "Alex": "scarletwoman"}, teams)
+    setup = replace(setup, grimoire=tuple(
+        (p, replace(e, alignment="good") if p == "Alex" else e) for p, e in setup.grimoire))
+    talk, day = day_one(setup)
+    talk.st("!kill Gus --yes", day + H)
+    assert talk.state.grimoire_of("Alex").character == "vortox"
+
+
+def test_seed_002_marionette_is_not_changed_by_the_fearmonger():
+    """Seed 002, Marionette: "Marionette thinks they are a Goon. Fearmonger chooses Marionette.
+    Marionette does not change alignment and is not informed of anything." """
+    characters, teams = TWO_TEAMS
+    setup = teams_game({**characters, "Alex": "marionette", "Derek": "fearmonger"},
+                       {**teams, "Alex": 1}, thinks={"Alex": "goon"})
+    _, night, _ = night_sheet(setup, choices=(("Derek", "/choose Alex"),))
+    assert not [e for e in night.effects if e.player == "Alex"]
+    assert not [t for t in night.tells if t[0] == "Alex"]
+
+
+def test_seed_002_fang_gu_jumps_into_a_turned_outsider_of_another_team():
+    """Seed 002, Fang Gu: "Acrobat was turned evil by Mezepheles and joined Imp's team. Fang Gu
+    chooses the Acrobat. Fang Gu dies and the Acrobat becomes a Fang Gu, they are informed they
+    are evil and they join the first Fang Gu's team." """
+    characters, teams = TWO_TEAMS
+    setup = teams_game({**characters, "Gus": "fanggu"}, teams)
+    setup = replace(setup, grimoire=tuple(
+        (p, replace(e, alignment="evil", evil_team=1) if p == "Brianna" else e)
+        for p, e in setup.grimoire))
+    _, night, _ = night_sheet(setup, night=2, choices=(("Gus", "/choose Brianna"),))
+    assert night.deaths == ("Gus",)
+    assert {e.describe() for e in night.effects if e.player == "Brianna"} >= {
+        "Brianna: character becomes fanggu (the Fang Gu jumped)",
+        "Brianna: evil_team becomes 2 (the Fang Gu jumped)"}
+    assert ("Brianna", "You are now the Fang Gu, and evil.") in night.tells

@@ -94,6 +94,9 @@ def test_seven_and_fifteen_player_botf_set_ups_are_legal(characters):
 ])
 def test_every_problem_is_explained(script, characters, thinks, teams, bluffs,
                                     expected_problem):
+    """Each problem in words; among them seed 002's Marionette: "The Marionette neighbors
+    their team's Demon." and the Djinn: "The game starts with at least two evil teams, each
+    having one Demon and same number of Minions." """
     found = problems(script, _seats(len(characters)), _deal(characters, thinks, teams), bluffs)
     assert any(expected_problem in p for p in found), found
 
@@ -108,6 +111,9 @@ def test_the_godfather_allows_one_more_or_one_less_outsider():
 
 
 def test_the_djinn_teams_each_have_a_demon_and_as_many_minions():
+    """Seed 002, Djinn: "The game starts with at least two evil teams, each having one Demon
+    and same number of Minions." and "Not in play characters Demons are shown might include
+    information about Demons not in play." (the bluffs here include the Lleech and Pukka)"""
     characters = ("goon", "acrobat", "imp", "poisoner", "witch", "vortox", "golem")
     teams = {3: 1, 4: 1, 5: 2, 6: 2}
     assert problems(OOPS, _seats(7), _deal(characters, teams=teams),

@@ -343,6 +343,8 @@ def test_fearmonger_choice_is_announced_and_its_execution_ends_the_game():
 
 
 def test_mezepheles_word_turns_the_first_good_speaker_evil():
+    """Seed 002, Mezepheles: "The storyteller must hear/see the player use the word for the
+    ability to work." (the thread's posts, outside quotes and code)"""
     characters = ("chef", "empath", "soldier", "mezepheles", "imp", "monk", "pixie")
     talk = Conversation(_game(*characters))
     talk.tick(START)
@@ -417,6 +419,7 @@ def test_an_evil_team_without_a_demon_turns_good():
 
 
 def test_good_wins_when_every_evil_team_has_lost():
+    """Seed 002, Djinn: "The winning team is the last team eligible to win." """
     talk, day = _teams_game()
     talk.st("!kill Ellen --yes\n!kill Gus --yes", day + H)
     assert ("good", "every evil team has lost (no living Demon)") in talk.state.wins_detected

@@ -410,3 +410,42 @@ def test_seed_002_fang_gu_jumps_into_a_turned_outsider_of_another_team():
         "Brianna: character becomes fanggu (the Fang Gu jumped)",
         "Brianna: evil_team becomes 2 (the Fang Gu jumped)"}
     assert ("Brianna", "You are now the Fang Gu, and evil.") in night.tells
+
+
+def test_seed_002_moonchild_poisoned_when_choosing_kills_once_healthy():
+    """Seed 002, Moonchild: "Moonchild is poisoned on Night 1 then killed by Psychopath on Day 1
+    and chose the Goon who at the time was good. On Night 2, if the Moonchild is sober and
+    healthy, Goon dies regardless of current alignment." """
+    characters, teams = TWO_TEAMS
+    setup = teams_game({**characters, "Cameron": "moonchild", "Fatima": "psychopath"}, teams)
+    _, _, talk = night_sheet(setup, choices=(("Derek", "/choose Cameron"),))
+    talk.approve(talk.state.phase_ends_at - H)
+    talk.tick(talk.state.phase_ends_at)
+    day = talk.state.phase_ends_at - 12 * H
+    assert talk.state.grimoire_of("Cameron").poisoned
+    talk.thread("Fatima", "/choose Cameron", day + H)
+    talk.thread("Cameron", "/choose Alex", day + 2 * H)  # the Goon, good now
+    talk.st("!alignment Alex evil", day + 3 * H)
+    talk.st("!endday --yes", day + 4 * H)  # dusk: the Poisoner's poison ends
+    talk.tick(talk.state.phase_ends_at - 2 * H)
+    assert "Alex" in talk.state.night.deaths
+
+
+def test_seed_002_golem_second_nomination_is_the_storytellers_to_allow_or_deny():
+    """Seed 002, Golem: "If Golem already nominated once, is now poisoned and nominates again -
+    storyteller can choose to allow or deny that nomination." (the bot counts it and kills
+    nobody; `!cancel nomination` denies it)"""
+    talk, day = day_one(teams_game(*TWO_TEAMS))
+    talk.thread("Cameron", "/nominate Alex", day + 13 * H)  # the Golem's one nomination
+    assert not talk.state.seat("Alex").alive
+    talk.st("!endday --yes", day + 14 * H)
+    talk.tick(talk.state.phase_ends_at - 2 * H)
+    talk.approve(talk.state.phase_ends_at - H)
+    talk.tick(talk.state.phase_ends_at)
+    day2 = talk.state.phase_ends_at - 12 * H
+    talk.st("!poison Cameron", day2 + H)
+    talk.thread("Cameron", "/nominate Brianna", day2 + 13 * H)
+    assert talk.state.seat("Brianna").alive
+    assert talk.state.today.nomination_of("Brianna") is not None
+    talk.st("!cancel nomination Brianna", day2 + 14 * H)
+    assert talk.state.today.nomination_of("Brianna") is None

@@ -449,3 +449,29 @@ def test_seed_002_golem_second_nomination_is_the_storytellers_to_allow_or_deny()
     assert talk.state.today.nomination_of("Brianna") is not None
     talk.st("!cancel nomination Brianna", day2 + 14 * H)
     assert talk.state.today.nomination_of("Brianna") is None
+
+
+GODFATHER = ({**TWO_TEAMS[0], "Derek": "godfather"}, TWO_TEAMS[1])
+
+
+def test_seed_002_godfather_kills_only_after_an_outsider_died_today():
+    """Seed 002, Godfather: "You start knowing which Outsiders are in play. If 1 died today,
+    choose a player tonight: they die." """
+    entries, _, _ = night_sheet(teams_game(*GODFATHER))
+    assert entries["Derek"].suggestion == "Outsiders in play: Acrobat, Golem, Goon."
+    talk = Conversation(teams_game(*GODFATHER))
+    talk.tick(START)
+    said = talk.pm("Derek", "/choose Alex", START + H)
+    assert "makes no choice tonight" in to(said, "pm:derek")[0]
+
+    def outsider_dies(talk, at):
+        talk.st("!kill Brianna --yes", at)  # the Acrobat
+        return at + H
+    _, night, _ = night_sheet(teams_game(*GODFATHER), night=2, day=outsider_dies,
+                              choices=(("Derek", "/choose Cameron"),))
+    assert "Cameron" in night.deaths
+    entries, night, _ = night_sheet(teams_game(*GODFATHER), night=2,
+                                    choices=(("Derek", "/choose Cameron"),))
+    assert "Cameron" not in night.deaths
+    assert entries["Derek"].suggestion == "no Outsider died today: the Godfather's choice " \
+        "does nothing"

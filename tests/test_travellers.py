@@ -85,3 +85,17 @@ def test_butcher_nominee_without_a_majority_is_not_executed_and_the_main_race_ig
     assert not talk.state.seat("Brianna").alive and talk.state.seat("Cameron").alive
     assert any("**Cameron** is not executed (1 execute vote)" in raw
                for raw in to(said, "topic"))
+
+
+def test_hostess_chosen_player_character_is_proposed_for_the_night():
+    """Seed 001, Hostess: "Each day, choose a player; if they agree tonight, you learn their
+    character, but both of you might die." """
+    talk, dawn = day_one(game("hostess"))
+    said = talk.pm("Gus", "/choose Brianna", dawn + H)
+    assert "Night 2: accepted: you chose Brianna." in to(said, "pm:gus")[0]
+    talk.st("!endday --yes", dawn + 2 * H)
+    talk.tick(talk.state.phase_ends_at - 2 * H)
+    night = talk.state.night
+    entry = next(e for e in night.sheet if e.player == "Gus")
+    assert entry.suggestion.startswith("ST decides: ask Brianna whether they agree")
+    assert night.result_of("Gus") == "Brianna is the Dreamer."

@@ -12,7 +12,7 @@ night sheet, may drop any (`!effect N off`), and their approval applies them at 
 from __future__ import annotations
 
 from .grimoire import alignment_of, character_names, is_evil, is_in_play, is_malfunctioning, \
-    living_neighbours, living_residents, players_of_team, true_character
+    living_neighbours, living_residents, players_of_team, true_character, yesterday
 from .model import GameState
 from .night_model import Effect, Info, NightChoice
 from .private_events import night_of
@@ -56,6 +56,15 @@ def _protected_by(state: GameState, target: str) -> str | None:
     if real is not None and real.id == "soldier" and not is_malfunctioning(state, target):
         return "the Soldier"
     return None
+
+
+def godfather_kill(state, player, choice, deaths) -> Info:
+    """From night 2: if an Outsider died today, the Godfather's choice dies."""
+    day = yesterday(state)
+    if not any((c := true_character(state, d.player)) and c.team == "outsider"
+               for d in (day.deaths if day else ())):
+        return Info(note="no Outsider died today: the Godfather's choice does nothing")
+    return _kill(state, player, choice, deaths)
 
 
 def _star_pass(state: GameState, imp: str) -> Info:
@@ -323,4 +332,4 @@ EFFECTS = {
     "acrobat": _acrobat, "philosopher": _philosopher,
 }
 
-__all__ = ["EFFECTS", "lleech_host", "lunatic", "target_of"]
+__all__ = ["EFFECTS", "godfather_kill", "lleech_host", "lunatic", "target_of"]

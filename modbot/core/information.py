@@ -19,7 +19,7 @@ from .grimoire import (
 )
 from .model import YES, GameState
 from .night import acting_character
-from .effects import EFFECTS, lunatic
+from .effects import EFFECTS, godfather_kill, lunatic
 from .others_choose import barber
 from .night_model import Effect, Info, NightChoice
 from .public_abilities import juggler_correct
@@ -171,10 +171,9 @@ def _dreamer(state, _player, choice, _deaths) -> Info:
                 f"{real.name if real else '(no character recorded)'}", needs_result=True)
 
 
-def _godfather(state, _player, _choice, _deaths) -> Info:
+def _godfather(state, player, choice, deaths) -> Info:
     if state.cycle != 1:
-        return Info(note="if an Outsider died today, the Godfather chooses a player who dies "
-                    "(ask by !tell; add with !dies)")
+        return godfather_kill(state, player, choice, deaths)
     names = sorted(true_character(state, p).name
                    for p in players_of_team(state, "outsider", False))
     return Info(", ".join(names) or "none", "Outsiders in play: {value}.")
@@ -202,6 +201,17 @@ def _damsel(state, _player, _choice, _deaths) -> Info:
 
 def _mezepheles(_state, _player, _choice, _deaths) -> Info:
     return Info(note="choose the secret word", needs_result=True)
+
+
+def _hostess(state, _player, choice, _deaths) -> Info:
+    """Seed 001's Hostess: the day's choice, if the chosen player agrees tonight."""
+    target = _target(choice)
+    if target is None:
+        return Info(note="no choice sent by day: nothing tonight")
+    real = true_character(state, target)
+    return Info(note=f"ask {target} whether they agree (!tell); if not, say so with !result; "
+                "both might die (!dies)", needs_result=True,
+                result=f"{target} is the {real.name if real else '?'}.")
 
 
 def _sage(_state, player, _choice, deaths) -> Info:
@@ -240,7 +250,7 @@ _INFO = {
     "monk": _simple("{target} is safe from the Demon tonight"),
     "fearmonger": _simple("{target} is feared: if the Fearmonger nominates and executes them, "
                           "their team loses; announce a new choice"),
-    "barber": barber,
+    "barber": barber, "hostess": _hostess,
     "lilmonsta": _simple("the Minions choose the babysitter; a player might die"),
 }
 

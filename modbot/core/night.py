@@ -170,7 +170,7 @@ def decide_choice(state: GameState, action, ctx: Context):
     if isinstance(action, FreeAction):
         return (NightChoiceMade(night, NightChoice(**base, text=action.text), ctx.at),)
     spec = character.spec
-    if not (by_day or spec.wakes_on(state.cycle) and spec.chooses):
+    if not (by_day or spec.chooses_on(state.cycle)):
         return reject(ctx, "no_choice_tonight", character=character.name)
     used = used_on(state, ctx.author, character.id) if spec.once else None
     if used is not None:
@@ -248,7 +248,7 @@ def owes_choice(state: GameState, player: str) -> bool:
     """A living player whose character chooses tonight and who has sent nothing yet."""
     character = acting_character(state, player)
     return (character is not None and state.seat(player).alive
-            and character.spec.wakes_on(state.cycle) and character.spec.chooses
+            and character.spec.chooses_on(state.cycle)
             and (not character.spec.once or used_on(state, player, character.id) is None)
             and night_of(state, state.cycle).choice_of(player) is None)
 

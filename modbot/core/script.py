@@ -41,6 +41,7 @@ class ActionSpec:
     kills: bool = False
     acts_dead: bool = False  # an on-death ability: it works once its player has died
     st: str = ""  # what the Storyteller decides
+    chooses_after_first: bool = False  # wakes each night, chooses only on later ones
 
     @classmethod
     def from_dict(cls, data: dict) -> ActionSpec:
@@ -56,6 +57,11 @@ class ActionSpec:
     @property
     def chooses(self) -> bool:
         return self.players > 0 or self.characters > 0
+
+    def chooses_on(self, night: int) -> bool:
+        """It wakes that night and makes a choice (the Godfather: from night 2)."""
+        return self.wakes_on(night) and self.chooses and \
+            (night > 1 or not self.chooses_after_first)
 
 
 @dataclass(frozen=True, slots=True)

@@ -223,7 +223,7 @@ def _entry(state: GameState, player: str, character: Character, choice: NightCho
     spec = character.spec
     alive = state.seat(player).alive or player in regained(state)
     shown = choice.describe(character_names(state)) if choice else (
-        "no choice sent" if spec.wakes_on(state.cycle) and spec.chooses and alive else "")
+        "no choice sent" if spec.chooses_on(state.cycle) and alive else "")
     base = SheetEntry(character.id, player, character.name, shown, _status(state, player))
     if not alive and not spec.acts_dead:
         return replace(base, suggestion="dead: does not act"), None, ()

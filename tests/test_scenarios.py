@@ -102,6 +102,19 @@ def _traveller(character):
     return check
 
 
+def _hostess():
+    """Without a day choice nothing happens; with one, the chosen character is proposed."""
+    setup = game(gus="hostess", travellers=("Gus",))
+    entries, _, _ = night_sheet(setup, night=2)
+    assert entries["Gus"].suggestion == "no choice sent by day: nothing tonight"
+
+    def choose(talk, at):
+        talk.pm("Gus", "/choose Brianna", at)
+        return at
+    _, night, _ = night_sheet(setup, night=2, day=choose)
+    assert night.result_of("Gus") == "Brianna is the Empath."
+
+
 def _klutz():
     talk, day = day_one(game("klutz"))
     talk.st("!kill Alex --yes", day + H)
@@ -278,7 +291,7 @@ SCENARIOS = {
     "lleech": _effects("chef", "Alex: poisoned (the Lleech's host)", night=1, ellen="lleech",
                        choices=(("Ellen", "/choose Alex"),)),
     # -- Travellers and Fabled ---------------------------------------------------------------
-    "barista": _traveller("barista"), "hostess": _traveller("hostess"),
+    "barista": _traveller("barista"), "hostess": lambda: _hostess(),
     "butcher": _traveller("butcher"), "bonecollector": lambda: _bone_collector(),
     "deviant": _traveller("deviant"),
     "djinn": _fabled("djinn"), "fiddler": _fabled("fiddler"),

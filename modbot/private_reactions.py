@@ -177,15 +177,22 @@ def _countdown_ended(reactor, state: GameState, event: CountdownEnded) -> list:
 
 
 def _team_lost(reactor, state: GameState, event: EvilTeamLost) -> list:
+    """Each player of the team is told, but a sober and healthy Marionette (seed 002: "never
+    informed of changes to their alignment/team, unless they are drunk or poisoned")."""
     good = state.setup.script.terms.good
     out = [reactor._pm(p, f"team-lost:{event.team}:{p}",
                        render("night_results.md.j2", night=None,
                               lines=[f"Your evil team has lost: you are now {good}."]))
-           for p in event.players]
+           for p in event.players if not _unaware_marionette(state, p)]
     out.append(_st(reactor, state, f"team-lost-st:{event.team}", "st_note.md.j2",
                    text=f"Evil team {event.team} has no living Demon and lost: "
                    f"{', '.join(event.players)} are now {good}."))
     return out
+
+
+def _unaware_marionette(state: GameState, player: str) -> bool:
+    real, entry = true_character(state, player), state.grimoire_of(player)
+    return real is not None and real.id == "marionette" and not (entry.poisoned or entry.drunk)
 
 
 def _dealt(reactor, state: GameState, event: CharactersDealt) -> list:

@@ -23,20 +23,12 @@ NOT_QUOTED = {  # (seed, the ruling's first words): why no test quotes it
         "by post, the new Demon is told by PM at once: \"only at night\" is for live games",
     ("002", "Scarlet Woman is evil and Lleech from their team dies"):
         "a Scarlet Woman turned Lleech keeps no host: the Storytellers' (!character)",
-    ("002", "The Marionette is never informed of changes to their alignment"):
-        "not modelled: no effect tells the Marionette; the Storytellers' !tell",
     ("002", "Marionette thinks they are a Goon. There is no Goon in play"):
         "not modelled: the Pit-Hag's change of a Marionette",
     ("002", "Marionette thinks they are a Goon. Vortox from a different evil team"):
         "not modelled: one set of bluffs for every Demon (README, known limitations)",
     ("002", "In a live game add an extra outsider"):
         "advice for live games",
-    ("002", "If a good imp kills themselves a good Minion becomes an Imp"):
-        "not modelled: a good Imp's star-pass is the Storytellers' (!character)",
-    ("002", "A good Imp chose themselves"):
-        "not modelled: a good Imp's star-pass is the Storytellers' (!character)",
-    ("002", "Once drunkness or poison affecting the Pukka ends"):
-        "the Pukka's victim is last night's choice only; older ones are the Storytellers'",
     ("002", "Sober and healthy Lleech cannot be killed directly via arbitrary deaths"):
         "the Pit-Hag's arbitrary deaths are the Storytellers' (!dies, !spare)",
     ("002", "(These rulings are potentially more fun here"):

@@ -237,16 +237,36 @@ def test_seed_002_imp_passes_to_a_minion_of_its_own_team():
         [e.describe() for e in night.effects]  # Derek is team 1; Fatima (team 2) is not
 
 
-def test_seed_002_imp_without_a_minion_of_its_team_is_the_storytellers():
+def test_seed_002_imp_without_a_minion_of_its_team_passes_to_a_good_minion():
     """Seed 002, Imp: "If an evil Imp kills themselves and there are no alive Minions on an that
     Imp's team and there are other evil Demons alive, the Imp's team loses (becomes good) and a
-    good Minion becomes an Imp." Example: "Imp chose themselves when no Minions on their team
-    were alive. Evil Vortox is alive. Imp dies and their team becomes good." (the Storytellers
-    choose the new Imp)"""
+    good Minion becomes an Imp. It might be a dead Minion." Example: "Imp chose themselves when
+    no Minions on their team were alive. Evil Vortox is alive. Imp dies and their team becomes
+    good. A good Scarlet Woman is dead. A good Cerenovus becomes an Imp." """
     entries, night, _ = night_sheet(teams_game(*TWO_TEAMS, dead=("Derek",)), night=2,
                                     choices=(("Ellen", "/choose Ellen"),))
-    assert night.deaths == ("Ellen",) and not [e for e in night.effects if e.field == "character"]
-    assert "its team loses and a good Minion" in entries["Ellen"].suggestion
+    assert night.deaths == ("Ellen",)
+    # Derek (dead, of the losing team, so good by then) is proposed; Fatima is team 2's
+    assert "Derek: character becomes imp (the Imp passed to a Minion)" in \
+        [e.describe() for e in night.effects]
+    assert "a good Minion becomes an Imp, even a dead one" in entries["Ellen"].suggestion
+
+
+def test_seed_002_good_imp_passes_to_a_good_minion():
+    """Seed 002, Imp: "If a good imp kills themselves a good Minion becomes an Imp. It might be
+    a dead Minion." Example: "A good Imp chose themselves. There are alive good Minions, but a
+    dead good Mezepheles becomes an Imp." (the first good Minion is proposed; the Storytellers
+    may pick another)"""
+    characters, teams = TWO_TEAMS
+    setup = teams_game(characters, teams)
+    setup = replace(setup, grimoire=tuple(
+        (p, replace(e, alignment="good") if p in ("Ellen", "Fatima") else e)
+        for p, e in setup.grimoire))
+    _, night, talk = night_sheet(setup, night=2, choices=(("Ellen", "/choose Ellen"),))
+    # Team 1 lost when its only Demon turned good, so Derek is good too: the first living
+    # good Minion in seat order is proposed.
+    assert talk.state.grimoire_of("Derek").alignment == "good"
+    assert [e.player for e in night.effects if e.field == "character"] == ["Derek"]
 
 
 LLEECH = ({**TWO_TEAMS[0], "Ellen": "lleech"}, TWO_TEAMS[1])
@@ -475,3 +495,37 @@ def test_seed_002_godfather_kills_only_after_an_outsider_died_today():
     assert "Cameron" not in night.deaths
     assert entries["Derek"].suggestion == "no Outsider died today: the Godfather's choice " \
         "does nothing"
+
+
+def test_seed_002_marionette_is_not_told_its_team_lost_unless_impaired():
+    """Seed 002, Marionette: "The Marionette is never informed of changes to their
+    alignment/team, unless they are drunk or poisoned at the time." """
+    characters, teams = TWO_TEAMS
+    setup = teams_game({**characters, "Alex": "marionette"}, {**teams, "Alex": 1},
+                       thinks={"Alex": "goon"})
+    for changes, told in (("", False), ("!poison Alex\n", True)):
+        talk, day = day_one(setup)
+        said = talk.st(changes + "!execute Ellen --yes", day + H)
+        assert talk.state.grimoire_of("Alex").alignment == "good"
+        assert bool(to(said, "pm:alex")) is told
+        assert "Your evil team has lost" in to(said, "pm:derek")[0]
+
+
+def test_seed_002_pukka_impaired_kills_its_last_victim_once_healthy():
+    """Seed 002, Pukka: "Once drunkness or poison affecting the Pukka ends, next time they
+    choose the last successfully poisoned player dies then becomes healthy." """
+    characters, teams = TWO_TEAMS
+    setup = teams_game({**characters, "Ellen": "pukka"}, teams)
+    _, _, talk = night_sheet(setup, choices=(("Ellen", "/choose Brianna"),))  # reached
+    for night in (2, 3):
+        talk.approve(talk.state.phase_ends_at - H)
+        talk.tick(talk.state.phase_ends_at)
+        talk.st("!endday --yes", talk.state.phase_ends_at - 11 * H)
+        if night == 2:
+            talk.st("!poison Ellen", talk.state.phase_ends_at - 21 * H)
+        talk.pm("Ellen", "/choose Cameron", talk.state.phase_ends_at - 20 * H)
+        talk.tick(talk.state.phase_ends_at - 2 * H)
+        if night == 2:
+            assert talk.state.night.deaths == ()  # impaired: nothing happens
+            talk.st("!heal Ellen", talk.state.phase_ends_at - 90 * timedelta(minutes=1))
+    assert talk.state.night.deaths == ("Brianna",)

@@ -69,22 +69,47 @@ def godfather_kill(state, player, choice, deaths) -> Info:
 
 def _star_pass(state: GameState, imp: str) -> Info:
     """The Imp killed itself: a Minion becomes the Imp; an alive, sober and healthy Scarlet
-    Woman first (seed 002's Imp ruling)."""
+    Woman first (seed 002's Imp ruling). With several evil teams (seed 002), a Minion of its
+    own team; a good Imp, or one with no Minion of its team alive (the team loses), passes to
+    a good Minion, even a dead one: the first is proposed, the Storytellers may pick another."""
     minions = players_of_team(state, "minion")
-    if state.setup.script.terms.evil_teams:  # seed 002: a Minion of the Imp's own team
+    teams = state.setup.script.terms.evil_teams
+    if teams and is_evil(state, imp):
         team = state.grimoire_of(imp).evil_team
         minions = [m for m in minions if state.grimoire_of(m).evil_team == team]
+    elif teams:
+        minions = []
     scarlet = [m for m in minions if true_character(state, m).id == "scarletwoman"
                and not is_malfunctioning(state, m)]
     heir = scarlet[0] if scarlet else (minions[0] if minions else None)
-    if heir is None and state.setup.script.terms.evil_teams:
-        return Info(note="the Imp killed itself with no Minion of its team alive: it dies; "
-                    "ST decides (seed 002: its team loses and a good Minion, even a dead one, "
-                    "becomes the Imp: !character)", death=imp)
+    if heir is None and teams:
+        return _pass_to_a_good_minion(state, imp)
     if heir is None:
         return Info(note="the Imp killed itself with no Minion alive: it dies", death=imp)
-    return Info(note=f"the Imp killed itself: it dies and {heir} becomes the Imp (told at "
-                "dawn)", death=imp,
+    return _becomes_the_imp(imp, heir, "the Imp killed itself: it dies and {heir} becomes the "
+                            "Imp (told at dawn)")
+
+
+def _pass_to_a_good_minion(state: GameState, imp: str) -> Info:
+    """Seed 002: its team loses (if evil) and a good Minion, alive or dead, becomes an Imp;
+    the Minions of the losing team count as good."""
+    losing = state.grimoire_of(imp).evil_team if is_evil(state, imp) else None
+
+    def good_minion(player: str) -> bool:
+        character = true_character(state, player)
+        return player != imp and character is not None and character.team == "minion" and (
+            not is_evil(state, player) or state.grimoire_of(player).evil_team == losing)
+    living_first = sorted(state.seats, key=lambda seat: not seat.alive)
+    candidates = [seat.name for seat in living_first if good_minion(seat.name)]
+    if not candidates:
+        return Info(note="the Imp killed itself and no good Minion is left: it dies", death=imp)
+    return _becomes_the_imp(imp, candidates[0], "the Imp killed itself: it dies and a good "
+                            "Minion becomes an Imp, even a dead one (seed 002): proposed "
+                            "{heir}; another with !effect N off and !character")
+
+
+def _becomes_the_imp(imp: str, heir: str, note: str) -> Info:
+    return Info(note=note.format(heir=heir), death=imp,
                 effects=(Effect(heir, "character", "imp", "the Imp passed to a Minion"),),
                 tells=((heir, "You are now the Imp."),))
 
@@ -122,12 +147,22 @@ def _pukka(state, player, choice, _deaths) -> Info:
 
 
 def _pukka_victim(state: GameState, pukka: str) -> str | None:
-    last = next((n for n in state.past_nights if n.number == state.cycle - 1), None)
-    victim = target_of(last.choice_of(pukka)) if last else None
-    reached = victim == pukka or any(e.player == victim and e.field == "poisoned" and
-                                     e.value is True and e.why == "the Pukka"
-                                     for e in (last.effects if last else ()))
-    return victim if reached else None
+    """The last player the Pukka's poison reached and who has not died of it yet, however
+    many nights ago (seed 002: "Once drunkness or poison affecting the Pukka ends, next time
+    they choose the last successfully poisoned player dies"); a Pukka that chose itself is
+    its own victim."""
+    for night in reversed(state.past_nights):
+        mine = [e for e in night.effects if e.why == "the Pukka" and e.field == "poisoned"]
+        reached = [e.player for e in mine if e.value is True]
+        choice = night.choice_of(pukka)
+        if reached:
+            return reached[0]
+        if choice is not None and target_of(choice) == pukka and not is_malfunctioning(
+                state, pukka):
+            return pukka
+        if mine:
+            return None  # the victim before died that night, and nobody new was reached
+    return None
 
 
 def lleech_host(state: GameState, lleech: str) -> str | None:

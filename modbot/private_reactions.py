@@ -26,6 +26,7 @@ from .core.private_events import (
 )
 from .core.fabled import FiddleEnded, FiddleOpened
 from .core.madness import MadnessNoted, PixieMayGain
+from .core.public_abilities import PublicAbilityUsed
 from .core.travellers import ButcherResolved, ExileRefused
 from .core.model import GameState, iso
 from .core.script import Character
@@ -195,6 +196,19 @@ def _unaware_marionette(state: GameState, player: str) -> bool:
     return real is not None and real.id == "marionette" and not (entry.poisoned or entry.drunk)
 
 
+def _puzzle(reactor, state: GameState, event: PublicAbilityUsed) -> list:
+    if event.ability != "puzzlemaster":
+        return []
+    if event.character == "right":
+        demons = ", ".join(players_of_team(state, "demon")) or "none alive"
+        text = (f"The Puzzlemaster ({event.player}) guessed its drunk right ({event.target}): "
+                f"tell it the Demon player (Demons: {demons}) in its grimoire PM.")
+    else:
+        text = (f"The Puzzlemaster ({event.player}) guessed {event.target}, not its drunk: "
+                "give it false information in its grimoire PM.")
+    return [_st(reactor, state, f"puzzle:{event.player}", "st_note.md.j2", text=text)]
+
+
 def _dealt(reactor, state: GameState, event: CharactersDealt) -> list:
     return [reactor._pm(seat.name, f"role:{seat.name}",
                         render("role.md.j2", role=role_view(state, seat.name), game=state.setup))
@@ -338,7 +352,7 @@ def _digest(reactor, state: GameState, event: DayEnded) -> list:
 
 
 _HANDLERS = {
-    CharactersDealt: _dealt, DealWaiting: _deal_waiting, SetupChecked: _setup_checked,
+    CharactersDealt: _dealt, DealWaiting: _deal_waiting, PublicAbilityUsed: _puzzle, SetupChecked: _setup_checked,
     SetupProposed: _setup_proposed, SetupAccepted: _setup_accepted, WinDetected: _win_detected,
     ScarletWomanPromoted: _promoted, FearmongerChoseNew: _fear, EvilTeamLost: _team_lost,
     SweetheartDied: _sweetheart, SilenceCalled: _silence, SpokeInSilence: _spoke,

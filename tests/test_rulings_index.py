@@ -15,10 +15,6 @@ TESTS = Path(__file__).resolve().parent
 TYPES = ("Townsfolk", "Outsider", "Minion", "Demon", "Fabled")
 
 NOT_QUOTED = {  # (seed, the ruling's first words): why no test quotes it
-    ("002", "Storyteller chooses one player to be drunked by the Puzzlemaster"):
-        "the Puzzlemaster's drunk and guess are the Storytellers' (!drunk, !tell)",
-    ("002", "Puzzlemaster correctly guesses that Moonchild is their drunk"):
-        "the Puzzlemaster's drunk and guess are the Storytellers' (!drunk, !tell)",
     ("002", "Changes occur immediately after a viable Demon dies"):
         "by post, the new Demon is told by PM at once: \"only at night\" is for live games",
     ("002", "Scarlet Woman is evil and Lleech from their team dies"):

@@ -6,6 +6,7 @@ the Fang Gu jump, the poisoned Pukka, the Golem and the Moonchild."""
 from dataclasses import replace
 from datetime import timedelta
 
+from modbot.core.grimoire import is_malfunctioning
 from modbot.core.model import GrimoireEntry, Seat
 from modbot.core.setup import problems
 from modbot.scripts import load_script
@@ -529,3 +530,37 @@ def test_seed_002_pukka_impaired_kills_its_last_victim_once_healthy():
             assert talk.state.night.deaths == ()  # impaired: nothing happens
             talk.st("!heal Ellen", talk.state.phase_ends_at - 90 * timedelta(minutes=1))
     assert talk.state.night.deaths == ("Brianna",)
+
+
+def test_seed_002_puzzlemaster_drunk_is_sober_while_the_puzzlemaster_is_impaired():
+    """Seed 002, Puzzlemaster: "Storyteller chooses one player to be drunked by the
+    Puzzlemaster throughout the whole game. When the Puzzlemaster is drunk or poisoned, that
+    player is sober." (`!reminder PLAYER puzzled`)"""
+    characters, teams = TWO_TEAMS
+    talk, day = day_one(teams_game({**characters, "Brianna": "puzzlemaster"}, teams))
+    talk.st("!reminder Cameron puzzled", day + H)
+    assert is_malfunctioning(talk.state, "Cameron")
+    talk.st("!kill Brianna --yes", day + 2 * H)  # "1 player is drunk, even if you die"
+    assert is_malfunctioning(talk.state, "Cameron")
+    talk.st("!poison Brianna", day + 3 * H)
+    assert not is_malfunctioning(talk.state, "Cameron")
+
+
+def test_seed_002_puzzlemaster_guess_is_answered_by_the_storytellers():
+    """Seed 002, Puzzlemaster: "During the day, after publicly or privately guessing,
+    Puzzlemaster learns one player." Example: "Puzzlemaster correctly guesses that Moonchild is
+    their drunk. Imp and Vortox are alive. Storyteller privately tells the Puzzlemaster who the
+    Vortox is." """
+    characters, teams = TWO_TEAMS
+    talk, day = day_one(teams_game({**characters, "Brianna": "puzzlemaster"}, teams))
+    talk.st("!reminder Cameron puzzled", day + H)
+    said = talk.thread("Brianna", "/guess Cameron as Drunk", day + 2 * H)
+    assert any("guessed its drunk right (Cameron): tell it the Demon player (Demons: Ellen, "
+               "Gus)" in raw for raw in to(said, "pm:storytellers"))
+    said = talk.thread("Brianna", "/guess Alex as Drunk", day + 3 * H)
+    assert "already used" in to(said, "pm:brianna")[0]
+    talk, day = day_one(teams_game({**characters, "Brianna": "puzzlemaster"}, teams))
+    talk.st("!reminder Cameron puzzled", day + H)
+    said = talk.thread("Brianna", "/guess Alex as Drunk", day + 2 * H)
+    assert any("guessed Alex, not its drunk: give it false information" in raw
+               for raw in to(said, "pm:storytellers"))

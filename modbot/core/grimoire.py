@@ -31,8 +31,9 @@ def is_evil(state: GameState, player: str) -> bool:
 
 
 def is_malfunctioning(state: GameState, player: str) -> bool:
-    """Drunk, poisoned, shown another character, or a Townsfolk beside a working No Dashii."""
-    if _impaired(state, player):
+    """Drunk, poisoned, shown another character, the Puzzlemaster's drunk, or a Townsfolk
+    beside a working No Dashii."""
+    if _impaired(state, player) or is_puzzled(state, player):
         return True
     character = true_character(state, player)
     return character is not None and character.team == "townsfolk" and \
@@ -42,6 +43,18 @@ def is_malfunctioning(state: GameState, player: str) -> bool:
 def _impaired(state: GameState, player: str) -> bool:
     entry = state.grimoire_of(player)
     return entry.poisoned or entry.drunk or bool(entry.thinks and entry.thinks != entry.character)
+
+
+PUZZLED = "puzzled"  # the reminder on the Puzzlemaster's drunk (`!reminder PLAYER puzzled`)
+
+
+def is_puzzled(state: GameState, player: str) -> bool:
+    """The Puzzlemaster's drunk, while a Puzzlemaster (even a dead one) is sober and healthy
+    (seed 002: "When the Puzzlemaster is drunk or poisoned, that player is sober")."""
+    if PUZZLED not in state.grimoire_of(player).reminders:
+        return False
+    return any((c := true_character(state, s.name)) is not None and c.id == "puzzlemaster"
+               and not _impaired(state, s.name) for s in state.seats)
 
 
 def no_dashii_victims(state: GameState) -> set[str]:
@@ -119,6 +132,6 @@ def character_names(state: GameState) -> dict[str, str]:
     return {c.id: c.name for c in state.setup.script.characters}
 
 
-__all__ = ["BABYSITTER", "alignment_of", "babysitter", "character_names", "is_evil", "is_in_play", "is_malfunctioning",
+__all__ = ["BABYSITTER", "PUZZLED", "is_puzzled", "alignment_of", "babysitter", "character_names", "is_evil", "is_in_play", "is_malfunctioning",
            "living_neighbours", "living_residents", "no_dashii_victims", "players_of_team",
            "true_character", "yesterday"]

@@ -24,7 +24,7 @@ from . import events as _events
 from . import rules as _rules
 from .actions import Context, PublicChoice, PublicGuess
 from .events import PlayerDied
-from .grimoire import is_evil, is_malfunctioning, true_character
+from .grimoire import PUZZLED, is_evil, is_malfunctioning, players_of_team, true_character
 from .model import GameState, Phase
 from .night import acting_character
 from .rules import MESSAGES, reject
@@ -143,11 +143,14 @@ def _psychopath(state, action, ctx):
 
 def _guess(state: GameState, action: PublicGuess, ctx: Context):
     script = state.setup.script
+    real = true_character(state, ctx.author)
+    if action.character.strip().casefold() == "drunk" and real is not None and \
+            real.id == "puzzlemaster":
+        return _puzzle_guess(state, action, ctx)
     guessed = script.find(action.character) if script else None
     if guessed is None:
         return reject(ctx, "unknown_character_public", text=action.character)
     character = acting_character(state, ctx.author)
-    real = true_character(state, ctx.author)
     if guessed.id == "damsel" and real is not None and real.team == "minion":
         return _damsel_guess(state, action, ctx)
     if character is not None and character.id == "juggler" and state.cycle == 1 \
@@ -156,6 +159,14 @@ def _guess(state: GameState, action: PublicGuess, ctx: Context):
             return reject(ctx, "juggler_full", count=JUGGLER_GUESSES)
         return (_use(state, ctx, "juggler", action.target, guessed.id),)
     return reject(ctx, "no_public_ability", what="guess")
+
+
+def _puzzle_guess(state, action, ctx):
+    """The Puzzlemaster's one guess of its drunk (publicly; the Storytellers answer it)."""
+    if ledger(state).used(ctx.author, "puzzlemaster"):
+        return reject(ctx, "public_used")
+    right = PUZZLED in state.grimoire_of(action.target).reminders
+    return (_use(state, ctx, "puzzlemaster", action.target, "right" if right else "wrong"),)
 
 
 def _damsel_guess(state, action, ctx):

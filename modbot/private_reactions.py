@@ -30,7 +30,8 @@ from .core.public_abilities import PublicAbilityUsed
 from .core.travellers import ButcherResolved, ExileRefused
 from .core.model import GameState, iso
 from .core.script import Character
-from .core.triggers import PsychopathExecuted, ScarletWomanPromoted, SweetheartDied
+from .core.triggers import PsychopathExecuted, ScarletWomanPromoted, SweetheartDied, \
+    UntoldDelivered
 from .core.wins import EvilTeamLost, WinDetected
 from .core.grimoire import players_of_team, true_character
 from .render import render
@@ -127,13 +128,22 @@ def _win_detected(reactor, state: GameState, event: WinDetected) -> list:
 
 
 def _promoted(reactor, state: GameState, event: ScarletWomanPromoted) -> list:
+    """Told at once at night; by day, at dusk (UntoldDelivered)."""
     name = state.setup.script.get(event.character).name
-    return [reactor._pm(event.player, f"promoted:{event.player}:{iso(event.at)}",
-                        render("night_results.md.j2", night=None,
-                               lines=[f"The Demon died: you are now the {name}."])),
-            _st(reactor, state, f"promoted-st:{event.player}:{iso(event.at)}",
-                "st_note.md.j2", text=f"The Demon died with 5 or more alive: {event.player} "
-                f"(the Scarlet Woman) is now the {name}.")]
+    when = " She is told at dusk (seed 002: only at night)." if state.phase.is_day else ""
+    out = [] if state.phase.is_day else [
+        reactor._pm(event.player, f"promoted:{event.player}:{iso(event.at)}",
+                    render("night_results.md.j2", night=None,
+                           lines=[f"The Demon died: you are now the {name}."]))]
+    return out + [_st(reactor, state, f"promoted-st:{event.player}:{iso(event.at)}",
+                      "st_note.md.j2", text=f"The Demon died with 5 or more alive: "
+                      f"{event.player} (the Scarlet Woman) is now the {name}.{when}")]
+
+
+def _untold(reactor, state: GameState, event: UntoldDelivered) -> list:
+    return [reactor._pm(player, f"untold:{player}:{iso(event.at)}",
+                        render("night_results.md.j2", night=None, lines=[text]))
+            for player, text in event.messages]
 
 
 def _sweetheart(reactor, state: GameState, event: SweetheartDied) -> list:
@@ -360,7 +370,7 @@ _HANDLERS = {
     NightReminded: _reminded, NightLocked: _locked, SheetRequested: _sheet_again,
     ApprovalReminded: _approval_reminder, DawnDelayed: _delayed, NightResolved: _resolved,
     MadnessNoted: _madness, PixieMayGain: _pixie, FiddleOpened: _fiddle_opened,
-    FiddleEnded: _fiddle_ended, ExileRefused: _exile_refused, ButcherResolved: _butcher,
+    FiddleEnded: _fiddle_ended, ExileRefused: _exile_refused, ButcherResolved: _butcher, UntoldDelivered: _untold,
     PsychopathExecuted: _roshambo,
     WhisperPmFlagged: _flagged, StorytellerConsultRequested: _consult, DayEnded: _digest,
 }

@@ -15,8 +15,6 @@ TESTS = Path(__file__).resolve().parent
 TYPES = ("Townsfolk", "Outsider", "Minion", "Demon", "Fabled")
 
 NOT_QUOTED = {  # (seed, the ruling's first words): why no test quotes it
-    ("002", "Changes occur immediately after a viable Demon dies"):
-        "by post, the new Demon is told by PM at once: \"only at night\" is for live games",
     ("002", "Scarlet Woman is evil and Lleech from their team dies"):
         "a Scarlet Woman turned Lleech keeps no host: the Storytellers' (!character)",
     ("002", "Marionette thinks they are a Goon. There is no Goon in play"):

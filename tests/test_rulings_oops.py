@@ -564,3 +564,16 @@ def test_seed_002_puzzlemaster_guess_is_answered_by_the_storytellers():
     said = talk.thread("Brianna", "/guess Alex as Drunk", day + 2 * H)
     assert any("guessed Alex, not its drunk: give it false information" in raw
                for raw in to(said, "pm:storytellers"))
+
+
+def test_seed_002_scarlet_woman_changed_by_day_is_told_at_night():
+    """Seed 002, Scarlet Woman: "Changes occur immediately after a viable Demon dies and the
+    Scarlet Woman is informed at the earliest convenience, but only at night." """
+    characters, teams = TWO_TEAMS
+    talk, day = day_one(teams_game({**characters, "Derek": "scarletwoman"}, teams))
+    said = talk.st("!kill Ellen --yes", day + H)  # team 1's Imp dies by day
+    assert talk.state.grimoire_of("Derek").character == "imp"  # at once
+    assert to(said, "pm:derek") == []
+    assert any("is now the Imp. She is told at dusk" in raw for raw in to(said, "pm:storytellers"))
+    said = talk.st("!endday --yes", day + 2 * H)
+    assert "The Demon died: you are now the Imp." in to(said, "pm:derek")[0]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from . import madness
+from . import madness, triggers
 from .events import PhaseChanged, PlayerDied
 from .model import GameState, Phase
 from .night import APPROVAL_REMINDER, lock_at, owes_choice
@@ -93,8 +93,9 @@ def _fear_announced(state: GameState, night, at: datetime) -> list:
 
 
 def dusk(state: GameState, at: datetime) -> list:
-    """A night began: effects that lasted until dusk end."""
-    return [EffectsExpired(state.expiring, at)] if state.expiring else []
+    """A night began: effects that lasted until dusk end; messages held by day go out."""
+    expired = [EffectsExpired(state.expiring, at)] if state.expiring else []
+    return expired + triggers.deliver_untold(state, at)
 
 
 def deal_problems(state: GameState) -> list[str]:

@@ -236,12 +236,35 @@ def _her_demon_died(state: GameState, woman: str, dead: str) -> bool:
 def _promoted(state: GameState, e: ScarletWomanPromoted) -> GameState:
     entry = replace(state.grimoire_of(e.player), character=e.character)
     others = tuple((p, g) for p, g in state.grimoire if p != e.player)
-    return replace(state, grimoire=others + ((e.player, entry),))
+    state = replace(state, grimoire=others + ((e.player, entry),))
+    if state.phase.is_day:  # seed 002: she is told "only at night"
+        name = state.setup.script.get(e.character).name
+        state = replace(state, untold=state.untold + (
+            (e.player, f"The Demon died: you are now the {name}."),))
+    return state
+
+
+@dataclass(frozen=True, slots=True)
+class UntoldDelivered:
+    """Dusk: the messages held during the day go out (the Scarlet Woman's change)."""
+
+    messages: tuple[tuple[str, str], ...]
+    at: datetime
+
+
+def deliver_untold(state: GameState, at: datetime) -> list:
+    return [UntoldDelivered(state.untold, at)] if state.untold else []
+
+
+def _delivered(state: GameState, _e: UntoldDelivered) -> GameState:
+    return replace(state, untold=())
 
 
 _events._APPLIERS[ScarletWomanPromoted] = _promoted
+_events._APPLIERS[UntoldDelivered] = _delivered
 _events._APPLIERS[SweetheartDied] = _events._unchanged
 _events._APPLIERS[PsychopathExecuted] = _events._unchanged
 _events._APPLIERS[CannibalAte] = _cannibal_ate
 
-__all__ = ["ABILITY_DEATH", "CannibalAte", "PsychopathExecuted", "protected_from_execution", "ScarletWomanPromoted", "SweetheartDied", "after"]
+__all__ = ["ABILITY_DEATH", "CannibalAte", "PsychopathExecuted", "UntoldDelivered",
+           "deliver_untold", "protected_from_execution", "ScarletWomanPromoted", "SweetheartDied", "after"]

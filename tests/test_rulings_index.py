@@ -27,8 +27,6 @@ NOT_QUOTED = {  # (seed, the ruling's first words): why no test quotes it
         "the Pit-Hag's arbitrary deaths are the Storytellers' (!dies, !spare)",
     ("002", "(These rulings are potentially more fun here"):
         "a remark on the regular rule, not a ruling",
-    ("002", "After an evil team loses to an ability, their Demon dies."):
-        "not modelled: the Storytellers' (!kill)",
     ("002", "The good team that has already lost to an ability can still win"):
         "not modelled: the Storytellers' (!win)",
 }

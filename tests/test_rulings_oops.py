@@ -577,3 +577,22 @@ def test_seed_002_scarlet_woman_changed_by_day_is_told_at_night():
     assert any("is now the Imp. She is told at dusk" in raw for raw in to(said, "pm:storytellers"))
     said = talk.st("!endday --yes", day + 2 * H)
     assert "The Demon died: you are now the Imp." in to(said, "pm:derek")[0]
+
+
+def test_seed_002_djinn_a_team_that_loses_to_an_ability_loses_its_demon():
+    """Seed 002, Djinn: "After an evil team loses to an ability, their Demon dies." (the
+    Fearmonger executing the player it feared, of another evil team)"""
+    characters, teams = TWO_TEAMS
+    setup = teams_game({**characters, "Derek": "fearmonger"}, teams)
+    _, _, talk = night_sheet(setup, choices=(("Derek", "/choose Fatima"),))
+    talk.approve(talk.state.phase_ends_at - H)
+    talk.tick(talk.state.phase_ends_at)
+    day = talk.state.phase_ends_at - 12 * H
+    talk.thread("Derek", "/nominate Fatima", day + 13 * H)
+    for i, voter in enumerate(talk.state.today.nomination_of("Fatima").order):
+        talk.thread(voter, "/vote Fatima yes", day + 14 * H + i * timedelta(minutes=1))
+    said = talk.st("!endday --yes", day + 30 * H)
+    assert not talk.state.seat("Fatima").alive and not talk.state.seat("Gus").alive
+    assert talk.state.grimoire_of("Gus").alignment == "good"  # team 2 lost, turned good
+    assert talk.state.winner is None and not any("looks over" in raw
+                                                 for raw in to(said, "pm:storytellers"))

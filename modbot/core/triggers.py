@@ -101,9 +101,18 @@ def _fearmonger(state: GameState, event: Executed) -> tuple:
     if character is None or character.id != "fearmonger" or \
             is_malfunctioning(state, fearmonger) or feared_by(state, fearmonger) != event.player:
         return ()
+    if state.setup.script.terms.evil_teams and is_evil(state, event.player):
+        return _team_loses(state, state.grimoire_of(event.player).evil_team, event.at)
     winner = "good" if is_evil(state, event.player) else "evil"
     return (WinDetected(winner, f"the Fearmonger executed the player it feared "
                                 f"({event.player}), whose team loses", event.at),)
+
+
+def _team_loses(state: GameState, team: int | None, at) -> tuple:
+    """Seed 002, Djinn: "After an evil team loses to an ability, their Demon dies." (the win
+    check then turns the team good, or ends the game)"""
+    return tuple(PlayerDied(d, ABILITY_DEATH, at) for d in players_of_team(state, "demon")
+                 if state.grimoire_of(d).evil_team == team)
 
 
 def _witch_curse(state: GameState, event: Nominated) -> tuple:

@@ -67,7 +67,7 @@ def with_setup(text: str, setup, grimoire, bluffs) -> str:
     """The game file's text with the set-up written in (old character lines replaced)."""
     script = setup.script
     lines = [line for line in text.splitlines() if not _PRIVATE_KEYS.match(line)]
-    out, seat = [], None
+    out = []
     for line in lines:
         out.append(line)
         if re.match(r"^\s*\[\s*game\s*\]", line):

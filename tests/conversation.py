@@ -25,6 +25,9 @@ FIFTEEN = {
     "P09": "seamstress", "P10": "mutant", "P11": "sweetheart", "P12": "doppelganger",
     "P13": "witch", "P14": "cerenovus", "P15": "vortox",
 }
+ALL = load_script("almanac").with_characters(tuple(  # every character of the four scripts
+    c for name in ("botf", "oopsallevil", "crimsonmoon") for c in load_script(name).characters))
+SEATS = ("Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fatima", "Gus")
 NIGHT1_LOCK = START + timedelta(hours=22)
 DAWN1 = START + timedelta(hours=24)
 
@@ -45,6 +48,14 @@ def botf_setup(characters=SEVEN, *, bluffs=("sage", "flowergirl", "mathematician
                      for name, c in characters.items())
     return GameSetup("test", seats, START, storytellers=("nightingale",), script=script,
                      grimoire=grimoire, bluffs=bluffs, topic_id=1, **kwargs)
+
+
+def seven(*characters, **kwargs) -> GameSetup:
+    """Alex, Brianna, ... Gus dealt `characters` in seat order, on a script of every character;
+    the bluffs are the first three good characters not dealt, unless given."""
+    spare = [c.id for c in ALL.characters if c.is_good and c.id not in characters]
+    kwargs.setdefault("bluffs", tuple(spare[:3]))
+    return botf_setup(dict(zip(SEATS, characters)), script=ALL, **kwargs)
 
 
 class Conversation:

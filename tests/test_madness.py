@@ -4,21 +4,13 @@ its ability. Each test is named after the character it drives."""
 
 from datetime import timedelta
 
-from modbot.scripts import load_script
-
-from .conversation import Conversation, botf_setup, night_sheet, to
+from .conversation import Conversation, night_sheet, seven, to
 from .helpers import START
 
-ALL = load_script("almanac").with_characters(tuple(
-    c for name in ("botf", "oopsallevil", "crimsonmoon") for c in load_script(name).characters))
-SEATS = ("Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fatima", "Gus")
 H = timedelta(hours=1)
 
 
-def game(*characters):
-    names = dict(zip(SEATS, characters))
-    spare = [c.id for c in ALL.characters if c.is_good and c.id not in characters]
-    return botf_setup(names, script=ALL, bluffs=tuple(spare[:3]))
+game = seven
 
 
 def dawn(talk):

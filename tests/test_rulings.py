@@ -5,21 +5,13 @@ Evil". Rulings about abilities the bot does not model yet are listed in the READ
 from dataclasses import replace
 from datetime import timedelta
 
-from modbot.scripts import load_script
-
-from .conversation import Conversation, botf_setup, day_one, night_sheet, to
+from .conversation import botf_setup, day_one, night_sheet, seven, to
 from .helpers import START
 
-ALL = load_script("almanac").with_characters(tuple(
-    c for name in ("botf", "oopsallevil", "crimsonmoon") for c in load_script(name).characters))
-SEATS = ("Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fatima", "Gus")
 H = timedelta(hours=1)
 
 
-def game(*characters, **kw):
-    names = dict(zip(SEATS, characters))
-    spare = [c.id for c in ALL.characters if c.is_good and c.id not in characters]
-    return botf_setup(names, script=ALL, bluffs=tuple(spare[:3]), **kw)
+game = seven
 
 
 def test_seed_000_empath_skips_dead_neighbours():

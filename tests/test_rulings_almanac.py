@@ -7,22 +7,13 @@ from datetime import timedelta
 
 from modbot.core.grimoire import is_malfunctioning, players_of_team
 from modbot.core.setup import problems
-from modbot.scripts import load_script
-
-from .conversation import Conversation, botf_setup, day_one, night_sheet, to
+from .conversation import ALL, SEATS, Conversation, day_one, night_sheet, seven, to
 from .helpers import START
 
-ALL = load_script("almanac").with_characters(tuple(
-    c for name in ("botf", "oopsallevil", "crimsonmoon") for c in load_script(name).characters))
-SEATS = ("Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fatima", "Gus")
 H = timedelta(hours=1)
 
 
-def game(*characters, **kw):
-    names = dict(zip(SEATS, characters))
-    spare = [c.id for c in ALL.characters if c.is_good and c.id not in characters]
-    kw.setdefault("bluffs", tuple(spare[:3]))
-    return botf_setup(names, script=ALL, **kw)
+game = seven
 
 
 def dawn(talk):

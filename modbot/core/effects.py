@@ -11,7 +11,7 @@ night sheet, may drop any (`!effect N off`), and their approval applies them at 
 
 from __future__ import annotations
 
-from .grimoire import alignment_of, character_names, is_evil, is_in_play, is_malfunctioning, \
+from .grimoire import alignment_of, is_evil, is_in_play, is_malfunctioning, \
     living_neighbours, living_residents, players_of_team, true_character, yesterday
 from .model import GameState
 from .night_model import Effect, Info, NightChoice

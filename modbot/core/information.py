@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .grimoire import (
-    alignment_of, character_names, is_evil, is_malfunctioning, living_neighbours,
+    alignment_of, character_names, is_evil, living_neighbours,
     players_of_team, true_character, yesterday,
 )
 from .model import YES, GameState

@@ -24,7 +24,7 @@ from . import events as _events
 from . import rules as _rules
 from .actions import Context, PublicChoice, PublicGuess
 from .events import PlayerDied
-from .grimoire import PUZZLED, is_evil, is_malfunctioning, players_of_team, true_character
+from .grimoire import PUZZLED, is_evil, is_malfunctioning, true_character
 from .model import GameState, Phase
 from .night import acting_character
 from .rules import MESSAGES, reject

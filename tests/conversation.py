@@ -103,6 +103,11 @@ class Conversation:
         """The Storyteller writes in the Storytellers' conversation with the bot."""
         return self.pm("nightingale", raw, at)
 
+    def dawn(self) -> list[Said]:
+        """Approve tonight an hour before dawn, then reach dawn: what the bot said then."""
+        self.approve(self.state.phase_ends_at - timedelta(hours=1))
+        return self.tick(self.state.phase_ends_at)
+
     def approve(self, at: datetime) -> list[Said]:
         """The Storyteller approves tonight, sending nothing to whoever still needs a result."""
         missing = self.state.night.missing_results()

@@ -13,11 +13,6 @@ H = timedelta(hours=1)
 game = seven
 
 
-def dawn(talk):
-    talk.approve(talk.state.phase_ends_at - H)
-    return talk.tick(talk.state.phase_ends_at)
-
-
 def test_cerenovus_madness_is_recorded_for_one_day_and_recalled_at_dawn():
     """Seed 002, Cerenovus: "Tomorrow, if they are not mad about being the Vortox, they might be
     executed." (mad for the next day only; the Storytellers judge)"""
@@ -25,7 +20,7 @@ def test_cerenovus_madness_is_recorded_for_one_day_and_recalled_at_dawn():
     _, night, talk = night_sheet(game(*characters), choices=(("Derek", "/choose Alex as Monk"),))
     assert "Alex: mad about being the monk until dusk (the Cerenovus)" in \
         [e.describe() for e in night.effects]
-    said = dawn(talk)
+    said = talk.dawn()
     assert talk.state.grimoire_of("Alex").mad_as == "monk"
     assert "You are mad that you are the Monk" in to(said, "pm:alex")[0]
     digest = to(said, "pm:storytellers")[-1]
@@ -44,12 +39,12 @@ def test_mutant_is_recalled_every_dawn_until_it_dies():
     talk = Conversation(game(*characters))
     talk.tick(START)
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    said = dawn(talk)
+    said = talk.dawn()
     assert any("Gus is the Mutant" in raw for raw in to(said, "pm:storytellers"))
     talk.st("!kill Gus --yes", talk.state.phase_ends_at - 30 * H)
     talk.st("!endday --yes", talk.state.phase_ends_at - 20 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    said = dawn(talk)
+    said = talk.dawn()
     assert not any("madness" in raw for raw in to(said, "pm:storytellers"))
 
 
@@ -63,7 +58,7 @@ def test_pixie_is_mad_about_its_townsfolk_and_the_storytellers_hear_when_it_dies
     assert entries["Gus"].suggestion.startswith("ST decides: show an in-play Townsfolk; "
                                                 "proposed: Chef (Alex)")
     assert "Gus: mad about being the chef (the Pixie)" in [e.describe() for e in night.effects]
-    said = dawn(talk)
+    said = talk.dawn()
     assert talk.state.grimoire_of("Gus").mad_as == "chef"
     assert any("Gus must be mad about being the Chef (the Pixie)" in raw
                for raw in to(said, "pm:storytellers"))

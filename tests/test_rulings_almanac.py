@@ -16,11 +16,6 @@ H = timedelta(hours=1)
 game = seven
 
 
-def dawn(talk):
-    talk.approve(talk.state.phase_ends_at - H)
-    return talk.tick(talk.state.phase_ends_at)
-
-
 def test_seed_000_chef_counts_pairs_of_neighbouring_evil_players():
     """Seed 000, Chef: "Show the Chef fingers (0, 1, 2, etc.) equaling the number of pairs of
     neighboring evil players." (the circle wraps: the last seat neighbours the first)"""
@@ -56,7 +51,7 @@ def test_seed_000_snake_charmer_evil_swaps_alignments_as_appropriate():
     setup = replace(setup, grimoire=tuple(
         (p, replace(e, alignment="evil") if p == "Alex" else e) for p, e in setup.grimoire))
     _, _, talk = night_sheet(setup, choices=(("Alex", "/choose Ellen"),))
-    dawn(talk)
+    talk.dawn()
     alex, ellen = talk.state.grimoire_of("Alex"), talk.state.grimoire_of("Ellen")
     assert (alex.character, alex.alignment) == ("imp", "evil")
     assert (ellen.character, ellen.alignment) == ("snakecharmer", "evil")
@@ -80,7 +75,7 @@ def test_seed_000_monk_safe_reminder_is_removed_at_dawn():
     night only: the Demon's kill the night after succeeds)"""
     setup = game("chef", "empath", "soldier", "poisoner", "imp", "monk", "savant")
     _, night, talk = night_sheet(setup, night=2, choices=(("Fatima", "/choose Alex"),))
-    dawn(talk)
+    talk.dawn()
     talk.st("!endday --yes", talk.state.phase_ends_at - H)
     talk.pm("Ellen", "/choose Alex", talk.state.phase_ends_at - 20 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
@@ -93,7 +88,7 @@ def test_seed_000_soldier_survives_the_demon_and_no_one_died_is_declared():
     setup = game("chef", "empath", "soldier", "poisoner", "imp", "monk", "savant")
     _, night, talk = night_sheet(setup, night=2, choices=(("Ellen", "/choose Cameron"),))
     assert night.deaths == ()
-    (post,) = to(dawn(talk), "topic")
+    (post,) = to(talk.dawn(), "topic")
     assert "Nobody died in the night." in post and "Soldier" not in post
 
 
@@ -140,7 +135,7 @@ def test_seed_000_huntsman_chooses_once_and_turns_the_damsel_into_a_townsfolk():
     assert (change.player, change.field) == ("Cameron", "character")
     assert ALL.get(change.value).team == "townsfolk" and change.value not in (
         "huntsman", "empath", "monk", "savant")
-    dawn(talk)
+    talk.dawn()
     talk.st("!endday --yes", talk.state.phase_ends_at - H)
     said = talk.pm("Alex", "/choose Brianna", talk.state.phase_ends_at - 20 * H)
     assert "already used your once-per-game ability (night 1)" in to(said, "pm:alex")[0]
@@ -238,7 +233,7 @@ def test_seed_000_witch_curse_kills_the_nominator_and_nominations_continue():
     as normal.)" """
     setup = game("chef", "empath", "soldier", "witch", "imp", "monk", "savant")
     _, _, talk = night_sheet(setup, choices=(("Derek", "/choose Alex"),))
-    dawn(talk)
+    talk.dawn()
     day = talk.state.phase_ends_at - 12 * H
     said = talk.thread("Alex", "/nominate Brianna", day + 13 * H)
     assert not talk.state.seat("Alex").alive
@@ -284,7 +279,7 @@ def test_seed_000_imp_dawn_names_the_dead_never_how():
     night. (Do not say how they died.)" """
     setup = game("chef", "empath", "soldier", "poisoner", "imp", "monk", "savant")
     _, _, talk = night_sheet(setup, night=2, choices=(("Ellen", "/choose Alex"),))
-    (post,) = to(dawn(talk), "topic")
+    (post,) = to(talk.dawn(), "topic")
     assert "Alex died in the night." in post and "Imp" not in post and "Demon" not in post
 
 
@@ -308,7 +303,7 @@ def test_seed_000_monk_and_soldier_stop_the_demons_other_harmful_effects():
     _, night, talk = night_sheet(setup, night=2, choices=(
         ("Fatima", "/choose Alex"), ("Ellen", "/choose Alex")))
     assert not [e for e in night.effects if e.player == "Alex"]
-    dawn(talk)  # night 3: the protected player was never poisoned, so does not die
+    talk.dawn()  # night 3: the protected player was never poisoned, so does not die
     talk.st("!endday --yes", talk.state.phase_ends_at - H)
     talk.pm("Ellen", "/choose Brianna", talk.state.phase_ends_at - 20 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
@@ -342,7 +337,7 @@ def test_seed_000_huntsman_may_decline_and_keep_its_ability():
     setup = game("huntsman", "empath", "damsel", "poisoner", "imp", "monk", "savant")
     _, night, talk = night_sheet(setup, choices=(("Alex", "/pass"),))
     assert night.effects == ()
-    dawn(talk)
+    talk.dawn()
     talk.st("!endday --yes", talk.state.phase_ends_at - H)
     said = talk.pm("Alex", "/choose Cameron", talk.state.phase_ends_at - 20 * H)
     assert "accepted: you chose Cameron" in to(said, "pm:alex")[0]

@@ -362,7 +362,8 @@ def _digest(reactor, state: GameState, event: DayEnded) -> list:
 
 
 _HANDLERS = {
-    CharactersDealt: _dealt, DealWaiting: _deal_waiting, PublicAbilityUsed: _puzzle, SetupChecked: _setup_checked,
+    CharactersDealt: _dealt, DealWaiting: _deal_waiting, PublicAbilityUsed: _puzzle,
+    SetupChecked: _setup_checked,
     SetupProposed: _setup_proposed, SetupAccepted: _setup_accepted, WinDetected: _win_detected,
     ScarletWomanPromoted: _promoted, FearmongerChoseNew: _fear, EvilTeamLost: _team_lost,
     SweetheartDied: _sweetheart, SilenceCalled: _silence, SpokeInSilence: _spoke,
@@ -370,7 +371,8 @@ _HANDLERS = {
     NightReminded: _reminded, NightLocked: _locked, SheetRequested: _sheet_again,
     ApprovalReminded: _approval_reminder, DawnDelayed: _delayed, NightResolved: _resolved,
     MadnessNoted: _madness, PixieMayGain: _pixie, FiddleOpened: _fiddle_opened,
-    FiddleEnded: _fiddle_ended, ExileRefused: _exile_refused, ButcherResolved: _butcher, UntoldDelivered: _untold,
+    FiddleEnded: _fiddle_ended, ExileRefused: _exile_refused, ButcherResolved: _butcher,
+    UntoldDelivered: _untold,
     PsychopathExecuted: _roshambo,
     WhisperPmFlagged: _flagged, StorytellerConsultRequested: _consult, DayEnded: _digest,
 }

@@ -165,3 +165,14 @@ def test_lilmonsta_setup_deals_one_more_minion_and_no_demon():
     for seed in range(20):  # never dealt to a player when the game does not set it
         grimoire, _ = propose(almanac, setup.seats, Dice(str(seed)))
         assert "lilmonsta" not in {e.character for e in grimoire.values()}
+
+
+def test_barber_swap_with_the_demon_keeps_both_alignments():
+    """The Barber swaps characters, not alignments: the Demon's player stays evil with a good
+    character, and the other player becomes a good Demon."""
+    _, night, talk = night_sheet(game(*BARBER), night=2, choices=(
+        ("Ellen", "/choose Alex"), ("Ellen", "/swap Ellen Brianna")))
+    talk.dawn()
+    ellen, brianna = talk.state.grimoire_of("Ellen"), talk.state.grimoire_of("Brianna")
+    assert (ellen.character, ellen.alignment) == ("empath", "evil")
+    assert (brianna.character, brianna.alignment) == ("imp", "good")

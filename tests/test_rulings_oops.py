@@ -596,3 +596,33 @@ def test_seed_002_djinn_a_team_that_loses_to_an_ability_loses_its_demon():
     assert talk.state.grimoire_of("Gus").alignment == "good"  # team 2 lost, turned good
     assert talk.state.winner is None and not any("looks over" in raw
                                                  for raw in to(said, "pm:storytellers"))
+
+
+def test_seed_002_marionette_made_the_goon_by_the_pit_hag_is_told():
+    """Seed 002, Marionette: "Marionette thinks they are a Goon. There is no Goon in play and
+    Pit-Hag chooses that player to be a Goon. The player who was previously a Marionette is
+    woken up and informed they are now the Goon." (still evil: a new character keeps the
+    alignment)"""
+    characters, teams = TWO_TEAMS
+    setup = teams_game({**characters, "Alex": "marionette", "Derek": "pithag"},
+                       {**teams, "Alex": 1}, thinks={"Alex": "goon"})
+    _, night, talk = night_sheet(setup, night=2, choices=(("Derek", "/choose Alex as Goon"),))
+    assert ("Alex", "You are now the Goon.") in night.tells
+    talk.dawn()
+    alex = talk.state.grimoire_of("Alex")
+    assert (alex.character, alex.thinks, alex.alignment) == ("goon", None, "evil")
+
+
+def test_seed_002_lleech_with_a_living_host_cannot_die_to_arbitrary_deaths():
+    """Seed 002, Lleech: "Sober and healthy Lleech cannot be killed directly via arbitrary
+    deaths caused by Pit-Hag, but it can die to their ability if storyteller chooses to kill
+    the host." """
+    _, _, talk = night_sheet(teams_game(*LLEECH), choices=(("Ellen", "/choose Cameron"),))
+    talk.dawn()
+    talk.st("!endday --yes", talk.state.phase_ends_at - 11 * H)
+    talk.tick(talk.state.phase_ends_at - 2 * H)
+    said = talk.st("!dies Ellen", talk.state.phase_ends_at - H)
+    assert "Ellen is a sober and healthy Lleech whose host lives" in to(said, "pmtopic")[0]
+    talk.st("!dies Cameron", talk.state.phase_ends_at - H)
+    talk.dawn()
+    assert not talk.state.seat("Cameron").alive and not talk.state.seat("Ellen").alive

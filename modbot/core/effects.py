@@ -33,6 +33,8 @@ def _kill(state, player, choice, _deaths) -> Info:
                     "fails unless you say otherwise (!dies)")
     if not state.seat(target).alive:
         return Info(note=f"{target} is already dead: no death")
+    if lleech_survives(state, target):
+        return Info(note=f"{target} is the Lleech and its host lives: no death")
     is_demon = true_character(state, player).team == "demon"
     safe = _protected_by(state, target) if is_demon else None
     if safe is not None:
@@ -165,6 +167,15 @@ def _pukka_victim(state: GameState, pukka: str) -> str | None:
     return None
 
 
+def lleech_survives(state: GameState, player: str) -> bool:
+    """A working Lleech whose host (not itself) lives: it dies if and only if its host dies
+    (seed 002: not by execution, a kill or the Pit-Hag's arbitrary deaths)."""
+    character = true_character(state, player)
+    host = lleech_host(state, player) if character and character.id == "lleech" else None
+    return host is not None and host != player and state.seat(host).alive and \
+        not is_malfunctioning(state, player)
+
+
 def lleech_host(state: GameState, lleech: str) -> str | None:
     """The Lleech's host: its first-night choice."""
     first = next((n for n in state.past_nights if n.number == 1), None)
@@ -288,7 +299,20 @@ def _pit_hag(state, player, choice, _deaths) -> Info:
         if new.team == "demon" else ""
     return Info(note=f"{target} becomes the {new.name}.{demon}",
                 tells=((target, f"You are now the {new.name}."),),
-                effects=(Effect(target, "character", new.id, "the Pit Hag"),))
+                effects=(Effect(target, "character", new.id, "the Pit Hag"),) +
+                keep_alignment(state, target, new, "the Pit Hag"))
+
+
+def keep_alignment(state: GameState, player: str, new, why: str) -> tuple[Effect, ...]:
+    """A new character does not change the player's alignment (pinned when the new one's
+    team would say otherwise), and what a Drunk or a Marionette believed is gone."""
+    out = []
+    alignment = alignment_of(state, player)
+    if alignment and ("good" if new.is_good else "evil") != alignment:
+        out.append(Effect(player, "alignment", alignment, why))
+    if state.grimoire_of(player).thinks:
+        out.append(Effect(player, "thinks", None, why))
+    return tuple(out)
 
 
 def _witch(state, player, choice, _deaths) -> Info:
@@ -367,4 +391,4 @@ EFFECTS = {
     "acrobat": _acrobat, "philosopher": _philosopher,
 }
 
-__all__ = ["EFFECTS", "godfather_kill", "lleech_host", "lunatic", "target_of"]
+__all__ = ["EFFECTS", "godfather_kill", "keep_alignment", "lleech_survives", "lleech_host", "lunatic", "target_of"]

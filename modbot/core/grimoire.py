@@ -132,6 +132,7 @@ def character_names(state: GameState) -> dict[str, str]:
     return {c.id: c.name for c in state.setup.script.characters}
 
 
-__all__ = ["BABYSITTER", "PUZZLED", "is_puzzled", "alignment_of", "babysitter", "character_names", "is_evil", "is_in_play", "is_malfunctioning",
+__all__ = ["BABYSITTER", "PUZZLED", "alignment_of", "babysitter", "character_names", "is_evil",
+           "is_in_play", "is_malfunctioning", "is_puzzled",
            "living_neighbours", "living_residents", "no_dashii_victims", "players_of_team",
            "true_character", "yesterday"]

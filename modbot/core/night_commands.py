@@ -18,6 +18,7 @@ from . import commands as _commands
 from . import staff as _staff
 from . import events as _events
 from .commands import Command, _Bad, _name, _no_arguments, _one_name
+from .effects import lleech_survives
 from .events import GrimoireChanged, PhaseExtended
 from .model import GameState, Phase
 from .night import deadline_text, lock_at
@@ -36,6 +37,8 @@ MESSAGES.update({
     "nothing_proposed": "There is no proposed set-up: !setup propose first.",
     "no_hells_librarian": "Hell's Librarian is not in play (game.fabled).",
     "fabled_not_dealt": "The {name} is a Fabled: Fabled are the Storytellers', never dealt.",
+    "lleech_lives": "{player} is a sober and healthy Lleech whose host lives: it dies only "
+                    "with its host (seed 002); !dies the host, or !poison it first.",
     "no_such_effect": "There is no effect {number} tonight (the sheet lists {count}).",
     "unknown_character_st": "No character on the script is called \"{text}\".",
     "not_in_night": "There is no night to edit now (it is {phase}).",
@@ -303,6 +306,8 @@ def _sheet_edit(state: GameState, action: StSheetEdit, ctx):
         return refused
     if action.field == "dies" and not state.seat(action.player).alive:
         return reject(ctx, "player_dead", nominee=action.player)
+    if action.field == "dies" and lleech_survives(state, action.player):
+        return reject(ctx, "lleech_lives", player=action.player)
     effects = night_of(state, state.cycle).effects
     if action.field == "noeffect" and not 1 <= int(action.text) <= len(effects):
         return reject(ctx, "no_such_effect", number=action.text, count=len(effects))

@@ -59,6 +59,10 @@ def _swap(state, a: str, b: str) -> Info:
         why = "the Barber's haircut"
         effects.append(Effect(player, "character", new.character, why))
         effects.append(Effect(player, "thinks", new.thinks, why))
+        alignment = alignment_of(state, player)  # alignments stay, whatever the new team
+        character = state.setup.script.get(new.character)
+        if alignment and character and ("good" if character.is_good else "evil") != alignment:
+            effects.append(Effect(player, "alignment", alignment, why))
         shown = new.thinks or new.character
         tells.append((player, f"You are now the {names.get(shown, shown)}."))
     return Info(note=f"the Barber died: {a} and {b} swap characters (the Demon's /swap); "
@@ -72,7 +76,8 @@ def lil_monsta_step(state) -> tuple[SheetEntry, tuple[Effect, ...], tuple[tuple[
              if c.player in minions}
     shown = "; ".join(f"{m}: {p}" for m, p in votes.items()) or "no /babysit sent"
     held = babysitter(state)
-    kill = "" if state.cycle == 1 else         "; a player might die tonight: your choice (!dies PLAYER), or nobody"
+    kill = "" if state.cycle == 1 else \
+        "; a player might die tonight: your choice (!dies PLAYER), or nobody"
     top = Counter(votes.values()).most_common(2)
     majority = top and top[0][1] * 2 > len(votes) and top[0][0]
     base = SheetEntry("lilmonsta", None, "Lil' Monsta", shown, ())

@@ -28,7 +28,7 @@ from .grimoire import (
     is_evil, is_malfunctioning, living_residents, players_of_team, true_character,
 )
 from .model import GameState
-from .effects import lleech_host
+from .effects import lleech_host, lleech_survives
 from .wins import WinDetected, twin_of
 
 ABILITY_DEATH = "ability"  # the cause of a death by an ability (announced, never explained)
@@ -208,12 +208,7 @@ def protected_from_execution(state: GameState, player: str) -> bool:
     (roshambo decides)."""
     if state.grimoire_of(player).survives_execution_day == state.cycle:
         return True
-    if _is_working(state, player, "psychopath"):
-        return True
-    character = true_character(state, player)
-    host = lleech_host(state, player) if character and character.id == "lleech" else None
-    return host is not None and host != player and state.seat(host).alive and \
-        not is_malfunctioning(state, player)
+    return _is_working(state, player, "psychopath") or lleech_survives(state, player)
 
 
 def _scarlet_woman(state: GameState, event: PlayerDied) -> tuple:
@@ -276,4 +271,5 @@ _events._APPLIERS[PsychopathExecuted] = _events._unchanged
 _events._APPLIERS[CannibalAte] = _cannibal_ate
 
 __all__ = ["ABILITY_DEATH", "CannibalAte", "PsychopathExecuted", "UntoldDelivered",
-           "deliver_untold", "protected_from_execution", "ScarletWomanPromoted", "SweetheartDied", "after"]
+           "deliver_untold", "protected_from_execution", "ScarletWomanPromoted", "SweetheartDied",
+           "after"]

@@ -626,3 +626,62 @@ def test_seed_002_lleech_with_a_living_host_cannot_die_to_arbitrary_deaths():
     talk.st("!dies Cameron", talk.state.phase_ends_at - H)
     talk.dawn()
     assert not talk.state.seat("Cameron").alive and not talk.state.seat("Ellen").alive
+
+
+def test_seed_002_scarlet_woman_become_lleech_chooses_a_host_and_survives_till_then():
+    """Seed 002, Scarlet Woman: "Scarlet Woman is evil and Lleech from their team dies because
+    Psychopath killed their host. Scarlet Woman immediately becomes a Lleech. Scarlet Woman is
+    executed and does not die. At the start of the night, Scarlet Woman is asked to choose a
+    host." """
+    characters, teams = TWO_TEAMS
+    setup = teams_game({**characters, "Ellen": "lleech", "Derek": "scarletwoman",
+                        "Fatima": "psychopath"}, teams)
+    _, _, talk = night_sheet(setup, choices=(("Ellen", "/choose Cameron"),))
+    talk.dawn()
+    day = talk.state.phase_ends_at - 12 * H
+    talk.thread("Fatima", "/choose Cameron", day + H)  # the host dies, and the Lleech with it
+    assert not talk.state.seat("Ellen").alive
+    assert talk.state.grimoire_of("Derek").character == "lleech"
+    talk.st("!execute Derek --yes", day + 2 * H)
+    assert talk.state.seat("Derek").alive  # no host yet: it does not die
+    talk.pm("Derek", "/choose Alex", day + 3 * H)
+    talk.tick(talk.state.phase_ends_at - 2 * H)
+    entry = next(e for e in talk.state.night.sheet if e.player == "Derek")
+    assert entry.suggestion.startswith("Alex is the Lleech's host: poisoned")
+
+
+FEAR = ({**TWO_TEAMS[0], "Derek": "fearmonger"}, TWO_TEAMS[1])
+
+
+def good_lost_to_the_fearmonger():
+    """Derek (team 1's Fearmonger) fears Brianna (good), nominates her and she is executed."""
+    _, _, talk = night_sheet(teams_game(*FEAR), choices=(("Derek", "/choose Brianna"),))
+    talk.dawn()
+    day = talk.state.phase_ends_at - 12 * H
+    talk.thread("Derek", "/nominate Brianna", day + 13 * H)
+    for i, voter in enumerate(talk.state.today.nomination_of("Brianna").order):
+        talk.thread(voter, "/vote Brianna yes", day + 14 * H + i * timedelta(minutes=1))
+    said = talk.st("!endday --yes", day + 30 * H)
+    return talk, said, talk.state.phase_ends_at
+
+
+def test_seed_002_djinn_good_lost_to_an_ability_the_last_eligible_team_wins():
+    """Seed 002, Djinn: "The winning team is the last team eligible to win." (good lost to the
+    Fearmonger; the game goes on until one evil team is left)"""
+    talk, said, night = good_lost_to_the_fearmonger()
+    assert talk.state.good_lost.startswith("the Fearmonger executed the player it feared")
+    assert not any("looks over" in raw for raw in to(said, "pm:storytellers"))
+    talk.st("!kill Gus --yes", night - 20 * H)  # team 2 loses: team 1 is the last
+    assert talk.state.wins_detected[-1][0] == "evil"
+    assert talk.state.wins_detected[-1][1].endswith("evil team 1 is the last team eligible "
+                                                    "to win")
+
+
+def test_seed_002_djinn_good_that_lost_to_an_ability_still_wins_a_tie():
+    """Seed 002, Djinn: "The good team that has already lost to an ability can still win
+    because of a tie." """
+    talk, _, night = good_lost_to_the_fearmonger()
+    talk.st("\n".join(f"!kill {p} --yes" for p in ("Alex", "Cameron", "Derek", "Fatima")),
+            night - 20 * H)
+    assert talk.state.wins_detected[-1] == (
+        "good", "only two players live: a tie between evil teams goes to good")

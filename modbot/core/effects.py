@@ -169,22 +169,27 @@ def _pukka_victim(state: GameState, pukka: str) -> str | None:
 
 def lleech_survives(state: GameState, player: str) -> bool:
     """A working Lleech whose host (not itself) lives: it dies if and only if its host dies
-    (seed 002: not by execution, a kill or the Pit-Hag's arbitrary deaths)."""
+    (seed 002: not by execution, a kill or the Pit-Hag's arbitrary deaths); one that has not
+    chosen its host yet (a Scarlet Woman who just became the Lleech) does not die either."""
     character = true_character(state, player)
-    host = lleech_host(state, player) if character and character.id == "lleech" else None
-    return host is not None and host != player and state.seat(host).alive and \
-        not is_malfunctioning(state, player)
+    if character is None or character.id != "lleech" or is_malfunctioning(state, player):
+        return False
+    host = lleech_host(state, player)
+    return host is None or (host != player and state.seat(host).alive)
 
 
 def lleech_host(state: GameState, lleech: str) -> str | None:
-    """The Lleech's host: its first-night choice."""
-    first = next((n for n in state.past_nights if n.number == 1), None)
-    choice = first.choice_of(lleech) if first else None
-    return target_of(choice)
+    """The Lleech's host: its first choice as the Lleech (night 1; for a Scarlet Woman who
+    became the Lleech, her first night as one)."""
+    for night in state.past_nights:
+        choice = night.choice_of(lleech)
+        if choice is not None and choice.character == "lleech" and choice.players:
+            return choice.players[0]
+    return None
 
 
 def _lleech(state, player, choice, deaths) -> Info:
-    if state.cycle == 1:
+    if lleech_host(state, player) is None:  # its first night as the Lleech: the host
         host = target_of(choice)
         if host == player:  # seed 002: poisoned and healthy at once; the host part is void
             return Info(note=f"{player} hosts itself: healthy at once, and it can die")

@@ -285,6 +285,7 @@ class GameState:
     countdown: object = None  # boomdandy.Countdown: the pointing vote under way
     fabled_used: tuple[str, ...] = ()  # once-per-game Fabled spent (fabled.py)
     fiddle: object = None  # fabled.FiddleVote: the Fiddler's vote under way
+    good_lost: str = ""  # several evil teams: why good lost to an ability (the game went on)
     untold: tuple[tuple[str, str], ...] = ()  # (player, message) held until dusk (by day, a
     # Scarlet Woman's change is told "at the earliest convenience, but only at night")
 

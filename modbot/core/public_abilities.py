@@ -29,7 +29,7 @@ from .model import GameState, Phase
 from .night import acting_character
 from .rules import MESSAGES, reject
 from .triggers import ABILITY_DEATH
-from .wins import WinDetected
+from .wins import good_loses
 
 KLUTZ_HOURS = 6
 JUGGLER_GUESSES = 5
@@ -109,8 +109,8 @@ def _klutz(state, action, ctx):
     events = (_use(state, ctx, "klutz", action.target),)
     if _works(state, ctx.author, "klutz") and is_evil(state, action.target):
         terms = state.setup.script.terms
-        events += (WinDetected("evil", f"the Klutz chose a player of the {terms.evil} team",
-                               ctx.at),)
+        events += good_loses(state, f"the Klutz chose a player of the {terms.evil} team",
+                             ctx.at)
     return events
 
 
@@ -178,7 +178,7 @@ def _damsel_guess(state, action, ctx):
     target = true_character(state, action.target)
     if target is not None and target.id == "damsel" and \
             not is_malfunctioning(state, action.target):
-        events += (WinDetected("evil", "a Minion guessed the Damsel", ctx.at),)
+        events += good_loses(state, "a Minion guessed the Damsel", ctx.at)
     return events
 
 

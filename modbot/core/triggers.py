@@ -29,7 +29,7 @@ from .grimoire import (
 )
 from .model import GameState
 from .effects import lleech_host, lleech_survives
-from .wins import WinDetected, twin_of
+from .wins import WinDetected, good_loses, twin_of
 
 ABILITY_DEATH = "ability"  # the cause of a death by an ability (announced, never explained)
 
@@ -86,8 +86,7 @@ def _doppelganger(state: GameState, event: Executed) -> tuple:
             or is_evil(state, event.player):
         return ()
     terms = state.setup.script.terms
-    return (WinDetected("evil", f"the Doppelgänger's {terms.good} twin was executed",
-                        event.at),)
+    return good_loses(state, f"the Doppelgänger's {terms.good} twin was executed", event.at)
 
 
 def _fearmonger(state: GameState, event: Executed) -> tuple:
@@ -103,9 +102,10 @@ def _fearmonger(state: GameState, event: Executed) -> tuple:
         return ()
     if state.setup.script.terms.evil_teams and is_evil(state, event.player):
         return _team_loses(state, state.grimoire_of(event.player).evil_team, event.at)
-    winner = "good" if is_evil(state, event.player) else "evil"
-    return (WinDetected(winner, f"the Fearmonger executed the player it feared "
-                                f"({event.player}), whose team loses", event.at),)
+    reason = f"the Fearmonger executed the player it feared ({event.player}), whose team loses"
+    if is_evil(state, event.player):
+        return (WinDetected("good", reason, event.at),)
+    return good_loses(state, reason, event.at)
 
 
 def _team_loses(state: GameState, team: int | None, at) -> tuple:

@@ -111,11 +111,31 @@ def _live_teams(state: GameState) -> dict[int, list[str]]:
                    and c.team == "demon" for p in members)}
 
 
+@dataclass(frozen=True, slots=True)
+class GoodLost:
+    """Several evil teams (seed 002): good lost to an ability, and the game goes on; the last
+    evil team eligible wins, but a tie still goes to good."""
+
+    reason: str
+    at: datetime
+
+
+def good_loses(state: GameState, reason: str, at: datetime) -> tuple:
+    """What an ability that makes good lose emits: the evil win to confirm, or, while several
+    evil teams play on, that good lost (the winner is the last team eligible)."""
+    if state.setup.script.terms.evil_teams and len(_live_teams(state)) > 1:
+        return (GoodLost(reason, at),)
+    return (WinDetected("evil", reason, at),)
+
+
 def _detect_teams(state: GameState, day_ended: bool) -> tuple[str, str] | None:
     live = _live_teams(state)
     living = living_residents(state)
     if not live:
         return "good", "every evil team has lost (no living Demon)"
+    if state.good_lost and len(live) == 1:
+        return "evil", (f"good lost ({state.good_lost}) and evil team {next(iter(live))} is "
+                        "the last team eligible to win")
     if day_ended:
         day = state.past_days[-1] if state.past_days else None
         for team, members in live.items():
@@ -168,7 +188,8 @@ def _win_detected(state: GameState, e: WinDetected) -> GameState:
 
 
 _events._APPLIERS[WinDetected] = _win_detected
+_events._APPLIERS[GoodLost] = lambda state, e: replace(state, good_lost=e.reason)
 _events._APPLIERS[EvilTeamLost] = _team_lost
 
-__all__ = ["EvilTeamLost", "WinDetected", "check", "detect", "evil_teams",
+__all__ = ["EvilTeamLost", "GoodLost", "WinDetected", "check", "good_loses", "detect", "evil_teams",
            "twin_of"]

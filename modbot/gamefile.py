@@ -28,7 +28,7 @@ GAME_KEYS = {
     "lil_monsta",
 }
 SEAT_KEYS = {"player", "aliases", "dead", "ghost_vote", "traveller", "character", "thinks",
-             "alignment", "evil_team"}
+             "alignment", "evil_team", "bluffs"}
 LENGTH_KEYS = ("night", "discussion", "nomination", "voting", "night_action_lock")
 
 

@@ -62,6 +62,13 @@ def deal_from_file(lines, raw_seats, seats, script) -> tuple:
                 if script.get(values[field]).team == "fabled":
                     raise lines.error(lines.key(key, line), f"{where}: {key}: a Fabled is "
                                       "the Storytellers', never dealt to a player")
+        if "bluffs" in entry:  # a Demon's own bluffs (several evil teams)
+            if not isinstance(entry["bluffs"], list):
+                raise lines.error(lines.key("bluffs", line), f"{where}: bluffs is a list of "
+                                  "characters")
+            values["bluffs"] = tuple(character_id(lines, script, v, f"{where}: bluffs",
+                                                  lines.key("bluffs", line))
+                                     for v in entry["bluffs"])
         if "evil_team" in entry:
             team = entry["evil_team"]
             if isinstance(team, bool) or not isinstance(team, int) or team < 1:

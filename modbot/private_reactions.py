@@ -67,7 +67,8 @@ def role_view(state: GameState, player: str) -> dict:
     if starts_evil:
         view["cultists"] = _team_view(state, player, real.team == "demon")
     if starts_evil and real.team == "demon":
-        view["bluffs"] = [script.get(b).name for b in state.bluffs if script.get(b)]
+        view["bluffs"] = [script.get(b).name for b in entry.bluffs or state.bluffs
+                          if script.get(b)]
         view["barber"] = script.get("barber") is not None
         view["fiddler"] = "fiddler" in state.setup.fabled
     view["lil_monsta"] = starts_evil and real.team == "minion" and state.setup.lil_monsta
@@ -110,6 +111,8 @@ def _setup_proposed(reactor, state: GameState, event: SetupProposed) -> list:
             text += f" (thinks: {script.get(entry.thinks).name})"
         if entry.evil_team:
             text += f" [evil team {entry.evil_team}]"
+        if entry.bluffs:
+            text += " (bluffs: " + ", ".join(script.get(b).name for b in entry.bluffs) + ")"
         rows.append({"player": seat.name, "text": text})
     return [_st(reactor, state, f"setup-proposed:{iso(event.at)}", "setup_proposed.md.j2",
                 rows=rows, bluffs=[script.get(b).name for b in event.bluffs])]

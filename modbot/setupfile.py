@@ -58,8 +58,11 @@ def describe(setup, grimoire, bluffs) -> str:
             text += f" (thinks: {script.get(entry.thinks).name})"
         if entry.evil_team:
             text += f" [evil team {entry.evil_team}]"
+        if entry.bluffs:
+            text += " (bluffs: " + ", ".join(script.get(b).name for b in entry.bluffs) + ")"
         lines.append(text)
-    lines.append("Bluffs: " + ", ".join(script.get(b).name for b in bluffs))
+    if bluffs:
+        lines.append("Bluffs: " + ", ".join(script.get(b).name for b in bluffs))
     return "\n".join(lines)
 
 
@@ -70,7 +73,7 @@ def with_setup(text: str, setup, grimoire, bluffs) -> str:
     out = []
     for line in lines:
         out.append(line)
-        if re.match(r"^\s*\[\s*game\s*\]", line):
+        if re.match(r"^\s*\[\s*game\s*\]", line) and bluffs:
             names = ", ".join(f'"{script.get(b).name}"' for b in bluffs)
             out.append(f"bluffs = [{names}]")
         match = re.match(r'^\s*player\s*=\s*"([^"]+)"', line)
@@ -81,6 +84,9 @@ def with_setup(text: str, setup, grimoire, bluffs) -> str:
                 out.append(f'thinks = "{script.get(entry.thinks).name}"')
             if entry.evil_team:
                 out.append(f"evil_team = {entry.evil_team}")
+            if entry.bluffs:
+                names = ", ".join(f'"{script.get(b).name}"' for b in entry.bluffs)
+                out.append(f"bluffs = [{names}]")
     return "\n".join(out) + "\n"
 
 

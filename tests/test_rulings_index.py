@@ -15,8 +15,6 @@ TESTS = Path(__file__).resolve().parent
 TYPES = ("Townsfolk", "Outsider", "Minion", "Demon", "Fabled")
 
 NOT_QUOTED = {  # (seed, the ruling's first words): why no test quotes it
-    ("002", "Marionette thinks they are a Goon. Vortox from a different evil team"):
-        "not modelled: one set of bluffs for every Demon (README, known limitations)",
     ("002", "In a live game add an extra outsider"):
         "advice for live games",
     ("002", "(These rulings are potentially more fun here"):

@@ -361,8 +361,10 @@ def test_seed_002_djinn_outsider_count_is_arbitrary_and_good_may_be_empty():
     seats = tuple(Seat(n) for n in ("A", "B", "C", "D", "E", "F"))
     deal = {"A": ("fanggu", 1), "B": ("poisoner", 1), "C": ("witch", 1), "D": ("vortox", 2),
             "E": ("cerenovus", 2), "F": ("fearmonger", 2)}
-    grimoire = {n: GrimoireEntry(character=c, evil_team=t) for n, (c, t) in deal.items()}
-    assert problems(OOPS, seats, grimoire, ("goon", "acrobat", "imp")) == []
+    own = {"A": ("goon", "acrobat", "imp"), "D": ("golem", "lunatic", "imp")}
+    grimoire = {n: GrimoireEntry(character=c, evil_team=t, bluffs=own.get(n, ()))
+                for n, (c, t) in deal.items()}
+    assert problems(OOPS, seats, grimoire, ()) == []
 
 
 def test_seed_002_lunatic_as_a_lleech_is_told_like_any_choice():
@@ -685,3 +687,18 @@ def test_seed_002_djinn_good_that_lost_to_an_ability_still_wins_a_tie():
             night - 20 * H)
     assert talk.state.wins_detected[-1] == (
         "good", "only two players live: a tie between evil teams goes to good")
+
+
+def test_seed_002_marionette_belief_may_be_another_teams_bluff():
+    """Seed 002, Marionette: "Marionette thinks they are a Goon. Vortox from a different evil
+    team is shown Goon as one of the three not play characters." """
+    seats = tuple(Seat(n) for n in ("A", "B", "C", "D", "E", "F", "G"))
+    deal = {"A": ("imp", 1), "B": ("marionette", 1), "C": ("acrobat", None),
+            "D": ("vortox", 2), "E": ("witch", 2), "F": ("golem", None), "G": ("puzzlemaster", None)}
+    own = {"A": ("moonchild", "lleech", "pukka"), "D": ("goon", "sweetheart", "pukka")}
+    grimoire = {n: GrimoireEntry(character=c, evil_team=t, bluffs=own.get(n, ()),
+                                 thinks="goon" if n == "B" else None)
+                for n, (c, t) in deal.items()}
+    assert problems(OOPS, seats, grimoire, ()) == []
+    grimoire["A"] = replace(grimoire["A"], bluffs=("goon", "lleech", "pukka"))  # its own team
+    assert "bluff Goon is in play (or shown to a player)" in problems(OOPS, seats, grimoire, ())

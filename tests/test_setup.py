@@ -2,7 +2,9 @@
 in the seeds, the Drunk, Lunatic and Marionette, the Djinn's several evil teams (seed 002);
 random legal set-ups from a passed-in random source; `modbot setup` and `!setup`."""
 
+from dataclasses import replace
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -117,7 +119,20 @@ def test_the_djinn_teams_each_have_a_demon_and_as_many_minions():
     characters = ("goon", "acrobat", "imp", "poisoner", "witch", "vortox", "golem")
     teams = {3: 1, 4: 1, 5: 2, 6: 2}
     assert problems(OOPS, _seats(7), _deal(characters, teams=teams),
-                    ("lleech", "moonchild", "pukka")) == []
+                    ("lleech", "pukka", "fanggu")) == []  # Demon bluffs may be shared
+
+
+def test_the_djinn_teams_are_never_shown_the_same_other_bluff():
+    """Seed 002, Djinn: "That information may be the same for multiple teams, information
+    about characters of other types is unique between teams." (each Demon's own `bluffs`)"""
+    characters = ("goon", "acrobat", "imp", "poisoner", "witch", "vortox", "golem")
+    grimoire = _deal(characters, teams={3: 1, 4: 1, 5: 2, 6: 2})
+    shared = ("lleech", "moonchild", "pukka")
+    assert "bluff Moonchild is shown to two evil teams (seed 002: only Demon bluffs may be " \
+        "shared)" in problems(OOPS, _seats(7), grimoire, shared)
+    grimoire["P03"] = replace(grimoire["P03"], bluffs=("lleech", "moonchild", "pukka"))
+    grimoire["P06"] = replace(grimoire["P06"], bluffs=("lleech", "sweetheart", "pukka"))
+    assert problems(OOPS, _seats(7), grimoire, ()) == []
 
 
 @pytest.mark.parametrize("script", [BOTF, ALMANAC, OOPS], ids=["botf", "almanac", "oops"])
@@ -175,3 +190,17 @@ def test_the_storytellers_can_draw_a_set_up_look_at_it_and_accept_it():
     assert len(talk.state.bluffs) == 3
     said = talk.tick(START)
     assert sum("Your character" in s.raw for s in said) == 7
+
+
+def test_modbot_setup_writes_each_teams_bluffs_for_seed_002(tmp_path):
+    text = (ROOT / "config/demo-game.toml").read_text().replace('script = "botf"',
+                                                                  'script = "oopsallevil"')
+    text = re.sub(r'(?m)^\s*(character|thinks|bluffs|alignment)\s*=.*$', "", text)
+    game = tmp_path / "game.toml"
+    game.write_text(text)
+    out = tmp_path / "proposed.toml"
+    result = _modbot("setup", str(game), "--propose", "--seed", "3", "--write", str(out))
+    assert result.returncode == 0 and "(bluffs: " in result.stdout, result.stdout
+    written = out.read_text()
+    assert written.count("bluffs = [") >= 2 and "\nbluffs = [" not in written.split("[[seat]]")[0]
+    assert _modbot("setup", str(out)).stdout.strip() == "The set-up is legal."

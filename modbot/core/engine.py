@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from . import night_commands, public_abilities  # noqa: F401  (register their rules)
+from . import bluffs, night_commands, public_abilities  # noqa: F401  (register their rules)
 from . import boomdandy, fabled, nightflow, travellers, triggers, wins
 from .actions import Context
 from .console import CommandReport, run_commands

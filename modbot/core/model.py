@@ -254,6 +254,7 @@ class GrimoireEntry:
     survives_execution_day: int | None = None  # the Devil's Advocate: not killed by execution
     ability_of: str | None = None  # an ability gained (the Philosopher's, the Cannibal's)
     funny_day: int | None = None  # the Deviant was funny on this day: it cannot be exiled
+    bluffs: tuple[str, ...] = ()  # a Demon's own bluffs (several evil teams); else the game's
 
 
 @dataclass(frozen=True, slots=True)

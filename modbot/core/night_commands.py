@@ -46,19 +46,12 @@ MESSAGES.update({
     "results_missing": "These players still need a result: {players} (!result PLAYER TEXT, "
                        "or !result PLAYER none).",
     "approve_first": "Approve the night first (!approve); dawn then comes at once if it is due.",
-    "bluff_in_play": "{name} is in play; bluffs are characters not in play.",
-    "not_a_good_character": "{name} is not a good character.",
 })
 
 
 @dataclass(frozen=True, slots=True)
 class StStart:
     pass
-
-
-@dataclass(frozen=True, slots=True)
-class StBluffs:
-    characters: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,12 +125,6 @@ class SpokeInSilence:
 
 
 @dataclass(frozen=True, slots=True)
-class BluffsSet:
-    characters: tuple[str, ...]
-    at: datetime
-
-
-@dataclass(frozen=True, slots=True)
 class SheetRequested:
     by: str
     at: datetime
@@ -147,13 +134,6 @@ class SheetRequested:
 
 def _text(words: list[str]) -> str:
     return " ".join(words).strip().strip('"“”').strip()
-
-
-def _bluffs(words, _roster):
-    names = [n.strip() for n in " ".join(words).split(",") if n.strip()]
-    if not names:
-        raise _Bad("list the characters, separated by commas")
-    return StBluffs(tuple(names))
 
 
 def _result(words, roster):
@@ -211,8 +191,6 @@ _NEW_COMMANDS = [
             "game, night 1 starts now", "!start", _no_arguments(StStart())),
     Command("thinks", "!thinks PLAYER CHARACTER", "the character a player is shown instead of "
             "their own (the Drunk's Townsfolk; private)", "!thinks Alex Oracle", _thinks),
-    Command("bluffs", "!bluffs A, B, C", "the not-in-play good characters the Demon learns "
-            "(private)", "!bluffs Sage, Oracle, Mutant", _bluffs),
     Command("result", "!result PLAYER TEXT", "what a player learns at dawn (replaces the "
             "night sheet's suggestion; none: nothing)", "!result Alex 1", _result),
     Command("dies", "!dies PLAYER", "add a death tonight (announced at dawn, never how)",
@@ -275,23 +253,6 @@ def _silence_rule(state: GameState, action: StSilence, ctx):
     if "hellslibrarian" not in state.setup.fabled:
         return reject(ctx, "no_hells_librarian")
     return (SilenceCalled(action.on, ctx.author, ctx.at),)
-
-
-def _bluffs_rule(state: GameState, action: StBluffs, ctx):
-    script, ids = state.setup.script, []
-    if script is None:
-        return reject(ctx, "no_script")
-    in_play = {state.grimoire_of(s.name).character for s in state.seats}
-    for name in action.characters:
-        found = script.find(name)
-        if found is None:
-            return reject(ctx, "unknown_character_st", text=name)
-        if found.id in in_play:
-            return reject(ctx, "bluff_in_play", name=found.name)
-        if not found.is_good:
-            return reject(ctx, "not_a_good_character", name=found.name)
-        ids.append(found.id)
-    return (BluffsSet(tuple(ids), ctx.at),)
 
 
 def _night_open(state: GameState, ctx):
@@ -381,20 +342,16 @@ def silence_broken(state: GameState, author: str, post_number, at) -> tuple:
     return (SpokeInSilence(author, post_number, at),)
 
 
-def _bluffs_set(state: GameState, e: BluffsSet) -> GameState:
-    return replace(state, bluffs=e.characters)
-
-
 _commands.COMMANDS.update({c.name: c for c in _NEW_COMMANDS})
-_commands.COMMAND_OF.update({StSilence: "silence", StSetupCheck: "setup", StStart: "start", StBluffs: "bluffs", StSheetEdit: "result",
+_commands.COMMAND_OF.update({StSilence: "silence", StSetupCheck: "setup", StStart: "start", StSheetEdit: "result",
                              StApprove: "approve", StSheet: "sheet"})
-_staff._HANDLERS.update({StSilence: _silence_rule, StSetupCheck: _setup_check, StStart: _start, StBluffs: _bluffs_rule, StSheetEdit: _sheet_edit,
+_staff._HANDLERS.update({StSilence: _silence_rule, StSetupCheck: _setup_check, StStart: _start, StSheetEdit: _sheet_edit,
                          StApprove: _approve, StSheet: _sheet, StGrimoire: _grimoire_checked,
                          StNextPhase: _next_phase_checked})
-_events._APPLIERS.update({BluffsSet: _bluffs_set, SheetRequested: _events._unchanged,
+_events._APPLIERS.update({SheetRequested: _events._unchanged,
                          SetupChecked: _events._unchanged, SetupProposed: _setup_proposed,
                          SetupAccepted: _setup_accepted, SilenceCalled: _silence_called,
                          SpokeInSilence: _events._unchanged})
 
-__all__ = ["BluffsSet", "SilenceCalled", "SpokeInSilence", "silence_broken", "SetupAccepted", "SetupChecked", "SetupProposed", "SheetRequested", "StSetupCheck", "StApprove", "StBluffs", "StSheet", "StSheetEdit",
+__all__ = ["SilenceCalled", "SpokeInSilence", "silence_broken", "SetupAccepted", "SetupChecked", "SetupProposed", "SheetRequested", "StSetupCheck", "StApprove", "StSheet", "StSheetEdit",
            "StStart", "GrimoireChanged"]

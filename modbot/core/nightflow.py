@@ -105,9 +105,11 @@ def deal_problems(state: GameState) -> list[str]:
     if missing:
         problems.append(f"no character for {', '.join(missing)} (use !character)")
     wanted = state.setup.script.terms.demon_bluffs
-    if players_of_team(state, "demon") and len(state.bluffs) < wanted and \
-            not state.setup.lil_monsta:  # Lil' Monsta skips Demon info
-        problems.append(f"the Demon needs {wanted} bluffs (use !bluffs A, B, C)")
+    short = [d for d in players_of_team(state, "demon")
+             if len(state.grimoire_of(d).bluffs or state.bluffs) < wanted]
+    if short and not state.setup.lil_monsta:  # Lil' Monsta skips Demon info
+        problems.append(f"the Demon needs {wanted} bluffs (use !bluffs A, B, C, or with "
+                        f"several evil teams !bluffs {short[0]}: A, B, C)")
     return problems
 
 

@@ -180,17 +180,25 @@ def _bluff_problems(script: Script, ids: set[str], grimoire, bluffs, characters)
     if not any(c.team == "demon" for c in characters.values()):
         return ["no Demon is dealt"] if not script.terms.partial else \
             ["no Demon is dealt (a partial script: add one with game.script_add)"]
-    shown = {e.thinks for e in grimoire.values() if e.thinks}
-    out = []
-    if len(bluffs) != script.terms.demon_bluffs:
-        out.append(f"the Demon needs {script.terms.demon_bluffs} bluffs ({len(bluffs)} given)")
-    for bluff in bluffs:
-        character = script.get(bluff)
-        if character is None or not (character.is_good or script.terms.evil_teams):
-            out.append(f"bluff {bluff}: not a good character on the script")
-        elif bluff in ids or bluff in shown:
-            out.append(f"bluff {character.name} is in play (or shown to a player)")
-    return out
+    out, seen = [], {}
+    for demon in [n for n, c in characters.items() if c.team == "demon"]:
+        own = grimoire[demon].bluffs or bluffs
+        who = f"{demon} (the Demon)" if grimoire[demon].bluffs else "the Demon"
+        if len(own) != script.terms.demon_bluffs:
+            out.append(f"{who} needs {script.terms.demon_bluffs} bluffs ({len(own)} given)")
+        team = grimoire[demon].evil_team
+        shown = {e.thinks for e in grimoire.values() if e.thinks and (  # seed 002: another
+            not script.terms.evil_teams or e.evil_team in (None, team))}  # team's Marionette
+        for bluff in own:
+            character = script.get(bluff)
+            if character is None or not (character.is_good or script.terms.evil_teams):
+                out.append(f"bluff {bluff}: not a good character on the script")
+            elif bluff in ids or bluff in shown:
+                out.append(f"bluff {character.name} is in play (or shown to a player)")
+            elif character.team != "demon" and seen.setdefault(bluff, team) != team:
+                out.append(f"bluff {character.name} is shown to two evil teams (seed 002: "
+                           "only Demon bluffs may be shared)")
+    return list(dict.fromkeys(out))
 
 
 # -- proposing --------------------------------------------------------------------------------
@@ -297,10 +305,23 @@ def _finish(script: Script, residents, grimoire, rng):
             _seat_beside_demon(script, residents, grimoire, name)
     if script.terms.evil_teams:  # seed 002: Demons may be shown any not-in-play character
         free_good += [c for c in script.characters if c.is_evil and c.id not in ids]
+        return _team_bluffs(script, residents, grimoire, free_good)
     wanted = script.terms.demon_bluffs if any(
         script.get(e.character).team == "demon" for e in grimoire.values()) else 0
     bluffs = tuple(c.id for c in free_good[:wanted])  # none with Lil' Monsta
     return grimoire, bluffs
+
+
+def _team_bluffs(script: Script, residents, grimoire, free):
+    """Seed 002: each team's Demon gets its own bluffs, none shown to two teams."""
+    for name in residents:
+        if script.get(grimoire[name].character).team != "demon":
+            continue
+        if len(free) < script.terms.demon_bluffs:
+            return None
+        own, free = free[:script.terms.demon_bluffs], free[script.terms.demon_bluffs:]
+        grimoire[name] = replace(grimoire[name], bluffs=tuple(c.id for c in own))
+    return grimoire, ()
 
 
 def _seat_beside_demon(script: Script, residents, grimoire, marionette) -> None:

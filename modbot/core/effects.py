@@ -2,10 +2,12 @@
 
 Like information.py, each function takes (state, player, choice, deaths) and returns an
 `Info`, here mostly with `death` and `effects`: the Demons' kills and what stops them (the
-Monk, the Innkeeper, the Soldier; not against the Assassin), the Imp passing the Demon on,
-the Fang Gu jumping to the first Outsider it kills, the Vigormortis' Minions, the Pukka, the
-Lleech's host, the Gambler, the Poisoner, the Widow, the Snake Charmer's swap, the Pit Hag's
-change, the Witch's curse. Nothing is applied here: the Storytellers see the effects on the
+Monk, the Innkeeper, the Soldier; not against the Assassin; a Lleech whose host lives), the
+Imp passing the Demon on (star_pass.py), the Godfather's kill after an Outsider died, the Fang
+Gu jumping to the first Outsider it kills, the Vigormortis' Minions, the Pukka and its last
+reached victim, the Lleech's host, the Gambler, the Poisoner, the Widow, the Snake Charmer's
+swap, the Pit Hag's change (a new character keeps the alignment: `keep_alignment`), the
+Witch's curse. Nothing is applied here: the Storytellers see the effects on the
 night sheet, may drop any (`!effect N off`), and their approval applies them at dawn.
 """
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 from .grimoire import alignment_of, is_evil, is_in_play, is_malfunctioning, \
     living_neighbours, living_residents, players_of_team, true_character, yesterday
 from .model import GameState
+from .star_pass import star_pass
 from .night_model import Effect, Info, NightChoice
 from .private_events import night_of
 
@@ -40,7 +43,7 @@ def _kill(state, player, choice, _deaths) -> Info:
     if safe is not None:
         return Info(note=f"{target} is safe from the Demon ({safe}): no death")
     if target == player and true_character(state, player).id == "imp":
-        return _star_pass(state, player)
+        return star_pass(state, player)
     return Info(note=f"{target} dies", death=target)
 
 
@@ -67,53 +70,6 @@ def godfather_kill(state, player, choice, deaths) -> Info:
                for d in (day.deaths if day else ())):
         return Info(note="no Outsider died today: the Godfather's choice does nothing")
     return _kill(state, player, choice, deaths)
-
-
-def _star_pass(state: GameState, imp: str) -> Info:
-    """The Imp killed itself: a Minion becomes the Imp; an alive, sober and healthy Scarlet
-    Woman first (seed 002's Imp ruling). With several evil teams (seed 002), a Minion of its
-    own team; a good Imp, or one with no Minion of its team alive (the team loses), passes to
-    a good Minion, even a dead one: the first is proposed, the Storytellers may pick another."""
-    minions = players_of_team(state, "minion")
-    teams = state.setup.script.terms.evil_teams
-    if teams and is_evil(state, imp):
-        team = state.grimoire_of(imp).evil_team
-        minions = [m for m in minions if state.grimoire_of(m).evil_team == team]
-    elif teams:
-        minions = []
-    scarlet = [m for m in minions if true_character(state, m).id == "scarletwoman"
-               and not is_malfunctioning(state, m)]
-    heir = scarlet[0] if scarlet else (minions[0] if minions else None)
-    if heir is None and teams:
-        return _pass_to_a_good_minion(state, imp)
-    if heir is None:
-        return Info(note="the Imp killed itself with no Minion alive: it dies", death=imp)
-    return _becomes_the_imp(imp, heir, "the Imp killed itself: it dies and {heir} becomes the "
-                            "Imp (told at dawn)")
-
-
-def _pass_to_a_good_minion(state: GameState, imp: str) -> Info:
-    """Seed 002: its team loses (if evil) and a good Minion, alive or dead, becomes an Imp;
-    the Minions of the losing team count as good."""
-    losing = state.grimoire_of(imp).evil_team if is_evil(state, imp) else None
-
-    def good_minion(player: str) -> bool:
-        character = true_character(state, player)
-        return player != imp and character is not None and character.team == "minion" and (
-            not is_evil(state, player) or state.grimoire_of(player).evil_team == losing)
-    living_first = sorted(state.seats, key=lambda seat: not seat.alive)
-    candidates = [seat.name for seat in living_first if good_minion(seat.name)]
-    if not candidates:
-        return Info(note="the Imp killed itself and no good Minion is left: it dies", death=imp)
-    return _becomes_the_imp(imp, candidates[0], "the Imp killed itself: it dies and a good "
-                            "Minion becomes an Imp, even a dead one (seed 002): proposed "
-                            "{heir}; another with !effect N off and !character")
-
-
-def _becomes_the_imp(imp: str, heir: str, note: str) -> Info:
-    return Info(note=note.format(heir=heir), death=imp,
-                effects=(Effect(heir, "character", "imp", "the Imp passed to a Minion"),),
-                tells=((heir, "You are now the Imp."),))
 
 
 def lunatic(state, player, choice) -> Info:

@@ -3,9 +3,13 @@ night sheet until `!used`, and the Fiddler: the Demon's /fiddle at night, the St
 !fiddle, everyone's /fiddle in the thread, and the win the Storytellers confirm. Each test is
 named after the Fabled it drives."""
 
+from dataclasses import replace
 from datetime import timedelta
 
 from modbot.core.fabled import FIDDLE_VOTE
+from modbot.gamefile import load_game
+from modbot.opening import opening_post
+from modbot.rehearsal import DEMO_GAME
 from modbot.scripts import load_script
 
 from .conversation import Conversation, botf_setup, day_one, night_sheet, to
@@ -94,3 +98,10 @@ def test_fiddler_tie_goes_to_good():
     talk.st("!fiddle Fatima Alex", dawn + H)
     said = talk.tick(dawn + H + FIDDLE_VOTE)
     assert any("tie goes to good" in raw for raw in to(said, "pm:storytellers"))
+
+
+def test_fiddler_opening_post_tells_players_how_to_vote():
+    setup = load_game(DEMO_GAME)
+    assert "/fiddle" not in opening_post(setup)
+    assert "| vote which of two players wins, when the Fiddler plays | `/fiddle X` |" in \
+        opening_post(replace(setup, fabled=("fiddler",)))

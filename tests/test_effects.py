@@ -327,12 +327,8 @@ def test_golem_nominating_the_demon_kills_nobody():
 
 def test_fearmonger_choice_is_announced_and_its_execution_ends_the_game():
     characters = ("chef", "empath", "soldier", "fearmonger", "imp", "monk", "pixie")
-    talk = Conversation(_game(*characters))
-    talk.tick(START)
-    talk.pm("Derek", "/choose Alex", START + H)
-    talk.tick(START + timedelta(hours=22))
-    talk.approve(START + timedelta(hours=23))
-    said = talk.tick(START + timedelta(hours=24))
+    _, _, talk = night_sheet(_game(*characters), choices=(("Derek", "/choose Alex"),))
+    said = talk.dawn()
     assert "The Fearmonger has chosen a new player." in to(said, "topic")[0]
     nominations = START + timedelta(hours=36)
     talk.tick(nominations)
@@ -447,12 +443,8 @@ def test_doppelganger_twin_executed_makes_evil_win_and_blocks_good():
 
 def test_lleech_dies_with_its_host_and_not_otherwise():
     characters = ("chef", "empath", "soldier", "poisoner", "lleech", "monk", "savant")
-    talk = Conversation(_game(*characters))
-    talk.tick(START)
-    talk.pm("Ellen", "/choose Alex", START + H)
-    talk.tick(START + timedelta(hours=22))
-    talk.approve(START + timedelta(hours=23))
-    talk.tick(START + timedelta(hours=24))
+    _, _, talk = night_sheet(_game(*characters), choices=(("Ellen", "/choose Alex"),))
+    talk.dawn()
     talk.st("!execute Ellen --yes", START + timedelta(hours=30))
     assert talk.state.seat("Ellen").alive  # the host lives: the Lleech survives execution
     said = talk.st("!kill Alex --yes", START + timedelta(hours=31))

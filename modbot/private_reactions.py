@@ -27,6 +27,7 @@ from .core.private_events import (
 from .core.fabled import FiddleEnded, FiddleOpened
 from .core.madness import MadnessNoted, PixieMayGain
 from .core.public_abilities import PublicAbilityUsed
+from .core.setup import dealt_text
 from .core.travellers import ButcherResolved, ExileRefused
 from .core.model import GameState, iso
 from .core.script import Character
@@ -106,14 +107,7 @@ def _setup_proposed(reactor, state: GameState, event: SetupProposed) -> list:
         if entry is None:
             rows.append({"player": seat.name, "text": "traveller: yours to choose"})
             continue
-        text = script.get(entry.character).name
-        if entry.thinks:
-            text += f" (thinks: {script.get(entry.thinks).name})"
-        if entry.evil_team:
-            text += f" [evil team {entry.evil_team}]"
-        if entry.bluffs:
-            text += " (bluffs: " + ", ".join(script.get(b).name for b in entry.bluffs) + ")"
-        rows.append({"player": seat.name, "text": text})
+        rows.append({"player": seat.name, "text": dealt_text(script, entry)})
     return [_st(reactor, state, f"setup-proposed:{iso(event.at)}", "setup_proposed.md.j2",
                 rows=rows, bluffs=[script.get(b).name for b in event.bluffs])]
 

@@ -12,7 +12,7 @@ import random
 import re
 from pathlib import Path
 
-from .core.setup import problems, propose
+from .core.setup import dealt_text, problems, propose
 from .gamefile import GameFileError, load_game
 
 _PRIVATE_KEYS = re.compile(r"^\s*(character|thinks|evil_team|bluffs)\s*=")
@@ -53,14 +53,7 @@ def describe(setup, grimoire, bluffs) -> str:
         if entry is None:
             lines.append(f"{seat.name}: (traveller: the Storyteller chooses)")
             continue
-        text = f"{seat.name}: {script.get(entry.character).name}"
-        if entry.thinks:
-            text += f" (thinks: {script.get(entry.thinks).name})"
-        if entry.evil_team:
-            text += f" [evil team {entry.evil_team}]"
-        if entry.bluffs:
-            text += " (bluffs: " + ", ".join(script.get(b).name for b in entry.bluffs) + ")"
-        lines.append(text)
+        lines.append(f"{seat.name}: {dealt_text(script, entry)}")
     if bluffs:
         lines.append("Bluffs: " + ", ".join(script.get(b).name for b in bluffs))
     return "\n".join(lines)

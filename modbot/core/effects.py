@@ -265,15 +265,19 @@ def _pit_hag(state, player, choice, _deaths) -> Info:
 
 
 def keep_alignment(state: GameState, player: str, new, why: str) -> tuple[Effect, ...]:
-    """A new character does not change the player's alignment (pinned when the new one's
-    team would say otherwise), and what a Drunk or a Marionette believed is gone."""
-    out = []
+    """A new character does not change the player's alignment, and what a Drunk or a
+    Marionette believed is gone."""
+    gone = (Effect(player, "thinks", None, why),) if state.grimoire_of(player).thinks else ()
+    return pinned_alignment(state, player, new, why) + gone
+
+
+def pinned_alignment(state: GameState, player: str, new, why: str) -> tuple[Effect, ...]:
+    """The player's alignment, set explicitly when the new character's team would say
+    otherwise (a character change is not an alignment change)."""
     alignment = alignment_of(state, player)
-    if alignment and ("good" if new.is_good else "evil") != alignment:
-        out.append(Effect(player, "alignment", alignment, why))
-    if state.grimoire_of(player).thinks:
-        out.append(Effect(player, "thinks", None, why))
-    return tuple(out)
+    if new is None or not alignment or ("good" if new.is_good else "evil") == alignment:
+        return ()
+    return (Effect(player, "alignment", alignment, why),)
 
 
 def _witch(state, player, choice, _deaths) -> Info:
@@ -352,4 +356,4 @@ EFFECTS = {
     "acrobat": _acrobat, "philosopher": _philosopher,
 }
 
-__all__ = ["EFFECTS", "godfather_kill", "keep_alignment", "lleech_survives", "lleech_host", "lunatic", "target_of"]
+__all__ = ["EFFECTS", "godfather_kill", "keep_alignment", "lleech_survives", "pinned_alignment", "lleech_host", "lunatic", "target_of"]

@@ -27,6 +27,7 @@ from dataclasses import replace
 
 from .grimoire import BABYSITTER, alignment_of, babysitter, character_names, \
     is_malfunctioning, players_of_team, true_character, yesterday
+from .effects import pinned_alignment
 from .night_model import Effect, Info, SheetEntry
 from .private_events import night_of
 
@@ -59,10 +60,8 @@ def _swap(state, a: str, b: str) -> Info:
         why = "the Barber's haircut"
         effects.append(Effect(player, "character", new.character, why))
         effects.append(Effect(player, "thinks", new.thinks, why))
-        alignment = alignment_of(state, player)  # alignments stay, whatever the new team
-        character = state.setup.script.get(new.character)
-        if alignment and character and ("good" if character.is_good else "evil") != alignment:
-            effects.append(Effect(player, "alignment", alignment, why))
+        effects.extend(pinned_alignment(state, player, state.setup.script.get(new.character),
+                                        why))
         shown = new.thinks or new.character
         tells.append((player, f"You are now the {names.get(shown, shown)}."))
     return Info(note=f"the Barber died: {a} and {b} swap characters (the Demon's /swap); "

@@ -324,6 +324,18 @@ def _team_bluffs(script: Script, residents, grimoire, free):
     return grimoire, ()
 
 
+def dealt_text(script: Script, entry: GrimoireEntry) -> str:
+    """One seat of a set-up in words: "Imp [evil team 1] (bluffs: Goon, ...)"."""
+    text = script.get(entry.character).name
+    if entry.thinks:
+        text += f" (thinks: {script.get(entry.thinks).name})"
+    if entry.evil_team:
+        text += f" [evil team {entry.evil_team}]"
+    if entry.bluffs:
+        text += " (bluffs: " + ", ".join(script.get(b).name for b in entry.bluffs) + ")"
+    return text
+
+
 def _seat_beside_demon(script: Script, residents, grimoire, marionette) -> None:
     """Swap characters so that the Marionette sits just below a Demon of its team."""
     team = grimoire[marionette].evil_team
@@ -332,4 +344,5 @@ def _seat_beside_demon(script: Script, residents, grimoire, marionette) -> None:
     below = residents[(residents.index(demon) + 1) % len(residents)]
     grimoire[below], grimoire[marionette] = grimoire[marionette], grimoire[below]
 
-__all__ = ["BOTF_TABLE", "Counts", "composition", "expected", "problems", "propose"]
+__all__ = ["BOTF_TABLE", "Counts", "composition", "dealt_text", "expected", "problems",
+           "propose"]

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 
 from . import events as _events
 from .events import CastVote, _nomination, _today, _unchanged
+from .grimoire import BABYSITTER
 from .model import EXECUTION, GameState, Phase
 
 
@@ -159,12 +160,12 @@ def _grimoire_changed(state: GameState, e: GrimoireChanged) -> GameState:
     value = entry.reminders + (e.value,) if e.field == "reminders" else e.value
     entry = replace(entry, **{e.field: value})
     others = tuple((p, g) for p, g in state.grimoire if p != e.player)
-    if e.field == "reminders" and str(e.value).strip().casefold() == "babysitter":
+    if e.field == "reminders" and str(e.value).strip().casefold() == BABYSITTER:
         others = tuple((p, replace(g, reminders=tuple(r for r in g.reminders
-                                                      if r != "babysitter")))
+                                                      if r != BABYSITTER)))
                        for p, g in others)  # Lil' Monsta's token moves to one holder
         entry = replace(entry, reminders=tuple(r for r in entry.reminders if r != e.value)
-                        + ("babysitter",))
+                        + (BABYSITTER,))
     return replace(state, grimoire=others + ((e.player, entry),))
 
 

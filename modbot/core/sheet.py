@@ -113,13 +113,14 @@ def regained(state: GameState) -> set[str]:
 
 def _actors(state: GameState, order: tuple[str, ...]) -> dict[str, int | None]:
     """Who acts tonight and at which step: every living player whose character is in the
-    night order, and anyone who sent a choice (step None when outside the order)."""
+    night order, a dead one whose ability works after death (the Barber), and anyone who sent
+    a choice (step None when outside the order)."""
     actors: dict[str, int | None] = {}
     revived = regained(state)
     for seat in state.seats:
         character = acting_character(state, seat.name)
         if character is not None and character.id in order and \
-                (seat.alive or seat.name in revived or character.spec.info == "barber"):
+                (seat.alive or seat.name in revived or character.spec.acts_dead):
             actors[seat.name] = order.index(character.id)
     for choice in night_of(state, state.cycle).choices:
         if choice.helps:  # the Demon's /swap, a Minion's /babysit: seen at that step

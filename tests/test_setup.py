@@ -204,3 +204,11 @@ def test_modbot_setup_writes_each_teams_bluffs_for_seed_002(tmp_path):
     written = out.read_text()
     assert written.count("bluffs = [") >= 2 and "\nbluffs = [" not in written.split("[[seat]]")[0]
     assert _modbot("setup", str(out)).stdout.strip() == "The set-up is legal."
+
+
+def test_setup_propose_for_several_evil_teams_shows_each_demons_bluffs():
+    characters = {"Alex": "goon", "Brianna": "acrobat", "Cameron": "golem", "Derek": "poisoner",
+                  "Ellen": "imp", "Fatima": "witch", "Gus": "vortox"}
+    talk = Conversation(botf_setup(characters, script=OOPS, bluffs=()))
+    said = to(talk.st("!setup propose", START.replace(hour=10)), "pm:storytellers")[0]
+    assert said.count("(bluffs: ") >= 2 and "Bluffs for the Demon" not in said

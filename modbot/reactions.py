@@ -20,13 +20,17 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from .core.events import (
-    DayEnded, Nominated, NominationCancelled, NominationClosed, PhaseChanged, PlayerDied,
-    GameEnded, PlayerRevived, VoteCast, VoteCorrected, VoteCountRequested, VoteLocked,
-    VotesUnlocked, VoteWithdrawn, WhisperBroken, WhisperLimitExceeded,
+    DayEnded, Nominated, NominationClosed, PhaseChanged, PlayerDied, VoteCast, VoteLocked,
+    VoteWithdrawn, WhisperBroken, WhisperLimitExceeded,
+)
+from .core.staff_events import (
+    NominationCancelled, GameEnded, PlayerRevived, VoteCorrected, VoteCountRequested,
+    VotesUnlocked,
 )
 from .core.model import EXILE, GameState, Phase, iso
 from .core.triggers import ABILITY_DEATH
 from .core.voting import NOTE_NO_TOKEN_CAST
+from .core.registry import message
 from .core.report import report as game_report
 from .private_reactions import private_messages
 from .render import render, render_text_report
@@ -234,7 +238,7 @@ class Reactor:
     def _rejection_reply(self, post, rejections, source: dict) -> Outgoing:
         private = source["channel"] == "pm"
         raw = render("rejection.md.j2", post_number=post.post_number, private=private,
-                     rejections=[{"message": r.message, "text": r.details.get("text")}
+                     rejections=[{"message": message(r.code, r.details), "text": r.details.get("text")}
                                  for r in rejections])
         key = f"rejected:pm:{source.get('id')}" if private else f"rejected:{post.post_number}"
         return self._pm(post.author, key, raw)

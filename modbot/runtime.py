@@ -21,7 +21,7 @@ from datetime import datetime
 from .core.engine import Post, advance, handle_pm, handle_post
 from .core.report import report
 from .core.model import GameSetup, GameState, iso
-from .core.commands import parse_commands
+from .core.command_line import parse_commands
 from .core.parser import parse_post
 from .reactions import GameOptions, Reactor
 from .store import Outgoing

@@ -5,6 +5,7 @@ from datetime import timedelta
 import pytest
 
 from modbot.core.model import Phase
+from modbot.core.registry import message
 
 from .helpers import DAY1, DAY1_END, NOMINATIONS1, START, VOTING1, Game
 
@@ -164,7 +165,8 @@ def test_parse_rejections_reach_the_player_with_candidates():
     g.post("Brianna", "/nominate Al")
     (rejection,) = g.run.rejections[1]
     assert rejection.code == "ambiguous" and rejection.details["candidates"] == ["Alex", "Albert"]
-    assert "Alex, Albert" in rejection.message or "Alex" in rejection.message
+    text = message(rejection.code, rejection.details)
+    assert "Alex, Albert" in text or "Alex" in text
 
 
 def test_phase_times_come_from_posts_not_from_reading_time():

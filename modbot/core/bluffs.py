@@ -5,7 +5,7 @@
 `!bluffs DEMON: A, B, C` (a seat's `bluffs` in the game file), kept in that Demon's grimoire
 entry; Demon characters may be shown to several teams, any other only to one (checked by
 `!setup`, setup.py). Names are checked against the script: a bluff is not in play, and good
-unless the script has several evil teams. Importing this module registers the command.
+unless the script has several evil teams. `FEATURE` hands the command to the registry.
 """
 
 from __future__ import annotations
@@ -13,18 +13,16 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from . import commands as _commands
-from . import events as _events
-from . import staff as _staff
 from .commands import Command, _Bad, _one_name
 from .model import GameState
-from .rules import MESSAGES, reject
+from .rules import reject
+from .feature import Feature
 
-MESSAGES.update({
+MESSAGES = {
     "bluff_in_play": "{name} is in play; bluffs are characters not in play.",
     "not_a_good_character": "{name} is not a good character.",
     "not_a_demon": "{player} is not a Demon: only a Demon has its own bluffs.",
-})
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,12 +77,15 @@ def _applied(state: GameState, e: BluffsSet) -> GameState:
                    + ((e.demon, entry),))
 
 
-_commands.COMMANDS["bluffs"] = Command(
-    "bluffs", "!bluffs [DEMON:] A, B, C", "the not-in-play characters the Demon learns "
-    "(private); with several evil teams, one Demon's own", "!bluffs Sage, Oracle, Mutant",
-    _words)
-_commands.COMMAND_OF[StBluffs] = "bluffs"
-_staff._HANDLERS[StBluffs] = _rule
-_events._APPLIERS[BluffsSet] = _applied
+FEATURE = Feature(
+    "bluffs",
+    appliers={BluffsSet: _applied},
+    staff_rules={StBluffs: _rule},
+    commands=(Command("bluffs", "!bluffs [DEMON:] A, B, C", "the not-in-play characters the "
+                      "Demon learns (private); with several evil teams, one Demon's own",
+                      "!bluffs Sage, Oracle, Mutant", _words),),
+    command_of={StBluffs: "bluffs"},
+    messages=MESSAGES,
+)
 
 __all__ = ["BluffsSet", "StBluffs"]

@@ -6,7 +6,7 @@ Storytellers are asked which three live (`!boom A B C`); the others die at once 
 thread is told to point: each of the three posts `/point NAME` (the latest counts) within
 `COUNTDOWN`. When it ends, the one with the most pointing at them dies; a tie is the
 Storytellers' to settle. The win check that follows decides the game (two players live).
-Importing this module registers its command, rules and events.
+`FEATURE` hands its command, rules and events to the registry.
 """
 
 from __future__ import annotations
@@ -14,26 +14,23 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from . import commands as _commands
-from . import events as _events
-from . import rules as _rules
-from . import staff as _staff
 from .actions import Context, Point
 from .commands import Command, _Bad, _name
 from .events import PlayerDied
 from .grimoire import is_malfunctioning, true_character
 from .model import GameState
-from .rules import MESSAGES, reject
+from .rules import reject
+from .feature import Feature
 
 COUNTDOWN = timedelta(minutes=10)
 BOOM_DEATH = "boomdandy"
 
-MESSAGES.update({
+MESSAGES = {
     "no_countdown": "Nobody is pointing now (only after the Boomdandy explodes).",
     "not_pointing": "Only {players} point, at one of them.",
     "no_boomdandy": "No Boomdandy has exploded.",
     "boom_twice": "The countdown is already running.",
-})
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,14 +144,18 @@ def _ended(state: GameState, _e: CountdownEnded) -> GameState:
     return replace(state, countdown=None, boomed=None)
 
 
-_commands.COMMANDS["boom"] = Command(
-    "boom", "!boom A B C", "the Boomdandy exploded: everyone but these three dies, and they "
-    "point for 10 minutes", "!boom Alex Brianna Cameron", _boom_words)
-_commands.COMMAND_OF[StBoom] = "boom"
-_staff._HANDLERS[StBoom] = _boom
-_rules._HANDLERS[Point] = _point
-_events._APPLIERS.update({BoomdandyExploded: _exploded, CountdownStarted: _started,
-                         Pointed: _pointed, CountdownEnded: _ended})
+FEATURE = Feature(
+    "boomdandy",
+    appliers={BoomdandyExploded: _exploded, CountdownStarted: _started, Pointed: _pointed,
+              CountdownEnded: _ended},
+    rules={Point: _point},
+    staff_rules={StBoom: _boom},
+    commands=(Command("boom", "!boom A B C", "the Boomdandy exploded: everyone but these three "
+                      "dies, and they point for 10 minutes", "!boom Alex Brianna Cameron",
+                      _boom_words),),
+    command_of={StBoom: "boom"},
+    messages=MESSAGES,
+)
 
 __all__ = ["BOOM_DEATH", "BoomdandyExploded", "CountdownEnded", "CountdownStarted", "Point",
            "Pointed", "due", "exploded", "resolve"]

@@ -1,10 +1,10 @@
 """Theory of operation: Storyteller command lines (`!kill Derek --yes`) into staff actions.
 
-One table, `COMMANDS`, holds each command's usage, a one-line description, an example and its
-argument parser; `!help` is generated from it, so the help can never drift from what is
-accepted. Only lines starting with `!` in a post's countable text count (a command quoted
-from someone else, or inside code, is not a command). `--yes` at the end of a line confirms a
-destructive command in advance. Parsing never raises: a bad line becomes a `CommandError`.
+Each `Command` holds a command's usage, a one-line description, an example and its argument
+parser; this module declares the core's commands, and other features declare theirs the same
+way. The registry gathers them into one table, from which `command_line.py` parses posts and
+`!help` is generated, so the help can never drift from what is accepted. An argument parser
+raises `_Bad` with what is wrong; `command_line.py` turns it into a `CommandError`.
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .actions import NO, YES
+from .feature import Feature
 from .names import Ambiguous, Roster
 from .staff import (
     StAlias, StSeat, StSub, StCancelNomination, StEndDay, StEndVoting, StExecute, StExile, StExtend, StGhostVote,
     StGrimoire, StKill, StLock, StNextPhase, StNominate, StPause, StResume, StRevive,
     StSetVote, StUnlock, StVote, StVoteCount, StWin,
 )
-from .textclean import countable_text
 
 _DURATION = re.compile(r"^(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?$", re.I)
 _VALUES = {"yes": YES, "execute": YES, "no": NO, "pardon": NO}
@@ -247,7 +247,7 @@ def _help(words, _roster):
     return Help(words[0].lower().lstrip("!") if words else None)
 
 
-COMMANDS: dict[str, Command] = {c.name: c for c in [
+BASE_COMMANDS: tuple[Command, ...] = (
     Command("kill", "!kill PLAYER [reason]", "the player dies now (not an execution)",
             "!kill Derek demon kill", _kill),
     Command("revive", "!revive PLAYER", "a dead player lives again", "!revive Derek",
@@ -318,11 +318,10 @@ COMMANDS: dict[str, Command] = {c.name: c for c in [
     Command("confirm", "!confirm", "carry out the commands you were asked to confirm",
             "!confirm", _no_arguments(Confirm())),
     Command("help", "!help [COMMAND]", "this list, or one command", "!help vote", _help),
-]}
-_BASE = tuple(COMMANDS)  # the order of the Storytellers' guide, before any extension
+)
 
 
-COMMAND_OF = {  # the command that makes each action, for describing it
+BASE_COMMAND_OF = {  # the command that makes each action, for describing it
     StKill: "kill", StRevive: "revive", StGhostVote: "ghostvote", StNominate: "nominate",
     StVote: "vote", StCancelNomination: "cancel", StExtend: "extend", StNextPhase: "phase",
     StEndDay: "endday", StEndVoting: "endvoting", StVoteCount: "vc", StExecute: "execute",
@@ -332,49 +331,4 @@ COMMAND_OF = {  # the command that makes each action, for describing it
 }
 
 
-def parse_commands(raw: str, roster: Roster) -> list[CommandLine | CommandError]:
-    """Every `!` line of the post's countable text, in order."""
-    out: list[CommandLine | CommandError] = []
-    for line in countable_text(raw).split("\n"):
-        line = line.strip().strip("*_").strip()
-        if not line.startswith("!") or len(line) < 2 or len(line) > 500:
-            continue
-        out.append(parse_line(line, roster))
-    return out
-
-
-def parse_line(line: str, roster: Roster) -> CommandLine | CommandError:
-    words = line[1:].split()
-    confirmed = bool(words) and words[-1].lower() == "--yes"
-    if confirmed:
-        words = words[:-1]
-    if not words:
-        return CommandError(line, "empty command")
-    command = COMMANDS.get(words[0].lower())
-    if command is None:
-        return CommandError(line, f"unknown command !{words[0]} (try !help)")
-    try:
-        return CommandLine(line, command.build(words[1:], roster), confirmed)
-    except _Bad as exc:
-        return CommandError(line, f"{exc} (usage: {command.usage})")
-
-
-def listed() -> list[Command]:
-    """Every command in a fixed order: this module's, then those other modules register
-    (the private side, abilities, Fabled, travellers) by name, whatever the import order."""
-    return [COMMANDS[n] for n in _BASE] + [COMMANDS[n] for n in sorted(set(COMMANDS) - set(_BASE))]
-
-
-def help_text(topic: str | None = None) -> list[dict]:
-    """The help table (all commands, or one), for the templates."""
-    chosen = [COMMANDS[topic]] if topic in COMMANDS else listed()
-    return [{"usage": c.usage, "summary": c.summary, "example": c.example} for c in chosen]
-
-
-def guide_table() -> str:
-    """The Markdown table of every command (the README's Storyteller guide holds it)."""
-    def cell(text: str) -> str:  # a | would end the table cell, even inside backticks
-        return text.replace("|", "\\|")
-    rows = [f"| `{cell(c.usage)}` | {cell(c.summary)} | `{cell(c.example)}` |"
-            for c in listed()]
-    return "\n".join(["| Command | What it does | Example |", "|---|---|---|", *rows])
+FEATURE = Feature("storyteller commands", commands=BASE_COMMANDS, command_of=BASE_COMMAND_OF)

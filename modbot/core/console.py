@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from .actions import Context
-from .commands import (
-    COMMAND_OF, COMMANDS, CommandError, CommandLine, Confirm, Help, Log, Status, Undo,
-    help_text, parse_commands,
-)
-from .events import ConfirmationRequested, ConfirmationSettled, Executed, apply
+from .command_line import help_text, parse_commands
+from .commands import CommandError, CommandLine, Confirm, Help, Log, Status, Undo
+from .events import Executed
+from .registry import COMMAND_OF, COMMANDS, apply, message
+from .staff_events import ConfirmationRequested, ConfirmationSettled
 from .model import GameState
 from .rules import Rejection
 from .staff import (
@@ -80,7 +80,7 @@ def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staf
     for command in commands:  # all or nothing, on a scratch state
         outcome = act_staff(scratch, command.action, ctx)
         if outcome.rejections:
-            why = "; ".join(r.message for r in outcome.rejections)
+            why = "; ".join(message(r.code, r.details) for r in outcome.rejections)
             return state, (), CommandReport(**report, failed=((command.line, why),),
                                             help=help_lines)
         scratch = outcome.state

@@ -21,20 +21,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from . import bluffs, night_commands, public_abilities  # noqa: F401  (register their rules)
-from . import boomdandy, fabled, nightflow, travellers, triggers, wins
+from . import boomdandy, fabled, night_commands, nightflow, public_abilities, travellers, triggers, wins
 from .actions import Context
 from .console import CommandReport, run_commands
 from .events import (
-    DayEnded, Event, Executed, Exiled, NominationClosed, PhaseChanged, PhaseExtended,
-    PlayerDied, VoteLocked, WhisperBroken, apply,
+    DayEnded, Event, Executed, Exiled, NominationClosed, PhaseChanged, PlayerDied, VoteLocked,
+    WhisperBroken,
 )
+from .staff_events import PhaseExtended
 from .model import EXILE, YES, GameState, Nomination, Phase
 from .parser import parse_post
 from .private import handle_private
-from .rules import Rejection, butcher_may_nominate, decide
+from .registry import apply, decide, decide_staff
+from .rules import Rejection, butcher_may_nominate
 from .textclean import countable_text
-from .staff import StEndDay, StExecute, decide_staff
+from .staff import StEndDay, StExecute
 from .voting import about_to_die, living_count, lock_at_hand, population, threshold_now
 
 _NEXT_PHASE = {

@@ -1,6 +1,6 @@
 """Theory of operation: what happened, in the past tense, and how each fact changes the state.
 
-`rules.decide` and `engine.advance` produce events; `apply(state, event)` is the only function
+`rules` and `engine.advance` produce events; `registry.apply(state, event)` is the only function
 that builds a new state from an old one, so the state is always the fold of its events. Each
 event carries the forum time (`at`) it happened at and, where a post caused it, the post number.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from .feature import Feature, unchanged
 from .model import (
     EXECUTION, CastVote, DayState, Death, GameState, LockedVote, Nomination, Phase,
     WhisperRequest,
@@ -158,12 +159,7 @@ Event = (
     PhaseChanged | DayEnded | Executed | PlayerDied | Nominated | VoteCast | VoteWithdrawn
     | VoteLocked | NominationClosed | Exiled | NominationSkipped | WhisperRequested
     | WhisperAnswered | StorytellerConsultRequested | WhisperBroken | WhisperLimitExceeded
-)  # and the Storyteller's events of staff_events.py
-
-
-def apply(state: GameState, event: Event) -> GameState:
-    """Return the state after `event`."""
-    return _APPLIERS[type(event)](state, event)
+)  # and the events of every other feature (staff_events.py, private_events.py, ...)
 
 
 def _today(state: GameState, day: DayState) -> GameState:
@@ -277,11 +273,7 @@ def _consult_requested(state: GameState, e: StorytellerConsultRequested) -> Game
     return _today(state, replace(state.today, consults=state.today.consults + (e.player,)))
 
 
-def _unchanged(state: GameState, _event) -> GameState:
-    return state
-
-
-_APPLIERS = {
+FEATURE = Feature("votes and whispers: events", appliers={
     PhaseChanged: _phase_changed,
     DayEnded: _day_ended,
     Executed: _executed,
@@ -291,17 +283,11 @@ _APPLIERS = {
     VoteWithdrawn: _vote_withdrawn,
     VoteLocked: _vote_locked,
     NominationClosed: _nomination_closed,
-    Exiled: _unchanged,  # the death that follows (PlayerDied) carries the change
+    Exiled: unchanged,  # the death that follows (PlayerDied) carries the change
     NominationSkipped: _nomination_skipped,
     WhisperRequested: _whisper_requested,
     WhisperAnswered: _whisper_answered,
     StorytellerConsultRequested: _consult_requested,
     WhisperBroken: _whisper_broken,
-    WhisperLimitExceeded: _unchanged,
-}
-
-
-# The Storyteller's events live in staff_events.py, which adds its appliers to the table
-# above; they are re-exported here so that every event can be imported from this module.
-from .staff_events import *  # noqa: E402,F401,F403
-from .private_events import *  # noqa: E402,F401,F403
+    WhisperLimitExceeded: unchanged,
+})

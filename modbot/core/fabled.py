@@ -14,7 +14,7 @@ which is the Demon) and every player (dead ones too; not travellers) posts `/fid
 latest counting, for `FIDDLE_VOTE`. At the end the counts are posted and the Storytellers are
 told who wins: the team of the player with more votes; a tie goes to good (seed 001: "In the
 event of a tie, Loyals win"). As with every win, only `!win` announces it.
-Importing this module registers its commands, rules and events.
+`FEATURE` hands its commands, rules and events to the registry.
 """
 
 from __future__ import annotations
@@ -22,29 +22,26 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from . import commands as _commands
-from . import events as _events
-from . import rules as _rules
-from . import staff as _staff
 from .actions import Context, Fiddle
 from .commands import Command, _Bad, _name
 from .grimoire import alignment_of, players_of_team
 from .model import GameState
 from .night_model import SheetEntry
 from .private_events import night_of
-from .rules import MESSAGES, reject
+from .rules import reject
 from .wins import WinDetected
+from .feature import Feature
 
 FIDDLE_VOTE = timedelta(hours=24)
 ONCE = ("fibbin", "revolutionary", "fiddler")
 
-MESSAGES.update({
+MESSAGES = {
     "not_once_fabled": "{text}: say Fibbin, Revolutionary or Fiddler (game.fabled: {fabled}).",
     "fabled_used": "The {name} has already been used.",
     "no_fiddle": "No Fiddler's vote is open.",
     "fiddle_between": "The Fiddler's vote is between {players}.",
     "fiddle_players": "The Fiddler's vote needs two different players who are not travellers.",
-})
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,18 +207,24 @@ def _applied_ended(state: GameState, _e: FiddleEnded) -> GameState:
     return replace(state, fiddle=None)
 
 
-_commands.COMMANDS["used"] = Command(
-    "used", "!used FABLED", "mark a once-per-game Fabled spent (Fibbin, Revolutionary, "
-    "Fiddler): the night sheet stops recalling it", "!used Fibbin", _used_words)
-_commands.COMMANDS["fiddle"] = Command(
-    "fiddle", "!fiddle DEMON PLAYER", "the Fiddler: announce the vote between the two players "
-    f"(every player posts /fiddle NAME for {FIDDLE_VOTE.total_seconds() / 3600:.0f} hours)",
-    "!fiddle Ellen Alex", _fiddle_words)
-_commands.COMMAND_OF.update({StUsed: "used", StFiddle: "fiddle"})
-_staff._HANDLERS.update({StUsed: _used, StFiddle: _open})
-_rules._HANDLERS[Fiddle] = _vote
-_events._APPLIERS.update({FabledUsed: _applied_used, FiddleOpened: _applied_opened,
-                          FiddleVoted: _applied_voted, FiddleEnded: _applied_ended})
+FEATURE = Feature(
+    "fabled",
+    appliers={FabledUsed: _applied_used, FiddleOpened: _applied_opened,
+              FiddleVoted: _applied_voted, FiddleEnded: _applied_ended},
+    rules={Fiddle: _vote},
+    staff_rules={StUsed: _used, StFiddle: _open},
+    commands=(
+        Command("used", "!used FABLED", "mark a once-per-game Fabled spent (Fibbin, "
+                "Revolutionary, Fiddler): the night sheet stops recalling it", "!used Fibbin",
+                _used_words),
+        Command("fiddle", "!fiddle DEMON PLAYER", "the Fiddler: announce the vote between the "
+                "two players (every player posts /fiddle NAME for "
+                f"{FIDDLE_VOTE.total_seconds() / 3600:.0f} hours)", "!fiddle Ellen Alex",
+                _fiddle_words),
+    ),
+    command_of={StUsed: "used", StFiddle: "fiddle"},
+    messages=MESSAGES,
+)
 
 __all__ = ["FIDDLE_VOTE", "FabledUsed", "Fiddle", "FiddleEnded", "FiddleOpened", "FiddleVoted",
            "due", "resolve", "sheet_entries"]

@@ -17,10 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from . import events as _events
 from .events import PlayerDied
 from .grimoire import character_names, is_malfunctioning, true_character
 from .model import GameState
+from .feature import Feature, unchanged
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +76,7 @@ def _is(state: GameState, player: str, character_id: str) -> bool:
     return real is not None and real.id == character_id
 
 
-_events._APPLIERS[MadnessNoted] = _events._unchanged
-_events._APPLIERS[PixieMayGain] = _events._unchanged
+FEATURE = Feature(
+    "madness", appliers={MadnessNoted: unchanged, PixieMayGain: unchanged})
 
 __all__ = ["MadnessNoted", "PixieMayGain", "noted", "pixie_may_gain"]

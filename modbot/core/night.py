@@ -25,7 +25,8 @@ from .names import Ambiguous, Roster
 from .night_help import HELPED, Help, decide_help
 from .night_model import NightChoice
 from .private_events import NightChoiceMade, night_of
-from .rules import MESSAGES, Rejection, reject
+from .feature import Feature
+from .rules import Rejection, reject
 from .script import Script
 from .textclean import countable_text
 
@@ -34,7 +35,7 @@ _COMMAND = re.compile(r"^[*_\s]*/(choose|pass|action|swap|babysit|fiddle)\b[*_]*
 _AS = re.compile(r"^(.*)\s+as\s+(.+)$", re.I)  # the last " as " splits players from a character
 _SEPARATORS = re.compile(r"\s*(?:,|&|\band\b|\s)\s*", re.I)
 
-MESSAGES.update({
+MESSAGES = {
     "not_dealt": "Characters have not been dealt yet: night choices start with the game.",
     "not_night": "Night choices are sent at night; it is {phase}.",
     "night_locked": "Choices for night {night} locked at {deadline}; ask the Storyteller if "
@@ -53,7 +54,7 @@ MESSAGES.update({
     "choice_team": "The {character} chooses a {teams} character; {chosen} is not one.",
     "unknown_character": "No character on this script is called \"{text}\".",
     "empty_action": "Write your request after /action.",
-})
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +253,8 @@ def owes_choice(state: GameState, player: str) -> bool:
             and (not character.spec.once or used_on(state, player, character.id) is None)
             and night_of(state, state.cycle).choice_of(player) is None)
 
+
+FEATURE = Feature("night choices", messages=MESSAGES)
 
 __all__ = ["APPROVAL_REMINDER", "Choose", "FreeAction", "Pass", "acting_character", "used_on",
            "deadline_text", "decide_choice", "lock_at", "owes_choice", "parse_private"]

@@ -4,8 +4,9 @@
 their character by PM) and, before the game, starts night 1
 now; `!thinks` and `!bluffs` complete the grimoire; during a night, `!result`, `!dies`,
 `!spare`, `!nodeath`, `!tell` and `!effect N off` edit the night sheet, `!sheet` sends it again and `!approve`
-lets dawn come (at its time, or now if it is late). Importing this module adds the commands
-to the table in commands.py and their rules to staff.py, as staff_events.py does for events.
+lets dawn come (at its time, or now if it is late). `FEATURE` hands the commands,
+their rules and events to the registry, and replaces two core rules (`!character` checks
+names against the script; `!phase next` waits for the night's approval).
 Character names are checked against the game's script (`!character`, `!thinks`, `!mad` too).
 """
 
@@ -14,23 +15,21 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from . import commands as _commands
-from . import staff as _staff
-from . import events as _events
 from .commands import Command, _Bad, _name, _no_arguments, _one_name
 from .effects import lleech_survives
-from .events import GrimoireChanged, PhaseExtended
+from .staff_events import GrimoireChanged, PhaseExtended
 from .model import GameState, Phase
 from .night import deadline_text, lock_at
 from .nightflow import deal_problems
 from .private_events import CharactersDealt, NightApproved, NightSheetEdited, night_of
-from .rules import MESSAGES, reject
+from .rules import reject
 from .dice import Dice
+from .feature import Feature, unchanged
 from .model import iso
 from .setup import problems, propose
-from .staff import StGrimoire, StNextPhase
+from .staff import StGrimoire, StNextPhase, grimoire_rule, next_phase_rule
 
-MESSAGES.update({
+MESSAGES = {
     "already_dealt": "The characters were already dealt.",
     "no_script": "This game has no script (set game.script in the game file).",
     "cannot_deal": "Cannot deal yet: {problems}.",
@@ -46,7 +45,7 @@ MESSAGES.update({
     "results_missing": "These players still need a result: {players} (!result PLAYER TEXT, "
                        "or !result PLAYER none).",
     "approve_first": "Approve the night first (!approve); dawn then comes at once if it is due.",
-})
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,10 +296,6 @@ def _sheet(state: GameState, _action, ctx):
     return (SheetRequested(ctx.author, ctx.at),)
 
 
-_plain_grimoire = _staff._HANDLERS[StGrimoire]
-_plain_next_phase = _staff._HANDLERS[StNextPhase]
-
-
 def _grimoire_checked(state: GameState, action: StGrimoire, ctx):
     """With a script, character names must be on it and are stored as ids."""
     script = state.setup.script
@@ -311,14 +306,14 @@ def _grimoire_checked(state: GameState, action: StGrimoire, ctx):
         if found.team == "fabled" and action.field == "character":
             return reject(ctx, "fabled_not_dealt", name=found.name)
         action = StGrimoire(action.player, action.field, found.id)
-    return _plain_grimoire(state, action, ctx)
+    return grimoire_rule(state, action, ctx)
 
 
 def _next_phase_checked(state: GameState, action, ctx):
     night = night_of(state, state.cycle)
     if state.dealt and state.phase is Phase.NIGHT and night.approved_by is None:
         return reject(ctx, "approve_first")
-    return _plain_next_phase(state, action, ctx)
+    return next_phase_rule(state, action, ctx)
 
 
 def _setup_proposed(state: GameState, e: SetupProposed) -> GameState:
@@ -342,16 +337,21 @@ def silence_broken(state: GameState, author: str, post_number, at) -> tuple:
     return (SpokeInSilence(author, post_number, at),)
 
 
-_commands.COMMANDS.update({c.name: c for c in _NEW_COMMANDS})
-_commands.COMMAND_OF.update({StSilence: "silence", StSetupCheck: "setup", StStart: "start", StSheetEdit: "result",
-                             StApprove: "approve", StSheet: "sheet"})
-_staff._HANDLERS.update({StSilence: _silence_rule, StSetupCheck: _setup_check, StStart: _start, StSheetEdit: _sheet_edit,
-                         StApprove: _approve, StSheet: _sheet, StGrimoire: _grimoire_checked,
-                         StNextPhase: _next_phase_checked})
-_events._APPLIERS.update({SheetRequested: _events._unchanged,
-                         SetupChecked: _events._unchanged, SetupProposed: _setup_proposed,
-                         SetupAccepted: _setup_accepted, SilenceCalled: _silence_called,
-                         SpokeInSilence: _events._unchanged})
+FEATURE = Feature(
+    "night commands",
+    appliers={SheetRequested: unchanged, SetupChecked: unchanged, SetupProposed: _setup_proposed,
+              SetupAccepted: _setup_accepted, SilenceCalled: _silence_called,
+              SpokeInSilence: unchanged},
+    staff_rules={StSilence: _silence_rule, StSetupCheck: _setup_check, StStart: _start,
+                 StSheetEdit: _sheet_edit, StApprove: _approve, StSheet: _sheet},
+    # With a script, !character and its kin check names against it; no !phase next before
+    # the night is approved.
+    staff_overrides={StGrimoire: _grimoire_checked, StNextPhase: _next_phase_checked},
+    commands=tuple(_NEW_COMMANDS),
+    command_of={StSilence: "silence", StSetupCheck: "setup", StStart: "start",
+                StSheetEdit: "result", StApprove: "approve", StSheet: "sheet"},
+    messages=MESSAGES,
+)
 
 __all__ = ["SilenceCalled", "SpokeInSilence", "silence_broken", "SetupAccepted", "SetupChecked", "SetupProposed", "SheetRequested", "StSetupCheck", "StApprove", "StSheet", "StSheetEdit",
            "StStart", "GrimoireChanged"]

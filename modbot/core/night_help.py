@@ -22,16 +22,17 @@ from .actions import Context
 from .model import GameState
 from .night_model import NightChoice
 from .private_events import NightChoiceMade
-from .rules import MESSAGES, reject
+from .feature import Feature
+from .rules import reject
 
 HELPED = {"swap": ("barber", "demon", 2), "babysit": ("lilmonsta", "minion", 1),
           "fiddle": ("fiddler", "demon", 1)}
 
-MESSAGES.update({
+MESSAGES = {
     "help_not_yours": "Only {who} may /{verb}.",
     "help_count": "/{verb} names {wanted} player{plural}; you named {given}.",
     "help_traveller": "Travellers cannot be chosen with /{verb} ({player}).",
-})
+}
 
 _WHO = {"swap": "the Demon (after the Barber dies)", "babysit": "the Minions (Lil' Monsta)",
         "fiddle": "the Demon (the Fiddler)"}
@@ -63,5 +64,7 @@ def decide_help(state: GameState, action: Help, ctx: Context, character, night: 
                          at=ctx.at, helps=step)
     return (NightChoiceMade(night, choice, ctx.at),)
 
+
+FEATURE = Feature("night help", messages=MESSAGES)
 
 __all__ = ["HELPED", "Help", "decide_help"]

@@ -1,6 +1,6 @@
 """Theory of operation: the private side's events (deal, night, whisper PMs) and their effect.
 
-Like staff_events.py, importing this module registers its appliers in `events._APPLIERS`.
+Like staff_events.py, `FEATURE` hands its appliers to the registry.
 Night events name their night; the first event of a night starts its `NightState`, and
 `NightResolved` (dawn) files it under `past_nights`.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from . import events as _events
+from .feature import Feature, unchanged
 from .model import GameState, GrimoireEntry
 from .night_model import NightChoice, NightState, SheetEntry, WhisperFlag, WhisperLedger
 
@@ -243,9 +243,9 @@ def _pm_flagged(state: GameState, e: WhisperPmFlagged) -> GameState:
                                          neighbour_used=used))
 
 
-_events._APPLIERS.update({
+FEATURE = Feature("private side: events", appliers={
     CharactersDealt: _dealt,
-    DealWaiting: _events._unchanged,
+    DealWaiting: unchanged,
     NightChoiceMade: _choice_made,
     NightReminded: _reminded,
     NightLocked: _locked,
@@ -255,7 +255,7 @@ _events._APPLIERS.update({
     DawnDelayed: _delayed,
     NightResolved: _resolved,
     EffectApplied: _effect_applied,
-    FearmongerChoseNew: _events._unchanged,
+    FearmongerChoseNew: unchanged,
     EffectsExpired: _effects_expired,
     WhisperPmCounted: _pm_counted,
     WhisperPmFlagged: _pm_flagged,

@@ -20,21 +20,20 @@ import re
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from . import events as _events
-from . import rules as _rules
 from .actions import Context, PublicChoice, PublicGuess
 from .events import PlayerDied
 from .grimoire import PUZZLED, is_evil, is_malfunctioning, true_character
 from .model import GameState, Phase
 from .night import acting_character
-from .rules import MESSAGES, reject
+from .rules import reject
 from .triggers import ABILITY_DEATH
 from .wins import good_loses
+from .feature import Feature
 
 KLUTZ_HOURS = 6
 JUGGLER_GUESSES = 5
 
-MESSAGES.update({
+MESSAGES = {
     "no_public_ability": "Your character has no public {what} now.",
     "public_used": "You have already used that ability.",
     "klutz_late": "More than {hours} hours have passed since you learned you died.",
@@ -42,7 +41,7 @@ MESSAGES.update({
     "psychopath_window": "The Psychopath chooses during the discussion, before nominations.",
     "juggler_full": "You have made your {count} guesses.",
     "unknown_character_public": "No character on this script is called \"{text}\".",
-})
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,8 +237,12 @@ def _used(state: GameState, e: PublicAbilityUsed) -> GameState:
     return replace(state, public=replace(ledger(state), uses=ledger(state).uses + (e,)))
 
 
-_rules._HANDLERS.update({PublicChoice: _choice, PublicGuess: _guess})
-_events._APPLIERS[PublicAbilityUsed] = _used
+FEATURE = Feature(
+    "public abilities",
+    appliers={PublicAbilityUsed: _used},
+    rules={PublicChoice: _choice, PublicGuess: _guess},
+    messages=MESSAGES,
+)
 
 __all__ = ["PublicAbilityUsed", "PublicLedger", "juggler_correct", "moonchild_deaths",
            "secret_word_said", "turned_by_word"]

@@ -13,6 +13,7 @@ from datetime import datetime
 
 from .engine import Outcome, Post, advance, handle_post
 from .model import DayState, GameState, Nomination, iso
+from .registry import message
 from .rules import Rejection
 from .voting import (
     about_to_die, is_decided, living_count, max_possible, needs, population, threshold_now,
@@ -119,8 +120,15 @@ def _day(state: GameState, day: DayState, rejections: list[Rejection]) -> dict:
         "skipped_nomination": list(day.skipped),
         "whispers": [_whisper(w) for w in day.whispers],
         "storyteller_consults": list(day.consults),
-        "rejections": [r.to_json() for r in rejections],
+        "rejections": [_rejection(r) for r in rejections],
     }
+
+
+def _rejection(r: Rejection) -> dict:
+    out = {"post_number": r.post_number, "code": r.code, "player": r.player, "at": iso(r.at),
+           "message": message(r.code, r.details)}
+    out.update({k: v for k, v in r.details.items() if k in ("text", "candidates")})
+    return out
 
 
 def _nomination(state: GameState, n: Nomination, current: bool) -> dict:

@@ -25,7 +25,8 @@ from .events import (
     Nominated, NominationSkipped, PlayerDied, StorytellerConsultRequested, VoteCast,
     VoteWithdrawn, WhisperAnswered, WhisperLimitExceeded, WhisperRequested,
 )
-from .model import EXECUTION, EXILE, GameState, Nomination, Phase, iso
+from .model import EXECUTION, EXILE, GameState, Nomination, Phase
+from .feature import Feature
 from .voting import NOTE_NO_TOKEN
 
 MESSAGES = {
@@ -80,32 +81,17 @@ class Rejection:
     post_number: int | None = None
     details: dict = field(default_factory=dict)
 
-    @property
-    def message(self) -> str:
-        return MESSAGES.get(self.code, self.code).format_map(_Blank(self.details))
 
-    def to_json(self) -> dict:
-        out = {"post_number": self.post_number, "code": self.code, "player": self.player,
-               "at": iso(self.at), "message": self.message}
-        out.update({k: v for k, v in self.details.items() if k in ("text", "candidates")})
-        return out
-
-
-class _Blank(dict):
-    def __missing__(self, key: str) -> str:
-        return ""
-
-
-def decide(state: GameState, action, ctx: Context):
-    """Events caused by `action` (a tuple, possibly empty), or a Rejection."""
+def refusal(state: GameState, action, ctx: Context) -> Rejection | None:
+    """Why no player action of `ctx.author` can be taken now (the registry's `decide` asks
+    first), or None. A `Kill` (a death the engine was told of) is never refused here."""
     if isinstance(action, Kill):
-        return _kill(state, action, ctx)
+        return None
     if not state.is_seated(ctx.author):
         return reject(ctx, "not_a_player")
     if state.winner is not None:
         return reject(ctx, "game_over", winner=state.winner)
-    handler = _HANDLERS[type(action)]
-    return handler(state, action, ctx)
+    return None
 
 
 def reject(ctx: Context, code: str, **details) -> Rejection:
@@ -270,7 +256,8 @@ def _word(vote: str) -> str:
     return "execute" if vote == "yes" else "pardon"
 
 
-_HANDLERS = {
+FEATURE = Feature("votes and whispers", rules={
+    Kill: _kill,
     Nominate: _nominate,
     CallExile: _call_exile,
     Vote: _vote,
@@ -280,4 +267,4 @@ _HANDLERS = {
     WhisperStoryteller: _whisper_storyteller,
     AcceptWhisper: lambda s, a, c: _answer(s, a, c, True),
     DeclineWhisper: lambda s, a, c: _answer(s, a, c, False),
-}
+}, messages=MESSAGES)

@@ -1,7 +1,7 @@
 """Theory of operation: the Storyteller's commands, as actions and as rules.
 
 Storytellers have the final word. Their commands are actions like the players', decided by
-`decide_staff(state, action, ctx)` into events or a `Rejection`; they bypass the players'
+the registry's `decide_staff(state, action, ctx)` into events or a `Rejection`; they bypass the players'
 phase windows (an ST may record a late nomination or a vote sent by PM) but never the clock:
 a vote recorded for a player still locks only when the hand reaches that seat.
 
@@ -15,12 +15,14 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from .actions import Context
-from .events import (
-    AliasAdded, PlayerSubstituted, SeatsReordered, ClockPaused, ClockResumed, Event, Exiled, GameEnded, GhostVoteChanged, GrimoireChanged,
-    NominationCancelled, Nominated, PhaseExtended, PlayerDied, PlayerRevived, VoteCast,
-    VoteCorrected, VoteCountRequested, VoteLocked, VotesUnlocked,
+from .staff_events import (
+    AliasAdded, PlayerSubstituted, SeatsReordered, ClockPaused, ClockResumed, GameEnded,
+    GhostVoteChanged, GrimoireChanged, NominationCancelled, PhaseExtended, PlayerRevived,
+    VoteCorrected, VoteCountRequested, VotesUnlocked,
 )
+from .events import Event, Exiled, Nominated, PlayerDied, VoteCast, VoteLocked
 from .model import EXECUTION, GameState, Phase
+from .feature import Feature
 from .rules import Rejection, reject
 from .voting import is_decided, lock_at_hand
 
@@ -166,11 +168,6 @@ DESTRUCTIVE = (StKill, StRevive, StEndDay, StExecute, StExile, StWin, StSub)
 PHASE_ENDERS = (StNextPhase, StEndDay, StEndVoting)
 
 
-def decide_staff(state: GameState, action, ctx: Context) -> tuple[Event, ...] | Rejection:
-    handler = _HANDLERS[type(action)]
-    return handler(state, action, ctx)
-
-
 def _seated_alive(state: GameState, player: str, ctx: Context, alive: bool):
     if not state.is_seated(player):
         return reject(ctx, "unknown_player", text=player)
@@ -248,7 +245,7 @@ def _now(state, ctx) -> tuple[Event, ...] | Rejection:
     return (PhaseExtended(state.phase, state.cycle, ctx.at, ctx.at),)
 
 
-def _next_phase(state, _action, ctx):
+def next_phase_rule(state, _action, ctx):
     return _now(state, ctx)
 
 
@@ -299,7 +296,7 @@ def _resume(state, _action, ctx):
     return (ClockResumed(ctx.at - state.paused_at, ctx.at),)
 
 
-def _grimoire(state, action: StGrimoire, ctx):
+def grimoire_rule(state, action: StGrimoire, ctx):
     if not state.is_seated(action.player):
         return reject(ctx, "unknown_player", text=action.player)
     if action.field == "heal":
@@ -384,12 +381,11 @@ def _vote_count(state, _action, ctx):
     return (VoteCountRequested(ctx.author, ctx.at),)
 
 
-_HANDLERS = {
+FEATURE = Feature("storytellers", staff_rules={
     StKill: _kill, StRevive: _revive, StGhostVote: _ghost_vote, StNominate: _nominate,
-    StVote: _vote, StCancelNomination: _cancel, StExtend: _extend, StNextPhase: _next_phase,
+    StVote: _vote, StCancelNomination: _cancel, StExtend: _extend, StNextPhase: next_phase_rule,
     StEndDay: _end_day, StEndVoting: _end_voting, StVoteCount: _vote_count,
     StExecute: _execute, StExile: _exile, StPause: _pause, StResume: _resume,
-    StGrimoire: _grimoire, StWin: _win, StSetVote: _set_vote, StLock: _lock, StUnlock: _unlock,
+    StGrimoire: grimoire_rule, StWin: _win, StSetVote: _set_vote, StLock: _lock, StUnlock: _unlock,
     StAlias: _alias, StSeat: _seat, StSub: _sub,
-}
-
+})

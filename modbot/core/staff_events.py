@@ -1,7 +1,7 @@
 """Theory of operation: the Storyteller's events, and how each changes the state.
 
-Kept apart from events.py (the game's own events) to keep both small; importing this module
-registers its appliers in `events._APPLIERS`, so `events.apply` folds every event.
+Kept apart from events.py (the game's own events) to keep both small; `FEATURE` hands its
+appliers to the registry, whose `apply` folds every event.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, is_dataclass, replace
 from datetime import datetime, timedelta
 
-from . import events as _events
-from .events import CastVote, _nomination, _today, _unchanged
+from .feature import Feature, unchanged
+from .events import CastVote, _nomination, _today
 from .grimoire import BABYSITTER
 from .model import EXECUTION, GameState, Phase
 
@@ -265,7 +265,7 @@ def _renamed(value, old: str, new: str):
     return value
 
 
-_events._APPLIERS.update({
+FEATURE = Feature("storytellers: events", appliers={
     AliasAdded: _alias_added,
     SeatsReordered: _seats_reordered,
     PlayerSubstituted: _player_substituted,
@@ -273,7 +273,7 @@ _events._APPLIERS.update({
     GhostVoteChanged: _ghost_vote_changed,
     NominationCancelled: _nomination_cancelled,
     PhaseExtended: _phase_extended,
-    VoteCountRequested: _unchanged,
+    VoteCountRequested: unchanged,
     ConfirmationRequested: _confirmation_requested,
     ConfirmationSettled: _confirmation_settled,
     ClockPaused: _clock_paused,

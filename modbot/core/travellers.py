@@ -11,7 +11,7 @@ once more (rules.butcher_may_nominate); that nomination is voted like any other 
 of the race for the main execution: at the day's end its nominee is executed too if more than
 half the living voted for it (unless the Butcher malfunctions), and the thread is told. While
 the Butcher may still nominate, the day does not end early.
-Importing this module registers its command and events.
+`FEATURE` hands its command and events to the registry.
 """
 
 from __future__ import annotations
@@ -19,19 +19,17 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from . import commands as _commands
-from . import events as _events
-from . import staff as _staff
 from .actions import Context
 from .commands import Command, _one_name
 from .grimoire import is_malfunctioning, true_character
 from .model import GameState
-from .rules import MESSAGES, reject
+from .rules import reject
+from .feature import Feature, unchanged
 
-MESSAGES.update({
+MESSAGES = {
     "not_deviant": "{player} is not the Deviant.",
     "funny_by_day": "Being funny is judged by day; it is {phase}.",
-})
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,13 +87,16 @@ def _was_funny(state: GameState, e: DeviantWasFunny) -> GameState:
     return replace(state, grimoire=others + ((e.player, entry),))
 
 
-_commands.COMMANDS["funny"] = Command(
-    "funny", "!funny PLAYER", "the Deviant was funny today: an exile vote does not exile them",
-    "!funny Gus", lambda words, roster: StFunny(_one_name(words, roster)))
-_commands.COMMAND_OF[StFunny] = "funny"
-_staff._HANDLERS[StFunny] = _funny
-_events._APPLIERS.update({DeviantWasFunny: _was_funny, ExileRefused: _events._unchanged,
-                         ButcherResolved: _events._unchanged})
+FEATURE = Feature(
+    "travellers",
+    appliers={DeviantWasFunny: _was_funny, ExileRefused: unchanged, ButcherResolved: unchanged},
+    staff_rules={StFunny: _funny},
+    commands=(Command("funny", "!funny PLAYER", "the Deviant was funny today: an exile vote "
+                      "does not exile them", "!funny Gus",
+                      lambda words, roster: StFunny(_one_name(words, roster))),),
+    command_of={StFunny: "funny"},
+    messages=MESSAGES,
+)
 
 __all__ = ["ButcherResolved", "DeviantWasFunny", "ExileRefused", "butcher_malfunctions",
            "cannot_be_exiled"]

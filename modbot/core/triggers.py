@@ -22,7 +22,6 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from . import boomdandy, madness
-from . import events as _events
 from .events import EXECUTION, Executed, Nominated, PlayerDied
 from .grimoire import (
     is_evil, is_malfunctioning, living_residents, players_of_team, true_character,
@@ -30,6 +29,7 @@ from .grimoire import (
 from .model import GameState
 from .effects import lleech_host, lleech_survives
 from .wins import WinDetected, good_loses, twin_of
+from .feature import Feature, unchanged
 
 ABILITY_DEATH = "ability"  # the cause of a death by an ability (announced, never explained)
 
@@ -264,11 +264,12 @@ def _delivered(state: GameState, _e: UntoldDelivered) -> GameState:
     return replace(state, untold=())
 
 
-_events._APPLIERS[ScarletWomanPromoted] = _promoted
-_events._APPLIERS[UntoldDelivered] = _delivered
-_events._APPLIERS[SweetheartDied] = _events._unchanged
-_events._APPLIERS[PsychopathExecuted] = _events._unchanged
-_events._APPLIERS[CannibalAte] = _cannibal_ate
+FEATURE = Feature(
+    "triggers",
+    appliers={ScarletWomanPromoted: _promoted, UntoldDelivered: _delivered,
+              SweetheartDied: unchanged, PsychopathExecuted: unchanged,
+              CannibalAte: _cannibal_ate},
+)
 
 __all__ = ["ABILITY_DEATH", "CannibalAte", "PsychopathExecuted", "UntoldDelivered",
            "deliver_untold", "protected_from_execution", "ScarletWomanPromoted", "SweetheartDied",

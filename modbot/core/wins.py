@@ -18,11 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from . import events as _events
 from .grimoire import (
     alignment_of, babysitter, is_malfunctioning, living_residents, players_of_team, true_character,
 )
 from .model import GameState
+from .feature import Feature
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,9 +187,12 @@ def _win_detected(state: GameState, e: WinDetected) -> GameState:
     return replace(state, wins_detected=state.wins_detected + ((e.winner, e.reason),))
 
 
-_events._APPLIERS[WinDetected] = _win_detected
-_events._APPLIERS[GoodLost] = lambda state, e: replace(state, good_lost=e.reason)
-_events._APPLIERS[EvilTeamLost] = _team_lost
+def _good_lost(state: GameState, e: GoodLost) -> GameState:
+    return replace(state, good_lost=e.reason)
+
+
+FEATURE = Feature(
+    "wins", appliers={WinDetected: _win_detected, GoodLost: _good_lost, EvilTeamLost: _team_lost})
 
 __all__ = ["EvilTeamLost", "GoodLost", "WinDetected", "check", "good_loses", "detect", "evil_teams",
            "twin_of"]

@@ -1,0 +1,108 @@
+"""Theory of operation: every table of the engine, built once from an explicit list.
+
+`FEATURES` names, in order, every feature of the rules; each exports a `Feature` value (its
+actions' rules, the Storytellers' rules, commands, event appliers and messages). The tables
+below are built from that list when this module is first imported, and nothing else ever
+changes them: what the engine can do does not depend on import order. A key declared by two
+features is an error, except a Storyteller rule that a later feature overrides on purpose
+(`staff_overrides`, e.g. the night's commands check `!character` against the script).
+
+The dispatchers (`apply`, `decide`, `decide_staff`, `message`) live here, above every feature,
+so that no feature module needs to import them back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from . import (
+    bluffs, boomdandy, commands, events, fabled, madness, night, night_commands, night_help,
+    private_events, public_abilities, rules, staff, staff_events, travellers, triggers, wins,
+)
+from .actions import Context
+from .feature import Applier, Feature, Rule
+from .model import GameState
+
+FEATURES: tuple[Feature, ...] = (
+    events.FEATURE,
+    staff_events.FEATURE,
+    private_events.FEATURE,
+    rules.FEATURE,
+    staff.FEATURE,
+    commands.FEATURE,  # the core's commands first: the Storytellers' guide lists them first
+    night.FEATURE,
+    night_help.FEATURE,
+    night_commands.FEATURE,
+    bluffs.FEATURE,
+    public_abilities.FEATURE,
+    triggers.FEATURE,
+    madness.FEATURE,
+    wins.FEATURE,
+    boomdandy.FEATURE,
+    fabled.FEATURE,
+    travellers.FEATURE,
+)
+
+
+def _merged(tables: Iterable[tuple[str, Mapping]], what: str) -> dict:
+    out: dict = {}
+    for feature, table in tables:
+        for key, value in table.items():
+            if key in out:
+                raise ValueError(f"{what} {key!r} is declared twice (again by {feature})")
+            out[key] = value
+    return out
+
+
+def _staff_rules(features: tuple[Feature, ...]) -> dict[type, Rule]:
+    table = _merged(((f.name, f.staff_rules) for f in features), "Storyteller rule")
+    for feature in features:
+        for key, rule in feature.staff_overrides.items():
+            if key not in table:
+                raise ValueError(f"{feature.name} overrides {key!r}, which no feature declares")
+            table[key] = rule
+    return table
+
+
+def _commands(features: tuple[Feature, ...]) -> dict[str, Any]:
+    """Every command by name, in the guide's order: the core's, then the others by name."""
+    found = _merged(((f.name, {c.name: c for c in f.commands}) for f in features), "command")
+    core = [c.name for c in commands.BASE_COMMANDS]
+    return {name: found[name] for name in core + sorted(set(found) - set(core))}
+
+
+APPLIERS: dict[type, Applier] = _merged(((f.name, f.appliers) for f in FEATURES), "event")
+RULES: dict[type, Rule] = _merged(((f.name, f.rules) for f in FEATURES), "player rule")
+STAFF_RULES: dict[type, Rule] = _staff_rules(FEATURES)
+COMMANDS: dict[str, Any] = _commands(FEATURES)
+COMMAND_OF: dict[type, str] = _merged(((f.name, f.command_of) for f in FEATURES), "action")
+MESSAGES: dict[str, str] = _merged(((f.name, f.messages) for f in FEATURES), "message")
+
+
+def apply(state: GameState, event: Any) -> GameState:
+    """The state after `event`: the only way a state changes."""
+    return APPLIERS[type(event)](state, event)
+
+
+def decide(state: GameState, action: Any, ctx: Context):
+    """Events caused by a player's `action` (a tuple, possibly empty), or a Rejection."""
+    refused = rules.refusal(state, action, ctx)
+    if refused is not None:
+        return refused
+    return RULES[type(action)](state, action, ctx)
+
+
+def decide_staff(state: GameState, action: Any, ctx: Context):
+    """Events caused by a Storyteller's command, or a Rejection."""
+    return STAFF_RULES[type(action)](state, action, ctx)
+
+
+class _Blank(dict):
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+def message(code: str, details: Mapping[str, Any]) -> str:
+    """The words of a rejection's code with its details (an unknown code stands as itself)."""
+    return MESSAGES.get(code, code).format_map(_Blank(details))

@@ -23,13 +23,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from modbot.core.model import GameSetup, Seat  # noqa: E402
-from modbot.forum import ForumClient  # noqa: E402
-from modbot.sandbox.forum import Forum  # noqa: E402
-from modbot.sandbox.models import ManualClock  # noqa: E402
-from modbot.sandbox.server import SandboxServer  # noqa: E402
-from modbot.service import Service, Settings  # noqa: E402
-from modbot.store import Store  # noqa: E402
+from modbot.adapters.forum import ForumClient
+from modbot.adapters.store import Store
+from modbot.app.service import Service, Settings
+from modbot.core.state.model import GameSetup, Seat
+from modbot.sandbox.forum import Forum
+from modbot.sandbox.models import ManualClock
+from modbot.sandbox.server import SandboxServer
 
 KEY = "bench-key"
 START = datetime(2026, 12, 1, 18, tzinfo=timezone.utc)

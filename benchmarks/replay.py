@@ -26,9 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from modbot.core.engine import Post, advance, handle_post  # noqa: E402
-from modbot.core.model import GameSetup, GameState, Phase, Seat  # noqa: E402
-from modbot.core.report import replay  # noqa: E402
+from modbot.core.engine import Post, advance, handle_post
+from modbot.core.reporting import replay
+from modbot.core.state.model import GameSetup, GameState, Phase, Seat
 
 PLAYERS = tuple(f"Player{n:02d}" for n in range(1, 16))
 START = datetime(2026, 12, 1, 18, tzinfo=timezone.utc)

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import json
 
-from .core.model import GameSetup
-from .core.report import report
-from .reactions import GameOptions
-from .runtime import GameRuntime
-from .store import EventRow, GameRow, Store
+from .adapters.store import EventRow, GameRow, Store
+from .app.reactions import GameOptions
+from .app.runtime import GameRuntime
+from .core import GameSetup, report
 
 
 class AuditError(ValueError):

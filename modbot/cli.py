@@ -9,14 +9,10 @@ import sys
 from datetime import datetime
 
 from . import __version__
-from .core.model import GameState
-from .core.names import Roster
-from .core.parser import parse_post
-from .core.report import replay
-from .gamefile import GameFileError, load_game
-from .render import render_text_report
-from .threadfile import ThreadFileError, load_thread
-
+from .app.render import render_text_report
+from .core import GameState, Roster, parse_post, replay
+from .files.gamefile import GameFileError, load_game
+from .files.threadfile import ThreadFileError, load_thread
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -242,12 +238,13 @@ def _cmd_sandbox(args) -> int:
 
 def _open_store(url: str | None):
     import os
-    from .store import DEFAULT_URL, Store
+
+    from .adapters.store import DEFAULT_URL, Store
     return Store(url or os.environ.get("DATABASE_URL") or DEFAULT_URL)
 
 
 def _cmd_setup(args) -> int:
-    from .setupfile import run_setup
+    from .files.setupfile import run_setup
     return run_setup(args)
 
 
@@ -268,7 +265,7 @@ def _cmd_audit(args) -> int:
 
 def _cmd_status(args) -> int:
     from .audit import AuditError, load_runtime
-    from .core.report import report
+    from .core import report
     setup = load_game(args.game)
     store = _open_store(args.database)
     try:
@@ -286,9 +283,9 @@ def _cmd_status(args) -> int:
 
 
 def _cmd_game_new(args) -> int:
-    from .daemon import ConfigError, load_config
-    from .forum import ForumClient, ForumError
-    from .opening import opening_post
+    from .adapters.forum import ForumClient, ForumError
+    from .app.daemon import ConfigError, load_config
+    from .app.opening import opening_post
     setup = load_game(args.game)
     try:
         config = load_config(args.config)
@@ -316,7 +313,8 @@ def _cmd_game_new(args) -> int:
 
 def _cmd_run(args) -> int:
     import logging
-    from .daemon import ConfigError, load_config, run
+
+    from .app.daemon import ConfigError, load_config, run
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     try:
         config = load_config(args.config)

@@ -9,7 +9,7 @@ import logging
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from .outbox import marker
+from .adapters.outbox import marker
 from .rehearsal import day_end, demo_rehearsal
 
 MARKER_PREFIX = "<!-- modbot:"

@@ -16,14 +16,14 @@ from pathlib import Path
 
 import requests
 
-from .core.model import GameSetup
-from .forum import ForumClient
-from .gamefile import load_game
+from .adapters.forum import ForumClient
+from .adapters.store import Store
+from .app.service import Service, Settings
+from .core import GameSetup
+from .files.gamefile import load_game
 from .sandbox.forum import Forum
 from .sandbox.models import ManualClock
 from .sandbox.server import SandboxServer
-from .service import Service, Settings
-from .store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO_GAME = ROOT / "config" / "demo-game.toml"

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from modbot.core.model import GameSetup, GrimoireEntry, Seat
-from modbot.reactions import GameOptions
-from modbot.runtime import GameRuntime
-from modbot.scripts import load_script
+from modbot.app.reactions import GameOptions
+from modbot.app.runtime import GameRuntime
+from modbot.core.state.model import GameSetup, GrimoireEntry, Seat
+from modbot.files.scripts import load_script
 
 from .helpers import START
 

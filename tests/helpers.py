@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 from modbot.core.engine import Post
-from modbot.core.model import GameSetup, GameState, Profile, Seat
-from modbot.core.report import Replay
+from modbot.core.reporting import Replay
+from modbot.core.state.model import GameSetup, GameState, Profile, Seat
 
 START = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)  # night 1 begins
 DAY1 = START + timedelta(hours=24)  # discussion

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from modbot.threadfile import ThreadFileError, posts_from_json
+from modbot.files.threadfile import ThreadFileError, posts_from_json
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -117,6 +117,7 @@ def test_replay_matches_the_golden_transcript(args, golden):
     assert result.stdout == expected
 
 
+@pytest.mark.slow
 def test_demo_plays_on_the_sandbox_and_exits_0(tmp_path):
     result = modbot("demo", "--database", f"sqlite:///{tmp_path}/demo.sqlite")
     assert result.returncode == 0, result.stderr

@@ -2,7 +2,7 @@
 
 from datetime import datetime, timedelta, timezone
 
-from modbot.daemon import RehearsalClock
+from modbot.app.daemon import RehearsalClock
 from modbot.sandbox.forum import Forum
 from modbot.sandbox.models import Clock, ManualClock
 

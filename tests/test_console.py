@@ -4,13 +4,16 @@ from datetime import timedelta
 
 import pytest
 
-from modbot.core.command_line import parse_line
+from modbot.core.deciding.command_line import parse_line
 from modbot.core.registry import COMMANDS
-from modbot.core.events import Executed, PlayerDied
-from modbot.core.staff_events import (
-    GhostVoteChanged, NominationCancelled, PhaseExtended, VoteCountRequested,
+from modbot.core.state.events import Executed, PlayerDied
+from modbot.core.state.model import Phase
+from modbot.core.state.staff_events import (
+    GhostVoteChanged,
+    NominationCancelled,
+    PhaseExtended,
+    VoteCountRequested,
 )
-from modbot.core.model import Phase
 
 from .helpers import DAY1, NOMINATIONS1, VOTING1, Game
 
@@ -160,7 +163,7 @@ def test_every_command_has_an_example_that_parses(command):
 def test_every_command_is_in_the_storyteller_guide():
     from pathlib import Path
 
-    from modbot.core.command_line import guide_table
+    from modbot.core.deciding.command_line import guide_table
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     assert guide_table() in readme, "paste modbot.core.commands.guide_table() into the README"
     for command in COMMANDS.values():

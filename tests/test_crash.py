@@ -14,14 +14,16 @@ from pathlib import Path
 
 import pytest
 
+from modbot.adapters.store import OutboxRow, Store
+from modbot.files.gamefile import load_game
 from modbot.rehearsal import DEMO_GAME, MASTER_KEY, day_end, load_script
-from modbot.gamefile import load_game
 from modbot.sandbox.forum import Clock, Forum
 from modbot.sandbox.server import SandboxServer
-from modbot.store import OutboxRow, Store
 
 from .helpers import public_game_text
 from .test_e2e import MARKER
+
+pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP (or a daemon process)
 
 ROOT = Path(__file__).resolve().parent.parent
 KILLS = 24
@@ -94,7 +96,7 @@ file = "{name}-game.toml"
             store.close()
 
     def _handled_all(self, store) -> bool:
-        from modbot.store import GameRow
+        from modbot.adapters.store import GameRow
         game = GameRow.get_or_none(GameRow.key == str(self.topic_id))
         return game is not None and game.last_post_number >= self.last_number
 

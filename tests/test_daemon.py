@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 import requests
 
-from modbot.daemon import ConfigError, load_config
+from modbot.app.daemon import ConfigError, load_config
+
+pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP (or a daemon process)
 
 ROOT = Path(__file__).resolve().parent.parent
 

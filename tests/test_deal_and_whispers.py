@@ -5,7 +5,7 @@ from datetime import timedelta
 
 import pytest
 
-from modbot.core.model import Seat
+from modbot.core.state.model import Seat
 
 from .conversation import FIFTEEN, SEVEN, Conversation, botf_setup, to
 from .helpers import DAY1, START
@@ -51,7 +51,8 @@ def test_an_evil_traveller_learns_the_demon():
     setup = botf_setup({**SEVEN, "Tom": "barista"})
     seats = setup.seats[:-1] + (Seat("Tom", traveller=True),)
     from dataclasses import replace
-    from modbot.core.model import GrimoireEntry
+
+    from modbot.core.state.model import GrimoireEntry
     grimoire = tuple(g for g in setup.grimoire if g[0] != "Tom") + \
         (("Tom", GrimoireEntry(character="barista", alignment="evil")),)
     talk = Conversation(replace(setup, seats=seats, grimoire=grimoire))

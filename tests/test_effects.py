@@ -5,7 +5,7 @@ and confirmed by the Storytellers. Each test is named after the character it dri
 
 from datetime import timedelta
 
-from modbot.scripts import load_script
+from modbot.files.scripts import load_script
 
 from .conversation import Conversation, botf_setup, day_one, night_sheet, to
 from .helpers import START

@@ -6,11 +6,11 @@ named after the Fabled it drives."""
 from dataclasses import replace
 from datetime import timedelta
 
-from modbot.core.fabled import FIDDLE_VOTE
-from modbot.gamefile import load_game
-from modbot.opening import opening_post
+from modbot.app.opening import opening_post
+from modbot.core.characters.fabled import FIDDLE_VOTE
+from modbot.files.gamefile import load_game
+from modbot.files.scripts import load_script
 from modbot.rehearsal import DEMO_GAME
-from modbot.scripts import load_script
 
 from .conversation import Conversation, botf_setup, day_one, night_sheet, to
 from .helpers import START

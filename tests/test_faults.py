@@ -4,12 +4,15 @@ nothing: the thread ends exactly as in an undisturbed run."""
 import time
 from datetime import datetime, timedelta
 
+import pytest
 import requests
 
+from modbot.app.service import Settings
 from modbot.rehearsal import day_end, demo_rehearsal
-from modbot.service import Settings
 
 from .test_e2e import MARKER, markers, play_demo
+
+pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP (or a daemon process)
 
 FAULTS = [
     {"path": "/posts", "method": "POST", "kind": "timeout", "count": 2, "delay": 1.0},

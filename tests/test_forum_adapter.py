@@ -9,8 +9,13 @@ import pytest
 import requests
 import responses
 
-from modbot.forum import (
-    JSON_TYPE, ConfigurationError, ForumClient, NotFound, PermanentError, TransientError,
+from modbot.adapters.forum import (
+    JSON_TYPE,
+    ConfigurationError,
+    ForumClient,
+    NotFound,
+    PermanentError,
+    TransientError,
 )
 
 URL = "https://forum.example"

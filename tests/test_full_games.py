@@ -13,12 +13,14 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from modbot.core.grimoire import is_evil, players_of_team
-from modbot.core.model import GameSetup, Seat
-from modbot.core.night import acting_character, owes_choice
-from modbot.core.setup import propose
+from modbot.core.characters.grimoire import is_evil, players_of_team
+from modbot.core.night.choices import acting_character, owes_choice
+from modbot.core.setup.composition import propose
+from modbot.core.state.model import GameSetup, Seat
+from modbot.files.scripts import load_script
 from modbot.rehearsal import Rehearsal
-from modbot.scripts import load_script
+
+pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP (or a daemon process)
 
 START = datetime.fromisoformat("2026-12-01T18:00:00+00:00")
 PLAYERS = tuple(f"P{i:02}" for i in range(1, 16))

@@ -4,8 +4,8 @@ from datetime import datetime, timezone
 
 import pytest
 
-from modbot.core.model import Profile
-from modbot.gamefile import GameFileError, load_game, parse_game
+from modbot.core.state.model import Profile
+from modbot.files.gamefile import GameFileError, load_game, parse_game
 
 HEADER = """[game]
 name = "BotF 1"

@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import pytest
 
-from modbot.core.model import GrimoireEntry, Seat
-from modbot.scripts import load_script
+from modbot.core.state.model import GrimoireEntry, Seat
+from modbot.files.scripts import load_script
 
 from .conversation import Conversation, botf_setup, night_sheet
 from .helpers import START

@@ -9,11 +9,13 @@ from datetime import datetime, timedelta
 
 import pytest
 
-import modbot.private_reactions
-import modbot.reactions
-from modbot.reactions import PUBLIC_TEMPLATES
+import modbot.app.private_reactions
+import modbot.app.reactions
+from modbot.app.reactions import PUBLIC_TEMPLATES
+from modbot.files.scripts import load_script
 from modbot.rehearsal import DEMO_PRIVATE, day_end, demo_rehearsal
-from modbot.scripts import load_script
+
+pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP (or a daemon process)
 
 MARKER = re.compile(r"\n*<!-- modbot:[^>]*-->")
 
@@ -21,13 +23,13 @@ MARKER = re.compile(r"\n*<!-- modbot:[^>]*-->")
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
     rendered: list[tuple[str, str]] = []
-    originals = modbot.reactions.render, modbot.private_reactions.render
+    originals = modbot.app.reactions.render, modbot.app.private_reactions.render
 
     def recording(template, **context):
         text = originals[0](template, **context)
         rendered.append((template, text))
         return text
-    modbot.reactions.render = modbot.private_reactions.render = recording
+    modbot.app.reactions.render = modbot.app.private_reactions.render = recording
     path = tmp_path_factory.mktemp("leaks") / "bot.sqlite"
     rehearsal, script = demo_rehearsal(f"sqlite:///{path}")
     try:
@@ -43,7 +45,7 @@ def demo(tmp_path_factory):
                          "created_at": (end + timedelta(minutes=1)).isoformat()}])
         yield rehearsal, rendered
     finally:
-        modbot.reactions.render, modbot.private_reactions.render = originals
+        modbot.app.reactions.render, modbot.app.private_reactions.render = originals
         rehearsal.stop()
 
 
@@ -100,8 +102,8 @@ def test_every_public_post_comes_from_a_public_template_and_each_is_rendered(dem
 
 
 def test_the_opening_post_explains_pms_and_holds_no_secret():
-    from modbot.gamefile import load_game
-    from modbot.opening import opening_post
+    from modbot.app.opening import opening_post
+    from modbot.files.gamefile import load_game
     from modbot.rehearsal import DEMO_GAME
     text = opening_post(load_game(DEMO_GAME))
     assert "## Private messages" in text and "`/choose NAME`" in text

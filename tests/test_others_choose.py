@@ -5,9 +5,9 @@ is named after the character it drives."""
 from dataclasses import replace
 from datetime import timedelta
 
-from modbot.core.dice import Dice
-from modbot.core.setup import problems, propose
-from modbot.scripts import load_script
+from modbot.core.setup.composition import problems, propose
+from modbot.core.setup.dice import Dice
+from modbot.files.scripts import load_script
 
 from .conversation import ALL, Conversation, day_one, night_sheet, seven, to
 from .helpers import START

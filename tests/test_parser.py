@@ -2,8 +2,8 @@
 
 import pytest
 
-from modbot.core.names import Ambiguous, Roster, Unknown
-from modbot.core.parser import parse_post
+from modbot.core.reading.names import Ambiguous, Roster, Unknown
+from modbot.core.reading.parser import parse_post
 
 ROSTER = Roster(
     ("Alex", "Albert", "Brianna", "Cameron", "Derek", "Zone_Q11"),

@@ -14,6 +14,8 @@ from modbot.rehearsal import day_end, demo_rehearsal
 
 from .test_e2e import markers
 
+pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP (or a daemon process)
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from modbot.core.engine import Post, advance, handle_pm
-from modbot.core.model import GameState
+from modbot.core.state.model import GameState
 
 from .conversation import SEVEN, botf_setup
 from .helpers import START

@@ -4,8 +4,8 @@ from datetime import timedelta
 
 import pytest
 
-from modbot.core.model import Phase
 from modbot.core.registry import message
+from modbot.core.state.model import Phase
 
 from .helpers import DAY1, DAY1_END, NOMINATIONS1, START, VOTING1, Game
 

@@ -26,7 +26,8 @@ def test_seed_000_empath_skips_dead_neighbours():
 
 def test_seed_000_empath_acts_after_the_demon():
     """Seed 000, Empath: "Each night, wake the Empath. Show them fingers (0, 1, or 2)
-    equaling the number of evil players neighbouring the Empath." and "The Empath acts after the Demon, so if the Demon kills one of the
+    equaling the number of evil players neighbouring the Empath." and "The Empath acts after the
+    Demon, so if the Demon kills one of the
     Empath's alive neighbours, the Empath does not learn about the now-dead player." """
     setup = game("chef", "empath", "mutant", "poisoner", "imp", "monk", "pixie")
     entries, _, _ = night_sheet(setup, night=2, choices=(("Ellen", "/choose Cameron"),))

@@ -6,10 +6,10 @@ the Fang Gu jump, the poisoned Pukka, the Golem and the Moonchild."""
 from dataclasses import replace
 from datetime import timedelta
 
-from modbot.core.grimoire import is_malfunctioning
-from modbot.core.model import GrimoireEntry, Seat
-from modbot.core.setup import problems
-from modbot.scripts import load_script
+from modbot.core.characters.grimoire import is_malfunctioning
+from modbot.core.setup.composition import problems
+from modbot.core.state.model import GrimoireEntry, Seat
+from modbot.files.scripts import load_script
 
 from .conversation import Conversation, botf_setup, day_one, night_sheet, to
 from .helpers import START

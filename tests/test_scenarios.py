@@ -12,8 +12,8 @@ from datetime import timedelta
 
 import pytest
 
-from modbot.core.model import Seat
-from modbot.scripts import bundled_scripts, load_script
+from modbot.core.state.model import Seat
+from modbot.files.scripts import bundled_scripts, load_script
 
 from .conversation import Conversation, botf_setup, day_one, night_sheet, to
 from .helpers import START
@@ -383,7 +383,8 @@ def _hells_librarian():
 def _boomdandy():
     """Seed 000, Boomdandy: "If the Boomdandy is executed, declare that the Boomdandy has
     exploded. ... When you have completed the circle, three players will be alive, including
-    the Demon. Then, count down from ten." and "Your countdown should be longer than ten seconds, and as slow, dramatic, or erratic as
+    the Demon. Then, count down from ten." and "Your countdown should be longer than ten seconds,
+    and as slow, dramatic, or erratic as
     you like!" (a ten-minute pointing vote in the thread)"""
     talk, day = day_one(game(derek="boomdandy"))
     said = talk.st("!execute Derek --yes", day + H)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from modbot.core.script import ActionSpec, character_key
-from modbot.gamefile import GameFileError, parse_game
-from modbot.scripts import SCRIPTS, ScriptError, action_specs, bundled_scripts, load_script
+from modbot.core.setup.script import ActionSpec, character_key
+from modbot.files.gamefile import GameFileError, parse_game
+from modbot.files.scripts import SCRIPTS, ScriptError, action_specs, bundled_scripts, load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"

@@ -2,18 +2,18 @@
 in the seeds, the Drunk, Lunatic and Marionette, the Djinn's several evil teams (seed 002);
 random legal set-ups from a passed-in random source; `modbot setup` and `!setup`."""
 
-from dataclasses import replace
 import random
 import re
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from modbot.core.model import GrimoireEntry, Seat
-from modbot.core.setup import composition, expected, problems, propose
-from modbot.scripts import load_script
+from modbot.core.setup.composition import composition, expected, problems, propose
+from modbot.core.state.model import GrimoireEntry, Seat
+from modbot.files.scripts import load_script
 
 from .conversation import Conversation, botf_setup, to
 from .helpers import START

@@ -3,8 +3,18 @@
 import peewee
 import pytest
 
-from modbot.store import MIGRATIONS, Batch, CursorRow, EventRow, GameRow, InputRow, OutboxRow, \
-    Outgoing, SchemaVersion, Store
+from modbot.adapters.store import (
+    MIGRATIONS,
+    Batch,
+    CursorRow,
+    EventRow,
+    GameRow,
+    InputRow,
+    OutboxRow,
+    Outgoing,
+    SchemaVersion,
+    Store,
+)
 
 
 @pytest.fixture()

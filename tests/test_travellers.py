@@ -5,7 +5,7 @@ named after the traveller it drives."""
 from dataclasses import replace
 from datetime import timedelta
 
-from modbot.scripts import load_script
+from modbot.files.scripts import load_script
 
 from .conversation import botf_setup, day_one, to
 

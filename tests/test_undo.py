@@ -5,8 +5,8 @@ from datetime import timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from modbot.reactions import GameOptions
-from modbot.runtime import GameRuntime
+from modbot.app.reactions import GameOptions
+from modbot.app.runtime import GameRuntime
 
 from .helpers import NOMINATIONS1, setup
 

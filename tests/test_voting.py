@@ -4,10 +4,10 @@ from datetime import timedelta
 
 import pytest
 
-from modbot.core.actions import Context, Kill
+from modbot.core.deciding.actions import Context, Kill
+from modbot.core.deciding.voting import majority
 from modbot.core.engine import act
-from modbot.core.model import Phase, Profile
-from modbot.core.voting import majority
+from modbot.core.state.model import Phase, Profile
 
 from .helpers import DAY1_END, NOMINATIONS1, VOTING1, Game
 

@@ -1,2 +1,125 @@
-"""The pure rules core: parsing and game rules. Standard library only; no I/O, no clock,
-no randomness. Time always comes in as an argument."""
+"""The core's public API: the only names the shell (and anything outside `modbot.core`) uses.
+
+The core is pure: it reads posts, decides what they cause under the rules, and folds events
+into a new state, with no I/O, clock or randomness (time comes in as an argument). Its
+packages show the architecture:
+
+- `reading/`: text cleaning, player names, the thread grammar (`parser`) and the
+  Storytellers' command grammar (`commands`);
+- `deciding/`: player actions and their rules (nominations, votes, whispers), the vote
+  arithmetic, the Storytellers' rules and console, whisper PMs;
+- `state/`: the model (frozen values) and the events that change it;
+- `night/`: night choices and the PM grammar, the night's flow, the night sheet and the
+  Storytellers' night commands;
+- `characters/`: what each character knows, does and triggers (see `characters/index.py`);
+- `setup/`: scripts, set-up checks and proposals, dice;
+- `registry.py` builds every table from an explicit list of features; `engine.py` drives the
+  game forward; `reporting.py` replays and reports.
+"""
+
+from .characters.boomdandy import BOOM_DEATH, BoomdandyExploded, CountdownEnded, CountdownStarted
+from .characters.fabled import FiddleEnded, FiddleOpened
+from .characters.grimoire import players_of_team, true_character
+from .characters.madness import MadnessNoted, PixieMayGain
+from .characters.public_abilities import PublicAbilityUsed
+from .characters.travellers import ButcherResolved, ExileRefused
+from .characters.triggers import (
+    ABILITY_DEATH,
+    PsychopathExecuted,
+    ScarletWomanPromoted,
+    SweetheartDied,
+    UntoldDelivered,
+)
+from .characters.wins import EvilTeamLost, WinDetected
+from .deciding.command_line import parse_commands
+from .deciding.voting import (
+    NOTE_NO_TOKEN_CAST,
+    about_to_die,
+    is_decided,
+    max_possible,
+    needs,
+    population,
+    threshold_now,
+)
+from .engine import Post, advance, handle_pm, handle_post
+from .night.choices import deadline_text, lock_at
+from .night.commands import (
+    SetupAccepted,
+    SetupChecked,
+    SetupProposed,
+    SheetRequested,
+    SilenceCalled,
+    SpokeInSilence,
+)
+from .reading.names import Roster
+from .reading.parser import parse_post
+from .registry import message
+from .reporting import replay, report
+from .setup.composition import dealt_text, problems, propose
+from .setup.script import Character, Script, character_key
+from .state.events import (
+    DayEnded,
+    Nominated,
+    NominationClosed,
+    PhaseChanged,
+    PlayerDied,
+    StorytellerConsultRequested,
+    VoteCast,
+    VoteLocked,
+    VoteWithdrawn,
+    WhisperBroken,
+    WhisperLimitExceeded,
+)
+from .state.model import (
+    EXILE,
+    GameSetup,
+    GameState,
+    GrimoireEntry,
+    Nomination,
+    Phase,
+    PhaseLengths,
+    Profile,
+    Seat,
+    iso,
+)
+from .state.private_events import (
+    ApprovalReminded,
+    CharactersDealt,
+    DawnDelayed,
+    DealWaiting,
+    FearmongerChoseNew,
+    NightChoiceMade,
+    NightLocked,
+    NightReminded,
+    NightResolved,
+    WhisperPmFlagged,
+    night_of,
+)
+from .state.staff_events import (
+    GameEnded,
+    NominationCancelled,
+    PlayerRevived,
+    VoteCorrected,
+    VoteCountRequested,
+    VotesUnlocked,
+)
+
+__all__ = [
+    "ABILITY_DEATH", "ApprovalReminded", "BOOM_DEATH", "BoomdandyExploded", "ButcherResolved",
+    "Character", "CharactersDealt", "CountdownEnded", "CountdownStarted", "DawnDelayed",
+    "DayEnded", "DealWaiting", "EXILE", "EvilTeamLost", "ExileRefused", "FearmongerChoseNew",
+    "FiddleEnded", "FiddleOpened", "GameEnded", "GameSetup", "GameState", "GrimoireEntry",
+    "MadnessNoted", "NOTE_NO_TOKEN_CAST", "NightChoiceMade", "NightLocked", "NightReminded",
+    "NightResolved", "Nominated", "Nomination", "NominationCancelled", "NominationClosed",
+    "Phase", "PhaseChanged", "PhaseLengths", "PixieMayGain", "PlayerDied", "PlayerRevived",
+    "Post", "Profile", "PsychopathExecuted", "PublicAbilityUsed", "Roster",
+    "ScarletWomanPromoted", "Script", "Seat", "SetupAccepted", "SetupChecked", "SetupProposed",
+    "SheetRequested", "SilenceCalled", "SpokeInSilence", "StorytellerConsultRequested",
+    "SweetheartDied", "UntoldDelivered", "VoteCast", "VoteCorrected", "VoteCountRequested",
+    "VoteLocked", "VoteWithdrawn", "VotesUnlocked", "WhisperBroken", "WhisperLimitExceeded",
+    "WhisperPmFlagged", "WinDetected", "about_to_die", "advance", "character_key",
+    "deadline_text", "dealt_text", "handle_pm", "handle_post", "is_decided", "iso", "lock_at",
+    "max_possible", "message", "needs", "night_of", "parse_commands", "parse_post",
+    "players_of_team", "population", "problems", "propose", "replay", "report", "threshold_now",
+    "true_character"
+]

@@ -21,22 +21,31 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from . import boomdandy, fabled, night_commands, nightflow, public_abilities, travellers, triggers, wins
-from .actions import Context
-from .console import CommandReport, run_commands
-from .events import (
-    DayEnded, Event, Executed, Exiled, NominationClosed, PhaseChanged, PlayerDied, VoteLocked,
+from .characters import boomdandy, fabled, public_abilities, travellers, triggers, wins
+from .deciding.actions import Context
+from .deciding.console import CommandReport, run_commands
+from .deciding.private import handle_private
+from .deciding.rules import Rejection, butcher_may_nominate
+from .deciding.staff import StEndDay, StExecute
+from .deciding.voting import about_to_die, living_count, lock_at_hand, population, threshold_now
+from .night import commands as night_commands
+from .night import flow as nightflow
+from .reading.parser import parse_post
+from .reading.textclean import countable_text
+from .registry import apply, decide, decide_staff
+from .state.events import (
+    DayEnded,
+    Event,
+    Executed,
+    Exiled,
+    NominationClosed,
+    PhaseChanged,
+    PlayerDied,
+    VoteLocked,
     WhisperBroken,
 )
-from .staff_events import PhaseExtended
-from .model import EXILE, YES, GameState, Nomination, Phase
-from .parser import parse_post
-from .private import handle_private
-from .registry import apply, decide, decide_staff
-from .rules import Rejection, butcher_may_nominate
-from .textclean import countable_text
-from .staff import StEndDay, StExecute
-from .voting import about_to_die, living_count, lock_at_hand, population, threshold_now
+from .state.model import EXILE, YES, GameState, Nomination, Phase
+from .state.staff_events import PhaseExtended
 
 _NEXT_PHASE = {
     Phase.PREGAME: Phase.NIGHT,

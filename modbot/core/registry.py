@@ -16,13 +16,25 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from . import (
-    bluffs, boomdandy, commands, events, fabled, madness, night, night_commands, night_help,
-    private_events, public_abilities, rules, staff, staff_events, travellers, triggers, wins,
+from .characters import (
+    bluffs,
+    boomdandy,
+    fabled,
+    madness,
+    public_abilities,
+    travellers,
+    triggers,
+    wins,
 )
-from .actions import Context
+from .deciding import rules, staff
+from .deciding.actions import Context
 from .feature import Applier, Feature, Rule
-from .model import GameState
+from .night import choices as night
+from .night import commands as night_commands
+from .night import helpers as night_help
+from .reading import commands
+from .state import events, private_events, staff_events
+from .state.model import GameState
 
 FEATURES: tuple[Feature, ...] = (
     events.FEATURE,

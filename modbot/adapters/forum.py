@@ -1,0 +1,136 @@
+"""Our port to a Discourse forum: pydiscourse's endpoints, our transport policy.
+
+Theory of operation: `ForumClient` subclasses pydiscourse's `DiscourseClient` and replaces
+its `_request` so that every call has a timeout, never sleeps (pydiscourse sleeps on 429 inside
+the call; a poll loop must not), and fails with one of three errors the daemon can act on:
+- `TransientError` (429 with `retry_after`, 5xx, timeouts, dropped connections): try later;
+- `PermanentError` (422 and other 4xx on a write): report to the ST, never retry blindly;
+- `ConfigurationError` (403 bad key, 404 missing topic at start-up, not JSON): stop and say so.
+It keeps pydiscourse's exact content-type check, and counts requests for the cycle log.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import requests
+from pydiscourse import DiscourseClient
+
+JSON_TYPE = "application/json; charset=utf-8"
+USER_AGENT = "modbot/0.1 (+Blood on the Forum moderator bot)"
+log = logging.getLogger("modbot.adapters.forum")
+
+
+class ForumError(Exception):
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class TransientError(ForumError):
+    def __init__(self, message: str, status: int | None = None, retry_after: float = 0) -> None:
+        super().__init__(message, status)
+        self.retry_after = retry_after
+
+
+class PermanentError(ForumError):
+    pass
+
+
+class NotFound(PermanentError):
+    pass
+
+
+class ConfigurationError(ForumError):
+    pass
+
+
+class ForumClient(DiscourseClient):
+    def __init__(self, host: str, api_username: str, api_key: str, *, timeout: float = 10.0):
+        super().__init__(host.rstrip("/"), api_username, api_key, timeout=timeout)
+        self.session = requests.Session()
+        self.session.headers["User-Agent"] = USER_AGENT
+        self.requests_made = 0
+
+    def _request(self, verb, path, params=None, files=None, data=None, json=None,
+                 override_request_kwargs=None):
+        headers = {"Accept": JSON_TYPE, "Api-Key": self.api_key,
+                   "Api-Username": self.api_username}
+        self.requests_made += 1
+        try:
+            response = self.session.request(
+                verb, self.host + path, params=params, files=files, data=data, json=json,
+                headers=headers, timeout=self.timeout, allow_redirects=False,
+                **(override_request_kwargs or {}))
+        except requests.Timeout as exc:
+            raise TransientError(f"{verb} {path}: timed out") from exc
+        except requests.ConnectionError as exc:
+            raise TransientError(f"{verb} {path}: connection failed ({exc.__class__.__name__})") \
+                from exc
+        return _decode(verb, path, response)
+
+    # -- endpoints pydiscourse lacks or gets wrong ------------------------------------------
+
+    def private_posts(self, before: int | None = None) -> dict:
+        return self._get("/private-posts.json", **({"before": before} if before else {}))
+
+    def topic_by_id(self, topic_id: int, **kwargs) -> dict:
+        return self._get(f"/t/{topic_id}.json", **kwargs)
+
+    def posts_after(self, topic_id: int, post_number: int) -> list[dict]:
+        """Up to 20 posts after `post_number`, oldest first, with raw."""
+        body = self.topic_posts(topic_id, post_number=post_number, asc="true", include_raw="true")
+        return body["post_stream"]["posts"]
+
+    def posts_by_ids(self, topic_id: int, post_ids: list[int]) -> list[dict]:
+        body = self.posts(topic_id, post_ids=post_ids, include_raw="true")
+        return body["post_stream"]["posts"]
+
+
+def _decode(verb: str, path: str, response: requests.Response):
+    status = response.status_code
+    if status == 429:
+        raise TransientError(f"{verb} {path}: rate limited", status, _retry_after(response))
+    if status >= 500:
+        raise TransientError(f"{verb} {path}: server error {status}", status)
+    if status in (301, 302):
+        raise ConfigurationError(f"{verb} {path}: unexpected redirect (wrong URL?)", status)
+    message = _error_message(response)
+    if status == 403:
+        raise ConfigurationError(f"{verb} {path}: {message}", status)
+    if status == 404:
+        raise NotFound(f"{verb} {path}: not found", status)
+    if status >= 400:
+        raise PermanentError(f"{verb} {path}: {message}", status)
+    if response.headers.get("Content-Type") != JSON_TYPE:
+        if not response.content.strip():
+            return None
+        raise ConfigurationError(f"{verb} {path}: not a Discourse JSON answer "
+                                 f"({response.headers.get('Content-Type')})", status)
+    try:
+        body = response.json()
+    except ValueError as exc:
+        raise TransientError(f"{verb} {path}: unreadable JSON", status) from exc
+    if isinstance(body, dict) and body.get("errors"):
+        raise PermanentError(f"{verb} {path}: {', '.join(map(str, body['errors']))}", status)
+    return body
+
+
+def _retry_after(response: requests.Response) -> float:
+    header = response.headers.get("Retry-After")
+    if header and header.strip().isdigit():
+        return float(header) + 1
+    try:
+        return float(response.json()["extras"]["wait_seconds"]) + 1
+    except (ValueError, KeyError, TypeError):
+        return 11.0
+
+
+def _error_message(response: requests.Response) -> str:
+    try:
+        errors = response.json().get("errors")
+        if isinstance(errors, list) and errors:
+            return ", ".join(map(str, errors))
+    except (ValueError, AttributeError):
+        pass
+    return f"HTTP {response.status_code} {response.reason}"

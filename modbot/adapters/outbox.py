@@ -1,0 +1,129 @@
+"""Theory of operation: deliver what the bot owes the forum, each post exactly once.
+
+Every outbox row carries a deterministic key, and the raw sent ends with the marker
+`<!-- modbot:KEY -->`. Before a send, the attempt is recorded (committed). A row that was
+attempted before (the process may have died after the forum accepted it, or the answer timed
+out) is first looked for on the forum by its marker; if found it is marked sent, not resent.
+Discourse also memoizes identical API creates for 120 s, a second guard.
+
+Rows of one thread (a topic, or one PM conversation) go out in order; a thread whose head
+cannot be sent now is skipped until later, and other threads and games go on. A 429 defers by
+`Retry-After`; 5xx, timeouts and dropped connections back off; a permanent failure (422...) is
+marked failed, never retried blindly, and reported to the Storytellers. Nothing here sleeps:
+spacing between posts is enforced by skipping until the next drain.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from .forum import ForumClient, PermanentError, TransientError
+from .store import Batch, OutboxRow, Outgoing, Store
+
+log = logging.getLogger("modbot.adapters.outbox")
+MAX_BACKOFF = 60  # seconds; 1, 2, 4, ... after 5xx, timeouts and dropped connections
+
+
+def marker(key: str) -> str:
+    return f"<!-- modbot:{key} -->"
+
+
+def with_marker(raw: str, key: str) -> str:
+    return f"{raw.rstrip()}\n\n{marker(key)}"
+
+
+class Outbox:
+    def __init__(self, client: ForumClient, store: Store, *, spacing: float = 0.0,
+                 on_failure=None, wall=time.time, max_backoff: float = MAX_BACKOFF) -> None:
+        self.max_backoff = max_backoff
+        self.client = client
+        self.store = store
+        self.spacing = spacing
+        self.on_failure = on_failure  # (row, error) -> Outgoing | None, to tell the STs
+        self.wall = wall
+        self.last_sent = 0.0
+        self.quiet_until = 0.0  # monotonic time: after a 429, no post before this
+
+    def drain(self, limit: int | None = None) -> int:
+        """Send what can be sent now; return how many posts went out."""
+        if time.monotonic() < self.quiet_until:
+            return 0
+        blocked: set[str] = set()
+        sent = 0
+        for row in self.store.pending():
+            if row.thread in blocked:
+                continue
+            if row.not_before > self.wall() or (limit is not None and sent >= limit):
+                blocked.add(row.thread)
+                continue
+            if self.spacing and self.wall() - self.last_sent < self.spacing:
+                break
+            try:
+                if self._deliver(row):
+                    sent += 1
+            except TransientError as exc:
+                wait = max(exc.retry_after, min(2 ** max(row.attempts - 1, 0), self.max_backoff))
+                log.warning("outbox %s: %s; retry in %.0fs", row.key, exc, wait)
+                self.store.defer(row, wait, str(exc))
+                blocked.add(row.thread)
+                if exc.status == 429:  # the shared API budget is spent: everything waits
+                    self.quiet_until = time.monotonic() + exc.retry_after
+                    break
+            except PermanentError as exc:
+                log.error("outbox %s failed for good: %s", row.key, exc)
+                self.store.mark_failed(row, str(exc))
+                self._report(row, str(exc))
+                blocked.add(row.thread)
+        return sent
+
+    def _deliver(self, row: OutboxRow) -> bool:
+        topic_id = row.topic_id or self.store.thread_topic(row.thread)
+        if row.attempts > 0 and self._already_posted(row, topic_id):
+            return False
+        self.store.mark_attempt(row)
+        if row.kind == "status":
+            status, _, enabled = row.raw.partition(":")
+            self.client.update_topic_status(topic_id, status, enabled == "true")
+            self.store.mark_sent(row, None, topic_id, None)
+            return True
+        raw = with_marker(row.raw, row.key)
+        if topic_id:
+            result = self.client.create_post(raw, topic_id=topic_id)
+        else:
+            result = self.client.create_post(raw, title=row.title, archetype="private_message",
+                                             target_recipients=row.recipients)
+        result = result or {}
+        if result.get("action") == "enqueued":
+            log.warning("outbox %s: queued for approval by the forum", row.key)
+        self.store.mark_sent(row, result.get("id"), result.get("topic_id") or topic_id,
+                             result.get("post_number"))
+        self.last_sent = self.wall()
+        return True
+
+    def _already_posted(self, row: OutboxRow, topic_id: int | None) -> bool:
+        """Look for the row's marker on the forum (after an attempt whose fate is unknown)."""
+        needle = marker(row.key)
+        if topic_id:
+            after = self.store.last_sent_number(row.thread)
+            while True:
+                posts = self.client.posts_after(topic_id, after)
+                for post in posts:
+                    if needle in (post.get("raw") or ""):
+                        self.store.mark_sent(row, post["id"], topic_id, post["post_number"])
+                        return True
+                if len(posts) < 20:
+                    return False
+                after = posts[-1]["post_number"]
+        for post in self.client.private_posts().get("private_posts", []):
+            if needle in (post.get("raw") or ""):
+                self.store.mark_sent(row, post["id"], post["topic_id"], post["post_number"])
+                return True
+        return False
+
+    def _report(self, row: OutboxRow, error: str) -> None:
+        if self.on_failure is None:
+            return
+        outgoing: Outgoing | None = self.on_failure(row, error)
+        if outgoing is not None:
+            self.store.commit(Batch(outbox=[outgoing]))

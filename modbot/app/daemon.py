@@ -1,0 +1,151 @@
+"""`modbot run`: the configuration file, the clock and the schedule loop.
+
+The daemon polls every `poll_seconds`, drains the outbox every second, logs one line per
+cycle (requests used, posts handled, posts sent), and stops cleanly on SIGTERM/SIGINT after
+the current cycle. A rehearsal clock (`[rehearsal] start`, `speed`) lets a host play a whole
+game in minutes against the sandbox.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import time
+import tomllib
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import schedule
+
+from ..adapters.forum import ConfigurationError, ForumClient, TransientError
+from ..adapters.store import DEFAULT_URL, Store
+from ..files.gamefile import load_game
+from .service import Service, Settings
+
+log = logging.getLogger("modbot")
+FORUM_KEYS = {"url", "username", "api_key_env", "timeout", "category"}
+BOT_KEYS = {"poll_seconds", "database_url", "vote_count_minutes", "settle_seconds",
+            "sweep_minutes", "post_spacing", "close_topic_at_night", "max_backoff"}
+
+
+class ConfigError(ValueError):
+    pass
+
+
+@dataclass
+class Config:
+    forum_url: str
+    username: str
+    api_key: str
+    games: list[str]
+    timeout: float = 10
+    poll_seconds: float = 15
+    database_url: str = DEFAULT_URL
+    settings: Settings = field(default_factory=Settings)
+    rehearsal_start: datetime | None = None
+    rehearsal_speed: float = 1.0
+    category: int | None = None  # where `modbot game new` opens game threads
+
+
+def load_config(path: str | Path, environ=os.environ) -> Config:
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read ({exc.strerror})") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
+    forum, bot = data.get("forum", {}), data.get("bot", {})
+    _known(path, "forum", forum, FORUM_KEYS)
+    _known(path, "bot", bot, BOT_KEYS)
+    url = str(forum.get("url", ""))
+    if not url.startswith(("http://", "https://")):
+        raise ConfigError(f"{path}: forum.url must be an http(s) URL, got {url!r}")
+    key_env = str(forum.get("api_key_env", "MODBOT_API_KEY"))
+    api_key = environ.get(key_env, "")
+    if not api_key:
+        raise ConfigError(f"{path}: the API key is read from the environment variable "
+                          f"{key_env}, which is not set")
+    games = [str(Path(g["file"]) if Path(g["file"]).is_absolute()
+                 else (path.parent / g["file"]).resolve()) for g in data.get("game", [])]
+    if not games:
+        raise ConfigError(f"{path}: list at least one [[game]] with file = \"...\"")
+    username = str(forum.get("username", "modbot"))
+    settings = Settings(bot_username=username, **{k: bot[k] for k in (
+        "vote_count_minutes", "settle_seconds", "sweep_minutes", "post_spacing",
+        "close_topic_at_night", "max_backoff") if k in bot})
+    rehearsal = data.get("rehearsal", {})
+    start = rehearsal.get("start")
+    if isinstance(start, str):
+        start = datetime.fromisoformat(start)
+    return Config(url, username, api_key, games, float(forum.get("timeout", 10)),
+                  float(bot.get("poll_seconds", 15)),
+                  environ.get("DATABASE_URL") or str(bot.get("database_url", DEFAULT_URL)),
+                  settings, start, float(rehearsal.get("speed", 1.0)),
+                  forum.get("category"))
+
+
+def _known(path: Path, table: str, values: dict, allowed: set[str]) -> None:
+    unknown = set(values) - allowed
+    if unknown:
+        raise ConfigError(f"{path}: [{table}] has unknown key(s) {', '.join(sorted(unknown))}")
+
+
+class RehearsalClock:
+    """Game time: real UTC, or `start` advancing `speed` times faster than real time."""
+
+    def __init__(self, start: datetime | None = None, speed: float = 1.0) -> None:
+        self.start, self.speed, self.began = start, speed, time.monotonic()
+
+    def now(self) -> datetime:
+        if self.start is None:
+            return datetime.now(timezone.utc)
+        return self.start + timedelta(seconds=(time.monotonic() - self.began) * self.speed)
+
+
+def run(config: Config, *, max_cycles: int | None = None) -> int:
+    """Run the daemon until a signal (or `max_cycles`); return the exit code."""
+    store = Store(config.database_url)
+    client = ForumClient(config.forum_url, config.username, config.api_key,
+                         timeout=config.timeout)
+    games = [load_game(g) for g in config.games]
+    service = Service(client, store, games, config.settings)
+    stopping = {"flag": False, "cycles": 0}
+
+    def stop(signum, _frame):
+        log.info("signal %s: stopping after this cycle", signum)
+        stopping["flag"] = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    try:
+        service.start()
+    except ConfigurationError as exc:
+        log.error("cannot start: %s", exc)
+        return 3
+    except TransientError as exc:
+        log.error("cannot reach the forum at %s: %s", config.forum_url, exc)
+        return 3
+    clock = RehearsalClock(config.rehearsal_start, config.rehearsal_speed)
+
+    def cycle():
+        report = service.cycle(clock.now())
+        stopping["cycles"] += 1
+        log.info("cycle %d: %d requests, %d posts handled, %d sent%s", stopping["cycles"],
+                 report.requests, report.posts, report.sent,
+                 f", deferred: {report.deferred[0]}" if report.deferred else "")
+        if max_cycles is not None and stopping["cycles"] >= max_cycles:
+            stopping["flag"] = True
+
+    scheduler = schedule.Scheduler()
+    scheduler.every(config.poll_seconds).seconds.do(cycle)
+    scheduler.every(1).seconds.do(service.drain)
+    cycle()
+    while not stopping["flag"]:
+        scheduler.run_pending()
+        time.sleep(0.05)
+    store.close()
+    log.info("stopped")
+    return 0

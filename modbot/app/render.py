@@ -1,0 +1,37 @@
+"""Render view models with the jinja2 templates in `templates/` (words live there, not in code)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+
+from .views import md
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+        autoescape=False,  # Markdown, not HTML: names go through the `md` filter instead
+    )
+    env.filters["word"] = lambda vote: "execute" if vote == "yes" else "pardon"
+    env.filters["md"] = md
+    return env
+
+
+def render(template: str, **context) -> str:
+    """Render one template to text (trailing blank lines trimmed)."""
+    return environment().get_template(template).render(**context).strip() + "\n"
+
+
+def render_text_report(setup, report: dict) -> str:
+    """A readable summary of a replay report (for `modbot replay --text` and `modbot demo`)."""
+    return environment().get_template("replay.txt.j2").render(game=setup, r=report).rstrip()

@@ -1,0 +1,244 @@
+"""Theory of operation: one game, live. Its state is the fold of its input log.
+
+`GameRuntime.load(inputs)` folds the stored inputs (posts as first seen, PMs with their
+participants, clock ticks, edit notices) through the pure core and the reactor, discarding
+what they would post: everything derived from a stored input was committed with it. After
+that, `on_post` (the game thread), `on_pm` (a PM: Storytellers' commands, players' night
+commands, whispers), `on_tick` (the clock) and `on_edit` (a counted post changed) handle one
+new input each and return a `Step`: the input row to store, the events for the audit log and
+the posts owed, for the caller to commit in one transaction.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import logging
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from ..adapters.store import Outgoing
+from ..core import GameSetup, GameState, Post, advance, handle_pm, handle_post, iso, parse_commands, parse_post, report
+from .reactions import GameOptions, Reactor
+
+SELF_DELETED = "(post deleted by author)"
+log = logging.getLogger("modbot.app.runtime")
+_COMMAND_LINE = re.compile(r"^\s*[*_]*!", re.MULTILINE)  # cheap test before parsing commands
+
+
+def sha1(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class Step:
+    input: dict | None = None
+    events: list[tuple[str, dict]] = field(default_factory=list)
+    outgoing: list[Outgoing] = field(default_factory=list)
+
+
+class GameRuntime:
+    def __init__(self, setup: GameSetup, options: GameOptions, game_id: int) -> None:
+        self.setup = setup
+        self.options = options
+        self.game_id = game_id
+        self.state = GameState.from_setup(setup)
+        self.reactor = Reactor(options)
+        self.last_post_number = 0
+        self.seen: dict[int, tuple[int, str, str, str]] = {}  # post id -> (number, author, sha1, raw)
+        self.posts_by_day: dict[int, set[int]] = {}
+        self.seen_pms: set[int] = set()
+        self.history: list[dict] = []  # every event with the input that caused it, for !log
+        self.inputs: list[tuple] = []  # what was folded, in order: input #N is inputs[N-1]
+        self.undone: set[int] = set()
+
+    @property
+    def today_posts(self) -> set[int]:
+        """Ids of the counted posts made during the current day (for the edit sweep)."""
+        today = self.state.today
+        return self.posts_by_day.get(today.number, set()) if today else set()
+
+    @property
+    def topic_id(self) -> int:
+        return self.options.topic_id
+
+    def load(self, inputs) -> None:
+        for row in inputs:
+            self.apply_input(row)
+
+    def apply_input(self, row) -> Step:
+        """Fold one stored input (as `load` does); return what it derived."""
+        at = datetime.fromisoformat(row.at)
+        if row.kind == "post":
+            return self.on_post(row.post_id, row.post_number, row.author, at, row.raw)
+        if row.kind == "pm":
+            people = tuple(filter(None, (row.participants or "").split(",")))
+            return self.on_pm(row.post_id, row.topic_id, row.post_number, row.author, at,
+                              row.raw, shared=bool(row.shared), participants=people)
+        if row.kind == "tick":
+            return self.on_tick(at)
+        return self.on_edit(row.post_id, row.raw or "", row.raw_sha1 or "", at)
+
+    def on_post(self, post_id: int, post_number: int, author: str, at: datetime,
+                raw: str) -> Step:
+        post = Post(post_number, author, at, raw)
+        self.inputs.append(("post", post))
+        if _COMMAND_LINE.search(raw) and not self.state.setup.is_storyteller(author) \
+                and parse_commands(raw, self.state.setup.roster):
+            log.warning("game %s post #%s: %s is not a Storyteller; its ! commands are ignored",
+                        self.topic_id, post_number, author)
+        outcome = handle_post(self.state, post)
+        self.state = outcome.state
+        undo = self._undo(outcome.command)
+        self._remember(outcome.events, "thread", post_number, author, at)
+        self.last_post_number = max(self.last_post_number, post_number)
+        self.seen[post_id] = (post_number, author, sha1(raw), raw)
+        if self.state.today is not None:
+            self.posts_by_day.setdefault(self.state.today.number, set()).add(post_id)
+        outgoing = self.reactor.react(self.state, outcome.events, outcome.rejections, at=at,
+                                      post=post, command=outcome.command,
+                                      source={"channel": "thread", "id": post_id},
+                                      log=self._log_for(outcome.command), undo=undo)
+        return Step({"kind": "post", "post_id": post_id, "post_number": post_number,
+                     "author": author, "at": iso(at), "raw": raw, "raw_sha1": sha1(raw)},
+                    _events(outcome.events) + _undo_events(undo), outgoing)
+
+    def on_pm(self, post_id: int, topic_id: int, post_number: int, author: str, at: datetime,
+              raw: str, *, shared: bool = False, participants: tuple[str, ...] = ()) -> Step:
+        """A PM: a Storyteller's commands (the answer goes to that PM, unless players take part
+        in it (`shared`): then to the Storytellers' conversation), or a player's night commands
+        or whisper. `participants`: the conversation's lower-case usernames."""
+        post = Post(post_number, author, at, raw)
+        self.inputs.append(("pm", (post, participants)))
+        outcome = handle_pm(self.state, post, participants)
+        self.state = outcome.state
+        self.seen_pms.add(post_id)
+        undo = self._undo(outcome.command)
+        self._remember(outcome.events, "pm", post_number, author, at)
+        outgoing = self.reactor.react(self.state, outcome.events, outcome.rejections, at=at,
+                                      post=post, command=outcome.command,
+                                      source={"channel": "pm", "id": post_id,
+                                              "topic_id": topic_id, "shared": shared},
+                                      log=self._log_for(outcome.command), undo=undo)
+        return Step({"kind": "pm", "post_id": post_id, "topic_id": topic_id, "shared": shared,
+                     "participants": ",".join(participants) or None,
+                     "post_number": post_number, "author": author, "at": iso(at), "raw": raw,
+                     "raw_sha1": sha1(raw)}, _events(outcome.events) + _undo_events(undo),
+                    outgoing)
+
+    def on_tick(self, now: datetime) -> Step:
+        outcome = advance(self.state, now)
+        if not outcome.events:
+            return Step()
+        self.inputs.append(("tick", now))
+        self.state = outcome.state
+        self._remember(outcome.events, "clock", None, None, now)
+        outgoing = self.reactor.react(self.state, outcome.events, at=now)
+        return Step({"kind": "tick", "at": iso(now)}, _events(outcome.events), outgoing)
+
+    def on_edit(self, post_id: int, new_raw: str, new_sha1: str, at: datetime) -> Step:
+        """A counted post changed on the forum. Flag it if it carried actions; count nothing."""
+        number, author, first_sha1, original = self.seen[post_id]
+        self.seen[post_id] = (number, author, new_sha1, original)
+        self.inputs.append(("edit", None))
+        step = Step({"kind": "edit", "post_id": post_id, "post_number": number,
+                     "author": author, "at": iso(at), "raw": new_raw,
+                     "raw_sha1": new_sha1})
+        if self._carried_actions(original):
+            step.outgoing = self.reactor.note_edit(
+                author, number, post_id, original, new_raw.strip() == SELF_DELETED, new_sha1,
+                self.setup.storytellers)
+        return step
+
+    def _remember(self, events, channel: str, post_number, author, at: datetime) -> None:
+        for event in events:
+            self.history.append({"input": len(self.inputs), "channel": channel,
+                                 "post_number": post_number, "author": author, "at": iso(at),
+                                 "event": summarize(event)})
+
+    # -- undo -------------------------------------------------------------------------------
+
+    def _undo(self, report) -> dict | None:
+        """Replay the game without input #N (and the inputs undone before): everything that
+        followed from it is recomputed. Applied only when confirmed (`--yes`)."""
+        if report is None or report.undo is None:
+            return None
+        number, confirmed = report.undo
+        kind = self.inputs[number - 1][0] if 1 <= number < len(self.inputs) else None
+        if kind not in ("post", "pm") or number in self.undone:
+            return {"input": number, "error": f"#{number} is not a post that can be undone "
+                    "(see !log for the numbers)"}
+        replayed = self.refold(self.undone | {number})
+        changes = state_changes(self.state, replayed)
+        if confirmed:
+            self.undone.add(number)
+            self.state = replayed
+        return {"input": number, "changes": changes, "done": confirmed}
+
+    def refold(self, excluded: set[int]):
+        """The core state from the inputs folded so far, without the `excluded` ones."""
+        state = GameState.from_setup(self.setup)
+        for number, (kind, value) in enumerate(self.inputs, start=1):
+            if number in excluded:
+                continue
+            if kind == "post":
+                state = handle_post(state, value).state
+            elif kind == "pm":
+                state = handle_pm(state, *value).state
+            elif kind == "tick":
+                state = advance(state, value).state
+        return state
+
+    def _log_for(self, report) -> list[dict]:
+        if report is None or not report.log:
+            return []
+        return self.history[-report.log:]
+
+    def changed(self, post: dict) -> bool:
+        known = self.seen.get(post["id"])
+        return known is not None and sha1(post.get("raw") or "") != known[2]
+
+    def _carried_actions(self, raw: str) -> bool:
+        parsed = parse_post(raw, self.state.setup.roster, self.state.open_nominees(),
+                            self.setup.storytellers, count_spoilers=self.setup.count_spoilers)
+        return bool(parsed.actions)
+
+
+def state_changes(before, after, limit: int = 30) -> list[str]:
+    """What differs between two game states, one line each (for the ST)."""
+    old, new = _flatten(report(before)), _flatten(report(after))
+    lines = [f"{key}: {old.get(key, '(none)')} -> {new.get(key, '(none)')}"
+             for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key)
+             and not key.endswith(("locked_at", ".at", "phase_ends_at"))]
+    return lines[:limit] + ([f"... and {len(lines) - limit} more"] if len(lines) > limit else [])
+
+
+def _flatten(value, prefix: str = "") -> dict:
+    if isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, list):
+        items = ((str(i), v) for i, v in enumerate(value))
+    else:
+        return {prefix: value}
+    out = {}
+    for key, item in items:
+        out.update(_flatten(item, f"{prefix}.{key}" if prefix else str(key)))
+    return out
+
+
+def _undo_events(undo) -> list[tuple[str, dict]]:
+    if undo and undo.get("done"):
+        return [("Undone", {"input": undo["input"], "changes": undo["changes"]})]
+    return []
+
+
+def summarize(event) -> str:
+    """One line for an event: its name and its plain fields."""
+    fields = ", ".join(f"{k}={v}" for k, v in dataclasses.asdict(event).items()
+                       if k != "at" and isinstance(v, (str, int, bool)) and v not in ("", None))
+    return f"{type(event).__name__}({fields})"
+
+
+def _events(events) -> list[tuple[str, dict]]:
+    return [(type(e).__name__, dataclasses.asdict(e)) for e in events]

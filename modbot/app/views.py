@@ -1,0 +1,118 @@
+"""View models: plain dicts the templates render. Only public facts go into public views.
+
+Nothing here knows a character or an alignment; when the grimoire arrives, public views must
+keep being built from the public day state only (a test renders every public template).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from ..core import GameState, Nomination, about_to_die, is_decided, max_possible, needs, population, threshold_now
+
+_MD_SPECIAL = re.compile(r"([\\`*_~#|!])")
+_ENTITIES = {"@": "&#64;", "[": "&#91;", "]": "&#93;", "<": "&lt;", ">": "&gt;", "&": "&amp;",
+             ":": "&#58;"}
+
+
+_DEADLINE_LABELS = {"discussion": "Nominations open", "nomination": "Nominations close",
+                    "voting": "Voting ends", "night": "Day breaks"}
+
+
+def md(text) -> str:
+    """Escape a name for Markdown/BBCode: no emphasis, tags, links, HTML or @mentions."""
+    text = _MD_SPECIAL.sub(r"\\\1", str(text))  # first: entities below contain '#'
+    return "".join(_ENTITIES.get(c, c) for c in text)
+
+
+def date_tag(at: datetime | None) -> str:
+    """A Discourse [date] tag, shown in each reader's local time."""
+    if at is None:
+        return "(no deadline)"
+    return f'[date={at:%Y-%m-%d} time={at:%H:%M:%S} timezone="UTC"]'
+
+
+def nomination_view(state: GameState, n: Nomination, topic_id: int | None) -> dict:
+    seats = {s.name: s for s in state.seats}
+    view = {
+        "kind": n.kind,
+        "by_butcher": n.by_butcher,
+        "nominee": n.nominee,
+        "nominator": n.nominator,
+        "post_number": n.post_number,
+        "link": f"/t/{topic_id}/{n.post_number}" if topic_id and n.post_number else None,
+        "yes": n.yes,
+        "threshold": threshold_now(state, n),
+        "population": n.living_at_close if not n.is_open else population(state, n),
+        "open": n.is_open,
+        "locked": [{"player": v.player, "vote": v.vote, "note": v.note,
+                    "ghost": v.ghost_vote_spent, "post_number": v.post_number}
+                   for v in n.locked],
+    }
+    if n.is_open:
+        need = needs(state, n)
+        unlocked = n.unlocked()
+        view.update({
+            "hand": n.hand,
+            "cast": [{"player": p, "vote": n.cast[p].value} for p in unlocked if p in n.cast],
+            "not_voted": [p for p in unlocked if p not in n.cast and seats[p].alive],
+            "dead_voters": [{"player": p, "token": seats[p].ghost_vote}
+                            for p in unlocked if not seats[p].alive],
+            "needed_to_execute": need.to_execute,
+            "needed_to_tie": need.to_tie,
+            "max_possible": max_possible(state, n),
+        })
+    return view
+
+
+def vote_count_view(state: GameState, *, number: int, as_of: int | None,
+                    topic_id: int | None, edits: list[dict] | None = None,
+                    day: int | None = None) -> dict:
+    """The vote count of `day` (default: the latest day)."""
+    days = state.past_days + ((state.today,) if state.today else ())
+    chosen = [d for d in days if day is None or d.number == day]
+    day = chosen[-1] if chosen else None
+    current = day is not None and day is state.today
+    return {
+        "game": state.setup.name,
+        "day": day.number if day else 0,
+        "number": number,
+        "as_of": as_of,
+        "phase": state.phase_label,
+        "deadline": date_tag(state.phase_ends_at),
+        "nominations": [nomination_view(state, n, topic_id) for n in day.nominations] if day else [],
+        "exiles": [nomination_view(state, n, topic_id) for n in day.exiles] if day else [],
+        "about_to_die": about_to_die(day) if day else None,
+        "decided": is_decided(state) if current else False,
+        "executed": day.executed if day and not current else None,
+        "ended": bool(day and day.ended_at),
+        "deadline_label": _DEADLINE_LABELS.get(state.phase.value, "The phase ends"),
+        "edits": edits or [],
+    }
+
+
+def public_roles(state: GameState) -> dict:
+    """What everyone knows at the start (seed 001): the travellers' characters and abilities
+    (not their alignments), and the Fabled in play with their effect on the game."""
+    script = state.setup.script
+    if script is None:
+        return {"travellers": [], "fabled": []}
+    travellers = []
+    for seat in state.seats:
+        character = script.get(state.grimoire_of(seat.name).character)
+        if seat.traveller and character is not None:
+            travellers.append({"player": seat.name, "character": character.name,
+                               "ability": character.ability})
+    fabled = []
+    for fabled_id in state.setup.fabled:
+        character = script.get(fabled_id)
+        notes = []
+        if fabled_id == "djinn":
+            notes = [f"{c.name} + {script.get(other).name}: {reason}"
+                     for c in script.characters for other, reason in c.jinxes
+                     if script.get(other) is not None]
+        if fabled_id == "revolutionary" and state.setup.revolutionary:
+            notes = [f"The two neighbouring players are {' and '.join(state.setup.revolutionary)}."]
+        fabled.append({"name": character.name, "ability": character.ability, "notes": notes})
+    return {"travellers": travellers, "fabled": fabled}

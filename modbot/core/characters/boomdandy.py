@@ -1,0 +1,161 @@
+"""Theory of operation: the Boomdandy's explosion, run as a timed pointing vote in the thread.
+
+"If you are executed, all but 3 players die. After a 10 to 1 countdown, the player with the
+most players pointing at them, dies." (seed 000). When a working Boomdandy is executed, the
+Storytellers are asked which three live (`!boom A B C`); the others die at once and the
+thread is told to point: each of the three posts `/point NAME` (the latest counts) within
+`COUNTDOWN`. When it ends, the one with the most pointing at them dies; a tie is the
+Storytellers' to settle. The win check that follows decides the game (two players live).
+`FEATURE` hands its command, rules and events to the registry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+from ..deciding.actions import Context, Point
+from ..deciding.rules import reject
+from ..feature import Feature
+from ..reading.commands import Command, _Bad, _name
+from ..state.events import PlayerDied
+from ..state.model import GameState
+from .grimoire import is_malfunctioning, true_character
+
+COUNTDOWN = timedelta(minutes=10)
+BOOM_DEATH = "boomdandy"
+
+MESSAGES = {
+    "no_countdown": "Nobody is pointing now (only after the Boomdandy explodes).",
+    "not_pointing": "Only {players} point, at one of them.",
+    "no_boomdandy": "No Boomdandy has exploded.",
+    "boom_twice": "The countdown is already running.",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class StBoom:
+    survivors: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BoomdandyExploded:
+    player: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class CountdownStarted:
+    survivors: tuple[str, ...]
+    ends_at: datetime
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Pointed:
+    player: str
+    target: str
+    post_number: int | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class CountdownEnded:
+    victim: str | None  # None: a tie, for the Storytellers
+    counts: tuple[tuple[str, int], ...]
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Countdown:
+    survivors: tuple[str, ...]
+    ends_at: datetime
+    points: tuple[tuple[str, str], ...] = ()  # (player, target), the latest per player
+
+
+def exploded(state: GameState, executed: str, at: datetime) -> tuple:
+    character = true_character(state, executed)
+    if character is None or character.id != "boomdandy" or is_malfunctioning(state, executed):
+        return ()
+    return (BoomdandyExploded(executed, at),)
+
+
+def due(state: GameState) -> datetime | None:
+    return state.countdown.ends_at if state.countdown is not None else None
+
+
+def resolve(state: GameState, at: datetime) -> list:
+    counts: dict[str, int] = {}
+    for _player, target in state.countdown.points:
+        counts[target] = counts.get(target, 0) + 1
+    ranked = sorted(counts.items(), key=lambda item: -item[1])
+    victim = ranked[0][0] if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]) \
+        else None
+    events = [CountdownEnded(victim, tuple(ranked), at)]
+    if victim is not None and state.seat(victim).alive:
+        events.append(PlayerDied(victim, BOOM_DEATH, at))
+    return events
+
+
+def _boom_words(words, roster):
+    names = []
+    while words:
+        name, words = _name(words, roster)
+        names.append(name)
+    if len(set(names)) != 3:
+        raise _Bad("name the three players who live")
+    return StBoom(tuple(names))
+
+
+def _boom(state: GameState, action: StBoom, ctx: Context):
+    if state.boomed is None:
+        return reject(ctx, "no_boomdandy")
+    if state.countdown is not None:
+        return reject(ctx, "boom_twice")
+    events = tuple(PlayerDied(s.name, BOOM_DEATH, ctx.at) for s in state.seats
+                   if s.alive and not s.traveller and s.name not in action.survivors)
+    return events + (CountdownStarted(action.survivors, ctx.at + COUNTDOWN, ctx.at),)
+
+
+def _point(state: GameState, action: Point, ctx: Context):
+    countdown = state.countdown
+    if countdown is None or ctx.at >= countdown.ends_at:
+        return reject(ctx, "no_countdown")
+    if ctx.author not in countdown.survivors or action.target not in countdown.survivors:
+        return reject(ctx, "not_pointing", players=", ".join(countdown.survivors))
+    return (Pointed(ctx.author, action.target, ctx.post_number, ctx.at),)
+
+
+def _exploded(state: GameState, e: BoomdandyExploded) -> GameState:
+    return replace(state, boomed=e.player)
+
+
+def _started(state: GameState, e: CountdownStarted) -> GameState:
+    return replace(state, countdown=Countdown(e.survivors, e.ends_at))
+
+
+def _pointed(state: GameState, e: Pointed) -> GameState:
+    points = tuple(p for p in state.countdown.points if p[0] != e.player) + \
+        ((e.player, e.target),)
+    return replace(state, countdown=replace(state.countdown, points=points))
+
+
+def _ended(state: GameState, _e: CountdownEnded) -> GameState:
+    return replace(state, countdown=None, boomed=None)
+
+
+FEATURE = Feature(
+    "boomdandy",
+    appliers={BoomdandyExploded: _exploded, CountdownStarted: _started, Pointed: _pointed,
+              CountdownEnded: _ended},
+    rules={Point: _point},
+    staff_rules={StBoom: _boom},
+    commands=(Command("boom", "!boom A B C", "the Boomdandy exploded: everyone but these three "
+                      "dies, and they point for 10 minutes", "!boom Alex Brianna Cameron",
+                      _boom_words),),
+    command_of={StBoom: "boom"},
+    messages=MESSAGES,
+)
+
+__all__ = ["BOOM_DEATH", "BoomdandyExploded", "CountdownEnded", "CountdownStarted", "Point",
+           "Pointed", "due", "exploded", "resolve"]

@@ -1,0 +1,230 @@
+"""Theory of operation: the once-per-game Fabled of seed 001 (Fibbin, the Revolutionary, the
+Fiddler), which the Storytellers run and the bot keeps track of.
+
+Fibbin ("once per game, 1 good player might get incorrect information") and the Revolutionary
+("once per game, one of them registers falsely") are the Storytellers' choices: while unused,
+each night sheet recalls them in a first entry (`sheet_entries`); the Storytellers give the
+false answer with `!result` and mark the power spent with `!used NAME`.
+
+The Fiddler: "once per game, at night, the Demon secretly chooses a player of an opposing
+alignment; all players then vote which of these two wins the game." The Demon's `/fiddle X`
+(night_help.py) is shown on the night sheet, checked against the true alignments, with the
+command that opens the vote: `!fiddle DEMON X` announces the two players in the thread (never
+which is the Demon) and every player (dead ones too; not travellers) posts `/fiddle NAME`, the
+latest counting, for `FIDDLE_VOTE`. At the end the counts are posted and the Storytellers are
+told who wins: the team of the player with more votes; a tie goes to good (seed 001: "In the
+event of a tie, Loyals win"). As with every win, only `!win` announces it.
+`FEATURE` hands its commands, rules and events to the registry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+from ..deciding.actions import Context, Fiddle
+from ..deciding.rules import reject
+from ..feature import Feature
+from ..reading.commands import Command, _Bad, _name
+from ..state.model import GameState
+from ..state.night_model import SheetEntry
+from ..state.private_events import night_of
+from .grimoire import alignment_of, players_of_team
+from .wins import WinDetected
+
+FIDDLE_VOTE = timedelta(hours=24)
+ONCE = ("fibbin", "revolutionary", "fiddler")
+
+MESSAGES = {
+    "not_once_fabled": "{text}: say Fibbin, Revolutionary or Fiddler (game.fabled: {fabled}).",
+    "fabled_used": "The {name} has already been used.",
+    "no_fiddle": "No Fiddler's vote is open.",
+    "fiddle_between": "The Fiddler's vote is between {players}.",
+    "fiddle_players": "The Fiddler's vote needs two different players who are not travellers.",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class StUsed:
+    fabled: str
+
+
+@dataclass(frozen=True, slots=True)
+class StFiddle:
+    players: tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class FabledUsed:
+    fabled: str
+    by: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class FiddleOpened:
+    players: tuple[str, str]
+    ends_at: datetime
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class FiddleVoted:
+    player: str
+    target: str
+    post_number: int | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class FiddleEnded:
+    counts: tuple[tuple[str, int], ...]
+    chosen: str | None  # None: a tie
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class FiddleVote:
+    players: tuple[str, str]
+    ends_at: datetime
+    votes: tuple[tuple[str, str], ...] = ()  # (voter, target), the latest per voter
+
+
+# -- the night sheet ----------------------------------------------------------------------------
+
+def sheet_entries(state: GameState) -> list[SheetEntry]:
+    """Reminders of the unused once-per-game Fabled, and the Demon's /fiddle."""
+    unused = [f for f in state.setup.fabled if f in ONCE and f not in state.fabled_used]
+    out = []
+    if "fibbin" in unused:
+        out.append(SheetEntry("fibbin", None, "Fibbin", suggestion="unused: once per game, "
+                              "1 good player might get incorrect information (give it with "
+                              "!result, then !used Fibbin)"))
+    if "revolutionary" in unused:
+        pair = " and ".join(state.setup.revolutionary) or "(game.revolutionary not set)"
+        out.append(SheetEntry("revolutionary", None, "Revolutionary", suggestion=f"unused: "
+                              f"{pair}; once per game one of them registers falsely (answer "
+                              "as if so with !result, then !used Revolutionary)"))
+    if "fiddler" in unused:
+        out += _fiddler_entry(state)
+    return out
+
+
+def _fiddler_entry(state: GameState) -> list[SheetEntry]:
+    demons = players_of_team(state, "demon")
+    chosen = [c for c in night_of(state, state.cycle).helping("fiddler") if c.player in demons]
+    if not chosen:
+        return []
+    demon, target = chosen[-1].player, chosen[-1].players[0]
+    if alignment_of(state, target) == alignment_of(state, demon):
+        text = f"{target} is not of an opposing alignment: no Fiddler's vote"
+    else:
+        text = f"the Demon chose {target}: open the vote when you wish with " \
+            f"!fiddle {demon} {target}"
+    return [SheetEntry("fiddler", demon, "Fiddler", target, (), text)]
+
+
+# -- the vote ---------------------------------------------------------------------------------
+
+def due(state: GameState) -> datetime | None:
+    return state.fiddle.ends_at if state.fiddle is not None else None
+
+
+def resolve(state: GameState, at: datetime) -> list:
+    vote = state.fiddle
+    counts = {p: sum(1 for _, t in vote.votes if t == p) for p in vote.players}
+    first, second = vote.players
+    chosen = None if counts[first] == counts[second] else max(counts, key=counts.get)
+    events: list = [FiddleEnded(tuple(counts.items()), chosen, at)]
+    if chosen is None:
+        events.append(WinDetected("good", "the Fiddler's vote was a tie (a tie goes to good)",
+                                  at))
+    else:
+        winner = alignment_of(state, chosen) or "good"
+        events.append(WinDetected(winner, f"the Fiddler's vote chose {chosen}", at))
+    return events
+
+
+def _used_words(words, _roster):
+    if len(words) != 1:
+        raise _Bad("name one Fabled: Fibbin, Revolutionary or Fiddler")
+    return StUsed(words[0].casefold().replace("'", ""))
+
+
+def _fiddle_words(words, roster):
+    first, rest = _name(words, roster)
+    second, rest = _name(rest, roster)
+    if rest:
+        raise _Bad(f"unexpected \"{' '.join(rest)}\"")
+    return StFiddle((first, second))
+
+
+def _used(state: GameState, action: StUsed, ctx: Context):
+    if action.fabled not in ONCE or action.fabled not in state.setup.fabled:
+        return reject(ctx, "not_once_fabled", text=action.fabled,
+                      fabled=", ".join(state.setup.fabled) or "none")
+    if action.fabled in state.fabled_used:
+        return reject(ctx, "fabled_used", name=action.fabled.capitalize())
+    return (FabledUsed(action.fabled, ctx.author, ctx.at),)
+
+
+def _open(state: GameState, action: StFiddle, ctx: Context):
+    if "fiddler" not in state.setup.fabled:
+        return reject(ctx, "not_once_fabled", text="Fiddler",
+                      fabled=", ".join(state.setup.fabled) or "none")
+    if "fiddler" in state.fabled_used or state.fiddle is not None:
+        return reject(ctx, "fabled_used", name="Fiddler")
+    first, second = action.players
+    if first == second or state.seat(first).traveller or state.seat(second).traveller:
+        return reject(ctx, "fiddle_players")
+    return (FabledUsed("fiddler", ctx.author, ctx.at),
+            FiddleOpened(action.players, ctx.at + FIDDLE_VOTE, ctx.at))
+
+
+def _vote(state: GameState, action: Fiddle, ctx: Context):
+    vote = state.fiddle
+    if vote is None or ctx.at >= vote.ends_at or state.seat(ctx.author).traveller:
+        return reject(ctx, "no_fiddle")
+    if action.target not in vote.players:
+        return reject(ctx, "fiddle_between", players=" and ".join(vote.players))
+    return (FiddleVoted(ctx.author, action.target, ctx.post_number, ctx.at),)
+
+
+def _applied_used(state: GameState, e: FabledUsed) -> GameState:
+    return replace(state, fabled_used=state.fabled_used + (e.fabled,))
+
+
+def _applied_opened(state: GameState, e: FiddleOpened) -> GameState:
+    return replace(state, fiddle=FiddleVote(e.players, e.ends_at))
+
+
+def _applied_voted(state: GameState, e: FiddleVoted) -> GameState:
+    votes = tuple(v for v in state.fiddle.votes if v[0] != e.player) + ((e.player, e.target),)
+    return replace(state, fiddle=replace(state.fiddle, votes=votes))
+
+
+def _applied_ended(state: GameState, _e: FiddleEnded) -> GameState:
+    return replace(state, fiddle=None)
+
+
+FEATURE = Feature(
+    "fabled",
+    appliers={FabledUsed: _applied_used, FiddleOpened: _applied_opened,
+              FiddleVoted: _applied_voted, FiddleEnded: _applied_ended},
+    rules={Fiddle: _vote},
+    staff_rules={StUsed: _used, StFiddle: _open},
+    commands=(
+        Command("used", "!used FABLED", "mark a once-per-game Fabled spent (Fibbin, "
+                "Revolutionary, Fiddler): the night sheet stops recalling it", "!used Fibbin",
+                _used_words),
+        Command("fiddle", "!fiddle DEMON PLAYER", "the Fiddler: announce the vote between the "
+                "two players (every player posts /fiddle NAME for "
+                f"{FIDDLE_VOTE.total_seconds() / 3600:.0f} hours)", "!fiddle Ellen Alex",
+                _fiddle_words),
+    ),
+    command_of={StUsed: "used", StFiddle: "fiddle"},
+    messages=MESSAGES,
+)
+
+__all__ = ["FIDDLE_VOTE", "FabledUsed", "Fiddle", "FiddleEnded", "FiddleOpened", "FiddleVoted",
+           "due", "resolve", "sheet_entries"]

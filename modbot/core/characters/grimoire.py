@@ -1,0 +1,138 @@
+"""Theory of operation: questions asked of the grimoire (pure reads of the state).
+
+Who is really what (`true_character`, not what they are shown), their alignment (recorded,
+or their character's team), who malfunctions (drunk, poisoned, or shown another character),
+who is on a team, who sits next to whom among the living, and yesterday's day.
+"""
+
+from __future__ import annotations
+
+from ..setup.script import Character
+from ..state.model import DayState, GameState
+
+
+def true_character(state: GameState, player: str) -> Character | None:
+    script, entry = state.setup.script, state.grimoire_of(player)
+    return (script.get(entry.character) or script.find(entry.character)) \
+        if script and entry.character else None
+
+
+def alignment_of(state: GameState, player: str) -> str | None:
+    entry = state.grimoire_of(player)
+    if entry.alignment:
+        return entry.alignment
+    character = true_character(state, player)
+    return "good" if character and character.is_good else \
+        "evil" if character and character.is_evil else None
+
+
+def is_evil(state: GameState, player: str) -> bool:
+    return alignment_of(state, player) == "evil"
+
+
+def is_malfunctioning(state: GameState, player: str) -> bool:
+    """Drunk, poisoned, shown another character, the Puzzlemaster's drunk, or a Townsfolk
+    beside a working No Dashii."""
+    if _impaired(state, player) or is_puzzled(state, player):
+        return True
+    character = true_character(state, player)
+    return character is not None and character.team == "townsfolk" and \
+        player in no_dashii_victims(state)
+
+
+def _impaired(state: GameState, player: str) -> bool:
+    entry = state.grimoire_of(player)
+    return entry.poisoned or entry.drunk or bool(entry.thinks and entry.thinks != entry.character)
+
+
+PUZZLED = "puzzled"  # the reminder on the Puzzlemaster's drunk (`!reminder PLAYER puzzled`)
+
+
+def is_puzzled(state: GameState, player: str) -> bool:
+    """The Puzzlemaster's drunk, while a Puzzlemaster (even a dead one) is sober and healthy
+    (seed 002: "When the Puzzlemaster is drunk or poisoned, that player is sober")."""
+    if PUZZLED not in state.grimoire_of(player).reminders:
+        return False
+    return any((c := true_character(state, s.name)) is not None and c.id == "puzzlemaster"
+               and not _impaired(state, s.name) for s in state.seats)
+
+
+def no_dashii_victims(state: GameState) -> set[str]:
+    """The closest Townsfolk on each side of each living, working No Dashii."""
+    names, out = [s.name for s in state.seats], set()
+    for index, name in enumerate(names):
+        character = true_character(state, name)
+        if character is None or character.id != "nodashii" or not state.seat(name).alive \
+                or _impaired(state, name):
+            continue
+        for step in (-1, 1):
+            for distance in range(1, len(names)):
+                other = names[(index + step * distance) % len(names)]
+                found = true_character(state, other)
+                if found is not None and found.team == "townsfolk":
+                    out.add(other)
+                    break
+    return out
+
+
+def players_of_team(state: GameState, team: str, alive: bool = True) -> list[str]:
+    """The players of a character type; Lil' Monsta's babysitter registers as the Demon."""
+    found = [s.name for s in state.seats if (s.alive or not alive)
+             and (c := true_character(state, s.name)) is not None and c.team == team]
+    sitter = babysitter(state) if team == "demon" else None
+    if sitter is not None and sitter not in found and (state.seat(sitter).alive or not alive):
+        found.append(sitter)
+    return found
+
+
+BABYSITTER = "babysitter"  # the reminder on Lil' Monsta's holder; one player holds it
+
+
+def babysitter(state: GameState) -> str | None:
+    """Who holds Lil' Monsta ("is the Demon"), alive or dead; None before the first choice."""
+    if not state.setup.lil_monsta:
+        return None
+    return next((s.name for s in state.seats
+                 if BABYSITTER in state.grimoire_of(s.name).reminders), None)
+
+
+def living_residents(state: GameState) -> list[str]:
+    """The living players who are not travellers (who count for abilities and wins)."""
+    return [s.name for s in state.seats if s.alive and not s.traveller]
+
+
+def is_in_play(state: GameState, character_id: str) -> bool:
+    if character_id == "lilmonsta" and state.setup.lil_monsta:
+        return True
+    return any(state.grimoire_of(s.name).character == character_id for s in state.seats)
+
+
+def living_neighbours(state: GameState, player: str) -> tuple[str, ...]:
+    """The nearest living player on each side (the Empath's neighbours)."""
+    names = [s.name for s in state.seats]
+    index, found = names.index(player), []
+    for step in (-1, 1):
+        for distance in range(1, len(names)):
+            other = names[(index + step * distance) % len(names)]
+            if other == player:
+                break
+            if state.seat(other).alive:
+                found.append(other)
+                break
+    return tuple(dict.fromkeys(found))
+
+
+def yesterday(state: GameState) -> DayState | None:
+    """The day that ended before tonight."""
+    last = state.past_days[-1] if state.past_days else None
+    return last if last is not None and last.number == state.cycle - 1 else None
+
+
+def character_names(state: GameState) -> dict[str, str]:
+    return {c.id: c.name for c in state.setup.script.characters}
+
+
+__all__ = ["BABYSITTER", "PUZZLED", "alignment_of", "babysitter", "character_names", "is_evil",
+           "is_in_play", "is_malfunctioning", "is_puzzled",
+           "living_neighbours", "living_residents", "no_dashii_victims", "players_of_team",
+           "true_character", "yesterday"]

@@ -1,0 +1,82 @@
+"""Theory of operation: madness, which the Storytellers judge and the bot records and recalls.
+
+Madness is recorded in the grimoire's `mad_as`: the Cerenovus' victim is mad about being the
+chosen character "tomorrow" (an effect from dawn to the next dusk), the Pixie about being the
+in-play Townsfolk it was shown (for the whole game); `!mad` records any other. The Mutant is
+mad about not being an Outsider by its character alone.
+
+Nothing happens by itself: whether a player broke madness is the Storytellers' judgement. The
+bot reminds them: at each dawn (`noted`) a `MadnessNoted` lists who must be mad about what
+today, with what may follow (`!execute`); when the character a Pixie is mad about dies
+(`pixie_may_gain`) a `PixieMayGain` tells them the Pixie gains that ability if it was mad
+(`!ability PIXIE CHARACTER`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..feature import Feature, unchanged
+from ..state.events import PlayerDied
+from ..state.model import GameState
+from .grimoire import character_names, is_malfunctioning, true_character
+
+
+@dataclass(frozen=True, slots=True)
+class MadnessNoted:
+    """Dawn: who must be mad about what today (sent to the Storytellers only)."""
+
+    day: int
+    lines: tuple[str, ...]
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PixieMayGain:
+    """The character a Pixie is mad about died: the Storytellers judge the madness."""
+
+    pixie: str
+    character: str  # id
+    died: str
+    at: datetime
+
+
+def noted(state: GameState, night, deaths: tuple[str, ...], at: datetime) -> list:
+    """The MadnessNoted for the day that follows `night` (its effects about to apply)."""
+    names = character_names(state)
+    mad = {s.name: (state.grimoire_of(s.name).mad_as, "recorded") for s in state.seats
+           if state.grimoire_of(s.name).mad_as}
+    for effect in night.effects:
+        if effect.field == "mad_as":
+            mad[effect.player] = (effect.value, effect.why + (", today" if effect.until_dusk
+                                                              else ""))
+    lines = [f"{player} must be mad about being the {names.get(what, what)} ({why})"
+             for player, (what, why) in mad.items()
+             if state.seat(player).alive and player not in deaths]
+    lines += [f"{s.name} is the Mutant: if they are mad about being an Outsider, they might "
+              "be executed" for s in state.seats
+              if s.alive and s.name not in deaths and _is(state, s.name, "mutant")
+              and not is_malfunctioning(state, s.name)]
+    return [MadnessNoted(state.cycle, tuple(lines), at)] if lines else []
+
+
+def pixie_may_gain(state: GameState, event: PlayerDied) -> tuple:
+    died = true_character(state, event.player)
+    if died is None:
+        return ()
+    return tuple(PixieMayGain(s.name, died.id, event.player, event.at) for s in state.seats
+                 if s.alive and _is(state, s.name, "pixie")
+                 and state.grimoire_of(s.name).mad_as == died.id
+                 and state.grimoire_of(s.name).ability_of is None)
+
+
+def _is(state: GameState, player: str, character_id: str) -> bool:
+    real = true_character(state, player)
+    return real is not None and real.id == character_id
+
+
+FEATURE = Feature(
+    "madness", appliers={MadnessNoted: unchanged, PixieMayGain: unchanged})
+
+__all__ = ["MadnessNoted", "PixieMayGain", "noted", "pixie_may_gain"]

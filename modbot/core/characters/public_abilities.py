@@ -1,0 +1,248 @@
+"""Theory of operation: abilities used in the game thread, in public.
+
+`/choose X` and `/guess X as CHARACTER` are thread commands (parser.py). Who may use them is
+decided by the author's character as they believe it (a Drunk thinking they are the Juggler
+may guess); what happens depends on the grimoire, and on nobody malfunctioning:
+- the Klutz (dead, within 6 hours of learning it, once): a Cultist chosen makes evil win;
+- the Moonchild (dead, once): a good player chosen dies tonight (proposed on the night sheet);
+- the Psychopath (alive, in the discussion, before nominations, once a day): the target dies;
+- the Juggler (on day 1, up to 5 guesses): that night learns how many were right;
+- a Minion guessing the Damsel (once for all the Minions): evil wins if right;
+- the Mezepheles' secret word (its first-night result): the first good player to say it in
+  the thread turns evil that night (proposed on the night sheet).
+An answer to the player (accepted, or why not) goes to their grimoire PM like any rejection;
+nothing about the grimoire is revealed by it. Registers its rules with rules.py on import.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+from ..deciding.actions import Context, PublicChoice, PublicGuess
+from ..deciding.rules import reject
+from ..feature import Feature
+from ..night.choices import acting_character
+from ..state.events import PlayerDied
+from ..state.model import GameState, Phase
+from .grimoire import PUZZLED, is_evil, is_malfunctioning, true_character
+from .triggers import ABILITY_DEATH
+from .wins import good_loses
+
+KLUTZ_HOURS = 6
+JUGGLER_GUESSES = 5
+
+MESSAGES = {
+    "no_public_ability": "Your character has no public {what} now.",
+    "public_used": "You have already used that ability.",
+    "klutz_late": "More than {hours} hours have passed since you learned you died.",
+    "target_dead": "{nominee} is dead: choose a living player.",
+    "psychopath_window": "The Psychopath chooses during the discussion, before nominations.",
+    "juggler_full": "You have made your {count} guesses.",
+    "unknown_character_public": "No character on this script is called \"{text}\".",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PublicAbilityUsed:
+    player: str
+    ability: str  # klutz | moonchild | psychopath | juggler | damsel
+    target: str
+    character: str | None  # a guess's character id (the Moonchild: the target's alignment)
+    day: int
+    post_number: int | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PublicLedger:
+    uses: tuple[PublicAbilityUsed, ...] = ()
+
+    def used(self, player: str, ability: str, day: int | None = None) -> int:
+        return sum(1 for u in self.uses if u.player == player and u.ability == ability
+                   and (day is None or u.day == day))
+
+
+def ledger(state: GameState) -> PublicLedger:
+    return state.public or PublicLedger()
+
+
+def death_time(state: GameState, player: str) -> datetime | None:
+    found = [at for who, _cause, at in state.deaths_log if who == player]
+    return found[-1] if found else None
+
+
+def _choice(state: GameState, action: PublicChoice, ctx: Context):
+    character = acting_character(state, ctx.author)
+    name = character.id if character else None
+    if name == "klutz":
+        return _klutz(state, action, ctx)
+    if name == "moonchild":
+        return _moonchild(state, action, ctx)
+    if name == "psychopath":
+        return _psychopath(state, action, ctx)
+    return reject(ctx, "no_public_ability", what="choice")
+
+
+def _use(state, ctx, ability, target, character=None) -> PublicAbilityUsed:
+    return PublicAbilityUsed(ctx.author, ability, target, character, state.cycle,
+                             ctx.post_number, ctx.at)
+
+
+def _works(state: GameState, player: str, character_id: str) -> bool:
+    real = true_character(state, player)
+    return real is not None and real.id == character_id and not is_malfunctioning(state, player)
+
+
+def _klutz(state, action, ctx):
+    died = death_time(state, ctx.author)
+    if state.seat(ctx.author).alive or died is None:
+        return reject(ctx, "no_public_ability", what="choice")
+    if ledger(state).used(ctx.author, "klutz"):
+        return reject(ctx, "public_used")
+    if ctx.at > died + timedelta(hours=KLUTZ_HOURS):
+        return reject(ctx, "klutz_late", hours=KLUTZ_HOURS)
+    if not state.seat(action.target).alive:
+        return reject(ctx, "target_dead", nominee=action.target)
+    events = (_use(state, ctx, "klutz", action.target),)
+    if _works(state, ctx.author, "klutz") and is_evil(state, action.target):
+        terms = state.setup.script.terms
+        events += good_loses(state, f"the Klutz chose a player of the {terms.evil} team",
+                             ctx.at)
+    return events
+
+
+def _moonchild(state, action, ctx):
+    if state.seat(ctx.author).alive or death_time(state, ctx.author) is None:
+        return reject(ctx, "no_public_ability", what="choice")
+    if ledger(state).used(ctx.author, "moonchild"):
+        return reject(ctx, "public_used")
+    if not state.seat(action.target).alive:
+        return reject(ctx, "target_dead", nominee=action.target)
+    # Seed 002: the chosen player's alignment is the one at the time of choosing.
+    alignment = "evil" if is_evil(state, action.target) else "good"
+    return (_use(state, ctx, "moonchild", action.target, alignment),)
+
+
+def _psychopath(state, action, ctx):
+    if not state.seat(ctx.author).alive:
+        return reject(ctx, "no_public_ability", what="choice")
+    if state.phase is not Phase.DISCUSSION:
+        return reject(ctx, "psychopath_window")
+    if ledger(state).used(ctx.author, "psychopath", state.cycle):
+        return reject(ctx, "public_used")
+    if not state.seat(action.target).alive:
+        return reject(ctx, "target_dead", nominee=action.target)
+    events = (_use(state, ctx, "psychopath", action.target),)
+    if _works(state, ctx.author, "psychopath"):
+        events += (PlayerDied(action.target, ABILITY_DEATH, ctx.at),)
+    return events
+
+
+def _guess(state: GameState, action: PublicGuess, ctx: Context):
+    script = state.setup.script
+    real = true_character(state, ctx.author)
+    if action.character.strip().casefold() == "drunk" and real is not None and \
+            real.id == "puzzlemaster":
+        return _puzzle_guess(state, action, ctx)
+    guessed = script.find(action.character) if script else None
+    if guessed is None:
+        return reject(ctx, "unknown_character_public", text=action.character)
+    character = acting_character(state, ctx.author)
+    if guessed.id == "damsel" and real is not None and real.team == "minion":
+        return _damsel_guess(state, action, ctx)
+    if character is not None and character.id == "juggler" and state.cycle == 1 \
+            and state.phase.is_day:
+        if ledger(state).used(ctx.author, "juggler") >= JUGGLER_GUESSES:
+            return reject(ctx, "juggler_full", count=JUGGLER_GUESSES)
+        return (_use(state, ctx, "juggler", action.target, guessed.id),)
+    return reject(ctx, "no_public_ability", what="guess")
+
+
+def _puzzle_guess(state, action, ctx):
+    """The Puzzlemaster's one guess of its drunk (publicly; the Storytellers answer it)."""
+    if ledger(state).used(ctx.author, "puzzlemaster"):
+        return reject(ctx, "public_used")
+    right = PUZZLED in state.grimoire_of(action.target).reminders
+    return (_use(state, ctx, "puzzlemaster", action.target, "right" if right else "wrong"),)
+
+
+def _damsel_guess(state, action, ctx):
+    """One guess for all the Minions (seed 000: after a wrong guess, "future guesses by Minion
+    players have no effect"); it wins unless the Damsel malfunctions."""
+    if any(u.ability == "damsel" for u in ledger(state).uses):
+        return reject(ctx, "public_used")
+    events = (_use(state, ctx, "damsel", action.target, "damsel"),)
+    target = true_character(state, action.target)
+    if target is not None and target.id == "damsel" and \
+            not is_malfunctioning(state, action.target):
+        events += good_loses(state, "a Minion guessed the Damsel", ctx.at)
+    return events
+
+
+def juggler_correct(state: GameState, player: str) -> int | None:
+    """How many of the Juggler's day-1 guesses are right (None: no guesses)."""
+    guesses = [u for u in ledger(state).uses if u.player == player and u.ability == "juggler"]
+    if not guesses:
+        return None
+    return sum(1 for u in guesses if (c := true_character(state, u.target)) and c.id == u.character)
+
+
+def moonchild_deaths(state: GameState) -> tuple[str, ...]:
+    """Tonight's Moonchild deaths: good players chosen since the last night began."""
+    return tuple(u.target for u in ledger(state).uses if u.ability == "moonchild"
+                 and u.day in (state.cycle - 1, state.cycle)
+                 and _works(state, u.player, "moonchild")
+                 and state.seat(u.target).alive and u.character == "good")
+
+
+def secret_word_said(state: GameState, author: str, text: str, post_number, at) -> tuple:
+    """The Mezepheles' word, said by a good player (the first one only): they turn evil
+    that night. With several evil teams (seed 002), the first non-Demon of another team. The
+    word is the Mezepheles' first-night result (set with !result). Whether it works is
+    judged that night (sheet.py): an impaired Mezepheles spends it for nothing."""
+    if not state.dealt or not state.seat(author).alive:
+        return ()
+    for night in state.past_nights[:1]:
+        for player, word in night.results:
+            real = true_character(state, player)
+            if not word or real is None or real.id != "mezepheles" or \
+                    not _turnable(state, author, player) or \
+                    ledger(state).used(player, "mezepheles"):
+                continue
+            words = re.findall(r"[\w'-]+", word)  # "Your word is pineapple." -> pineapple
+            if words and re.search(rf"(?<!\w){re.escape(words[-1])}(?!\w)", text, re.I):
+                return (PublicAbilityUsed(player, "mezepheles", author, None, state.cycle,
+                                          post_number, at),)
+    return ()
+
+
+def _turnable(state: GameState, author: str, mezepheles: str) -> bool:
+    if not state.setup.script.terms.evil_teams:
+        return not is_evil(state, author)
+    real = true_character(state, author)
+    return (real is None or real.team != "demon") and (
+        not is_evil(state, author) or
+        state.grimoire_of(author).evil_team != state.grimoire_of(mezepheles).evil_team)
+
+
+def turned_by_word(state: GameState) -> tuple[tuple[str, str], ...]:
+    """Tonight: (player, Mezepheles) for who said the word since the last night began."""
+    return tuple((u.target, u.player) for u in ledger(state).uses if u.ability == "mezepheles"
+                 and u.day in (state.cycle - 1, state.cycle))
+
+
+def _used(state: GameState, e: PublicAbilityUsed) -> GameState:
+    return replace(state, public=replace(ledger(state), uses=ledger(state).uses + (e,)))
+
+
+FEATURE = Feature(
+    "public abilities",
+    appliers={PublicAbilityUsed: _used},
+    rules={PublicChoice: _choice, PublicGuess: _guess},
+    messages=MESSAGES,
+)
+
+__all__ = ["PublicAbilityUsed", "PublicLedger", "juggler_correct", "moonchild_deaths",
+           "secret_word_said", "turned_by_word"]

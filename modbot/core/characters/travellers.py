@@ -1,0 +1,102 @@
+"""Theory of operation: travellers' abilities that change the day's rules (seed 001).
+
+The Deviant: "If you were funny today, you cannot be exiled." Being funny is the
+Storytellers' judgement: `!funny PLAYER` records it for today (`funny_day` in the grimoire),
+and an exile vote that passes against a working, funny Deviant does not exile them; the thread
+is told why (a traveller's character is public).
+
+The Butcher: "Each day, after nominations have closed, you may make another nomination that
+resolves alongside the main execution." In the voting window a living Butcher may `/nominate`
+once more (rules.butcher_may_nominate); that nomination is voted like any other but stays out
+of the race for the main execution: at the day's end its nominee is executed too if more than
+half the living voted for it (unless the Butcher malfunctions), and the thread is told. While
+the Butcher may still nominate, the day does not end early.
+`FEATURE` hands its command and events to the registry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from ..deciding.actions import Context
+from ..deciding.rules import reject
+from ..feature import Feature, unchanged
+from ..reading.commands import Command, _one_name
+from ..state.model import GameState
+from .grimoire import is_malfunctioning, true_character
+
+MESSAGES = {
+    "not_deviant": "{player} is not the Deviant.",
+    "funny_by_day": "Being funny is judged by day; it is {phase}.",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class StFunny:
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeviantWasFunny:
+    player: str
+    day: int
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ExileRefused:
+    """An exile vote passed against a funny Deviant: they are not exiled."""
+
+    player: str
+    votes: int
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ButcherResolved:
+    nominee: str
+    votes: int
+    executed: bool
+    at: datetime
+
+
+def butcher_malfunctions(state: GameState, butcher: str) -> bool:
+    return is_malfunctioning(state, butcher)
+
+
+def cannot_be_exiled(state: GameState, player: str) -> bool:
+    character = true_character(state, player)
+    return (character is not None and character.id == "deviant"
+            and state.grimoire_of(player).funny_day == state.cycle
+            and not is_malfunctioning(state, player))
+
+
+def _funny(state: GameState, action: StFunny, ctx: Context):
+    character = true_character(state, action.player)
+    if character is None or character.id != "deviant":
+        return reject(ctx, "not_deviant", player=action.player)
+    if not state.phase.is_day:
+        return reject(ctx, "funny_by_day", phase=state.phase_label)
+    return (DeviantWasFunny(action.player, state.cycle, ctx.at),)
+
+
+def _was_funny(state: GameState, e: DeviantWasFunny) -> GameState:
+    entry = replace(state.grimoire_of(e.player), funny_day=e.day)
+    others = tuple((p, g) for p, g in state.grimoire if p != e.player)
+    return replace(state, grimoire=others + ((e.player, entry),))
+
+
+FEATURE = Feature(
+    "travellers",
+    appliers={DeviantWasFunny: _was_funny, ExileRefused: unchanged, ButcherResolved: unchanged},
+    staff_rules={StFunny: _funny},
+    commands=(Command("funny", "!funny PLAYER", "the Deviant was funny today: an exile vote "
+                      "does not exile them", "!funny Gus",
+                      lambda words, roster: StFunny(_one_name(words, roster))),),
+    command_of={StFunny: "funny"},
+    messages=MESSAGES,
+)
+
+__all__ = ["ButcherResolved", "DeviantWasFunny", "ExileRefused", "butcher_malfunctions",
+           "cannot_be_exiled"]

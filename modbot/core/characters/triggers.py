@@ -1,0 +1,274 @@
+"""Theory of operation: abilities that fire when something happens, not when chosen.
+
+The engine asks `after(state, event)` after applying each event and emits what it returns,
+so a trigger's consequences are events like any other (stored, replayed, audited):
+- the Witch's curse: a cursed player who nominates on the cursed day dies (the nomination
+  still counts), while the Witch lives, works, and more than 3 players live;
+- the Scarlet Woman: when the Demon dies with 5 or more players alive (travellers not
+  counted), a working Scarlet Woman becomes that Demon;
+- the Golem: its one nomination kills a nominee who is not the Demon;
+- the Cannibal: an executed good player's ability becomes its own; an evil one poisons it
+  until a good player is executed;
+- the Pixie: when the character it is mad about dies, the Storytellers judge (madness.py);
+- the Psychopath: executed, it dies only if it loses roshambo (the Storytellers play it);
+- the Fearmonger: executing the player it chose, on its own nomination, makes that player's
+  team lose (the Storytellers are asked to confirm, as for every win).
+Deaths by ability are announced in the thread without saying why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from ..feature import Feature, unchanged
+from ..state.events import EXECUTION, Executed, Nominated, PlayerDied
+from ..state.model import GameState
+from . import boomdandy, madness
+from .effects import lleech_host, lleech_survives
+from .grimoire import is_evil, is_malfunctioning, living_residents, players_of_team, true_character
+from .wins import WinDetected, good_loses, twin_of
+
+ABILITY_DEATH = "ability"  # the cause of a death by an ability (announced, never explained)
+
+
+@dataclass(frozen=True, slots=True)
+class ScarletWomanPromoted:
+    player: str
+    character: str  # the Demon's character id
+    at: datetime
+
+
+def after(state: GameState, event) -> tuple:
+    if not state.dealt or state.setup.script is None:
+        return ()
+    if isinstance(event, Nominated) and event.kind == EXECUTION:
+        return _witch_curse(state, event) + _golem(state, event)
+    if isinstance(event, PlayerDied):
+        return _scarlet_woman(state, event) + _sweetheart(state, event) + \
+            _cannibal(state, event) + _lleech(state, event) + \
+            madness.pixie_may_gain(state, event)
+    if isinstance(event, Executed):
+        return _fearmonger(state, event) + _doppelganger(state, event) + \
+            boomdandy.exploded(state, event.player, event.at) + _psychopath(state, event)
+    return ()
+
+
+def _golem(state: GameState, event: Nominated) -> tuple:
+    """The Golem's one nomination kills a nominee who is not the Demon."""
+    golem = true_character(state, event.nominator)
+    if golem is None or golem.id != "golem" or is_malfunctioning(state, event.nominator):
+        return ()
+    days = state.past_days + ((state.today,) if state.today else ())
+    made = sum(1 for d in days for n in d.nominations if n.nominator == event.nominator)
+    nominee = true_character(state, event.nominee)
+    if made != 1 or (nominee is not None and nominee.team == "demon") or \
+            not state.seat(event.nominee).alive:
+        return ()
+    return (PlayerDied(event.nominee, ABILITY_DEATH, event.at),)
+
+
+def feared_by(state: GameState, fearmonger: str) -> str | None:
+    """The Fearmonger's current choice (the latest night's)."""
+    for night in reversed(state.past_nights + ((state.night,) if state.night else ())):
+        choice = night.choice_of(fearmonger)
+        if choice is not None and choice.players:
+            return choice.players[0]
+    return None
+
+
+def _doppelganger(state: GameState, event: Executed) -> tuple:
+    """Seed 001: "If the Loyal player is executed, Cultists win." """
+    pair = twin_of(state)
+    if pair is None or pair[1] != event.player or is_malfunctioning(state, pair[0]) \
+            or is_evil(state, event.player):
+        return ()
+    terms = state.setup.script.terms
+    return good_loses(state, f"the Doppelgänger's {terms.good} twin was executed", event.at)
+
+
+def _fearmonger(state: GameState, event: Executed) -> tuple:
+    """If the Fearmonger nominated and executed its chosen player, that player's team loses."""
+    day = state.today
+    nomination = day.nomination_of(event.player) if day else None
+    if nomination is None:
+        return ()
+    fearmonger = nomination.nominator
+    character = true_character(state, fearmonger)
+    if character is None or character.id != "fearmonger" or \
+            is_malfunctioning(state, fearmonger) or feared_by(state, fearmonger) != event.player:
+        return ()
+    if state.setup.script.terms.evil_teams and is_evil(state, event.player):
+        return _team_loses(state, state.grimoire_of(event.player).evil_team, event.at)
+    reason = f"the Fearmonger executed the player it feared ({event.player}), whose team loses"
+    if is_evil(state, event.player):
+        return (WinDetected("good", reason, event.at),)
+    return good_loses(state, reason, event.at)
+
+
+def _team_loses(state: GameState, team: int | None, at) -> tuple:
+    """Seed 002, Djinn: "After an evil team loses to an ability, their Demon dies." (the win
+    check then turns the team good, or ends the game)"""
+    return tuple(PlayerDied(d, ABILITY_DEATH, at) for d in players_of_team(state, "demon")
+                 if state.grimoire_of(d).evil_team == team)
+
+
+def _witch_curse(state: GameState, event: Nominated) -> tuple:
+    entry = state.grimoire_of(event.nominator)
+    living = len(living_residents(state))
+    witches = [w for w in players_of_team(state, "minion")
+               if true_character(state, w).id == "witch" and not is_malfunctioning(state, w)]
+    if entry.cursed_day != state.cycle or not witches or living <= 3 or \
+            not state.seat(event.nominator).alive:
+        return ()
+    return (PlayerDied(event.nominator, ABILITY_DEATH, event.at),)
+
+
+@dataclass(frozen=True, slots=True)
+class SweetheartDied:
+    """The Sweetheart died: the Storytellers choose who is drunk from now on."""
+
+    player: str
+    at: datetime
+
+
+def _sweetheart(state: GameState, event: PlayerDied) -> tuple:
+    character = true_character(state, event.player)
+    if character is None or character.id != "sweetheart" or \
+            is_malfunctioning(state, event.player):
+        return ()
+    return (SweetheartDied(event.player, event.at),)
+
+
+@dataclass(frozen=True, slots=True)
+class CannibalAte:
+    """The Cannibal has the ability of the recently executed player (poisoned if evil, until
+    a good player dies by execution)."""
+
+    player: str
+    ability: str | None  # the executee's character id; None: a good one, keeps nothing
+    poisoned: bool
+    at: datetime
+
+
+def _cannibal(state: GameState, event: PlayerDied) -> tuple:
+    if event.cause != "execution":
+        return ()
+    eaten = true_character(state, event.player)
+    evil = is_evil(state, event.player)
+    return tuple(CannibalAte(s.name, None if evil else (eaten.id if eaten else None), evil,
+                             event.at)
+                 for s in state.seats if s.alive and (c := true_character(state, s.name))
+                 and c.id == "cannibal")
+
+
+def _cannibal_ate(state: GameState, e: CannibalAte) -> GameState:
+    entry = replace(state.grimoire_of(e.player), ability_of=e.ability, poisoned=e.poisoned)
+    others = tuple((p, g) for p, g in state.grimoire if p != e.player)
+    return replace(state, grimoire=others + ((e.player, entry),))
+
+
+def _lleech(state: GameState, event: PlayerDied) -> tuple:
+    """Seed 002's Lleech: it dies if and only if its host dies (unless it malfunctions)."""
+    return tuple(PlayerDied(s.name, ABILITY_DEATH, event.at) for s in state.seats
+                 if s.alive and (c := true_character(state, s.name)) is not None
+                 and c.id == "lleech" and not is_malfunctioning(state, s.name)
+                 and lleech_host(state, s.name) == event.player)
+
+
+@dataclass(frozen=True, slots=True)
+class PsychopathExecuted:
+    """A working Psychopath was executed: it dies only if it loses roshambo (the
+    Storytellers play it out and `!kill` the loser)."""
+
+    player: str
+    opponent: str | None  # the nominator; None: against the Storytellers
+    at: datetime
+
+
+def _psychopath(state: GameState, event: Executed) -> tuple:
+    if not _is_working(state, event.player, "psychopath"):
+        return ()
+    nomination = state.today.nomination_of(event.player) if state.today else None
+    nominator = nomination.nominator if nomination else None
+    opponent = nominator if nominator not in (None, event.player) else None  # seed 002
+    return (PsychopathExecuted(event.player, opponent, event.at),)
+
+
+def _is_working(state: GameState, player: str, character_id: str) -> bool:
+    character = true_character(state, player)
+    return character is not None and character.id == character_id and \
+        not is_malfunctioning(state, player)
+
+
+def protected_from_execution(state: GameState, player: str) -> bool:
+    """The Devil's Advocate's choice, a working Lleech whose host lives, a working Psychopath
+    (roshambo decides)."""
+    if state.grimoire_of(player).survives_execution_day == state.cycle:
+        return True
+    return _is_working(state, player, "psychopath") or lleech_survives(state, player)
+
+
+def _scarlet_woman(state: GameState, event: PlayerDied) -> tuple:
+    """With one evil team: when the last Demon dies. With several (seed 002): an evil Scarlet
+    Woman when the last Demon of her team dies, a good one when any Demon dies."""
+    demon = true_character(state, event.player)
+    if demon is None or demon.team != "demon":
+        return ()
+    living = len(living_residents(state)) + 1  # before the death
+    women = [p for p in players_of_team(state, "minion")
+             if true_character(state, p).id == "scarletwoman" and not is_malfunctioning(state, p)
+             and _her_demon_died(state, p, event.player)]
+    if not women or living < 5:
+        return ()
+    return (ScarletWomanPromoted(women[0], demon.id, event.at),)
+
+
+def _her_demon_died(state: GameState, woman: str, dead: str) -> bool:
+    demons = players_of_team(state, "demon")
+    if not state.setup.script.terms.evil_teams:
+        return not demons  # no other Demon still lives
+    if not is_evil(state, woman):
+        return True
+    team = state.grimoire_of(woman).evil_team
+    return state.grimoire_of(dead).evil_team == team and \
+        not any(state.grimoire_of(d).evil_team == team for d in demons)
+
+
+def _promoted(state: GameState, e: ScarletWomanPromoted) -> GameState:
+    entry = replace(state.grimoire_of(e.player), character=e.character)
+    others = tuple((p, g) for p, g in state.grimoire if p != e.player)
+    state = replace(state, grimoire=others + ((e.player, entry),))
+    if state.phase.is_day:  # seed 002: she is told "only at night"
+        name = state.setup.script.get(e.character).name
+        state = replace(state, untold=state.untold + (
+            (e.player, f"The Demon died: you are now the {name}."),))
+    return state
+
+
+@dataclass(frozen=True, slots=True)
+class UntoldDelivered:
+    """Dusk: the messages held during the day go out (the Scarlet Woman's change)."""
+
+    messages: tuple[tuple[str, str], ...]
+    at: datetime
+
+
+def deliver_untold(state: GameState, at: datetime) -> list:
+    return [UntoldDelivered(state.untold, at)] if state.untold else []
+
+
+def _delivered(state: GameState, _e: UntoldDelivered) -> GameState:
+    return replace(state, untold=())
+
+
+FEATURE = Feature(
+    "triggers",
+    appliers={ScarletWomanPromoted: _promoted, UntoldDelivered: _delivered,
+              SweetheartDied: unchanged, PsychopathExecuted: unchanged,
+              CannibalAte: _cannibal_ate},
+)
+
+__all__ = ["ABILITY_DEATH", "CannibalAte", "PsychopathExecuted", "UntoldDelivered",
+           "deliver_untold", "protected_from_execution", "ScarletWomanPromoted", "SweetheartDied",
+           "after"]

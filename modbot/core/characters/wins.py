@@ -1,0 +1,203 @@
+"""Theory of operation: noticing that the game is over, for the Storytellers to confirm.
+
+`detect(state, day_ended)` checks the win conditions of seed 001 on the grimoire: good wins
+when every Demon is dead; evil wins when only two players live (travellers not counted); if
+both hold, good wins (a tie goes to good). A working Vortox adds one: a day that ended without
+an execution is an evil win. The engine records a `WinDetected` once per reason; the bot then
+asks the Storytellers to confirm with `!win`, and only that announces the winner publicly.
+With several evil teams (seed 002's Djinn), an evil team without a living Demon loses and its
+players turn good while another evil team plays on; good wins when every evil team has lost;
+an evil team wins when only two players live and one is its Demon (two teams' Demons: a tie,
+good wins); a working Vortox's team wins a day without an execution. The Klutz, the Damsel
+and the Fearmonger report their wins from where they happen (public_abilities.py,
+triggers.py); other routes are the Storytellers' to call with `!win`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from ..feature import Feature
+from ..state.model import GameState
+from .grimoire import (
+    alignment_of,
+    babysitter,
+    is_malfunctioning,
+    living_residents,
+    players_of_team,
+    true_character,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class WinDetected:
+    winner: str  # good | evil
+    reason: str
+    at: datetime
+
+
+def detect(state: GameState, day_ended: bool = False) -> tuple[str, str] | None:
+    if not state.dealt or state.winner is not None or state.setup.script is None:
+        return None
+    residents = [s for s in state.seats if not s.traveller]
+    if not any(true_character(state, s.name) for s in residents):
+        return None
+    if state.setup.script.terms.evil_teams:
+        return _detect_teams(state, day_ended)
+    demons = players_of_team(state, "demon")  # with Lil' Monsta's living babysitter
+    living = len(living_residents(state))
+    if not demons and not _twins_alive(state) and not _lil_monsta_unheld(state):
+        return "good", "every Demon is dead" if not state.setup.lil_monsta else \
+            "Lil' Monsta's babysitter is dead"
+    if living <= 2:
+        return "evil", "only two players live"
+    if day_ended and _no_execution_under_vortox(state, demons):
+        return "evil", "no one was executed today, and the Vortox is in play"
+    return None
+
+
+def has_reminder(state: GameState, player: str, word: str) -> bool:
+    return any(word in r.casefold() for r in state.grimoire_of(player).reminders)
+
+
+def _lil_monsta_unheld(state: GameState) -> bool:
+    """Lil' Monsta is in play but nobody has babysat it yet (before the first night's
+    approval): there is a Demon, just not on a player."""
+    return state.setup.lil_monsta and babysitter(state) is None
+
+
+def twin_of(state: GameState) -> tuple[str, str] | None:
+    """(Doppelgänger, its good twin), the twin recorded with `!reminder PLAYER twin`."""
+    doubles = [s.name for s in state.seats
+               if state.grimoire_of(s.name).character == "doppelganger"]
+    twins = [s.name for s in state.seats if has_reminder(state, s.name, "twin")]
+    return (doubles[0], twins[0]) if doubles and twins else None
+
+
+def _twins_alive(state: GameState) -> bool:
+    """Seed 001, Doppelgänger: "Loyals can't win if you both live." """
+    pair = twin_of(state)
+    return pair is not None and all(state.seat(p).alive for p in pair) and \
+        not is_malfunctioning(state, pair[0])
+
+
+def _no_execution_under_vortox(state: GameState, demons: list[str]) -> bool:
+    day = state.past_days[-1] if state.past_days else None
+    working = [d for d in demons if true_character(state, d).id == "vortox"
+               and not is_malfunctioning(state, d)]
+    return bool(working) and day is not None and day.executed is None
+
+
+# -- several evil teams (seed 002's Djinn) -----------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class EvilTeamLost:
+    """An evil team without a living Demon, while another evil team plays on: its players
+    become good (seed 002)."""
+
+    team: int
+    players: tuple[str, ...]
+    at: datetime
+
+
+def evil_teams(state: GameState) -> dict[int, list[str]]:
+    teams: dict[int, list[str]] = {}
+    for seat in state.seats:
+        entry = state.grimoire_of(seat.name)
+        if entry.evil_team is not None and alignment_of(state, seat.name) == "evil":
+            teams.setdefault(entry.evil_team, []).append(seat.name)
+    return teams
+
+
+def _live_teams(state: GameState) -> dict[int, list[str]]:
+    return {team: members for team, members in evil_teams(state).items()
+            if any(state.seat(p).alive and (c := true_character(state, p)) is not None
+                   and c.team == "demon" for p in members)}
+
+
+@dataclass(frozen=True, slots=True)
+class GoodLost:
+    """Several evil teams (seed 002): good lost to an ability, and the game goes on; the last
+    evil team eligible wins, but a tie still goes to good."""
+
+    reason: str
+    at: datetime
+
+
+def good_loses(state: GameState, reason: str, at: datetime) -> tuple:
+    """What an ability that makes good lose emits: the evil win to confirm, or, while several
+    evil teams play on, that good lost (the winner is the last team eligible)."""
+    if state.setup.script.terms.evil_teams and len(_live_teams(state)) > 1:
+        return (GoodLost(reason, at),)
+    return (WinDetected("evil", reason, at),)
+
+
+def _detect_teams(state: GameState, day_ended: bool) -> tuple[str, str] | None:
+    live = _live_teams(state)
+    living = living_residents(state)
+    if not live:
+        return "good", "every evil team has lost (no living Demon)"
+    if state.good_lost and len(live) == 1:
+        return "evil", (f"good lost ({state.good_lost}) and evil team {next(iter(live))} is "
+                        "the last team eligible to win")
+    if day_ended:
+        day = state.past_days[-1] if state.past_days else None
+        for team, members in live.items():
+            vortox = [p for p in members if true_character(state, p).id == "vortox"
+                      and state.seat(p).alive and not is_malfunctioning(state, p)]
+            if vortox and day is not None and day.executed is None:
+                return "evil", f"no one was executed today: the Vortox's team ({team}) wins"
+    if len(living) <= 2:
+        winners = [team for team, members in live.items()
+                   if any(p in living and true_character(state, p).team == "demon"
+                          for p in members)]
+        if len(winners) == 1:
+            return "evil", f"only two players live, one of them evil team {winners[0]}'s Demon"
+        return "good", "only two players live: a tie between evil teams goes to good"
+    return None
+
+
+def _losing_teams(state: GameState, at: datetime) -> tuple:
+    if not state.dealt or state.setup.script is None or \
+            not state.setup.script.terms.evil_teams:
+        return ()
+    live = _live_teams(state)
+    if not live:
+        return ()  # the last team lost: good wins (detect)
+    return tuple(EvilTeamLost(team, tuple(members), at)
+                 for team, members in sorted(evil_teams(state).items()) if team not in live)
+
+
+def _team_lost(state: GameState, e: EvilTeamLost) -> GameState:
+    grimoire = dict(state.grimoire)
+    for player in e.players:
+        grimoire[player] = replace(grimoire[player], alignment="good", evil_team=None)
+    return replace(state, grimoire=tuple(grimoire.items()))
+
+
+def check(state: GameState, at: datetime, day_ended: bool = False) -> tuple:
+    """The events owed now: evil teams that lost (several teams), and a WinDetected if the
+    game looks over (each reason once)."""
+    lost = _losing_teams(state, at)
+    for event in lost:
+        state = _team_lost(state, event)
+    found = detect(state, day_ended)
+    if found is None or found in state.wins_detected:
+        return lost
+    return lost + (WinDetected(found[0], found[1], at),)
+
+
+def _win_detected(state: GameState, e: WinDetected) -> GameState:
+    return replace(state, wins_detected=state.wins_detected + ((e.winner, e.reason),))
+
+
+def _good_lost(state: GameState, e: GoodLost) -> GameState:
+    return replace(state, good_lost=e.reason)
+
+
+FEATURE = Feature(
+    "wins", appliers={WinDetected: _win_detected, GoodLost: _good_lost, EvilTeamLost: _team_lost})
+
+__all__ = ["EvilTeamLost", "GoodLost", "WinDetected", "check", "good_loses", "detect", "evil_teams",
+           "twin_of"]

@@ -1,0 +1,62 @@
+"""Theory of operation: Storyteller command lines (`!kill Derek --yes`) into staff actions.
+
+Only lines starting with `!` in a post's countable text count (a command quoted from someone
+else, or inside code, is not a command). `--yes` at the end of a line confirms a destructive
+command in advance. Parsing never raises: a bad line becomes a `CommandError`. The commands
+come from the registry's one table, and `!help` and the Storytellers' guide are generated from
+it, so neither can drift from what is accepted.
+"""
+
+from __future__ import annotations
+
+from ..reading.commands import Command, CommandError, CommandLine, _Bad
+from ..reading.names import Roster
+from ..reading.textclean import countable_text
+from ..registry import COMMANDS
+
+
+def parse_commands(raw: str, roster: Roster) -> list[CommandLine | CommandError]:
+    """Every `!` line of the post's countable text, in order."""
+    out: list[CommandLine | CommandError] = []
+    for line in countable_text(raw).split("\n"):
+        line = line.strip().strip("*_").strip()
+        if not line.startswith("!") or len(line) < 2 or len(line) > 500:
+            continue
+        out.append(parse_line(line, roster))
+    return out
+
+
+def parse_line(line: str, roster: Roster) -> CommandLine | CommandError:
+    words = line[1:].split()
+    confirmed = bool(words) and words[-1].lower() == "--yes"
+    if confirmed:
+        words = words[:-1]
+    if not words:
+        return CommandError(line, "empty command")
+    command = COMMANDS.get(words[0].lower())
+    if command is None:
+        return CommandError(line, f"unknown command !{words[0]} (try !help)")
+    try:
+        return CommandLine(line, command.build(words[1:], roster), confirmed)
+    except _Bad as exc:
+        return CommandError(line, f"{exc} (usage: {command.usage})")
+
+
+def listed() -> list[Command]:
+    """Every command in the guide's order: the core's, then the other features' by name."""
+    return list(COMMANDS.values())
+
+
+def help_text(topic: str | None = None) -> list[dict]:
+    """The help table (all commands, or one), for the templates."""
+    chosen = [COMMANDS[topic]] if topic in COMMANDS else listed()
+    return [{"usage": c.usage, "summary": c.summary, "example": c.example} for c in chosen]
+
+
+def guide_table() -> str:
+    """The Markdown table of every command (the README's Storyteller guide holds it)."""
+    def cell(text: str) -> str:  # a | would end the table cell, even inside backticks
+        return text.replace("|", "\\|")
+    rows = [f"| `{cell(c.usage)}` | {cell(c.summary)} | `{cell(c.example)}` |"
+            for c in listed()]
+    return "\n".join(["| Command | What it does | Example |", "|---|---|---|", *rows])

@@ -1,0 +1,131 @@
+"""Theory of operation: one Storyteller post of `!` commands, applied all or nothing.
+
+1. Parse every `!` line. Any line that does not parse: nothing applies; the report lists why.
+2. `!confirm` takes the author's pending commands (asked within the last 10 minutes of forum
+   time) and runs them first.
+3. A destructive command (kill, revive, end the day) without `--yes` is not run: the post's
+   commands become pending, and the report says exactly what would happen.
+4. Otherwise the commands run in document order on a scratch state; if one is refused, the
+   scratch state is dropped (nothing applies) and the report lists the refusal.
+The report (`CommandReport`) is data; the shell renders it for the ST.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from ..reading.commands import CommandError, CommandLine, Confirm, Help, Log, Status, Undo
+from ..registry import COMMAND_OF, COMMANDS, apply, message
+from ..state.events import Executed
+from ..state.model import GameState
+from ..state.staff_events import ConfirmationRequested, ConfirmationSettled
+from .actions import Context
+from .command_line import help_text, parse_commands
+from .rules import Rejection
+from .staff import DESTRUCTIVE, StEndDay, StExecute, StExile, StKill, StRevive, StSeat, StSub, StWin
+
+CONFIRM_WITHIN = timedelta(minutes=10)
+
+
+@dataclass(frozen=True, slots=True)
+class CommandReport:
+    by: str
+    post_number: int | None
+    applied: tuple[str, ...] = ()
+    failed: tuple[tuple[str, str], ...] = ()  # (line, why)
+    to_confirm: tuple[tuple[str, str], ...] = ()  # (line, what would happen)
+    help: tuple[dict, ...] = ()
+    seats: tuple[str, ...] = ()  # the seat order, after the commands (for !seat)
+    log: int | None = None  # the ST asked for the last N events (the shell keeps the history)
+    status: bool = False  # the ST asked for the whole state
+    undo: tuple[int, bool] | None = None  # (input number, confirmed): the shell replays
+
+
+def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staff):
+    """Return (state, events, report) for one ST post; report is None without commands."""
+    lines = parse_commands(raw, state.setup.roster)
+    if not lines:
+        return state, (), None
+    asked_log = next((line.action.count for line in lines if isinstance(line, CommandLine)
+                      and isinstance(line.action, Log)), None)
+    report = dict(by=author, post_number=ctx.post_number, log=asked_log,
+                  status=any(isinstance(line, CommandLine) and isinstance(line.action, Status)
+                             for line in lines))
+    help_lines = tuple(row for line in lines if isinstance(line, CommandLine)
+                       and isinstance(line.action, Help) for row in help_text(line.action.topic))
+    errors = tuple((line.line, line.message) for line in lines if isinstance(line, CommandError))
+    undos = [line for line in lines if isinstance(line, CommandLine) and isinstance(line.action, Undo)]
+    if undos and len(lines) > 1:
+        errors += ((undos[0].line, "!undo must be alone in its post"),)
+    elif undos:
+        report["undo"] = (undos[0].action.input, undos[0].confirmed)
+    if errors:
+        return state, (), CommandReport(**report, failed=errors, help=help_lines)
+    commands = [line for line in lines
+                if not isinstance(line.action, (Help, Confirm, Log, Status, Undo))]
+    events = []
+    if any(isinstance(line.action, Confirm) for line in lines):
+        pending = next((p for p in state.pending if p.by == author), None)
+        if pending is None or pending.expires_at < ctx.at:
+            why = "nothing to confirm (confirmations last 10 minutes)"
+            return state, (), CommandReport(**report, failed=(("!confirm", why),), help=help_lines)
+        commands = [CommandLine(line, action, True)
+                    for line, action in zip(pending.lines, pending.actions)] + commands
+        events.append(ConfirmationSettled(author, True, ctx.at))
+    scratch = _apply_events(state, events)
+    effects: list[tuple] = []
+    for command in commands:  # all or nothing, on a scratch state
+        outcome = act_staff(scratch, command.action, ctx)
+        if outcome.rejections:
+            why = "; ".join(message(r.code, r.details) for r in outcome.rejections)
+            return state, (), CommandReport(**report, failed=((command.line, why),),
+                                            help=help_lines)
+        scratch = outcome.state
+        effects.append(outcome.events)
+    if any(isinstance(c.action, DESTRUCTIVE) and not c.confirmed for c in commands):
+        request = ConfirmationRequested(
+            author, tuple(c.line for c in commands), tuple(c.action for c in commands),
+            ctx.at + CONFIRM_WITHIN, ctx.post_number, ctx.at)
+        described = tuple((c.line, describe(state, c.action, done))
+                          for c, done in zip(commands, effects))
+        return _apply_events(state, [request]), (request,), \
+            CommandReport(**report, to_confirm=described, help=help_lines)
+    events.extend(e for done in effects for e in done)
+    seats = tuple(s.name for s in scratch.seats) if any(
+        isinstance(c.action, StSeat) for c in commands) else ()
+    return scratch, tuple(events), CommandReport(
+        **report, applied=tuple(c.line for c in commands), help=help_lines, seats=seats)
+
+
+def _apply_events(state: GameState, events) -> GameState:
+    for event in events:
+        state = apply(state, event)
+    return state
+
+
+def describe(state: GameState, action, effects) -> str:
+    """What a command would do, in words, from a dry run of it (`effects`: its events)."""
+    if isinstance(action, StKill):
+        return f"{action.player} dies now (not an execution)"
+    if isinstance(action, StRevive):
+        return f"{action.player} lives again"
+    if isinstance(action, StExecute):
+        return f"{action.player} is executed now and day {state.cycle} ends"
+    if isinstance(action, StExile):
+        return f"{action.player} is exiled now (not an execution)"
+    if isinstance(action, StWin):
+        return f"the game ends now: {action.winner} wins"
+    if isinstance(action, StSub):
+        return (f"{action.new} takes {action.old}'s seat, character, votes and history; "
+                f"\"{action.old}\" stays a name for that seat")
+    if isinstance(action, StEndDay):
+        executed = next((e for e in effects if isinstance(e, Executed)), None)
+        fate = (f"{executed.player} is executed with {executed.votes} execute votes"
+                if executed else "nobody is executed")
+        return (f"day {state.cycle} ends now: the remaining votes lock in clock order, {fate}, "
+                "and night begins")
+    return COMMANDS[COMMAND_OF[type(action)]].summary
+
+
+__all__ = ["CommandReport", "Rejection", "describe", "run_commands"]

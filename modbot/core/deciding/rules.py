@@ -1,0 +1,286 @@
+"""Theory of operation: decide whether one player action is legal now, and what it causes.
+
+`decide(state, action, ctx)` looks at the state at the forum time `ctx.at` (the engine has
+already advanced the phases to that time) and returns either the events the action causes, or
+a `Rejection` saying whose fault it is and why, in which case the state must not change. It
+never changes state itself and never locks votes: the engine runs `settle` after each action.
+
+Rules (BotF profile; see voting.py for the arithmetic): nominations only in the nomination
+window; a living player nominates at most once a day; a player is nominated at most once a
+day; travellers are exiled, not nominated. Votes go on any open nomination during the
+nomination and voting windows (exile votes at any time of day) and may change until they lock.
+Exile calls: any player, dead too, any time of day, once per traveller per day.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from ..feature import Feature
+from ..state.events import (
+    Nominated,
+    NominationSkipped,
+    PlayerDied,
+    StorytellerConsultRequested,
+    VoteCast,
+    VoteWithdrawn,
+    WhisperAnswered,
+    WhisperLimitExceeded,
+    WhisperRequested,
+)
+from ..state.model import EXECUTION, EXILE, GameState, Nomination, Phase
+from .actions import (
+    AcceptWhisper,
+    CallExile,
+    Context,
+    DeclineWhisper,
+    Kill,
+    Nominate,
+    SkipNomination,
+    Unvote,
+    Vote,
+    Whisper,
+    WhisperStoryteller,
+)
+from .voting import NOTE_NO_TOKEN
+
+MESSAGES = {
+    "not_a_player": "You are not seated in this game, so this post was not counted.",
+    "wrong_phase": "{what} is not possible now: it is {phase}.",
+    "dead_cannot_nominate": "Dead players cannot nominate.",
+    "nominator_already_used": "You have already nominated today ({nominee}).",
+    "already_nominated": "{nominee} has already been nominated today.",
+    "traveller_cannot_be_nominated": "{nominee} is a traveller: call an exile (/exile {nominee}).",
+    "not_nominated": "{nominee} has not been nominated today.",
+    "nomination_closed": "Voting on {nominee} has closed.",
+    "vote_locked": "Your vote on {nominee} is already locked as {vote}.",
+    "no_vote_token": "You are dead and your vote token is spent: your vote on {nominee} "
+                     "locked as pardon.",
+    "nothing_to_withdraw": "You have no unlocked vote to withdraw{on}.",
+    "already_skipped": "You have already said you are not nominating today.",
+    "not_a_traveller": "{nominee} is not a traveller; only travellers can be exiled.",
+    "player_dead": "{nominee} is already dead.",
+    "exile_already_called": "An exile of {nominee} has already been called today.",
+    "self_whisper": "You cannot whisper yourself.",
+    "no_pending_whisper": "There is no pending whisper request{from_} to answer.",
+    "ambiguous_whisper": "Several whisper requests are pending ({candidates}): name one.",
+    "unknown_player": "No seated player matches \"{text}\"{suggest}.",
+    "ambiguous": "\"{text}\" matches several players: {candidates}.",
+    "missing_target": "\"{text}\" names no player.",
+    "no_single_open_nomination": "\"{text}\" needs a name: {open} nominations are open.",
+    "player_alive": "{nominee} is alive.",
+    "vote_locked_for": "{voter}'s vote on {nominee} is already locked.",
+    "extend_into_past": "That deadline would already be past.",
+    "not_decided": "The vote is not decided yet (an open nomination can still tie or beat the "
+                   "highest count); use !endvoting force REASON to end it anyway.",
+    "force_needs_reason": "Forcing the end of the voting needs a reason.",
+    "already_paused": "The clock is already paused.",
+    "not_paused": "The clock is not paused.",
+    "paused": "The clock is paused: !resume first.",
+    "game_over": "The game is over ({winner} won).",
+    "not_at_hand": "Only the seat at the clock hand can lock now: {hand}, not {voter}.",
+    "not_locked": "{voter}'s vote on {nominee} is not locked.",
+    "name_taken": "\"{name}\" already names {player}.",
+    "seats_fixed": "Seats can only be reordered before the game starts.",
+    "seats_must_match": "List every seated player once, in the new order: {seats}.",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    """An action that was not applied, and why. The player's fault unless said otherwise."""
+
+    code: str
+    player: str
+    at: datetime
+    post_number: int | None = None
+    details: dict = field(default_factory=dict)
+
+
+def refusal(state: GameState, action, ctx: Context) -> Rejection | None:
+    """Why no player action of `ctx.author` can be taken now (the registry's `decide` asks
+    first), or None. A `Kill` (a death the engine was told of) is never refused here."""
+    if isinstance(action, Kill):
+        return None
+    if not state.is_seated(ctx.author):
+        return reject(ctx, "not_a_player")
+    if state.winner is not None:
+        return reject(ctx, "game_over", winner=state.winner)
+    return None
+
+
+def reject(ctx: Context, code: str, **details) -> Rejection:
+    return Rejection(code, ctx.author, ctx.at, ctx.post_number, details)
+
+
+def _wrong_phase(state: GameState, ctx: Context, what: str) -> Rejection:
+    return reject(ctx, "wrong_phase", what=what, phase=state.phase_label)
+
+
+def butcher_may_nominate(state: GameState, player: str) -> bool:
+    """The Butcher (a traveller: its character is public), alive, in the voting window, before
+    its second nomination of the day (seed 001: "after nominations have closed")."""
+    character = state.setup.script.get(state.grimoire_of(player).character or "") \
+        if state.setup.script else None
+    return (character is not None and character.id == "butcher" and state.phase is Phase.VOTING
+            and state.seat(player).alive and state.seat(player).traveller
+            and not any(n.by_butcher for n in state.today.nominations))
+
+
+def _nominate(state: GameState, action: Nominate, ctx: Context):
+    butcher = butcher_may_nominate(state, ctx.author)
+    if state.phase is not Phase.NOMINATION and not butcher:
+        return _wrong_phase(state, ctx, "Nominating")
+    day, target = state.today, action.target
+    if not state.seat(ctx.author).alive:
+        return reject(ctx, "dead_cannot_nominate")
+    earlier = next((n for n in day.nominations if n.nominator == ctx.author), None)
+    if earlier is not None and not butcher:
+        return reject(ctx, "nominator_already_used", nominee=earlier.nominee)
+    if state.seat(target).traveller:
+        return reject(ctx, "traveller_cannot_be_nominated", nominee=target)
+    if day.nomination_of(target) is not None:
+        return reject(ctx, "already_nominated", nominee=target)
+    order = state.setup.clock_order(target)
+    return (Nominated(EXECUTION, ctx.author, target, ctx.post_number, ctx.at, order, butcher),)
+
+
+def _call_exile(state: GameState, action: CallExile, ctx: Context):
+    if not state.phase.is_day:
+        return _wrong_phase(state, ctx, "Calling an exile")
+    target = action.target
+    if not state.seat(target).traveller:
+        return reject(ctx, "not_a_traveller", nominee=target)
+    if not state.seat(target).alive:
+        return reject(ctx, "player_dead", nominee=target)
+    if state.today.nomination_of(target, EXILE) is not None:
+        return reject(ctx, "exile_already_called", nominee=target)
+    order = state.setup.clock_order(target)
+    return (Nominated(EXILE, ctx.author, target, ctx.post_number, ctx.at, order),)
+
+
+def _find_votable(state: GameState, nominee: str, ctx: Context) -> Nomination | Rejection:
+    day = state.today
+    exile = day.nomination_of(nominee, EXILE) if day is not None else None
+    if exile is not None and state.phase.is_day:
+        nomination = exile
+    elif state.phase not in (Phase.NOMINATION, Phase.VOTING):
+        return _wrong_phase(state, ctx, "Voting")
+    else:
+        nomination = day.nomination_of(nominee)
+    if nomination is None:
+        return reject(ctx, "not_nominated", nominee=nominee)
+    if not nomination.is_open:
+        return reject(ctx, "nomination_closed", nominee=nominee)
+    return nomination
+
+
+def _vote(state: GameState, action: Vote, ctx: Context):
+    nomination = _find_votable(state, action.nominee, ctx)
+    if isinstance(nomination, Rejection):
+        return nomination
+    if nomination.is_locked(ctx.author):
+        return _locked_rejection(nomination, ctx)
+    current = nomination.cast.get(ctx.author)
+    if current is not None and current.value == action.value:
+        return ()
+    return (VoteCast(nomination.kind, nomination.nominee, ctx.author, action.value,
+                     ctx.post_number, ctx.at),)
+
+
+def _unvote(state: GameState, action: Unvote, ctx: Context):
+    if action.nominee is None:
+        events = tuple(
+            VoteWithdrawn(n.kind, n.nominee, ctx.author, ctx.post_number, ctx.at)
+            for n in (state.today.open_nominations() if state.today else ())
+            if ctx.author in n.cast
+        )
+        return events or reject(ctx, "nothing_to_withdraw")
+    nomination = _find_votable(state, action.nominee, ctx)
+    if isinstance(nomination, Rejection):
+        return nomination
+    if ctx.author not in nomination.cast:
+        if nomination.is_locked(ctx.author):
+            return _locked_rejection(nomination, ctx)
+        return reject(ctx, "nothing_to_withdraw", on=f" on {action.nominee}")
+    return (VoteWithdrawn(nomination.kind, nomination.nominee, ctx.author, ctx.post_number,
+                          ctx.at),)
+
+
+def _skip(state: GameState, _action: SkipNomination, ctx: Context):
+    if state.phase not in (Phase.DISCUSSION, Phase.NOMINATION):
+        return _wrong_phase(state, ctx, "Declining to nominate")
+    if state.today.has_nominated(ctx.author):
+        earlier = next(n for n in state.today.nominations if n.nominator == ctx.author)
+        return reject(ctx, "nominator_already_used", nominee=earlier.nominee)
+    if ctx.author in state.today.skipped:
+        return ()
+    return (NominationSkipped(ctx.author, ctx.post_number, ctx.at),)
+
+
+def _whisper(state: GameState, action: Whisper, ctx: Context):
+    if not state.phase.is_day:
+        return _wrong_phase(state, ctx, "Declaring a whisper")
+    if ctx.author in action.with_:
+        return reject(ctx, "self_whisper")
+    requested = (WhisperRequested(ctx.author, action.with_, ctx.post_number, ctx.at),)
+    limit = state.setup.whispers_per_day
+    count = 1 + sum(1 for w in state.today.whispers if w.requester == ctx.author)
+    if limit and count > limit:  # recorded all the same: the Storytellers judge
+        return requested + (WhisperLimitExceeded(ctx.author, count, limit, ctx.post_number,
+                                                 ctx.at),)
+    return requested
+
+
+def _whisper_storyteller(state: GameState, _action: WhisperStoryteller, ctx: Context):
+    if not state.phase.is_day:
+        return _wrong_phase(state, ctx, "Asking for a Storyteller consult")
+    return (StorytellerConsultRequested(ctx.author, ctx.post_number, ctx.at),)
+
+
+def _answer(state: GameState, action, ctx: Context, accepted: bool):
+    if not state.phase.is_day:
+        return _wrong_phase(state, ctx, "Answering a whisper")
+    pending = [w for w in state.today.whispers if w.is_pending_for(ctx.author)]
+    if action.from_ is not None:
+        pending = [w for w in pending if w.requester == action.from_]
+    requesters = tuple(dict.fromkeys(w.requester for w in pending))
+    if not requesters:
+        return reject(ctx, "no_pending_whisper",
+                       from_=f" from {action.from_}" if action.from_ else "")
+    if len(requesters) > 1:
+        return reject(ctx, "ambiguous_whisper", candidates=", ".join(requesters))
+    return (WhisperAnswered(ctx.author, requesters[0], accepted, ctx.post_number, ctx.at),)
+
+
+def _kill(state: GameState, action: Kill, ctx: Context):
+    if not state.is_seated(action.player):
+        return reject(ctx, "not_a_player")
+    if not state.seat(action.player).alive:
+        return reject(ctx, "player_dead", nominee=action.player)
+    return (PlayerDied(action.player, action.cause, ctx.at),)
+
+
+def _locked_rejection(nomination: Nomination, ctx: Context) -> Rejection:
+    locked = next(v for v in nomination.locked if v.player == ctx.author)
+    code = "no_vote_token" if locked.note == NOTE_NO_TOKEN else "vote_locked"
+    return reject(ctx, code, nominee=nomination.nominee, vote=_word(locked.vote))
+
+
+def _word(vote: str) -> str:
+    return "execute" if vote == "yes" else "pardon"
+
+
+FEATURE = Feature("votes and whispers", rules={
+    Kill: _kill,
+    Nominate: _nominate,
+    CallExile: _call_exile,
+    Vote: _vote,
+    Unvote: _unvote,
+    SkipNomination: _skip,
+    Whisper: _whisper,
+    WhisperStoryteller: _whisper_storyteller,
+    AcceptWhisper: lambda s, a, c: _answer(s, a, c, True),
+    DeclineWhisper: lambda s, a, c: _answer(s, a, c, False),
+}, messages=MESSAGES)

@@ -1,0 +1,402 @@
+"""Theory of operation: the Storyteller's commands, as actions and as rules.
+
+Storytellers have the final word. Their commands are actions like the players', decided by
+the registry's `decide_staff(state, action, ctx)` into events or a `Rejection`; they bypass the players'
+phase windows (an ST may record a late nomination or a vote sent by PM) but never the clock:
+a vote recorded for a player still locks only when the hand reaches that seat.
+
+Each action is one line of a command post; `commands.py` parses the lines and the engine
+applies a post's commands all or nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import timedelta
+
+from ..feature import Feature
+from ..state.events import Event, Exiled, Nominated, PlayerDied, VoteCast, VoteLocked
+from ..state.model import EXECUTION, GameState, Phase
+from ..state.staff_events import (
+    AliasAdded,
+    ClockPaused,
+    ClockResumed,
+    GameEnded,
+    GhostVoteChanged,
+    GrimoireChanged,
+    NominationCancelled,
+    PhaseExtended,
+    PlayerRevived,
+    PlayerSubstituted,
+    SeatsReordered,
+    VoteCorrected,
+    VoteCountRequested,
+    VotesUnlocked,
+)
+from .actions import Context
+from .rules import Rejection, reject
+from .voting import is_decided, lock_at_hand
+
+
+@dataclass(frozen=True, slots=True)
+class StKill:
+    player: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StRevive:
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class StGhostVote:
+    player: str
+    give: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StNominate:
+    nominator: str
+    nominee: str
+
+
+@dataclass(frozen=True, slots=True)
+class StVote:
+    voter: str
+    nominee: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class StCancelNomination:
+    nominee: str
+
+
+@dataclass(frozen=True, slots=True)
+class StExtend:
+    minutes: int
+
+
+@dataclass(frozen=True, slots=True)
+class StNextPhase:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class StEndDay:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class StEndVoting:
+    force: bool = False
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StVoteCount:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class StExecute:
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class StExile:
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class StPause:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class StGrimoire:
+    player: str
+    field: str  # character | alignment | poisoned | drunk | mad_as | reminders | heal
+    value: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class StAlias:
+    player: str
+    alias: str
+
+
+@dataclass(frozen=True, slots=True)
+class StSeat:
+    order: tuple[str, ...]  # empty: just show the seats
+
+
+@dataclass(frozen=True, slots=True)
+class StSub:
+    old: str
+    new: str
+
+
+@dataclass(frozen=True, slots=True)
+class StWin:
+    winner: str  # good | evil
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StSetVote:
+    voter: str
+    nominee: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class StLock:
+    voter: str
+    nominee: str
+
+
+@dataclass(frozen=True, slots=True)
+class StUnlock:
+    voter: str
+    nominee: str
+
+
+@dataclass(frozen=True, slots=True)
+class StResume:
+    pass
+
+
+StaffAction = (StKill | StRevive | StGhostVote | StNominate | StVote | StCancelNomination
+               | StExtend | StNextPhase | StEndDay | StEndVoting | StVoteCount | StExecute
+               | StExile | StPause | StResume | StGrimoire | StWin | StSetVote | StLock
+               | StUnlock | StAlias | StSeat | StSub)
+# Commands that change who lives or plays, end the day or the game: asked to confirm
+# unless `--yes`.
+DESTRUCTIVE = (StKill, StRevive, StEndDay, StExecute, StExile, StWin, StSub)
+# Commands whose effect is the end of the current phase (the engine runs it).
+PHASE_ENDERS = (StNextPhase, StEndDay, StEndVoting)
+
+
+def _seated_alive(state: GameState, player: str, ctx: Context, alive: bool):
+    if not state.is_seated(player):
+        return reject(ctx, "unknown_player", text=player)
+    if state.seat(player).alive != alive:
+        return reject(ctx, "player_dead" if alive else "player_alive", nominee=player)
+    return None
+
+
+def _kill(state, action: StKill, ctx):
+    problem = _seated_alive(state, action.player, ctx, alive=True)
+    return problem or (PlayerDied(action.player, action.reason or "storyteller", ctx.at),)
+
+
+def _revive(state, action: StRevive, ctx):
+    problem = _seated_alive(state, action.player, ctx, alive=False)
+    return problem or (PlayerRevived(action.player, ctx.at),)
+
+
+def _ghost_vote(state, action: StGhostVote, ctx):
+    if not state.is_seated(action.player):
+        return reject(ctx, "unknown_player", text=action.player)
+    return (GhostVoteChanged(action.player, action.give, ctx.at),)
+
+
+def _nominate(state, action: StNominate, ctx):
+    if state.today is None:
+        return reject(ctx, "wrong_phase", what="Nominating", phase=state.phase_label)
+    day = state.today
+    if any(n.nominator == action.nominator for n in day.nominations):
+        return reject(ctx, "nominator_already_used", nominee=action.nominator)
+    if day.nomination_of(action.nominee) is not None:
+        return reject(ctx, "already_nominated", nominee=action.nominee)
+    if state.seat(action.nominee).traveller:
+        return reject(ctx, "traveller_cannot_be_nominated", nominee=action.nominee)
+    order = state.setup.clock_order(action.nominee)
+    return (Nominated(EXECUTION, action.nominator, action.nominee, ctx.post_number, ctx.at,
+                      order),)
+
+
+def _vote(state, action: StVote, ctx):
+    day = state.today
+    nomination = day.nomination_of(action.nominee) if day else None
+    if nomination is None:
+        return reject(ctx, "not_nominated", nominee=action.nominee)
+    if not nomination.is_open:
+        return reject(ctx, "nomination_closed", nominee=action.nominee)
+    if nomination.is_locked(action.voter):
+        return reject(ctx, "vote_locked_for", nominee=action.nominee, voter=action.voter)
+    return (VoteCast(EXECUTION, action.nominee, action.voter, action.value, ctx.post_number,
+                     ctx.at),)
+
+
+def _cancel(state, action: StCancelNomination, ctx):
+    day = state.today
+    nomination = day.nomination_of(action.nominee) if day else None
+    if nomination is None:
+        return reject(ctx, "not_nominated", nominee=action.nominee)
+    refunds = tuple(v.player for v in nomination.locked if v.ghost_vote_spent)
+    return (NominationCancelled(action.nominee, refunds, ctx.at),)
+
+
+def _extend(state, action: StExtend, ctx):
+    if state.phase is Phase.PREGAME:
+        return reject(ctx, "wrong_phase", what="Extending", phase=state.phase_label)
+    ends = state.phase_ends_at + timedelta(minutes=action.minutes)
+    if ends <= ctx.at:
+        return reject(ctx, "extend_into_past")
+    return (PhaseExtended(state.phase, state.cycle, ends, ctx.at),)
+
+
+def _now(state, ctx) -> tuple[Event, ...] | Rejection:
+    """End the current phase at the command's time (the engine then runs its end)."""
+    if state.paused_at is not None:
+        return reject(ctx, "paused")
+    return (PhaseExtended(state.phase, state.cycle, ctx.at, ctx.at),)
+
+
+def next_phase_rule(state, _action, ctx):
+    return _now(state, ctx)
+
+
+def _end_day(state, _action, ctx):
+    if not state.phase.is_day:
+        return reject(ctx, "wrong_phase", what="Ending the day", phase=state.phase_label)
+    return _now(state, ctx)  # the engine repeats this until the day is over
+
+
+def _end_voting(state, action: StEndVoting, ctx):
+    if state.phase is not Phase.VOTING:
+        return reject(ctx, "wrong_phase", what="Ending the voting", phase=state.phase_label)
+    if action.force and not action.reason:
+        return reject(ctx, "force_needs_reason")
+    if not is_decided(state) and not action.force:
+        return reject(ctx, "not_decided")
+    return _now(state, ctx)
+
+
+def _execute(state, action: StExecute, ctx):
+    """Validated here; the engine ends the day with this player executed (dead or alive)."""
+    if not state.phase.is_day:
+        return reject(ctx, "wrong_phase", what="Executing", phase=state.phase_label)
+    if not state.is_seated(action.player):
+        return reject(ctx, "unknown_player", text=action.player)
+    if state.seat(action.player).traveller:
+        return reject(ctx, "traveller_cannot_be_nominated", nominee=action.player)
+    return ()
+
+
+def _exile(state, action: StExile, ctx):
+    if not state.is_seated(action.player) or not state.seat(action.player).traveller:
+        return reject(ctx, "not_a_traveller", nominee=action.player)
+    problem = _seated_alive(state, action.player, ctx, alive=True)
+    return problem or (Exiled(action.player, 0, ctx.at),
+                       PlayerDied(action.player, "exile", ctx.at))
+
+
+def _pause(state, _action, ctx):
+    if state.paused_at is not None:
+        return reject(ctx, "already_paused")
+    return (ClockPaused(ctx.at),)
+
+
+def _resume(state, _action, ctx):
+    if state.paused_at is None:
+        return reject(ctx, "not_paused")
+    return (ClockResumed(ctx.at - state.paused_at, ctx.at),)
+
+
+def grimoire_rule(state, action: StGrimoire, ctx):
+    if not state.is_seated(action.player):
+        return reject(ctx, "unknown_player", text=action.player)
+    if action.field == "heal":
+        return (GrimoireChanged(action.player, "poisoned", False, ctx.at),
+                GrimoireChanged(action.player, "drunk", False, ctx.at))
+    return (GrimoireChanged(action.player, action.field, action.value, ctx.at),)
+
+
+def _win(state, action: StWin, ctx):
+    if state.winner is not None:
+        return reject(ctx, "game_over", winner=state.winner)
+    return (GameEnded(action.winner, action.reason, ctx.at),)
+
+
+def _open_nomination(state, nominee: str, ctx):
+    day = state.today
+    nomination = day.nomination_of(nominee) if day else None
+    if nomination is None:
+        return reject(ctx, "not_nominated", nominee=nominee)
+    return nomination
+
+
+def _set_vote(state, action: StSetVote, ctx):
+    nomination = _open_nomination(state, action.nominee, ctx)
+    if isinstance(nomination, Rejection):
+        return nomination
+    if not state.is_seated(action.voter):
+        return reject(ctx, "unknown_player", text=action.voter)
+    return (VoteCorrected(action.nominee, action.voter, action.value, ctx.at),)
+
+
+def _lock(state, action: StLock, ctx):
+    nomination = _open_nomination(state, action.nominee, ctx)
+    if isinstance(nomination, Rejection):
+        return nomination
+    if not nomination.is_open or nomination.hand != action.voter:
+        return reject(ctx, "not_at_hand", voter=action.voter, hand=nomination.hand or "nobody")
+    vote = lock_at_hand(state, nomination, ctx.at, end_of_day=True)
+    return (VoteLocked(EXECUTION, action.nominee, replace(vote, note=(
+        vote.note + "; " if vote.note else "") + "locked by the Storyteller")),)
+
+
+def _unlock(state, action: StUnlock, ctx):
+    nomination = _open_nomination(state, action.nominee, ctx)
+    if isinstance(nomination, Rejection):
+        return nomination
+    if not nomination.is_locked(action.voter):
+        return reject(ctx, "not_locked", voter=action.voter, nominee=action.nominee)
+    start = nomination.order.index(action.voter)
+    refunds = tuple(v.player for v in nomination.locked[start:] if v.ghost_vote_spent)
+    return (VotesUnlocked(action.nominee, action.voter, refunds, ctx.at),)
+
+
+def _alias(state, action: StAlias, ctx):
+    taken = state.setup.roster.resolve_exact(action.alias)
+    if taken is not None:
+        return reject(ctx, "name_taken", name=action.alias, player=taken)
+    return (AliasAdded(action.alias, action.player, ctx.at),)
+
+
+def _seat(state, action: StSeat, ctx):
+    if not action.order:
+        return ()  # showing the seats: the report does it
+    if state.phase is not Phase.PREGAME:
+        return reject(ctx, "seats_fixed")
+    if sorted(action.order) != sorted(s.name for s in state.seats):
+        return reject(ctx, "seats_must_match",
+                      seats=", ".join(s.name for s in state.seats))
+    return (SeatsReordered(action.order, ctx.at),)
+
+
+def _sub(state, action: StSub, ctx):
+    if state.setup.roster.resolve_exact(action.new) is not None:
+        return reject(ctx, "name_taken", name=action.new,
+                      player=state.setup.roster.resolve_exact(action.new))
+    if state.setup.is_storyteller(action.new):
+        return reject(ctx, "name_taken", name=action.new, player="a Storyteller")
+    return (PlayerSubstituted(action.old, action.new, ctx.at),)
+
+
+def _vote_count(state, _action, ctx):
+    return (VoteCountRequested(ctx.author, ctx.at),)
+
+
+FEATURE = Feature("storytellers", staff_rules={
+    StKill: _kill, StRevive: _revive, StGhostVote: _ghost_vote, StNominate: _nominate,
+    StVote: _vote, StCancelNomination: _cancel, StExtend: _extend, StNextPhase: next_phase_rule,
+    StEndDay: _end_day, StEndVoting: _end_voting, StVoteCount: _vote_count,
+    StExecute: _execute, StExile: _exile, StPause: _pause, StResume: _resume,
+    StGrimoire: grimoire_rule, StWin: _win, StSetVote: _set_vote, StLock: _lock, StUnlock: _unlock,
+    StAlias: _alias, StSeat: _seat, StSub: _sub,
+})

@@ -1,0 +1,160 @@
+"""Theory of operation: the arithmetic of clockhand voting.
+
+Thresholds: BotF needs more than half of the living players (floor(n/2)+1), the official
+rules at least half (ceil(n/2)). Travellers count in n only under the official profile. An
+exile needs more than half (official: at least half) of every player in the game, dead
+included.
+
+Locking (`lock_at_hand`): the hand points at the first unlocked seat of a nomination. If that
+player has cast a vote, it locks with the value cast at that moment. A dead player's execute
+vote counts only if their vote token is unspent when it locks, and locking spends it; a dead
+player who cannot vote execute any more (token spent) is locked as pardon as soon as the hand
+reaches them, so a voter who can only pardon never holds up the clock. At the end of the day
+(`end_of_day=True`) every seat locks: uncast means pardon. Exile votes never touch tokens.
+
+About to die: the nominee whose execute count is strictly higher than every other closed
+nomination's that day, if it reached the threshold fixed when its last vote locked. A tie for
+the highest count means nobody, and a later nomination must beat the tied count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..state.model import (
+    EXILE,
+    NO,
+    YES,
+    DayState,
+    GameState,
+    LockedVote,
+    Nomination,
+    Phase,
+    Profile,
+)
+
+NOTE_NO_TOKEN_CAST = "dead, vote token already spent: counted as pardon"
+NOTE_NO_TOKEN = "dead without a vote token"
+NOTE_UNCAST = "no vote by the end of the day: pardon"
+
+
+def living_count(state: GameState) -> int:
+    """n for the execution threshold: living players (travellers only if official)."""
+    official = state.setup.profile is Profile.OFFICIAL
+    return sum(1 for s in state.seats if s.alive and (official or not s.traveller))
+
+
+def majority(profile: Profile, n: int) -> int:
+    if profile is Profile.OFFICIAL:
+        return max((n + 1) // 2, 1)
+    return n // 2 + 1
+
+
+def threshold_now(state: GameState, nomination: Nomination) -> int:
+    """The execute votes this nomination needs, with the players as they are now."""
+    if not nomination.is_open:
+        return nomination.threshold_at_close
+    return majority(state.setup.profile, population(state, nomination))
+
+
+def population(state: GameState, nomination: Nomination) -> int:
+    if nomination.kind == EXILE:
+        return len(state.seats)
+    return living_count(state)
+
+
+def lock_at_hand(
+    state: GameState, nomination: Nomination, at: datetime, *, end_of_day: bool = False
+) -> LockedVote | None:
+    """The vote that locks at the clock hand now, or None while the hand must wait."""
+    player = nomination.hand
+    if player is None:
+        return None
+    cast = nomination.cast.get(player)
+    seat = state.seat(player)
+    if nomination.kind == EXILE or seat.alive:
+        if cast is None:
+            return LockedVote(player, NO, None, None, at, note=NOTE_UNCAST) if end_of_day else None
+        return LockedVote(player, cast.value, cast.value, cast.post_number, at)
+    if cast is None:
+        if seat.ghost_vote and not end_of_day:
+            return None
+        note = NOTE_UNCAST if seat.ghost_vote else NOTE_NO_TOKEN
+        return LockedVote(player, NO, None, None, at, note=note)
+    if cast.value == NO:
+        return LockedVote(player, NO, NO, cast.post_number, at)
+    if seat.ghost_vote:
+        return LockedVote(player, YES, YES, cast.post_number, at, ghost_vote_spent=True)
+    return LockedVote(player, NO, YES, cast.post_number, at, note=NOTE_NO_TOKEN_CAST)
+
+
+def about_to_die(day: DayState) -> str | None:
+    """Who would be executed if the day ended now (closed nominations only)."""
+    best: Nomination | None = None
+    tied = False
+    for n in day.nominations:
+        if n.is_open or n.by_butcher:
+            continue
+        if best is None or n.yes > best.yes:
+            best, tied = n, False
+        elif n.yes == best.yes:
+            tied = True
+    if best is None or tied or best.yes < best.threshold_at_close:
+        return None
+    return best.nominee
+
+
+def highest_closed(day: DayState) -> int:
+    return max((n.yes for n in day.nominations if not n.is_open and not n.by_butcher),
+               default=0)
+
+
+def highest_other(day: DayState, nominee: str) -> int:
+    """The highest execute count of any other nomination today (locked votes so far)."""
+    return max((n.yes for n in day.nominations if n.nominee != nominee and not n.by_butcher),
+               default=0)
+
+
+def max_possible(state: GameState, nomination: Nomination) -> int:
+    """Locked execute votes plus every unlocked voter who could still vote execute."""
+    return nomination.yes + sum(
+        1 for p in nomination.unlocked() if state.seat(p).can_vote_yes
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Needs:
+    to_execute: int
+    to_tie: int | None  # None when a tie is not possible or not meaningful
+
+
+def needs(state: GameState, nomination: Nomination) -> Needs:
+    """Execute votes needed to put the nominee about to die, and to tie the leader."""
+    other = highest_other(state.today, nomination.nominee)
+    threshold = threshold_now(state, nomination)
+    to_tie = other if other >= 1 else None
+    return Needs(max(threshold, other + 1), to_tie)
+
+
+def is_decided(state: GameState) -> bool:
+    """True when no open nomination can change who is about to die (ST may end the day).
+
+    Only once nominations are closed (voting phase). Either no open nomination can still tie
+    or exceed the highest closed count, or no nomination at all can reach its threshold.
+    """
+    day = state.today
+    if day is None or state.phase is not Phase.VOTING:
+        return False
+    open_noms = [n for n in day.nominations if n.is_open]
+    if not open_noms:
+        return True
+    top = highest_closed(day)
+    if top > 0 and all(max_possible(state, n) < top for n in open_noms):
+        return True
+    closed_can_win = any(
+        not n.is_open and n.yes >= n.threshold_at_close for n in day.nominations
+    )
+    return not closed_can_win and all(
+        max_possible(state, n) < threshold_now(state, n) for n in open_noms
+    )

@@ -1,0 +1,260 @@
+"""Theory of operation: night choices sent by private message, checked against the spec.
+
+A player's PM to the bot is read line by line (quotes and code do not count): `/choose X`,
+`/choose X Y`, `/choose X as CHARACTER`, `/choose CHARACTER`, `/pass`, `/action TEXT` for
+an ability the Storyteller judges, and `/swap A B`, `/babysit X` for another's ability
+(night_help.py). `parse_private` resolves names exactly as the thread does
+(never guessing) and characters against the game's script.
+
+`decide_choice` checks a choice against the acting character's `ActionSpec` (what the player
+believes they are: a Drunk acts as their Townsfolk) using only public facts (who is alive,
+who travels, the script), so an answer never leaks the grimoire. A new choice before the lock
+replaces the old one. The night's milestones (reminders, lock, the Storytellers' reminder,
+dawn) are instants derived from the phase's end, so a pause or an extension moves them too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from ..deciding.actions import Context
+from ..deciding.rules import Rejection, reject
+from ..feature import Feature
+from ..reading.names import Ambiguous, Roster
+from ..reading.textclean import countable_text
+from ..setup.script import Script
+from ..state.model import GameState, Phase
+from ..state.night_model import NightChoice
+from ..state.private_events import NightChoiceMade, night_of
+from .helpers import HELPED, Help, decide_help
+
+APPROVAL_REMINDER = timedelta(hours=1)
+_COMMAND = re.compile(r"^[*_\s]*/(choose|pass|action|swap|babysit|fiddle)\b[*_]*\s*(.*)$", re.I)
+_AS = re.compile(r"^(.*)\s+as\s+(.+)$", re.I)  # the last " as " splits players from a character
+_SEPARATORS = re.compile(r"\s*(?:,|&|\band\b|\s)\s*", re.I)
+
+MESSAGES = {
+    "not_dealt": "Characters have not been dealt yet: night choices start with the game.",
+    "not_night": "Night choices are sent at night; it is {phase}.",
+    "night_locked": "Choices for night {night} locked at {deadline}; ask the Storyteller if "
+                    "something is wrong.",
+    "dead_no_ability": "You are dead: your ability does not act tonight.",
+    "no_character": "You have no character yet; ask the Storyteller.",
+    "no_choice_tonight": "Your character ({character}) makes no choice tonight. For anything "
+                         "else, write /action and your request for the Storyteller.",
+    "once_used": "You have already used your once-per-game ability (night {night}).",
+    "choice_count": "The {character} chooses {wanted}; you named {given}.",
+    "choice_self": "The {character} may not choose themselves.",
+    "choice_traveller": "The {character} may not choose a traveller ({player}).",
+    "choice_alive": "The {character} chooses a living player; {player} is dead.",
+    "choice_dead": "The {character} chooses a dead player; {player} is alive.",
+    "choice_twice": "{player} is named twice.",
+    "choice_team": "The {character} chooses a {teams} character; {chosen} is not one.",
+    "unknown_character": "No character on this script is called \"{text}\".",
+    "empty_action": "Write your request after /action.",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Choose:
+    players: tuple[str, ...] = ()
+    character: str | None = None  # an id
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class FreeAction:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateParse:
+    actions: tuple = ()
+    errors: tuple[tuple[str, str, dict], ...] = ()  # (code, line, details)
+
+
+def parse_private(raw: str, roster: Roster, script: Script | None) -> PrivateParse:
+    actions, errors = [], []
+    for line in countable_text(raw).split("\n"):
+        match = _COMMAND.match(line.strip())
+        if not match:
+            continue
+        verb, rest = match.group(1).lower(), match.group(2).strip().strip("*_").strip()
+        if verb == "pass":
+            actions.append(Pass())
+        elif verb in HELPED:
+            parsed = _choose(rest, roster, None)
+            (actions if isinstance(parsed, Choose) else errors).append(
+                Help(verb, parsed.players) if isinstance(parsed, Choose) else parsed)
+        elif verb == "action":
+            if rest:
+                actions.append(FreeAction(rest[:500]))
+            else:
+                errors.append(("empty_action", line, {}))
+        else:
+            parsed = _choose(rest, roster, script)
+            (actions if isinstance(parsed, Choose) else errors).append(parsed)
+    return PrivateParse(tuple(actions), tuple(errors))
+
+
+def _choose(text: str, roster: Roster, script: Script | None):
+    character = None
+    split = _AS.match(text)
+    if split:
+        found = script.find(split.group(2)) if script else None
+        if found is None:
+            return ("unknown_character", text, {"text": split.group(2)})
+        character, text = found.id, split.group(1)
+    elif script is not None and roster.resolve_exact(text) is None and script.find(text):
+        return Choose((), script.find(text).id)
+    players = []
+    for token in (t for t in _SEPARATORS.split(text) if t):
+        resolved = roster.resolve(token)
+        if isinstance(resolved, str):
+            players.append(resolved)
+        elif isinstance(resolved, Ambiguous):
+            candidates = ", ".join(resolved.candidates)
+            return ("ambiguous", text, {"text": token, "candidates": candidates})
+        else:
+            return ("unknown_player", text, {"text": token, "suggest": _suggest(resolved)})
+    return Choose(tuple(players), character)
+
+
+def _suggest(unknown) -> str:
+    found = getattr(unknown, "suggestions", ())
+    return f" (did you mean {' or '.join(found)}?)" if found else ""
+
+
+# -- deciding ---------------------------------------------------------------------------------
+
+def lock_at(state: GameState) -> datetime:
+    return state.phase_ends_at - timedelta(hours=state.setup.lengths.night_action_lock)
+
+
+def deadline_text(at: datetime) -> str:
+    return at.strftime("%a %d %b %H:%M UTC")
+
+
+def acting_character(state: GameState, player: str):
+    """The ability the player uses: one gained (the Philosopher's, the Cannibal's), else what
+    they believe they are (a Drunk's Townsfolk), as a script Character."""
+    script = state.setup.script
+    entry = state.grimoire_of(player)
+    chosen = entry.ability_of or entry.thinks or entry.character
+    return script.get(chosen) or script.find(chosen or "") if script and chosen else None
+
+
+def decide_choice(state: GameState, action, ctx: Context):
+    """The NightChoiceMade event for a player's private action, or a Rejection. A character
+    that chooses by day (the Bone Collector, the Hostess) sends its choice during the day, for
+    the night that follows."""
+    character = acting_character(state, ctx.author)
+    if isinstance(action, Help):  # the Demon's /swap, a Minion's /babysit: at night only
+        return _refuse_now(state, ctx) or decide_help(state, action, ctx, character,
+                                                      state.cycle)
+    by_day = character is not None and character.spec.wakes == "day" and \
+        character.spec.chooses and state.phase.is_day
+    refused = _refuse_now(state, ctx, by_day)
+    if refused is not None:
+        return refused
+    if character is None:
+        return reject(ctx, "no_character")
+    night = state.cycle + 1 if by_day else state.cycle
+    base = dict(player=ctx.author, character=character.id, post_number=ctx.post_number,
+                at=ctx.at)
+    if isinstance(action, FreeAction):
+        return (NightChoiceMade(night, NightChoice(**base, text=action.text), ctx.at),)
+    spec = character.spec
+    if not (by_day or spec.chooses_on(state.cycle)):
+        return reject(ctx, "no_choice_tonight", character=character.name)
+    used = used_on(state, ctx.author, character.id) if spec.once else None
+    if used is not None:
+        return reject(ctx, "once_used", night=used)
+    if isinstance(action, Pass):
+        return (NightChoiceMade(night, NightChoice(**base, passed=True), ctx.at),)
+    problem = _check_targets(state, action, character, ctx)
+    if problem is not None:
+        return problem
+    choice = NightChoice(**base, players=action.players, chosen_character=action.character)
+    return (NightChoiceMade(night, choice, ctx.at),)
+
+
+def _refuse_now(state: GameState, ctx: Context, by_day: bool = False) -> Rejection | None:
+    if not state.dealt:
+        return reject(ctx, "not_dealt")
+    if state.winner is not None:
+        return reject(ctx, "game_over", winner=state.winner)
+    if not state.seat(ctx.author).alive:
+        return reject(ctx, "dead_no_ability")
+    if by_day:
+        return None
+    if state.phase is not Phase.NIGHT:
+        return reject(ctx, "not_night", phase=state.phase_label)
+    if ctx.at >= lock_at(state) or night_of(state, state.cycle).locked:
+        return reject(ctx, "night_locked", night=state.cycle,
+                      deadline=deadline_text(min(lock_at(state), ctx.at)))
+    return None
+
+
+def used_on(state: GameState, player: str, character: str) -> int | None:
+    for night in state.past_nights:
+        choice = night.choice_of(player)
+        if choice and choice.character == character and not choice.passed and not choice.text:
+            return night.number
+    return None
+
+
+def _check_targets(state: GameState, action: Choose, character, ctx: Context):
+    spec, name = character.spec, character.name
+    wanted = _counted(spec.players, "player") if spec.players else ""
+    if spec.characters:
+        wanted = " & ".join(filter(None, [wanted, _counted(spec.characters, "character")]))
+    wrong_character = (action.character is not None) != bool(spec.characters)
+    if len(action.players) != spec.players or wrong_character:
+        given = " & ".join(filter(None, [_counted(len(action.players), "player")
+                                         if action.players else "",
+                                         "a character" if action.character else ""])) or "nothing"
+        return reject(ctx, "choice_count", character=name, wanted=wanted, given=given)
+    if len(set(action.players)) != len(action.players):
+        return reject(ctx, "choice_twice", player=action.players[0])
+    for player in action.players:
+        seat = state.seat(player)
+        if player == ctx.author and not spec.self:
+            return reject(ctx, "choice_self", character=name)
+        if seat.traveller and not spec.travellers:
+            return reject(ctx, "choice_traveller", character=name, player=player)
+        if spec.alive_only and not seat.alive:
+            return reject(ctx, "choice_alive", character=name, player=player)
+        if spec.dead_only and seat.alive:
+            return reject(ctx, "choice_dead", character=name, player=player)
+    chosen = state.setup.script.get(action.character) if action.character else None
+    if chosen is not None and spec.character_teams and chosen.team not in spec.character_teams:
+        teams = state.setup.script.terms.good if set(spec.character_teams) == {
+            "townsfolk", "outsider"} else " or ".join(spec.character_teams)
+        return reject(ctx, "choice_team", character=name, teams=teams, chosen=chosen.name)
+    return None
+
+
+def _counted(number: int, noun: str) -> str:
+    return f"{number} {noun}{'s' if number != 1 else ''}"
+
+
+def owes_choice(state: GameState, player: str) -> bool:
+    """A living player whose character chooses tonight and who has sent nothing yet."""
+    character = acting_character(state, player)
+    return (character is not None and state.seat(player).alive
+            and character.spec.chooses_on(state.cycle)
+            and (not character.spec.once or used_on(state, player, character.id) is None)
+            and night_of(state, state.cycle).choice_of(player) is None)
+
+
+FEATURE = Feature("night choices", messages=MESSAGES)
+
+__all__ = ["APPROVAL_REMINDER", "Choose", "FreeAction", "Pass", "acting_character", "used_on",
+           "deadline_text", "decide_choice", "lock_at", "owes_choice", "parse_private"]

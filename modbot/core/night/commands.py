@@ -1,0 +1,357 @@
+"""Theory of operation: the Storytellers' commands for the private side of the game.
+
+`!setup` checks the grimoire against the set-up rules; `!start` deals (each player gets
+their character by PM) and, before the game, starts night 1
+now; `!thinks` and `!bluffs` complete the grimoire; during a night, `!result`, `!dies`,
+`!spare`, `!nodeath`, `!tell` and `!effect N off` edit the night sheet, `!sheet` sends it again and `!approve`
+lets dawn come (at its time, or now if it is late). `FEATURE` hands the commands,
+their rules and events to the registry, and replaces two core rules (`!character` checks
+names against the script; `!phase next` waits for the night's approval).
+Character names are checked against the game's script (`!character`, `!thinks`, `!mad` too).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from ..characters.effects import lleech_survives
+from ..deciding.rules import reject
+from ..deciding.staff import StGrimoire, StNextPhase, grimoire_rule, next_phase_rule
+from ..feature import Feature, unchanged
+from ..reading.commands import Command, _Bad, _name, _no_arguments, _one_name
+from ..setup.composition import problems, propose
+from ..setup.dice import Dice
+from ..state.model import GameState, Phase, iso
+from ..state.private_events import CharactersDealt, NightApproved, NightSheetEdited, night_of
+from ..state.staff_events import GrimoireChanged, PhaseExtended
+from .choices import deadline_text, lock_at
+from .flow import deal_problems
+
+MESSAGES = {
+    "already_dealt": "The characters were already dealt.",
+    "no_script": "This game has no script (set game.script in the game file).",
+    "cannot_deal": "Cannot deal yet: {problems}.",
+    "nothing_proposed": "There is no proposed set-up: !setup propose first.",
+    "no_hells_librarian": "Hell's Librarian is not in play (game.fabled).",
+    "fabled_not_dealt": "The {name} is a Fabled: Fabled are the Storytellers', never dealt.",
+    "lleech_lives": "{player} is a sober and healthy Lleech whose host lives: it dies only "
+                    "with its host (seed 002); !dies the host, or !poison it first.",
+    "no_such_effect": "There is no effect {number} tonight (the sheet lists {count}).",
+    "unknown_character_st": "No character on the script is called \"{text}\".",
+    "not_in_night": "There is no night to edit now (it is {phase}).",
+    "sheet_not_ready": "The night sheet comes at the lock ({deadline}); approve after it.",
+    "results_missing": "These players still need a result: {players} (!result PLAYER TEXT, "
+                       "or !result PLAYER none).",
+    "approve_first": "Approve the night first (!approve); dawn then comes at once if it is due.",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class StStart:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class StSheetEdit:
+    field: str  # result | dies | spare | nodeath | tell
+    player: str | None = None
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StApprove:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class StSheet:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class StSetupCheck:
+    mode: str = "check"  # check | propose | accept
+
+
+@dataclass(frozen=True, slots=True)
+class SetupProposed:
+    """A random legal set-up, drawn with dice seeded by the asking post, for the STs."""
+
+    grimoire: tuple  # (player, GrimoireEntry)
+    bluffs: tuple[str, ...]
+    by: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class SetupAccepted:
+    grimoire: tuple
+    bluffs: tuple[str, ...]
+    by: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class SetupChecked:
+    """The Storytellers asked whether the grimoire is a legal set-up."""
+
+    problems: tuple[str, ...]
+    by: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class StSilence:
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SilenceCalled:
+    """Hell's Librarian: the Storytellers call for silence (or end it), in the thread."""
+
+    on: bool
+    by: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class SpokeInSilence:
+    player: str
+    post_number: int | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class SheetRequested:
+    by: str
+    at: datetime
+
+
+# -- parsing ----------------------------------------------------------------------------------
+
+def _text(words: list[str]) -> str:
+    return " ".join(words).strip().strip('"“”').strip()
+
+
+def _result(words, roster):
+    name, rest = _name(words, roster)
+    if not rest:
+        raise _Bad("write what the player learns (or none)")
+    text = _text(rest)
+    return StSheetEdit("result", name, "" if text.lower() == "none" else text)
+
+
+def _tell(words, roster):
+    name, rest = _name(words, roster)
+    if not _text(rest):
+        raise _Bad("write the message")
+    return StSheetEdit("tell", name, _text(rest))
+
+
+def _player_edit(field: str):
+    def build(words, roster):
+        return StSheetEdit(field, _one_name(words, roster))
+    return build
+
+
+def _setup_words(words, _roster):
+    mode = words[0].lower() if words else "check"
+    if len(words) > 1 or mode not in ("check", "propose", "accept"):
+        raise _Bad("write !setup, !setup propose or !setup accept")
+    return StSetupCheck(mode)
+
+
+def _effect_off(words, _roster):
+    if len(words) != 2 or not words[0].isdigit() or words[1].lower() != "off":
+        raise _Bad("write !effect N off, with N from the night sheet")
+    return StSheetEdit("noeffect", None, words[0])
+
+
+def _silence(words, _roster):
+    if [w.lower() for w in words] not in (["on"], ["off"]):
+        raise _Bad("write !silence on or !silence off")
+    return StSilence(words[0].lower() == "on")
+
+
+def _thinks(words, roster):
+    name, rest = _name(words, roster)
+    if not rest:
+        raise _Bad("the character is missing")
+    return StGrimoire(name, "thinks", " ".join(rest))
+
+
+_NEW_COMMANDS = [
+    Command("setup", "!setup [propose|accept]", "check the grimoire against the script's "
+            "set-up rules; propose: draw a random legal set-up (with bluffs) to look at; "
+            "accept: make the proposal the grimoire", "!setup propose", _setup_words),
+    Command("start", "!start", "deal: every player gets their character by PM; before the "
+            "game, night 1 starts now", "!start", _no_arguments(StStart())),
+    Command("thinks", "!thinks PLAYER CHARACTER", "the character a player is shown instead of "
+            "their own (the Drunk's Townsfolk; private)", "!thinks Alex Oracle", _thinks),
+    Command("result", "!result PLAYER TEXT", "what a player learns at dawn (replaces the "
+            "night sheet's suggestion; none: nothing)", "!result Alex 1", _result),
+    Command("dies", "!dies PLAYER", "add a death tonight (announced at dawn, never how)",
+            "!dies Derek", _player_edit("dies")),
+    Command("spare", "!spare PLAYER", "remove a proposed death tonight", "!spare Derek",
+            _player_edit("spare")),
+    Command("nodeath", "!nodeath", "nobody dies tonight", "!nodeath",
+            _no_arguments(StSheetEdit("nodeath"))),
+    Command("tell", "!tell PLAYER \"TEXT\"", "an extra message the player gets at dawn",
+            "!tell Ellen \"You are mad about being the Sage\"", _tell),
+    Command("effect", "!effect N off", "drop effect N (as the night sheet numbers them) from "
+            "what dawn applies", "!effect 1 off", _effect_off),
+    Command("silence", "!silence on|off", "Hell's Librarian: call for silence in the thread "
+            "(announced); posts until !silence off are flagged to you", "!silence on",
+            _silence),
+    Command("sheet", "!sheet", "send the night sheet again", "!sheet", _no_arguments(StSheet())),
+    Command("approve", "!approve", "approve the night: dawn comes at its time (now if late), "
+            "with the deaths and results", "!approve", _no_arguments(StApprove())),
+]
+
+
+# -- rules ------------------------------------------------------------------------------------
+
+def _start(state: GameState, _action, ctx):
+    if state.dealt:
+        return reject(ctx, "already_dealt")
+    if state.setup.script is None:
+        return reject(ctx, "no_script")
+    problems = deal_problems(state)
+    if problems:
+        return reject(ctx, "cannot_deal", problems="; ".join(problems))
+    events = (CharactersDealt(ctx.author, ctx.at),)
+    if state.phase is Phase.PREGAME:
+        events += (PhaseExtended(state.phase, state.cycle, ctx.at, ctx.at),)
+    return events
+
+
+def _setup_check(state: GameState, action: StSetupCheck, ctx):
+    script = state.setup.script
+    if script is None:
+        return reject(ctx, "no_script")
+    if action.mode != "check" and state.dealt:
+        return reject(ctx, "already_dealt")
+    if action.mode == "propose":
+        dice = Dice(f"{state.setup.topic_id}:{ctx.post_number}:{iso(ctx.at)}")
+        grimoire, bluffs = propose(script, state.seats, dice,
+                                   lil_monsta=state.setup.lil_monsta)
+        return (SetupProposed(tuple(grimoire.items()), bluffs, ctx.author, ctx.at),)
+    if action.mode == "accept":
+        if state.proposed_setup is None:
+            return reject(ctx, "nothing_proposed")
+        grimoire, bluffs = state.proposed_setup
+        return (SetupAccepted(grimoire, bluffs, ctx.author, ctx.at),)
+    found = problems(script, state.seats, dict(state.grimoire), state.bluffs,
+                     lil_monsta=state.setup.lil_monsta)
+    return (SetupChecked(tuple(found), ctx.author, ctx.at),)
+
+
+def _silence_rule(state: GameState, action: StSilence, ctx):
+    if "hellslibrarian" not in state.setup.fabled:
+        return reject(ctx, "no_hells_librarian")
+    return (SilenceCalled(action.on, ctx.author, ctx.at),)
+
+
+def _night_open(state: GameState, ctx):
+    if not state.dealt or state.phase is not Phase.NIGHT:
+        return reject(ctx, "not_in_night", phase=state.phase_label)
+    return None
+
+
+def _sheet_edit(state: GameState, action: StSheetEdit, ctx):
+    refused = _night_open(state, ctx)
+    if refused is not None:
+        return refused
+    if action.field == "dies" and not state.seat(action.player).alive:
+        return reject(ctx, "player_dead", nominee=action.player)
+    if action.field == "dies" and lleech_survives(state, action.player):
+        return reject(ctx, "lleech_lives", player=action.player)
+    effects = night_of(state, state.cycle).effects
+    if action.field == "noeffect" and not 1 <= int(action.text) <= len(effects):
+        return reject(ctx, "no_such_effect", number=action.text, count=len(effects))
+    return (NightSheetEdited(state.cycle, action.field, action.player, action.text,
+                             ctx.author, ctx.at),)
+
+
+def _approve(state: GameState, _action, ctx):
+    refused = _night_open(state, ctx)
+    if refused is not None:
+        return refused
+    night = night_of(state, state.cycle)
+    if not night.locked:
+        return reject(ctx, "sheet_not_ready", deadline=deadline_text(lock_at(state)))
+    if night.missing_results():
+        return reject(ctx, "results_missing", players=", ".join(night.missing_results()))
+    return (NightApproved(state.cycle, ctx.author, ctx.at),)
+
+
+def _sheet(state: GameState, _action, ctx):
+    refused = _night_open(state, ctx)
+    if refused is not None:
+        return refused
+    if not night_of(state, state.cycle).locked:
+        return reject(ctx, "sheet_not_ready", deadline=deadline_text(lock_at(state)))
+    return (SheetRequested(ctx.author, ctx.at),)
+
+
+def _grimoire_checked(state: GameState, action: StGrimoire, ctx):
+    """With a script, character names must be on it and are stored as ids."""
+    script = state.setup.script
+    if script is not None and action.field in ("character", "thinks", "mad_as", "ability_of"):
+        found = script.find(str(action.value))
+        if found is None:
+            return reject(ctx, "unknown_character_st", text=action.value)
+        if found.team == "fabled" and action.field == "character":
+            return reject(ctx, "fabled_not_dealt", name=found.name)
+        action = StGrimoire(action.player, action.field, found.id)
+    return grimoire_rule(state, action, ctx)
+
+
+def _next_phase_checked(state: GameState, action, ctx):
+    night = night_of(state, state.cycle)
+    if state.dealt and state.phase is Phase.NIGHT and night.approved_by is None:
+        return reject(ctx, "approve_first")
+    return next_phase_rule(state, action, ctx)
+
+
+def _setup_proposed(state: GameState, e: SetupProposed) -> GameState:
+    return replace(state, proposed_setup=(e.grimoire, e.bluffs))
+
+
+def _setup_accepted(state: GameState, e: SetupAccepted) -> GameState:
+    dealt = dict(e.grimoire)
+    kept = tuple((p, g) for p, g in state.grimoire if p not in dealt)  # travellers
+    return replace(state, grimoire=kept + e.grimoire, bluffs=e.bluffs, proposed_setup=None)
+
+
+def _silence_called(state: GameState, e: SilenceCalled) -> GameState:
+    return replace(state, silence_since=e.at if e.on else None)
+
+
+def silence_broken(state: GameState, author: str, post_number, at) -> tuple:
+    """A player's thread post while the Storytellers called for silence."""
+    if state.silence_since is None or not state.is_seated(author) or at < state.silence_since:
+        return ()
+    return (SpokeInSilence(author, post_number, at),)
+
+
+FEATURE = Feature(
+    "night commands",
+    appliers={SheetRequested: unchanged, SetupChecked: unchanged, SetupProposed: _setup_proposed,
+              SetupAccepted: _setup_accepted, SilenceCalled: _silence_called,
+              SpokeInSilence: unchanged},
+    staff_rules={StSilence: _silence_rule, StSetupCheck: _setup_check, StStart: _start,
+                 StSheetEdit: _sheet_edit, StApprove: _approve, StSheet: _sheet},
+    # With a script, !character and its kin check names against it; no !phase next before
+    # the night is approved.
+    staff_overrides={StGrimoire: _grimoire_checked, StNextPhase: _next_phase_checked},
+    commands=tuple(_NEW_COMMANDS),
+    command_of={StSilence: "silence", StSetupCheck: "setup", StStart: "start",
+                StSheetEdit: "result", StApprove: "approve", StSheet: "sheet"},
+    messages=MESSAGES,
+)
+
+__all__ = ["SilenceCalled", "SpokeInSilence", "silence_broken", "SetupAccepted", "SetupChecked", "SetupProposed",
+           "SheetRequested", "StSetupCheck", "StApprove", "StSheet", "StSheetEdit",
+           "StStart", "GrimoireChanged"]

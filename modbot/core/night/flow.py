@@ -1,0 +1,133 @@
+"""Theory of operation: the instants of a dealt night, and what happens at each.
+
+Once characters are dealt, a night is not a plain deadline. Its milestones, all derived from
+the phase's end (so pausing or extending moves them): reminders to players who owe a choice
+(`remind_before_lock` hours before the lock), the lock (`night_action_lock` hours before dawn:
+the night sheet is built and sent to the Storytellers), a reminder to the Storytellers one
+hour before dawn if they have not approved, and dawn itself, which waits for approval: if the
+Storytellers have not approved by then, the delay is announced and the day opens when they
+do. `due(state)` returns the next milestone as (instant, name); `fire` emits its events.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from ..characters import madness, triggers
+from ..characters.grimoire import is_malfunctioning, players_of_team, true_character
+from ..state.events import PhaseChanged, PlayerDied
+from ..state.model import GameState, Phase
+from ..state.private_events import (
+    ApprovalReminded,
+    CharactersDealt,
+    DawnDelayed,
+    DealWaiting,
+    EffectApplied,
+    EffectsExpired,
+    FearmongerChoseNew,
+    NightLocked,
+    NightReminded,
+    NightResolved,
+    night_of,
+)
+from .choices import APPROVAL_REMINDER, lock_at, owes_choice
+from .sheet import build_sheet
+
+
+def is_managed(state: GameState) -> bool:
+    """A night run by the bot's night sheet (characters dealt)."""
+    return state.dealt and state.phase is Phase.NIGHT
+
+
+def due(state: GameState) -> tuple[datetime, str] | None:
+    """The next milestone of a dealt night, or None when it waits for approval."""
+    night = night_of(state, state.cycle)
+    lock = lock_at(state)
+    candidates = []
+    remind = lock - timedelta(hours=state.setup.remind_before_lock)
+    started = state.phase_ends_at - state.setup.lengths.of(Phase.NIGHT)
+    if state.setup.remind_before_lock > 0 and not night.reminded and not night.locked \
+            and remind > started:
+        candidates.append((remind, "remind"))
+    if not night.locked:
+        candidates.append((lock, "lock"))
+    elif night.approved_by is None and not night.st_reminded and not night.delayed:
+        candidates.append((state.phase_ends_at - APPROVAL_REMINDER, "remind_st"))
+    if night.approved_by is not None and night.locked:
+        candidates.append((max(state.phase_ends_at, night.approved_at), "dawn"))
+    elif not night.delayed:
+        candidates.append((state.phase_ends_at, "delay"))
+    return min(candidates) if candidates else None
+
+
+def fire(state: GameState, name: str, at: datetime) -> list:
+    """The events of one milestone (the caller applies them in order)."""
+    number = state.cycle
+    if name == "remind":
+        owing = tuple(s.name for s in state.seats if owes_choice(state, s.name))
+        return [NightReminded(number, owing, at)]
+    if name == "lock":
+        sheet, deaths, results, tells, effects = build_sheet(state)
+        return [NightLocked(number, sheet, deaths, results, tells, at, effects)]
+    if name == "remind_st":
+        return [ApprovalReminded(number, at)]
+    if name == "delay":
+        return [DawnDelayed(number, at)]
+    return dawn(state, at)
+
+
+def dawn(state: GameState, at: datetime) -> list:
+    night = night_of(state, state.cycle)
+    deaths = tuple(p for p in night.deaths if state.seat(p).alive)
+    events = [NightResolved(night.number, deaths, night.results, night.tells, at)]
+    events += _fear_announced(state, night, at)
+    events += [EffectApplied(effect, at) for effect in night.effects]
+    events += [PlayerDied(p, "night", at) for p in deaths]
+    events.append(PhaseChanged(Phase.DISCUSSION, state.cycle, at,
+                               at + state.setup.lengths.of(Phase.DISCUSSION)))
+    return events + madness.noted(state, night, deaths, at)
+
+
+def _fear_announced(state: GameState, night, at: datetime) -> list:
+    """All players know when the Fearmonger chooses a new player (seed 002)."""
+    for player in players_of_team(state, "minion"):
+        if true_character(state, player).id != "fearmonger" or is_malfunctioning(state, player):
+            continue
+        tonight = night.choice_of(player)
+        earlier = [n.choice_of(player) for n in state.past_nights]
+        previous = next((c.players[0] for c in reversed(earlier) if c and c.players), None)
+        if tonight is not None and tonight.players and tonight.players[0] != previous:
+            return [FearmongerChoseNew(night.number, at)]
+    return []
+
+
+def dusk(state: GameState, at: datetime) -> list:
+    """A night began: effects that lasted until dusk end; messages held by day go out."""
+    expired = [EffectsExpired(state.expiring, at)] if state.expiring else []
+    return expired + triggers.deliver_untold(state, at)
+
+
+def deal_problems(state: GameState) -> list[str]:
+    """What stops the deal: players without a character, a Demon without its bluffs."""
+    problems = []
+    missing = [s.name for s in state.seats if not state.grimoire_of(s.name).character]
+    if missing:
+        problems.append(f"no character for {', '.join(missing)} (use !character)")
+    wanted = state.setup.script.terms.demon_bluffs
+    short = [d for d in players_of_team(state, "demon")
+             if len(state.grimoire_of(d).bluffs or state.bluffs) < wanted]
+    if short and not state.setup.lil_monsta:  # Lil' Monsta skips Demon info
+        problems.append(f"the Demon needs {wanted} bluffs (use !bluffs A, B, C, or with "
+                        f"several evil teams !bluffs {short[0]}: A, B, C)")
+    return problems
+
+
+def deal_at_first_night(state: GameState, at: datetime) -> list:
+    """Night 1 began: deal if the grimoire is complete, else tell the Storytellers."""
+    if state.setup.script is None or state.dealt:
+        return []
+    problems = deal_problems(state)
+    return [DealWaiting(tuple(problems), at)] if problems else [CharactersDealt(None, at)]
+
+
+__all__ = ["deal_at_first_night", "dawn", "dusk", "due", "fire", "is_managed", "deal_problems"]

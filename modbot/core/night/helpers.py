@@ -1,0 +1,70 @@
+"""Theory of operation: choices made for an ability that is not the player's own.
+
+Some abilities let other players choose: when the Barber dies, the Demon may choose two
+players to swap characters (`/swap A B`); with Lil' Monsta in play, the Minions choose who
+babysits it each night (`/babysit X`); with the Fiddler, the Demon chooses its opponent
+(`/fiddle X`). Each is a `NightChoice` with `helps` set to that
+ability, kept beside the player's own choice (a Demon still chooses its kill) and replaced
+by a new one until the lock.
+
+The answer never tells the player whether the ability is in play or triggers: the Demon's
+swap is taken as a standing order "if the Barber died today or tonight", and the night sheet
+(effects.barber, effects.lilmonsta) decides whether it applies. Only who may choose is
+checked (the Demon, a Minion: what the player believes they are, which they know), with the
+count of players and that travellers are not chosen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..deciding.actions import Context
+from ..deciding.rules import reject
+from ..feature import Feature
+from ..state.model import GameState
+from ..state.night_model import NightChoice
+from ..state.private_events import NightChoiceMade
+
+HELPED = {"swap": ("barber", "demon", 2), "babysit": ("lilmonsta", "minion", 1),
+          "fiddle": ("fiddler", "demon", 1)}
+
+MESSAGES = {
+    "help_not_yours": "Only {who} may /{verb}.",
+    "help_count": "/{verb} names {wanted} player{plural}; you named {given}.",
+    "help_traveller": "Travellers cannot be chosen with /{verb} ({player}).",
+}
+
+_WHO = {"swap": "the Demon (after the Barber dies)", "babysit": "the Minions (Lil' Monsta)",
+        "fiddle": "the Demon (the Fiddler)"}
+
+
+@dataclass(frozen=True, slots=True)
+class Help:
+    verb: str  # swap | babysit
+    players: tuple[str, ...]
+
+    @property
+    def step(self) -> str:
+        return HELPED[self.verb][0]
+
+
+def decide_help(state: GameState, action: Help, ctx: Context, character, night: int):
+    """The NightChoiceMade for a /swap or /babysit, or a Rejection (`character`: what the
+    author believes they are; the caller has checked the night is open)."""
+    step, team, count = HELPED[action.verb]
+    if character is None or character.team != team:
+        return reject(ctx, "help_not_yours", who=_WHO[action.verb], verb=action.verb)
+    if len(action.players) != count or len(set(action.players)) != count:
+        return reject(ctx, "help_count", verb=action.verb, wanted=count,
+                      plural="s" if count > 1 else "", given=len(set(action.players)))
+    for player in action.players:
+        if state.seat(player).traveller:
+            return reject(ctx, "help_traveller", verb=action.verb, player=player)
+    choice = NightChoice(ctx.author, character.id, action.players, post_number=ctx.post_number,
+                         at=ctx.at, helps=step)
+    return (NightChoiceMade(night, choice, ctx.at),)
+
+
+FEATURE = Feature("night help", messages=MESSAGES)
+
+__all__ = ["HELPED", "Help", "decide_help"]

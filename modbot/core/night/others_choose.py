@@ -1,0 +1,132 @@
+"""Theory of operation: the night sheet's steps for abilities other players choose for.
+
+`barber` runs at the Barber's step when the Barber died today or tonight: the Demon's standing
+`/swap A B` (night_help.py) becomes two proposed character changes, each player told their new
+character at dawn. The swap is of characters only: alignments stay, and a Drunk-like player's
+belief (`thinks`) moves with the character. Nothing happens if the Barber is malfunctioning,
+if the Demon sent no swap, or if it names another Demon; the sheet says which.
+
+`lil_monsta_step` is Lil' Monsta's step when no player holds it (game.lil_monsta): the living
+Minions' `/babysit` choices are counted, and a strict majority moves the "babysitter" reminder
+(the player who "is the Demon", grimoire.babysitter) to the chosen player, who is told at
+dawn. Without a majority the Storytellers decide (`!reminder PLAYER babysitter`), and until
+they do the holder keeps it. On other nights "a player might die": the Storytellers' choice,
+made with `!dies`.
+
+`word_turns` is the Mezepheles' step for a player who said its word: they take its
+alignment (and evil team, seed 002), unless the Mezepheles is impaired that night.
+
+Like every step it only proposes: the Storytellers see the effects on the night sheet, may drop
+them (`!effect N off`) and apply them with their approval.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+from ..characters.effects import pinned_alignment
+from ..characters.grimoire import (
+    BABYSITTER,
+    alignment_of,
+    babysitter,
+    character_names,
+    is_malfunctioning,
+    players_of_team,
+    true_character,
+    yesterday,
+)
+from ..state.night_model import Effect, Info, SheetEntry
+from ..state.private_events import night_of
+
+
+def barber(state, player, _choice, deaths) -> Info:
+    day = yesterday(state) if state.cycle > 1 else None
+    died_today = day is not None and any(d.player == player for d in day.deaths)
+    if player not in deaths and not died_today:
+        return Info(note="the Barber did not die today or tonight: no swap")
+    if is_malfunctioning(state, player):
+        return Info(note=f"the Barber is {state.setup.script.terms.malfunction}: no swap "
+                    "(make one by hand with !character if you rule otherwise)")
+    demons = players_of_team(state, "demon")
+    swaps = [c for c in night_of(state, state.cycle).helping("barber") if c.player in demons]
+    if not swaps:
+        return Info(note="the Barber died: the Demon sent no /swap, so no haircut")
+    demon, pair = swaps[-1].player, swaps[-1].players
+    others = [p for p in pair if p != demon and (c := true_character(state, p)) is not None
+              and c.team == "demon"]
+    if others:
+        return Info(note=f"the Demon's /swap names another Demon ({others[0]}): no swap")
+    return _swap(state, *pair)
+
+
+def _swap(state, a: str, b: str) -> Info:
+    names = character_names(state)
+    first, second = state.grimoire_of(a), state.grimoire_of(b)
+    effects, tells = [], []
+    for player, new in ((a, second), (b, first)):
+        why = "the Barber's haircut"
+        effects.append(Effect(player, "character", new.character, why))
+        effects.append(Effect(player, "thinks", new.thinks, why))
+        effects.extend(pinned_alignment(state, player, state.setup.script.get(new.character),
+                                        why))
+        shown = new.thinks or new.character
+        tells.append((player, f"You are now the {names.get(shown, shown)}."))
+    return Info(note=f"the Barber died: {a} and {b} swap characters (the Demon's /swap); "
+                "alignments stay", effects=tuple(effects), tells=tuple(tells))
+
+
+def lil_monsta_step(state) -> tuple[SheetEntry, tuple[Effect, ...], tuple[tuple[str, str], ...]]:
+    """(sheet entry, effects, tells) for Lil' Monsta's step."""
+    minions = players_of_team(state, "minion")
+    votes = {c.player: c.players[0] for c in night_of(state, state.cycle).helping("lilmonsta")
+             if c.player in minions}
+    shown = "; ".join(f"{m}: {p}" for m, p in votes.items()) or "no /babysit sent"
+    held = babysitter(state)
+    kill = "" if state.cycle == 1 else \
+        "; a player might die tonight: your choice (!dies PLAYER), or nobody"
+    top = Counter(votes.values()).most_common(2)
+    majority = top and top[0][1] * 2 > len(votes) and top[0][0]
+    base = SheetEntry("lilmonsta", None, "Lil' Monsta", shown, ())
+    if not majority:
+        keeps = f"{held} keeps it" if held else "nobody holds it yet"
+        text = f"ST decides: the Minions named no majority ({keeps}); choose with " \
+            f"!reminder PLAYER babysitter{kill}"
+        return replace(base, suggestion=text), (), ()
+    text = (f"{majority} babysits Lil' Monsta and \"is the Demon\"" +
+            (" (no change)" if majority == held else "") + kill)
+    entry = replace(base, suggestion=text)
+    if majority == held:
+        return entry, (), ()
+    why = "Lil' Monsta's babysitter"
+    effects = [Effect(majority, "reminders", state.grimoire_of(majority).reminders +
+                      (BABYSITTER,), why)]
+    if held is not None:
+        effects.insert(0, Effect(held, "reminders", tuple(
+            r for r in state.grimoire_of(held).reminders if r != BABYSITTER), why))
+    tells = ((majority, "You babysit Lil' Monsta: you \"are the Demon\". If you die, "
+              "good wins."),)
+    return entry, tuple(effects), tells
+
+
+def word_turns(state, player: str, mezepheles: str):
+    """(entry, effects, tells) for a player who said the Mezepheles' word: they take its
+    alignment (and its evil team) tonight, unless it is impaired now: then the ability is
+    spent for nothing (seed 002)."""
+    terms = state.setup.script.terms
+    if is_malfunctioning(state, mezepheles):
+        return SheetEntry("mezepheles", player, "Mezepheles' word", "", (),
+                          f"{player} said the secret word, but the Mezepheles is "
+                          f"{terms.malfunction}: its ability is spent, nothing changes"), (), ()
+    why, alignment = "the Mezepheles' word", alignment_of(state, mezepheles) or "evil"
+    effects = [Effect(player, "alignment", alignment, why)]
+    team = state.grimoire_of(mezepheles).evil_team
+    if team is not None:
+        effects.append(Effect(player, "evil_team", team, why))
+    entry = SheetEntry("mezepheles", player, "Mezepheles' word", "", (),
+                       f"{player} said the secret word: they turn {alignment}" +
+                       (f" and join evil team {team}" if team is not None else ""))
+    return entry, tuple(effects), ((player, f"You are now {terms.alignment(alignment)}."),)
+
+
+__all__ = ["barber", "lil_monsta_step", "word_turns"]

@@ -1,0 +1,354 @@
+"""Theory of operation: Storyteller command lines (`!kill Derek --yes`) into staff actions.
+
+Each `Command` holds a command's usage, a one-line description, an example and its argument
+parser; this module declares the core's commands, and other features declare theirs the same
+way. The registry gathers them into one table, from which `command_line.py` parses posts and
+`!help` is generated, so the help can never drift from what is accepted. An argument parser
+raises `_Bad` with what is wrong; `command_line.py` turns it into a `CommandError`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from ..deciding.actions import NO, YES
+from ..deciding.staff import (
+    StAlias,
+    StCancelNomination,
+    StEndDay,
+    StEndVoting,
+    StExecute,
+    StExile,
+    StExtend,
+    StGhostVote,
+    StGrimoire,
+    StKill,
+    StLock,
+    StNextPhase,
+    StNominate,
+    StPause,
+    StResume,
+    StRevive,
+    StSeat,
+    StSetVote,
+    StSub,
+    StUnlock,
+    StVote,
+    StVoteCount,
+    StWin,
+)
+from ..feature import Feature
+from .names import Ambiguous, Roster
+
+_DURATION = re.compile(r"^(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?$", re.I)
+_VALUES = {"yes": YES, "execute": YES, "no": NO, "pardon": NO}
+
+
+@dataclass(frozen=True, slots=True)
+class Help:
+    topic: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Confirm:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Log:
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    input: int  # the input number shown by !log
+
+
+@dataclass(frozen=True, slots=True)
+class CommandLine:
+    line: str
+    action: object
+    confirmed: bool = False  # `--yes` given
+
+
+@dataclass(frozen=True, slots=True)
+class CommandError:
+    line: str
+    message: str
+
+
+class _Bad(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    usage: str
+    summary: str
+    example: str
+    build: Callable[[list[str], Roster], object]
+
+
+def _name(words: list[str], roster: Roster) -> tuple[str, list[str]]:
+    """The longest run of leading words that names a player; the rest."""
+    for count in range(len(words), 0, -1):
+        exact = roster.resolve_exact(" ".join(words[:count]))
+        if exact is not None:
+            return exact, words[count:]
+    if not words:
+        raise _Bad("a player's name is missing")
+    found = roster.resolve(words[0])
+    if isinstance(found, str):
+        return found, words[1:]
+    if isinstance(found, Ambiguous):
+        raise _Bad(f"\"{words[0]}\" matches several players: {', '.join(found.candidates)}")
+    raise _Bad(f"no seated player is called \"{words[0]}\"")
+
+
+def _one_name(words, roster) -> str:
+    name, rest = _name(words, roster)
+    if rest:
+        raise _Bad(f"unexpected \"{' '.join(rest)}\"")
+    return name
+
+
+def _kill(words, roster):
+    name, rest = _name(words, roster)
+    return StKill(name, " ".join(rest))
+
+
+def _ghostvote(words, roster):
+    if not words or words[-1].lower() not in ("give", "take"):
+        raise _Bad("say give or take after the name")
+    return StGhostVote(_one_name(words[:-1], roster), words[-1].lower() == "give")
+
+
+def _nominate(words, roster):
+    nominator, rest = _name(words, roster)
+    return StNominate(nominator, _one_name(rest, roster))
+
+
+def _vote(words, roster):
+    return StVote(*_voter_on(words, roster, True))
+
+
+def _cancel(words, roster):
+    if words and words[0].lower() == "nomination":
+        words = words[1:]
+    return StCancelNomination(_one_name(words, roster))
+
+
+def _extend(words, _roster):
+    match = _DURATION.match("".join(words)) if words else None
+    if not match or not any(match.groups()):
+        raise _Bad("give a duration like 2h, 30m or 1h30m")
+    days, hours, minutes = (int(g or 0) for g in match.groups())
+    return StExtend(days * 1440 + hours * 60 + minutes)
+
+
+def _phase(words, _roster):
+    if [w.lower() for w in words] != ["next"]:
+        raise _Bad("the only form is !phase next")
+    return StNextPhase()
+
+
+def _no_arguments(action):
+    def build(words, _roster):
+        if words:
+            raise _Bad(f"unexpected \"{' '.join(words)}\"")
+        return action
+    return build
+
+
+def _endvoting(words, _roster):
+    if not words:
+        return StEndVoting()
+    if words[0].lower() != "force":
+        raise _Bad("write !endvoting, or !endvoting force REASON")
+    return StEndVoting(True, " ".join(words[1:]))
+
+
+def _log(words, _roster):
+    if len(words) > 1 or (words and not words[0].isdigit()):
+        raise _Bad("give the number of events, e.g. !log 20")
+    return Log(min(int(words[0]) if words else 20, 200))
+
+
+def _grimoire_field(field: str, value_name: str | None = None, choices=None):
+    def build(words, roster):
+        name, rest = _name(words, roster)
+        if value_name is None:
+            if rest:
+                raise _Bad(f"unexpected \"{' '.join(rest)}\"")
+            return StGrimoire(name, field, True)
+        if not rest:
+            raise _Bad(f"the {value_name} is missing")
+        value = " ".join(rest)
+        if choices and value.lower() not in choices:
+            raise _Bad(f"say {' or '.join(choices)}")
+        return StGrimoire(name, field, value.lower() if choices else value)
+    return build
+
+
+def _heal(words, roster):
+    return StGrimoire(_one_name(words, roster), "heal")
+
+
+def _win(words, _roster):
+    if not words or words[0].lower() not in ("good", "evil"):
+        raise _Bad("say good or evil")
+    return StWin(words[0].lower(), " ".join(words[1:]))
+
+
+def _voter_on(words, roster, with_value: bool):
+    lowered = [w.lower() for w in words]
+    if "on" not in lowered:
+        raise _Bad("write it as VOTER " + ("yes|no " if with_value else "") + "on NOMINEE")
+    split = lowered.index("on")
+    voter_words, nominee = words[:split], _one_name(words[split + 1:], roster)
+    if not with_value:
+        return _one_name(voter_words, roster), nominee, None
+    if not voter_words or voter_words[-1].lower() not in _VALUES:
+        raise _Bad("say yes or no before \"on\"")
+    return _one_name(voter_words[:-1], roster), nominee, _VALUES[voter_words[-1].lower()]
+
+
+def _setvote(words, roster):
+    return StSetVote(*_voter_on(words, roster, True))
+
+
+def _lock(words, roster):
+    voter, nominee, _ = _voter_on(words, roster, False)
+    return StLock(voter, nominee)
+
+
+def _unlock(words, roster):
+    voter, nominee, _ = _voter_on(words, roster, False)
+    return StUnlock(voter, nominee)
+
+
+def _alias(words, roster):
+    name, rest = _name(words, roster)
+    if not rest:
+        raise _Bad("the new name is missing")
+    return StAlias(name, " ".join(rest))
+
+
+def _seat(words, roster):
+    order = []
+    while words:
+        name, words = _name(words, roster)
+        order.append(name)
+    return StSeat(tuple(order))
+
+
+def _sub(words, roster):
+    old, rest = _name(words, roster)
+    if len(rest) != 1:
+        raise _Bad("give the new player's forum username after the old one")
+    return StSub(old, rest[0].lstrip("@"))
+
+
+def _undo(words, _roster):
+    if len(words) != 1 or not words[0].lstrip("#").isdigit():
+        raise _Bad("give the number of the post to undo, as !log shows it (#12)")
+    return Undo(int(words[0].lstrip("#")))
+
+
+def _help(words, _roster):
+    return Help(words[0].lower().lstrip("!") if words else None)
+
+
+BASE_COMMANDS: tuple[Command, ...] = (
+    Command("kill", "!kill PLAYER [reason]", "the player dies now (not an execution)",
+            "!kill Derek demon kill", _kill),
+    Command("revive", "!revive PLAYER", "a dead player lives again", "!revive Derek",
+            lambda w, r: StRevive(_one_name(w, r))),
+    Command("ghostvote", "!ghostvote PLAYER give|take", "give back or take a dead player's "
+            "vote token", "!ghostvote Gus give", _ghostvote),
+    Command("nominate", "!nominate NOMINATOR NOMINEE", "record a nomination made elsewhere or "
+            "late (the day's limits still apply)", "!nominate Alex Derek", _nominate),
+    Command("vote", "!vote VOTER yes|no on NOMINEE", "record a vote sent to you by PM, at "
+            "this post's time; it locks when the clock hand reaches the voter",
+            "!vote Ellen yes on Derek", _vote),
+    Command("cancel", "!cancel nomination NOMINEE", "remove a nomination: both players' daily "
+            "limits are freed and spent vote tokens refunded", "!cancel nomination Derek",
+            _cancel),
+    Command("extend", "!extend DURATION", "move the current phase's deadline later",
+            "!extend 2h", _extend),
+    Command("phase", "!phase next", "end the current phase now", "!phase next", _phase),
+    Command("endday", "!endday", "end the day now: remaining votes lock, the player about to "
+            "die is executed", "!endday --yes", _no_arguments(StEndDay())),
+    Command("endvoting", "!endvoting [force REASON]", "end the voting early; refused unless "
+            "it is decided, or forced with a reason", "!endvoting", _endvoting),
+    Command("execute", "!execute PLAYER", "execute the player now (dead or alive); the day "
+            "ends", "!execute Derek --yes", lambda w, r: StExecute(_one_name(w, r))),
+    Command("exile", "!exile TRAVELLER", "exile a traveller now (not an execution)",
+            "!exile Gus --yes", lambda w, r: StExile(_one_name(w, r))),
+    Command("pause", "!pause", "stop the clock: no deadline passes until !resume", "!pause",
+            _no_arguments(StPause())),
+    Command("resume", "!resume", "restart the clock; every deadline moves by the pause",
+            "!resume", _no_arguments(StResume())),
+    Command("setvote", "!setvote VOTER yes|no on NOMINEE", "correct a vote, even a locked one "
+            "(marked as set by the Storyteller)", "!setvote Ellen no on Derek", _setvote),
+    Command("lock", "!lock VOTER on NOMINEE", "lock the seat at the clock hand now (its cast "
+            "vote, or pardon)", "!lock Fatima on Derek", _lock),
+    Command("unlock", "!unlock VOTER on NOMINEE", "undo the locks from this seat on: those "
+            "players vote again", "!unlock Fatima on Derek", _unlock),
+    Command("character", "!character PLAYER CHARACTER", "record a player's character "
+            "(private)", "!character Derek imp", _grimoire_field("character", "character")),
+    Command("alignment", "!alignment PLAYER good|evil", "record a player's alignment "
+            "(private)", "!alignment Derek evil",
+            _grimoire_field("alignment", "alignment", ("good", "evil"))),
+    Command("poison", "!poison PLAYER", "mark a player poisoned (private)", "!poison Alex",
+            _grimoire_field("poisoned")),
+    Command("drunk", "!drunk PLAYER", "mark a player drunk (private)", "!drunk Alex",
+            _grimoire_field("drunk")),
+    Command("heal", "!heal PLAYER", "clear poisoned and drunk (private)", "!heal Alex", _heal),
+    Command("mad", "!mad PLAYER CHARACTER", "record who a player must be mad about being "
+            "(private)", "!mad Brianna mutant", _grimoire_field("mad_as", "character")),
+    Command("ability", "!ability PLAYER CHARACTER", "the player has this character's ability "
+            "and acts as it, e.g. a Pixie that was mad enough (private)", "!ability Gus chef",
+            _grimoire_field("ability_of", "character")),
+    Command("reminder", "!reminder PLAYER TEXT", "add a reminder to a player (private)",
+            "!reminder Ellen protected by the monk", _grimoire_field("reminders", "text")),
+    Command("sub", "!sub OLD NEW", "NEW takes OLD's seat, character, votes and history; OLD "
+            "stays a name for the seat", "!sub Derek Dmitri --yes", _sub),
+    Command("alias", "!alias PLAYER NAME", "another name players may use for a player",
+            "!alias Brianna Bri", _alias),
+    Command("seat", "!seat [PLAYER ...]", "show the seats; before the game starts, list them "
+            "all in a new order", "!seat", _seat),
+    Command("win", "!win good|evil [reason]", "end the game: announce the winner",
+            "!win good the demon was executed --yes", _win),
+    Command("vc", "!vc", "post a vote count now", "!vc", _no_arguments(StVoteCount())),
+    Command("status", "!status", "the whole state of the game, sent to you privately",
+            "!status", _no_arguments(Status())),
+    Command("undo", "!undo N", "show what undoing input #N (from !log) and everything that "
+            "followed from it would change; add --yes to do it", "!undo 12", _undo),
+    Command("log", "!log [N]", "the last N events (20 by default) with the posts that caused "
+            "them", "!log 10", _log),
+    Command("confirm", "!confirm", "carry out the commands you were asked to confirm",
+            "!confirm", _no_arguments(Confirm())),
+    Command("help", "!help [COMMAND]", "this list, or one command", "!help vote", _help),
+)
+
+
+BASE_COMMAND_OF = {  # the command that makes each action, for describing it
+    StKill: "kill", StRevive: "revive", StGhostVote: "ghostvote", StNominate: "nominate",
+    StVote: "vote", StCancelNomination: "cancel", StExtend: "extend", StNextPhase: "phase",
+    StEndDay: "endday", StEndVoting: "endvoting", StVoteCount: "vc", StExecute: "execute",
+    StExile: "exile", StPause: "pause", StResume: "resume", StSetVote: "setvote",
+    StLock: "lock", StUnlock: "unlock", StGrimoire: "character", StWin: "win", StSub: "sub",
+    StAlias: "alias", StSeat: "seat",
+}
+
+
+FEATURE = Feature("storyteller commands", commands=BASE_COMMANDS, command_of=BASE_COMMAND_OF)

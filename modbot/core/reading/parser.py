@@ -1,0 +1,335 @@
+"""Theory of operation: one post's raw text in, the actions it asks for out, in document order.
+
+Like python-chess's `parse_san`, parsing happens in the context of the game: names resolve
+against the roster, and a bare "yes" only means something when exactly one nomination is open.
+Every command either becomes an action with canonical names or a `ParseRejection` (unknown,
+ambiguous, missing target, ...). Nothing is guessed and nothing raises.
+
+Steps: `countable_text` drops quotes, code, strikethrough and comments; `[vote]X[/vote]` and
+`[unvote][/unvote]` are taken from anywhere in a line; every other command is line-anchored
+(after list markers, headings and emphasis are peeled off), which keeps prose from voting.
+Rule checks (phases, limits, locks) are not the parser's business: see `rules.py`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..deciding.actions import (
+    NO,
+    YES,
+    AcceptWhisper,
+    CallExile,
+    DeclineWhisper,
+    Fiddle,
+    Nominate,
+    PlayerAction,
+    Point,
+    PublicChoice,
+    PublicGuess,
+    SkipNomination,
+    Unvote,
+    Vote,
+    Whisper,
+    WhisperStoryteller,
+)
+from .names import Ambiguous, Roster, Unknown, normalise
+from .textclean import countable_text
+
+MAX_LINE = 500  # longer lines are prose, never commands
+
+_BB_VOTE = re.compile(r"\[vote\](.*?)\[/vote\]", re.IGNORECASE)
+_BB_UNVOTE = re.compile(r"\[unvote\]\s*(.*?)\s*\[/unvote\]", re.IGNORECASE)
+_FORMAT_TAG = re.compile(
+    r"\[/?(?:b|i|u|color|size|font|center|right|left|spoiler|details)\b[^\]]{0,200}\]"
+    r"|</?(?:b|strong|em|i|u|span|big|small|font|mark|details|summary)\b[^>]{0,200}>",
+    re.IGNORECASE,
+)
+_LINE_PREFIX = re.compile(r"^\s*(?:[-+*]\s+|\d+[.)]\s+|#{1,6}\s+)?")
+_EMPHASIS_EDGE = re.compile(r"^[*_]+|[*_]+$")
+_KEYWORD = re.compile(r"([A-Za-z]+)\s*(:)?\s*(.*)$", re.DOTALL)
+_SEPARATORS = re.compile(r"\s*[:=\-–—]+\s*|\s*,\s*|\s+")
+
+VALUE_WORDS = {
+    "yes": YES, "execute": YES, "aye": YES, "no": NO, "pardon": NO, "nay": NO,
+}
+_SLASH_VALUE_COMMANDS = {
+    "yes": YES, "execute": YES, "no": NO, "pardon": NO,
+    "hands up": YES, "hand up": YES, "hands down": NO, "hand down": NO,
+}
+_BARE_VALUES = {"yes": YES, "no": NO, "hands up": YES, "hands down": NO}
+_SKIP_LINES = {"/skip", "i am not nominating today", "i'm not nominating today"}
+_STORYTELLER_WORDS = {"storyteller", "storytellers", "st", "the storyteller", "host", "hosts"}
+
+
+@dataclass(frozen=True, slots=True)
+class ParseRejection:
+    code: str  # unknown_player | ambiguous | missing_target | no_single_open_nomination
+    text: str
+    candidates: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        return {"code": self.code, "text": self.text, "candidates": list(self.candidates)}
+
+
+@dataclass(frozen=True, slots=True)
+class ParseResult:
+    actions: tuple[PlayerAction, ...]
+    rejections: tuple[ParseRejection, ...]
+
+    def to_json(self) -> dict:
+        return {
+            "actions": [a.to_json() for a in self.actions],
+            "rejections": [r.to_json() for r in self.rejections],
+        }
+
+
+class _Collector:
+    def __init__(self) -> None:
+        self.actions: list[PlayerAction] = []
+        self.rejections: list[ParseRejection] = []
+
+    def reject(self, code: str, text: str, candidates: tuple[str, ...] = ()) -> None:
+        self.rejections.append(ParseRejection(code, text.strip(), candidates))
+
+
+def parse_post(
+    raw: str,
+    roster: Roster,
+    open_nominees: tuple[str, ...] = (),
+    storytellers: tuple[str, ...] = (),
+    *,
+    count_spoilers: bool = True,
+) -> ParseResult:
+    """Parse one post (see module docstring). `open_nominees` resolve bare yes/no lines."""
+    out = _Collector()
+    parser = _LineParser(roster, open_nominees, {normalise(s) for s in storytellers}, out)
+    for line in countable_text(raw, count_spoilers=count_spoilers).split("\n"):
+        if line.strip() and len(line) <= MAX_LINE:
+            parser.parse_line(line)
+    return ParseResult(tuple(out.actions), tuple(out.rejections))
+
+
+class _LineParser:
+    def __init__(self, roster: Roster, open_nominees, storytellers: set[str], out: _Collector):
+        self.roster = roster
+        self.open_nominees = tuple(open_nominees)
+        self.storytellers = storytellers
+        self.out = out
+
+    def parse_line(self, line: str) -> None:
+        line = self._take_bbcode_votes(line)
+        line = _peel(line)
+        if not line:
+            return
+        lowered = line.casefold()
+        if lowered.rstrip(".!") in _SKIP_LINES:
+            self.out.actions.append(SkipNomination())
+            return
+        if lowered in _BARE_VALUES:
+            self._bare_vote(_BARE_VALUES[lowered], line)
+            return
+        if line.startswith("/"):
+            self._slash_command(line)
+            return
+        self._keyword_command(line)
+
+    # -- forms ------------------------------------------------------------------------------
+
+    def _take_bbcode_votes(self, line: str) -> str:
+        for match in _BB_UNVOTE.finditer(line):
+            self._unvote(match.group(1), match.group(0))
+        line = _BB_UNVOTE.sub(" ", line)
+        for match in _BB_VOTE.finditer(line):
+            self._vote(match.group(1), match.group(0), YES)
+        return _BB_VOTE.sub(" ", line)
+
+    def _slash_command(self, line: str) -> None:
+        body = line[1:]
+        lowered = body.casefold()
+        for phrase, value in _SLASH_VALUE_COMMANDS.items():
+            if lowered == phrase or lowered.startswith(phrase + " "):
+                rest = body[len(phrase):].strip()
+                if rest:
+                    self._vote(rest, line, value, allow_value_word=False)
+                else:
+                    self._bare_vote(value, line)
+                return
+        verb, _, rest = body.partition(" ")
+        handler = {
+            "nominate": self._nominate, "nom": self._nominate,
+            "vote": self._vote_command, "unvote": self._unvote,
+            "whisper": self._whisper, "accept": self._accept, "decline": self._decline,
+            "exile": self._exile, "choose": self._public_choice, "guess": self._guess,
+            "point": self._point, "fiddle": self._fiddle,
+        }.get(verb.casefold().rstrip(":"))
+        if handler is not None:
+            handler(rest.strip(), line)
+
+    def _keyword_command(self, line: str) -> None:
+        match = _KEYWORD.match(line)
+        if match is None:
+            return
+        verb, colon, rest = match.group(1).casefold(), match.group(2), match.group(3).strip()
+        if verb == "nominate" and colon:
+            self._nominate(rest, line)
+        elif verb == "nominate" and rest:
+            name, remainder = self._leading_name(rest)
+            if isinstance(name, str) and not remainder:
+                self.out.actions.append(Nominate(name))
+            elif isinstance(name, Ambiguous):
+                self.out.reject("ambiguous", line, name.candidates)
+        elif verb == "vote" and colon:
+            self._vote_command(rest, line)
+        elif verb == "unvote" and colon:
+            self._unvote(rest, line)
+
+    # -- commands ---------------------------------------------------------------------------
+
+    def _nominate(self, rest: str, line: str) -> None:
+        name = self._target(rest, line)
+        if name is not None:
+            self.out.actions.append(Nominate(name))
+
+    def _exile(self, rest: str, line: str) -> None:
+        name = self._target(rest, line)
+        if name is not None:
+            self.out.actions.append(CallExile(name))
+
+    def _public_choice(self, rest: str, line: str) -> None:
+        name = self._target(rest, line)
+        if name is not None:
+            self.out.actions.append(PublicChoice(name))
+
+    def _point(self, rest: str, line: str) -> None:
+        name = self._target(rest, line)
+        if name is not None:
+            self.out.actions.append(Point(name))
+
+    def _fiddle(self, rest: str, line: str) -> None:
+        name = self._target(rest, line)
+        if name is not None:
+            self.out.actions.append(Fiddle(name))
+
+    def _guess(self, rest: str, line: str) -> None:
+        player, sep, character = rest.rpartition(" as ")
+        if not sep or not character.strip():
+            self.out.reject("missing_target", line)
+            return
+        name = self._target(player, line)
+        if name is not None:
+            self.out.actions.append(PublicGuess(name, character.strip()))
+
+    def _vote_command(self, rest: str, line: str) -> None:
+        words = rest.split()
+        if words and words[0].casefold() in VALUE_WORDS and self.roster.resolve_exact(words[0]) is None:
+            self._vote(" ".join(words[1:]), line, VALUE_WORDS[words[0].casefold()], False)
+        else:
+            self._vote(rest, line, YES)
+
+    def _vote(self, rest: str, line: str, value: str, allow_value_word: bool = True) -> None:
+        if not rest.strip():
+            self._bare_vote(value, line)
+            return
+        name, remainder = self._leading_name(rest)
+        if not isinstance(name, str):
+            self._reject_name(name, line)
+            return
+        if allow_value_word and remainder and remainder[0].casefold() in VALUE_WORDS:
+            value = VALUE_WORDS[remainder[0].casefold()]
+        self.out.actions.append(Vote(name, value))
+
+    def _bare_vote(self, value: str, line: str) -> None:
+        if len(self.open_nominees) == 1:
+            self.out.actions.append(Vote(self.open_nominees[0], value))
+        else:
+            self.out.reject("no_single_open_nomination", line, self.open_nominees)
+
+    def _unvote(self, rest: str, line: str) -> None:
+        if not rest.strip():
+            self.out.actions.append(Unvote(None))
+            return
+        name, _ = self._leading_name(rest)
+        if isinstance(name, str):
+            self.out.actions.append(Unvote(name))
+        else:
+            self._reject_name(name, line)
+
+    def _whisper(self, rest: str, line: str) -> None:
+        if normalise(rest) in _STORYTELLER_WORDS or normalise(rest) in self.storytellers:
+            self.out.actions.append(WhisperStoryteller())
+            return
+        words = [w for w in _SEPARATORS.split(rest) if w and w.casefold() not in ("and", "&")]
+        if not words:
+            self.out.reject("missing_target", line)
+            return
+        names: list[str] = []
+        while words:
+            name, words = self._leading_name(" ".join(words))
+            if not isinstance(name, str):
+                self._reject_name(name, line)
+                return
+            if name not in names:
+                names.append(name)
+        self.out.actions.append(Whisper(tuple(names)))
+
+    def _accept(self, rest: str, line: str) -> None:
+        self._answer_whisper(rest, line, AcceptWhisper)
+
+    def _decline(self, rest: str, line: str) -> None:
+        self._answer_whisper(rest, line, DeclineWhisper)
+
+    def _answer_whisper(self, rest: str, line: str, kind) -> None:
+        if not rest.strip():
+            self.out.actions.append(kind(None))
+            return
+        name = self._target(rest, line)
+        if name is not None:
+            self.out.actions.append(kind(name))
+
+    # -- names ------------------------------------------------------------------------------
+
+    def _target(self, rest: str, line: str) -> str | None:
+        if not rest.strip():
+            self.out.reject("missing_target", line)
+            return None
+        name, _ = self._leading_name(rest)
+        if isinstance(name, str):
+            return name
+        self._reject_name(name, line)
+        return None
+
+    def _leading_name(self, rest: str):
+        """Resolve the longest leading run of words naming a player; return (name, rest)."""
+        words = [w for w in rest.split() if w]
+        for count in range(len(words), 0, -1):
+            exact = self.roster.resolve_exact(" ".join(words[:count]))
+            if exact is not None:
+                return exact, words[count:]
+        if not words:
+            return Unknown(rest), []
+        first = self.roster.resolve(words[0])
+        if isinstance(first, str):
+            return first, words[1:]
+        whole = self.roster.resolve(" ".join(words))
+        if isinstance(whole, str):
+            return whole, []
+        return first, words[1:]
+
+    def _reject_name(self, resolution, line: str) -> None:
+        if isinstance(resolution, Ambiguous):
+            self.out.reject("ambiguous", line, resolution.candidates)
+        else:
+            self.out.reject("unknown_player", line, resolution.suggestions)
+
+
+def _peel(line: str) -> str:
+    """Strip formatting tags, list/heading markers and emphasis around a line."""
+    line = _FORMAT_TAG.sub("", line)
+    line = _LINE_PREFIX.sub("", line, count=1)
+    previous = None
+    while previous != line:
+        previous = line
+        line = _EMPHASIS_EDGE.sub("", line.strip()).strip()
+    return line

@@ -1,0 +1,300 @@
+"""Theory of operation: what happened, in the past tense, and how each fact changes the state.
+
+`rules` and `engine.advance` produce events; `registry.apply(state, event)` is the only function
+that builds a new state from an old one, so the state is always the fold of its events. Each
+event carries the forum time (`at`) it happened at and, where a post caused it, the post number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from ..feature import Feature, unchanged
+from .model import (
+    EXECUTION,
+    CastVote,
+    DayState,
+    Death,
+    GameState,
+    LockedVote,
+    Nomination,
+    Phase,
+    WhisperRequest,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseChanged:
+    phase: Phase
+    cycle: int
+    at: datetime
+    ends_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class DayEnded:
+    day: int
+    at: datetime
+    executed: str | None
+    living: int
+
+
+@dataclass(frozen=True, slots=True)
+class Executed:
+    player: str
+    votes: int
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerDied:
+    player: str
+    cause: str  # execution | exile | storyteller | ...
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Nominated:
+    kind: str  # EXECUTION, or EXILE for an exile call
+    nominator: str
+    nominee: str
+    post_number: int | None
+    at: datetime
+    order: tuple[str, ...]
+    by_butcher: bool = False  # the Butcher's nomination after nominations closed
+
+
+@dataclass(frozen=True, slots=True)
+class VoteCast:
+    kind: str
+    nominee: str
+    voter: str
+    value: str
+    post_number: int | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class VoteWithdrawn:
+    kind: str
+    nominee: str
+    voter: str
+    post_number: int | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class VoteLocked:
+    kind: str
+    nominee: str
+    vote: LockedVote
+
+
+@dataclass(frozen=True, slots=True)
+class NominationClosed:
+    kind: str
+    nominee: str
+    at: datetime
+    votes: int
+    living: int
+    threshold: int
+
+
+@dataclass(frozen=True, slots=True)
+class Exiled:
+    player: str
+    votes: int
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NominationSkipped:
+    player: str
+    post_number: int | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class WhisperRequested:
+    requester: str
+    with_: tuple[str, ...]
+    post_number: int | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class WhisperAnswered:
+    player: str
+    requester: str
+    accepted: bool
+    post_number: int | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class WhisperBroken:
+    """A whisper ended: one of its players posted publicly after it was accepted."""
+
+    requester: str
+    request_post: int | None
+    members: tuple[str, ...]
+    by: str
+    post_number: int | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class WhisperLimitExceeded:
+    """A player declared more whispers today than the game allows (flagged to the STs)."""
+
+    player: str
+    count: int
+    limit: int
+    post_number: int | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class StorytellerConsultRequested:
+    player: str
+    post_number: int | None
+    at: datetime
+
+
+Event = (
+    PhaseChanged | DayEnded | Executed | PlayerDied | Nominated | VoteCast | VoteWithdrawn
+    | VoteLocked | NominationClosed | Exiled | NominationSkipped | WhisperRequested
+    | WhisperAnswered | StorytellerConsultRequested | WhisperBroken | WhisperLimitExceeded
+)  # and the events of every other feature (staff_events.py, private_events.py, ...)
+
+
+def _today(state: GameState, day: DayState) -> GameState:
+    return replace(state, today=day)
+
+
+def _phase_changed(state: GameState, e: PhaseChanged) -> GameState:
+    today = DayState(e.cycle, e.at) if e.phase is Phase.DISCUSSION else state.today
+    return replace(state, phase=e.phase, cycle=e.cycle, phase_ends_at=e.ends_at, today=today)
+
+
+def _day_ended(state: GameState, e: DayEnded) -> GameState:
+    day = replace(state.today, ended_at=e.at, executed=e.executed, living_at_end=e.living)
+    return replace(state, today=None, past_days=state.past_days + (day,))
+
+
+def _executed(state: GameState, e: Executed) -> GameState:
+    return _today(state, replace(state.today, executed=e.player))
+
+
+def _player_died(state: GameState, e: PlayerDied) -> GameState:
+    state = state.with_seat(replace(state.seat(e.player), alive=False))
+    state = replace(state, deaths_log=state.deaths_log + ((e.player, e.cause, e.at),))
+    if state.today is None:
+        return state
+    return _today(state, replace(state.today, deaths=state.today.deaths + (Death(e.player, e.cause, e.at),)))
+
+
+def _nominated(state: GameState, e: Nominated) -> GameState:
+    nomination = Nomination(e.kind, e.nominator, e.nominee, e.post_number, e.at, e.order,
+                            by_butcher=e.by_butcher)
+    day = state.today
+    if e.kind == EXECUTION:
+        return _today(state, replace(day, nominations=day.nominations + (nomination,)))
+    return _today(state, replace(day, exiles=day.exiles + (nomination,)))
+
+
+def _nomination(state: GameState, kind: str, nominee: str) -> Nomination:
+    return state.today.nomination_of(nominee, kind)
+
+
+def _vote_cast(state: GameState, e: VoteCast) -> GameState:
+    n = _nomination(state, e.kind, e.nominee)
+    cast = {**n.cast, e.voter: CastVote(e.value, e.post_number, e.at)}
+    return _today(state, state.today.replace_nomination(replace(n, cast=cast)))
+
+
+def _vote_withdrawn(state: GameState, e: VoteWithdrawn) -> GameState:
+    n = _nomination(state, e.kind, e.nominee)
+    cast = {voter: v for voter, v in n.cast.items() if voter != e.voter}
+    return _today(state, state.today.replace_nomination(replace(n, cast=cast)))
+
+
+def _vote_locked(state: GameState, e: VoteLocked) -> GameState:
+    n = _nomination(state, e.kind, e.nominee)
+    vote = e.vote
+    cast = {voter: v for voter, v in n.cast.items() if voter != vote.player}
+    day = state.today.replace_nomination(replace(n, locked=n.locked + (vote,), cast=cast))
+    if vote.ghost_vote_spent:
+        state = state.with_seat(replace(state.seat(vote.player), ghost_vote=False))
+        day = replace(day, ghost_votes_spent=day.ghost_votes_spent + (vote.player,))
+    return _today(state, day)
+
+
+def _nomination_closed(state: GameState, e: NominationClosed) -> GameState:
+    n = replace(
+        _nomination(state, e.kind, e.nominee),
+        closed_at=e.at, living_at_close=e.living, threshold_at_close=e.threshold,
+    )
+    return _today(state, state.today.replace_nomination(n))
+
+
+def _nomination_skipped(state: GameState, e: NominationSkipped) -> GameState:
+    return _today(state, replace(state.today, skipped=state.today.skipped + (e.player,)))
+
+
+def _whisper_requested(state: GameState, e: WhisperRequested) -> GameState:
+    request = WhisperRequest(e.requester, e.with_, e.post_number, e.at)
+    return _today(state, replace(state.today, whispers=state.today.whispers + (request,)))
+
+
+def _whisper_answered(state: GameState, e: WhisperAnswered) -> GameState:
+    whispers = list(state.today.whispers)
+    for index in range(len(whispers) - 1, -1, -1):
+        request = whispers[index]
+        if request.requester == e.requester and request.is_pending_for(e.player):
+            if e.accepted:
+                since = request.active_since if request.active_since else e.post_number
+                whispers[index] = replace(request, accepted=request.accepted | {e.player},
+                                          active_since=since,
+                                          active_at=request.active_at or e.at)
+            else:
+                whispers[index] = replace(request, declined=request.declined | {e.player})
+            break
+    return _today(state, replace(state.today, whispers=tuple(whispers)))
+
+
+def _whisper_broken(state: GameState, e: WhisperBroken) -> GameState:
+    """In today's whispers, or at night in those of the day just ended."""
+    day = state.whisper_day()
+    whispers = tuple(
+        replace(w, broken_by=e.by, broken_at=e.at)
+        if w.requester == e.requester and w.post_number == e.request_post else w
+        for w in day.whispers)
+    if state.today is not None:
+        return _today(state, replace(day, whispers=whispers))
+    return replace(state, past_days=state.past_days[:-1] + (replace(day, whispers=whispers),))
+
+
+def _consult_requested(state: GameState, e: StorytellerConsultRequested) -> GameState:
+    return _today(state, replace(state.today, consults=state.today.consults + (e.player,)))
+
+
+FEATURE = Feature("votes and whispers: events", appliers={
+    PhaseChanged: _phase_changed,
+    DayEnded: _day_ended,
+    Executed: _executed,
+    PlayerDied: _player_died,
+    Nominated: _nominated,
+    VoteCast: _vote_cast,
+    VoteWithdrawn: _vote_withdrawn,
+    VoteLocked: _vote_locked,
+    NominationClosed: _nomination_closed,
+    Exiled: unchanged,  # the death that follows (PlayerDied) carries the change
+    NominationSkipped: _nomination_skipped,
+    WhisperRequested: _whisper_requested,
+    WhisperAnswered: _whisper_answered,
+    StorytellerConsultRequested: _consult_requested,
+    WhisperBroken: _whisper_broken,
+    WhisperLimitExceeded: unchanged,
+})

@@ -1,0 +1,333 @@
+"""Theory of operation: the game's state as frozen values.
+
+`GameSetup` is what the game file says and never changes during play (profile, schedule,
+storytellers, seat order). `GameState` is everything that does: each seat's life and vote
+token, the current phase and its deadline, today's `DayState` and the finished days.
+
+A `Nomination` (also used for exile calls, `kind="exile"`) carries its clock order, the votes
+cast but not yet locked, and the locked votes in clock order; the clock hand is simply
+`order[len(locked)]`. States are replaced, never mutated (`dataclasses.replace`), so any old
+state can be kept, compared or replayed against.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from enum import Enum
+
+from ..deciding.actions import NO, YES
+from ..reading.names import Roster
+
+EXECUTION = "execution"
+EXILE = "exile"
+
+
+def iso(at: datetime | None) -> str | None:
+    """A time as the forum writes it (UTC with Z), or None."""
+    return None if at is None else at.isoformat().replace("+00:00", "Z")
+
+
+class Profile(str, Enum):
+    BOTF = "botf"
+    OFFICIAL = "official"
+
+
+class Phase(str, Enum):
+    PREGAME = "pregame"
+    NIGHT = "night"
+    DISCUSSION = "discussion"
+    NOMINATION = "nomination"
+    VOTING = "voting"
+
+    @property
+    def is_day(self) -> bool:
+        return self in (Phase.DISCUSSION, Phase.NOMINATION, Phase.VOTING)
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseLengths:
+    """Hours; the BotF defaults."""
+
+    night: float = 24
+    discussion: float = 12
+    nomination: float = 12
+    voting: float = 24
+    night_action_lock: float = 2
+
+    def of(self, phase: Phase) -> timedelta:
+        return timedelta(hours=getattr(self, phase.value))
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    name: str
+    aliases: tuple[str, ...] = ()
+    alive: bool = True
+    ghost_vote: bool = True  # a dead player's one vote token is unspent
+    traveller: bool = False
+
+    @property
+    def can_vote_yes(self) -> bool:
+        return self.alive or self.ghost_vote
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    name: str
+    seats: tuple[Seat, ...]
+    first_night_starts: datetime
+    profile: Profile = Profile.BOTF
+    lengths: PhaseLengths = PhaseLengths()
+    storytellers: tuple[str, ...] = ()
+    bot_username: str = "modbot"
+    topic_id: int | None = None
+    count_spoilers: bool = True
+    end_day_when_all_locked: bool = True
+    whispers_per_day: int = 0  # declarations per player per day; 0: no limit
+    script: object = None  # core.script.Script: the characters; None: no private side
+    grimoire: tuple = ()  # (player, GrimoireEntry) as the game file deals them
+    bluffs: tuple[str, ...] = ()  # character ids the Demon learns as not in play
+    remind_before_lock: float = 6  # hours before the night lock; 0: no reminders
+    fabled: tuple[str, ...] = ()  # Fabled in play (ids), announced publicly
+    revolutionary: tuple[str, ...] = ()  # the Revolutionary's two neighbouring players
+    lil_monsta: bool = False  # Lil' Monsta is the Demon: no seat holds it, Minions babysit
+    roster: Roster = field(init=False, repr=False, compare=False)
+    seat_index: dict[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        aliases = tuple((alias, s.name) for s in self.seats for alias in s.aliases)
+        object.__setattr__(self, "roster", Roster(tuple(s.name for s in self.seats), aliases))
+        object.__setattr__(self, "seat_index", {s.name: i for i, s in enumerate(self.seats)})
+
+    def clock_order(self, nominee: str) -> tuple[str, ...]:
+        """Seats starting after the nominee, going down the list, ending with the nominee."""
+        names = [s.name for s in self.seats]
+        start = self.seat_index[nominee] + 1
+        return tuple(names[start:] + names[:start])
+
+    def is_storyteller(self, username: str) -> bool:
+        lowered = username.casefold()
+        return any(lowered == st.casefold() for st in self.storytellers)
+
+
+@dataclass(frozen=True, slots=True)
+class CastVote:
+    value: str  # YES or NO
+    post_number: int | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class LockedVote:
+    player: str
+    vote: str  # the value that counts: YES or NO
+    cast: str | None  # what the player had cast (None: nothing, counted as pardon)
+    post_number: int | None  # the post that cast it
+    locked_at: datetime
+    ghost_vote_spent: bool = False
+    note: str | None = None  # why the counted vote differs from the cast one
+
+
+@dataclass(frozen=True, slots=True)
+class Nomination:
+    kind: str  # EXECUTION or EXILE
+    nominator: str
+    nominee: str
+    post_number: int | None
+    at: datetime
+    order: tuple[str, ...]
+    locked: tuple[LockedVote, ...] = ()
+    cast: dict[str, CastVote] = field(default_factory=dict)  # copied on write, never mutated
+    closed_at: datetime | None = None
+    living_at_close: int | None = None
+    threshold_at_close: int | None = None
+    by_butcher: bool = False  # the Butcher's second nomination: resolved on its own
+
+    @property
+    def is_open(self) -> bool:
+        return self.closed_at is None
+
+    @property
+    def hand(self) -> str | None:
+        """The seat the clock hand points at (the next to lock), None when all locked."""
+        return self.order[len(self.locked)] if len(self.locked) < len(self.order) else None
+
+    @property
+    def yes(self) -> int:
+        return sum(1 for v in self.locked if v.vote == YES)
+
+    def is_locked(self, player: str) -> bool:
+        return self.order.index(player) < len(self.locked)
+
+    def unlocked(self) -> tuple[str, ...]:
+        return self.order[len(self.locked):]
+
+
+@dataclass(frozen=True, slots=True)
+class WhisperRequest:
+    requester: str
+    with_: tuple[str, ...]
+    post_number: int | None
+    at: datetime
+    accepted: frozenset[str] = frozenset()
+    declined: frozenset[str] = frozenset()
+    active_since: int | None = None  # the post that first accepted it
+    active_at: datetime | None = None  # and its time
+    broken_by: str | None = None  # who posted publicly afterwards
+    broken_at: datetime | None = None
+
+    def is_pending_for(self, player: str) -> bool:
+        return player in self.with_ and player not in self.accepted | self.declined
+
+    @property
+    def is_active(self) -> bool:
+        return bool(self.accepted) and self.broken_by is None
+
+    def was_active_at(self, at: datetime) -> bool:
+        return self.active_at is not None and self.active_at <= at and \
+            (self.broken_at is None or at < self.broken_at)
+
+    @property
+    def members(self) -> frozenset[str]:
+        return self.accepted | {self.requester}
+
+
+@dataclass(frozen=True, slots=True)
+class Death:
+    player: str
+    cause: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class DayState:
+    number: int
+    started_at: datetime
+    nominations: tuple[Nomination, ...] = ()
+    exiles: tuple[Nomination, ...] = ()
+    skipped: tuple[str, ...] = ()
+    whispers: tuple[WhisperRequest, ...] = ()
+    consults: tuple[str, ...] = ()
+    deaths: tuple[Death, ...] = ()
+    ghost_votes_spent: tuple[str, ...] = ()
+    ended_at: datetime | None = None
+    executed: str | None = None
+    living_at_end: int | None = None
+
+    def nomination_of(self, nominee: str, kind: str = EXECUTION) -> Nomination | None:
+        pool = self.nominations if kind == EXECUTION else self.exiles
+        for nomination in pool:
+            if nomination.nominee == nominee:
+                return nomination
+        return None
+
+    def has_nominated(self, player: str) -> bool:
+        return any(n.nominator == player for n in self.nominations)
+
+    def open_nominations(self) -> tuple[Nomination, ...]:
+        return tuple(n for n in self.nominations + self.exiles if n.is_open)
+
+    def replace_nomination(self, new: Nomination) -> DayState:
+        if new.kind == EXECUTION:
+            return replace(self, nominations=_swap(self.nominations, new))
+        return replace(self, exiles=_swap(self.exiles, new))
+
+
+def _swap(pool: tuple[Nomination, ...], new: Nomination) -> tuple[Nomination, ...]:
+    return tuple(new if n.nominee == new.nominee else n for n in pool)
+
+
+@dataclass(frozen=True, slots=True)
+class GrimoireEntry:
+    """What the Storyteller recorded about one player. Private: never in a public view."""
+
+    character: str | None = None
+    alignment: str | None = None
+    poisoned: bool = False
+    drunk: bool = False
+    mad_as: str | None = None
+    reminders: tuple[str, ...] = ()
+    thinks: str | None = None  # the character the player is shown (the Drunk's Townsfolk)
+    evil_team: int | None = None  # with several evil teams (seed 002's Djinn): which one
+    cursed_day: int | None = None  # the Witch's curse: nominating on this day kills
+    survives_execution_day: int | None = None  # the Devil's Advocate: not killed by execution
+    ability_of: str | None = None  # an ability gained (the Philosopher's, the Cannibal's)
+    funny_day: int | None = None  # the Deviant was funny on this day: it cannot be exiled
+    bluffs: tuple[str, ...] = ()  # a Demon's own bluffs (several evil teams); else the game's
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    setup: GameSetup
+    seats: tuple[Seat, ...]
+    phase: Phase
+    cycle: int  # the number of the current (or last) night/day; 0 in pregame
+    phase_ends_at: datetime
+    today: DayState | None = None
+    past_days: tuple[DayState, ...] = ()
+    pending: tuple = ()  # ConfirmationRequested events awaiting an ST's !confirm
+    paused_at: datetime | None = None  # the clock is stopped (deadlines wait) since then
+    grimoire: tuple[tuple[str, GrimoireEntry], ...] = ()  # (player, entry), private
+    winner: str | None = None  # "good" or "evil" once the Storyteller ended the game
+    winner_reason: str = ""
+    dealt: bool = False  # characters were sent to the players
+    night: object = None  # night_model.NightState of the current (or last unresolved) night
+    past_nights: tuple = ()  # resolved NightStates
+    ledger: object = None  # night_model.WhisperLedger (None until the first whisper PM)
+    bluffs: tuple[str, ...] = ()  # character ids the Demon learns (private)
+    proposed_setup: tuple | None = None  # (grimoire, bluffs) drawn by !setup propose
+    wins_detected: tuple[tuple[str, str], ...] = ()  # (winner, reason) the STs were told of
+    expiring: tuple[tuple[str, str], ...] = ()  # (player, grimoire flag) undone at dusk
+    deaths_log: tuple = ()  # (player, cause, at) for every death, day or night
+    public: object = None  # public_abilities.PublicLedger: /choose and /guess in the thread
+    silence_since: datetime | None = None  # Hell's Librarian: silence called by the STs
+    boomed: str | None = None  # the Boomdandy who exploded, until the pointing ends
+    countdown: object = None  # boomdandy.Countdown: the pointing vote under way
+    fabled_used: tuple[str, ...] = ()  # once-per-game Fabled spent (fabled.py)
+    fiddle: object = None  # fabled.FiddleVote: the Fiddler's vote under way
+    good_lost: str = ""  # several evil teams: why good lost to an ability (the game went on)
+    untold: tuple[tuple[str, str], ...] = ()  # (player, message) held until dusk (by day, a
+    # Scarlet Woman's change is told "at the earliest convenience, but only at night")
+
+    @classmethod
+    def from_setup(cls, setup: GameSetup) -> GameState:
+        return cls(setup, setup.seats, Phase.PREGAME, 0, setup.first_night_starts,
+                   grimoire=setup.grimoire, bluffs=setup.bluffs)
+
+    def grimoire_of(self, player: str) -> GrimoireEntry:
+        return dict(self.grimoire).get(player, GrimoireEntry())
+
+    def whisper_day(self) -> DayState | None:
+        """The day whose whispers hold now: today, or at night the day just ended."""
+        return self.today or (self.past_days[-1] if self.past_days else None)
+
+    def seat(self, name: str) -> Seat:
+        return self.seats[self.setup.seat_index[name]]
+
+    def with_seat(self, new: Seat) -> GameState:
+        index = self.setup.seat_index[new.name]
+        return replace(self, seats=self.seats[:index] + (new,) + self.seats[index + 1:])
+
+    def is_seated(self, name: str) -> bool:
+        return name in self.setup.seat_index
+
+    @property
+    def phase_label(self) -> str:
+        if self.phase is Phase.PREGAME:
+            return "pregame"
+        if self.phase is Phase.NIGHT:
+            return f"night {self.cycle}"
+        return f"day {self.cycle} {self.phase.value}"
+
+    def open_nominees(self) -> tuple[str, ...]:
+        if self.today is None:
+            return ()
+        return tuple(n.nominee for n in self.today.open_nominations())
+
+
+__all__ = [
+    "EXECUTION", "EXILE", "NO", "YES", "CastVote", "DayState", "Death", "GameSetup",
+    "GameState", "GrimoireEntry", "LockedVote", "Nomination", "Phase", "PhaseLengths", "Profile", "Seat",
+    "WhisperRequest",
+]

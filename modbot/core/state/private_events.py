@@ -1,0 +1,269 @@
+"""Theory of operation: the private side's events (deal, night, whisper PMs) and their effect.
+
+Like staff_events.py, `FEATURE` hands its appliers to the registry.
+Night events name their night; the first event of a night starts its `NightState`, and
+`NightResolved` (dawn) files it under `past_nights`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from ..feature import Feature, unchanged
+from .model import GameState, GrimoireEntry
+from .night_model import NightChoice, NightState, SheetEntry, WhisperFlag, WhisperLedger
+
+
+@dataclass(frozen=True, slots=True)
+class CharactersDealt:
+    """Each player was sent their character (the grimoire as it stands now)."""
+
+    by: str | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class DealWaiting:
+    """Night 1 began but the grimoire is incomplete: the Storytellers must `!start`."""
+
+    problems: tuple[str, ...]
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NightChoiceMade:
+    night: int
+    choice: NightChoice
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NightReminded:
+    night: int
+    players: tuple[str, ...]
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NightLocked:
+    night: int
+    sheet: tuple[SheetEntry, ...]
+    deaths: tuple[str, ...]
+    results: tuple[tuple[str, str], ...]
+    tells: tuple[tuple[str, str], ...]
+    at: datetime
+    effects: tuple = ()  # night_model.Effect, applied at dawn
+
+
+@dataclass(frozen=True, slots=True)
+class NightSheetEdited:
+    night: int
+    field: str  # result | dies | spare | nodeath | tell | noeffect
+    player: str | None
+    text: str
+    by: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NightApproved:
+    night: int
+    by: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ApprovalReminded:
+    night: int
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class DawnDelayed:
+    night: int
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NightResolved:
+    """Dawn: the night's deaths (each followed by PlayerDied) and results are final."""
+
+    night: int
+    deaths: tuple[str, ...]
+    results: tuple[tuple[str, str], ...]
+    tells: tuple[tuple[str, str], ...]
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class FearmongerChoseNew:
+    """Announced at dawn: the Fearmonger chose a new player (not who, not whom)."""
+
+    night: int
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class EffectApplied:
+    """At dawn: one approved effect changed the grimoire."""
+
+    effect: object  # night_model.Effect
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class EffectsExpired:
+    """Dusk: effects that last "until dusk" end (the Poisoner's poison)."""
+
+    changes: tuple[tuple[str, str], ...]  # (player, field) set back to False
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class WhisperPmCounted:
+    """A private message between players that the rules allow (contents never kept)."""
+
+    day: int
+    author: str
+    members: tuple[str, ...]
+    neighbour: str | None  # a neighbour whisper to this player (no declaration)
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class WhisperPmFlagged:
+    flag: WhisperFlag
+    post_number: int | None
+    at: datetime
+
+
+def night_of(state: GameState, number: int) -> NightState:
+    night = state.night
+    return night if night is not None and night.number == number else NightState(number)
+
+
+def _with_night(state: GameState, night: NightState) -> GameState:
+    return replace(state, night=night)
+
+
+def _dealt(state: GameState, _e: CharactersDealt) -> GameState:
+    return replace(state, dealt=True)
+
+
+def _choice_made(state: GameState, e: NightChoiceMade) -> GameState:
+    night = night_of(state, e.night)
+    others = tuple(c for c in night.choices
+                   if (c.player, c.helps) != (e.choice.player, e.choice.helps))
+    return _with_night(state, replace(night, choices=others + (e.choice,)))
+
+
+def _reminded(state: GameState, e: NightReminded) -> GameState:
+    return _with_night(state, replace(night_of(state, e.night), reminded=True))
+
+
+def _locked(state: GameState, e: NightLocked) -> GameState:
+    return _with_night(state, replace(night_of(state, e.night), locked=True, sheet=e.sheet,
+                                      deaths=e.deaths, results=e.results,
+                                      tells=e.tells, effects=e.effects))
+
+
+def _edited(state: GameState, e: NightSheetEdited) -> GameState:
+    night = night_of(state, e.night)
+    if e.field == "result":
+        results = tuple(r for r in night.results if r[0] != e.player) + ((e.player, e.text),)
+        night = replace(night, results=results)
+    elif e.field == "dies" and e.player not in night.deaths:
+        night = replace(night, deaths=night.deaths + (e.player,))
+    elif e.field == "spare":
+        night = replace(night, deaths=tuple(d for d in night.deaths if d != e.player))
+    elif e.field == "nodeath":
+        night = replace(night, deaths=())
+    elif e.field == "tell":
+        night = replace(night, tells=night.tells + ((e.player, e.text),))
+    elif e.field == "noeffect":
+        index = int(e.text) - 1
+        night = replace(night, effects=night.effects[:index] + night.effects[index + 1:])
+    return _with_night(state, replace(night, approved_by=None, approved_at=None))  # approve again
+
+
+def _approved(state: GameState, e: NightApproved) -> GameState:
+    return _with_night(state, replace(night_of(state, e.night), approved_by=e.by,
+                                      approved_at=e.at))
+
+
+def _approval_reminded(state: GameState, e: ApprovalReminded) -> GameState:
+    return _with_night(state, replace(night_of(state, e.night), st_reminded=True))
+
+
+def _delayed(state: GameState, e: DawnDelayed) -> GameState:
+    return _with_night(state, replace(night_of(state, e.night), delayed=True))
+
+
+def _resolved(state: GameState, e: NightResolved) -> GameState:
+    night = night_of(state, e.night)
+    return replace(state, night=None, past_nights=state.past_nights + (night,))
+
+
+def _effect_applied(state: GameState, e: EffectApplied) -> GameState:
+    effect = e.effect
+    entry = replace(state.grimoire_of(effect.player), **{effect.field: effect.value})
+    others = tuple((p, g) for p, g in state.grimoire if p != effect.player)
+    expiring = state.expiring + (((effect.player, effect.field),) if effect.until_dusk else ())
+    return replace(state, grimoire=others + ((effect.player, entry),), expiring=expiring)
+
+
+def _effects_expired(state: GameState, e: EffectsExpired) -> GameState:
+    grimoire = dict(state.grimoire)
+    for player, field in e.changes:  # back to the field's default (False, or None: mad_as)
+        default = GrimoireEntry.__dataclass_fields__[field].default
+        grimoire[player] = replace(grimoire[player], **{field: default})
+    return replace(state, grimoire=tuple(grimoire.items()), expiring=())
+
+
+def _ledger(state: GameState) -> WhisperLedger:
+    return state.ledger or WhisperLedger()
+
+
+def _pm_counted(state: GameState, e: WhisperPmCounted) -> GameState:
+    ledger = _ledger(state)
+    used = ledger.neighbour_used
+    if e.neighbour is not None:
+        used = used | {(e.day, e.author, e.neighbour)}
+    return replace(state, ledger=replace(ledger, neighbour_used=used,
+                                         messages=ledger.messages + ((e.day, e.members),)))
+
+
+def _pm_flagged(state: GameState, e: WhisperPmFlagged) -> GameState:
+    ledger = _ledger(state)
+    used = ledger.neighbour_used
+    if e.flag.reason.startswith("neighbour"):  # a flagged neighbour whisper still used it
+        used = used | {(e.flag.day, e.flag.author, e.flag.others[0])}
+    return replace(state, ledger=replace(ledger, flags=ledger.flags + (e.flag,),
+                                         neighbour_used=used))
+
+
+FEATURE = Feature("private side: events", appliers={
+    CharactersDealt: _dealt,
+    DealWaiting: unchanged,
+    NightChoiceMade: _choice_made,
+    NightReminded: _reminded,
+    NightLocked: _locked,
+    NightSheetEdited: _edited,
+    NightApproved: _approved,
+    ApprovalReminded: _approval_reminded,
+    DawnDelayed: _delayed,
+    NightResolved: _resolved,
+    EffectApplied: _effect_applied,
+    FearmongerChoseNew: unchanged,
+    EffectsExpired: _effects_expired,
+    WhisperPmCounted: _pm_counted,
+    WhisperPmFlagged: _pm_flagged,
+})
+
+__all__ = [
+    "ApprovalReminded", "CharactersDealt", "EffectApplied", "EffectsExpired",
+    "FearmongerChoseNew", "DawnDelayed", "DealWaiting", "NightApproved",
+    "NightChoiceMade", "NightLocked", "NightReminded", "NightResolved", "NightSheetEdited",
+    "WhisperPmCounted", "WhisperPmFlagged", "night_of",
+]

@@ -1,0 +1,276 @@
+"""Load and validate a game file (TOML) into a `GameSetup`.
+
+Errors name the file, the line and the key: `game.toml:12: seat 3 (Cameron): alias "Al" is
+already used by seat 1 (Alex)`. tomllib reports no line numbers for values, so `_Lines` finds
+the line of a table header or key in the text itself.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from datetime import datetime
+from pathlib import Path
+
+from ..core import GameSetup, PhaseLengths, Profile, Seat
+from .grimfile import (
+    bluffs_from_file,
+    deal_from_file,
+    fabled_from_file,
+    hours_value,
+    revolutionary_from_file,
+    script_from_file,
+)
+
+MIN_SEATS = 5
+MAX_SEATS = 20
+GAME_KEYS = {
+    "name", "topic_id", "storytellers", "rules", "first_night_starts", "bot",
+    "count_spoilers", "end_day_when_all_locked", "whispers_per_day",
+    "night", "discussion", "nomination", "voting", "night_action_lock",
+    "script", "script_add", "bluffs", "remind_before_lock", "fabled", "revolutionary",
+    "lil_monsta",
+}
+SEAT_KEYS = {"player", "aliases", "dead", "ghost_vote", "traveller", "character", "thinks",
+             "alignment", "evil_team", "bluffs"}
+LENGTH_KEYS = ("night", "discussion", "nomination", "voting", "night_action_lock")
+
+
+class GameFileError(ValueError):
+    """A game file that cannot be used; the message says where and why."""
+
+
+class _Lines:
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.lines = text.splitlines()
+
+    def _headers(self, pattern: str) -> list[int]:
+        regex = re.compile(pattern)
+        return [i + 1 for i, line in enumerate(self.lines) if regex.match(line)]
+
+    def seat(self, index: int) -> int | None:
+        headers = self._headers(r"^\s*\[\[\s*seat\s*\]\]")
+        return headers[index] if index < len(headers) else None
+
+    def key(self, key: str, after: int | None) -> int | None:
+        start = after or 0
+        regex = re.compile(rf"^\s*{re.escape(key)}\s*=")
+        for number in range(start, len(self.lines)):
+            if regex.match(self.lines[number]):
+                return number + 1
+        return after
+
+    def game_key(self, key: str) -> int | None:
+        headers = self._headers(r"^\s*\[\s*game\s*\]")
+        return self.key(key, headers[0] if headers else None)
+
+    def error(self, line: int | None, message: str) -> GameFileError:
+        where = f"{self.path}:{line}" if line else self.path
+        return GameFileError(f"{where}: {message}")
+
+
+def load_game(path: str | Path) -> GameSetup:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise GameFileError(f"{path}: cannot read the game file ({exc.strerror})") from exc
+    return parse_game(text, str(path), base=path.parent)
+
+
+def parse_game(text: str, path: str = "<game file>", base: Path | None = None) -> GameSetup:
+    lines = _Lines(path, text)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise GameFileError(f"{path}: not valid TOML: {exc}") from exc
+    unknown_top = set(data) - {"game", "seat", "aliases"}
+    if unknown_top:
+        raise lines.error(None, f"unknown section(s): {', '.join(sorted(unknown_top))}")
+    game = data.get("game")
+    if not isinstance(game, dict):
+        raise lines.error(None, "missing [game] section")
+    _check_keys(lines, game, GAME_KEYS, "game", lines.game_key)
+    seats = _seats(lines, data.get("seat"))
+    seats = _extra_aliases(lines, data.get("aliases", {}), seats)
+    _check_unique_names(lines, seats)
+    script = script_from_file(lines, game, base)
+    grimoire = deal_from_file(lines, data.get("seat"), seats, script)
+    fabled = fabled_from_file(lines, game, script) if script else ()
+    return GameSetup(
+        name=_string(lines, game, "name", "game"),
+        seats=seats,
+        first_night_starts=_timestamp(lines, game),
+        profile=_profile(lines, game),
+        lengths=_lengths(lines, game),
+        storytellers=_storytellers(lines, game),
+        bot_username=str(game.get("bot", "modbot")),
+        topic_id=_optional_int(lines, game, "topic_id"),
+        count_spoilers=_bool(lines, game, "count_spoilers", True),
+        end_day_when_all_locked=_bool(lines, game, "end_day_when_all_locked", True),
+        whispers_per_day=_count(lines, game, "whispers_per_day"),
+        script=script,
+        grimoire=grimoire,
+        bluffs=bluffs_from_file(lines, game, script),
+        remind_before_lock=hours_value(lines, game, "remind_before_lock", 6),
+        fabled=fabled,
+        revolutionary=revolutionary_from_file(lines, game, seats, fabled),
+        lil_monsta=_lil_monsta(lines, game, script),
+    )
+
+
+def _lil_monsta(lines: _Lines, game: dict, script) -> bool:
+    """Lil' Monsta is the Demon, and no player holds it (the Minions babysit it)."""
+    value = _bool(lines, game, "lil_monsta", False)
+    if value and (script is None or script.get("lilmonsta") is None):
+        raise lines.error(lines.game_key("lil_monsta"), "game.lil_monsta: Lil' Monsta is "
+                          "not on the game's script")
+    return value
+
+
+def _check_keys(lines: _Lines, table: dict, allowed: set[str], where: str, locate) -> None:
+    for key in table:
+        if key not in allowed:
+            raise lines.error(locate(key), f"{where}.{key}: unknown key "
+                              f"(allowed: {', '.join(sorted(allowed))})")
+
+
+def _string(lines: _Lines, game: dict, key: str, where: str) -> str:
+    value = game.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise lines.error(lines.game_key(key), f"{where}.{key}: required, a non-empty string")
+    return value
+
+
+def _optional_int(lines: _Lines, game: dict, key: str) -> int | None:
+    value = game.get(key)
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+        raise lines.error(lines.game_key(key), f"game.{key}: must be a positive whole number")
+    return value
+
+
+def _count(lines: _Lines, game: dict, key: str) -> int:
+    value = game.get(key, 0)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise lines.error(lines.game_key(key), f"game.{key}: a whole number >= 0 (0: no limit)")
+    return value
+
+
+def _bool(lines: _Lines, game: dict, key: str, default: bool) -> bool:
+    value = game.get(key, default)
+    if not isinstance(value, bool):
+        raise lines.error(lines.game_key(key), f"game.{key}: must be true or false")
+    return value
+
+
+def _timestamp(lines: _Lines, game: dict) -> datetime:
+    key = "first_night_starts"
+    value = game.get(key)
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            raise lines.error(lines.game_key(key), f"game.{key}: {value!r} is not a timestamp "
+                              "like 2026-12-01T18:00:00Z") from None
+    if not isinstance(value, datetime):
+        raise lines.error(lines.game_key(key), f"game.{key}: required, a timestamp like "
+                          "2026-12-01T18:00:00Z")
+    if value.tzinfo is None:
+        raise lines.error(lines.game_key(key), f"game.{key}: needs a time zone (end with Z "
+                          "or +01:00)")
+    return value
+
+
+def _profile(lines: _Lines, game: dict) -> Profile:
+    value = game.get("rules", "botf")
+    try:
+        return Profile(value)
+    except ValueError:
+        raise lines.error(lines.game_key("rules"), f"game.rules: {value!r} is not a rules "
+                          "profile (botf or official)") from None
+
+
+def _lengths(lines: _Lines, game: dict) -> PhaseLengths:
+    values = {}
+    for key in LENGTH_KEYS:
+        if key in game:
+            value = game[key]
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                raise lines.error(lines.game_key(key), f"game.{key}: hours, a number >= 0")
+            values[key] = float(value)
+    lengths = PhaseLengths(**values)
+    if lengths.night <= 0 or lengths.voting <= 0 or lengths.nomination <= 0:
+        raise lines.error(None, "game: night, nomination and voting must last more than 0 hours")
+    return lengths
+
+
+def _storytellers(lines: _Lines, game: dict) -> tuple[str, ...]:
+    value = game.get("storytellers", [])
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise lines.error(lines.game_key("storytellers"),
+                          "game.storytellers: a list of forum usernames")
+    return tuple(value)
+
+
+def _seats(lines: _Lines, raw) -> tuple[Seat, ...]:
+    if not isinstance(raw, list):
+        raise lines.error(None, "no [[seat]] entries: list the players in seat order")
+    seats = []
+    for index, entry in enumerate(raw):
+        line = lines.seat(index)
+        _check_keys(lines, entry, SEAT_KEYS, f"seat {index + 1}", lambda k: lines.key(k, line))
+        player = entry.get("player")
+        if not isinstance(player, str) or not player.strip():
+            raise lines.error(line, f"seat {index + 1}: 'player' is required (a forum username)")
+        aliases = entry.get("aliases", [])
+        if not isinstance(aliases, list) or not all(isinstance(a, str) and a for a in aliases):
+            raise lines.error(lines.key("aliases", line),
+                              f"seat {index + 1} ({player}): aliases must be a list of names")
+        flags = {}
+        for key, default in (("dead", False), ("ghost_vote", True), ("traveller", False)):
+            value = entry.get(key, default)
+            if not isinstance(value, bool):
+                raise lines.error(lines.key(key, line),
+                                  f"seat {index + 1} ({player}): {key} must be true or false")
+            flags[key] = value
+        seats.append(Seat(player.strip(), tuple(aliases), alive=not flags["dead"],
+                          ghost_vote=flags["ghost_vote"], traveller=flags["traveller"]))
+    residents = sum(1 for s in seats if not s.traveller)
+    if residents < MIN_SEATS:
+        raise lines.error(None, f"{residents} seats that are not travellers; a game needs at "
+                          f"least {MIN_SEATS}")
+    if len(seats) > MAX_SEATS:
+        raise lines.error(lines.seat(MAX_SEATS), f"{len(seats)} seats; at most {MAX_SEATS}")
+    return tuple(seats)
+
+
+def _extra_aliases(lines: _Lines, table, seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
+    """Apply a top-level `[aliases]` table: alias = "player"."""
+    if not isinstance(table, dict):
+        raise lines.error(None, "[aliases] must be a table of alias = \"player\"")
+    by_name = {s.name.casefold(): i for i, s in enumerate(seats)}
+    seats = list(seats)
+    header = (lines._headers(r"^\s*\[\s*aliases\s*\]") or [None])[0]
+    for alias, player in table.items():
+        index = by_name.get(str(player).casefold())
+        if index is None:
+            raise lines.error(lines.key(alias, header),
+                              f"aliases.{alias}: unknown player {player!r}")
+        seat = seats[index]
+        seats[index] = Seat(seat.name, seat.aliases + (alias,), seat.alive, seat.ghost_vote,
+                            seat.traveller)
+    return tuple(seats)
+
+
+def _check_unique_names(lines: _Lines, seats: tuple[Seat, ...]) -> None:
+    """No name or alias may point at two seats (case-insensitive, `@` ignored)."""
+    owner: dict[str, int] = {}
+    for index, seat in enumerate(seats):
+        for name in (seat.name,) + seat.aliases:
+            key = name.strip().lstrip("@").casefold()
+            first = owner.setdefault(key, index)
+            if first != index:
+                raise lines.error(lines.seat(index), f"seat {index + 1} ({seat.name}): name "
+                                  f"{name!r} is already used by seat {first + 1} "
+                                  f"({seats[first].name})")

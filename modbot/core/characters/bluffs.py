@@ -72,9 +72,7 @@ def _rule(state: GameState, action: StBluffs, ctx):
 def _applied(state: GameState, e: BluffsSet) -> GameState:
     if e.demon is None:
         return replace(state, bluffs=e.characters)
-    entry = replace(state.grimoire_of(e.demon), bluffs=e.characters)
-    return replace(state, grimoire=tuple((p, g) for p, g in state.grimoire if p != e.demon)
-                   + ((e.demon, entry),))
+    return state.with_entry(e.demon, bluffs=e.characters)
 
 
 FEATURE = Feature(

@@ -18,8 +18,9 @@ from ..deciding.actions import Context, Point
 from ..deciding.rules import reject
 from ..feature import Feature
 from ..reading.commands import Command, _Bad, _name
-from ..state.events import PlayerDied
+from ..state.events import Event, PlayerDied
 from ..state.model import GameState
+from ..state.public_model import Countdown
 from .grimoire import is_malfunctioning, true_character
 
 COUNTDOWN = timedelta(minutes=10)
@@ -66,13 +67,6 @@ class CountdownEnded:
     at: datetime
 
 
-@dataclass(frozen=True, slots=True)
-class Countdown:
-    survivors: tuple[str, ...]
-    ends_at: datetime
-    points: tuple[tuple[str, str], ...] = ()  # (player, target), the latest per player
-
-
 def exploded(state: GameState, executed: str, at: datetime) -> tuple:
     character = true_character(state, executed)
     if character is None or character.id != "boomdandy" or is_malfunctioning(state, executed):
@@ -91,7 +85,7 @@ def resolve(state: GameState, at: datetime) -> list:
     ranked = sorted(counts.items(), key=lambda item: -item[1])
     victim = ranked[0][0] if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]) \
         else None
-    events = [CountdownEnded(victim, tuple(ranked), at)]
+    events: list[Event] = [CountdownEnded(victim, tuple(ranked), at)]
     if victim is not None and state.seat(victim).alive:
         events.append(PlayerDied(victim, BOOM_DEATH, at))
     return events

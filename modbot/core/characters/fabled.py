@@ -29,6 +29,7 @@ from ..reading.commands import Command, _Bad, _name
 from ..state.model import GameState
 from ..state.night_model import SheetEntry
 from ..state.private_events import night_of
+from ..state.public_model import FiddleVote
 from .grimoire import alignment_of, players_of_team
 from .wins import WinDetected
 
@@ -81,13 +82,6 @@ class FiddleEnded:
     counts: tuple[tuple[str, int], ...]
     chosen: str | None  # None: a tie
     at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class FiddleVote:
-    players: tuple[str, str]
-    ends_at: datetime
-    votes: tuple[tuple[str, str], ...] = ()  # (voter, target), the latest per voter
 
 
 # -- the night sheet ----------------------------------------------------------------------------

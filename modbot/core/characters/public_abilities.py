@@ -17,7 +17,7 @@ nothing about the grimoire is revealed by it. Registers its rules with rules.py 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from ..deciding.actions import Context, PublicChoice, PublicGuess
@@ -26,6 +26,7 @@ from ..feature import Feature
 from ..night.choices import acting_character
 from ..state.events import PlayerDied
 from ..state.model import GameState, Phase
+from ..state.public_model import PublicAbilityUsed, PublicLedger
 from .grimoire import PUZZLED, is_evil, is_malfunctioning, true_character
 from .triggers import ABILITY_DEATH
 from .wins import good_loses
@@ -42,26 +43,6 @@ MESSAGES = {
     "juggler_full": "You have made your {count} guesses.",
     "unknown_character_public": "No character on this script is called \"{text}\".",
 }
-
-
-@dataclass(frozen=True, slots=True)
-class PublicAbilityUsed:
-    player: str
-    ability: str  # klutz | moonchild | psychopath | juggler | damsel
-    target: str
-    character: str | None  # a guess's character id (the Moonchild: the target's alignment)
-    day: int
-    post_number: int | None
-    at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class PublicLedger:
-    uses: tuple[PublicAbilityUsed, ...] = ()
-
-    def used(self, player: str, ability: str, day: int | None = None) -> int:
-        return sum(1 for u in self.uses if u.player == player and u.ability == ability
-                   and (day is None or u.day == day))
 
 
 def ledger(state: GameState) -> PublicLedger:

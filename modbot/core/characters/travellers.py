@@ -16,7 +16,7 @@ the Butcher may still nominate, the day does not end early.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 
 from ..deciding.actions import Context
@@ -82,9 +82,7 @@ def _funny(state: GameState, action: StFunny, ctx: Context):
 
 
 def _was_funny(state: GameState, e: DeviantWasFunny) -> GameState:
-    entry = replace(state.grimoire_of(e.player), funny_day=e.day)
-    others = tuple((p, g) for p, g in state.grimoire if p != e.player)
-    return replace(state, grimoire=others + ((e.player, entry),))
+    return state.with_entry(e.player, funny_day=e.day)
 
 
 FEATURE = Feature(

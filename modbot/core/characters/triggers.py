@@ -163,9 +163,7 @@ def _cannibal(state: GameState, event: PlayerDied) -> tuple:
 
 
 def _cannibal_ate(state: GameState, e: CannibalAte) -> GameState:
-    entry = replace(state.grimoire_of(e.player), ability_of=e.ability, poisoned=e.poisoned)
-    others = tuple((p, g) for p, g in state.grimoire if p != e.player)
-    return replace(state, grimoire=others + ((e.player, entry),))
+    return state.with_entry(e.player, ability_of=e.ability, poisoned=e.poisoned)
 
 
 def _lleech(state: GameState, event: PlayerDied) -> tuple:
@@ -236,9 +234,7 @@ def _her_demon_died(state: GameState, woman: str, dead: str) -> bool:
 
 
 def _promoted(state: GameState, e: ScarletWomanPromoted) -> GameState:
-    entry = replace(state.grimoire_of(e.player), character=e.character)
-    others = tuple((p, g) for p, g in state.grimoire if p != e.player)
-    state = replace(state, grimoire=others + ((e.player, entry),))
+    state = state.with_entry(e.player, character=e.character)
     if state.phase.is_day:  # seed 002: she is told "only at night"
         name = state.setup.script.get(e.character).name
         state = replace(state, untold=state.untold + (

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any, cast
 
 from ..reading.commands import CommandError, CommandLine, Confirm, Help, Log, Status, Undo
 from ..registry import COMMAND_OF, COMMANDS, apply, message
-from ..state.events import Executed
+from ..state.events import Event, Executed
 from ..state.model import GameState
 from ..state.staff_events import ConfirmationRequested, ConfirmationSettled
 from .actions import Context
@@ -49,7 +50,7 @@ def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staf
         return state, (), None
     asked_log = next((line.action.count for line in lines if isinstance(line, CommandLine)
                       and isinstance(line.action, Log)), None)
-    report = dict(by=author, post_number=ctx.post_number, log=asked_log,
+    report: dict[str, Any] = dict(by=author, post_number=ctx.post_number, log=asked_log,
                   status=any(isinstance(line, CommandLine) and isinstance(line.action, Status)
                              for line in lines))
     help_lines = tuple(row for line in lines if isinstance(line, CommandLine)
@@ -59,13 +60,14 @@ def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staf
     if undos and len(lines) > 1:
         errors += ((undos[0].line, "!undo must be alone in its post"),)
     elif undos:
-        report["undo"] = (undos[0].action.input, undos[0].confirmed)
+        report["undo"] = (cast(Undo, undos[0].action).input, undos[0].confirmed)
     if errors:
         return state, (), CommandReport(**report, failed=errors, help=help_lines)
-    commands = [line for line in lines
+    parsed = [line for line in lines if isinstance(line, CommandLine)]  # no error left
+    commands = [line for line in parsed
                 if not isinstance(line.action, (Help, Confirm, Log, Status, Undo))]
-    events = []
-    if any(isinstance(line.action, Confirm) for line in lines):
+    events: list[Event] = []
+    if any(isinstance(line.action, Confirm) for line in parsed):
         pending = next((p for p in state.pending if p.by == author), None)
         if pending is None or pending.expires_at < ctx.at:
             why = "nothing to confirm (confirmations last 10 minutes)"

@@ -80,7 +80,8 @@ class PrivateParse:
 
 
 def parse_private(raw: str, roster: Roster, script: Script | None) -> PrivateParse:
-    actions, errors = [], []
+    actions: list[Pass | Help | FreeAction | Choose] = []
+    errors: list[tuple[str, str, dict]] = []  # (code, line, details)
     for line in countable_text(raw).split("\n"):
         match = _COMMAND.match(line.strip())
         if not match:
@@ -90,8 +91,10 @@ def parse_private(raw: str, roster: Roster, script: Script | None) -> PrivatePar
             actions.append(Pass())
         elif verb in HELPED:
             parsed = _choose(rest, roster, None)
-            (actions if isinstance(parsed, Choose) else errors).append(
-                Help(verb, parsed.players) if isinstance(parsed, Choose) else parsed)
+            if isinstance(parsed, Choose):
+                actions.append(Help(verb, parsed.players))
+            else:
+                errors.append(parsed)
         elif verb == "action":
             if rest:
                 actions.append(FreeAction(rest[:500]))
@@ -99,7 +102,10 @@ def parse_private(raw: str, roster: Roster, script: Script | None) -> PrivatePar
                 errors.append(("empty_action", line, {}))
         else:
             parsed = _choose(rest, roster, script)
-            (actions if isinstance(parsed, Choose) else errors).append(parsed)
+            if isinstance(parsed, Choose):
+                actions.append(parsed)
+            else:
+                errors.append(parsed)
     return PrivateParse(tuple(actions), tuple(errors))
 
 

@@ -22,6 +22,7 @@ from ..feature import Feature, unchanged
 from ..reading.commands import Command, _Bad, _name, _no_arguments, _one_name
 from ..setup.composition import problems, propose
 from ..setup.dice import Dice
+from ..state.events import Event
 from ..state.model import GameState, Phase, iso
 from ..state.private_events import CharactersDealt, NightApproved, NightSheetEdited, night_of
 from ..state.staff_events import GrimoireChanged, PhaseExtended
@@ -220,7 +221,7 @@ def _start(state: GameState, _action, ctx):
     problems = deal_problems(state)
     if problems:
         return reject(ctx, "cannot_deal", problems="; ".join(problems))
-    events = (CharactersDealt(ctx.author, ctx.at),)
+    events: tuple[Event, ...] = (CharactersDealt(ctx.author, ctx.at),)
     if state.phase is Phase.PREGAME:
         events += (PhaseExtended(state.phase, state.cycle, ctx.at, ctx.at),)
     return events

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 
 from ..characters import madness, triggers
 from ..characters.grimoire import is_malfunctioning, players_of_team, true_character
-from ..state.events import PhaseChanged, PlayerDied
+from ..state.events import Event, PhaseChanged, PlayerDied
 from ..state.model import GameState, Phase
 from ..state.private_events import (
     ApprovalReminded,
@@ -79,7 +79,7 @@ def fire(state: GameState, name: str, at: datetime) -> list:
 def dawn(state: GameState, at: datetime) -> list:
     night = night_of(state, state.cycle)
     deaths = tuple(p for p in night.deaths if state.seat(p).alive)
-    events = [NightResolved(night.number, deaths, night.results, night.tells, at)]
+    events: list[Event] = [NightResolved(night.number, deaths, night.results, night.tells, at)]
     events += _fear_announced(state, night, at)
     events += [EffectApplied(effect, at) for effect in night.effects]
     events += [PlayerDied(p, "night", at) for p in deaths]

@@ -13,6 +13,7 @@ an earlier step does not act. The Storytellers edit and approve it (night_comman
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from ..characters import fabled
 from ..characters.grimoire import (
@@ -51,11 +52,11 @@ def build_sheet(state: GameState):
     state = _with_poison(state, poisoned)
     killed_at: dict[str, int] = {}  # who dies tonight, and at which step of the order
     effects: list[Effect] = list(goon)
-    for player, step in sorted(actors.items(), key=_in_night_order):
+    for player, acts_at in sorted(actors.items(), key=_in_night_order):
         found = compute(state, player, night.choice_of(player), tuple(killed_at))
         effects.extend(e for e in found.effects if e not in effects)
-        if found.death and step is not None:
-            killed_at.setdefault(found.death, step)
+        if found.death and acts_at is not None:
+            killed_at.setdefault(found.death, acts_at)
     for victim in moonchild_deaths(state):  # chosen by a dead Moonchild yesterday
         killed_at.setdefault(victim, len(order))
     entries, results, tells, listed = fabled.sheet_entries(state), [], [], set()
@@ -138,6 +139,11 @@ def _in_night_order(actor: tuple[str, int | None]) -> tuple[bool, int]:
     return actor[1] is None, actor[1] or 0
 
 
+def _changes(field: str, value: Any) -> dict[str, Any]:
+    """Keyword arguments that set one grimoire field named at run time."""
+    return {field: value}
+
+
 def _goon(state: GameState, actors: dict[str, int | None]) -> list[Effect]:
     """Seed 002's Goon: the first player to choose it tonight (in night order) is drunk until
     dusk, and the Goon takes that player's alignment."""
@@ -147,8 +153,8 @@ def _goon(state: GameState, actors: dict[str, int | None]) -> list[Effect]:
     out = []
     for goon in goons:
         choosers = sorted((step, player) for player, step in actors.items()
-                          if step is not None and (c := night.choice_of(player)) is not None
-                          and goon in c.players and player != goon)
+                          if step is not None and (chosen := night.choice_of(player)) is not None
+                          and goon in chosen.players and player != goon)
         if not choosers:
             continue
         first = choosers[0][1]
@@ -169,7 +175,7 @@ def _with_poison(state: GameState, impaired: list[Effect]) -> GameState:
     grimoire = dict(state.grimoire)
     for effect in impaired:
         grimoire[effect.player] = replace(grimoire.get(effect.player, GrimoireEntry()),
-                                          **{effect.field: True})
+                                          **_changes(effect.field, True))
     return replace(state, grimoire=tuple(grimoire.items()))
 
 

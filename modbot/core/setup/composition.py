@@ -56,7 +56,7 @@ def expected(players: int, in_play: set[str]) -> Counts | None:
     if "lilmonsta" in in_play:  # nobody holds it: a Minion instead of the Demon
         minions += 1
         demons = 0
-    choices = ()
+    choices: tuple[int, ...] = ()
     if "godfather" in in_play:
         choices = tuple(sorted({max(0, outsiders + shift - 1), outsiders + shift + 1}))
     outsiders = max(0, outsiders + shift)
@@ -180,7 +180,8 @@ def _bluff_problems(script: Script, ids: set[str], grimoire, bluffs, characters)
     if not any(c.team == "demon" for c in characters.values()):
         return ["no Demon is dealt"] if not script.terms.partial else \
             ["no Demon is dealt (a partial script: add one with game.script_add)"]
-    out, seen = [], {}
+    out: list[str] = []
+    seen: dict[str, str] = {}
     for demon in [n for n, c in characters.items() if c.team == "demon"]:
         own = grimoire[demon].bluffs or bluffs
         who = f"{demon} (the Demon)" if grimoire[demon].bluffs else "the Demon"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Protocol
 
 from ..feature import Feature, unchanged
 from .model import (
@@ -90,6 +91,10 @@ class VoteLocked:
     nominee: str
     vote: LockedVote
 
+    @property
+    def at(self) -> datetime:
+        return self.vote.locked_at
+
 
 @dataclass(frozen=True, slots=True)
 class NominationClosed:
@@ -162,11 +167,12 @@ class StorytellerConsultRequested:
     at: datetime
 
 
-Event = (
-    PhaseChanged | DayEnded | Executed | PlayerDied | Nominated | VoteCast | VoteWithdrawn
-    | VoteLocked | NominationClosed | Exiled | NominationSkipped | WhisperRequested
-    | WhisperAnswered | StorytellerConsultRequested | WhisperBroken | WhisperLimitExceeded
-)  # and the events of every other feature (staff_events.py, private_events.py, ...)
+class Event(Protocol):
+    """Any event of any feature: a frozen value that names the forum time it happened at.
+    The registry's `APPLIERS` has an applier for each event class."""
+
+    @property
+    def at(self) -> datetime: ...
 
 
 def _today(state: GameState, day: DayState) -> GameState:

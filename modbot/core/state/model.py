@@ -15,9 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from enum import Enum
+from typing import Any
 
 from ..deciding.actions import NO, YES
 from ..reading.names import Roster
+from ..setup.script import Script
+from .night_model import NightState, WhisperLedger
+from .public_model import Countdown, FiddleVote, PublicLedger
 
 EXECUTION = "execution"
 EXILE = "exile"
@@ -85,7 +89,7 @@ class GameSetup:
     count_spoilers: bool = True
     end_day_when_all_locked: bool = True
     whispers_per_day: int = 0  # declarations per player per day; 0: no limit
-    script: object = None  # core.script.Script: the characters; None: no private side
+    script: Script | None = None  # the characters; None: no private side
     grimoire: tuple = ()  # (player, GrimoireEntry) as the game file deals them
     bluffs: tuple[str, ...] = ()  # character ids the Demon learns as not in play
     remind_before_lock: float = 6  # hours before the night lock; 0: no reminders
@@ -272,20 +276,20 @@ class GameState:
     winner: str | None = None  # "good" or "evil" once the Storyteller ended the game
     winner_reason: str = ""
     dealt: bool = False  # characters were sent to the players
-    night: object = None  # night_model.NightState of the current (or last unresolved) night
+    night: NightState | None = None  # the current (or last unresolved) night
     past_nights: tuple = ()  # resolved NightStates
-    ledger: object = None  # night_model.WhisperLedger (None until the first whisper PM)
+    ledger: WhisperLedger | None = None  # None until the first whisper PM
     bluffs: tuple[str, ...] = ()  # character ids the Demon learns (private)
     proposed_setup: tuple | None = None  # (grimoire, bluffs) drawn by !setup propose
     wins_detected: tuple[tuple[str, str], ...] = ()  # (winner, reason) the STs were told of
     expiring: tuple[tuple[str, str], ...] = ()  # (player, grimoire flag) undone at dusk
     deaths_log: tuple = ()  # (player, cause, at) for every death, day or night
-    public: object = None  # public_abilities.PublicLedger: /choose and /guess in the thread
+    public: PublicLedger | None = None  # /choose and /guess in the thread
     silence_since: datetime | None = None  # Hell's Librarian: silence called by the STs
     boomed: str | None = None  # the Boomdandy who exploded, until the pointing ends
-    countdown: object = None  # boomdandy.Countdown: the pointing vote under way
+    countdown: Countdown | None = None  # the Boomdandy's pointing vote under way
     fabled_used: tuple[str, ...] = ()  # once-per-game Fabled spent (fabled.py)
-    fiddle: object = None  # fabled.FiddleVote: the Fiddler's vote under way
+    fiddle: FiddleVote | None = None  # the Fiddler's vote under way
     good_lost: str = ""  # several evil teams: why good lost to an ability (the game went on)
     untold: tuple[tuple[str, str], ...] = ()  # (player, message) held until dusk (by day, a
     # Scarlet Woman's change is told "at the earliest convenience, but only at night")
@@ -297,6 +301,20 @@ class GameState:
 
     def grimoire_of(self, player: str) -> GrimoireEntry:
         return dict(self.grimoire).get(player, GrimoireEntry())
+
+    @property
+    def current_day(self) -> DayState:
+        """Today, where the phase guarantees a day (the appliers of a day's events)."""
+        if self.today is None:
+            raise ValueError("there is no day under way")
+        return self.today
+
+    def with_entry(self, player: str, **changes: Any) -> GameState:
+        """The state with these fields of `player`'s grimoire entry changed (the entry moves
+        to the end of the grimoire, as the latest written)."""
+        entry = replace(self.grimoire_of(player), **changes)
+        others = tuple((p, g) for p, g in self.grimoire if p != player)
+        return replace(self, grimoire=others + ((player, entry),))
 
     def whisper_day(self) -> DayState | None:
         """The day whose whispers hold now: today, or at night the day just ended."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import cast
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +68,7 @@ class Effect:
 
     def describe(self) -> str:
         change = {"poisoned": "poisoned", "drunk": "drunk"}.get(self.field) or (
-            f"reminders become {', '.join(self.value) or 'none'}" if self.field == "reminders"
+            f"reminders become {', '.join(cast(tuple, self.value)) or 'none'}" if self.field == "reminders"
             else f"mad about being the {self.value}" if self.field == "mad_as"
             else f"{self.field} becomes {self.value}")
         return f"{self.player}: {change}{' until dusk' if self.until_dusk else ''} ({self.why})"

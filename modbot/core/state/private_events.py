@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
 from ..feature import Feature, unchanged
 from .model import GameState, GrimoireEntry
-from .night_model import NightChoice, NightState, SheetEntry, WhisperFlag, WhisperLedger
+from .night_model import Effect, NightChoice, NightState, SheetEntry, WhisperFlag, WhisperLedger
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +109,7 @@ class FearmongerChoseNew:
 class EffectApplied:
     """At dawn: one approved effect changed the grimoire."""
 
-    effect: object  # night_model.Effect
+    effect: Effect
     at: datetime
 
 
@@ -170,17 +171,18 @@ def _locked(state: GameState, e: NightLocked) -> GameState:
 
 def _edited(state: GameState, e: NightSheetEdited) -> GameState:
     night = night_of(state, e.night)
+    player = e.player or ""  # every field but nodeath and noeffect names a player
     if e.field == "result":
-        results = tuple(r for r in night.results if r[0] != e.player) + ((e.player, e.text),)
+        results = tuple(r for r in night.results if r[0] != player) + ((player, e.text),)
         night = replace(night, results=results)
-    elif e.field == "dies" and e.player not in night.deaths:
-        night = replace(night, deaths=night.deaths + (e.player,))
+    elif e.field == "dies" and player not in night.deaths:
+        night = replace(night, deaths=night.deaths + (player,))
     elif e.field == "spare":
-        night = replace(night, deaths=tuple(d for d in night.deaths if d != e.player))
+        night = replace(night, deaths=tuple(d for d in night.deaths if d != player))
     elif e.field == "nodeath":
         night = replace(night, deaths=())
     elif e.field == "tell":
-        night = replace(night, tells=night.tells + ((e.player, e.text),))
+        night = replace(night, tells=night.tells + ((player, e.text),))
     elif e.field == "noeffect":
         index = int(e.text) - 1
         night = replace(night, effects=night.effects[:index] + night.effects[index + 1:])
@@ -207,16 +209,15 @@ def _resolved(state: GameState, e: NightResolved) -> GameState:
 
 def _effect_applied(state: GameState, e: EffectApplied) -> GameState:
     effect = e.effect
-    entry = replace(state.grimoire_of(effect.player), **{effect.field: effect.value})
-    others = tuple((p, g) for p, g in state.grimoire if p != effect.player)
     expiring = state.expiring + (((effect.player, effect.field),) if effect.until_dusk else ())
-    return replace(state, grimoire=others + ((effect.player, entry),), expiring=expiring)
+    return replace(state.with_entry(effect.player, **{effect.field: effect.value}),
+                   expiring=expiring)
 
 
 def _effects_expired(state: GameState, e: EffectsExpired) -> GameState:
     grimoire = dict(state.grimoire)
     for player, field in e.changes:  # back to the field's default (False, or None: mad_as)
-        default = GrimoireEntry.__dataclass_fields__[field].default
+        default: Any = GrimoireEntry.__dataclass_fields__[field].default
         grimoire[player] = replace(grimoire[player], **{field: default})
     return replace(state, grimoire=tuple(grimoire.items()), expiring=())
 

@@ -125,7 +125,7 @@ def _ghost_vote_changed(state: GameState, e: GhostVoteChanged) -> GameState:
 def _nomination_cancelled(state: GameState, e: NominationCancelled) -> GameState:
     for player in e.tokens_refunded:
         state = state.with_seat(replace(state.seat(player), ghost_vote=True))
-    day = state.today
+    day = state.current_day
     spent = list(day.ghost_votes_spent)
     for player in e.tokens_refunded:
         spent.remove(player)
@@ -156,17 +156,17 @@ def _clock_resumed(state: GameState, e: ClockResumed) -> GameState:
 
 
 def _grimoire_changed(state: GameState, e: GrimoireChanged) -> GameState:
-    entry = state.grimoire_of(e.player)
-    value = entry.reminders + (e.value,) if e.field == "reminders" else e.value
-    entry = replace(entry, **{e.field: value})
-    others = tuple((p, g) for p, g in state.grimoire if p != e.player)
-    if e.field == "reminders" and str(e.value).strip().casefold() == BABYSITTER:
-        others = tuple((p, replace(g, reminders=tuple(r for r in g.reminders
-                                                      if r != BABYSITTER)))
-                       for p, g in others)  # Lil' Monsta's token moves to one holder
-        entry = replace(entry, reminders=tuple(r for r in entry.reminders if r != e.value)
-                        + (BABYSITTER,))
-    return replace(state, grimoire=others + ((e.player, entry),))
+    reminders = state.grimoire_of(e.player).reminders
+    if e.field != "reminders":
+        return state.with_entry(e.player, **{e.field: e.value})
+    if str(e.value).strip().casefold() != BABYSITTER:
+        return state.with_entry(e.player, reminders=reminders + (e.value,))
+    # Lil' Monsta's token moves to one holder
+    state = replace(state, grimoire=tuple(
+        (p, replace(g, reminders=tuple(r for r in g.reminders if r != BABYSITTER)))
+        for p, g in state.grimoire))
+    kept = tuple(r for r in reminders if r not in (BABYSITTER, e.value))
+    return state.with_entry(e.player, reminders=kept + (BABYSITTER,))
 
 
 def _game_ended(state: GameState, e: GameEnded) -> GameState:
@@ -178,9 +178,9 @@ def _vote_corrected(state: GameState, e: VoteCorrected) -> GameState:
     if n.is_locked(e.voter):
         locked = tuple(replace(v, vote=e.value, note="set by the Storyteller")
                        if v.player == e.voter else v for v in n.locked)
-        return _today(state, state.today.replace_nomination(replace(n, locked=locked)))
+        return _today(state, state.current_day.replace_nomination(replace(n, locked=locked)))
     cast = {**n.cast, e.voter: CastVote(e.value, None, e.at)}
-    return _today(state, state.today.replace_nomination(replace(n, cast=cast)))
+    return _today(state, state.current_day.replace_nomination(replace(n, cast=cast)))
 
 
 def _votes_unlocked(state: GameState, e: VotesUnlocked) -> GameState:
@@ -192,10 +192,10 @@ def _votes_unlocked(state: GameState, e: VotesUnlocked) -> GameState:
                 cast={p: v for p, v in n.cast.items() if p not in freed})
     for player in e.tokens_refunded:
         state = state.with_seat(replace(state.seat(player), ghost_vote=True))
-    spent = list(state.today.ghost_votes_spent)
+    spent = list(state.current_day.ghost_votes_spent)
     for player in e.tokens_refunded:
         spent.remove(player)
-    day = replace(state.today.replace_nomination(n), ghost_votes_spent=tuple(spent))
+    day = replace(state.current_day.replace_nomination(n), ghost_votes_spent=tuple(spent))
     return _today(state, day)
 
 

@@ -52,6 +52,7 @@ from ..core import (
     UntoldDelivered,
     WhisperPmFlagged,
     WinDetected,
+    character_ids,
     deadline_text,
     dealt_text,
     iso,
@@ -87,7 +88,7 @@ def role_view(state: GameState, player: str) -> dict:
     view = {"player": player, "character": shown.name, "team": shown.team,
             "ability": shown.ability, "alignment": script.terms.alignment(alignment),
             "cultists": [], "bluffs": [], "demon": None, "evil_term": script.terms.evil,
-            "barber": False, "fiddler": False}
+            character_ids.BARBER: False, character_ids.FIDDLER: False}
     real = true_character(state, player)
     starts_evil = real is not None and real.is_evil and not entry.thinks
     if starts_evil:
@@ -95,8 +96,8 @@ def role_view(state: GameState, player: str) -> dict:
     if starts_evil and real.team == "demon":
         view["bluffs"] = [script.get(b).name for b in entry.bluffs or state.bluffs
                           if script.get(b)]
-        view["barber"] = script.get("barber") is not None
-        view["fiddler"] = "fiddler" in state.setup.fabled
+        view[character_ids.BARBER] = script.get(character_ids.BARBER) is not None
+        view[character_ids.FIDDLER] = character_ids.FIDDLER in state.setup.fabled
     view["lil_monsta"] = starts_evil and real.team == "minion" and state.setup.lil_monsta
     if state.seat(player).traveller and alignment == "evil":
         view["demon"] = ", ".join(players_of_team(state, "demon", False)) or None
@@ -109,12 +110,12 @@ def _team_view(state: GameState, player: str, is_demon: bool) -> list[dict]:
     out, team = [], state.grimoire_of(player).evil_team
     for other in players_of_team(state, "minion", False) + players_of_team(state, "demon", False):
         character = true_character(state, other)
-        if other == player or (character.id == "marionette" and not is_demon) or \
+        if other == player or (character.id == character_ids.MARIONETTE and not is_demon) or \
                 state.grimoire_of(other).evil_team != team:  # several teams: only your own
             continue
         kind = character.team.capitalize()
         out.append({"player": other, "type": kind + (", the Marionette"
-                                                     if character.id == "marionette" else "")})
+                                                     if character.id == character_ids.MARIONETTE else "")})
     return out
 
 
@@ -225,11 +226,11 @@ def _team_lost(reactor, state: GameState, event: EvilTeamLost) -> list:
 
 def _unaware_marionette(state: GameState, player: str) -> bool:
     real, entry = true_character(state, player), state.grimoire_of(player)
-    return real is not None and real.id == "marionette" and not (entry.poisoned or entry.drunk)
+    return real is not None and real.id == character_ids.MARIONETTE and not (entry.poisoned or entry.drunk)
 
 
 def _puzzle(reactor, state: GameState, event: PublicAbilityUsed) -> list:
-    if event.ability != "puzzlemaster":
+    if event.ability != character_ids.PUZZLEMASTER:
         return []
     if event.character == "right":
         demons = ", ".join(players_of_team(state, "demon")) or "none alive"

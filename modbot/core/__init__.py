@@ -17,6 +17,7 @@ packages show the architecture:
   game forward; `reporting.py` replays and reports.
 """
 
+from .characters import ids as character_ids
 from .characters.boomdandy import BOOM_DEATH, BoomdandyExploded, CountdownEnded, CountdownStarted
 from .characters.fabled import FiddleEnded, FiddleOpened
 from .characters.grimoire import players_of_team, true_character
@@ -105,6 +106,7 @@ from .state.staff_events import (
 )
 
 __all__ = [
+    "character_ids",
     "ABILITY_DEATH", "ApprovalReminded", "BOOM_DEATH", "BoomdandyExploded", "ButcherResolved",
     "Character", "CharactersDealt", "CountdownEnded", "CountdownStarted", "DawnDelayed",
     "DayEnded", "DealWaiting", "EXILE", "EvilTeamLost", "ExileRefused", "FearmongerChoseNew",

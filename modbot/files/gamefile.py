@@ -12,7 +12,7 @@ import tomllib
 from datetime import datetime
 from pathlib import Path
 
-from ..core import GameSetup, PhaseLengths, Profile, Seat
+from ..core import GameSetup, PhaseLengths, Profile, Seat, character_ids
 from .grimfile import (
     bluffs_from_file,
     deal_from_file,
@@ -123,7 +123,7 @@ def parse_game(text: str, path: str = "<game file>", base: Path | None = None) -
 def _lil_monsta(lines: _Lines, game: dict, script) -> bool:
     """Lil' Monsta is the Demon, and no player holds it (the Minions babysit it)."""
     value = _bool(lines, game, "lil_monsta", False)
-    if value and (script is None or script.get("lilmonsta") is None):
+    if value and (script is None or script.get(character_ids.LIL_MONSTA) is None):
         raise lines.error(lines.game_key("lil_monsta"), "game.lil_monsta: Lil' Monsta is "
                           "not on the game's script")
     return value

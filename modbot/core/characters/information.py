@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..night.choices import acting_character
-from ..night.others_choose import barber
+from ..night.others_choose import barber_swap
 from ..state.model import YES, GameState
 from ..state.night_model import Effect, Info, NightChoice
 from .effects import EFFECTS, godfather_kill, lunatic
@@ -256,7 +256,7 @@ _INFO = {
     "monk": _simple("{target} is safe from the Demon tonight"),
     "fearmonger": _simple("{target} is feared: if the Fearmonger nominates and executes them, "
                           "their team loses; announce a new choice"),
-    "barber": barber, "hostess": _hostess,
+    "barber": barber_swap, "hostess": _hostess,
     "lilmonsta": _simple("the Minions choose the babysitter; a player might die"),
 }
 

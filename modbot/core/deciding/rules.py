@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from ..characters.ids import BUTCHER
 from ..feature import Feature
 from ..state.events import (
     Nominated,
@@ -123,7 +124,7 @@ def butcher_may_nominate(state: GameState, player: str) -> bool:
     its second nomination of the day (seed 001: "after nominations have closed")."""
     character = state.setup.script.get(state.grimoire_of(player).character or "") \
         if state.setup.script else None
-    return (character is not None and character.id == "butcher" and state.phase is Phase.VOTING
+    return (character is not None and character.id == BUTCHER and state.phase is Phase.VOTING
             and state.seat(player).alive and state.seat(player).traveller
             and not any(n.by_butcher for n in state.today.nominations))
 

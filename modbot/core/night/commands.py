@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from ..characters.effects import lleech_survives
+from ..characters.ids import HELLS_LIBRARIAN
 from ..deciding.rules import reject
 from ..deciding.staff import StGrimoire, StNextPhase, grimoire_rule, next_phase_rule
 from ..feature import Feature, unchanged
@@ -249,7 +250,7 @@ def _setup_check(state: GameState, action: StSetupCheck, ctx):
 
 
 def _silence_rule(state: GameState, action: StSilence, ctx):
-    if "hellslibrarian" not in state.setup.fabled:
+    if HELLS_LIBRARIAN not in state.setup.fabled:
         return reject(ctx, "no_hells_librarian")
     return (SilenceCalled(action.on, ctx.author, ctx.at),)
 

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 
 from ..characters import madness, triggers
 from ..characters.grimoire import is_malfunctioning, players_of_team, true_character
+from ..characters.ids import FEARMONGER
 from ..state.events import Event, PhaseChanged, PlayerDied
 from ..state.model import GameState, Phase
 from ..state.private_events import (
@@ -91,7 +92,7 @@ def dawn(state: GameState, at: datetime) -> list:
 def _fear_announced(state: GameState, night, at: datetime) -> list:
     """All players know when the Fearmonger chooses a new player (seed 002)."""
     for player in players_of_team(state, "minion"):
-        if true_character(state, player).id != "fearmonger" or is_malfunctioning(state, player):
+        if true_character(state, player).id != FEARMONGER or is_malfunctioning(state, player):
             continue
         tonight = night.choice_of(player)
         earlier = [n.choice_of(player) for n in state.past_nights]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..characters.ids import BARBER, FIDDLER, LIL_MONSTA
 from ..deciding.actions import Context
 from ..deciding.rules import reject
 from ..feature import Feature
@@ -25,8 +26,8 @@ from ..state.model import GameState
 from ..state.night_model import NightChoice
 from ..state.private_events import NightChoiceMade
 
-HELPED = {"swap": ("barber", "demon", 2), "babysit": ("lilmonsta", "minion", 1),
-          "fiddle": ("fiddler", "demon", 1)}
+HELPED = {"swap": (BARBER, "demon", 2), "babysit": (LIL_MONSTA, "minion", 1),
+          "fiddle": (FIDDLER, "demon", 1)}
 
 MESSAGES = {
     "help_not_yours": "Only {who} may /{verb}.",

@@ -1,6 +1,6 @@
 """Theory of operation: the night sheet's steps for abilities other players choose for.
 
-`barber` runs at the Barber's step when the Barber died today or tonight: the Demon's standing
+`barber_swap` runs at the Barber's step when the Barber died today or tonight: the Demon's standing
 `/swap A B` (night_help.py) becomes two proposed character changes, each player told their new
 character at dawn. The swap is of characters only: alignments stay, and a Drunk-like player's
 belief (`thinks`) moves with the character. Nothing happens if the Barber is malfunctioning,
@@ -36,11 +36,12 @@ from ..characters.grimoire import (
     true_character,
     yesterday,
 )
+from ..characters.ids import BARBER, LIL_MONSTA, MEZEPHELES
 from ..state.night_model import Effect, Info, SheetEntry
 from ..state.private_events import night_of
 
 
-def barber(state, player, _choice, deaths) -> Info:
+def barber_swap(state, player, _choice, deaths) -> Info:
     day = yesterday(state) if state.cycle > 1 else None
     died_today = day is not None and any(d.player == player for d in day.deaths)
     if player not in deaths and not died_today:
@@ -49,7 +50,7 @@ def barber(state, player, _choice, deaths) -> Info:
         return Info(note=f"the Barber is {state.setup.script.terms.malfunction}: no swap "
                     "(make one by hand with !character if you rule otherwise)")
     demons = players_of_team(state, "demon")
-    swaps = [c for c in night_of(state, state.cycle).helping("barber") if c.player in demons]
+    swaps = [c for c in night_of(state, state.cycle).helping(BARBER) if c.player in demons]
     if not swaps:
         return Info(note="the Barber died: the Demon sent no /swap, so no haircut")
     demon, pair = swaps[-1].player, swaps[-1].players
@@ -79,7 +80,7 @@ def _swap(state, a: str, b: str) -> Info:
 def lil_monsta_step(state) -> tuple[SheetEntry, tuple[Effect, ...], tuple[tuple[str, str], ...]]:
     """(sheet entry, effects, tells) for Lil' Monsta's step."""
     minions = players_of_team(state, "minion")
-    votes = {c.player: c.players[0] for c in night_of(state, state.cycle).helping("lilmonsta")
+    votes = {c.player: c.players[0] for c in night_of(state, state.cycle).helping(LIL_MONSTA)
              if c.player in minions}
     shown = "; ".join(f"{m}: {p}" for m, p in votes.items()) or "no /babysit sent"
     held = babysitter(state)
@@ -87,7 +88,7 @@ def lil_monsta_step(state) -> tuple[SheetEntry, tuple[Effect, ...], tuple[tuple[
         "; a player might die tonight: your choice (!dies PLAYER), or nobody"
     top = Counter(votes.values()).most_common(2)
     majority = top and top[0][1] * 2 > len(votes) and top[0][0]
-    base = SheetEntry("lilmonsta", None, "Lil' Monsta", shown, ())
+    base = SheetEntry(LIL_MONSTA, None, "Lil' Monsta", shown, ())
     if not majority:
         keeps = f"{held} keeps it" if held else "nobody holds it yet"
         text = f"ST decides: the Minions named no majority ({keeps}); choose with " \
@@ -115,7 +116,7 @@ def word_turns(state, player: str, mezepheles: str):
     spent for nothing (seed 002)."""
     terms = state.setup.script.terms
     if is_malfunctioning(state, mezepheles):
-        return SheetEntry("mezepheles", player, "Mezepheles' word", "", (),
+        return SheetEntry(MEZEPHELES, player, "Mezepheles' word", "", (),
                           f"{player} said the secret word, but the Mezepheles is "
                           f"{terms.malfunction}: its ability is spent, nothing changes"), (), ()
     why, alignment = "the Mezepheles' word", alignment_of(state, mezepheles) or "evil"
@@ -123,10 +124,10 @@ def word_turns(state, player: str, mezepheles: str):
     team = state.grimoire_of(mezepheles).evil_team
     if team is not None:
         effects.append(Effect(player, "evil_team", team, why))
-    entry = SheetEntry("mezepheles", player, "Mezepheles' word", "", (),
+    entry = SheetEntry(MEZEPHELES, player, "Mezepheles' word", "", (),
                        f"{player} said the secret word: they turn {alignment}" +
                        (f" and join evil team {team}" if team is not None else ""))
     return entry, tuple(effects), ((player, f"You are now {terms.alignment(alignment)}."),)
 
 
-__all__ = ["barber", "lil_monsta_step", "word_turns"]
+__all__ = ["barber_swap", "lil_monsta_step", "word_turns"]

@@ -23,6 +23,7 @@ from ..characters.grimoire import (
     players_of_team,
     true_character,
 )
+from ..characters.ids import ASSASSIN, BARBER, BONE_COLLECTOR, GOON, LIL_MONSTA, LUNATIC, MOONCHILD, SAGE, VORTOX
 from ..characters.information import compute
 from ..characters.public_abilities import moonchild_deaths, turned_by_word
 from ..setup.script import SPECIAL_STEPS, Character
@@ -32,7 +33,7 @@ from ..state.private_events import night_of
 from .choices import acting_character, used_on
 from .others_choose import lil_monsta_step, word_turns
 
-ACTS_WHEN_KILLED = {"sage", "barber"}  # abilities that work because their player is killed
+ACTS_WHEN_KILLED = {SAGE, BARBER}  # abilities that work because their player is killed
 
 
 def build_sheet(state: GameState):
@@ -45,7 +46,7 @@ def build_sheet(state: GameState):
     # The Goon's chooser is drunk from its step on, except an Assassin: its kill still lands
     # (seed 002: "they join the Assassin's team and die").
     state = _with_poison(state, [e for e in goon if e.field == "drunk"
-                                 and true_character(state, e.player).id != "assassin"])
+                                 and true_character(state, e.player).id != ASSASSIN])
     poisoned = [e for player in actors for e in
                 compute(state, player, night.choice_of(player)).effects
                 if e.field == "poisoned" and e.value]
@@ -60,7 +61,7 @@ def build_sheet(state: GameState):
     for victim in moonchild_deaths(state):  # chosen by a dead Moonchild yesterday
         killed_at.setdefault(victim, len(order))
     entries, results, tells, listed = fabled.sheet_entries(state), [], [], set()
-    entries += [SheetEntry("moonchild", victim, "Moonchild's choice", "", (),
+    entries += [SheetEntry(MOONCHILD, victim, "Moonchild's choice", "", (),
                            f"{victim} (good) dies: the Moonchild chose them")
                 for victim in moonchild_deaths(state)]
     for player, mezepheles in turned_by_word(state):  # said the Mezepheles' word
@@ -69,7 +70,7 @@ def build_sheet(state: GameState):
         effects.extend(more_effects)
         tells.extend(more_tells)
     for index, step in enumerate(order):
-        if step == "lilmonsta" and state.setup.lil_monsta:  # held by no player
+        if step == LIL_MONSTA and state.setup.lil_monsta:  # held by no player
             entry, more_effects, more_tells = lil_monsta_step(state)
             entries.append(entry)
             effects.extend(more_effects)
@@ -110,9 +111,9 @@ def build_sheet(state: GameState):
 def regained(state: GameState) -> set[str]:
     """Dead players a working Bone Collector chose for tonight: their ability works."""
     night = night_of(state, state.cycle)
-    return {c.players[0] for c in night.choices if c.players and c.character == "bonecollector"
+    return {c.players[0] for c in night.choices if c.players and c.character == BONE_COLLECTOR
             and (real := true_character(state, c.player)) is not None
-            and real.id == "bonecollector" and not is_malfunctioning(state, c.player)}
+            and real.id == BONE_COLLECTOR and not is_malfunctioning(state, c.player)}
 
 
 def _actors(state: GameState, order: tuple[str, ...]) -> dict[str, int | None]:
@@ -149,7 +150,7 @@ def _goon(state: GameState, actors: dict[str, int | None]) -> list[Effect]:
     dusk, and the Goon takes that player's alignment."""
     night = night_of(state, state.cycle)
     goons = [s.name for s in state.seats if s.alive and (c := true_character(state, s.name))
-             and c.id == "goon" and not is_malfunctioning(state, s.name)]
+             and c.id == GOON and not is_malfunctioning(state, s.name)]
     out = []
     for goon in goons:
         choosers = sorted((step, player) for player, step in actors.items()
@@ -205,7 +206,7 @@ def _lunatic_info(state: GameState):
     demons = players_of_team(state, "demon")
     out = []
     for lunatic in [s.name for s in state.seats
-                    if (c := true_character(state, s.name)) and c.id == "lunatic"]:
+                    if (c := true_character(state, s.name)) and c.id == LUNATIC]:
         entry = SheetEntry("demoninfo", lunatic, "Lunatic", "", _status(state, lunatic),
                            "ST decides: show the Lunatic fake Minions and 3 bluffs, as if "
                            "they were the Demon", needs_result=True)
@@ -268,7 +269,7 @@ def _entry(state: GameState, player: str, character: Character, choice: NightCho
 
 def _vortox_works(state: GameState) -> bool:
     return any(not is_malfunctioning(state, p) for p in players_of_team(state, "demon")
-               if true_character(state, p).id == "vortox")
+               if true_character(state, p).id == VORTOX)
 
 
 def _falsify(value: str | None) -> str | None:

@@ -16,6 +16,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ..characters.ids import (
+    DAMSEL,
+    DRUNK,
+    FANG_GU,
+    GODFATHER,
+    HUNTSMAN,
+    LIL_MONSTA,
+    LUNATIC,
+    MARIONETTE,
+    VIGORMORTIS,
+)
 from ..state.model import GrimoireEntry
 from .script import Character, Script
 
@@ -50,14 +61,14 @@ def expected(players: int, in_play: set[str]) -> Counts | None:
         return None
     townsfolk, outsiders, minions, demons = (base.townsfolk, base.outsider, base.minion,
                                              base.demon)
-    shift = 1 if "fanggu" in in_play else 0
-    shift -= 1 if "vigormortis" in in_play else 0
-    shift += 1 if "huntsman" in in_play else 0  # [+the Damsel]
-    if "lilmonsta" in in_play:  # nobody holds it: a Minion instead of the Demon
+    shift = 1 if FANG_GU in in_play else 0
+    shift -= 1 if VIGORMORTIS in in_play else 0
+    shift += 1 if HUNTSMAN in in_play else 0  # [+the Damsel]
+    if LIL_MONSTA in in_play:  # nobody holds it: a Minion instead of the Demon
         minions += 1
         demons = 0
     choices: tuple[int, ...] = ()
-    if "godfather" in in_play:
+    if GODFATHER in in_play:
         choices = tuple(sorted({max(0, outsiders + shift - 1), outsiders + shift + 1}))
     outsiders = max(0, outsiders + shift)
     townsfolk = players - outsiders - minions - demons
@@ -83,7 +94,7 @@ def problems(script: Script, seats: tuple, grimoire: dict[str, GrimoireEntry],
     ids = [c.id for c in characters.values()]
     for duplicate in sorted({i for i in ids if ids.count(i) > 1}):
         out.append(f"{script.get(duplicate).name} is dealt twice (no two players share one)")
-    if "lilmonsta" in ids:
+    if LIL_MONSTA in ids:
         out.append("Lil' Monsta is not a player: deal one more Minion instead and set "
                    "game.lil_monsta = true")
         return out
@@ -100,7 +111,7 @@ def _count_problems(script: Script, players: int, characters, grimoire,
     counts = {t: sum(1 for c in characters.values() if c.team == t) for t in TEAMS}
     if script.terms.evil_teams:
         return _team_problems(characters, grimoire)
-    in_play = {c.id for c in characters.values()} | ({"lilmonsta"} if lil_monsta else set())
+    in_play = {c.id for c in characters.values()} | ({LIL_MONSTA} if lil_monsta else set())
     wanted = expected(players, in_play)
     if wanted is None:
         return [f"{players} players: the set-up table covers 5 to 15"]
@@ -115,12 +126,12 @@ def _count_problems(script: Script, players: int, characters, grimoire,
 
 
 def _why(team: str, in_play: set[str]) -> str:
-    reasons = {"fanggu": "+1 Outsider: Fang Gu", "vigormortis": "-1 Outsider: Vigormortis",
-               "huntsman": "+the Damsel: Huntsman", "godfather": "-1 or +1 Outsider: Godfather",
-               "lilmonsta": "+1 Minion: Lil' Monsta"}
+    reasons = {FANG_GU: "+1 Outsider: Fang Gu", VIGORMORTIS: "-1 Outsider: Vigormortis",
+               HUNTSMAN: "+the Damsel: Huntsman", GODFATHER: "-1 or +1 Outsider: Godfather",
+               LIL_MONSTA: "+1 Minion: Lil' Monsta"}
     found = [text for key, text in reasons.items()
              if key in in_play
-             and (team in ("outsider", "townsfolk") or key == "lilmonsta")]
+             and (team in ("outsider", "townsfolk") or key == LIL_MONSTA)]
     return f" ({'; '.join(found)})" if found else ""
 
 
@@ -149,17 +160,17 @@ def _team_problems(characters, grimoire) -> list[str]:
 
 def _modifier_problems(script: Script, residents, characters, grimoire) -> list[str]:
     out, ids = [], {c.id for c in characters.values()}
-    if "huntsman" in ids and "damsel" not in ids:
+    if HUNTSMAN in ids and DAMSEL not in ids:
         out.append("the Huntsman needs the Damsel in play [+the Damsel]")
     for name, character in characters.items():
         thinks = script.get(grimoire[name].thinks) if grimoire[name].thinks else None
-        if character.id == "drunk" and (thinks is None or thinks.team != "townsfolk"
+        if character.id == DRUNK and (thinks is None or thinks.team != "townsfolk"
                                         or thinks.id in ids):
             out.append(f"{name} is the Drunk: they must think they are a Townsfolk not in "
                        "play (thinks)")
-        if character.id == "lunatic" and (thinks is None or thinks.team != "demon"):
+        if character.id == LUNATIC and (thinks is None or thinks.team != "demon"):
             out.append(f"{name} is the Lunatic: they must think they are a Demon (thinks)")
-        if character.id == "marionette":
+        if character.id == MARIONETTE:
             out += _marionette(script, residents, characters, name, thinks)
     return out
 
@@ -220,18 +231,18 @@ def propose(script: Script, seats: tuple, rng, *, evil_teams: int = 2,
 
 
 def _draw(script: Script, residents: list[str], rng, evil_teams: int, lil_monsta: bool):
-    by_team = {t: [c for c in script.of_team(t) if c.id != "lilmonsta"] for t in TEAMS}
+    by_team = {t: [c for c in script.of_team(t) if c.id != LIL_MONSTA] for t in TEAMS}
     if script.terms.evil_teams:
         return _draw_teams(script, residents, rng, evil_teams, by_team)
     base = composition(len(residents))
     if lil_monsta:
-        by_team["demon"] = [script.get("lilmonsta")]
-        by_team["minion"] = [m for m in by_team["minion"] if m.id != "marionette"]
-        by_team["outsider"] = [o for o in by_team["outsider"] if o.id != "lunatic"]
+        by_team["demon"] = [script.get(LIL_MONSTA)]
+        by_team["minion"] = [m for m in by_team["minion"] if m.id != MARIONETTE]
+        by_team["outsider"] = [o for o in by_team["outsider"] if o.id != LUNATIC]
     if not by_team["demon"] or base is None:
         return None
     demon = rng.choice(by_team["demon"])
-    wanted = base.minion + (1 if demon.id == "lilmonsta" else 0)
+    wanted = base.minion + (1 if demon.id == LIL_MONSTA else 0)
     if wanted > len(by_team["minion"]):
         return None
     minions = rng.sample(by_team["minion"], wanted)
@@ -244,9 +255,9 @@ def _draw(script: Script, residents: list[str], rng, evil_teams: int, lil_monsta
         return None
     outsiders = rng.sample(by_team["outsider"], outsider_count)
     townsfolk = rng.sample(by_team["townsfolk"], townsfolk_count)
-    if any(t.id == "huntsman" for t in townsfolk):  # [+the Damsel]: one more Outsider
-        damsel = script.get("damsel")
-        spare = [t for t in townsfolk if t.id != "huntsman"]
+    if any(t.id == HUNTSMAN for t in townsfolk):  # [+the Damsel]: one more Outsider
+        damsel = script.get(DAMSEL)
+        spare = [t for t in townsfolk if t.id != HUNTSMAN]
         if damsel is None or not spare:
             return None
         if damsel not in outsiders:
@@ -289,17 +300,17 @@ def _finish(script: Script, residents, grimoire, rng):
     rng.shuffle(free_good)
     for name in residents:
         entry = grimoire[name]
-        if entry.character == "drunk":
+        if entry.character == DRUNK:
             townsfolk = [c for c in free_good if c.team == "townsfolk"]
             if not townsfolk:
                 return None
             free_good.remove(townsfolk[0])
             grimoire[name] = replace(entry, thinks=townsfolk[0].id)
-        elif entry.character == "lunatic":
+        elif entry.character == LUNATIC:
             demons = [script.get(e.character) for e in grimoire.values()
                       if script.get(e.character).team == "demon"]
             grimoire[name] = replace(entry, thinks=demons[0].id)
-        elif entry.character == "marionette":
+        elif entry.character == MARIONETTE:
             if not free_good:
                 return None
             grimoire[name] = replace(entry, thinks=free_good.pop().id)

@@ -1,0 +1,31 @@
+"""Theory of operation: the character ids that code outside this package names.
+
+Character knowledge lives in `modbot/core/characters/`; elsewhere a character is named by one
+of these constants, never by a string, so that `grep` finds every place that treats it
+specially (and `index.py` lists them all, by character).
+"""
+
+ASSASSIN = "assassin"
+BARBER = "barber"
+BONE_COLLECTOR = "bonecollector"
+BUTCHER = "butcher"
+DAMSEL = "damsel"
+DJINN = "djinn"
+DRUNK = "drunk"
+FANG_GU = "fanggu"
+FEARMONGER = "fearmonger"
+FIDDLER = "fiddler"
+GODFATHER = "godfather"
+GOON = "goon"
+HELLS_LIBRARIAN = "hellslibrarian"
+HUNTSMAN = "huntsman"
+LIL_MONSTA = "lilmonsta"
+LUNATIC = "lunatic"
+MARIONETTE = "marionette"
+MEZEPHELES = "mezepheles"
+MOONCHILD = "moonchild"
+PUZZLEMASTER = "puzzlemaster"
+REVOLUTIONARY = "revolutionary"
+SAGE = "sage"
+VIGORMORTIS = "vigormortis"
+VORTOX = "vortox"

@@ -1,0 +1,125 @@
+"""Theory of operation: where each character's rules live, by character id.
+
+`HOOKS` names, for every character of the bundled scripts, the modules that treat it by name
+(paths under `modbot/`): what it learns (`core.characters.information`), what its choice does
+(`core.characters.effects`), what its death or a death triggers (`core.characters.triggers`),
+its public action in the thread (`core.characters.public_abilities`), its step of the night
+sheet (`core.night.*`), its set-up rules (`core.setup.composition`), and the shell's few
+messages about it. An empty entry is a character whose night sheet row (its place in the
+night order and its action, from `data/`) is all the bot does; the Storytellers decide the rest.
+
+The table is written out, not computed (the core reads no files); a test reads the source and
+checks that it lists every module that names each character, and that every character of
+`data/scripts` is here.
+"""
+
+from __future__ import annotations
+
+KINDS = {
+    "core.characters.information": "information",
+    "core.characters.effects": "effect",
+    "core.characters.triggers": "triggers",
+    "core.characters.public_abilities": "public action",
+    "core.setup.composition": "set-up",
+}
+
+HOOKS: dict[str, tuple[str, ...]] = {
+    "acrobat": ("core.characters.effects",),
+    "artist": (),
+    "assassin": ("core.night.sheet",),
+    "barber": (
+        "app.private_reactions", "core.characters.information", "core.night.helpers",
+        "core.night.others_choose", "core.night.sheet"
+    ),
+    "barista": (),
+    "bonecollector": ("core.night.sheet",),
+    "boomdandy": ("core.characters.boomdandy",),
+    "butcher": ("core.deciding.rules",),
+    "cannibal": ("core.characters.triggers",),
+    "cerenovus": ("core.characters.information",),
+    "chambermaid": ("core.characters.information",),
+    "chef": ("core.characters.information",),
+    "clockmaker": ("core.characters.information",),
+    "damsel": (
+        "core.characters.effects", "core.characters.information",
+        "core.characters.public_abilities", "core.setup.composition"
+    ),
+    "deviant": ("core.characters.travellers",),
+    "devilsadvocate": ("core.characters.effects",),
+    "djinn": ("app.views",),
+    "doppelganger": ("core.characters.information", "core.characters.wins"),
+    "dreamer": ("core.characters.information",),
+    "drunk": (
+        "core.characters.effects", "core.characters.public_abilities", "core.setup.composition"
+    ),
+    "empath": ("core.characters.information",),
+    "fanggu": ("core.characters.effects", "core.setup.composition"),
+    "fearmonger": ("core.characters.information", "core.characters.triggers", "core.night.flow"),
+    "fibbin": ("core.characters.fabled",),
+    "fiddler": ("app.private_reactions", "core.characters.fabled", "core.night.helpers"),
+    "flowergirl": ("core.characters.information",),
+    "gambler": ("core.characters.effects",),
+    "godfather": ("core.characters.information", "core.setup.composition"),
+    "golem": ("core.characters.triggers",),
+    "goon": ("core.night.sheet",),
+    "hellslibrarian": ("core.night.commands",),
+    "hostess": ("core.characters.information",),
+    "huntsman": ("core.characters.effects", "core.setup.composition"),
+    "imp": ("core.characters.effects", "core.characters.star_pass"),
+    "innkeeper": ("core.characters.effects",),
+    "juggler": ("core.characters.information", "core.characters.public_abilities"),
+    "klutz": ("core.characters.public_abilities",),
+    "librarian": ("core.characters.information",),
+    "lilmonsta": (
+        "core.characters.grimoire", "core.characters.information", "core.night.helpers",
+        "core.night.others_choose", "core.night.sheet", "core.setup.composition",
+        "files.gamefile"
+    ),
+    "lleech": ("core.characters.effects", "core.characters.triggers"),
+    "lunatic": (
+        "core.characters.effects", "core.characters.information", "core.night.sheet",
+        "core.setup.composition"
+    ),
+    "marionette": ("app.private_reactions", "core.setup.composition"),
+    "mathematician": ("core.characters.information",),
+    "mezepheles": (
+        "core.characters.information", "core.characters.public_abilities",
+        "core.night.others_choose"
+    ),
+    "monk": ("core.characters.effects", "core.characters.information"),
+    "moonchild": ("core.characters.public_abilities", "core.night.sheet"),
+    "mutant": ("core.characters.madness",),
+    "noble": ("core.characters.information",),
+    "nodashii": ("core.characters.grimoire",),
+    "oracle": ("core.characters.information",),
+    "philosopher": ("core.characters.effects",),
+    "pithag": ("core.characters.effects",),
+    "pixie": ("core.characters.information", "core.characters.madness"),
+    "poisoner": ("core.characters.effects",),
+    "psychopath": ("core.characters.public_abilities", "core.characters.triggers"),
+    "pukka": ("core.characters.effects",),
+    "puzzlemaster": (
+        "app.private_reactions", "core.characters.grimoire", "core.characters.public_abilities"
+    ),
+    "revolutionary": ("app.views", "core.characters.fabled"),
+    "sage": ("core.characters.information", "core.night.sheet"),
+    "savant": (),
+    "scarletwoman": ("core.characters.star_pass", "core.characters.triggers"),
+    "seamstress": ("core.characters.information",),
+    "snakecharmer": ("core.characters.effects",),
+    "soldier": ("core.characters.effects",),
+    "sweetheart": ("core.characters.triggers",),
+    "towncrier": ("core.characters.information",),
+    "undertaker": ("core.characters.information",),
+    "vigormortis": ("core.characters.effects", "core.setup.composition"),
+    "vortox": ("core.characters.wins", "core.night.sheet"),
+    "widow": ("core.characters.effects",),
+    "witch": ("core.characters.effects", "core.characters.triggers"),
+}
+
+
+def hooks(character_id: str) -> list[tuple[str, str]]:
+    """(kind, module) for each place that treats the character by name; a module outside
+    `KINDS` is named by its package (`night`, `app`, ...)."""
+    return [(KINDS.get(module, module.split(".")[-2]), module)
+            for module in HOOKS[character_id]]

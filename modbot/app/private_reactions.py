@@ -8,6 +8,8 @@ requests and the daily whisper digest. Only two things here are public, and neit
 a secret: the dawn delay notice, and (through the discussion post) who died in the night.
 
 Keys are deterministic (night number, player, event time), so a replay owes nothing twice.
+Each handler builds its messages with the Reactor's three public builders: `pm` (a player's
+grimoire PM), `post` (the thread) and `note_to_storytellers`.
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ def private_messages(reactor, state: GameState, event) -> list:
 
 
 def _st(reactor, state: GameState, key: str, template: str, **context):
-    return reactor._pm_to_storytellers(state.setup.storytellers, key,
+    return reactor.note_to_storytellers(state.setup.storytellers, key,
                                        render(template, **context))
 
 
@@ -155,7 +157,7 @@ def _promoted(reactor, state: GameState, event: ScarletWomanPromoted) -> list:
     name = state.setup.script.get(event.character).name
     when = " She is told at dusk (seed 002: only at night)." if state.phase.is_day else ""
     out = [] if state.phase.is_day else [
-        reactor._pm(event.player, f"promoted:{event.player}:{iso(event.at)}",
+        reactor.pm(event.player, f"promoted:{event.player}:{iso(event.at)}",
                     render("night_results.md.j2", night=None,
                            lines=[f"The Demon died: you are now the {name}."]))]
     return out + [_st(reactor, state, f"promoted-st:{event.player}:{iso(event.at)}",
@@ -164,7 +166,7 @@ def _promoted(reactor, state: GameState, event: ScarletWomanPromoted) -> list:
 
 
 def _untold(reactor, state: GameState, event: UntoldDelivered) -> list:
-    return [reactor._pm(player, f"untold:{player}:{iso(event.at)}",
+    return [reactor.pm(player, f"untold:{player}:{iso(event.at)}",
                         render("night_results.md.j2", night=None, lines=[text]))
             for player, text in event.messages]
 
@@ -176,7 +178,7 @@ def _sweetheart(reactor, state: GameState, event: SweetheartDied) -> list:
 
 
 def _silence(reactor, state: GameState, event: SilenceCalled) -> list:
-    return [reactor._public(f"silence:{'on' if event.on else 'off'}:{iso(event.at)}",
+    return [reactor.post(f"silence:{'on' if event.on else 'off'}:{iso(event.at)}",
                             render("silence.md.j2", on=event.on))]
 
 
@@ -194,13 +196,13 @@ def _exploded(reactor, state: GameState, event: BoomdandyExploded) -> list:
 
 def _countdown(reactor, state: GameState, event: CountdownStarted) -> list:
     dead = [p for p, cause, at in state.deaths_log if cause == BOOM_DEATH and at == event.at]
-    return [reactor._public(f"boom-start:{iso(event.at)}",
+    return [reactor.post(f"boom-start:{iso(event.at)}",
                             render("boom.md.j2", dead=dead, survivors=event.survivors,
                                    deadline=date_tag(event.ends_at), ended=False))]
 
 
 def _countdown_ended(reactor, state: GameState, event: CountdownEnded) -> list:
-    out = [reactor._public(f"boom-end:{iso(event.at)}",
+    out = [reactor.post(f"boom-end:{iso(event.at)}",
                            render("boom.md.j2", victim=event.victim, counts=event.counts,
                                   ended=True))]
     if event.victim is None:
@@ -214,7 +216,7 @@ def _team_lost(reactor, state: GameState, event: EvilTeamLost) -> list:
     """Each player of the team is told, but a sober and healthy Marionette (seed 002: "never
     informed of changes to their alignment/team, unless they are drunk or poisoned")."""
     good = state.setup.script.terms.good
-    out = [reactor._pm(p, f"team-lost:{event.team}:{p}",
+    out = [reactor.pm(p, f"team-lost:{event.team}:{p}",
                        render("night_results.md.j2", night=None,
                               lines=[f"Your evil team has lost: you are now {good}."]))
            for p in event.players if not _unaware_marionette(state, p)]
@@ -243,7 +245,7 @@ def _puzzle(reactor, state: GameState, event: PublicAbilityUsed) -> list:
 
 
 def _dealt(reactor, state: GameState, event: CharactersDealt) -> list:
-    return [reactor._pm(seat.name, f"role:{seat.name}",
+    return [reactor.pm(seat.name, f"role:{seat.name}",
                         render("role.md.j2", role=role_view(state, seat.name), game=state.setup))
             for seat in state.seats]
 
@@ -263,13 +265,13 @@ def _choice(reactor, state: GameState, event: NightChoiceMade) -> list:
     raw = render("night_choice.md.j2", night=event.night, choice=choice.describe(names),
                  passed=choice.passed, free=bool(choice.text), lock=lock, helps=choice.helps)
     helps = f":{choice.helps}" if choice.helps else ""
-    return [reactor._pm(choice.player, f"choice:{event.night}:{choice.player}{helps}:"
+    return [reactor.pm(choice.player, f"choice:{event.night}:{choice.player}{helps}:"
                         f"{iso(event.at)}", raw)]
 
 
 def _reminded(reactor, state: GameState, event: NightReminded) -> list:
     raw = render("night_reminder.md.j2", night=event.night, lock=date_tag(lock_at(state)))
-    return [reactor._pm(player, f"remind:{event.night}:{player}", raw)
+    return [reactor.pm(player, f"remind:{event.night}:{player}", raw)
             for player in event.players]
 
 
@@ -298,12 +300,12 @@ def _approval_reminder(reactor, state: GameState, event: ApprovalReminded) -> li
 
 
 def _delayed(reactor, state: GameState, event: DawnDelayed) -> list:
-    return [reactor._public(f"dawn-delayed:{event.night}",
+    return [reactor.post(f"dawn-delayed:{event.night}",
                             render("dawn_delayed.md.j2", night=event.night))]
 
 
 def _fear(reactor, state: GameState, event: FearmongerChoseNew) -> list:
-    return [reactor._public(f"fear:{event.night}", render("fear_announced.md.j2"))]
+    return [reactor.post(f"fear:{event.night}", render("fear_announced.md.j2"))]
 
 
 def _madness(reactor, state: GameState, event: MadnessNoted) -> list:
@@ -318,23 +320,23 @@ def _pixie(reactor, state: GameState, event: PixieMayGain) -> list:
 
 
 def _fiddle_opened(reactor, state: GameState, event: FiddleOpened) -> list:
-    return [reactor._public(f"fiddle-start:{iso(event.at)}",
+    return [reactor.post(f"fiddle-start:{iso(event.at)}",
                             render("fiddle.md.j2", players=event.players, ended=False,
                                    deadline=date_tag(event.ends_at)))]
 
 
 def _fiddle_ended(reactor, state: GameState, event: FiddleEnded) -> list:
-    return [reactor._public(f"fiddle-end:{iso(event.at)}",
+    return [reactor.post(f"fiddle-end:{iso(event.at)}",
                             render("fiddle.md.j2", counts=event.counts, ended=True))]
 
 
 def _exile_refused(reactor, state: GameState, event: ExileRefused) -> list:
-    return [reactor._public(f"exile-refused:{event.player}:{iso(event.at)}",
+    return [reactor.post(f"exile-refused:{event.player}:{iso(event.at)}",
                             render("deviant.md.j2", player=event.player, votes=event.votes))]
 
 
 def _butcher(reactor, state: GameState, event: ButcherResolved) -> list:
-    return [reactor._public(f"butcher:{event.nominee}:{iso(event.at)}",
+    return [reactor.post(f"butcher:{event.nominee}:{iso(event.at)}",
                             render("butcher.md.j2", nominee=event.nominee, votes=event.votes,
                                    executed=event.executed))]
 
@@ -347,14 +349,13 @@ def _roshambo(reactor, state: GameState, event: PsychopathExecuted) -> list:
 
 
 def _resolved(reactor, state: GameState, event: NightResolved) -> list:
-    reactor.dawn_deaths = event.deaths  # the discussion post that follows announces them
     messages = {}
     for player, text in event.results:
         if text:
             messages.setdefault(player, []).append(text)
     for player, text in event.tells:
         messages.setdefault(player, []).append(text)
-    return [reactor._pm(player, f"result:{event.night}:{player}",
+    return [reactor.pm(player, f"result:{event.night}:{player}",
                         render("night_results.md.j2", night=event.night, lines=lines))
             for player, lines in messages.items()]
 

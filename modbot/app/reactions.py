@@ -27,6 +27,7 @@ from ..core import (
     DayEnded,
     GameEnded,
     GameState,
+    NightResolved,
     Nominated,
     NominationCancelled,
     NominationClosed,
@@ -78,7 +79,6 @@ class Reactor:
     last_vc_at: datetime | None = None
     edits: list[dict] = field(default_factory=list)
     as_of: int | None = None
-    dawn_deaths: tuple[str, ...] | None = None  # set at dawn for the discussion post
 
     # -- public -----------------------------------------------------------------------------
 
@@ -95,12 +95,15 @@ class Reactor:
             if undo and undo.get("done") and state.today is not None:
                 out.append(self._vote_count(state, at, f"undo:{undo['input']}"))
         ended = any(isinstance(e, DayEnded) for e in events)
+        # Dawn (NightResolved) and the day it opens come in one batch: the discussion post
+        # announces the night's deaths from the event itself.
+        dawn = next((e.deaths for e in events if isinstance(e, NightResolved)), None)
         for index, event in enumerate(events):
             if isinstance(event, DayEnded):
                 night = next(e for e in events[index:] if isinstance(e, PhaseChanged))
                 out.append(self._day_end(state, event, night))
             else:
-                out.extend(self._on_event(state, event, ended))
+                out.extend(self._on_event(state, event, ended, dawn))
             out.extend(private_messages(self, state, event))
         if self.dirty and not ended and self._vc_due(at):
             out.append(self._vote_count(state, at, "vc"))
@@ -119,13 +122,13 @@ class Reactor:
             out = [Outgoing(f"{self.options.key}:{key}", f"{self.options.key}:pmtopic:"
                             f"{source['topic_id']}", raw, topic_id=source["topic_id"])]
         elif source["channel"] == "pm":  # players read that PM: the answer stays with the STs
-            out = [self._pm_to_storytellers(state.setup.storytellers, key, raw)]
+            out = [self.note_to_storytellers(state.setup.storytellers, key, raw)]
         else:
-            out = [self._pm_to_storytellers(state.setup.storytellers, key, raw)]
+            out = [self.note_to_storytellers(state.setup.storytellers, key, raw)]
             for event in events:
                 if _is_storyteller_life_change(event):
                     alive = isinstance(event, PlayerRevived)
-                    out.append(self._public(f"life:{event.player}:{source.get('id')}",
+                    out.append(self.post(f"life:{event.player}:{source.get('id')}",
                                             render("public_life.md.j2", player=event.player,
                                                    alive=alive)))
         return out
@@ -135,15 +138,16 @@ class Reactor:
         self.edits.append({"player": player, "post_number": post_number})
         raw = render("edit_flag.md.j2", player=player, post_number=post_number,
                      original=original, deleted=deleted)
-        return [self._pm_to_storytellers(storytellers, f"edit:{post_id}:{digest[:10]}", raw)]
+        return [self.note_to_storytellers(storytellers, f"edit:{post_id}:{digest[:10]}", raw)]
 
     def failure_report(self, storytellers: tuple[str, ...], key: str, error: str) -> Outgoing:
         raw = render("post_failed.md.j2", key=key, error=error)
-        return self._pm_to_storytellers(storytellers, f"failed:{key}", raw)
+        return self.note_to_storytellers(storytellers, f"failed:{key}", raw)
 
     # -- events -----------------------------------------------------------------------------
 
-    def _on_event(self, state: GameState, event, ended: bool) -> list[Outgoing]:
+    def _on_event(self, state: GameState, event, ended: bool,
+                  dawn: tuple[str, ...] | None) -> list[Outgoing]:
         if isinstance(event, (VoteCast, VoteWithdrawn)):
             self.dirty = True
         elif isinstance(event, VoteLocked):
@@ -155,53 +159,53 @@ class Reactor:
         elif isinstance(event, NominationClosed) and not ended:
             return [self._vote_count(state, event.at, f"closed:{event.kind}:{event.nominee}")]
         elif isinstance(event, PhaseChanged):
-            return self._phase(state, event)
+            return self._phase(state, event, dawn)
         elif isinstance(event, (VoteCorrected, VotesUnlocked)):
             self.dirty = True
         elif isinstance(event, WhisperBroken):
-            return [self._pm(member, f"whisper-broken:{event.requester}:{event.request_post}"
+            return [self.pm(member, f"whisper-broken:{event.requester}:{event.request_post}"
                              f":{member}", render("whisper_broken.md.j2", by=event.by,
                                                   post_number=event.post_number,
                                                   others=[m for m in event.members
                                                           if m != member]))
                     for member in event.members]
         elif isinstance(event, WhisperLimitExceeded):
-            return [self._pm_to_storytellers(
+            return [self.note_to_storytellers(
                 state.setup.storytellers, f"whisper-limit:{event.player}:{event.post_number}",
                 render("whisper_limit.md.j2", player=event.player, count=event.count,
                        limit=event.limit, post_number=event.post_number))]
         elif isinstance(event, PlayerDied) and event.cause == ABILITY_DEATH:
-            return [self._public(f"died:{event.player}:{iso(event.at)}",
+            return [self.post(f"died:{event.player}:{iso(event.at)}",
                                  render("public_life.md.j2", player=event.player, alive=False))]
         elif isinstance(event, GameEnded):
-            return [self._public("game-over", render("game_over.md.j2", winner=event.winner,
+            return [self.post("game-over", render("game_over.md.j2", winner=event.winner,
                                                        reason=event.reason))]
         elif isinstance(event, (VoteCountRequested, NominationCancelled)) and state.today:
             reason = "requested" if isinstance(event, VoteCountRequested) else "cancelled"
             return [self._vote_count(state, event.at, reason)]
         return []
 
-    def _phase(self, state: GameState, event: PhaseChanged) -> list[Outgoing]:
+    def _phase(self, state: GameState, event: PhaseChanged,
+               dawn: tuple[str, ...] | None) -> list[Outgoing]:
         key = f"{event.phase.value}:{event.cycle}"
         out = []
         if event.phase is Phase.NIGHT and event.cycle == 1:
-            out.append(self._public(key, render("phase_night.md.j2", cycle=1,
+            out.append(self.post(key, render("phase_night.md.j2", cycle=1,
                                                 private=state.setup.script is not None,
                                                 roles=public_roles(state),
                                                 bot=state.setup.bot_username,
                                                 deadline=date_tag(event.ends_at),
                                                 lock=self._lock_tag(state, event))))
         elif event.phase is Phase.DISCUSSION:
-            out.append(self._public(key, render("phase_discussion.md.j2", cycle=event.cycle,
+            out.append(self.post(key, render("phase_discussion.md.j2", cycle=event.cycle,
                                                 deadline=date_tag(event.ends_at),
-                                                deaths=self.dawn_deaths)))
-            self.dawn_deaths = None
+                                                deaths=dawn)))
         elif event.phase is Phase.NOMINATION:
-            out.append(self._public(key, render("phase_nomination.md.j2", cycle=event.cycle,
+            out.append(self.post(key, render("phase_nomination.md.j2", cycle=event.cycle,
                                                 deadline=date_tag(event.ends_at))))
         elif event.phase is Phase.VOTING and state.today is not None:
             view = self._view(state, self._next_number(state))
-            out.append(self._public(key, render("phase_voting.md.j2", vc=view)))
+            out.append(self.post(key, render("phase_voting.md.j2", vc=view)))
             self._counted(event.at)
         if self.options.close_topic_at_night and event.phase in (Phase.NIGHT, Phase.DISCUSSION):
             closed = event.phase is Phase.NIGHT
@@ -215,7 +219,7 @@ class Reactor:
         self._counted(event.at)
         raw = render("day_end.md.j2", vc=view, cycle=night.cycle,
                      deadline=date_tag(night.ends_at), lock=self._lock_tag(state, night))
-        return self._public(f"end:{event.day}", raw)
+        return self.post(f"end:{event.day}", raw)
 
     # -- vote counts ------------------------------------------------------------------------
 
@@ -242,7 +246,7 @@ class Reactor:
         number = self._next_number(state)
         view = self._view(state, number)
         self._counted(at)
-        return self._public(f"vc:{day}.{number}:{reason}",
+        return self.post(f"vc:{day}.{number}:{reason}",
                             render("votecount.md.j2", vc=view))
 
     # -- private replies --------------------------------------------------------------------
@@ -253,34 +257,38 @@ class Reactor:
                      rejections=[{"message": message(r.code, r.details), "text": r.details.get("text")}
                                  for r in rejections])
         key = f"rejected:pm:{source.get('id')}" if private else f"rejected:{post.post_number}"
-        return self._pm(post.author, key, raw)
+        return self.pm(post.author, key, raw)
 
     def _token_note(self, state: GameState, event: VoteLocked) -> Outgoing:
         raw = render("token_note.md.j2", nominee=event.nominee, note=event.vote.note)
         day = state.today.number if state.today else state.cycle
-        return self._pm(event.vote.player, f"token:{day}:{event.nominee}:{event.vote.player}",
+        return self.pm(event.vote.player, f"token:{day}:{event.nominee}:{event.vote.player}",
                         raw)
 
-    def _pm(self, player: str, key: str, raw: str) -> Outgoing:
+    # -- the messages the bot sends: every reaction (here and in private_reactions.py) ------
+
+    def pm(self, player: str, key: str, raw: str) -> Outgoing:
         """To the player's grimoire PM (the player, the Storytellers and the bot)."""
         return Outgoing(f"{self.options.key}:{key}", f"{self.options.key}:pm:{player.lower()}",
                         raw, recipients=(player, *self.options.storytellers),
                         title=f"{player}'s grimoire (game {self.options.topic_id})")
 
-    def _pm_to_storytellers(self, storytellers, key: str, raw: str) -> Outgoing:
+    def note_to_storytellers(self, storytellers, key: str, raw: str) -> Outgoing:
+        """To the Storytellers' conversation with the bot."""
         return Outgoing(f"{self.options.key}:{key}", f"{self.options.key}:pm:storytellers",
                         raw, recipients=tuple(storytellers),
                         title=f"modbot notes for the Storytellers (game {self.options.topic_id})")
+
+    def post(self, key: str, raw: str) -> Outgoing:
+        """A public post in the game thread (only through `PUBLIC_TEMPLATES`)."""
+        return Outgoing(f"{self.options.key}:{key}", self._thread, raw,
+                        topic_id=self.options.topic_id)
 
     # -- helpers ----------------------------------------------------------------------------
 
     @property
     def _thread(self) -> str:
         return f"{self.options.key}:topic"
-
-    def _public(self, key: str, raw: str) -> Outgoing:
-        return Outgoing(f"{self.options.key}:{key}", self._thread, raw,
-                        topic_id=self.options.topic_id)
 
     @staticmethod
     def _lock_tag(state: GameState, event: PhaseChanged) -> str:

@@ -9,6 +9,7 @@ import sys
 from datetime import datetime
 
 from . import __version__
+from .app.catalogue import worded_report
 from .app.render import render_text_report
 from .core import GameState, Roster, parse_post, replay
 from .files.gamefile import GameFileError, load_game
@@ -209,7 +210,7 @@ def _cmd_replay(args) -> int:
     if args.text:
         print(render_text_report(setup, report))
     else:
-        print(json.dumps(report, indent=2, ensure_ascii=False))
+        print(json.dumps(worded_report(report), indent=2, ensure_ascii=False))
     return 0
 
 
@@ -277,7 +278,7 @@ def _cmd_status(args) -> int:
     finally:
         store.close()
     state = report(runtime.state)
-    print(json.dumps(state, indent=2, ensure_ascii=False) if args.json
+    print(json.dumps(worded_report(state), indent=2, ensure_ascii=False) if args.json
           else render_text_report(setup, state))
     return 0
 

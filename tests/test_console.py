@@ -4,6 +4,7 @@ from datetime import timedelta
 
 import pytest
 
+from modbot.app.catalogue import words
 from modbot.core.deciding.command_line import parse_line
 from modbot.core.registry import COMMANDS
 from modbot.core.state.events import Executed, PlayerDied
@@ -28,7 +29,7 @@ def st(g: Game, raw: str, minutes: float = 0, base=NOMINATIONS1):
 def test_kill_asks_for_confirmation_then_confirm_applies_it():
     g = Game()
     outcome = st(g, "!kill Derek demon kill")
-    assert outcome.command.to_confirm == (("!kill Derek demon kill",
+    assert said(outcome.command.to_confirm) == (("!kill Derek demon kill",
                                            "Derek dies now (not an execution)"),)
     assert g.state.seat("Derek").alive
     outcome = st(g, "!confirm", 5)
@@ -55,11 +56,11 @@ def test_yes_suffix_confirms_in_advance():
 def test_several_commands_are_all_or_nothing():
     g = Game(SEVEN, dead=("Gus",), spent=("Gus",))
     outcome = st(g, "!ghostvote Gus give\n!revive Alex --yes")  # Alex is alive: refused
-    assert outcome.command.failed == (("!revive Alex --yes", "Alex is alive."),)
+    assert said(outcome.command.failed) == (("!revive Alex --yes", "Alex is alive."),)
     assert not any(isinstance(e, GhostVoteChanged) for e in outcome.events)
     assert not g.state.seat("Gus").ghost_vote
     outcome = st(g, "!ghostvote Gus give\n!nobody here", 1)
-    assert outcome.command.failed[0][1].startswith("unknown command !nobody")
+    assert text(outcome.command.failed[0][1]).startswith("unknown command !nobody")
     assert not g.state.seat("Gus").ghost_vote
     st(g, "!ghostvote Gus give", 2)
     assert g.state.seat("Gus").ghost_vote
@@ -84,7 +85,7 @@ def test_storyteller_records_a_late_nomination_and_a_pm_vote_under_the_clock():
     g.voting("Cameron", "/vote Brianna no", 62)
     assert g.locked("Brianna") == [("Cameron", "no"), ("Derek", "yes")]
     outcome = st(g, "!nominate Alex Cameron", 60 * 13 + 5)
-    assert outcome.command.failed[0][1] == "You have already nominated today (Alex)."
+    assert text(outcome.command.failed[0][1]) == "You have already nominated today (Alex)."
 
 
 def test_cancel_nomination_frees_limits_and_refunds_tokens():
@@ -115,9 +116,9 @@ def test_endvoting_is_refused_until_decided_unless_forced_with_a_reason():
     g.post("Alex", "/nominate Brianna")
     g.voting("Cameron", "/vote Brianna yes", 1)
     outcome = st(g, "!endvoting", 2, base=VOTING1)
-    assert "not decided" in outcome.command.failed[0][1]
+    assert "not decided" in text(outcome.command.failed[0][1])
     outcome = st(g, "!endvoting force", 3, base=VOTING1)
-    assert "needs a reason" in outcome.command.failed[0][1]
+    assert "needs a reason" in text(outcome.command.failed[0][1])
     outcome = st(g, "!endvoting force everyone asked for it", 4, base=VOTING1)
     assert g.state.phase is Phase.NIGHT and g.state.past_days[0].executed is None
 
@@ -128,7 +129,7 @@ def test_endday_says_exactly_what_will_happen_before_it_does():
     for i, voter in enumerate(["Cameron", "Derek", "Ellen"]):
         g.post(voter, "/vote Brianna yes", 1 + i)
     outcome = st(g, "!endday", 10)
-    (line, what), = outcome.command.to_confirm
+    (line, what), = said(outcome.command.to_confirm)
     assert "Brianna is executed with 3 execute votes" in what
     assert g.state.phase is Phase.NOMINATION
     outcome = st(g, "!confirm", 11)
@@ -175,7 +176,7 @@ def test_execute_ends_the_day_with_that_execution():
     g = Game()
     g.post("Alex", "/nominate Brianna")
     outcome = st(g, "!execute Derek", 5)
-    assert outcome.command.to_confirm[0][1] == "Derek is executed now and day 1 ends"
+    assert text(outcome.command.to_confirm[0][1]) == "Derek is executed now and day 1 ends"
     st(g, "!confirm", 6)
     day = g.state.past_days[0]
     assert day.executed == "Derek" and not g.state.seat("Derek").alive
@@ -184,7 +185,7 @@ def test_execute_ends_the_day_with_that_execution():
 
 def test_exile_needs_a_living_traveller():
     g = Game(SEVEN, travellers=("Gus",))
-    assert "not a traveller" in st(g, "!exile Alex --yes").command.failed[0][1]
+    assert "not a traveller" in text(st(g, "!exile Alex --yes").command.failed[0][1])
     st(g, "!exile Gus --yes", 1)
     assert not g.state.seat("Gus").alive and g.state.today.executed is None
 
@@ -194,10 +195,10 @@ def test_pause_stops_the_clock_and_resume_shifts_every_deadline():
     st(g, "!pause", 60 * 11)  # an hour before nominations close
     g.post("Alex", "/nominate Brianna", 60 * 14)  # hours later: still the nomination window
     assert g.nomination("Brianna") is not None and g.state.phase is Phase.NOMINATION
-    assert "paused" in st(g, "!phase next", 60 * 14 + 1).command.failed[0][1]
+    assert "paused" in text(st(g, "!phase next", 60 * 14 + 1).command.failed[0][1])
     st(g, "!resume", 60 * 15)
     assert g.state.phase_ends_at == VOTING1 + timedelta(hours=4)
-    assert "not paused" in st(g, "!resume", 60 * 15 + 1).command.failed[0][1]
+    assert "not paused" in text(st(g, "!resume", 60 * 15 + 1).command.failed[0][1])
 
 
 def test_grimoire_commands_record_private_facts():
@@ -213,13 +214,13 @@ def test_grimoire_commands_record_private_facts():
     assert (alex.poisoned, alex.drunk) == (False, False)
     assert g.state.grimoire_of("Ellen").reminders == ("protected by the monk", "second note")
     assert g.state.grimoire_of("Brianna").mad_as == "mutant"
-    assert "good or evil" in st(g, "!alignment Derek chaotic", 2).command.failed[0][1]
+    assert "good or evil" in text(st(g, "!alignment Derek chaotic", 2).command.failed[0][1])
 
 
 def test_win_ends_the_game_and_players_can_no_longer_act():
     g = Game()
     outcome = st(g, "!win good the demon was executed")
-    assert outcome.command.to_confirm[0][1] == "the game ends now: good wins"
+    assert text(outcome.command.to_confirm[0][1]) == "the game ends now: good wins"
     st(g, "!confirm", 1)
     assert g.state.winner == "good"
     g.post("Alex", "/nominate Brianna", 2)
@@ -244,7 +245,7 @@ def test_setvote_corrects_a_locked_vote_and_the_count():
 def test_lock_only_at_the_hand_and_unlock_reopens_seats():
     g = Game(dead=("Derek",))
     g.post("Alex", "/nominate Brianna")
-    assert "Only the seat at the clock hand" in st(g, "!lock Ellen on Brianna", 1).command.failed[0][1]
+    assert "Only the seat at the clock hand" in text(st(g, "!lock Ellen on Brianna", 1).command.failed[0][1])
     st(g, "!lock Cameron on Brianna", 2)  # Cameron has not voted: pardon
     assert g.locked("Brianna") == [("Cameron", "no")]
     g.post("Derek", "/vote Brianna yes", 3)  # a ghost vote, locked at once
@@ -260,7 +261,7 @@ def test_alias_lets_players_use_a_new_name():
     st(g, "!alias Brianna Bree", base=DAY1)
     g.post("Alex", "/nominate Bree")
     assert g.nomination("Brianna") is not None
-    assert "already names Alex" in st(g, "!alias Derek alex", 1).command.failed[0][1]
+    assert "already names Alex" in text(st(g, "!alias Derek alex", 1).command.failed[0][1])
 
 
 def test_seat_shows_and_reorders_before_the_game_only():
@@ -272,10 +273,10 @@ def test_seat_shows_and_reorders_before_the_game_only():
     outcome = st(g, "!seat Ellen Derek Cameron Brianna Alex", 1, base=before)
     assert outcome.command.seats == ("Ellen", "Derek", "Cameron", "Brianna", "Alex")
     assert g.state.setup.clock_order("Derek") == ("Cameron", "Brianna", "Alex", "Ellen", "Derek")
-    assert "List every seated player" in st(g, "!seat Ellen Derek", 2, base=before) \
-        .command.failed[0][1]
-    assert "before the game starts" in st(g, "!seat Alex Brianna Cameron Derek Ellen") \
-        .command.failed[0][1]
+    assert "List every seated player" in text(st(g, "!seat Ellen Derek", 2, base=before)
+                                              .command.failed[0][1])
+    assert "before the game starts" in text(st(g, "!seat Alex Brianna Cameron Derek Ellen")
+                                            .command.failed[0][1])
 
 
 FIVE_SEATS = ("Alex", "Brianna", "Cameron", "Derek", "Ellen")
@@ -301,8 +302,17 @@ def test_sub_keeps_seat_votes_and_history_and_the_old_name_resolves():
 def test_revive_brings_a_dead_player_back():
     g = Game(dead=("Derek",))
     outcome = st(g, "!revive Derek")
-    assert outcome.command.to_confirm == (("!revive Derek", "Derek lives again"),)
+    assert said(outcome.command.to_confirm) == (("!revive Derek", "Derek lives again"),)
     st(g, "!confirm", 1)
     assert g.state.seat("Derek").alive
     g.post("Derek", "/nominate Alex", 2)  # alive again: may nominate
     assert g.nomination("Alex").nominator == "Derek"
+
+
+def text(item) -> str:
+    """What the Storyteller reads for one line of the report."""
+    return words(item, "; ")
+
+
+def said(pairs) -> tuple:
+    return tuple((line, text(item)) for line, item in pairs)

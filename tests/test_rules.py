@@ -4,7 +4,7 @@ from datetime import timedelta
 
 import pytest
 
-from modbot.core.registry import message
+from modbot.app.catalogue import rejection_words
 from modbot.core.state.model import Phase
 
 from .helpers import DAY1, DAY1_END, NOMINATIONS1, START, VOTING1, Game
@@ -165,7 +165,7 @@ def test_parse_rejections_reach_the_player_with_candidates():
     g.post("Brianna", "/nominate Al")
     (rejection,) = g.run.rejections[1]
     assert rejection.code == "ambiguous" and rejection.details["candidates"] == ["Alex", "Albert"]
-    text = message(rejection.code, rejection.details)
+    text = rejection_words(rejection.code, rejection.details)
     assert "Alex, Albert" in text or "Alex" in text
 
 

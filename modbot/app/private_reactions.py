@@ -364,9 +364,31 @@ def _resolved(reactor, state: GameState, event: NightResolved) -> list:
 
 def _flagged(reactor, state: GameState, event: WhisperPmFlagged) -> list:
     flag = event.flag
-    digest = hashlib.sha1(flag.reason.encode("utf-8")).hexdigest()[:8]
+    digest = hashlib.sha1(_key_text(flag.reason).encode("utf-8")).hexdigest()[:8]
     return [_st(reactor, state, f"whisper-flag:{flag.author}:{iso(flag.at)}:{digest}",
                 "whisper_flag.md.j2", flag=flag, when=deadline_text(flag.at))]
+
+
+# A flag's outbox key digests the reason in the words modbot first used. Keys must never
+# change (the outbox knows a sent post by its key, across upgrades), so these stay as they
+# are even when the catalogue rewords the flags.
+_KEY_WORDS = {
+    "whisper.hosts_missing": "the PM does not include the host accounts (missing: {missing})",
+    "whisper.neighbour_again": "neighbour whisper: a second one to {other} today",
+    "whisper.neighbour_words": "neighbour whisper: {words} words to {other} (at most {limit})",
+    "whisper.none_active": "no active whisper between {members}",
+    "whisper.none_active_not_neighbours":
+        "no active whisper between {members} (and they are not seat neighbours)",
+    "whisper.after_break": "a message after the whisper broke ({by} posted publicly at {at})",
+}
+
+
+def _key_text(reason) -> str:
+    params = dict(reason.params)
+    joined = {"missing": ", ".join(params.get("missing", ())),
+              "members": " and ".join(params.get("members", ())),
+              "at": f"{params['at']:%H:%M UTC}" if "at" in params else ""}
+    return _KEY_WORDS[reason.code].format_map({**params, **joined})
 
 
 def _consult(reactor, state: GameState, event: StorytellerConsultRequested) -> list:

@@ -44,9 +44,9 @@ from ..core import (
     WhisperBroken,
     WhisperLimitExceeded,
     iso,
-    message,
 )
 from ..core import report as game_report
+from .catalogue import rejection_words
 from .private_reactions import private_messages
 from .render import render, render_text_report
 from .views import date_tag, public_roles, vote_count_view
@@ -254,7 +254,7 @@ class Reactor:
     def _rejection_reply(self, post, rejections, source: dict) -> Outgoing:
         private = source["channel"] == "pm"
         raw = render("rejection.md.j2", post_number=post.post_number, private=private,
-                     rejections=[{"message": message(r.code, r.details), "text": r.details.get("text")}
+                     rejections=[{"message": rejection_words(r.code, r.details), "text": r.details.get("text")}
                                  for r in rejections])
         key = f"rejected:pm:{source.get('id')}" if private else f"rejected:{post.post_number}"
         return self.pm(post.author, key, raw)

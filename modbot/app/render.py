@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 from functools import lru_cache
-from pathlib import Path
 
 import jinja2
 
+from .catalogue import TEMPLATES, worded_report, words
 from .views import md
-
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
 @lru_cache(maxsize=1)
@@ -24,6 +23,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters["word"] = lambda vote: "execute" if vote == "yes" else "pardon"
     env.filters["md"] = md
+    env.filters["words"] = words
     return env
 
 
@@ -34,4 +34,5 @@ def render(template: str, **context) -> str:
 
 def render_text_report(setup, report: dict) -> str:
     """A readable summary of a replay report (for `modbot replay --text` and `modbot demo`)."""
-    return environment().get_template("replay.txt.j2").render(game=setup, r=report).rstrip()
+    worded = worded_report(copy.deepcopy(report))
+    return environment().get_template("replay.txt.j2").render(game=setup, r=worded).rstrip()

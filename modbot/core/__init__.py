@@ -54,8 +54,9 @@ from .night.commands import (
 )
 from .reading.names import Roster
 from .reading.parser import parse_post
-from .registry import message
+from .registry import EVENT_TYPES
 from .reporting import replay, report
+from .say import Say, free, say
 from .setup.composition import dealt_text, problems, propose
 from .setup.script import Character, Script, character_key
 from .state.events import (
@@ -106,7 +107,7 @@ from .state.staff_events import (
 )
 
 __all__ = [
-    "character_ids",
+    "EVENT_TYPES", "Say", "character_ids", "free", "say",
     "ABILITY_DEATH", "ApprovalReminded", "BOOM_DEATH", "BoomdandyExploded", "ButcherResolved",
     "Character", "CharactersDealt", "CountdownEnded", "CountdownStarted", "DawnDelayed",
     "DayEnded", "DealWaiting", "EXILE", "EvilTeamLost", "ExileRefused", "FearmongerChoseNew",
@@ -121,7 +122,7 @@ __all__ = [
     "VoteLocked", "VoteWithdrawn", "VotesUnlocked", "WhisperBroken", "WhisperLimitExceeded",
     "WhisperPmFlagged", "WinDetected", "about_to_die", "advance", "character_key",
     "deadline_text", "dealt_text", "handle_pm", "handle_post", "is_decided", "iso", "lock_at",
-    "max_possible", "message", "needs", "night_of", "parse_commands", "parse_post",
+    "max_possible", "needs", "night_of", "parse_commands", "parse_post",
     "players_of_team", "population", "problems", "propose", "replay", "report", "threshold_now",
     "true_character"
 ]

@@ -35,7 +35,6 @@ class Feature:
     staff_overrides: Mapping[type, Rule] = field(default_factory=_empty)
     commands: tuple[Any, ...] = ()  # commands.Command values, in the guide's order
     command_of: Mapping[type, str] = field(default_factory=_empty)
-    messages: Mapping[str, str] = field(default_factory=_empty)
 
 
 def unchanged(state: Any, _event: Any) -> Any:

@@ -7,7 +7,7 @@ changes them: what the engine can do does not depend on import order. A key decl
 features is an error, except a Storyteller rule that a later feature overrides on purpose
 (`staff_overrides`, e.g. the night's commands check `!character` against the script).
 
-The dispatchers (`apply`, `decide`, `decide_staff`, `message`) live here, above every feature,
+The dispatchers (`apply`, `decide`, `decide_staff`) live here, above every feature,
 so that no feature module needs to import them back.
 """
 
@@ -89,7 +89,8 @@ RULES: dict[type, Rule] = _merged(((f.name, f.rules) for f in FEATURES), "player
 STAFF_RULES: dict[type, Rule] = _staff_rules(FEATURES)
 COMMANDS: dict[str, Any] = _commands(FEATURES)
 COMMAND_OF: dict[type, str] = _merged(((f.name, f.command_of) for f in FEATURES), "action")
-MESSAGES: dict[str, str] = _merged(((f.name, f.messages) for f in FEATURES), "message")
+
+EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in APPLIERS}  # for stored events
 
 
 def apply(state: GameState, event: Any) -> GameState:
@@ -108,13 +109,3 @@ def decide(state: GameState, action: Any, ctx: Context):
 def decide_staff(state: GameState, action: Any, ctx: Context):
     """Events caused by a Storyteller's command, or a Rejection."""
     return STAFF_RULES[type(action)](state, action, ctx)
-
-
-class _Blank(dict):
-    def __missing__(self, key: str) -> str:
-        return ""
-
-
-def message(code: str, details: Mapping[str, Any]) -> str:
-    """The words of a rejection's code with its details (an unknown code stands as itself)."""
-    return MESSAGES.get(code, code).format_map(_Blank(details))

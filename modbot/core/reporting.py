@@ -22,7 +22,6 @@ from .deciding.voting import (
     threshold_now,
 )
 from .engine import Outcome, Post, advance, handle_post
-from .registry import message
 from .state.model import DayState, GameState, Nomination, iso
 
 
@@ -131,10 +130,9 @@ def _day(state: GameState, day: DayState, rejections: list[Rejection]) -> dict:
 
 
 def _rejection(r: Rejection) -> dict:
-    out = {"post_number": r.post_number, "code": r.code, "player": r.player, "at": iso(r.at),
-           "message": message(r.code, r.details)}
-    out.update({k: v for k, v in r.details.items() if k in ("text", "candidates")})
-    return out
+    """A rejection as data: its code and details (the shell's catalogue adds the words)."""
+    return {"post_number": r.post_number, "code": r.code, "player": r.player, "at": iso(r.at),
+            "details": dict(r.details)}
 
 
 def _nomination(state: GameState, n: Nomination, current: bool) -> dict:

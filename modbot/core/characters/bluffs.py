@@ -18,12 +18,6 @@ from ..feature import Feature
 from ..reading.commands import Command, _Bad, _one_name
 from ..state.model import GameState
 
-MESSAGES = {
-    "bluff_in_play": "{name} is in play; bluffs are characters not in play.",
-    "not_a_good_character": "{name} is not a good character.",
-    "not_a_demon": "{player} is not a Demon: only a Demon has its own bluffs.",
-}
-
 
 @dataclass(frozen=True, slots=True)
 class StBluffs:
@@ -45,7 +39,7 @@ def _words(words, roster) -> StBluffs:
         demon = _one_name(who.split(), roster)
     names = [n.strip() for n in text.split(",") if n.strip()]
     if not names:
-        raise _Bad("list the characters, separated by commas")
+        raise _Bad("bluffs_list")
     return StBluffs(tuple(names), demon)
 
 
@@ -83,7 +77,6 @@ FEATURE = Feature(
                       "Demon learns (private); with several evil teams, one Demon's own",
                       "!bluffs Sage, Oracle, Mutant", _words),),
     command_of={StBluffs: "bluffs"},
-    messages=MESSAGES,
 )
 
 __all__ = ["BluffsSet", "StBluffs"]

@@ -26,12 +26,6 @@ from .grimoire import is_malfunctioning, true_character
 COUNTDOWN = timedelta(minutes=10)
 BOOM_DEATH = "boomdandy"
 
-MESSAGES = {
-    "no_countdown": "Nobody is pointing now (only after the Boomdandy explodes).",
-    "not_pointing": "Only {players} point, at one of them.",
-    "no_boomdandy": "No Boomdandy has exploded.",
-    "boom_twice": "The countdown is already running.",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +91,7 @@ def _boom_words(words, roster):
         name, words = _name(words, roster)
         names.append(name)
     if len(set(names)) != 3:
-        raise _Bad("name the three players who live")
+        raise _Bad("boom_three")
     return StBoom(tuple(names))
 
 
@@ -148,7 +142,6 @@ FEATURE = Feature(
                       "dies, and they point for 10 minutes", "!boom Alex Brianna Cameron",
                       _boom_words),),
     command_of={StBoom: "boom"},
-    messages=MESSAGES,
 )
 
 __all__ = ["BOOM_DEATH", "BoomdandyExploded", "CountdownEnded", "CountdownStarted", "Point",

@@ -36,13 +36,6 @@ from .wins import WinDetected
 FIDDLE_VOTE = timedelta(hours=24)
 ONCE = ("fibbin", "revolutionary", "fiddler")
 
-MESSAGES = {
-    "not_once_fabled": "{text}: say Fibbin, Revolutionary or Fiddler (game.fabled: {fabled}).",
-    "fabled_used": "The {name} has already been used.",
-    "no_fiddle": "No Fiddler's vote is open.",
-    "fiddle_between": "The Fiddler's vote is between {players}.",
-    "fiddle_players": "The Fiddler's vote needs two different players who are not travellers.",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +134,7 @@ def resolve(state: GameState, at: datetime) -> list:
 
 def _used_words(words, _roster):
     if len(words) != 1:
-        raise _Bad("name one Fabled: Fibbin, Revolutionary or Fiddler")
+        raise _Bad("used_fabled")
     return StUsed(words[0].casefold().replace("'", ""))
 
 
@@ -149,7 +142,7 @@ def _fiddle_words(words, roster):
     first, rest = _name(words, roster)
     second, rest = _name(rest, roster)
     if rest:
-        raise _Bad(f"unexpected \"{' '.join(rest)}\"")
+        raise _Bad("unexpected", text=" ".join(rest))
     return StFiddle((first, second))
 
 
@@ -217,7 +210,6 @@ FEATURE = Feature(
                 _fiddle_words),
     ),
     command_of={StUsed: "used", StFiddle: "fiddle"},
-    messages=MESSAGES,
 )
 
 __all__ = ["FIDDLE_VOTE", "FabledUsed", "Fiddle", "FiddleEnded", "FiddleOpened", "FiddleVoted",

@@ -34,15 +34,6 @@ from .wins import good_loses
 KLUTZ_HOURS = 6
 JUGGLER_GUESSES = 5
 
-MESSAGES = {
-    "no_public_ability": "Your character has no public {what} now.",
-    "public_used": "You have already used that ability.",
-    "klutz_late": "More than {hours} hours have passed since you learned you died.",
-    "target_dead": "{nominee} is dead: choose a living player.",
-    "psychopath_window": "The Psychopath chooses during the discussion, before nominations.",
-    "juggler_full": "You have made your {count} guesses.",
-    "unknown_character_public": "No character on this script is called \"{text}\".",
-}
 
 
 def ledger(state: GameState) -> PublicLedger:
@@ -222,7 +213,6 @@ FEATURE = Feature(
     "public abilities",
     appliers={PublicAbilityUsed: _used},
     rules={PublicChoice: _choice, PublicGuess: _guess},
-    messages=MESSAGES,
 )
 
 __all__ = ["PublicAbilityUsed", "PublicLedger", "juggler_correct", "moonchild_deaths",

@@ -26,11 +26,6 @@ from ..reading.commands import Command, _one_name
 from ..state.model import GameState
 from .grimoire import is_malfunctioning, true_character
 
-MESSAGES = {
-    "not_deviant": "{player} is not the Deviant.",
-    "funny_by_day": "Being funny is judged by day; it is {phase}.",
-}
-
 
 @dataclass(frozen=True, slots=True)
 class StFunny:
@@ -93,7 +88,6 @@ FEATURE = Feature(
                       "does not exile them", "!funny Gus",
                       lambda words, roster: StFunny(_one_name(words, roster))),),
     command_of={StFunny: "funny"},
-    messages=MESSAGES,
 )
 
 __all__ = ["ButcherResolved", "DeviantWasFunny", "ExileRefused", "butcher_malfunctions",

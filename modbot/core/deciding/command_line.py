@@ -13,6 +13,7 @@ from ..reading.commands import Command, CommandError, CommandLine, _Bad
 from ..reading.names import Roster
 from ..reading.textclean import countable_text
 from ..registry import COMMANDS
+from ..say import say
 
 
 def parse_commands(raw: str, roster: Roster) -> list[CommandLine | CommandError]:
@@ -32,14 +33,14 @@ def parse_line(line: str, roster: Roster) -> CommandLine | CommandError:
     if confirmed:
         words = words[:-1]
     if not words:
-        return CommandError(line, "empty command")
+        return CommandError(line, say("command.empty"))
     command = COMMANDS.get(words[0].lower())
     if command is None:
-        return CommandError(line, f"unknown command !{words[0]} (try !help)")
+        return CommandError(line, say("command.unknown", name=words[0]))
     try:
         return CommandLine(line, command.build(words[1:], roster), confirmed)
     except _Bad as exc:
-        return CommandError(line, f"{exc} (usage: {command.usage})")
+        return CommandError(line, say("command.bad", why=exc.said, usage=command.usage))
 
 
 def listed() -> list[Command]:

@@ -17,7 +17,8 @@ from datetime import timedelta
 from typing import Any, cast
 
 from ..reading.commands import CommandError, CommandLine, Confirm, Help, Log, Status, Undo
-from ..registry import COMMAND_OF, COMMANDS, apply, message
+from ..registry import COMMAND_OF, COMMANDS, apply
+from ..say import Say, say
 from ..state.events import Event, Executed
 from ..state.model import GameState
 from ..state.staff_events import ConfirmationRequested, ConfirmationSettled
@@ -27,6 +28,7 @@ from .rules import Rejection
 from .staff import DESTRUCTIVE, StEndDay, StExecute, StExile, StKill, StRevive, StSeat, StSub, StWin
 
 CONFIRM_WITHIN = timedelta(minutes=10)
+Said = Say | str | tuple[Say, ...]  # what to tell, for the catalogue (str: a summary or error)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,8 +36,8 @@ class CommandReport:
     by: str
     post_number: int | None
     applied: tuple[str, ...] = ()
-    failed: tuple[tuple[str, str], ...] = ()  # (line, why)
-    to_confirm: tuple[tuple[str, str], ...] = ()  # (line, what would happen)
+    failed: tuple[tuple[str, Said], ...] = ()  # (line, why)
+    to_confirm: tuple[tuple[str, Said], ...] = ()  # (line, what would happen)
     help: tuple[dict, ...] = ()
     seats: tuple[str, ...] = ()  # the seat order, after the commands (for !seat)
     log: int | None = None  # the ST asked for the last N events (the shell keeps the history)
@@ -58,7 +60,7 @@ def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staf
     errors = tuple((line.line, line.message) for line in lines if isinstance(line, CommandError))
     undos = [line for line in lines if isinstance(line, CommandLine) and isinstance(line.action, Undo)]
     if undos and len(lines) > 1:
-        errors += ((undos[0].line, "!undo must be alone in its post"),)
+        errors += ((undos[0].line, say("console.undo_alone")),)
     elif undos:
         report["undo"] = (cast(Undo, undos[0].action).input, undos[0].confirmed)
     if errors:
@@ -70,8 +72,8 @@ def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staf
     if any(isinstance(line.action, Confirm) for line in parsed):
         pending = next((p for p in state.pending if p.by == author), None)
         if pending is None or pending.expires_at < ctx.at:
-            why = "nothing to confirm (confirmations last 10 minutes)"
-            return state, (), CommandReport(**report, failed=(("!confirm", why),), help=help_lines)
+            return state, (), CommandReport(**report, failed=(("!confirm", say("console.nothing_to_confirm")),),
+                                            help=help_lines)
         commands = [CommandLine(line, action, True)
                     for line, action in zip(pending.lines, pending.actions)] + commands
         events.append(ConfirmationSettled(author, True, ctx.at))
@@ -80,7 +82,8 @@ def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staf
     for command in commands:  # all or nothing, on a scratch state
         outcome = act_staff(scratch, command.action, ctx)
         if outcome.rejections:
-            why = "; ".join(message(r.code, r.details) for r in outcome.rejections)
+            why = tuple(Say(f"rejection.{r.code}", tuple(r.details.items()))
+                        for r in outcome.rejections)
             return state, (), CommandReport(**report, failed=((command.line, why),),
                                             help=help_lines)
         scratch = outcome.state
@@ -106,28 +109,27 @@ def _apply_events(state: GameState, events) -> GameState:
     return state
 
 
-def describe(state: GameState, action, effects) -> str:
-    """What a command would do, in words, from a dry run of it (`effects`: its events)."""
+def describe(state: GameState, action, effects) -> Say | str:
+    """What a command would do, from a dry run of it (`effects`: its events); other commands
+    are described by their summary in the command table."""
     if isinstance(action, StKill):
-        return f"{action.player} dies now (not an execution)"
+        return say("confirm.kill", player=action.player)
     if isinstance(action, StRevive):
-        return f"{action.player} lives again"
+        return say("confirm.revive", player=action.player)
     if isinstance(action, StExecute):
-        return f"{action.player} is executed now and day {state.cycle} ends"
+        return say("confirm.execute", player=action.player, day=state.cycle)
     if isinstance(action, StExile):
-        return f"{action.player} is exiled now (not an execution)"
+        return say("confirm.exile", player=action.player)
     if isinstance(action, StWin):
-        return f"the game ends now: {action.winner} wins"
+        return say("confirm.win", winner=action.winner)
     if isinstance(action, StSub):
-        return (f"{action.new} takes {action.old}'s seat, character, votes and history; "
-                f"\"{action.old}\" stays a name for that seat")
+        return say("confirm.sub", old=action.old, new=action.new)
     if isinstance(action, StEndDay):
         executed = next((e for e in effects if isinstance(e, Executed)), None)
-        fate = (f"{executed.player} is executed with {executed.votes} execute votes"
-                if executed else "nobody is executed")
-        return (f"day {state.cycle} ends now: the remaining votes lock in clock order, {fate}, "
-                "and night begins")
+        if executed is None:
+            return say("confirm.end_day", day=state.cycle)
+        return say("confirm.end_day_executing", day=state.cycle, player=executed.player,
+                   votes=executed.votes)
     return COMMANDS[COMMAND_OF[type(action)]].summary
-
 
 __all__ = ["CommandReport", "Rejection", "describe", "run_commands"]

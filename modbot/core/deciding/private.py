@@ -21,6 +21,7 @@ from datetime import datetime
 
 from ..night.choices import decide_choice, parse_private
 from ..reading.textclean import countable_text
+from ..say import Say, say
 from ..state.model import GameState
 from ..state.night_model import WhisperFlag
 from ..state.private_events import WhisperPmCounted, WhisperPmFlagged
@@ -74,38 +75,38 @@ def police(state: GameState, author: str, at: datetime, post_number: int | None,
            others: tuple[str, ...], participants: tuple[str, ...]) -> tuple:
     day = state.cycle
     members = tuple(sorted((author,) + others))
-    flags = []
+    flags: list[Say] = []
     hosts = (state.setup.bot_username,) + state.setup.storytellers
     missing = [h for h in hosts if h.lower() not in participants]
     if missing:
-        flags.append(f"the PM does not include the host accounts (missing: {', '.join(missing)})")
+        flags.append(say("whisper.hosts_missing", missing=missing))
     counted = None
     whisper = _declared(state, members, at)
     if whisper == "active":
         counted = WhisperPmCounted(day, author, members, None, at)
-    elif whisper is not None:
+    elif isinstance(whisper, Say):
         flags.append(whisper)
     elif len(others) == 1 and others[0] in neighbours(state, author):
         other = others[0]
         words = len(re.findall(r"\S+", countable_text(raw)))
         ledger = state.ledger
         if ledger is not None and (day, author, other) in ledger.neighbour_used:
-            flags.append(f"neighbour whisper: a second one to {other} today")
+            flags.append(say("whisper.neighbour_again", other=other))
         elif words > NEIGHBOUR_WORDS:
-            flags.append(f"neighbour whisper: {words} words to {other} (at most "
-                         f"{NEIGHBOUR_WORDS})")
+            flags.append(say("whisper.neighbour_words", words=words, other=other,
+                             limit=NEIGHBOUR_WORDS))
         else:
             counted = WhisperPmCounted(day, author, members, other, at)
     else:
-        flags.append(f"no active whisper between {' and '.join(members)}"
-                     + ("" if len(others) > 1 else " (and they are not seat neighbours)"))
+        flags.append(say("whisper.none_active" if len(others) > 1
+                         else "whisper.none_active_not_neighbours", members=members))
     events = [WhisperPmFlagged(WhisperFlag(day, author, others, reason, at), post_number, at)
               for reason in flags]
     return tuple(events) + ((counted,) if counted is not None and not missing else ())
 
 
-def _declared(state: GameState, members: tuple[str, ...], at: datetime) -> str | None:
-    """"active", a reason the declared whisper does not cover this message, or None."""
+def _declared(state: GameState, members: tuple[str, ...], at: datetime) -> str | Say | None:
+    """"active", why the declared whisper does not cover this message, or None."""
     day = state.whisper_day()
     covering = [w for w in (day.whispers if day else ()) if set(members) <= w.members]
     if any(w.was_active_at(at) for w in covering):
@@ -113,8 +114,7 @@ def _declared(state: GameState, members: tuple[str, ...], at: datetime) -> str |
     broken = [w for w in covering if w.broken_at is not None and w.broken_at <= at]
     if broken:
         w = broken[-1]
-        return (f"a message after the whisper broke ({w.broken_by} posted publicly at "
-                f"{w.broken_at:%H:%M UTC})")
+        return say("whisper.after_break", by=w.broken_by, at=w.broken_at)
     return None
 
 

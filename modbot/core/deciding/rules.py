@@ -46,47 +46,6 @@ from .actions import (
 )
 from .voting import NOTE_NO_TOKEN
 
-MESSAGES = {
-    "not_a_player": "You are not seated in this game, so this post was not counted.",
-    "wrong_phase": "{what} is not possible now: it is {phase}.",
-    "dead_cannot_nominate": "Dead players cannot nominate.",
-    "nominator_already_used": "You have already nominated today ({nominee}).",
-    "already_nominated": "{nominee} has already been nominated today.",
-    "traveller_cannot_be_nominated": "{nominee} is a traveller: call an exile (/exile {nominee}).",
-    "not_nominated": "{nominee} has not been nominated today.",
-    "nomination_closed": "Voting on {nominee} has closed.",
-    "vote_locked": "Your vote on {nominee} is already locked as {vote}.",
-    "no_vote_token": "You are dead and your vote token is spent: your vote on {nominee} "
-                     "locked as pardon.",
-    "nothing_to_withdraw": "You have no unlocked vote to withdraw{on}.",
-    "already_skipped": "You have already said you are not nominating today.",
-    "not_a_traveller": "{nominee} is not a traveller; only travellers can be exiled.",
-    "player_dead": "{nominee} is already dead.",
-    "exile_already_called": "An exile of {nominee} has already been called today.",
-    "self_whisper": "You cannot whisper yourself.",
-    "no_pending_whisper": "There is no pending whisper request{from_} to answer.",
-    "ambiguous_whisper": "Several whisper requests are pending ({candidates}): name one.",
-    "unknown_player": "No seated player matches \"{text}\"{suggest}.",
-    "ambiguous": "\"{text}\" matches several players: {candidates}.",
-    "missing_target": "\"{text}\" names no player.",
-    "no_single_open_nomination": "\"{text}\" needs a name: {open} nominations are open.",
-    "player_alive": "{nominee} is alive.",
-    "vote_locked_for": "{voter}'s vote on {nominee} is already locked.",
-    "extend_into_past": "That deadline would already be past.",
-    "not_decided": "The vote is not decided yet (an open nomination can still tie or beat the "
-                   "highest count); use !endvoting force REASON to end it anyway.",
-    "force_needs_reason": "Forcing the end of the voting needs a reason.",
-    "already_paused": "The clock is already paused.",
-    "not_paused": "The clock is not paused.",
-    "paused": "The clock is paused: !resume first.",
-    "game_over": "The game is over ({winner} won).",
-    "not_at_hand": "Only the seat at the clock hand can lock now: {hand}, not {voter}.",
-    "not_locked": "{voter}'s vote on {nominee} is not locked.",
-    "name_taken": "\"{name}\" already names {player}.",
-    "seats_fixed": "Seats can only be reordered before the game starts.",
-    "seats_must_match": "List every seated player once, in the new order: {seats}.",
-}
-
 
 @dataclass(frozen=True, slots=True)
 class Rejection:
@@ -284,4 +243,4 @@ FEATURE = Feature("votes and whispers", rules={
     WhisperStoryteller: _whisper_storyteller,
     AcceptWhisper: lambda s, a, c: _answer(s, a, c, True),
     DeclineWhisper: lambda s, a, c: _answer(s, a, c, False),
-}, messages=MESSAGES)
+})

@@ -35,26 +35,6 @@ _COMMAND = re.compile(r"^[*_\s]*/(choose|pass|action|swap|babysit|fiddle)\b[*_]*
 _AS = re.compile(r"^(.*)\s+as\s+(.+)$", re.I)  # the last " as " splits players from a character
 _SEPARATORS = re.compile(r"\s*(?:,|&|\band\b|\s)\s*", re.I)
 
-MESSAGES = {
-    "not_dealt": "Characters have not been dealt yet: night choices start with the game.",
-    "not_night": "Night choices are sent at night; it is {phase}.",
-    "night_locked": "Choices for night {night} locked at {deadline}; ask the Storyteller if "
-                    "something is wrong.",
-    "dead_no_ability": "You are dead: your ability does not act tonight.",
-    "no_character": "You have no character yet; ask the Storyteller.",
-    "no_choice_tonight": "Your character ({character}) makes no choice tonight. For anything "
-                         "else, write /action and your request for the Storyteller.",
-    "once_used": "You have already used your once-per-game ability (night {night}).",
-    "choice_count": "The {character} chooses {wanted}; you named {given}.",
-    "choice_self": "The {character} may not choose themselves.",
-    "choice_traveller": "The {character} may not choose a traveller ({player}).",
-    "choice_alive": "The {character} chooses a living player; {player} is dead.",
-    "choice_dead": "The {character} chooses a dead player; {player} is alive.",
-    "choice_twice": "{player} is named twice.",
-    "choice_team": "The {character} chooses a {teams} character; {chosen} is not one.",
-    "unknown_character": "No character on this script is called \"{text}\".",
-    "empty_action": "Write your request after /action.",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +240,7 @@ def owes_choice(state: GameState, player: str) -> bool:
             and night_of(state, state.cycle).choice_of(player) is None)
 
 
-FEATURE = Feature("night choices", messages=MESSAGES)
+FEATURE = Feature("night choices")
 
 __all__ = ["APPROVAL_REMINDER", "Choose", "FreeAction", "Pass", "acting_character", "used_on",
            "deadline_text", "decide_choice", "lock_at", "owes_choice", "parse_private"]

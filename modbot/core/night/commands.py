@@ -30,24 +30,6 @@ from ..state.staff_events import GrimoireChanged, PhaseExtended
 from .choices import deadline_text, lock_at
 from .flow import deal_problems
 
-MESSAGES = {
-    "already_dealt": "The characters were already dealt.",
-    "no_script": "This game has no script (set game.script in the game file).",
-    "cannot_deal": "Cannot deal yet: {problems}.",
-    "nothing_proposed": "There is no proposed set-up: !setup propose first.",
-    "no_hells_librarian": "Hell's Librarian is not in play (game.fabled).",
-    "fabled_not_dealt": "The {name} is a Fabled: Fabled are the Storytellers', never dealt.",
-    "lleech_lives": "{player} is a sober and healthy Lleech whose host lives: it dies only "
-                    "with its host (seed 002); !dies the host, or !poison it first.",
-    "no_such_effect": "There is no effect {number} tonight (the sheet lists {count}).",
-    "unknown_character_st": "No character on the script is called \"{text}\".",
-    "not_in_night": "There is no night to edit now (it is {phase}).",
-    "sheet_not_ready": "The night sheet comes at the lock ({deadline}); approve after it.",
-    "results_missing": "These players still need a result: {players} (!result PLAYER TEXT, "
-                       "or !result PLAYER none).",
-    "approve_first": "Approve the night first (!approve); dawn then comes at once if it is due.",
-}
-
 
 @dataclass(frozen=True, slots=True)
 class StStart:
@@ -139,7 +121,7 @@ def _text(words: list[str]) -> str:
 def _result(words, roster):
     name, rest = _name(words, roster)
     if not rest:
-        raise _Bad("write what the player learns (or none)")
+        raise _Bad("result_text")
     text = _text(rest)
     return StSheetEdit("result", name, "" if text.lower() == "none" else text)
 
@@ -147,7 +129,7 @@ def _result(words, roster):
 def _tell(words, roster):
     name, rest = _name(words, roster)
     if not _text(rest):
-        raise _Bad("write the message")
+        raise _Bad("tell_text")
     return StSheetEdit("tell", name, _text(rest))
 
 
@@ -160,26 +142,26 @@ def _player_edit(field: str):
 def _setup_words(words, _roster):
     mode = words[0].lower() if words else "check"
     if len(words) > 1 or mode not in ("check", "propose", "accept"):
-        raise _Bad("write !setup, !setup propose or !setup accept")
+        raise _Bad("setup_form")
     return StSetupCheck(mode)
 
 
 def _effect_off(words, _roster):
     if len(words) != 2 or not words[0].isdigit() or words[1].lower() != "off":
-        raise _Bad("write !effect N off, with N from the night sheet")
+        raise _Bad("effect_form")
     return StSheetEdit("noeffect", None, words[0])
 
 
 def _silence(words, _roster):
     if [w.lower() for w in words] not in (["on"], ["off"]):
-        raise _Bad("write !silence on or !silence off")
+        raise _Bad("silence_form")
     return StSilence(words[0].lower() == "on")
 
 
 def _thinks(words, roster):
     name, rest = _name(words, roster)
     if not rest:
-        raise _Bad("the character is missing")
+        raise _Bad("character_missing")
     return StGrimoire(name, "thinks", " ".join(rest))
 
 
@@ -351,7 +333,6 @@ FEATURE = Feature(
     commands=tuple(_NEW_COMMANDS),
     command_of={StSilence: "silence", StSetupCheck: "setup", StStart: "start",
                 StSheetEdit: "result", StApprove: "approve", StSheet: "sheet"},
-    messages=MESSAGES,
 )
 
 __all__ = ["SilenceCalled", "SpokeInSilence", "silence_broken", "SetupAccepted", "SetupChecked", "SetupProposed",

@@ -29,11 +29,6 @@ from ..state.private_events import NightChoiceMade
 HELPED = {"swap": (BARBER, "demon", 2), "babysit": (LIL_MONSTA, "minion", 1),
           "fiddle": (FIDDLER, "demon", 1)}
 
-MESSAGES = {
-    "help_not_yours": "Only {who} may /{verb}.",
-    "help_count": "/{verb} names {wanted} player{plural}; you named {given}.",
-    "help_traveller": "Travellers cannot be chosen with /{verb} ({player}).",
-}
 
 _WHO = {"swap": "the Demon (after the Barber dies)", "babysit": "the Minions (Lil' Monsta)",
         "fiddle": "the Demon (the Fiddler)"}
@@ -66,6 +61,6 @@ def decide_help(state: GameState, action: Help, ctx: Context, character, night: 
     return (NightChoiceMade(night, choice, ctx.at),)
 
 
-FEATURE = Feature("night help", messages=MESSAGES)
+FEATURE = Feature("night help")
 
 __all__ = ["HELPED", "Help", "decide_help"]

@@ -40,6 +40,7 @@ from ..deciding.staff import (
     StWin,
 )
 from ..feature import Feature
+from ..say import Say, say
 from .names import Ambiguous, Roster
 
 _DURATION = re.compile(r"^(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?$", re.I)
@@ -81,11 +82,16 @@ class CommandLine:
 @dataclass(frozen=True, slots=True)
 class CommandError:
     line: str
-    message: str
+    message: Say
 
 
 class _Bad(ValueError):
-    pass
+    """A command's arguments are wrong: what to tell the Storyteller, as a message code of
+    the catalogue's `command` table and its parameters."""
+
+    def __init__(self, code: str, **params) -> None:
+        super().__init__(code)
+        self.said = say(f"command.{code}", **params)
 
 
 @dataclass(frozen=True)
@@ -104,19 +110,19 @@ def _name(words: list[str], roster: Roster) -> tuple[str, list[str]]:
         if exact is not None:
             return exact, words[count:]
     if not words:
-        raise _Bad("a player's name is missing")
+        raise _Bad("name_missing")
     found = roster.resolve(words[0])
     if isinstance(found, str):
         return found, words[1:]
     if isinstance(found, Ambiguous):
-        raise _Bad(f"\"{words[0]}\" matches several players: {', '.join(found.candidates)}")
-    raise _Bad(f"no seated player is called \"{words[0]}\"")
+        raise _Bad("ambiguous", text=words[0], candidates=found.candidates)
+    raise _Bad("unknown_player", text=words[0])
 
 
 def _one_name(words, roster) -> str:
     name, rest = _name(words, roster)
     if rest:
-        raise _Bad(f"unexpected \"{' '.join(rest)}\"")
+        raise _Bad("unexpected", text=" ".join(rest))
     return name
 
 
@@ -127,7 +133,7 @@ def _kill(words, roster):
 
 def _ghostvote(words, roster):
     if not words or words[-1].lower() not in ("give", "take"):
-        raise _Bad("say give or take after the name")
+        raise _Bad("give_or_take")
     return StGhostVote(_one_name(words[:-1], roster), words[-1].lower() == "give")
 
 
@@ -149,21 +155,21 @@ def _cancel(words, roster):
 def _extend(words, _roster):
     match = _DURATION.match("".join(words)) if words else None
     if not match or not any(match.groups()):
-        raise _Bad("give a duration like 2h, 30m or 1h30m")
+        raise _Bad("duration")
     days, hours, minutes = (int(g or 0) for g in match.groups())
     return StExtend(days * 1440 + hours * 60 + minutes)
 
 
 def _phase(words, _roster):
     if [w.lower() for w in words] != ["next"]:
-        raise _Bad("the only form is !phase next")
+        raise _Bad("phase_next")
     return StNextPhase()
 
 
 def _no_arguments(action):
     def build(words, _roster):
         if words:
-            raise _Bad(f"unexpected \"{' '.join(words)}\"")
+            raise _Bad("unexpected", text=" ".join(words))
         return action
     return build
 
@@ -172,13 +178,13 @@ def _endvoting(words, _roster):
     if not words:
         return StEndVoting()
     if words[0].lower() != "force":
-        raise _Bad("write !endvoting, or !endvoting force REASON")
+        raise _Bad("endvoting")
     return StEndVoting(True, " ".join(words[1:]))
 
 
 def _log(words, _roster):
     if len(words) > 1 or (words and not words[0].isdigit()):
-        raise _Bad("give the number of events, e.g. !log 20")
+        raise _Bad("log_count")
     return Log(min(int(words[0]) if words else 20, 200))
 
 
@@ -187,13 +193,13 @@ def _grimoire_field(field: str, value_name: str | None = None, choices=None):
         name, rest = _name(words, roster)
         if value_name is None:
             if rest:
-                raise _Bad(f"unexpected \"{' '.join(rest)}\"")
+                raise _Bad("unexpected", text=" ".join(rest))
             return StGrimoire(name, field, True)
         if not rest:
-            raise _Bad(f"the {value_name} is missing")
+            raise _Bad("value_missing", name=value_name)
         value = " ".join(rest)
         if choices and value.lower() not in choices:
-            raise _Bad(f"say {' or '.join(choices)}")
+            raise _Bad("one_of", choices=" or ".join(choices))
         return StGrimoire(name, field, value.lower() if choices else value)
     return build
 
@@ -204,20 +210,20 @@ def _heal(words, roster):
 
 def _win(words, _roster):
     if not words or words[0].lower() not in ("good", "evil"):
-        raise _Bad("say good or evil")
+        raise _Bad("good_or_evil")
     return StWin(words[0].lower(), " ".join(words[1:]))
 
 
 def _voter_on(words, roster, with_value: bool):
     lowered = [w.lower() for w in words]
     if "on" not in lowered:
-        raise _Bad("write it as VOTER " + ("yes|no " if with_value else "") + "on NOMINEE")
+        raise _Bad("voter_value_on" if with_value else "voter_on")
     split = lowered.index("on")
     voter_words, nominee = words[:split], _one_name(words[split + 1:], roster)
     if not with_value:
         return _one_name(voter_words, roster), nominee, None
     if not voter_words or voter_words[-1].lower() not in _VALUES:
-        raise _Bad("say yes or no before \"on\"")
+        raise _Bad("yes_or_no")
     return _one_name(voter_words[:-1], roster), nominee, _VALUES[voter_words[-1].lower()]
 
 
@@ -238,7 +244,7 @@ def _unlock(words, roster):
 def _alias(words, roster):
     name, rest = _name(words, roster)
     if not rest:
-        raise _Bad("the new name is missing")
+        raise _Bad("new_name_missing")
     return StAlias(name, " ".join(rest))
 
 
@@ -253,13 +259,13 @@ def _seat(words, roster):
 def _sub(words, roster):
     old, rest = _name(words, roster)
     if len(rest) != 1:
-        raise _Bad("give the new player's forum username after the old one")
+        raise _Bad("sub_new_player")
     return StSub(old, rest[0].lstrip("@"))
 
 
 def _undo(words, _roster):
     if len(words) != 1 or not words[0].lstrip("#").isdigit():
-        raise _Bad("give the number of the post to undo, as !log shows it (#12)")
+        raise _Bad("undo_number")
     return Undo(int(words[0].lstrip("#")))
 
 

@@ -16,6 +16,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import cast
 
+from ..say import Say
+
+NEIGHBOUR_FLAGS = frozenset({"whisper.neighbour_again", "whisper.neighbour_words"})
+
 
 @dataclass(frozen=True, slots=True)
 class NightChoice:
@@ -124,8 +128,13 @@ class WhisperFlag:
     day: int
     author: str
     others: tuple[str, ...]
-    reason: str
+    reason: Say  # a `whisper.*` code: why the Storytellers should look
     at: datetime
+
+    @property
+    def spends_neighbour_whisper(self) -> bool:
+        """A flagged neighbour whisper still used the day's one message to that neighbour."""
+        return self.reason.code in NEIGHBOUR_FLAGS
 
 
 @dataclass(frozen=True, slots=True)

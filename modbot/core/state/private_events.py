@@ -238,7 +238,7 @@ def _pm_counted(state: GameState, e: WhisperPmCounted) -> GameState:
 def _pm_flagged(state: GameState, e: WhisperPmFlagged) -> GameState:
     ledger = _ledger(state)
     used = ledger.neighbour_used
-    if e.flag.reason.startswith("neighbour"):  # a flagged neighbour whisper still used it
+    if e.flag.spends_neighbour_whisper:
         used = used | {(e.flag.day, e.flag.author, e.flag.others[0])}
     return replace(state, ledger=replace(ledger, flags=ledger.flags + (e.flag,),
                                          neighbour_used=used))

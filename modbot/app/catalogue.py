@@ -1,0 +1,102 @@
+"""Theory of operation: the words of every code the core speaks in.
+
+The core records what to tell as `Say(code, params)` (modbot/core/say.py); this module writes
+it with the sentence `templates/messages.toml` holds for the code: `{name}` takes the
+parameter (a list is written "A, B, C", or "A and B" as `{name:and}`; a nested Say is written
+in turn; a time takes a format such as `{at:%H:%M}`; a missing one is empty). Plain strings
+pass through unchanged: they are names or a person's own words. The templates call it as the
+`words` filter.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..core import Say
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+CATALOGUE = TEMPLATES / "messages.toml"
+
+
+@lru_cache(maxsize=1)
+def catalogue() -> dict[str, str]:
+    """Every code with its sentence ("rejection.not_a_player", ...)."""
+    return dict(_flatten(tomllib.loads(CATALOGUE.read_text(encoding="utf-8"))))
+
+
+def _flatten(table: dict, prefix: str = ""):
+    for key, value in table.items():
+        if isinstance(value, dict):
+            yield from _flatten(value, f"{prefix}{key}.")
+        else:
+            yield f"{prefix}{key}", value
+
+
+def words(item: Any, separator: str = ", ") -> str:
+    """The words for a Say, a list of them (joined by `separator`), or a plain string."""
+    if item is None:
+        return ""
+    if isinstance(item, Say):
+        sentence = catalogue().get(item.code)
+        if sentence is None:
+            raise KeyError(f"no words for the message code {item.code!r} in {CATALOGUE.name}")
+        return sentence.format_map(_Params(item.params))
+    if isinstance(item, (list, tuple)):
+        return separator.join(words(i) for i in item)
+    return str(item)
+
+
+def rejection_words(code: str, details: dict) -> str:
+    """A Rejection's words (its code is looked up under `rejection.`)."""
+    return words(Say(f"rejection.{code}", tuple(details.items())))
+
+
+def worded_report(report: dict) -> dict:
+    """A report (modbot.core.reporting) with each rejection's words: `message`, then the
+    rejected `text` and the `candidates` it could mean."""
+    for day in report.get("days", ()):
+        day["rejections"] = [_worded_rejection(r) for r in day["rejections"]]
+    return report
+
+
+def _worded_rejection(r: dict) -> dict:
+    details = r["details"]
+    out = {k: v for k, v in r.items() if k != "details"}
+    out["message"] = rejection_words(r["code"], details)
+    out.update({k: v for k, v in details.items() if k in ("text", "candidates")})
+    return out
+
+
+class _Params(dict):
+    """A message's parameters for `str.format_map`: a Say is written in words, a list is a
+    `_List`, anything else (a name, a number, a time) keeps its own format spec."""
+
+    def __init__(self, params) -> None:
+        super().__init__((k, _param(v)) for k, v in params)
+
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+def _param(value: Any) -> Any:
+    if isinstance(value, Say):
+        return words(value)
+    if isinstance(value, (list, tuple)):
+        return _List(tuple(words(v) for v in value))
+    return "" if value is None else value
+
+
+class _List:
+    """A list parameter: `{names}` writes "A, B, C"; `{names:and}` writes "A and B and C"."""
+
+    def __init__(self, items: tuple[str, ...]) -> None:
+        self.items = items
+
+    def __format__(self, spec: str) -> str:
+        return (" and " if spec == "and" else ", ").join(self.items)
+
+    def __str__(self) -> str:
+        return format(self)

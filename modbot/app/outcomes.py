@@ -1,0 +1,60 @@
+"""Theory of operation: an event's outcome is the event without its words.
+
+Stored events keep what the bot would say as `Say` values (a code and parameters), and
+events written before that kept English sentences in the same places. `outcome(name, data)`
+replaces every value the event's class declares as words (a `Say`, wherever it sits: a
+field, a tuple's member, a field of a nested value) by one marker, so that two versions of an
+event compare equal when they agree on everything but wording. The audit compares outcomes:
+rewording a message, or an upgrade that moved sentences into the catalogue, never changes its
+verdict.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from functools import lru_cache
+from typing import Any
+
+from ..core import EVENT_TYPES, Say
+
+WORDS = "<words>"
+
+
+def outcome(name: str, data: Any) -> Any:
+    """The stored (JSON) form of event `name` with its words replaced by `WORDS`."""
+    cls = EVENT_TYPES.get(name)
+    return _strip(data, cls) if cls is not None else data
+
+
+def _strip(value: Any, hint: Any) -> Any:
+    if value is None:
+        return None
+    if _is_words(hint):
+        return WORDS
+    if dataclasses.is_dataclass(hint) and isinstance(value, dict):
+        hints = _hints(hint)
+        return {k: _strip(v, hints.get(k, Any)) for k, v in value.items()}
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        inner = [a for a in args if a is not type(None)]
+        return _strip(value, inner[0]) if len(inner) == 1 else value
+    if origin in (tuple, list) and isinstance(value, list):
+        if len(args) == 2 and args[1] is Ellipsis:
+            return [_strip(v, args[0]) for v in value]
+        if args and len(args) == len(value):
+            return [_strip(v, a) for v, a in zip(value, args)]
+    return value
+
+
+def _is_words(hint: Any) -> bool:
+    if hint is Say:
+        return True
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    return origin in (typing.Union, types.UnionType) and Say in args
+
+
+@lru_cache(maxsize=None)
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)

@@ -15,6 +15,7 @@ from modbot.core.state.model import GameSetup, GrimoireEntry, Seat
 from modbot.files.scripts import load_script
 
 from .helpers import START
+from .wording import worded
 
 BOTF = load_script("botf")
 SEVEN = {"Alex": "clockmaker", "Brianna": "dreamer", "Cameron": "seamstress",
@@ -146,7 +147,7 @@ def night_sheet(setup: GameSetup, *, night: int = 1, choices=(), day=None, chang
     for player, text in choices:
         talk.pm(player, text, at)
     talk.tick(talk.state.phase_ends_at - timedelta(hours=2))
-    night_state = talk.state.night
+    night_state = worded(talk.state.night)
     return {e.player or e.step: e for e in night_state.sheet}, night_state, talk
 
 

@@ -9,6 +9,7 @@ from modbot.files.scripts import load_script
 
 from .conversation import Conversation, botf_setup, day_one, night_sheet, to
 from .helpers import START
+from .wording import worded, words
 
 ALMANAC = load_script("almanac")
 OOPS = load_script("oopsallevil")
@@ -46,7 +47,7 @@ def test_poisoner_spoils_later_steps_and_the_poison_ends_at_dusk():
     entries, night, talk = night_sheet(_game(*BASE), night=2, choices=(
         ("Derek", "/choose Brianna"),))
     assert entries["Brianna"].suggestion.startswith("ST decides (drunk or poisoned)")
-    assert [e.describe() for e in night.effects] == [
+    assert [words(e.describe()) for e in night.effects] == [
         "Brianna: poisoned until dusk (the Poisoner)"]
     talk.approve(talk.state.phase_ends_at - H)
     talk.tick(talk.state.phase_ends_at)
@@ -60,7 +61,7 @@ def test_imp_passes_the_demon_to_the_scarlet_woman():
     entries, night, talk = night_sheet(_game(*BASE), night=2, choices=(
         ("Ellen", "/choose Ellen"),))
     assert night.deaths == ("Ellen",)
-    assert [e.describe() for e in night.effects] == [
+    assert [words(e.describe()) for e in night.effects] == [
         "Gus: character becomes imp (the Imp passed to a Minion)"]
     said = talk.approve(talk.state.phase_ends_at - H)
     said += talk.tick(talk.state.phase_ends_at)
@@ -96,7 +97,7 @@ def test_witch_curse_kills_a_cursed_nominator_and_the_nomination_counts():
     characters = ("chef", "empath", "soldier", "witch", "imp", "monk", "pixie")
     entries, night, talk = night_sheet(_game(*characters), night=2,
                                        choices=(("Derek", "/choose Alex"),))
-    assert [e.describe() for e in night.effects] == [
+    assert [words(e.describe()) for e in night.effects] == [
         "Alex: cursed_day becomes 2 (the Witch)"]
     talk.approve(talk.state.phase_ends_at - H)
     talk.tick(talk.state.phase_ends_at)
@@ -129,21 +130,21 @@ def test_pukka_poisons_then_kills_the_previous_victim():
     talk.tick(START)
     talk.pm("Ellen", "/choose Alex", START + H)
     talk.tick(START + timedelta(hours=22))
-    assert talk.state.night.deaths == ()
-    assert [e.describe() for e in talk.state.night.effects] == ["Alex: poisoned (the Pukka)"]
+    assert worded(talk.state.night).deaths == ()
+    assert [words(e.describe()) for e in worded(talk.state.night).effects] == ["Alex: poisoned (the Pukka)"]
     talk.approve(START + timedelta(hours=23))
     talk.tick(START + timedelta(hours=24))
     assert talk.state.grimoire_of("Alex").poisoned
     talk.st("!endday --yes", START + timedelta(hours=30))
     talk.pm("Ellen", "/choose Brianna", START + timedelta(hours=31))
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    assert talk.state.night.deaths == ("Alex",)
+    assert worded(talk.state.night).deaths == ("Alex",)
 
 
 def test_lleech_poisons_its_host_on_the_first_night():
     characters = ("chef", "empath", "soldier", "poisoner", "lleech", "monk", "savant")
     _, night, _ = night_sheet(_game(*characters), choices=(("Ellen", "/choose Alex"),))
-    assert [e.describe() for e in night.effects] == ["Alex: poisoned (the Lleech's host)"]
+    assert [words(e.describe()) for e in night.effects] == ["Alex: poisoned (the Lleech's host)"]
 
 
 def test_gambler_dies_on_a_wrong_guess():
@@ -218,7 +219,7 @@ def test_fanggu_jumps_to_the_first_outsider_it_kills():
     _, night, _ = night_sheet(_game(*characters), night=2,
                               choices=(("Ellen", "/choose Brianna"),))
     assert night.deaths == ("Ellen",)
-    assert [e.describe() for e in night.effects] == [
+    assert [words(e.describe()) for e in night.effects] == [
         "Brianna: character becomes fanggu (the Fang Gu jumped)",
         "Brianna: alignment becomes evil (the Fang Gu jumped)"]
 
@@ -227,7 +228,7 @@ def test_vigormortis_poisons_a_townsfolk_neighbour_of_a_killed_minion():
     characters = ("chef", "empath", "soldier", "poisoner", "vigormortis", "monk", "pixie")
     _, night, _ = night_sheet(_game(*characters), night=2, choices=(("Ellen", "/choose Derek"),))
     assert night.deaths == ("Derek",)
-    assert [e.describe() for e in night.effects] == [
+    assert [words(e.describe()) for e in night.effects] == [
         "Cameron: poisoned (the Vigormortis' Minion)"]
 
 
@@ -235,7 +236,7 @@ def test_pithag_changes_a_character_not_in_play():
     characters = ("chef", "empath", "soldier", "pithag", "imp", "monk", "pixie")
     _, night, _ = night_sheet(_game(*characters), night=2,
                               choices=(("Derek", "/choose Alex as Noble"),))
-    assert [e.describe() for e in night.effects] == [
+    assert [words(e.describe()) for e in night.effects] == [
         "Alex: character becomes noble (the Pit Hag)"]
     entries, night, _ = night_sheet(_game(*characters), night=2,
                                     choices=(("Derek", "/choose Alex as Empath"),))
@@ -253,7 +254,7 @@ def test_juggler_guesses_in_public_and_learns_how_many_were_right():
     assert "No character on this script is called \"Nobody\"" in to(said, "pm:alex")[0]
     talk.st("!endday --yes", day + 3 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    entry = next(e for e in talk.state.night.sheet if e.player == "Alex")
+    entry = next(e for e in worded(talk.state.night).sheet if e.player == "Alex")
     assert entry.suggestion == "2 of your day-1 guesses were right."
 
 
@@ -292,7 +293,7 @@ def test_moonchild_choice_kills_a_good_player_that_night():
     talk.st("!execute Alex --yes", day + H)  # night 2 begins
     talk.thread("Alex", "/choose Brianna", day + 2 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    assert talk.state.night.deaths == ("Brianna",)
+    assert worded(talk.state.night).deaths == ("Brianna",)
 
 
 def test_damsel_guessed_by_a_minion_makes_evil_win():
@@ -355,8 +356,8 @@ def test_mezepheles_word_turns_the_first_good_speaker_evil():
     talk.thread("Cameron", "pineapple!", day + 3 * H)  # only the first good player
     talk.st("!endday --yes", day + 4 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    night = talk.state.night
-    assert [e.describe() for e in night.effects] == [
+    night = worded(talk.state.night)
+    assert [words(e.describe()) for e in night.effects] == [
         "Alex: alignment becomes evil (the Mezepheles' word)"]
     assert ("Alex", "You are now evil.") in night.tells
 
@@ -372,7 +373,7 @@ def test_bonecollector_and_hostess_choose_by_day_for_the_night():
     assert "night 2's lock" in to(said, "pm:gus")[0]
     talk.st("!endday --yes", day + 2 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    entry = next(e for e in talk.state.night.sheet if e.player == "Gus")
+    entry = next(e for e in worded(talk.state.night).sheet if e.player == "Gus")
     assert entry.choice == "Brianna" and entry.suggestion.startswith("ST decides: the dead")
 
 

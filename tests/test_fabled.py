@@ -14,6 +14,7 @@ from modbot.rehearsal import DEMO_GAME
 
 from .conversation import Conversation, botf_setup, day_one, night_sheet, to
 from .helpers import START
+from .wording import worded
 
 BOTF = load_script("botf")
 H = timedelta(hours=1)
@@ -48,7 +49,7 @@ def test_fibbin_is_not_recalled_after_it_was_used():
     assert "fibbin" in entries  # a fresh game: still unused
     talk.st("!endday --yes", dawn + 13 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    assert "fibbin" not in {e.step for e in talk.state.night.sheet}
+    assert "fibbin" not in {e.step for e in worded(talk.state.night).sheet}
 
 
 def test_fiddler_the_demon_is_told_and_chooses_at_night():

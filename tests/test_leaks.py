@@ -11,6 +11,7 @@ import pytest
 
 import modbot.app.private_reactions
 import modbot.app.reactions
+from modbot.app.catalogue import words
 from modbot.app.reactions import PUBLIC_TEMPLATES
 from modbot.files.scripts import load_script
 from modbot.rehearsal import DEMO_PRIVATE, day_end, demo_rehearsal
@@ -64,7 +65,7 @@ def _secrets(rehearsal) -> list[str]:
                     if len(line.strip()) > 6]
     state = rehearsal.service.games[rehearsal.setup.topic_id].state
     for night in state.past_nights:
-        secrets += [text for _, text in night.results + night.tells if text]
+        secrets += [words(said) for _, said in night.results + night.tells if said]
     return secrets
 
 

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from .conversation import Conversation, night_sheet, seven, to
 from .helpers import START
+from .wording import words
 
 H = timedelta(hours=1)
 
@@ -19,7 +20,7 @@ def test_cerenovus_madness_is_recorded_for_one_day_and_recalled_at_dawn():
     characters = ("chef", "empath", "soldier", "cerenovus", "imp", "monk", "mutant")
     _, night, talk = night_sheet(game(*characters), choices=(("Derek", "/choose Alex as Monk"),))
     assert "Alex: mad about being the monk until dusk (the Cerenovus)" in \
-        [e.describe() for e in night.effects]
+        [words(e.describe()) for e in night.effects]
     said = talk.dawn()
     assert talk.state.grimoire_of("Alex").mad_as == "monk"
     assert "You are mad that you are the Monk" in to(said, "pm:alex")[0]
@@ -57,7 +58,7 @@ def test_pixie_is_mad_about_its_townsfolk_and_the_storytellers_hear_when_it_dies
     entries, night, talk = night_sheet(game(*characters))
     assert entries["Gus"].suggestion.startswith("ST decides: show an in-play Townsfolk; "
                                                 "proposed: Chef (Alex)")
-    assert "Gus: mad about being the chef (the Pixie)" in [e.describe() for e in night.effects]
+    assert "Gus: mad about being the chef (the Pixie)" in [words(e.describe()) for e in night.effects]
     said = talk.dawn()
     assert talk.state.grimoire_of("Gus").mad_as == "chef"
     assert any("Gus must be mad about being the Chef (the Pixie)" in raw

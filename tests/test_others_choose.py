@@ -11,6 +11,7 @@ from modbot.files.scripts import load_script
 
 from .conversation import ALL, Conversation, day_one, night_sheet, seven, to
 from .helpers import START
+from .wording import worded, words
 
 H = timedelta(hours=1)
 
@@ -45,7 +46,7 @@ def test_barber_executed_today_counts_and_the_demon_keeps_its_kill():
                               choices=(("Ellen", "/swap Cameron Ellen"),
                                        ("Ellen", "/choose Fatima")))
     assert night.deaths == ("Fatima",)
-    assert [e.describe() for e in night.effects if e.field == "character"] == [
+    assert [words(e.describe()) for e in night.effects if e.field == "character"] == [
         "Cameron: character becomes imp (the Barber's haircut)",
         "Ellen: character becomes soldier (the Barber's haircut)"]
 
@@ -73,7 +74,7 @@ def test_barber_swap_is_the_demons_and_takes_two_players():
     assert "if the Barber died today or tonight, Cameron and Derek swap characters" in \
         to(said, "pm:ellen")[0]
     said = talk.pm("Ellen", "/choose Fatima", at + H)  # the kill does not replace the swap
-    night = talk.state.night
+    night = worded(talk.state.night)
     assert night.choice_of("Ellen").players == ("Fatima",)
     assert night.helping("barber")[0].players == ("Cameron", "Derek")
 
@@ -131,7 +132,7 @@ def test_lilmonsta_without_a_majority_the_storyteller_chooses():
 def test_lilmonsta_babysitter_dying_ends_the_game_and_not_before():
     """Seed 000, Lil' Monsta: "If they die, declare that the game is over and good has won." """
     talk, day = day_one(lil_monsta())
-    assert talk.state.winner is None and not talk.state.night  # nobody held it: no win
+    assert talk.state.winner is None and not worded(talk.state.night)  # nobody held it: no win
     talk.st("!reminder Derek babysitter", day + H)
     said = talk.st("!execute Gus --yes", day + 2 * H)  # a Minion, not the babysitter
     assert not any("looks over" in s.raw for s in said)

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from .conversation import botf_setup, day_one, night_sheet, seven, to
 from .helpers import START
+from .wording import worded
 
 H = timedelta(hours=1)
 
@@ -158,7 +159,7 @@ def test_seed_002_moonchild_alignment_when_choosing():
     talk.thread("Alex", "/choose Brianna", day + 2 * H)
     talk.st("!alignment Brianna evil", day + 3 * H)  # turned evil after the choice
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    assert talk.state.night.deaths == ("Brianna",)
+    assert worded(talk.state.night).deaths == ("Brianna",)
 
 
 def test_seed_001_klutz_six_hours():

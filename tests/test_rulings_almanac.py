@@ -10,6 +10,7 @@ from modbot.core.setup.composition import problems
 
 from .conversation import ALL, SEATS, Conversation, day_one, night_sheet, seven, to
 from .helpers import START
+from .wording import worded, words
 
 H = timedelta(hours=1)
 
@@ -80,7 +81,7 @@ def test_seed_000_monk_safe_reminder_is_removed_at_dawn():
     talk.st("!endday --yes", talk.state.phase_ends_at - H)
     talk.pm("Ellen", "/choose Alex", talk.state.phase_ends_at - 20 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    assert talk.state.night.deaths == ("Alex",)
+    assert worded(talk.state.night).deaths == ("Alex",)
 
 
 def test_seed_000_soldier_survives_the_demon_and_no_one_died_is_declared():
@@ -222,7 +223,7 @@ def test_seed_000_widow_poisons_its_choice_and_a_good_player_learns_it():
     token." """
     setup = game("chef", "empath", "soldier", "widow", "imp", "monk", "savant")
     _, night, _ = night_sheet(setup, choices=(("Derek", "/choose Brianna"),))
-    assert "Brianna: poisoned (the Widow)" in [e.describe() for e in night.effects]
+    assert "Brianna: poisoned (the Widow)" in [words(e.describe()) for e in night.effects]
     (knows,) = [p for p, text in night.tells if text == "A Widow is in play."]
     assert knows not in players_of_team(night_sheet(setup)[2].state, "minion")
 
@@ -308,7 +309,7 @@ def test_seed_000_monk_and_soldier_stop_the_demons_other_harmful_effects():
     talk.st("!endday --yes", talk.state.phase_ends_at - H)
     talk.pm("Ellen", "/choose Brianna", talk.state.phase_ends_at - 20 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    assert talk.state.night.deaths == ()
+    assert worded(talk.state.night).deaths == ()
 
 
 def test_seed_000_savant_and_artist_visit_the_storyteller_and_evil_may_too():

@@ -13,6 +13,7 @@ from modbot.files.scripts import load_script
 
 from .conversation import Conversation, botf_setup, day_one, night_sheet, to
 from .helpers import START
+from .wording import worded, words
 
 OOPS = load_script("oopsallevil")
 H = timedelta(hours=1)
@@ -36,7 +37,7 @@ def test_seed_002_goon_chosen_by_an_evil_player_turns_evil_and_drunks_them():
     informed they are now evil, Goon joins Imp's team." """
     _, night, _ = night_sheet(teams_game(*TWO_TEAMS), night=2,
                               choices=(("Ellen", "/choose Alex"),))
-    described = [e.describe() for e in night.effects]
+    described = [words(e.describe()) for e in night.effects]
     assert "Ellen: drunk until dusk (chose the Goon)" in described
     assert "Alex: alignment becomes evil (the Goon)" in described
 
@@ -135,7 +136,7 @@ def test_seed_002_pukka_choosing_itself_dies_the_following_night():
     talk.st("!endday --yes", talk.state.phase_ends_at - H)
     talk.pm("Ellen", "/choose Brianna", talk.state.phase_ends_at - 20 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    assert "Ellen" in talk.state.night.deaths
+    assert "Ellen" in worded(talk.state.night).deaths
 
 
 def test_seed_002_vortox_only_its_team_wins():
@@ -194,7 +195,7 @@ def said_the_word(setup, speaker, changes=()):
         talk.st("\n".join(changes), START + 26 * H)
     talk.st("!endday --yes", START + 27 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    return talk.state.night
+    return worded(talk.state.night)
 
 
 MEZ = ({**TWO_TEAMS[0], "Derek": "mezepheles", "Fatima": "cerenovus"}, TWO_TEAMS[1])
@@ -206,7 +207,7 @@ def test_seed_002_mezepheles_turns_a_player_of_another_evil_team():
     yet, Cerenovus is shown "You are" card and thumbs down. They are now part of Mezepheles'
     team." """
     night = said_the_word(teams_game(*MEZ), "Fatima")
-    assert [e.describe() for e in night.effects if "Mezepheles" in e.why] == [
+    assert [words(e.describe()) for e in night.effects if "Mezepheles" in e.why] == [
         "Fatima: alignment becomes evil (the Mezepheles' word)",
         "Fatima: evil_team becomes 1 (the Mezepheles' word)"]
 
@@ -235,7 +236,7 @@ def test_seed_002_imp_passes_to_a_minion_of_its_own_team():
     _, night, _ = night_sheet(teams_game(*TWO_TEAMS), night=2,
                               choices=(("Ellen", "/choose Ellen"),))
     assert "Derek: character becomes imp (the Imp passed to a Minion)" in \
-        [e.describe() for e in night.effects]  # Derek is team 1; Fatima (team 2) is not
+        [words(e.describe()) for e in night.effects]  # Derek is team 1; Fatima (team 2) is not
 
 
 def test_seed_002_imp_without_a_minion_of_its_team_passes_to_a_good_minion():
@@ -249,7 +250,7 @@ def test_seed_002_imp_without_a_minion_of_its_team_passes_to_a_good_minion():
     assert night.deaths == ("Ellen",)
     # Derek (dead, of the losing team, so good by then) is proposed; Fatima is team 2's
     assert "Derek: character becomes imp (the Imp passed to a Minion)" in \
-        [e.describe() for e in night.effects]
+        [words(e.describe()) for e in night.effects]
     assert "a good Minion becomes an Imp, even a dead one" in entries["Ellen"].suggestion
 
 
@@ -329,7 +330,7 @@ def test_seed_002_fang_gu_jump_takes_its_alignment_and_team():
     _, night, _ = night_sheet(setup, night=2, choices=(("Gus", "/choose Brianna"),))
     assert night.deaths == ("Gus",)
     assert "Brianna: evil_team becomes 2 (the Fang Gu jumped)" in \
-        [e.describe() for e in night.effects]
+        [words(e.describe()) for e in night.effects]
 
 
 def test_seed_002_assassin_choosing_the_goon_still_kills_it():
@@ -338,7 +339,7 @@ def test_seed_002_assassin_choosing_the_goon_still_kills_it():
     characters, teams = TWO_TEAMS
     setup = teams_game({**characters, "Fatima": "assassin"}, teams)
     _, night, _ = night_sheet(setup, night=2, choices=(("Fatima", "/choose Alex"),))
-    described = [e.describe() for e in night.effects]
+    described = [words(e.describe()) for e in night.effects]
     assert "Alex" in night.deaths
     assert "Alex: alignment becomes evil (the Goon)" in described
     assert "Alex: evil_team becomes 2 (the Goon)" in described
@@ -429,7 +430,7 @@ def test_seed_002_fang_gu_jumps_into_a_turned_outsider_of_another_team():
         for p, e in setup.grimoire))
     _, night, _ = night_sheet(setup, night=2, choices=(("Gus", "/choose Brianna"),))
     assert night.deaths == ("Gus",)
-    assert {e.describe() for e in night.effects if e.player == "Brianna"} >= {
+    assert {words(e.describe()) for e in night.effects if e.player == "Brianna"} >= {
         "Brianna: character becomes fanggu (the Fang Gu jumped)",
         "Brianna: evil_team becomes 2 (the Fang Gu jumped)"}
     assert ("Brianna", "You are now the Fang Gu, and evil.") in night.tells
@@ -451,7 +452,7 @@ def test_seed_002_moonchild_poisoned_when_choosing_kills_once_healthy():
     talk.st("!alignment Alex evil", day + 3 * H)
     talk.st("!endday --yes", day + 4 * H)  # dusk: the Poisoner's poison ends
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    assert "Alex" in talk.state.night.deaths
+    assert "Alex" in worded(talk.state.night).deaths
 
 
 def test_seed_002_golem_second_nomination_is_the_storytellers_to_allow_or_deny():
@@ -529,9 +530,9 @@ def test_seed_002_pukka_impaired_kills_its_last_victim_once_healthy():
         talk.pm("Ellen", "/choose Cameron", talk.state.phase_ends_at - 20 * H)
         talk.tick(talk.state.phase_ends_at - 2 * H)
         if night == 2:
-            assert talk.state.night.deaths == ()  # impaired: nothing happens
+            assert worded(talk.state.night).deaths == ()  # impaired: nothing happens
             talk.st("!heal Ellen", talk.state.phase_ends_at - 90 * timedelta(minutes=1))
-    assert talk.state.night.deaths == ("Brianna",)
+    assert worded(talk.state.night).deaths == ("Brianna",)
 
 
 def test_seed_002_puzzlemaster_drunk_is_sober_while_the_puzzlemaster_is_impaired():
@@ -648,7 +649,7 @@ def test_seed_002_scarlet_woman_become_lleech_chooses_a_host_and_survives_till_t
     assert talk.state.seat("Derek").alive  # no host yet: it does not die
     talk.pm("Derek", "/choose Alex", day + 3 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    entry = next(e for e in talk.state.night.sheet if e.player == "Derek")
+    entry = next(e for e in worded(talk.state.night).sheet if e.player == "Derek")
     assert entry.suggestion.startswith("Alex is the Lleech's host: poisoned")
 
 

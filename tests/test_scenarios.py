@@ -17,6 +17,7 @@ from modbot.files.scripts import bundled_scripts, load_script
 
 from .conversation import Conversation, botf_setup, day_one, night_sheet, to
 from .helpers import START
+from .wording import worded, words
 
 ALL = load_script("almanac").with_characters(tuple(
     c for name in ("botf", "oopsallevil", "crimsonmoon") for c in load_script(name).characters))
@@ -65,7 +66,7 @@ def _sheet(character, expected, night=1, choices=(), player="Alex", **kw):
 def _effects(character, expected, night=2, choices=(), **kw):
     def check():
         _, night_state, _ = night_sheet(game(character, **kw), night=night, choices=choices)
-        assert expected in [e.describe() for e in night_state.effects]
+        assert expected in [words(e.describe()) for e in night_state.effects]
     return check
 
 
@@ -127,7 +128,7 @@ def _moonchild():
     talk.st("!execute Alex --yes", day + H)
     talk.thread("Alex", "/choose Brianna", day + 2 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    assert talk.state.night.deaths == ("Brianna",)
+    assert worded(talk.state.night).deaths == ("Brianna",)
 
 
 def _damsel():
@@ -167,7 +168,7 @@ def _mezepheles():
     talk.thread("Alex", "pineapple", START + timedelta(hours=25))
     talk.st("!endday --yes", START + timedelta(hours=26))
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    assert ("Alex", "You are now evil.") in talk.state.night.tells
+    assert ("Alex", "You are now evil.") in worded(talk.state.night).tells
 
 
 def _fearmonger():
@@ -185,7 +186,7 @@ def _juggler():
     talk.thread("Alex", "/guess Ellen as Imp\n/guess Brianna as Chef", day + H)
     talk.st("!endday --yes", day + 2 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    entry = next(e for e in talk.state.night.sheet if e.player == "Alex")
+    entry = next(e for e in worded(talk.state.night).sheet if e.player == "Alex")
     assert entry.suggestion == "1 of your day-1 guesses were right."
 
 
@@ -337,7 +338,7 @@ def _goon():
     # so its poison fails, and the Goon turns evil.
     _, night, _ = night_sheet(game("goon"), night=2, choices=(
         ("Derek", "/choose Alex"), ("Ellen", "/choose Alex")))
-    assert [e.describe() for e in night.effects][:2] == [
+    assert [words(e.describe()) for e in night.effects][:2] == [
         "Derek: drunk until dusk (chose the Goon)", "Alex: alignment becomes evil (the Goon)"]
     assert not any(e.field == "poisoned" for e in night.effects)
 
@@ -347,7 +348,7 @@ def _cannibal():
     talk.st("!execute Brianna --yes", day + H)  # the Empath, good
     assert talk.state.grimoire_of("Alex").ability_of == "empath"
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    assert any(e.player == "Alex" and e.character == "Empath" for e in talk.state.night.sheet)
+    assert any(e.player == "Alex" and e.character == "Empath" for e in worded(talk.state.night).sheet)
 
 
 def _bone_collector():
@@ -356,7 +357,7 @@ def _bone_collector():
     talk.pm("Gus", "/choose Brianna", day + H)
     talk.st("!endday --yes", day + 2 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    brianna = next(e for e in talk.state.night.sheet if e.player == "Brianna")
+    brianna = next(e for e in worded(talk.state.night).sheet if e.player == "Brianna")
     assert brianna.suggestion != "dead: does not act"  # the dead Empath acts tonight
 
 

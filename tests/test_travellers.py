@@ -8,6 +8,7 @@ from datetime import timedelta
 from modbot.files.scripts import load_script
 
 from .conversation import botf_setup, day_one, to
+from .wording import worded
 
 BOTF = load_script("botf")
 H = timedelta(hours=1)
@@ -95,7 +96,7 @@ def test_hostess_chosen_player_character_is_proposed_for_the_night():
     assert "Night 2: accepted: you chose Brianna." in to(said, "pm:gus")[0]
     talk.st("!endday --yes", dawn + 2 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    night = talk.state.night
+    night = worded(talk.state.night)
     entry = next(e for e in night.sheet if e.player == "Gus")
     assert entry.suggestion.startswith("ST decides: ask Brianna whether they agree")
     assert night.result_of("Gus") == "Brianna is the Dreamer."

@@ -55,11 +55,21 @@ def rejection_words(code: str, details: dict) -> str:
 
 
 def worded_report(report: dict) -> dict:
-    """A report (modbot.core.reporting) with each rejection's words: `message`, then the
-    rejected `text` and the `candidates` it could mean."""
+    """A report (modbot.core.reporting) in words: each rejection gets its `message` (then the
+    rejected `text` and the `candidates` it could mean), and every Say is written."""
     for day in report.get("days", ()):
         day["rejections"] = [_worded_rejection(r) for r in day["rejections"]]
-    return report
+    return _written(report)
+
+
+def _written(value: Any) -> Any:
+    if isinstance(value, Say):
+        return words(value)
+    if isinstance(value, dict):
+        return {k: _written(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_written(v) for v in value]
+    return value
 
 
 def _worded_rejection(r: dict) -> dict:
@@ -83,20 +93,21 @@ class _Params(dict):
 
 def _param(value: Any) -> Any:
     if isinstance(value, Say):
-        return words(value)
+        return _List((words(value),))
     if isinstance(value, (list, tuple)):
         return _List(tuple(words(v) for v in value))
     return "" if value is None else value
 
 
 class _List:
-    """A list parameter: `{names}` writes "A, B, C"; `{names:and}` writes "A and B and C"."""
+    """A list parameter: `{names}` writes "A, B, C"; `{names:and}` "A and B and C";
+    `{names:;}` "A; B; C"."""
 
     def __init__(self, items: tuple[str, ...]) -> None:
         self.items = items
 
     def __format__(self, spec: str) -> str:
-        return (" and " if spec == "and" else ", ").join(self.items)
+        return {"and": " and ", ";": "; "}.get(spec, ", ").join(self.items)
 
     def __str__(self) -> str:
         return format(self)

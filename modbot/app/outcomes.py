@@ -31,8 +31,8 @@ def outcome(name: str, data: Any) -> Any:
 def _strip(value: Any, hint: Any) -> Any:
     if value is None:
         return None
-    if _is_words(hint):
-        return WORDS
+    if _is_words(hint):  # no words at all (None, or "" as older events wrote it) stay none
+        return WORDS if value != "" else None
     if dataclasses.is_dataclass(hint) and isinstance(value, dict):
         hints = _hints(hint)
         return {k: _strip(v, hints.get(k, Any)) for k, v in value.items()}

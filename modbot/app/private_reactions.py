@@ -350,9 +350,9 @@ def _roshambo(reactor, state: GameState, event: PsychopathExecuted) -> list:
 
 def _resolved(reactor, state: GameState, event: NightResolved) -> list:
     messages = {}
-    for player, text in event.results:
-        if text:
-            messages.setdefault(player, []).append(text)
+    for player, told in event.results:
+        if told is not None:
+            messages.setdefault(player, []).append(told)
     for player, text in event.tells:
         messages.setdefault(player, []).append(text)
     return [reactor.pm(player, f"result:{event.night}:{player}",

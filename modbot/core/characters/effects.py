@@ -13,6 +13,7 @@ night sheet, may drop any (`!effect N off`), and their approval applies them at 
 
 from __future__ import annotations
 
+from ..say import Say, say
 from ..state.model import GameState
 from ..state.night_model import Effect, Info, NightChoice
 from ..state.private_events import night_of
@@ -29,6 +30,8 @@ from .grimoire import (
 )
 from .star_pass import star_pass
 
+BY_PUKKA = say("by.pukka")  # the Pukka's poison, found again on later nights
+
 
 def target_of(choice: NightChoice | None) -> str | None:
     return choice.players[0] if choice and choice.players else None
@@ -39,24 +42,24 @@ def target_of(choice: NightChoice | None) -> str | None:
 def _kill(state, player, choice, _deaths) -> Info:
     target = target_of(choice)
     if target is None:
-        return Info(note="no choice sent: choose a death or !nodeath")
+        return Info(note=say("info.kill_no_choice"))
     if is_malfunctioning(state, player):
-        return Info(note=f"{state.setup.script.terms.malfunction}: the kill on {target} "
-                    "fails unless you say otherwise (!dies)")
+        return Info(note=say("info.kill_malfunctioning", term=state.setup.script.terms.malfunction,
+                             player=target))
     if not state.seat(target).alive:
-        return Info(note=f"{target} is already dead: no death")
+        return Info(note=say("info.already_dead", player=target))
     if lleech_survives(state, target):
-        return Info(note=f"{target} is the Lleech and its host lives: no death")
+        return Info(note=say("info.lleech_host_lives", player=target))
     is_demon = true_character(state, player).team == "demon"
     safe = _protected_by(state, target) if is_demon else None
     if safe is not None:
-        return Info(note=f"{target} is safe from the Demon ({safe}): no death")
+        return Info(note=say("info.safe", player=target, by=safe))
     if target == player and true_character(state, player).id == "imp":
         return star_pass(state, player)
-    return Info(note=f"{target} dies", death=target)
+    return Info(note=say("info.dies", player=target), death=target)
 
 
-def _protected_by(state: GameState, target: str) -> str | None:
+def _protected_by(state: GameState, target: str) -> Say | None:
     """Why the Demon cannot kill the target tonight: the Monk, the Innkeeper, the Soldier."""
     night = night_of(state, state.cycle)
     for choice in night.choices:
@@ -65,10 +68,10 @@ def _protected_by(state: GameState, target: str) -> str | None:
                 target not in choice.players or not state.seat(choice.player).alive or \
                 is_malfunctioning(state, choice.player):
             continue
-        return f"the {character.name}"
+        return say("by.character", character=character.name)
     real = true_character(state, target)
     if real is not None and real.id == "soldier" and not is_malfunctioning(state, target):
-        return "the Soldier"
+        return say("by.character", character=real.name)
     return None
 
 
@@ -77,20 +80,20 @@ def godfather_kill(state, player, choice, deaths) -> Info:
     day = yesterday(state)
     if not any((c := true_character(state, d.player)) and c.team == "outsider"
                for d in (day.deaths if day else ())):
-        return Info(note="no Outsider died today: the Godfather's choice does nothing")
+        return Info(note=say("info.godfather_no_outsider"))
     return _kill(state, player, choice, deaths)
 
 
 def lunatic(state, player, choice) -> Info:
     """The Demons learn the Lunatic's choice, unless the Lunatic is impaired (seed 002)."""
     demons = players_of_team(state, "demon")
-    target = target_of(choice) or "nobody"
+    target = target_of(choice) or say("info.nobody")
     entry = state.grimoire_of(player)  # it always "thinks" another character: not that
     if entry.poisoned or entry.drunk:
-        return Info(note=f"the Lunatic's attack on {target} does nothing; it is "
-                    f"{state.setup.script.terms.malfunction}, so the Demons learn nothing")
-    return Info(note=f"the Lunatic's attack on {target} does nothing; the Demon learns it",
-                tells=tuple((d, f"The Lunatic ({player}) chose {target} tonight.")
+        return Info(note=say("info.lunatic_malfunctioning", player=target,
+                             term=state.setup.script.terms.malfunction))
+    return Info(note=say("info.lunatic", player=target),
+                tells=tuple((d, say("tell.lunatic_chose", lunatic=player, player=target))
                             for d in demons))
 
 
@@ -101,16 +104,16 @@ def _pukka(state, player, choice, _deaths) -> Info:
     victim = _pukka_victim(state, player)
     target = target_of(choice)
     if is_malfunctioning(state, player):
-        return Info(note=f"{state.setup.script.terms.malfunction}: nobody is poisoned or dies")
+        return Info(note=say("info.pukka_malfunctioning", term=state.setup.script.terms.malfunction))
     dies = victim if victim and state.seat(victim).alive else None
     poisoned = target if target != player else None  # seed 002: itself, healthy at once
     if poisoned is not None and _protected_by(state, poisoned) is not None:
         poisoned = None  # seed 000: the Monk and the Soldier stop "all other harmful effects"
-    effects = tuple(Effect(p, "poisoned", value, "the Pukka")
+    effects = tuple(Effect(p, "poisoned", value, BY_PUKKA)
                     for p, value in ((poisoned, True), (dies, False)) if p)
-    return Info(note=f"{target or 'nobody'} is poisoned; "
-                + (f"last night's {victim} dies" if dies else "nobody dies"),
-                death=dies, effects=effects)
+    target_said = target or say("info.nobody")
+    return Info(note=say("info.pukka_dies", player=target_said, victim=victim) if dies
+                else say("info.pukka", player=target_said), death=dies, effects=effects)
 
 
 def _pukka_victim(state: GameState, pukka: str) -> str | None:
@@ -119,7 +122,7 @@ def _pukka_victim(state: GameState, pukka: str) -> str | None:
     they choose the last successfully poisoned player dies"); a Pukka that chose itself is
     its own victim."""
     for night in reversed(state.past_nights):
-        mine = [e for e in night.effects if e.why == "the Pukka" and e.field == "poisoned"]
+        mine = [e for e in night.effects if e.why == BY_PUKKA and e.field == "poisoned"]
         reached = [e.player for e in mine if e.value is True]
         choice = night.choice_of(pukka)
         if reached:
@@ -157,10 +160,9 @@ def _lleech(state, player, choice, deaths) -> Info:
     if lleech_host(state, player) is None:  # its first night as the Lleech: the host
         host = target_of(choice)
         if host == player:  # seed 002: poisoned and healthy at once; the host part is void
-            return Info(note=f"{player} hosts itself: healthy at once, and it can die")
-        return Info(note=f"{host or '(no choice)'} is the Lleech's host: poisoned; the Lleech "
-                    "dies if and only if they die",
-                    effects=(Effect(host, "poisoned", True, "the Lleech's host"),)
+            return Info(note=say("info.lleech_itself", player=player))
+        return Info(note=say("info.lleech_host", player=host or say("info.no_choice")),
+                    effects=(Effect(host, "poisoned", True, say("by.lleech")),)
                     if host and not is_malfunctioning(state, player) else ())
     return _kill(state, player, choice, deaths)
 
@@ -170,30 +172,30 @@ def _gambler(state, player, choice, _deaths) -> Info:
         return Info()
     real = true_character(state, choice.players[0])
     if real is not None and real.id == choice.chosen_character:
-        return Info(note="the guess is right: nothing happens")
+        return Info(note=say("info.gambler_right"))
     if is_malfunctioning(state, player):
-        return Info(note="the guess is wrong, but the Gambler malfunctions: no death")
-    return Info(note="the guess is wrong: the Gambler dies", death=player)
+        return Info(note=say("info.gambler_malfunctions"))
+    return Info(note=say("info.gambler_wrong"), death=player)
 
 
 def _widow(state, player, choice, _deaths) -> Info:
     good = [s.name for s in state.seats if s.alive and not is_evil(state, s.name)]
     knows, target = (good[0] if good else None), target_of(choice)
-    poison = (Effect(target, "poisoned", True, "the Widow"),) \
+    poison = (Effect(target, "poisoned", True, say("by.widow")),) \
         if target and not is_malfunctioning(state, player) else ()
-    return Info(note=f"{target or '(no choice)'} is poisoned; send the Widow the grimoire "
-                f"(!tell); proposed to learn a Widow is in play: {knows}",
-                tells=((knows, "A Widow is in play."),) if knows else (), effects=poison)
+    return Info(note=say("info.widow", player=target or say("info.no_choice"), knows=knows),
+                tells=((knows, say("tell.widow")),) if knows else (), effects=poison)
 
 
 def _poisoner(state, player, choice, _deaths) -> Info:
     target = target_of(choice)
     if target is None:
-        return Info(note="no choice sent")
+        return Info(note=say("info.no_choice_sent"))
     if is_malfunctioning(state, player):
-        return Info(note=f"{state.setup.script.terms.malfunction}: {target} is not poisoned")
-    return Info(note=f"{target} is poisoned tonight and tomorrow",
-                effects=(Effect(target, "poisoned", True, "the Poisoner", until_dusk=True),))
+        return Info(note=say("info.poisoner_malfunctioning", player=target,
+                             term=state.setup.script.terms.malfunction))
+    return Info(note=say("info.poisoner", player=target),
+                effects=(Effect(target, "poisoned", True, say("by.poisoner"), until_dusk=True),))
 
 
 def _snake_charmer(state, player, choice, _deaths) -> Info:
@@ -202,19 +204,17 @@ def _snake_charmer(state, player, choice, _deaths) -> Info:
         return Info()
     demon = true_character(state, target)
     if demon is None or demon.team != "demon":
-        return Info(note=f"{target} is not the Demon: nothing happens")
+        return Info(note=say("info.not_the_demon", player=target))
     if is_malfunctioning(state, player):
-        return Info(note=f"{target} is the Demon, but the Snake Charmer malfunctions: nothing "
-                    "happens")
+        return Info(note=say("info.snake_charmer_malfunctions", player=target))
     terms, charmer = state.setup.script.terms, true_character(state, player)
-    why = "the Snake Charmer's swap"  # alignments swap too, even an evil Charmer's (seed 000)
+    why = say("by.snake_charmer")  # alignments swap too, even an evil Charmer's (seed 000)
     mine, theirs = alignment_of(state, player) or "good", alignment_of(state, target) or "evil"
-    return Info(note=f"{target} is the Demon: {player} and {target} swap characters and "
-                "alignments; the new Snake Charmer malfunctions", needs_result=True,
-                result=f"You chose the Demon: you are now the {demon.name} and "
-                f"{terms.alignment(theirs)}.",
-                tells=((target, f"You are now the {charmer.name} and "
-                        f"{terms.alignment(mine)}."),),
+    return Info(note=say("info.snake_charmer", player=player, demon=target), needs_result=True,
+                result=say("result.snake_charmer", character=demon.name,
+                           alignment=terms.alignment(theirs)),
+                tells=((target, say("tell.now_the_and", character=charmer.name,
+                                    alignment=terms.alignment(mine))),),
                 effects=(Effect(player, "character", demon.id, why),
                          Effect(player, "alignment", theirs, why),
                          Effect(target, "character", charmer.id, why),
@@ -231,13 +231,13 @@ def _fang_gu(state, player, choice, deaths) -> Info:
                  for e in n.effects)
     if victim is None or victim.team != "outsider" or jumped:
         return found
-    why = "the Fang Gu jumped"  # seed 002: to the Fang Gu's own alignment and team
+    why = say("by.fang_gu")  # seed 002: to the Fang Gu's own alignment and team
     alignment, team = alignment_of(state, player) or "evil", state.grimoire_of(player).evil_team
     joins = (Effect(target, "evil_team", team, why),) if team is not None else ()
-    return Info(note=f"{target} is an Outsider: they become the Fang Gu ({alignment}) and "
-                f"{player} dies instead", death=player,
-                tells=((target, "You are now the Fang Gu, and "
-                        f"{state.setup.script.terms.alignment(alignment)}."),),
+    return Info(note=say("info.fang_gu", player=target, alignment=alignment, fang_gu=player),
+                death=player,
+                tells=((target, say("tell.fang_gu",
+                                    alignment=state.setup.script.terms.alignment(alignment))),),
                 effects=(Effect(target, "character", "fanggu", why),
                          Effect(target, "alignment", alignment, why)) + joins)
 
@@ -249,38 +249,37 @@ def _vigormortis(state, player, choice, deaths) -> Info:
         return found
     neighbours = [n for n in living_neighbours(state, found.death)
                   if (c := true_character(state, n)) is not None and c.team == "townsfolk"]
-    effects = (Effect(neighbours[0], "poisoned", True, "the Vigormortis' Minion"),) \
+    effects = (Effect(neighbours[0], "poisoned", True, say("by.vigormortis")),) \
         if neighbours else ()
-    return Info(note=f"{found.death} dies but keeps their ability; "
-                + (f"{neighbours[0]} is poisoned" if neighbours else "no Townsfolk neighbour"),
+    return Info(note=say("info.vigormortis", player=found.death, poisoned=neighbours[0])
+                if neighbours else say("info.vigormortis_alone", player=found.death),
                 death=found.death, effects=effects)
 
 
 def _pit_hag(state, player, choice, _deaths) -> Info:
     target = target_of(choice)
     if target is None or choice.chosen_character is None:
-        return Info(note="no choice sent")
+        return Info(note=say("info.no_choice_sent"))
     new = state.setup.script.get(choice.chosen_character)
     in_play = is_in_play(state, new.id)
     if in_play or is_malfunctioning(state, player):
-        why = "it is in play" if in_play else "the Pit Hag malfunctions"
-        return Info(note=f"{target} does not become the {new.name}: {why}")
-    demon = " A Demon was made: tonight's deaths are arbitrary (!dies, !spare)." \
-        if new.team == "demon" else ""
-    return Info(note=f"{target} becomes the {new.name}.{demon}",
-                tells=((target, f"You are now the {new.name}."),),
-                effects=(Effect(target, "character", new.id, "the Pit Hag"),) +
-                keep_alignment(state, target, new, "the Pit Hag"))
+        return Info(note=say("info.pit_hag_in_play" if in_play else "info.pit_hag_malfunctions",
+                             player=target, character=new.name))
+    return Info(note=say("info.pit_hag_demon" if new.team == "demon" else "info.pit_hag",
+                         player=target, character=new.name),
+                tells=((target, say("tell.now_the", character=new.name)),),
+                effects=(Effect(target, "character", new.id, say("by.pit_hag")),) +
+                keep_alignment(state, target, new, say("by.pit_hag")))
 
 
-def keep_alignment(state: GameState, player: str, new, why: str) -> tuple[Effect, ...]:
+def keep_alignment(state: GameState, player: str, new, why: Say) -> tuple[Effect, ...]:
     """A new character does not change the player's alignment, and what a Drunk or a
     Marionette believed is gone."""
     gone = (Effect(player, "thinks", None, why),) if state.grimoire_of(player).thinks else ()
     return pinned_alignment(state, player, new, why) + gone
 
 
-def pinned_alignment(state: GameState, player: str, new, why: str) -> tuple[Effect, ...]:
+def pinned_alignment(state: GameState, player: str, new, why: Say) -> tuple[Effect, ...]:
     """The player's alignment, set explicitly when the new character's team would say
     otherwise (a character change is not an alignment change)."""
     alignment = alignment_of(state, player)
@@ -293,68 +292,67 @@ def _witch(state, player, choice, _deaths) -> Info:
     target = target_of(choice)
     living = len(living_residents(state))
     if target is None:
-        return Info(note="no choice sent")
+        return Info(note=say("info.no_choice_sent"))
     if is_malfunctioning(state, player) or living <= 3:
-        return Info(note=f"{target} is not cursed (the Witch "
-                    + ("malfunctions)" if living > 3 else "lost the ability: 3 players live)"))
-    return Info(note=f"{target} is cursed: if they nominate tomorrow, they die",
-                effects=(Effect(target, "cursed_day", state.cycle, "the Witch"),))
+        return Info(note=say("info.witch_malfunctions" if living > 3 else "info.witch_three",
+                             player=target))
+    return Info(note=say("info.witch", player=target),
+                effects=(Effect(target, "cursed_day", state.cycle, say("by.witch")),))
 
 
 
 def _devils_advocate(state, player, choice, _deaths) -> Info:
     target = target_of(choice)
     if target is None or is_malfunctioning(state, player):
-        return Info(note="no protection" if target else "no choice sent")
-    return Info(note=f"{target} does not die if executed tomorrow",
+        return Info(note=say("info.no_protection") if target else say("info.no_choice_sent"))
+    return Info(note=say("info.devils_advocate", player=target),
                 effects=(Effect(target, "survives_execution_day", state.cycle,
-                                "the Devil's Advocate"),))
+                                say("by.devils_advocate")),))
 
 
 def _innkeeper(state, player, choice, _deaths) -> Info:
     if choice is None or len(choice.players) != 2:
-        return Info(note="no choice sent")
+        return Info(note=say("info.no_choice_sent"))
     if is_malfunctioning(state, player):
-        return Info(note="the Innkeeper malfunctions: no protection, nobody drunk")
+        return Info(note=say("info.innkeeper_malfunctions"))
     first, second = choice.players
-    return Info(note=f"{first} and {second} cannot die tonight; {first} is drunk until dusk "
-                "(proposed: drop it with !effect and use !drunk for the other)",
-                effects=(Effect(first, "drunk", True, "the Innkeeper", until_dusk=True),))
+    return Info(note=say("info.innkeeper", first=first, second=second),
+                effects=(Effect(first, "drunk", True, say("by.innkeeper"), until_dusk=True),))
 
 
 def _huntsman(state, player, choice, _deaths) -> Info:
     target = target_of(choice)
     chosen = true_character(state, target) if target else None
     if chosen is None or chosen.id != "damsel" or is_malfunctioning(state, player):
-        return Info(note=f"{target or '(no choice)'} is not the Damsel: nothing happens")
+        return Info(note=say("info.huntsman_not_damsel", player=target or say("info.no_choice")))
     in_play = {state.grimoire_of(s.name).character for s in state.seats}
     free = [c for c in state.setup.script.of_team("townsfolk") if c.id not in in_play]
     if not free:
-        return Info(note=f"{target} is the Damsel, but no Townsfolk is free: ST decides")
-    return Info(note=f"{target} is the Damsel: they become the {free[0].name} (proposed)",
-                tells=((target, f"You are now the {free[0].name}."),),
-                effects=(Effect(target, "character", free[0].id, "the Huntsman"),))
+        return Info(note=say("info.huntsman_none_free", player=target))
+    return Info(note=say("info.huntsman", player=target, character=free[0].name),
+                tells=((target, say("tell.now_the", character=free[0].name)),),
+                effects=(Effect(target, "character", free[0].id, say("by.huntsman")),))
 
 
 def _philosopher(state, player, choice, _deaths) -> Info:
     gained = state.setup.script.get(choice.chosen_character) if choice else None
     if gained is None:
-        return Info(note="no choice sent")
+        return Info(note=say("info.no_choice_sent"))
     if is_malfunctioning(state, player):
-        return Info(note=f"the Philosopher malfunctions: no {gained.name} ability gained")
+        return Info(note=say("info.philosopher_malfunctions", character=gained.name))
     holders = [s.name for s in state.seats if state.grimoire_of(s.name).character == gained.id]
-    effects = (Effect(player, "ability_of", gained.id, "the Philosopher"),) + tuple(
-        Effect(h, "drunk", True, "the Philosopher's choice") for h in holders)
-    return Info(note=f"gains the {gained.name} ability (wakes as it from tomorrow night)"
-                + (f"; {', '.join(holders)} malfunction" if holders else ""), effects=effects)
+    effects = (Effect(player, "ability_of", gained.id, say("by.philosopher")),) + tuple(
+        Effect(h, "drunk", True, say("by.philosophers_choice")) for h in holders)
+    return Info(note=say("info.philosopher_holders", character=gained.name, players=holders)
+                if holders else say("info.philosopher", character=gained.name), effects=effects)
 
 
 def _acrobat(state, player, _choice, _deaths) -> Info:
     impaired = [n for n in living_neighbours(state, player)
                 if not is_evil(state, n) and is_malfunctioning(state, n)]
     if not impaired or is_malfunctioning(state, player):
-        return Info(note="no good living neighbour is drunk or poisoned: nothing happens")
-    return Info(note=f"{impaired[0]} is drunk or poisoned: the Acrobat dies", death=player)
+        return Info(note=say("info.acrobat_nothing"))
+    return Info(note=say("info.acrobat", player=impaired[0]), death=player)
 
 
 EFFECTS = {

@@ -26,6 +26,7 @@ from ..deciding.actions import Context, Fiddle
 from ..deciding.rules import reject
 from ..feature import Feature
 from ..reading.commands import Command, _Bad, _name
+from ..say import say
 from ..state.model import GameState
 from ..state.night_model import SheetEntry
 from ..state.private_events import night_of
@@ -84,14 +85,11 @@ def sheet_entries(state: GameState) -> list[SheetEntry]:
     unused = [f for f in state.setup.fabled if f in ONCE and f not in state.fabled_used]
     out = []
     if "fibbin" in unused:
-        out.append(SheetEntry("fibbin", None, "Fibbin", suggestion="unused: once per game, "
-                              "1 good player might get incorrect information (give it with "
-                              "!result, then !used Fibbin)"))
+        out.append(SheetEntry("fibbin", None, "Fibbin", suggestion=say("sheet.fibbin")))
     if "revolutionary" in unused:
-        pair = " and ".join(state.setup.revolutionary) or "(game.revolutionary not set)"
-        out.append(SheetEntry("revolutionary", None, "Revolutionary", suggestion=f"unused: "
-                              f"{pair}; once per game one of them registers falsely (answer "
-                              "as if so with !result, then !used Revolutionary)"))
+        pair = state.setup.revolutionary or say("sheet.revolutionary_unset")
+        out.append(SheetEntry("revolutionary", None, "Revolutionary",
+                              suggestion=say("sheet.revolutionary", pair=pair)))
     if "fiddler" in unused:
         out += _fiddler_entry(state)
     return out
@@ -104,11 +102,11 @@ def _fiddler_entry(state: GameState) -> list[SheetEntry]:
         return []
     demon, target = chosen[-1].player, chosen[-1].players[0]
     if alignment_of(state, target) == alignment_of(state, demon):
-        text = f"{target} is not of an opposing alignment: no Fiddler's vote"
+        text = say("sheet.fiddler_same", player=target)
     else:
-        text = f"the Demon chose {target}: open the vote when you wish with " \
-            f"!fiddle {demon} {target}"
-    return [SheetEntry("fiddler", demon, "Fiddler", target, (), text)]
+        text = say("sheet.fiddler", player=target, demon=demon)
+    return [SheetEntry("fiddler", demon, "Fiddler", say("choice.players", players=(target,)), (),
+                       text)]
 
 
 # -- the vote ---------------------------------------------------------------------------------

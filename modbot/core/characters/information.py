@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from ..night.choices import acting_character
 from ..night.others_choose import barber_swap
+from ..say import say
 from ..state.model import YES, GameState
 from ..state.night_model import Effect, Info, NightChoice
 from .effects import EFFECTS, godfather_kill, lunatic
@@ -60,7 +61,7 @@ def _chef(state, _player, _choice, _deaths) -> Info:
     names = _seats(state)
     pairs = sum(1 for i, name in enumerate(names)
                 if is_evil(state, name) and is_evil(state, names[(i + 1) % len(names)]))
-    return Info(str(pairs), "There are {value} pair(s) of evil players sitting together.")
+    return Info(str(pairs), say("result.chef"))
 
 
 def _empath(state, player, _choice, deaths) -> Info:
@@ -69,7 +70,7 @@ def _empath(state, player, _choice, deaths) -> Info:
         state = replace(state, seats=tuple(replace(s, alive=s.alive and s.name not in deaths)
                                            for s in state.seats))
     evil = sum(1 for n in living_neighbours(state, player) if is_evil(state, n))
-    return Info(str(evil), "{value} of your living neighbours are evil.")
+    return Info(str(evil), say("result.empath"))
 
 
 def _clockmaker(state, _player, _choice, _deaths) -> Info:
@@ -79,23 +80,22 @@ def _clockmaker(state, _player, _choice, _deaths) -> Info:
     n = len(seats)  # a Minion babysitting Lil' Monsta is the Demon: not its own Minion
     distances = [min((d - m) % n, (m - d) % n) for d in demons for m in minions if m != d]
     if not distances:
-        return Info(note="no Demon or no Minion in the grimoire: choose a number",
-                    needs_result=True)
+        return Info(note=say("info.clockmaker_no_pair"), needs_result=True)
     steps = min(distances)
-    return Info(str(steps), "The Demon is {value} step(s) from its nearest Minion.")
+    return Info(str(steps), say("result.clockmaker"))
 
 
 def _librarian(state, player, _choice, _deaths) -> Info:
     outsiders = [p for p in players_of_team(state, "outsider", False) if p != player]
     if not outsiders:
-        return Info(note="no Outsiders in play", needs_result=True,
-                    result="Zero Outsiders are in play.")
+        return Info(note=say("info.librarian_none"), needs_result=True,
+                    result=say("result.librarian_none"))
     shown = outsiders[0]
     wrong = next(n for n in _seats(state) if n not in (shown, player))
     pair = sorted((shown, wrong), key=_seats(state).index)
     name = true_character(state, shown).name
-    return Info(note=f"show {shown} (the {name}) and another player", needs_result=True,
-                result=f"One of {pair[0]} and {pair[1]} is the {name}.")
+    return Info(note=say("info.show_one_of", player=shown, character=name), needs_result=True,
+                result=say("result.one_of", first=pair[0], second=pair[1], character=name))
 
 
 def _noble(state, player, _choice, _deaths) -> Info:
@@ -103,43 +103,41 @@ def _noble(state, player, _choice, _deaths) -> Info:
     evil = [n for n in others if is_evil(state, n)]
     good = [n for n in others if not is_evil(state, n)]
     if not evil or len(good) < 2:
-        return Info(note="not enough players: choose three", needs_result=True)
+        return Info(note=say("info.noble_too_few"), needs_result=True)
     three = sorted([evil[0]] + good[:2], key=_seats(state).index)
-    return Info(note=f"{evil[0]} is the evil one (proposed)", needs_result=True,
-                result=f"Exactly one of {', '.join(three)} is evil.")
+    return Info(note=say("info.noble", player=evil[0]), needs_result=True,
+                result=say("result.noble", players=three))
 
 
 def _pixie(state, player, _choice, _deaths) -> Info:
     townsfolk = [p for p in players_of_team(state, "townsfolk", False) if p != player]
     if not townsfolk:
-        return Info(note="no other Townsfolk in play", needs_result=True)
+        return Info(note=say("info.pixie_none"), needs_result=True)
     shown = true_character(state, townsfolk[0])
-    return Info(note=f"show an in-play Townsfolk; proposed: {shown.name} ({townsfolk[0]}); "
-                "if you show another, record it with !mad", needs_result=True,
-                result=f"The {shown.name} is in play.",
-                effects=(Effect(player, "mad_as", shown.id, "the Pixie"),))
+    return Info(note=say("info.pixie", character=shown.name, player=townsfolk[0]),
+                needs_result=True, result=say("result.pixie", character=shown.name),
+                effects=(Effect(player, "mad_as", shown.id, say("by.pixie")),))
 
 
 def _oracle(state, _player, _choice, _deaths) -> Info:
     dead_evil = sum(1 for s in state.seats if not s.alive and not s.traveller
                     and is_evil(state, s.name))
-    return Info(str(dead_evil), "Dead players on the "
-                f"{state.setup.script.terms.evil} team: {{value}}.")
+    return Info(str(dead_evil), say("result.oracle", team=state.setup.script.terms.evil))
 
 
 def _undertaker(state, _player, _choice, _deaths) -> Info:
     day = yesterday(state)
     if day is None or day.executed is None:
-        return Info(note="nobody was executed today: the Undertaker learns nothing")
+        return Info(note=say("info.undertaker_none"))
     real = true_character(state, day.executed)  # the Drunk shows as the Drunk
-    return Info(real.name if real else "?", f"{day.executed} was the {{value}}.")
+    return Info(real.name if real else "?", say("result.undertaker", player=day.executed))
 
 
 def _town_crier(state, _player, _choice, _deaths) -> Info:
     day = yesterday(state)
     minions = set(players_of_team(state, "minion", False))
     nominated = bool(day) and any(n.nominator in minions for n in day.nominations)
-    return Info(_yes(nominated), "A Minion nominated today: {value}.")
+    return Info(_yes(nominated), say("result.towncrier"))
 
 
 def _flowergirl(state, _player, _choice, _deaths) -> Info:
@@ -147,7 +145,7 @@ def _flowergirl(state, _player, _choice, _deaths) -> Info:
     demons = set(players_of_team(state, "demon", False))
     voted = bool(day) and any(v.player in demons and v.vote == YES
                               for n in day.nominations + day.exiles for v in n.locked)
-    return Info(_yes(voted), "The Demon voted today: {value}.")
+    return Info(_yes(voted), say("result.flowergirl"))
 
 
 def _seamstress(state, _player, choice, _deaths) -> Info:
@@ -155,7 +153,7 @@ def _seamstress(state, _player, choice, _deaths) -> Info:
         return Info()
     a, b = choice.players
     same = alignment_of(state, a) == alignment_of(state, b)
-    return Info(_yes(same), f"{a} and {b} are the same alignment: {{value}}.")
+    return Info(_yes(same), say("result.seamstress", first=a, second=b))
 
 
 def _chambermaid(state, _player, choice, deaths) -> Info:
@@ -164,8 +162,8 @@ def _chambermaid(state, _player, choice, deaths) -> Info:
     order = state.setup.script.night_order(state.cycle)
     woke = sum(1 for p in choice.players if p not in deaths and state.seat(p).alive
                and (c := acting_character(state, p)) is not None and c.id in order)
-    return Info(str(woke), f"Of {choice.players[0]} and {choice.players[1]}, {{value}} "
-                "woke tonight due to their ability.")
+    return Info(str(woke), say("result.chambermaid", first=choice.players[0],
+                               second=choice.players[1]))
 
 
 def _dreamer(state, _player, choice, _deaths) -> Info:
@@ -173,8 +171,8 @@ def _dreamer(state, _player, choice, _deaths) -> Info:
     if target is None:
         return Info()
     real = true_character(state, target)
-    return Info(note=f"show 1 good and 1 evil character for {target}; one must be the "
-                f"{real.name if real else '(no character recorded)'}", needs_result=True)
+    return Info(note=say("info.dreamer", player=target, character=real.name) if real
+                else say("info.dreamer_unknown", player=target), needs_result=True)
 
 
 def _godfather(state, player, choice, deaths) -> Info:
@@ -182,7 +180,7 @@ def _godfather(state, player, choice, deaths) -> Info:
         return godfather_kill(state, player, choice, deaths)
     names = sorted(true_character(state, p).name
                    for p in players_of_team(state, "outsider", False))
-    return Info(", ".join(names) or "none", "Outsiders in play: {value}.")
+    return Info(", ".join(names) or "none", say("result.godfather"))
 
 
 def _cerenovus(state, _player, choice, _deaths) -> Info:
@@ -190,10 +188,9 @@ def _cerenovus(state, _player, choice, _deaths) -> Info:
     if target is None:
         return Info()
     name = character_names(state).get(choice.chosen_character, "?")
-    return Info(note=f"{target} must be mad about being the {name} tomorrow (told at dawn)",
-                tells=((target, f"You are mad that you are the {name}: if you do not act as "
-                        f"the {name} tomorrow, you might be executed."),),
-                effects=(Effect(target, "mad_as", choice.chosen_character, "the Cerenovus",
+    return Info(note=say("info.cerenovus", player=target, character=name),
+                tells=((target, say("tell.cerenovus", character=name)),),
+                effects=(Effect(target, "mad_as", choice.chosen_character, say("by.cerenovus"),
                                 until_dusk=True),))
 
 
@@ -201,46 +198,44 @@ def _damsel(state, _player, _choice, _deaths) -> Info:
     if state.cycle != 1:
         return Info()
     minions = players_of_team(state, "minion")
-    return Info(note="each Minion learns a Damsel is in play (told at dawn)",
-                tells=tuple((m, "A Damsel is in play.") for m in minions))
+    return Info(note=say("info.damsel"), tells=tuple((m, say("tell.damsel")) for m in minions))
 
 
 def _mezepheles(_state, _player, _choice, _deaths) -> Info:
-    return Info(note="choose the secret word", needs_result=True)
+    return Info(note=say("info.mezepheles"), needs_result=True)
 
 
 def _hostess(state, _player, choice, _deaths) -> Info:
     """Seed 001's Hostess: the day's choice, if the chosen player agrees tonight."""
     target = _target(choice)
     if target is None:
-        return Info(note="no choice sent by day: nothing tonight")
+        return Info(note=say("info.hostess_none"))
     real = true_character(state, target)
-    return Info(note=f"ask {target} whether they agree (!tell); if not, say so with !result; "
-                "both might die (!dies)", needs_result=True,
-                result=f"{target} is the {real.name if real else '?'}.")
+    return Info(note=say("info.hostess", player=target), needs_result=True,
+                result=say("result.is_the", player=target, character=real.name if real else "?"))
 
 
 def _sage(_state, player, _choice, deaths) -> Info:
     if player not in deaths:
-        return Info(note="not killed by the Demon: nothing to learn")
-    return Info(note="the Demon killed the Sage: show 2 players, one the Demon",
-                needs_result=True)
+        return Info(note=say("info.sage_none"))
+    return Info(note=say("info.sage"), needs_result=True)
 
 
 def _juggler(state, player, _choice, _deaths) -> Info:
     if state.cycle != 2:
-        return Info(note="learns only on the night after their first day")
+        return Info(note=say("info.juggler_not_yet"))
     correct = juggler_correct(state, player)
     if correct is None:
-        return Info(note="made no guesses on day 1: nothing to learn")
-    return Info(str(correct), "{value} of your day-1 guesses were right.")
+        return Info(note=say("info.juggler_none"))
+    return Info(str(correct), say("result.juggler"))
 
 
-def _simple(note: str, needs_result: bool = False):
+def _simple(code: str, needs_result: bool = False):
+    """A note for the Storytellers with the choice's players (`target`) and character."""
     def compute(state, _player, choice, _deaths) -> Info:
-        target = ", ".join(choice.players) if choice and choice.players else "(no choice)"
+        target = choice.players if choice and choice.players else say("info.no_choice")
         chosen = character_names(state).get(choice.chosen_character, "") if choice else ""
-        return Info(note=note.format(target=target, chosen=chosen), needs_result=needs_result)
+        return Info(note=say(code, target=target, chosen=chosen), needs_result=needs_result)
     return compute
 
 
@@ -251,13 +246,12 @@ _INFO = {
     "towncrier": _town_crier, "flowergirl": _flowergirl, "seamstress": _seamstress,
     "chambermaid": _chambermaid, "dreamer": _dreamer, "godfather": _godfather,
     "cerenovus": _cerenovus, "damsel": _damsel, "mezepheles": _mezepheles, "sage": _sage, "juggler": _juggler,
-    "mathematician": _simple("how many abilities worked abnormally since dawn", True),
-    "doppelganger": _simple("choose the opposing twin; each learns the other", True),
-    "monk": _simple("{target} is safe from the Demon tonight"),
-    "fearmonger": _simple("{target} is feared: if the Fearmonger nominates and executes them, "
-                          "their team loses; announce a new choice"),
+    "mathematician": _simple("info.mathematician", True),
+    "doppelganger": _simple("info.doppelganger", True),
+    "monk": _simple("info.monk"),
+    "fearmonger": _simple("info.fearmonger"),
     "barber": barber_swap, "hostess": _hostess,
-    "lilmonsta": _simple("the Minions choose the babysitter; a player might die"),
+    "lilmonsta": _simple("info.lilmonsta"),
 }
 
 __all__ = ["Info", "compute"]

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..feature import Feature, unchanged
+from ..say import Say, say
 from ..state.events import PlayerDied
 from ..state.model import GameState
 from .grimoire import character_names, is_malfunctioning, true_character
@@ -28,7 +29,7 @@ class MadnessNoted:
     """Dawn: who must be mad about what today (sent to the Storytellers only)."""
 
     day: int
-    lines: tuple[str, ...]
+    lines: tuple[Say, ...]
     at: datetime
 
 
@@ -45,17 +46,16 @@ class PixieMayGain:
 def noted(state: GameState, night, deaths: tuple[str, ...], at: datetime) -> list:
     """The MadnessNoted for the day that follows `night` (its effects about to apply)."""
     names = character_names(state)
-    mad = {s.name: (state.grimoire_of(s.name).mad_as, "recorded") for s in state.seats
-           if state.grimoire_of(s.name).mad_as}
+    mad = {s.name: (state.grimoire_of(s.name).mad_as, say("madness.recorded"))
+           for s in state.seats if state.grimoire_of(s.name).mad_as}
     for effect in night.effects:
         if effect.field == "mad_as":
-            mad[effect.player] = (effect.value, effect.why + (", today" if effect.until_dusk
-                                                              else ""))
-    lines = [f"{player} must be mad about being the {names.get(what, what)} ({why})"
+            mad[effect.player] = (effect.value, say("madness.today", why=effect.why)
+                                  if effect.until_dusk else effect.why)
+    lines = [say("madness.mad", player=player, character=names.get(what, what), why=why)
              for player, (what, why) in mad.items()
              if state.seat(player).alive and player not in deaths]
-    lines += [f"{s.name} is the Mutant: if they are mad about being an Outsider, they might "
-              "be executed" for s in state.seats
+    lines += [say("madness.mutant", player=s.name) for s in state.seats
               if s.alive and s.name not in deaths and _is(state, s.name, "mutant")
               and not is_malfunctioning(state, s.name)]
     return [MadnessNoted(state.cycle, tuple(lines), at)] if lines else []

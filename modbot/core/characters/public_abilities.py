@@ -172,12 +172,13 @@ def moonchild_deaths(state: GameState) -> tuple[str, ...]:
 def secret_word_said(state: GameState, author: str, text: str, post_number, at) -> tuple:
     """The Mezepheles' word, said by a good player (the first one only): they turn evil
     that night. With several evil teams (seed 002), the first non-Demon of another team. The
-    word is the Mezepheles' first-night result (set with !result). Whether it works is
+    word is the Mezepheles' first-night result, in the Storytellers' own words (!result). Whether it works is
     judged that night (sheet.py): an impaired Mezepheles spends it for nothing."""
     if not state.dealt or not state.seat(author).alive:
         return ()
     for night in state.past_nights[:1]:
-        for player, word in night.results:
+        for player, result in night.results:
+            word = result.param("text") if result is not None and result.code == "free" else None
             real = true_character(state, player)
             if not word or real is None or real.id != "mezepheles" or \
                     not _turnable(state, author, player) or \

@@ -9,6 +9,7 @@ Storytellers may drop the change (`!effect N off`) and pick another with `!chara
 
 from __future__ import annotations
 
+from ..say import say
 from ..state.model import GameState
 from ..state.night_model import Effect, Info
 from .grimoire import is_evil, is_malfunctioning, players_of_team, true_character
@@ -32,9 +33,8 @@ def star_pass(state: GameState, imp: str) -> Info:
     if heir is None and teams:
         return _pass_to_a_good_minion(state, imp)
     if heir is None:
-        return Info(note="the Imp killed itself with no Minion alive: it dies", death=imp)
-    return _becomes_the_imp(imp, heir, "the Imp killed itself: it dies and {heir} becomes the "
-                            "Imp (told at dawn)")
+        return Info(note=say("info.star_pass_no_minion"), death=imp)
+    return _becomes_the_imp(imp, heir, "info.star_pass")
 
 
 def _pass_to_a_good_minion(state: GameState, imp: str) -> Info:
@@ -49,16 +49,14 @@ def _pass_to_a_good_minion(state: GameState, imp: str) -> Info:
     living_first = sorted(state.seats, key=lambda seat: not seat.alive)
     candidates = [seat.name for seat in living_first if good_minion(seat.name)]
     if not candidates:
-        return Info(note="the Imp killed itself and no good Minion is left: it dies", death=imp)
-    return _becomes_the_imp(imp, candidates[0], "the Imp killed itself: it dies and a good "
-                            "Minion becomes an Imp, even a dead one (seed 002): proposed "
-                            "{heir}; another with !effect N off and !character")
+        return Info(note=say("info.star_pass_no_good_minion"), death=imp)
+    return _becomes_the_imp(imp, candidates[0], "info.star_pass_good_minion")
 
 
 def _becomes_the_imp(imp: str, heir: str, note: str) -> Info:
-    return Info(note=note.format(heir=heir), death=imp,
-                effects=(Effect(heir, "character", "imp", "the Imp passed to a Minion"),),
-                tells=((heir, "You are now the Imp."),))
+    return Info(note=say(note, heir=heir), death=imp,
+                effects=(Effect(heir, "character", "imp", say("by.star_pass")),),
+                tells=((heir, say("tell.now_the_imp")),))
 
 
 __all__ = ["star_pass"]

@@ -37,6 +37,7 @@ from ..characters.grimoire import (
     yesterday,
 )
 from ..characters.ids import BARBER, LIL_MONSTA, MEZEPHELES
+from ..say import Say, say
 from ..state.night_model import Effect, Info, SheetEntry
 from ..state.private_events import night_of
 
@@ -45,19 +46,19 @@ def barber_swap(state, player, _choice, deaths) -> Info:
     day = yesterday(state) if state.cycle > 1 else None
     died_today = day is not None and any(d.player == player for d in day.deaths)
     if player not in deaths and not died_today:
-        return Info(note="the Barber did not die today or tonight: no swap")
+        return Info(note=say("info.barber_alive"))
     if is_malfunctioning(state, player):
-        return Info(note=f"the Barber is {state.setup.script.terms.malfunction}: no swap "
-                    "(make one by hand with !character if you rule otherwise)")
+        return Info(note=say("info.barber_malfunctioning",
+                             term=state.setup.script.terms.malfunction))
     demons = players_of_team(state, "demon")
     swaps = [c for c in night_of(state, state.cycle).helping(BARBER) if c.player in demons]
     if not swaps:
-        return Info(note="the Barber died: the Demon sent no /swap, so no haircut")
+        return Info(note=say("info.barber_no_swap"))
     demon, pair = swaps[-1].player, swaps[-1].players
     others = [p for p in pair if p != demon and (c := true_character(state, p)) is not None
               and c.team == "demon"]
     if others:
-        return Info(note=f"the Demon's /swap names another Demon ({others[0]}): no swap")
+        return Info(note=say("info.barber_other_demon", player=others[0]))
     return _swap(state, *pair)
 
 
@@ -66,47 +67,46 @@ def _swap(state, a: str, b: str) -> Info:
     first, second = state.grimoire_of(a), state.grimoire_of(b)
     effects, tells = [], []
     for player, new in ((a, second), (b, first)):
-        why = "the Barber's haircut"
+        why = say("by.barber")
         effects.append(Effect(player, "character", new.character, why))
         effects.append(Effect(player, "thinks", new.thinks, why))
         effects.extend(pinned_alignment(state, player, state.setup.script.get(new.character),
                                         why))
         shown = new.thinks or new.character
-        tells.append((player, f"You are now the {names.get(shown, shown)}."))
-    return Info(note=f"the Barber died: {a} and {b} swap characters (the Demon's /swap); "
-                "alignments stay", effects=tuple(effects), tells=tuple(tells))
+        tells.append((player, say("tell.now_the", character=names.get(shown, shown))))
+    return Info(note=say("info.barber_swap", first=a, second=b), effects=tuple(effects),
+                tells=tuple(tells))
 
 
-def lil_monsta_step(state) -> tuple[SheetEntry, tuple[Effect, ...], tuple[tuple[str, str], ...]]:
+def lil_monsta_step(state) -> tuple[SheetEntry, tuple[Effect, ...], tuple[tuple[str, Say], ...]]:
     """(sheet entry, effects, tells) for Lil' Monsta's step."""
     minions = players_of_team(state, "minion")
     votes = {c.player: c.players[0] for c in night_of(state, state.cycle).helping(LIL_MONSTA)
              if c.player in minions}
-    shown = "; ".join(f"{m}: {p}" for m, p in votes.items()) or "no /babysit sent"
+    shown = say("sheet.babysit_votes", votes=[say("sheet.vote", voter=m, player=p)
+                                             for m, p in votes.items()]) if votes \
+        else say("sheet.no_babysit")
     held = babysitter(state)
-    kill = "" if state.cycle == 1 else \
-        "; a player might die tonight: your choice (!dies PLAYER), or nobody"
+    kill = "" if state.cycle == 1 else say("sheet.lil_monsta_kill")
     top = Counter(votes.values()).most_common(2)
     majority = top and top[0][1] * 2 > len(votes) and top[0][0]
-    base = SheetEntry(LIL_MONSTA, None, "Lil' Monsta", shown, ())
+    base = SheetEntry(LIL_MONSTA, None, say("label.lil_monsta"), shown, ())
     if not majority:
-        keeps = f"{held} keeps it" if held else "nobody holds it yet"
-        text = f"ST decides: the Minions named no majority ({keeps}); choose with " \
-            f"!reminder PLAYER babysitter{kill}"
+        keeps = say("sheet.babysitter_keeps", player=held) if held else say("sheet.no_babysitter")
+        text = say("sheet.babysit_no_majority", keeps=keeps, kill=kill)
         return replace(base, suggestion=text), (), ()
-    text = (f"{majority} babysits Lil' Monsta and \"is the Demon\"" +
-            (" (no change)" if majority == held else "") + kill)
+    text = say("sheet.babysits_same" if majority == held else "sheet.babysits",
+               player=majority, kill=kill)
     entry = replace(base, suggestion=text)
     if majority == held:
         return entry, (), ()
-    why = "Lil' Monsta's babysitter"
+    why = say("by.babysitter")
     effects = [Effect(majority, "reminders", state.grimoire_of(majority).reminders +
                       (BABYSITTER,), why)]
     if held is not None:
         effects.insert(0, Effect(held, "reminders", tuple(
             r for r in state.grimoire_of(held).reminders if r != BABYSITTER), why))
-    tells = ((majority, "You babysit Lil' Monsta: you \"are the Demon\". If you die, "
-              "good wins."),)
+    tells = ((majority, say("tell.babysitter")),)
     return entry, tuple(effects), tells
 
 
@@ -116,18 +116,18 @@ def word_turns(state, player: str, mezepheles: str):
     spent for nothing (seed 002)."""
     terms = state.setup.script.terms
     if is_malfunctioning(state, mezepheles):
-        return SheetEntry(MEZEPHELES, player, "Mezepheles' word", "", (),
-                          f"{player} said the secret word, but the Mezepheles is "
-                          f"{terms.malfunction}: its ability is spent, nothing changes"), (), ()
-    why, alignment = "the Mezepheles' word", alignment_of(state, mezepheles) or "evil"
+        return SheetEntry(MEZEPHELES, player, say("label.mezepheles"), None, (),
+                          say("sheet.word_spent", player=player, term=terms.malfunction)), (), ()
+    why, alignment = say("by.mezepheles"), alignment_of(state, mezepheles) or "evil"
     effects = [Effect(player, "alignment", alignment, why)]
     team = state.grimoire_of(mezepheles).evil_team
     if team is not None:
         effects.append(Effect(player, "evil_team", team, why))
-    entry = SheetEntry(MEZEPHELES, player, "Mezepheles' word", "", (),
-                       f"{player} said the secret word: they turn {alignment}" +
-                       (f" and join evil team {team}" if team is not None else ""))
-    return entry, tuple(effects), ((player, f"You are now {terms.alignment(alignment)}."),)
+    entry = SheetEntry(MEZEPHELES, player, say("label.mezepheles"), None, (),
+                       say("sheet.word_turns_team" if team is not None else "sheet.word_turns",
+                           player=player, alignment=alignment, team=team))
+    return entry, tuple(effects), ((player, say("tell.now_alignment",
+                                                alignment=terms.alignment(alignment))),)
 
 
 __all__ = ["barber_swap", "lil_monsta_step", "word_turns"]

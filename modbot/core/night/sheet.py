@@ -26,6 +26,7 @@ from ..characters.grimoire import (
 from ..characters.ids import ASSASSIN, BARBER, BONE_COLLECTOR, GOON, LIL_MONSTA, LUNATIC, MOONCHILD, SAGE, VORTOX
 from ..characters.information import compute
 from ..characters.public_abilities import moonchild_deaths, turned_by_word
+from ..say import Say, say
 from ..setup.script import SPECIAL_STEPS, Character
 from ..state.model import GameState, GrimoireEntry
 from ..state.night_model import Effect, NightChoice, SheetEntry
@@ -61,8 +62,8 @@ def build_sheet(state: GameState):
     for victim in moonchild_deaths(state):  # chosen by a dead Moonchild yesterday
         killed_at.setdefault(victim, len(order))
     entries, results, tells, listed = fabled.sheet_entries(state), [], [], set()
-    entries += [SheetEntry(MOONCHILD, victim, "Moonchild's choice", "", (),
-                           f"{victim} (good) dies: the Moonchild chose them")
+    entries += [SheetEntry(MOONCHILD, victim, say("label.moonchild"), None, (),
+                           say("sheet.moonchild", player=victim))
                 for victim in moonchild_deaths(state)]
     for player, mezepheles in turned_by_word(state):  # said the Mezepheles' word
         entry, more_effects, more_tells = word_turns(state, player, mezepheles)
@@ -91,9 +92,9 @@ def build_sheet(state: GameState):
             listed.add(seat.name)
             if killed_at.get(seat.name, index) < index and character.spec.info not in \
                     ACTS_WHEN_KILLED:
-                entries.append(SheetEntry(step, seat.name, character.name, "",
+                entries.append(SheetEntry(step, seat.name, character.name, None,
                                           _status(state, seat.name),
-                                          "killed earlier tonight: does not act"))
+                                          say("sheet.killed_earlier")))
                 continue
             entry, result, more = _entry(state, seat.name, character,
                                          night.choice_of(seat.name), tuple(killed_at))
@@ -104,7 +105,7 @@ def build_sheet(state: GameState):
         if choice.player not in listed and not choice.helps:
             entries.append(SheetEntry("other", choice.player, _name(state, choice.player),
                                       choice.describe(), _status(state, choice.player),
-                                      "ST decides: a request outside the night order"))
+                                      say("sheet.outside_order")))
     return tuple(entries), tuple(killed_at), tuple(results), tuple(tells), tuple(effects)
 
 
@@ -159,13 +160,13 @@ def _goon(state: GameState, actors: dict[str, int | None]) -> list[Effect]:
         if not choosers:
             continue
         first = choosers[0][1]
-        out.append(Effect(first, "drunk", True, "chose the Goon", until_dusk=True))
+        out.append(Effect(first, "drunk", True, say("by.chose_goon"), until_dusk=True))
         alignment = alignment_of(state, first)
         if alignment and alignment != alignment_of(state, goon):
-            out.append(Effect(goon, "alignment", alignment, "the Goon"))
+            out.append(Effect(goon, "alignment", alignment, say("by.goon")))
         team = state.grimoire_of(first).evil_team  # seed 002: and joins the chooser's team
         if team is not None and team != state.grimoire_of(goon).evil_team:
-            out.append(Effect(goon, "evil_team", team, "the Goon"))
+            out.append(Effect(goon, "evil_team", team, say("by.goon")))
     return out
 
 
@@ -187,18 +188,18 @@ def _name(state: GameState, player: str) -> str:
 
 def _special(state: GameState, step: str) -> SheetEntry:
     terms = state.setup.script.terms
-    evil = [f"{p} ({true_character(state, p).team})" for p in
+    evil = [say("sheet.player_team", player=p, team=true_character(state, p).team) for p in
             players_of_team(state, "minion", False) + players_of_team(state, "demon", False)]
     if step == "minioninfo":
-        text = f"the starting {terms.evil}s learned each other: {', '.join(evil) or 'none'}"
+        text = say("sheet.minion_info", team=terms.evil, players=evil or say("sheet.none"))
     elif state.setup.lil_monsta:
-        text = "skipped: Lil' Monsta is the Demon, held by no player, and gives no bluffs"
+        text = say("sheet.demon_info_lil_monsta")
     else:
         names = [state.setup.script.get(b).name for b in state.bluffs
                  if state.setup.script.get(b)]
-        text = f"the Demon learned its bluffs: {', '.join(names) or 'none set'}"
-    return SheetEntry(step, None, SPECIAL_STEPS[step], "", (), f"done: {text} (sent with "
-                      "the characters)")
+        text = say("sheet.demon_info", bluffs=names or say("sheet.none_set"))
+    label = say("label.minion_info") if step == "minioninfo" else say("label.demon_info")
+    return SheetEntry(step, None, label, None, (), say("sheet.done", what=text))
 
 
 def _lunatic_info(state: GameState):
@@ -207,24 +208,23 @@ def _lunatic_info(state: GameState):
     out = []
     for lunatic in [s.name for s in state.seats
                     if (c := true_character(state, s.name)) and c.id == LUNATIC]:
-        entry = SheetEntry("demoninfo", lunatic, "Lunatic", "", _status(state, lunatic),
-                           "ST decides: show the Lunatic fake Minions and 3 bluffs, as if "
-                           "they were the Demon", needs_result=True)
-        out.append((entry, tuple((d, f"{lunatic} is the Lunatic.") for d in demons)))
+        entry = SheetEntry("demoninfo", lunatic, say("label.lunatic"), None, _status(state, lunatic),
+                           say("sheet.lunatic_demon_info"), needs_result=True)
+        out.append((entry, tuple((d, say("tell.lunatic", player=lunatic)) for d in demons)))
     return out
 
 
-def _status(state: GameState, player: str) -> tuple[str, ...]:
+def _status(state: GameState, player: str) -> tuple[Say, ...]:
     entry, out = state.grimoire_of(player), []
     if not state.seat(player).alive:
-        out.append("dead")
+        out.append(say("status.dead"))
     if is_malfunctioning(state, player):
-        out.append(state.setup.script.terms.malfunction)
+        out.append(say("status.malfunctioning", term=state.setup.script.terms.malfunction))
     if entry.mad_as:
-        out.append(f"mad as {entry.mad_as}")
+        out.append(say("status.mad_as", character=entry.mad_as))
     if entry.thinks and entry.thinks != entry.character:
         real = true_character(state, player)
-        out.append(f"is really the {real.name if real else entry.character}")
+        out.append(say("status.is_really", character=real.name if real else entry.character))
     return tuple(out)
 
 
@@ -234,35 +234,36 @@ def _entry(state: GameState, player: str, character: Character, choice: NightCho
     spec = character.spec
     alive = state.seat(player).alive or player in regained(state)
     shown = choice.describe(character_names(state)) if choice else (
-        "no choice sent" if spec.chooses_on(state.cycle) and alive else "")
+        say("sheet.no_choice") if spec.chooses_on(state.cycle) and alive else None)
     base = SheetEntry(character.id, player, character.name, shown, _status(state, player))
     if not alive and not spec.acts_dead:
-        return replace(base, suggestion="dead: does not act"), None, ()
+        return replace(base, suggestion=say("sheet.dead")), None, ()
     if not alive and spec.info not in ACTS_WHEN_KILLED:  # an on-death ability (the Sweetheart)
-        return replace(base, suggestion=f"ST decides: {spec.st}"), None, ()
+        return replace(base, suggestion=say("sheet.st_decides", what=spec.st)), None, ()
     used = used_on(state, player, character.id) if spec.once else None
     if used is not None and choice is None:
-        return replace(base, choice="", suggestion=f"used its once-per-game ability on "
-                       f"night {used}"), None, ()
+        return replace(base, choice=None, suggestion=say("sheet.used", night=used)), None, ()
     info = compute(state, player, choice, deaths, character)
-    true = info.sentence.format(value=info.value) if info.value is not None else info.result
+    true = info.told()
     if true is not None and is_malfunctioning(state, player):
-        text = f"ST decides ({state.setup.script.terms.malfunction}); true answer: {true}"
+        text = say("sheet.malfunctioning", term=state.setup.script.terms.malfunction, true=true)
         return replace(base, suggestion=text, needs_result=True), None, info.tells
     if true is not None and character.team == "townsfolk" and _vortox_works(state):
         false = _falsify(info.value)
         if false is None:
-            text = f"ST decides: it must be false under the Vortox (true: {true})"
+            text = say("sheet.vortox_st", true=true)
             return replace(base, suggestion=text, needs_result=True), None, info.tells
-        false_text = info.sentence.format(value=false)
-        text = f"false under the Vortox: {false_text} (true: {true})"
+        false_text = info.told(false)
+        text = say("sheet.vortox", false=false_text, true=true)
         return replace(base, suggestion=text, needs_result=True), false_text, info.tells
     if info.value is not None:
         return replace(base, suggestion=true, needs_result=True), true, info.tells
     if info.needs_result:
-        suggestion = f"ST decides: {info.note}" + (f"; proposed: {true}" if true else "")
+        suggestion = say("sheet.st_decides_proposed", what=info.note, proposed=true) if true \
+            else say("sheet.st_decides", what=info.note)
     else:
-        suggestion = info.note or (f"ST decides: {spec.st}" if spec.st else "nothing to do")
+        suggestion = info.note or (say("sheet.st_decides", what=spec.st) if spec.st
+                                   else say("sheet.nothing"))
     return replace(base, suggestion=suggestion, needs_result=info.needs_result), true, \
         info.tells
 

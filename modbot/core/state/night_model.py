@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import cast
 
-from ..say import Say
+from ..say import Say, say
 
 NEIGHBOUR_FLAGS = frozenset({"whisper.neighbour_again", "whisper.neighbour_words"})
 
@@ -34,29 +33,32 @@ class NightChoice:
     helps: str | None = None  # a choice for another ability: "barber" (the Demon's swap),
     # "lilmonsta" (a Minion's babysitter); one of each per player, beside their own choice
 
-    def describe(self, names: dict[str, str] | None = None) -> str:
-        """The choice in words (`names`: character ids to names)."""
+    def describe(self, names: dict[str, str] | None = None) -> Say:
+        """The choice, to be written (`names`: character ids to names)."""
         if self.passed:
-            return "pass (no choice tonight)"
-        parts = []
-        if self.players:
-            parts.append(" and ".join(self.players))
-        if self.chosen_character:
-            name = (names or {}).get(self.chosen_character, self.chosen_character)
-            parts.append(f"as {name}" if self.players else name)
+            return say("choice.pass")
+        name = (names or {}).get(self.chosen_character or "", self.chosen_character)
+        if self.players and name:
+            chosen: Say | None = say("choice.players_as", players=self.players, character=name)
+        elif self.players or name:
+            chosen = say("choice.players", players=self.players) if self.players else \
+                say("choice.character", character=name)
+        else:
+            chosen = None
         if self.text:
-            parts.append(f"\"{self.text}\"")
-        return " ".join(parts) or "(nothing)"
+            text = say("choice.text", text=self.text)
+            return say("choice.with_text", choice=chosen, text=text) if chosen else text
+        return chosen or say("choice.nothing")
 
 
 @dataclass(frozen=True, slots=True)
 class SheetEntry:
     step: str  # a character id, or minioninfo / demoninfo
     player: str | None
-    character: str  # the name shown on the sheet
-    choice: str = ""
-    status: tuple[str, ...] = ()  # dead, malfunctioning, mad as X, is really Y
-    suggestion: str = ""  # what the bot proposes, or "ST decides: ..."
+    character: str | Say  # the character's name, or a label (`label.*`) for other rows
+    choice: Say | None = None  # the choice sent, in words
+    status: tuple[Say, ...] = ()  # dead, malfunctioning, mad as X, is really Y
+    suggestion: Say | None = None  # what the bot proposes, or what the Storytellers decide
     needs_result: bool = False  # the player learns something: a result is owed
 
 
@@ -67,27 +69,37 @@ class Effect:
     player: str
     field: str  # a GrimoireEntry field: poisoned, character, alignment...
     value: object
-    why: str
+    why: Say  # who or what causes it (`by.*`)
     until_dusk: bool = False  # undone when the next night begins (the Poisoner's poison)
 
-    def describe(self) -> str:
-        change = {"poisoned": "poisoned", "drunk": "drunk"}.get(self.field) or (
-            f"reminders become {', '.join(cast(tuple, self.value)) or 'none'}" if self.field == "reminders"
-            else f"mad about being the {self.value}" if self.field == "mad_as"
-            else f"{self.field} becomes {self.value}")
-        return f"{self.player}: {change}{' until dusk' if self.until_dusk else ''} ({self.why})"
+    def describe(self) -> Say:
+        """The change, as the night sheet lists it."""
+        code = _EFFECT_CODES.get(self.field, "effect.changed")
+        value = (self.value or say("effect.none")) if self.field == "reminders" else self.value
+        return say(code, player=self.player, field=self.field, value=value, why=self.why,
+                   until=say("effect.until_dusk") if self.until_dusk else "")
+
+
+_EFFECT_CODES = {"poisoned": "effect.poisoned", "drunk": "effect.drunk",
+                 "reminders": "effect.reminders", "mad_as": "effect.mad_as"}
 
 
 @dataclass(frozen=True, slots=True)
 class Info:
     value: str | None = None  # the true answer, when computable
-    sentence: str = "{value}"  # what the player is told, with {value}
-    note: str = ""  # what the Storyteller decides, or the effect to apply
+    sentence: Say = Say("result.value")  # what the player is told (`value` added)
+    note: Say | None = None  # what the Storyteller decides, or the effect to apply
     needs_result: bool = False
     death: str | None = None
-    tells: tuple[tuple[str, str], ...] = ()  # (player, message) proposed for dawn
-    result: str | None = None  # a proposed result when there is no computed value
+    tells: tuple[tuple[str, Say], ...] = ()  # (player, message) proposed for dawn
+    result: Say | None = None  # a proposed result when there is no computed value
     effects: tuple[Effect, ...] = ()  # grimoire changes proposed for dawn
+
+    def told(self, value: str | None = None) -> Say | None:
+        """What the player is told: the sentence with this value (by default the true one),
+        or the proposed result."""
+        value = self.value if value is None else value
+        return self.sentence.but(value=value) if value is not None else self.result
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +110,8 @@ class NightState:
     locked: bool = False
     sheet: tuple[SheetEntry, ...] = ()
     deaths: tuple[str, ...] = ()
-    results: tuple[tuple[str, str], ...] = ()  # (player, what they learn)
-    tells: tuple[tuple[str, str], ...] = ()  # (player, an extra message from the ST)
+    results: tuple[tuple[str, Say | None], ...] = ()  # (player, what they learn; None: nothing)
+    tells: tuple[tuple[str, Say], ...] = ()  # (player, an extra message from the ST)
     effects: tuple[Effect, ...] = ()
     approved_by: str | None = None
     approved_at: datetime | None = None
@@ -114,7 +126,7 @@ class NightState:
         """Choices made for another ability (the Barber's swap, Lil' Monsta's babysitter)."""
         return tuple(c for c in self.choices if c.helps == step)
 
-    def result_of(self, player: str) -> str | None:
+    def result_of(self, player: str) -> Say | None:
         return dict(self.results).get(player)
 
     def missing_results(self) -> tuple[str, ...]:

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from ..feature import Feature, unchanged
+from ..say import Say, free
 from .model import GameState, GrimoireEntry
 from .night_model import Effect, NightChoice, NightState, SheetEntry, WhisperFlag, WhisperLedger
 
@@ -51,10 +52,10 @@ class NightLocked:
     night: int
     sheet: tuple[SheetEntry, ...]
     deaths: tuple[str, ...]
-    results: tuple[tuple[str, str], ...]
-    tells: tuple[tuple[str, str], ...]
+    results: tuple[tuple[str, Say | None], ...]
+    tells: tuple[tuple[str, Say], ...]
     at: datetime
-    effects: tuple = ()  # night_model.Effect, applied at dawn
+    effects: tuple[Effect, ...] = ()  # applied at dawn
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +63,7 @@ class NightSheetEdited:
     night: int
     field: str  # result | dies | spare | nodeath | tell | noeffect
     player: str | None
-    text: str
+    text: str  # the Storyteller's own words (a result, a message), or an effect's number
     by: str
     at: datetime
 
@@ -92,8 +93,8 @@ class NightResolved:
 
     night: int
     deaths: tuple[str, ...]
-    results: tuple[tuple[str, str], ...]
-    tells: tuple[tuple[str, str], ...]
+    results: tuple[tuple[str, Say | None], ...]
+    tells: tuple[tuple[str, Say], ...]
     at: datetime
 
 
@@ -173,7 +174,8 @@ def _edited(state: GameState, e: NightSheetEdited) -> GameState:
     night = night_of(state, e.night)
     player = e.player or ""  # every field but nodeath and noeffect names a player
     if e.field == "result":
-        results = tuple(r for r in night.results if r[0] != player) + ((player, e.text),)
+        told = free(e.text) if e.text else None  # "!result PLAYER none": nothing to tell
+        results = tuple(r for r in night.results if r[0] != player) + ((player, told),)
         night = replace(night, results=results)
     elif e.field == "dies" and player not in night.deaths:
         night = replace(night, deaths=night.deaths + (player,))
@@ -182,7 +184,7 @@ def _edited(state: GameState, e: NightSheetEdited) -> GameState:
     elif e.field == "nodeath":
         night = replace(night, deaths=())
     elif e.field == "tell":
-        night = replace(night, tells=night.tells + ((player, e.text),))
+        night = replace(night, tells=night.tells + ((player, free(e.text)),))
     elif e.field == "noeffect":
         index = int(e.text) - 1
         night = replace(night, effects=night.effects[:index] + night.effects[index + 1:])

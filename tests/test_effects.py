@@ -419,7 +419,7 @@ def test_good_wins_when_every_evil_team_has_lost():
     """Seed 002, Djinn: "The winning team is the last team eligible to win." """
     talk, day = _teams_game()
     talk.st("!kill Ellen --yes\n!kill Gus --yes", day + H)
-    assert ("good", "every evil team has lost (no living Demon)") in talk.state.wins_detected
+    assert ("good", "every evil team has lost (no living Demon)") in worded(talk.state.wins_detected)
 
 
 def test_only_the_vortox_team_wins_a_day_without_an_execution():

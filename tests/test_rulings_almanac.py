@@ -159,7 +159,7 @@ def test_seed_000_damsel_one_wrong_guess_spends_it_for_every_minion():
     talk.thread("Derek", "/guess Alex as Damsel", day + H)
     said = talk.thread("Gus", "/guess Cameron as Damsel", day + 2 * H)
     assert "already used" in to(said, "pm:gus")[0]
-    assert not any("looks over" in s.raw for s in said) and talk.state.wins_detected == ()
+    assert not any("looks over" in s.raw for s in said) and worded(talk.state.wins_detected) == ()
 
 
 def test_seed_000_damsel_correct_guess_ends_the_game_for_evil():
@@ -167,7 +167,7 @@ def test_seed_000_damsel_correct_guess_ends_the_game_for_evil():
     correct, the game ends. Declare that the evil team wins." """
     talk, day = day_one(game("chef", "empath", "damsel", "poisoner", "imp", "monk", "witch"))
     said = talk.thread("Gus", "/guess Cameron as Damsel", day + H)
-    assert talk.state.wins_detected == (("evil", "a Minion guessed the Damsel"),)
+    assert worded(talk.state.wins_detected) == (("evil", "a Minion guessed the Damsel"),)
     said = talk.st("!win evil a Minion guessed the Damsel --yes", day + 2 * H)
     assert any("evil" in raw.lower() for raw in to(said, "topic"))
 

@@ -164,11 +164,11 @@ def test_seed_002_djinn_good_loses_when_two_live_and_one_is_an_evil_demon():
     talk, day = day_one(teams_game(characters, teams))
     talk.st("\n".join(f"!kill {p} --yes" for p in ("Alex", "Brianna", "Cameron", "Derek",
                                                    "Fatima")), day + H)
-    assert talk.state.wins_detected[-1][0] == "good"  # Ellen's and Gus' teams: a tie
+    assert worded(talk.state.wins_detected)[-1][0] == "good"  # Ellen's and Gus' teams: a tie
     talk, day = day_one(teams_game(characters, teams))
     talk.st("\n".join(f"!kill {p} --yes" for p in ("Brianna", "Cameron", "Derek", "Fatima",
                                                    "Gus")), day + H)
-    assert talk.state.wins_detected[-1][0] == "evil"
+    assert worded(talk.state.wins_detected)[-1][0] == "evil"
 
 
 def test_seed_002_djinn_each_team_learns_only_its_own_members():
@@ -672,11 +672,11 @@ def test_seed_002_djinn_good_lost_to_an_ability_the_last_eligible_team_wins():
     """Seed 002, Djinn: "The winning team is the last team eligible to win." (good lost to the
     Fearmonger; the game goes on until one evil team is left)"""
     talk, said, night = good_lost_to_the_fearmonger()
-    assert talk.state.good_lost.startswith("the Fearmonger executed the player it feared")
+    assert words(talk.state.good_lost).startswith("the Fearmonger executed the player it feared")
     assert not any("looks over" in raw for raw in to(said, "pm:storytellers"))
     talk.st("!kill Gus --yes", night - 20 * H)  # team 2 loses: team 1 is the last
-    assert talk.state.wins_detected[-1][0] == "evil"
-    assert talk.state.wins_detected[-1][1].endswith("evil team 1 is the last team eligible "
+    assert worded(talk.state.wins_detected)[-1][0] == "evil"
+    assert worded(talk.state.wins_detected)[-1][1].endswith("evil team 1 is the last team eligible "
                                                     "to win")
 
 
@@ -686,7 +686,7 @@ def test_seed_002_djinn_good_that_lost_to_an_ability_still_wins_a_tie():
     talk, _, night = good_lost_to_the_fearmonger()
     talk.st("\n".join(f"!kill {p} --yes" for p in ("Alex", "Cameron", "Derek", "Fatima")),
             night - 20 * H)
-    assert talk.state.wins_detected[-1] == (
+    assert worded(talk.state.wins_detected)[-1] == (
         "good", "only two players live: a tie between evil teams goes to good")
 
 

@@ -1,6 +1,6 @@
 """Theory of operation: the words of every code the core speaks in.
 
-The core records what to tell as `Say(code, params)` (modbot/core/say.py); this module writes
+The core records what to tell as `Say(code, params)` (modbot/core/wording.py); this module writes
 it with the sentence `templates/messages.toml` holds for the code: `{name}` takes the
 parameter (a list is written "A, B, C", or "A and B" as `{name:and}`; a nested Say is written
 in turn; a time takes a format such as `{at:%H:%M}`; a missing one is empty). Plain strings

@@ -61,6 +61,7 @@ from ..core import (
     lock_at,
     night_of,
     players_of_team,
+    say,
     true_character,
 )
 from .render import render
@@ -159,7 +160,7 @@ def _promoted(reactor, state: GameState, event: ScarletWomanPromoted) -> list:
     out = [] if state.phase.is_day else [
         reactor.pm(event.player, f"promoted:{event.player}:{iso(event.at)}",
                     render("night_results.md.j2", night=None,
-                           lines=[f"The Demon died: you are now the {name}."]))]
+                           lines=[say("tell.scarlet_woman", character=name)]))]
     return out + [_st(reactor, state, f"promoted-st:{event.player}:{iso(event.at)}",
                       "st_note.md.j2", text=f"The Demon died with 5 or more alive: "
                       f"{event.player} (the Scarlet Woman) is now the {name}.{when}")]

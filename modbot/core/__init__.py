@@ -56,7 +56,6 @@ from .reading.names import Roster
 from .reading.parser import parse_post
 from .registry import EVENT_TYPES
 from .reporting import replay, report
-from .say import Say, free, say
 from .setup.composition import dealt_text, problems, propose
 from .setup.script import Character, Script, character_key
 from .state.events import (
@@ -105,6 +104,7 @@ from .state.staff_events import (
     VoteCountRequested,
     VotesUnlocked,
 )
+from .wording import Say, free, say
 
 __all__ = [
     "EVENT_TYPES", "Say", "character_ids", "free", "say",

@@ -13,10 +13,10 @@ night sheet, may drop any (`!effect N off`), and their approval applies them at 
 
 from __future__ import annotations
 
-from ..say import Say, say
 from ..state.model import GameState
 from ..state.night_model import Effect, Info, NightChoice
 from ..state.private_events import night_of
+from ..wording import Say, say
 from .grimoire import (
     alignment_of,
     is_evil,

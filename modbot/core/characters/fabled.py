@@ -26,11 +26,11 @@ from ..deciding.actions import Context, Fiddle
 from ..deciding.rules import reject
 from ..feature import Feature
 from ..reading.commands import Command, _Bad, _name
-from ..say import say
 from ..state.model import GameState
 from ..state.night_model import SheetEntry
 from ..state.private_events import night_of
 from ..state.public_model import FiddleVote
+from ..wording import say
 from .grimoire import alignment_of, players_of_team
 from .wins import WinDetected
 
@@ -122,11 +122,11 @@ def resolve(state: GameState, at: datetime) -> list:
     chosen = None if counts[first] == counts[second] else max(counts, key=counts.get)
     events: list = [FiddleEnded(tuple(counts.items()), chosen, at)]
     if chosen is None:
-        events.append(WinDetected("good", "the Fiddler's vote was a tie (a tie goes to good)",
+        events.append(WinDetected("good", say("win.fiddler_tie"),
                                   at))
     else:
         winner = alignment_of(state, chosen) or "good"
-        events.append(WinDetected(winner, f"the Fiddler's vote chose {chosen}", at))
+        events.append(WinDetected(winner, say("win.fiddler", player=chosen), at))
     return events
 
 

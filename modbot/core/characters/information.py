@@ -15,9 +15,9 @@ from dataclasses import replace
 
 from ..night.choices import acting_character
 from ..night.others_choose import barber_swap
-from ..say import say
 from ..state.model import YES, GameState
 from ..state.night_model import Effect, Info, NightChoice
+from ..wording import say
 from .effects import EFFECTS, godfather_kill, lunatic
 from .grimoire import (
     alignment_of,

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..feature import Feature, unchanged
-from ..say import Say, say
 from ..state.events import PlayerDied
 from ..state.model import GameState
+from ..wording import Say, say
 from .grimoire import character_names, is_malfunctioning, true_character
 
 

@@ -27,6 +27,7 @@ from ..night.choices import acting_character
 from ..state.events import PlayerDied
 from ..state.model import GameState, Phase
 from ..state.public_model import PublicAbilityUsed, PublicLedger
+from ..wording import say
 from .grimoire import PUZZLED, is_evil, is_malfunctioning, true_character
 from .triggers import ABILITY_DEATH
 from .wins import good_loses
@@ -80,7 +81,7 @@ def _klutz(state, action, ctx):
     events = (_use(state, ctx, "klutz", action.target),)
     if _works(state, ctx.author, "klutz") and is_evil(state, action.target):
         terms = state.setup.script.terms
-        events += good_loses(state, f"the Klutz chose a player of the {terms.evil} team",
+        events += good_loses(state, say("win.klutz", team=terms.evil),
                              ctx.at)
     return events
 
@@ -149,7 +150,7 @@ def _damsel_guess(state, action, ctx):
     target = true_character(state, action.target)
     if target is not None and target.id == "damsel" and \
             not is_malfunctioning(state, action.target):
-        events += good_loses(state, "a Minion guessed the Damsel", ctx.at)
+        events += good_loses(state, say("win.damsel"), ctx.at)
     return events
 
 

@@ -9,9 +9,9 @@ Storytellers may drop the change (`!effect N off`) and pick another with `!chara
 
 from __future__ import annotations
 
-from ..say import say
 from ..state.model import GameState
 from ..state.night_model import Effect, Info
+from ..wording import say
 from .grimoire import is_evil, is_malfunctioning, players_of_team, true_character
 
 

@@ -24,6 +24,7 @@ from datetime import datetime
 from ..feature import Feature, unchanged
 from ..state.events import EXECUTION, Executed, Nominated, PlayerDied
 from ..state.model import GameState
+from ..wording import Say, say
 from . import boomdandy, madness
 from .effects import lleech_host, lleech_survives
 from .grimoire import is_evil, is_malfunctioning, living_residents, players_of_team, true_character
@@ -84,7 +85,7 @@ def _doppelganger(state: GameState, event: Executed) -> tuple:
             or is_evil(state, event.player):
         return ()
     terms = state.setup.script.terms
-    return good_loses(state, f"the Doppelgänger's {terms.good} twin was executed", event.at)
+    return good_loses(state, say("win.twin_executed", team=terms.good), event.at)
 
 
 def _fearmonger(state: GameState, event: Executed) -> tuple:
@@ -100,7 +101,7 @@ def _fearmonger(state: GameState, event: Executed) -> tuple:
         return ()
     if state.setup.script.terms.evil_teams and is_evil(state, event.player):
         return _team_loses(state, state.grimoire_of(event.player).evil_team, event.at)
-    reason = f"the Fearmonger executed the player it feared ({event.player}), whose team loses"
+    reason = say("win.fearmonger", player=event.player)
     if is_evil(state, event.player):
         return (WinDetected("good", reason, event.at),)
     return good_loses(state, reason, event.at)
@@ -238,7 +239,7 @@ def _promoted(state: GameState, e: ScarletWomanPromoted) -> GameState:
     if state.phase.is_day:  # seed 002: she is told "only at night"
         name = state.setup.script.get(e.character).name
         state = replace(state, untold=state.untold + (
-            (e.player, f"The Demon died: you are now the {name}."),))
+            (e.player, say("tell.scarlet_woman", character=name)),))
     return state
 
 
@@ -246,7 +247,7 @@ def _promoted(state: GameState, e: ScarletWomanPromoted) -> GameState:
 class UntoldDelivered:
     """Dusk: the messages held during the day go out (the Scarlet Woman's change)."""
 
-    messages: tuple[tuple[str, str], ...]
+    messages: tuple[tuple[str, Say], ...]
     at: datetime
 
 

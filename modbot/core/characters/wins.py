@@ -20,6 +20,7 @@ from datetime import datetime
 
 from ..feature import Feature
 from ..state.model import GameState
+from ..wording import Say, say
 from .grimoire import (
     alignment_of,
     babysitter,
@@ -33,11 +34,11 @@ from .grimoire import (
 @dataclass(frozen=True, slots=True)
 class WinDetected:
     winner: str  # good | evil
-    reason: str
+    reason: Say  # a `win.*` code: why the game looks over
     at: datetime
 
 
-def detect(state: GameState, day_ended: bool = False) -> tuple[str, str] | None:
+def detect(state: GameState, day_ended: bool = False) -> tuple[str, Say] | None:
     if not state.dealt or state.winner is not None or state.setup.script is None:
         return None
     residents = [s for s in state.seats if not s.traveller]
@@ -48,12 +49,12 @@ def detect(state: GameState, day_ended: bool = False) -> tuple[str, str] | None:
     demons = players_of_team(state, "demon")  # with Lil' Monsta's living babysitter
     living = len(living_residents(state))
     if not demons and not _twins_alive(state) and not _lil_monsta_unheld(state):
-        return "good", "every Demon is dead" if not state.setup.lil_monsta else \
-            "Lil' Monsta's babysitter is dead"
+        return "good", say("win.demons_dead") if not state.setup.lil_monsta else \
+            say("win.babysitter_dead")
     if living <= 2:
-        return "evil", "only two players live"
+        return "evil", say("win.two_alive")
     if day_ended and _no_execution_under_vortox(state, demons):
-        return "evil", "no one was executed today, and the Vortox is in play"
+        return "evil", say("win.vortox")
     return None
 
 
@@ -121,11 +122,11 @@ class GoodLost:
     """Several evil teams (seed 002): good lost to an ability, and the game goes on; the last
     evil team eligible wins, but a tie still goes to good."""
 
-    reason: str
+    reason: Say
     at: datetime
 
 
-def good_loses(state: GameState, reason: str, at: datetime) -> tuple:
+def good_loses(state: GameState, reason: Say, at: datetime) -> tuple:
     """What an ability that makes good lose emits: the evil win to confirm, or, while several
     evil teams play on, that good lost (the winner is the last team eligible)."""
     if state.setup.script.terms.evil_teams and len(_live_teams(state)) > 1:
@@ -133,28 +134,27 @@ def good_loses(state: GameState, reason: str, at: datetime) -> tuple:
     return (WinDetected("evil", reason, at),)
 
 
-def _detect_teams(state: GameState, day_ended: bool) -> tuple[str, str] | None:
+def _detect_teams(state: GameState, day_ended: bool) -> tuple[str, Say] | None:
     live = _live_teams(state)
     living = living_residents(state)
     if not live:
-        return "good", "every evil team has lost (no living Demon)"
+        return "good", say("win.teams_lost")
     if state.good_lost and len(live) == 1:
-        return "evil", (f"good lost ({state.good_lost}) and evil team {next(iter(live))} is "
-                        "the last team eligible to win")
+        return "evil", say("win.last_team", why=state.good_lost, team=next(iter(live)))
     if day_ended:
         day = state.past_days[-1] if state.past_days else None
         for team, members in live.items():
             vortox = [p for p in members if true_character(state, p).id == "vortox"
                       and state.seat(p).alive and not is_malfunctioning(state, p)]
             if vortox and day is not None and day.executed is None:
-                return "evil", f"no one was executed today: the Vortox's team ({team}) wins"
+                return "evil", say("win.vortox_team", team=team)
     if len(living) <= 2:
         winners = [team for team, members in live.items()
                    if any(p in living and true_character(state, p).team == "demon"
                           for p in members)]
         if len(winners) == 1:
-            return "evil", f"only two players live, one of them evil team {winners[0]}'s Demon"
-        return "good", "only two players live: a tie between evil teams goes to good"
+            return "evil", say("win.two_alive_team", team=winners[0])
+        return "good", say("win.two_alive_tie")
     return None
 
 

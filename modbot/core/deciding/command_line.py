@@ -13,7 +13,7 @@ from ..reading.commands import Command, CommandError, CommandLine, _Bad
 from ..reading.names import Roster
 from ..reading.textclean import countable_text
 from ..registry import COMMANDS
-from ..say import say
+from ..wording import say
 
 
 def parse_commands(raw: str, roster: Roster) -> list[CommandLine | CommandError]:

@@ -18,10 +18,10 @@ from typing import Any, cast
 
 from ..reading.commands import CommandError, CommandLine, Confirm, Help, Log, Status, Undo
 from ..registry import COMMAND_OF, COMMANDS, apply
-from ..say import Say, say
 from ..state.events import Event, Executed
 from ..state.model import GameState
 from ..state.staff_events import ConfirmationRequested, ConfirmationSettled
+from ..wording import Say, say
 from .actions import Context
 from .command_line import help_text, parse_commands
 from .rules import Rejection

@@ -21,10 +21,10 @@ from datetime import datetime
 
 from ..night.choices import decide_choice, parse_private
 from ..reading.textclean import countable_text
-from ..say import Say, say
 from ..state.model import GameState
 from ..state.night_model import WhisperFlag
 from ..state.private_events import WhisperPmCounted, WhisperPmFlagged
+from ..wording import Say, say
 from .actions import Context
 from .rules import Rejection
 

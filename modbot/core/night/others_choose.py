@@ -37,9 +37,9 @@ from ..characters.grimoire import (
     yesterday,
 )
 from ..characters.ids import BARBER, LIL_MONSTA, MEZEPHELES
-from ..say import Say, say
 from ..state.night_model import Effect, Info, SheetEntry
 from ..state.private_events import night_of
+from ..wording import Say, say
 
 
 def barber_swap(state, player, _choice, deaths) -> Info:

@@ -26,11 +26,11 @@ from ..characters.grimoire import (
 from ..characters.ids import ASSASSIN, BARBER, BONE_COLLECTOR, GOON, LIL_MONSTA, LUNATIC, MOONCHILD, SAGE, VORTOX
 from ..characters.information import compute
 from ..characters.public_abilities import moonchild_deaths, turned_by_word
-from ..say import Say, say
 from ..setup.script import SPECIAL_STEPS, Character
 from ..state.model import GameState, GrimoireEntry
 from ..state.night_model import Effect, NightChoice, SheetEntry
 from ..state.private_events import night_of
+from ..wording import Say, say
 from .choices import acting_character, used_on
 from .others_choose import lil_monsta_step, word_turns
 

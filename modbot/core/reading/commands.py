@@ -40,7 +40,7 @@ from ..deciding.staff import (
     StWin,
 )
 from ..feature import Feature
-from ..say import Say, say
+from ..wording import Say, say
 from .names import Ambiguous, Roster
 
 _DURATION = re.compile(r"^(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?$", re.I)

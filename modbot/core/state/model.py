@@ -20,6 +20,7 @@ from typing import Any
 from ..deciding.actions import NO, YES
 from ..reading.names import Roster
 from ..setup.script import Script
+from ..wording import Say
 from .night_model import NightState, WhisperLedger
 from .public_model import Countdown, FiddleVote, PublicLedger
 
@@ -281,7 +282,7 @@ class GameState:
     ledger: WhisperLedger | None = None  # None until the first whisper PM
     bluffs: tuple[str, ...] = ()  # character ids the Demon learns (private)
     proposed_setup: tuple | None = None  # (grimoire, bluffs) drawn by !setup propose
-    wins_detected: tuple[tuple[str, str], ...] = ()  # (winner, reason) the STs were told of
+    wins_detected: tuple[tuple[str, Say], ...] = ()  # (winner, reason) the STs were told of
     expiring: tuple[tuple[str, str], ...] = ()  # (player, grimoire flag) undone at dusk
     deaths_log: tuple = ()  # (player, cause, at) for every death, day or night
     public: PublicLedger | None = None  # /choose and /guess in the thread
@@ -290,8 +291,8 @@ class GameState:
     countdown: Countdown | None = None  # the Boomdandy's pointing vote under way
     fabled_used: tuple[str, ...] = ()  # once-per-game Fabled spent (fabled.py)
     fiddle: FiddleVote | None = None  # the Fiddler's vote under way
-    good_lost: str = ""  # several evil teams: why good lost to an ability (the game went on)
-    untold: tuple[tuple[str, str], ...] = ()  # (player, message) held until dusk (by day, a
+    good_lost: Say | None = None  # several evil teams: why good lost to an ability (the game went on)
+    untold: tuple[tuple[str, Say], ...] = ()  # (player, message) held until dusk (by day, a
     # Scarlet Woman's change is told "at the earliest convenience, but only at night")
 
     @classmethod

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..say import Say, say
+from ..wording import Say, say
 
 NEIGHBOUR_FLAGS = frozenset({"whisper.neighbour_again", "whisper.neighbour_words"})
 

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from ..feature import Feature, unchanged
-from ..say import Say, free
+from ..wording import Say, free
 from .model import GameState, GrimoireEntry
 from .night_model import Effect, NightChoice, NightState, SheetEntry, WhisperFlag, WhisperLedger
 

@@ -236,7 +236,7 @@ def test_setvote_corrects_a_locked_vote_and_the_count():
     assert g.nomination("Brianna").yes == 1
     st(g, "!setvote Cameron no on Brianna", 2)
     (locked,) = g.nomination("Brianna").locked
-    assert (locked.vote, locked.note) == ("no", "set by the Storyteller")
+    assert (locked.vote, words(locked.note)) == ("no", "set by the Storyteller")
     assert g.nomination("Brianna").yes == 0
     st(g, "!setvote Ellen yes on Brianna", 3)  # not locked yet: cast for Ellen
     assert g.nomination("Brianna").cast["Ellen"].value == "yes"

@@ -33,6 +33,7 @@ from ..state.staff_events import (
     VoteCountRequested,
     VotesUnlocked,
 )
+from ..wording import say
 from .actions import Context
 from .rules import Rejection, reject
 from .voting import is_decided, lock_at_hand
@@ -346,8 +347,9 @@ def _lock(state, action: StLock, ctx):
     if not nomination.is_open or nomination.hand != action.voter:
         return reject(ctx, "not_at_hand", voter=action.voter, hand=nomination.hand or "nobody")
     vote = lock_at_hand(state, nomination, ctx.at, end_of_day=True)
-    return (VoteLocked(EXECUTION, action.nominee, replace(vote, note=(
-        vote.note + "; " if vote.note else "") + "locked by the Storyteller")),)
+    return (VoteLocked(EXECUTION, action.nominee, replace(
+        vote, note=say("note.locked_by_st_too", note=vote.note) if vote.note
+        else say("note.locked_by_st"))),)
 
 
 def _unlock(state, action: StUnlock, ctx):

@@ -33,10 +33,11 @@ from ..state.model import (
     Phase,
     Profile,
 )
+from ..wording import say
 
-NOTE_NO_TOKEN_CAST = "dead, vote token already spent: counted as pardon"
-NOTE_NO_TOKEN = "dead without a vote token"
-NOTE_UNCAST = "no vote by the end of the day: pardon"
+NOTE_NO_TOKEN_CAST = say("note.no_token_cast")  # why a locked vote differs from the cast one
+NOTE_NO_TOKEN = say("note.no_token")
+NOTE_UNCAST = say("note.uncast")
 
 
 def living_count(state: GameState) -> int:

@@ -131,7 +131,7 @@ class LockedVote:
     post_number: int | None  # the post that cast it
     locked_at: datetime
     ghost_vote_spent: bool = False
-    note: str | None = None  # why the counted vote differs from the cast one
+    note: Say | None = None  # why the counted vote differs from the cast one
 
 
 @dataclass(frozen=True, slots=True)

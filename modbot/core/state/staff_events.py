@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 
 from ..characters.grimoire import BABYSITTER
 from ..feature import Feature, unchanged
+from ..wording import say
 from .events import CastVote, _nomination, _today
 from .model import EXECUTION, GameState, Phase
 
@@ -176,7 +177,7 @@ def _game_ended(state: GameState, e: GameEnded) -> GameState:
 def _vote_corrected(state: GameState, e: VoteCorrected) -> GameState:
     n = _nomination(state, EXECUTION, e.nominee)
     if n.is_locked(e.voter):
-        locked = tuple(replace(v, vote=e.value, note="set by the Storyteller")
+        locked = tuple(replace(v, vote=e.value, note=say("note.set_by_st"))
                        if v.player == e.voter else v for v in n.locked)
         return _today(state, state.current_day.replace_nomination(replace(n, locked=locked)))
     cast = {**n.cast, e.voter: CastVote(e.value, None, e.at)}

@@ -100,14 +100,14 @@ def _param(value: Any) -> Any:
 
 
 class _List:
-    """A list parameter: `{names}` writes "A, B, C"; `{names:and}` "A and B and C";
-    `{names:;}` "A; B; C"."""
+    """A list parameter: `{names}` writes "A, B, C"; `{names:and}` "A and B and C", and
+    likewise `{names:or}`, `{names:&}` and `{names:;}`."""
 
     def __init__(self, items: tuple[str, ...]) -> None:
         self.items = items
 
     def __format__(self, spec: str) -> str:
-        return {"and": " and ", ";": "; "}.get(spec, ", ").join(self.items)
+        return {"and": " and ", "or": " or ", "&": " & ", ";": "; "}.get(spec, ", ").join(self.items)
 
     def __str__(self) -> str:
         return format(self)

@@ -55,7 +55,6 @@ from ..core import (
     WhisperPmFlagged,
     WinDetected,
     character_ids,
-    deadline_text,
     dealt_text,
     iso,
     lock_at,
@@ -65,7 +64,7 @@ from ..core import (
     true_character,
 )
 from .render import render
-from .views import date_tag
+from .views import clock_text, date_tag
 
 
 def private_messages(reactor, state: GameState, event) -> list:
@@ -367,7 +366,7 @@ def _flagged(reactor, state: GameState, event: WhisperPmFlagged) -> list:
     flag = event.flag
     digest = hashlib.sha1(_key_text(flag.reason).encode("utf-8")).hexdigest()[:8]
     return [_st(reactor, state, f"whisper-flag:{flag.author}:{iso(flag.at)}:{digest}",
-                "whisper_flag.md.j2", flag=flag, when=deadline_text(flag.at))]
+                "whisper_flag.md.j2", flag=flag, when=clock_text(flag.at))]
 
 
 # A flag's outbox key digests the reason in the words modbot first used. Keys must never

@@ -26,6 +26,11 @@ def md(text) -> str:
     return "".join(_ENTITIES.get(c, c) for c in text)
 
 
+def clock_text(at: datetime) -> str:
+    """A forum time as plain text ("Wed 02 Dec 16:00 UTC"), where a [date] tag would not do."""
+    return at.strftime("%a %d %b %H:%M UTC")
+
+
 def date_tag(at: datetime | None) -> str:
     """A Discourse [date] tag, shown in each reader's local time."""
     if at is None:

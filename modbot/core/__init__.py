@@ -43,7 +43,7 @@ from .deciding.voting import (
     threshold_now,
 )
 from .engine import Post, advance, handle_pm, handle_post
-from .night.choices import deadline_text, lock_at
+from .night.choices import lock_at
 from .night.commands import (
     SetupAccepted,
     SetupChecked,
@@ -121,7 +121,7 @@ __all__ = [
     "SweetheartDied", "UntoldDelivered", "VoteCast", "VoteCorrected", "VoteCountRequested",
     "VoteLocked", "VoteWithdrawn", "VotesUnlocked", "WhisperBroken", "WhisperLimitExceeded",
     "WhisperPmFlagged", "WinDetected", "about_to_die", "advance", "character_key",
-    "deadline_text", "dealt_text", "handle_pm", "handle_post", "is_decided", "iso", "lock_at",
+    "dealt_text", "handle_pm", "handle_post", "is_decided", "iso", "lock_at",
     "max_possible", "needs", "night_of", "parse_commands", "parse_post",
     "players_of_team", "population", "problems", "propose", "replay", "report", "threshold_now",
     "true_character"

@@ -46,6 +46,7 @@ from .state.events import (
 )
 from .state.model import EXILE, YES, GameState, Nomination, Phase
 from .state.staff_events import PhaseExtended
+from .wording import say
 
 _NEXT_PHASE = {
     Phase.PREGAME: Phase.NIGHT,
@@ -202,7 +203,8 @@ def _handle_post(state: GameState, post: Post) -> Outcome:
     for r in parsed.rejections:
         rejections.append(Rejection(r.code, post.author, post.created_at, post.post_number,
                                     {"text": r.text, "candidates": list(r.candidates),
-                                     "suggest": _suggest(r.candidates),
+                                     "suggest": say("hint.did_you_mean", names=r.candidates)
+                                     if r.candidates else "",
                                      "open": len(state.open_nominees())}))
     for action in parsed.actions:
         outcome = act(state, action, ctx)
@@ -242,10 +244,6 @@ def _whispers_broken_by(state: GameState, post: Post) -> tuple[Event, ...]:
                       post.post_number, post.created_at)
         for w in day.whispers
         if w.is_active and post.author in w.members and post.post_number > w.active_since)
-
-
-def _suggest(candidates) -> str:
-    return f" (did you mean {' or '.join(candidates)}?)" if candidates else ""
 
 
 # -- time-triggered ---------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from ..state.events import (
     WhisperRequested,
 )
 from ..state.model import EXECUTION, EXILE, GameState, Nomination, Phase
+from ..wording import Say, say
 from .actions import (
     AcceptWhisper,
     CallExile,
@@ -74,7 +75,7 @@ def reject(ctx: Context, code: str, **details) -> Rejection:
     return Rejection(code, ctx.author, ctx.at, ctx.post_number, details)
 
 
-def _wrong_phase(state: GameState, ctx: Context, what: str) -> Rejection:
+def _wrong_phase(state: GameState, ctx: Context, what: Say) -> Rejection:
     return reject(ctx, "wrong_phase", what=what, phase=state.phase_label)
 
 
@@ -91,7 +92,7 @@ def butcher_may_nominate(state: GameState, player: str) -> bool:
 def _nominate(state: GameState, action: Nominate, ctx: Context):
     butcher = butcher_may_nominate(state, ctx.author)
     if state.phase is not Phase.NOMINATION and not butcher:
-        return _wrong_phase(state, ctx, "Nominating")
+        return _wrong_phase(state, ctx, say("doing.nominating"))
     day, target = state.today, action.target
     if not state.seat(ctx.author).alive:
         return reject(ctx, "dead_cannot_nominate")
@@ -108,7 +109,7 @@ def _nominate(state: GameState, action: Nominate, ctx: Context):
 
 def _call_exile(state: GameState, action: CallExile, ctx: Context):
     if not state.phase.is_day:
-        return _wrong_phase(state, ctx, "Calling an exile")
+        return _wrong_phase(state, ctx, say("doing.calling_an_exile"))
     target = action.target
     if not state.seat(target).traveller:
         return reject(ctx, "not_a_traveller", nominee=target)
@@ -126,7 +127,7 @@ def _find_votable(state: GameState, nominee: str, ctx: Context) -> Nomination | 
     if exile is not None and state.phase.is_day:
         nomination = exile
     elif state.phase not in (Phase.NOMINATION, Phase.VOTING):
-        return _wrong_phase(state, ctx, "Voting")
+        return _wrong_phase(state, ctx, say("doing.voting"))
     else:
         nomination = day.nomination_of(nominee)
     if nomination is None:
@@ -170,7 +171,7 @@ def _unvote(state: GameState, action: Unvote, ctx: Context):
 
 def _skip(state: GameState, _action: SkipNomination, ctx: Context):
     if state.phase not in (Phase.DISCUSSION, Phase.NOMINATION):
-        return _wrong_phase(state, ctx, "Declining to nominate")
+        return _wrong_phase(state, ctx, say("doing.declining_to_nominate"))
     if state.today.has_nominated(ctx.author):
         earlier = next(n for n in state.today.nominations if n.nominator == ctx.author)
         return reject(ctx, "nominator_already_used", nominee=earlier.nominee)
@@ -181,7 +182,7 @@ def _skip(state: GameState, _action: SkipNomination, ctx: Context):
 
 def _whisper(state: GameState, action: Whisper, ctx: Context):
     if not state.phase.is_day:
-        return _wrong_phase(state, ctx, "Declaring a whisper")
+        return _wrong_phase(state, ctx, say("doing.declaring_a_whisper"))
     if ctx.author in action.with_:
         return reject(ctx, "self_whisper")
     requested = (WhisperRequested(ctx.author, action.with_, ctx.post_number, ctx.at),)
@@ -195,13 +196,13 @@ def _whisper(state: GameState, action: Whisper, ctx: Context):
 
 def _whisper_storyteller(state: GameState, _action: WhisperStoryteller, ctx: Context):
     if not state.phase.is_day:
-        return _wrong_phase(state, ctx, "Asking for a Storyteller consult")
+        return _wrong_phase(state, ctx, say("doing.asking_for_a_storyteller_consult"))
     return (StorytellerConsultRequested(ctx.author, ctx.post_number, ctx.at),)
 
 
 def _answer(state: GameState, action, ctx: Context, accepted: bool):
     if not state.phase.is_day:
-        return _wrong_phase(state, ctx, "Answering a whisper")
+        return _wrong_phase(state, ctx, say("doing.answering_a_whisper"))
     pending = [w for w in state.today.whispers if w.is_pending_for(ctx.author)]
     if action.from_ is not None:
         pending = [w for w in pending if w.requester == action.from_]

@@ -28,6 +28,7 @@ from ..setup.script import Script
 from ..state.model import GameState, Phase
 from ..state.night_model import NightChoice
 from ..state.private_events import NightChoiceMade, night_of
+from ..wording import Say, say
 from .helpers import HELPED, Help, decide_help
 
 APPROVAL_REMINDER = timedelta(hours=1)
@@ -108,23 +109,20 @@ def _choose(text: str, roster: Roster, script: Script | None):
             candidates = ", ".join(resolved.candidates)
             return ("ambiguous", text, {"text": token, "candidates": candidates})
         else:
-            return ("unknown_player", text, {"text": token, "suggest": _suggest(resolved)})
+            return ("unknown_player", text, {"text": token, "suggest": suggestion(resolved)})
     return Choose(tuple(players), character)
 
 
-def _suggest(unknown) -> str:
+def suggestion(unknown) -> Say | str:
+    """" (did you mean A or B?)" for a name close to seated players' ones, else nothing."""
     found = getattr(unknown, "suggestions", ())
-    return f" (did you mean {' or '.join(found)}?)" if found else ""
+    return say("hint.did_you_mean", names=found) if found else ""
 
 
 # -- deciding ---------------------------------------------------------------------------------
 
 def lock_at(state: GameState) -> datetime:
     return state.phase_ends_at - timedelta(hours=state.setup.lengths.night_action_lock)
-
-
-def deadline_text(at: datetime) -> str:
-    return at.strftime("%a %d %b %H:%M UTC")
 
 
 def acting_character(state: GameState, player: str):
@@ -184,7 +182,7 @@ def _refuse_now(state: GameState, ctx: Context, by_day: bool = False) -> Rejecti
         return reject(ctx, "not_night", phase=state.phase_label)
     if ctx.at >= lock_at(state) or night_of(state, state.cycle).locked:
         return reject(ctx, "night_locked", night=state.cycle,
-                      deadline=deadline_text(min(lock_at(state), ctx.at)))
+                      deadline=min(lock_at(state), ctx.at))
     return None
 
 
@@ -198,15 +196,14 @@ def used_on(state: GameState, player: str, character: str) -> int | None:
 
 def _check_targets(state: GameState, action: Choose, character, ctx: Context):
     spec, name = character.spec, character.name
-    wanted = _counted(spec.players, "player") if spec.players else ""
-    if spec.characters:
-        wanted = " & ".join(filter(None, [wanted, _counted(spec.characters, "character")]))
+    wanted = [_counted(n, noun) for n, noun in ((spec.players, "player"),
+                                                 (spec.characters, "character")) if n]
     wrong_character = (action.character is not None) != bool(spec.characters)
     if len(action.players) != spec.players or wrong_character:
-        given = " & ".join(filter(None, [_counted(len(action.players), "player")
-                                         if action.players else "",
-                                         "a character" if action.character else ""])) or "nothing"
-        return reject(ctx, "choice_count", character=name, wanted=wanted, given=given)
+        given = [_counted(len(action.players), "player")] if action.players else []
+        given += [say("count.a_character")] if action.character else []
+        return reject(ctx, "choice_count", character=name, wanted=wanted,
+                      given=given or say("count.nothing"))
     if len(set(action.players)) != len(action.players):
         return reject(ctx, "choice_twice", player=action.players[0])
     for player in action.players:
@@ -222,13 +219,14 @@ def _check_targets(state: GameState, action: Choose, character, ctx: Context):
     chosen = state.setup.script.get(action.character) if action.character else None
     if chosen is not None and spec.character_teams and chosen.team not in spec.character_teams:
         teams = state.setup.script.terms.good if set(spec.character_teams) == {
-            "townsfolk", "outsider"} else " or ".join(spec.character_teams)
+            "townsfolk", "outsider"} else say("count.either", teams=spec.character_teams)
         return reject(ctx, "choice_team", character=name, teams=teams, chosen=chosen.name)
     return None
 
 
-def _counted(number: int, noun: str) -> str:
-    return f"{number} {noun}{'s' if number != 1 else ''}"
+def _counted(number: int, noun: str) -> Say:
+    """`count.player` or `count.players` (`count.character`, ...): one, or any other number."""
+    return say(f"count.{noun}" if number == 1 else f"count.{noun}s", n=number)
 
 
 def owes_choice(state: GameState, player: str) -> bool:
@@ -243,4 +241,4 @@ def owes_choice(state: GameState, player: str) -> bool:
 FEATURE = Feature("night choices")
 
 __all__ = ["APPROVAL_REMINDER", "Choose", "FreeAction", "Pass", "acting_character", "used_on",
-           "deadline_text", "decide_choice", "lock_at", "owes_choice", "parse_private"]
+           "decide_choice", "suggestion", "lock_at", "owes_choice", "parse_private"]

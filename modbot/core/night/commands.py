@@ -27,7 +27,7 @@ from ..state.events import Event
 from ..state.model import GameState, Phase, iso
 from ..state.private_events import CharactersDealt, NightApproved, NightSheetEdited, night_of
 from ..state.staff_events import GrimoireChanged, PhaseExtended
-from .choices import deadline_text, lock_at
+from .choices import lock_at
 from .flow import deal_problems
 
 
@@ -264,7 +264,7 @@ def _approve(state: GameState, _action, ctx):
         return refused
     night = night_of(state, state.cycle)
     if not night.locked:
-        return reject(ctx, "sheet_not_ready", deadline=deadline_text(lock_at(state)))
+        return reject(ctx, "sheet_not_ready", deadline=lock_at(state))
     if night.missing_results():
         return reject(ctx, "results_missing", players=", ".join(night.missing_results()))
     return (NightApproved(state.cycle, ctx.author, ctx.at),)
@@ -275,7 +275,7 @@ def _sheet(state: GameState, _action, ctx):
     if refused is not None:
         return refused
     if not night_of(state, state.cycle).locked:
-        return reject(ctx, "sheet_not_ready", deadline=deadline_text(lock_at(state)))
+        return reject(ctx, "sheet_not_ready", deadline=lock_at(state))
     return (SheetRequested(ctx.author, ctx.at),)
 
 

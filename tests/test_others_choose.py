@@ -5,7 +5,8 @@ is named after the character it drives."""
 from dataclasses import replace
 from datetime import timedelta
 
-from modbot.core.setup.composition import problems, propose
+from modbot.core.setup.composition import problems as _problems
+from modbot.core.setup.composition import propose
 from modbot.core.setup.dice import Dice
 from modbot.files.scripts import load_script
 
@@ -177,3 +178,8 @@ def test_barber_swap_with_the_demon_keeps_both_alignments():
     ellen, brianna = talk.state.grimoire_of("Ellen"), talk.state.grimoire_of("Brianna")
     assert (ellen.character, ellen.alignment) == ("empath", "evil")
     assert (brianna.character, brianna.alignment) == ("imp", "good")
+
+
+def problems(*args, **kwargs) -> list[str]:
+    """The set-up's problems, in the words the Storytellers read."""
+    return worded(_problems(*args, **kwargs))

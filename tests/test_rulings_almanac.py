@@ -6,7 +6,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 from modbot.core.characters.grimoire import is_malfunctioning, players_of_team
-from modbot.core.setup.composition import problems
+from modbot.core.setup.composition import problems as _problems
 
 from .conversation import ALL, SEATS, Conversation, day_one, night_sheet, seven, to
 from .helpers import START
@@ -405,3 +405,8 @@ def test_seed_000_no_dashii_and_vortox_kill_from_night_2():
         assert "makes no choice tonight" in to(said, "pm:ellen")[0]
         _, night, _ = night_sheet(setup, night=2, choices=(("Ellen", "/choose Alex"),))
         assert night.deaths == ("Alex",)
+
+
+def problems(*args, **kwargs) -> list[str]:
+    """The set-up's problems, in the words the Storytellers read."""
+    return worded(_problems(*args, **kwargs))

@@ -7,7 +7,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 from modbot.core.characters.grimoire import is_malfunctioning
-from modbot.core.setup.composition import problems
+from modbot.core.setup.composition import problems as _problems
 from modbot.core.state.model import GrimoireEntry, Seat
 from modbot.files.scripts import load_script
 
@@ -703,3 +703,8 @@ def test_seed_002_marionette_belief_may_be_another_teams_bluff():
     assert problems(OOPS, seats, grimoire, ()) == []
     grimoire["A"] = replace(grimoire["A"], bluffs=("goon", "lleech", "pukka"))  # its own team
     assert "bluff Goon is in play (or shown to a player)" in problems(OOPS, seats, grimoire, ())
+
+
+def problems(*args, **kwargs) -> list[str]:
+    """The set-up's problems, in the words the Storytellers read."""
+    return worded(_problems(*args, **kwargs))

@@ -11,12 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from modbot.core.setup.composition import composition, expected, problems, propose
+from modbot.core.setup.composition import composition, expected, propose
+from modbot.core.setup.composition import problems as _problems
 from modbot.core.state.model import GrimoireEntry, Seat
 from modbot.files.scripts import load_script
 
 from .conversation import Conversation, botf_setup, to
 from .helpers import START
+from .wording import worded
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTF, ALMANAC, OOPS = load_script("botf"), load_script("almanac"), load_script("oopsallevil")
@@ -212,3 +214,8 @@ def test_setup_propose_for_several_evil_teams_shows_each_demons_bluffs():
     talk = Conversation(botf_setup(characters, script=OOPS, bluffs=()))
     said = to(talk.st("!setup propose", START.replace(hour=10)), "pm:storytellers")[0]
     assert said.count("(bluffs: ") >= 2 and "Bluffs for the Demon" not in said
+
+
+def problems(*args, **kwargs) -> list[str]:
+    """The set-up's problems, in the words the Storytellers read."""
+    return worded(_problems(*args, **kwargs))

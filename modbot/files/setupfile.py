@@ -12,6 +12,7 @@ import random
 import re
 from pathlib import Path
 
+from ..app.catalogue import words
 from ..core import dealt_text, problems, propose
 from .gamefile import GameFileError, load_game
 
@@ -32,7 +33,7 @@ def run_setup(args, out=print) -> int:
         found = problems(setup.script, setup.seats, dict(setup.grimoire), setup.bluffs,
                          lil_monsta=setup.lil_monsta)
         for problem in found:
-            out(f"- {problem}")
+            out(f"- {words(problem)}")
         out("The set-up is legal." if not found else f"{len(found)} problem(s).")
         return 1 if found else 0
     grimoire, bluffs = propose(setup.script, setup.seats, random.Random(args.seed),
@@ -53,7 +54,7 @@ def describe(setup, grimoire, bluffs) -> str:
         if entry is None:
             lines.append(f"{seat.name}: (traveller: the Storyteller chooses)")
             continue
-        lines.append(f"{seat.name}: {dealt_text(script, entry)}")
+        lines.append(f"{seat.name}: {words(dealt_text(script, entry))}")
     if bluffs:
         lines.append("Bluffs: " + ", ".join(script.get(b).name for b in bluffs))
     return "\n".join(lines)

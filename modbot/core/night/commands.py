@@ -27,6 +27,7 @@ from ..state.events import Event
 from ..state.model import GameState, Phase, iso
 from ..state.private_events import CharactersDealt, NightApproved, NightSheetEdited, night_of
 from ..state.staff_events import GrimoireChanged, PhaseExtended
+from ..wording import Say
 from .choices import lock_at
 from .flow import deal_problems
 
@@ -80,7 +81,7 @@ class SetupAccepted:
 class SetupChecked:
     """The Storytellers asked whether the grimoire is a legal set-up."""
 
-    problems: tuple[str, ...]
+    problems: tuple[Say, ...]
     by: str
     at: datetime
 
@@ -203,7 +204,7 @@ def _start(state: GameState, _action, ctx):
         return reject(ctx, "no_script")
     problems = deal_problems(state)
     if problems:
-        return reject(ctx, "cannot_deal", problems="; ".join(problems))
+        return reject(ctx, "cannot_deal", problems=problems)
     events: tuple[Event, ...] = (CharactersDealt(ctx.author, ctx.at),)
     if state.phase is Phase.PREGAME:
         events += (PhaseExtended(state.phase, state.cycle, ctx.at, ctx.at),)

@@ -31,6 +31,7 @@ from ..state.private_events import (
     NightResolved,
     night_of,
 )
+from ..wording import Say, say
 from .choices import APPROVAL_REMINDER, lock_at, owes_choice
 from .sheet import build_sheet
 
@@ -108,18 +109,17 @@ def dusk(state: GameState, at: datetime) -> list:
     return expired + triggers.deliver_untold(state, at)
 
 
-def deal_problems(state: GameState) -> list[str]:
+def deal_problems(state: GameState) -> list[Say]:
     """What stops the deal: players without a character, a Demon without its bluffs."""
     problems = []
     missing = [s.name for s in state.seats if not state.grimoire_of(s.name).character]
     if missing:
-        problems.append(f"no character for {', '.join(missing)} (use !character)")
+        problems.append(say("setup.deal_no_character", players=missing))
     wanted = state.setup.script.terms.demon_bluffs
     short = [d for d in players_of_team(state, "demon")
              if len(state.grimoire_of(d).bluffs or state.bluffs) < wanted]
     if short and not state.setup.lil_monsta:  # Lil' Monsta skips Demon info
-        problems.append(f"the Demon needs {wanted} bluffs (use !bluffs A, B, C, or with "
-                        f"several evil teams !bluffs {short[0]}: A, B, C)")
+        problems.append(say("setup.deal_bluffs", wanted=wanted, demon=short[0]))
     return problems
 
 

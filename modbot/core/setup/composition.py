@@ -28,6 +28,7 @@ from ..characters.ids import (
     VIGORMORTIS,
 )
 from ..state.model import GrimoireEntry
+from ..wording import Say, say
 from .script import Character, Script
 
 BOTF_TABLE = {  # players: (townsfolk, outsiders, minions, demons), seed 001
@@ -76,66 +77,65 @@ def expected(players: int, in_play: set[str]) -> Counts | None:
 
 
 def problems(script: Script, seats: tuple, grimoire: dict[str, GrimoireEntry],
-             bluffs: tuple[str, ...] = (), *, lil_monsta: bool = False) -> list[str]:
-    """Every reason this set-up is not legal, in words (empty: legal). `lil_monsta`: Lil'
+             bluffs: tuple[str, ...] = (), *, lil_monsta: bool = False) -> list[Say]:
+    """Every reason this set-up is not legal, as messages (empty: legal). `lil_monsta`: Lil'
     Monsta is the Demon, held by no player (game.lil_monsta)."""
-    out: list[str] = []
+    out: list[Say] = []
     residents = [s.name for s in seats if not s.traveller]
     characters: dict[str, Character] = {}
     for name in residents:
         entry = grimoire.get(name)
         character = script.get(entry.character) if entry and entry.character else None
         if character is None:
-            out.append(f"{name} has no character from the script")
+            out.append(say("setup.no_character", player=name))
         else:
             characters[name] = character
     if out:
         return out
     ids = [c.id for c in characters.values()]
     for duplicate in sorted({i for i in ids if ids.count(i) > 1}):
-        out.append(f"{script.get(duplicate).name} is dealt twice (no two players share one)")
+        out.append(say("setup.dealt_twice", character=script.get(duplicate).name))
     if LIL_MONSTA in ids:
-        out.append("Lil' Monsta is not a player: deal one more Minion instead and set "
-                   "game.lil_monsta = true")
+        out.append(say("setup.lil_monsta_dealt"))
         return out
     out += _count_problems(script, len(residents), characters, grimoire, lil_monsta)
     out += _modifier_problems(script, residents, characters, grimoire)
     out += _bluff_problems(script, set(ids), grimoire, bluffs, characters) if not lil_monsta \
-        else [f"with Lil' Monsta nobody learns bluffs (Demon info is skipped); "
-              f"{len(bluffs)} given"] * bool(bluffs)
+        else [say("setup.lil_monsta_bluffs", given=len(bluffs))] * bool(bluffs)
     return out
 
 
 def _count_problems(script: Script, players: int, characters, grimoire,
-                    lil_monsta: bool = False) -> list[str]:
+                    lil_monsta: bool = False) -> list[Say]:
     counts = {t: sum(1 for c in characters.values() if c.team == t) for t in TEAMS}
     if script.terms.evil_teams:
         return _team_problems(characters, grimoire)
     in_play = {c.id for c in characters.values()} | ({LIL_MONSTA} if lil_monsta else set())
     wanted = expected(players, in_play)
     if wanted is None:
-        return [f"{players} players: the set-up table covers 5 to 15"]
+        return [say("setup.table", players=players)]
     out = []
     for team in TEAMS:
         legal = wanted.outsider_choices if team == "outsider" and wanted.outsider_choices \
             else (getattr(wanted, team),)
         if counts[team] not in legal and not (team == "townsfolk" and wanted.outsider_choices):
-            out.append(f"{counts[team]} {team} dealt; {players} players need "
-                       f"{' or '.join(map(str, legal))}{_why(team, in_play)}")
+            out.append(say("setup.count", dealt=counts[team], team=team, players=players,
+                           legal=legal, why=_why(team, in_play)))
     return out
 
 
-def _why(team: str, in_play: set[str]) -> str:
-    reasons = {FANG_GU: "+1 Outsider: Fang Gu", VIGORMORTIS: "-1 Outsider: Vigormortis",
-               HUNTSMAN: "+the Damsel: Huntsman", GODFATHER: "-1 or +1 Outsider: Godfather",
-               LIL_MONSTA: "+1 Minion: Lil' Monsta"}
+def _why(team: str, in_play: set[str]) -> Say | str:
+    """The set-up modifiers that change this team's count, e.g. "(+1 Outsider: Fang Gu)"."""
+    reasons = {FANG_GU: say("setup.fang_gu"), VIGORMORTIS: say("setup.vigormortis"),
+               HUNTSMAN: say("setup.huntsman"), GODFATHER: say("setup.godfather"),
+               LIL_MONSTA: say("setup.lil_monsta")}
     found = [text for key, text in reasons.items()
              if key in in_play
              and (team in ("outsider", "townsfolk") or key == LIL_MONSTA)]
-    return f" ({'; '.join(found)})" if found else ""
+    return say("setup.modifiers", reasons=found) if found else ""
 
 
-def _team_problems(characters, grimoire) -> list[str]:
+def _team_problems(characters, grimoire) -> list[Say]:
     """Seed 002: at least two evil teams, each one Demon and the same number of Minions."""
     teams: dict[int | None, list[Character]] = {}
     for name, character in characters.items():
@@ -143,73 +143,72 @@ def _team_problems(characters, grimoire) -> list[str]:
             teams.setdefault(grimoire[name].evil_team, []).append(character)
     out = []
     if None in teams:
-        out.append("with several evil teams, every Minion and Demon needs an evil_team")
+        out.append(say("setup.team_missing"))
         return out
     if len(teams) < 2:
-        out.append("the Djinn's rules need at least two evil teams")
+        out.append(say("setup.two_teams"))
     sizes = set()
     for number, members in sorted(teams.items()):
         demons = sum(1 for c in members if c.team == "demon")
         if demons != 1:
-            out.append(f"evil team {number} has {demons} Demons; each team has exactly one")
+            out.append(say("setup.team_demons", team=number, demons=demons))
         sizes.add(len(members) - demons)
     if len(sizes) > 1:
-        out.append(f"evil teams have different numbers of Minions ({sorted(sizes)})")
+        out.append(say("setup.team_sizes", sizes=str(sorted(sizes))))
     return out
 
 
-def _modifier_problems(script: Script, residents, characters, grimoire) -> list[str]:
-    out, ids = [], {c.id for c in characters.values()}
+def _modifier_problems(script: Script, residents, characters, grimoire) -> list[Say]:
+    out: list[Say] = []
+    ids = {c.id for c in characters.values()}
     if HUNTSMAN in ids and DAMSEL not in ids:
-        out.append("the Huntsman needs the Damsel in play [+the Damsel]")
+        out.append(say("setup.huntsman_damsel"))
     for name, character in characters.items():
         thinks = script.get(grimoire[name].thinks) if grimoire[name].thinks else None
         if character.id == DRUNK and (thinks is None or thinks.team != "townsfolk"
                                         or thinks.id in ids):
-            out.append(f"{name} is the Drunk: they must think they are a Townsfolk not in "
-                       "play (thinks)")
+            out.append(say("setup.drunk", player=name))
         if character.id == LUNATIC and (thinks is None or thinks.team != "demon"):
-            out.append(f"{name} is the Lunatic: they must think they are a Demon (thinks)")
+            out.append(say("setup.lunatic", player=name))
         if character.id == MARIONETTE:
             out += _marionette(script, residents, characters, name, thinks)
     return out
 
 
-def _marionette(script, residents, characters, name, thinks) -> list[str]:
+def _marionette(script, residents, characters, name, thinks) -> list[Say]:
     out = []
     if thinks is None or not thinks.is_good:
-        out.append(f"{name} is the Marionette: they must think they are a good character "
-                   "(thinks)")
+        out.append(say("setup.marionette_thinks", player=name))
     index = residents.index(name)
     beside = {residents[index - 1], residents[(index + 1) % len(residents)]}
     if not any(characters[n].team == "demon" for n in beside):
-        out.append(f"{name} is the Marionette: they must neighbour the Demon")
+        out.append(say("setup.marionette_seat", player=name))
     return out
 
 
-def _bluff_problems(script: Script, ids: set[str], grimoire, bluffs, characters) -> list[str]:
+def _bluff_problems(script: Script, ids: set[str], grimoire, bluffs, characters) -> list[Say]:
     if not any(c.team == "demon" for c in characters.values()):
-        return ["no Demon is dealt"] if not script.terms.partial else \
-            ["no Demon is dealt (a partial script: add one with game.script_add)"]
-    out: list[str] = []
+        return [say("setup.no_demon_partial" if script.terms.partial else "setup.no_demon")]
+    out: list[Say] = []
     seen: dict[str, str] = {}
     for demon in [n for n, c in characters.items() if c.team == "demon"]:
         own = grimoire[demon].bluffs or bluffs
-        who = f"{demon} (the Demon)" if grimoire[demon].bluffs else "the Demon"
+        who = say("setup.this_demon", player=demon) if grimoire[demon].bluffs \
+            else say("setup.the_demon")
         if len(own) != script.terms.demon_bluffs:
-            out.append(f"{who} needs {script.terms.demon_bluffs} bluffs ({len(own)} given)")
+            out.append(say("setup.bluff_count", who=who, wanted=script.terms.demon_bluffs,
+                           given=len(own)))
         team = grimoire[demon].evil_team
         shown = {e.thinks for e in grimoire.values() if e.thinks and (  # seed 002: another
             not script.terms.evil_teams or e.evil_team in (None, team))}  # team's Marionette
         for bluff in own:
             character = script.get(bluff)
             if character is None or not (character.is_good or script.terms.evil_teams):
-                out.append(f"bluff {bluff}: not a good character on the script")
+                out.append(say("setup.bluff_not_good", bluff=bluff))
             elif bluff in ids or bluff in shown:
-                out.append(f"bluff {character.name} is in play (or shown to a player)")
+                out.append(say("setup.bluff_in_play", bluff=character.name))
             elif character.team != "demon" and seen.setdefault(bluff, team) != team:
-                out.append(f"bluff {character.name} is shown to two evil teams (seed 002: "
-                           "only Demon bluffs may be shared)")
+                out.append(say("setup.bluff_shared", bluff=character.name))
     return list(dict.fromkeys(out))
 
 
@@ -336,16 +335,14 @@ def _team_bluffs(script: Script, residents, grimoire, free):
     return grimoire, ()
 
 
-def dealt_text(script: Script, entry: GrimoireEntry) -> str:
-    """One seat of a set-up in words: "Imp [evil team 1] (bluffs: Goon, ...)"."""
-    text = script.get(entry.character).name
-    if entry.thinks:
-        text += f" (thinks: {script.get(entry.thinks).name})"
-    if entry.evil_team:
-        text += f" [evil team {entry.evil_team}]"
-    if entry.bluffs:
-        text += " (bluffs: " + ", ".join(script.get(b).name for b in entry.bluffs) + ")"
-    return text
+def dealt_text(script: Script, entry: GrimoireEntry) -> Say:
+    """One seat of a set-up: "Imp [evil team 1] (bluffs: Goon, ...)"."""
+    return say("setup.dealt", character=script.get(entry.character).name,
+               thinks=say("setup.thinks", character=script.get(entry.thinks).name)
+               if entry.thinks else "",
+               team=say("setup.team", team=entry.evil_team) if entry.evil_team else "",
+               bluffs=say("setup.bluffs", bluffs=[script.get(b).name for b in entry.bluffs])
+               if entry.bluffs else "")
 
 
 def _seat_beside_demon(script: Script, residents, grimoire, marionette) -> None:

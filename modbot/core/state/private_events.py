@@ -29,7 +29,7 @@ class CharactersDealt:
 class DealWaiting:
     """Night 1 began but the grimoire is incomplete: the Storytellers must `!start`."""
 
-    problems: tuple[str, ...]
+    problems: tuple[Say, ...]
     at: datetime
 
 

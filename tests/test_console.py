@@ -164,9 +164,9 @@ def test_every_command_has_an_example_that_parses(command):
 def test_every_command_is_in_the_storyteller_guide():
     from pathlib import Path
 
-    from modbot.core.deciding.command_line import guide_table
+    from modbot.app.render import command_guide
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    assert guide_table() in readme, "paste modbot.core.commands.guide_table() into the README"
+    assert command_guide() in readme, "paste modbot.app.render.command_guide() into the README"
     for command in COMMANDS.values():
         usage = command.usage.replace("|", "\\|")
         assert usage in readme and command.example in readme, command.name

@@ -7,6 +7,7 @@ from functools import lru_cache
 
 import jinja2
 
+from ..core import storyteller_commands
 from .catalogue import TEMPLATES, worded_report, words
 from .views import md
 
@@ -30,6 +31,16 @@ def environment() -> jinja2.Environment:
 def render(template: str, **context) -> str:
     """Render one template to text (trailing blank lines trimmed)."""
     return environment().get_template(template).render(**context).strip() + "\n"
+
+
+def command_guide() -> str:
+    """The Markdown table of every Storyteller command, as the Storytellers' guide shows it
+    (the README holds a copy; a test keeps the two the same)."""
+    def cell(text: str) -> str:  # a | would end the table cell, even inside backticks
+        return text.replace("|", "\\|")
+    rows = [f"| `{cell(c.usage)}` | {cell(words(c.summary))} | `{cell(c.example)}` |"
+            for c in storyteller_commands()]
+    return "\n".join(["| Command | What it does | Example |", "|---|---|---|", *rows])
 
 
 def render_text_report(setup, report: dict) -> str:

@@ -32,6 +32,7 @@ from .characters.triggers import (
     UntoldDelivered,
 )
 from .characters.wins import EvilTeamLost, WinDetected
+from .deciding.command_line import listed as storyteller_commands
 from .deciding.command_line import parse_commands
 from .deciding.voting import (
     NOTE_NO_TOKEN_CAST,
@@ -107,7 +108,7 @@ from .state.staff_events import (
 from .wording import Say, free, say
 
 __all__ = [
-    "EVENT_TYPES", "Say", "character_ids", "free", "say",
+    "EVENT_TYPES", "Say", "character_ids", "free", "say", "storyteller_commands",
     "ABILITY_DEATH", "ApprovalReminded", "BOOM_DEATH", "BoomdandyExploded", "ButcherResolved",
     "Character", "CharactersDealt", "CountdownEnded", "CountdownStarted", "DawnDelayed",
     "DayEnded", "DealWaiting", "EXILE", "EvilTeamLost", "ExileRefused", "FearmongerChoseNew",

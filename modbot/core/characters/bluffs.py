@@ -17,6 +17,7 @@ from ..deciding.rules import reject
 from ..feature import Feature
 from ..reading.commands import Command, _Bad, _one_name
 from ..state.model import GameState
+from ..wording import say
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +74,7 @@ FEATURE = Feature(
     "bluffs",
     appliers={BluffsSet: _applied},
     staff_rules={StBluffs: _rule},
-    commands=(Command("bluffs", "!bluffs [DEMON:] A, B, C", "the not-in-play characters the "
-                      "Demon learns (private); with several evil teams, one Demon's own",
+    commands=(Command("bluffs", "!bluffs [DEMON:] A, B, C", say("help.bluffs"),
                       "!bluffs Sage, Oracle, Mutant", _words),),
     command_of={StBluffs: "bluffs"},
 )

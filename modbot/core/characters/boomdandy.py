@@ -21,6 +21,7 @@ from ..reading.commands import Command, _Bad, _name
 from ..state.events import Event, PlayerDied
 from ..state.model import GameState
 from ..state.public_model import Countdown
+from ..wording import say
 from .grimoire import is_malfunctioning, true_character
 
 COUNTDOWN = timedelta(minutes=10)
@@ -138,8 +139,7 @@ FEATURE = Feature(
               CountdownEnded: _ended},
     rules={Point: _point},
     staff_rules={StBoom: _boom},
-    commands=(Command("boom", "!boom A B C", "the Boomdandy exploded: everyone but these three "
-                      "dies, and they point for 10 minutes", "!boom Alex Brianna Cameron",
+    commands=(Command("boom", "!boom A B C", say("help.boom"), "!boom Alex Brianna Cameron",
                       _boom_words),),
     command_of={StBoom: "boom"},
 )

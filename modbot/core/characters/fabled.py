@@ -199,13 +199,11 @@ FEATURE = Feature(
     rules={Fiddle: _vote},
     staff_rules={StUsed: _used, StFiddle: _open},
     commands=(
-        Command("used", "!used FABLED", "mark a once-per-game Fabled spent (Fibbin, "
-                "Revolutionary, Fiddler): the night sheet stops recalling it", "!used Fibbin",
+        Command("used", "!used FABLED", say("help.used"), "!used Fibbin",
                 _used_words),
-        Command("fiddle", "!fiddle DEMON PLAYER", "the Fiddler: announce the vote between the "
-                "two players (every player posts /fiddle NAME for "
-                f"{FIDDLE_VOTE.total_seconds() / 3600:.0f} hours)", "!fiddle Ellen Alex",
-                _fiddle_words),
+        Command("fiddle", "!fiddle DEMON PLAYER",
+                say("help.fiddle", hours=round(FIDDLE_VOTE.total_seconds() / 3600)),
+                "!fiddle Ellen Alex", _fiddle_words),
     ),
     command_of={StUsed: "used", StFiddle: "fiddle"},
 )

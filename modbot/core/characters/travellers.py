@@ -24,6 +24,7 @@ from ..deciding.rules import reject
 from ..feature import Feature, unchanged
 from ..reading.commands import Command, _one_name
 from ..state.model import GameState
+from ..wording import say
 from .grimoire import is_malfunctioning, true_character
 
 
@@ -84,8 +85,7 @@ FEATURE = Feature(
     "travellers",
     appliers={DeviantWasFunny: _was_funny, ExileRefused: unchanged, ButcherResolved: unchanged},
     staff_rules={StFunny: _funny},
-    commands=(Command("funny", "!funny PLAYER", "the Deviant was funny today: an exile vote "
-                      "does not exile them", "!funny Gus",
+    commands=(Command("funny", "!funny PLAYER", say("help.funny"), "!funny Gus",
                       lambda words, roster: StFunny(_one_name(words, roster))),),
     command_of={StFunny: "funny"},
 )

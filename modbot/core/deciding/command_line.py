@@ -53,11 +53,3 @@ def help_text(topic: str | None = None) -> list[dict]:
     chosen = [COMMANDS[topic]] if topic in COMMANDS else listed()
     return [{"usage": c.usage, "summary": c.summary, "example": c.example} for c in chosen]
 
-
-def guide_table() -> str:
-    """The Markdown table of every command (the README's Storyteller guide holds it)."""
-    def cell(text: str) -> str:  # a | would end the table cell, even inside backticks
-        return text.replace("|", "\\|")
-    rows = [f"| `{cell(c.usage)}` | {cell(c.summary)} | `{cell(c.example)}` |"
-            for c in listed()]
-    return "\n".join(["| Command | What it does | Example |", "|---|---|---|", *rows])

@@ -28,7 +28,7 @@ from .rules import Rejection
 from .staff import DESTRUCTIVE, StEndDay, StExecute, StExile, StKill, StRevive, StSeat, StSub, StWin
 
 CONFIRM_WITHIN = timedelta(minutes=10)
-Said = Say | str | tuple[Say, ...]  # what to tell, for the catalogue (str: a summary or error)
+Said = Say | tuple[Say, ...]  # what to tell, written by the catalogue
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +109,7 @@ def _apply_events(state: GameState, events) -> GameState:
     return state
 
 
-def describe(state: GameState, action, effects) -> Say | str:
+def describe(state: GameState, action, effects) -> Say:
     """What a command would do, from a dry run of it (`effects`: its events); other commands
     are described by their summary in the command table."""
     if isinstance(action, StKill):

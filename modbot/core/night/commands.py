@@ -27,7 +27,7 @@ from ..state.events import Event
 from ..state.model import GameState, Phase, iso
 from ..state.private_events import CharactersDealt, NightApproved, NightSheetEdited, night_of
 from ..state.staff_events import GrimoireChanged, PhaseExtended
-from ..wording import Say
+from ..wording import Say, say
 from .choices import lock_at
 from .flow import deal_problems
 
@@ -167,31 +167,23 @@ def _thinks(words, roster):
 
 
 _NEW_COMMANDS = [
-    Command("setup", "!setup [propose|accept]", "check the grimoire against the script's "
-            "set-up rules; propose: draw a random legal set-up (with bluffs) to look at; "
-            "accept: make the proposal the grimoire", "!setup propose", _setup_words),
-    Command("start", "!start", "deal: every player gets their character by PM; before the "
-            "game, night 1 starts now", "!start", _no_arguments(StStart())),
-    Command("thinks", "!thinks PLAYER CHARACTER", "the character a player is shown instead of "
-            "their own (the Drunk's Townsfolk; private)", "!thinks Alex Oracle", _thinks),
-    Command("result", "!result PLAYER TEXT", "what a player learns at dawn (replaces the "
-            "night sheet's suggestion; none: nothing)", "!result Alex 1", _result),
-    Command("dies", "!dies PLAYER", "add a death tonight (announced at dawn, never how)",
+    Command("setup", "!setup [propose|accept]", say("help.setup"), "!setup propose", _setup_words),
+    Command("start", "!start", say("help.start"), "!start", _no_arguments(StStart())),
+    Command("thinks", "!thinks PLAYER CHARACTER", say("help.thinks"), "!thinks Alex Oracle", _thinks),
+    Command("result", "!result PLAYER TEXT", say("help.result"), "!result Alex 1", _result),
+    Command("dies", "!dies PLAYER", say("help.dies"),
             "!dies Derek", _player_edit("dies")),
-    Command("spare", "!spare PLAYER", "remove a proposed death tonight", "!spare Derek",
+    Command("spare", "!spare PLAYER", say("help.spare"), "!spare Derek",
             _player_edit("spare")),
-    Command("nodeath", "!nodeath", "nobody dies tonight", "!nodeath",
+    Command("nodeath", "!nodeath", say("help.nodeath"), "!nodeath",
             _no_arguments(StSheetEdit("nodeath"))),
-    Command("tell", "!tell PLAYER \"TEXT\"", "an extra message the player gets at dawn",
+    Command("tell", "!tell PLAYER \"TEXT\"", say("help.tell"),
             "!tell Ellen \"You are mad about being the Sage\"", _tell),
-    Command("effect", "!effect N off", "drop effect N (as the night sheet numbers them) from "
-            "what dawn applies", "!effect 1 off", _effect_off),
-    Command("silence", "!silence on|off", "Hell's Librarian: call for silence in the thread "
-            "(announced); posts until !silence off are flagged to you", "!silence on",
+    Command("effect", "!effect N off", say("help.effect"), "!effect 1 off", _effect_off),
+    Command("silence", "!silence on|off", say("help.silence"), "!silence on",
             _silence),
-    Command("sheet", "!sheet", "send the night sheet again", "!sheet", _no_arguments(StSheet())),
-    Command("approve", "!approve", "approve the night: dawn comes at its time (now if late), "
-            "with the deaths and results", "!approve", _no_arguments(StApprove())),
+    Command("sheet", "!sheet", say("help.sheet"), "!sheet", _no_arguments(StSheet())),
+    Command("approve", "!approve", say("help.approve"), "!approve", _no_arguments(StApprove())),
 ]
 
 

@@ -97,8 +97,8 @@ class _Bad(ValueError):
 @dataclass(frozen=True)
 class Command:
     name: str
-    usage: str
-    summary: str
+    usage: str  # the syntax, as the Storytellers type it
+    summary: Say  # what it does (the catalogue's `help` table)
     example: str
     build: Callable[[list[str], Roster], object]
 
@@ -274,76 +274,59 @@ def _help(words, _roster):
 
 
 BASE_COMMANDS: tuple[Command, ...] = (
-    Command("kill", "!kill PLAYER [reason]", "the player dies now (not an execution)",
+    Command("kill", "!kill PLAYER [reason]", say("help.kill"),
             "!kill Derek demon kill", _kill),
-    Command("revive", "!revive PLAYER", "a dead player lives again", "!revive Derek",
+    Command("revive", "!revive PLAYER", say("help.revive"), "!revive Derek",
             lambda w, r: StRevive(_one_name(w, r))),
-    Command("ghostvote", "!ghostvote PLAYER give|take", "give back or take a dead player's "
-            "vote token", "!ghostvote Gus give", _ghostvote),
-    Command("nominate", "!nominate NOMINATOR NOMINEE", "record a nomination made elsewhere or "
-            "late (the day's limits still apply)", "!nominate Alex Derek", _nominate),
-    Command("vote", "!vote VOTER yes|no on NOMINEE", "record a vote sent to you by PM, at "
-            "this post's time; it locks when the clock hand reaches the voter",
+    Command("ghostvote", "!ghostvote PLAYER give|take", say("help.ghostvote"), "!ghostvote Gus give", _ghostvote),
+    Command("nominate", "!nominate NOMINATOR NOMINEE", say("help.nominate"), "!nominate Alex Derek", _nominate),
+    Command("vote", "!vote VOTER yes|no on NOMINEE", say("help.vote"),
             "!vote Ellen yes on Derek", _vote),
-    Command("cancel", "!cancel nomination NOMINEE", "remove a nomination: both players' daily "
-            "limits are freed and spent vote tokens refunded", "!cancel nomination Derek",
+    Command("cancel", "!cancel nomination NOMINEE", say("help.cancel"), "!cancel nomination Derek",
             _cancel),
-    Command("extend", "!extend DURATION", "move the current phase's deadline later",
+    Command("extend", "!extend DURATION", say("help.extend"),
             "!extend 2h", _extend),
-    Command("phase", "!phase next", "end the current phase now", "!phase next", _phase),
-    Command("endday", "!endday", "end the day now: remaining votes lock, the player about to "
-            "die is executed", "!endday --yes", _no_arguments(StEndDay())),
-    Command("endvoting", "!endvoting [force REASON]", "end the voting early; refused unless "
-            "it is decided, or forced with a reason", "!endvoting", _endvoting),
-    Command("execute", "!execute PLAYER", "execute the player now (dead or alive); the day "
-            "ends", "!execute Derek --yes", lambda w, r: StExecute(_one_name(w, r))),
-    Command("exile", "!exile TRAVELLER", "exile a traveller now (not an execution)",
+    Command("phase", "!phase next", say("help.phase"), "!phase next", _phase),
+    Command("endday", "!endday", say("help.endday"), "!endday --yes", _no_arguments(StEndDay())),
+    Command("endvoting", "!endvoting [force REASON]", say("help.endvoting"), "!endvoting", _endvoting),
+    Command("execute", "!execute PLAYER", say("help.execute"), "!execute Derek --yes", lambda w, r: StExecute(_one_name(w, r))),
+    Command("exile", "!exile TRAVELLER", say("help.exile"),
             "!exile Gus --yes", lambda w, r: StExile(_one_name(w, r))),
-    Command("pause", "!pause", "stop the clock: no deadline passes until !resume", "!pause",
+    Command("pause", "!pause", say("help.pause"), "!pause",
             _no_arguments(StPause())),
-    Command("resume", "!resume", "restart the clock; every deadline moves by the pause",
+    Command("resume", "!resume", say("help.resume"),
             "!resume", _no_arguments(StResume())),
-    Command("setvote", "!setvote VOTER yes|no on NOMINEE", "correct a vote, even a locked one "
-            "(marked as set by the Storyteller)", "!setvote Ellen no on Derek", _setvote),
-    Command("lock", "!lock VOTER on NOMINEE", "lock the seat at the clock hand now (its cast "
-            "vote, or pardon)", "!lock Fatima on Derek", _lock),
-    Command("unlock", "!unlock VOTER on NOMINEE", "undo the locks from this seat on: those "
-            "players vote again", "!unlock Fatima on Derek", _unlock),
-    Command("character", "!character PLAYER CHARACTER", "record a player's character "
-            "(private)", "!character Derek imp", _grimoire_field("character", "character")),
-    Command("alignment", "!alignment PLAYER good|evil", "record a player's alignment "
-            "(private)", "!alignment Derek evil",
+    Command("setvote", "!setvote VOTER yes|no on NOMINEE", say("help.setvote"), "!setvote Ellen no on Derek", _setvote),
+    Command("lock", "!lock VOTER on NOMINEE", say("help.lock"), "!lock Fatima on Derek", _lock),
+    Command("unlock", "!unlock VOTER on NOMINEE", say("help.unlock"), "!unlock Fatima on Derek", _unlock),
+    Command("character", "!character PLAYER CHARACTER", say("help.character"), "!character Derek imp",
+            _grimoire_field("character", "character")),
+    Command("alignment", "!alignment PLAYER good|evil", say("help.alignment"), "!alignment Derek evil",
             _grimoire_field("alignment", "alignment", ("good", "evil"))),
-    Command("poison", "!poison PLAYER", "mark a player poisoned (private)", "!poison Alex",
+    Command("poison", "!poison PLAYER", say("help.poison"), "!poison Alex",
             _grimoire_field("poisoned")),
-    Command("drunk", "!drunk PLAYER", "mark a player drunk (private)", "!drunk Alex",
+    Command("drunk", "!drunk PLAYER", say("help.drunk"), "!drunk Alex",
             _grimoire_field("drunk")),
-    Command("heal", "!heal PLAYER", "clear poisoned and drunk (private)", "!heal Alex", _heal),
-    Command("mad", "!mad PLAYER CHARACTER", "record who a player must be mad about being "
-            "(private)", "!mad Brianna mutant", _grimoire_field("mad_as", "character")),
-    Command("ability", "!ability PLAYER CHARACTER", "the player has this character's ability "
-            "and acts as it, e.g. a Pixie that was mad enough (private)", "!ability Gus chef",
+    Command("heal", "!heal PLAYER", say("help.heal"), "!heal Alex", _heal),
+    Command("mad", "!mad PLAYER CHARACTER", say("help.mad"), "!mad Brianna mutant", _grimoire_field("mad_as", "character")),
+    Command("ability", "!ability PLAYER CHARACTER", say("help.ability"), "!ability Gus chef",
             _grimoire_field("ability_of", "character")),
-    Command("reminder", "!reminder PLAYER TEXT", "add a reminder to a player (private)",
+    Command("reminder", "!reminder PLAYER TEXT", say("help.reminder"),
             "!reminder Ellen protected by the monk", _grimoire_field("reminders", "text")),
-    Command("sub", "!sub OLD NEW", "NEW takes OLD's seat, character, votes and history; OLD "
-            "stays a name for the seat", "!sub Derek Dmitri --yes", _sub),
-    Command("alias", "!alias PLAYER NAME", "another name players may use for a player",
+    Command("sub", "!sub OLD NEW", say("help.sub"), "!sub Derek Dmitri --yes", _sub),
+    Command("alias", "!alias PLAYER NAME", say("help.alias"),
             "!alias Brianna Bri", _alias),
-    Command("seat", "!seat [PLAYER ...]", "show the seats; before the game starts, list them "
-            "all in a new order", "!seat", _seat),
-    Command("win", "!win good|evil [reason]", "end the game: announce the winner",
+    Command("seat", "!seat [PLAYER ...]", say("help.seat"), "!seat", _seat),
+    Command("win", "!win good|evil [reason]", say("help.win"),
             "!win good the demon was executed --yes", _win),
-    Command("vc", "!vc", "post a vote count now", "!vc", _no_arguments(StVoteCount())),
-    Command("status", "!status", "the whole state of the game, sent to you privately",
+    Command("vc", "!vc", say("help.vc"), "!vc", _no_arguments(StVoteCount())),
+    Command("status", "!status", say("help.status"),
             "!status", _no_arguments(Status())),
-    Command("undo", "!undo N", "show what undoing input #N (from !log) and everything that "
-            "followed from it would change; add --yes to do it", "!undo 12", _undo),
-    Command("log", "!log [N]", "the last N events (20 by default) with the posts that caused "
-            "them", "!log 10", _log),
-    Command("confirm", "!confirm", "carry out the commands you were asked to confirm",
+    Command("undo", "!undo N", say("help.undo"), "!undo 12", _undo),
+    Command("log", "!log [N]", say("help.log"), "!log 10", _log),
+    Command("confirm", "!confirm", say("help.confirm"),
             "!confirm", _no_arguments(Confirm())),
-    Command("help", "!help [COMMAND]", "this list, or one command", "!help vote", _help),
+    Command("help", "!help [COMMAND]", say("help.help"), "!help vote", _help),
 )
 
 

@@ -1,0 +1,159 @@
+"""Codes, not words: every message the core can say has words in templates/messages.toml, no
+entry is dead, and rewording every entry changes what people read and nothing else (the
+events of a whole demo game, without their words, stay the same)."""
+
+import ast
+import json
+import re
+import subprocess
+import sys
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from modbot.adapters.store import EventRow, Store
+from modbot.app import catalogue
+from modbot.app.catalogue import words
+from modbot.app.outcomes import WORDS, outcome
+from modbot.core import Say, say, storyteller_commands
+from modbot.rehearsal import day_end, demo_rehearsal
+
+ROOT = Path(__file__).resolve().parent.parent
+CORE = ROOT / "modbot" / "core"
+SAYERS = {"say": "", "Say": "", "_Bad": "command."}
+
+
+def codes_in_the_core() -> set[str]:
+    """Every message code written as a literal in the core: say("x"), Say("x"), _Bad("x"),
+    reject(ctx, "x"), Rejection("x", ...), and the rejections the grammars return."""
+    found = set()
+    for path in CORE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+            literals = [a.value for a in node.args if isinstance(a, ast.Constant)
+                        and isinstance(a.value, str)]
+            if name in ("say", "Say", "_Bad") and literals:
+                found.add(SAYERS[name] + literals[0])
+            elif name in ("reject", "Rejection") and literals:
+                found.add("rejection." + literals[0])
+    return found
+
+
+def test_every_code_in_the_core_has_words():
+    known = set(catalogue.catalogue())
+    missing = sorted(c for c in codes_in_the_core() if c not in known
+                     and not c.startswith(("count.", "help.")))
+    assert missing == []
+
+
+def strings_in_the_core() -> set[str]:
+    return {node.value for path in CORE.rglob("*.py") for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+
+
+def test_every_command_has_its_summary_and_every_entry_is_used():
+    """An entry is used when the core writes its code, or (for the families the core builds
+    from a name: a rejection's code, a command error, a count, an effect's field) its key."""
+    known = set(catalogue.catalogue())
+    assert {f"help.{c.name}" for c in storyteller_commands()} <= known
+    strings = strings_in_the_core() | {f"help.{c.name}" for c in storyteller_commands()}
+    dead = sorted(c for c in known if c != "free" and c not in strings
+                  and not (c.startswith(("rejection.", "command."))
+                           and c.split(".", 1)[1] in strings)
+                  and not (c.startswith("count.") and c.split(".", 1)[1].rstrip("s") in strings))
+    assert dead == []
+
+
+def test_words_fill_parameters_lists_times_and_nested_messages():
+    at = datetime(2026, 12, 2, 16, 0)
+    assert words(say("whisper.none_active", members=("Alex", "Cameron"))) == \
+        "no active whisper between Alex and Cameron"
+    assert words(say("rejection.night_locked", night=1, deadline=at)) == \
+        "Choices for night 1 locked at Wed 02 Dec 16:00 UTC; ask the Storyteller if something is wrong."
+    assert words(say("sheet.st_decides", what=say("info.monk", target=("Alex",)))) == \
+        "ST decides: Alex is safe from the Demon tonight"
+    assert words("Alex") == "Alex" and words(None) == ""
+    with pytest.raises(KeyError, match="no words"):
+        words(Say("no.such.code"))
+
+
+def test_the_outcome_of_an_event_leaves_out_its_words_only():
+    data = {"flag": {"day": 1, "author": "Alex", "others": ["Derek"], "reason": "old words",
+                     "at": "x"}, "post_number": 4, "at": "x"}
+    stripped = outcome("WhisperPmFlagged", data)
+    assert stripped["flag"]["reason"] == WORDS and stripped["flag"]["author"] == "Alex"
+    assert outcome("WhisperPmFlagged", {**data, "flag": {**data["flag"], "reason": {
+        "code": "whisper.neighbour_again", "params": [["other", "Derek"]]}}}) == stripped
+
+
+def reworded(monkeypatch) -> None:
+    """Every entry of the catalogue says something else: its words in reverse order, its
+    parameters kept."""
+    original = catalogue.catalogue()
+    changed = {code: "«" + " ".join(reversed(re.findall(r"\{[^}]*\}|[^\s{]+", text))) + "»"
+               for code, text in original.items()}
+    monkeypatch.setattr(catalogue, "catalogue", lambda: changed)
+
+
+def _events(url: str) -> list:
+    store = Store(url)
+    try:
+        return [(row.type, outcome(row.type, json.loads(row.data)))
+                for row in EventRow.select().order_by(EventRow.id)]
+    finally:
+        store.close()
+
+
+def _play_demo(url: str) -> list:
+    rehearsal, script = demo_rehearsal(url)
+    try:
+        rehearsal.start_bot()
+        rehearsal.clock.set(rehearsal.setup.first_night_starts)
+        rehearsal.service.cycle(rehearsal.setup.first_night_starts)
+        last = datetime.fromisoformat(script[-1]["created_at"])
+        rehearsal.play(script, finish_at=max(last, day_end(rehearsal.setup)) + timedelta(hours=1))
+        return [p["raw"] for p in rehearsal.thread()]
+    finally:
+        rehearsal.stop()
+
+
+@pytest.mark.slow
+def test_rewording_every_message_changes_no_outcome(tmp_path, monkeypatch):
+    plain = _play_demo(f"sqlite:///{tmp_path}/plain.sqlite")
+    reworded(monkeypatch)
+    assert words(say("sheet.dead")) != "dead: does not act"  # the rewording is in force
+    changed = _play_demo(f"sqlite:///{tmp_path}/reworded.sqlite")
+    assert changed != plain  # people read other words...
+    assert _events(f"sqlite:///{tmp_path}/reworded.sqlite") == \
+        _events(f"sqlite:///{tmp_path}/plain.sqlite")  # ...and the game is the same
+
+
+def test_rewording_every_message_leaves_the_golden_replay_but_its_messages(monkeypatch):
+    args = ["replay", "config/demo-game.toml", "data/demo-thread.json"]
+    golden = json.loads((ROOT / "tests" / "golden" / "replay-demo.json").read_text())
+    script = ("import json, re, sys\nfrom modbot.app import catalogue\n"
+              "words = catalogue.catalogue()\n"
+              "catalogue.catalogue = lambda: {k: '«' + v + '»' for k, v in words.items()}\n"
+              f"from modbot.cli import main\nsys.exit(main({args!r}))")
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    replayed = json.loads(result.stdout)
+
+    messages = [r["message"] for d in replayed["days"] for r in d["rejections"]]
+    assert messages and all(m.startswith("«") for m in messages)
+    assert without_words(replayed) == without_words(golden)
+
+
+def without_words(report: dict) -> dict:
+    """The report with its words (a rejection's message, a locked vote's note) left out."""
+    for day in report["days"]:
+        for rejection in day["rejections"]:
+            del rejection["message"]
+        for nomination in day["nominations"] + day["exiles"]:
+            for vote in nomination["locked"]:
+                vote.pop("note", None)
+    return report

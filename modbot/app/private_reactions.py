@@ -155,14 +155,14 @@ def _win_detected(reactor, state: GameState, event: WinDetected) -> list:
 def _promoted(reactor, state: GameState, event: ScarletWomanPromoted) -> list:
     """Told at once at night; by day, at dusk (UntoldDelivered)."""
     name = state.setup.script.get(event.character).name
-    when = " She is told at dusk (seed 002: only at night)." if state.phase.is_day else ""
+    when = say("st.told_at_dusk") if state.phase.is_day else ""
     out = [] if state.phase.is_day else [
         reactor.pm(event.player, f"promoted:{event.player}:{iso(event.at)}",
                     render("night_results.md.j2", night=None,
                            lines=[say("tell.scarlet_woman", character=name)]))]
     return out + [_st(reactor, state, f"promoted-st:{event.player}:{iso(event.at)}",
-                      "st_note.md.j2", text=f"The Demon died with 5 or more alive: "
-                      f"{event.player} (the Scarlet Woman) is now the {name}.{when}")]
+                      "st_note.md.j2", text=say("st.scarlet_woman", player=event.player,
+                                                character=name, when=when))]
 
 
 def _untold(reactor, state: GameState, event: UntoldDelivered) -> list:
@@ -173,8 +173,7 @@ def _untold(reactor, state: GameState, event: UntoldDelivered) -> list:
 
 def _sweetheart(reactor, state: GameState, event: SweetheartDied) -> list:
     return [_st(reactor, state, f"sweetheart:{event.player}", "st_note.md.j2",
-                text=f"The Sweetheart ({event.player}) died: one player is drunk from now on. "
-                "Choose them with !drunk PLAYER.")]
+                text=say("st.sweetheart", player=event.player))]
 
 
 def _silence(reactor, state: GameState, event: SilenceCalled) -> list:
@@ -184,14 +183,13 @@ def _silence(reactor, state: GameState, event: SilenceCalled) -> list:
 
 def _spoke(reactor, state: GameState, event: SpokeInSilence) -> list:
     return [_st(reactor, state, f"spoke:{event.player}:{event.post_number}", "st_note.md.j2",
-                text=f"{event.player} posted during the silence (post #{event.post_number}). "
-                "Hell's Librarian: something bad might happen to them.")]
+                text=say("st.spoke_in_silence", player=event.player,
+                         post_number=event.post_number))]
 
 
 def _exploded(reactor, state: GameState, event: BoomdandyExploded) -> list:
     return [_st(reactor, state, f"boom:{event.player}", "st_note.md.j2",
-                text=f"The Boomdandy ({event.player}) was executed: all but 3 players die. "
-                "Send !boom A B C with the three who live; they then point for 10 minutes.")]
+                text=say("st.boomdandy", player=event.player))]
 
 
 def _countdown(reactor, state: GameState, event: CountdownStarted) -> list:
@@ -207,8 +205,7 @@ def _countdown_ended(reactor, state: GameState, event: CountdownEnded) -> list:
                                   ended=True))]
     if event.victim is None:
         out.append(_st(reactor, state, f"boom-tie:{iso(event.at)}", "st_note.md.j2",
-                       text="The pointing ended in a tie (or nobody pointed): yours to "
-                       "settle (!kill)."))
+                       text=say("st.pointing_tie")))
     return out
 
 
@@ -218,11 +215,10 @@ def _team_lost(reactor, state: GameState, event: EvilTeamLost) -> list:
     good = state.setup.script.terms.good
     out = [reactor.pm(p, f"team-lost:{event.team}:{p}",
                        render("night_results.md.j2", night=None,
-                              lines=[f"Your evil team has lost: you are now {good}."]))
+                              lines=[say("tell.team_lost", good=good)]))
            for p in event.players if not _unaware_marionette(state, p)]
     out.append(_st(reactor, state, f"team-lost-st:{event.team}", "st_note.md.j2",
-                   text=f"Evil team {event.team} has no living Demon and lost: "
-                   f"{', '.join(event.players)} are now {good}."))
+                   text=say("st.team_lost", team=event.team, players=event.players, good=good)))
     return out
 
 
@@ -235,12 +231,10 @@ def _puzzle(reactor, state: GameState, event: PublicAbilityUsed) -> list:
     if event.ability != character_ids.PUZZLEMASTER:
         return []
     if event.character == "right":
-        demons = ", ".join(players_of_team(state, "demon")) or "none alive"
-        text = (f"The Puzzlemaster ({event.player}) guessed its drunk right ({event.target}): "
-                f"tell it the Demon player (Demons: {demons}) in its grimoire PM.")
+        demons = players_of_team(state, "demon") or say("st.none_alive")
+        text = say("st.puzzle_right", player=event.player, target=event.target, demons=demons)
     else:
-        text = (f"The Puzzlemaster ({event.player}) guessed {event.target}, not its drunk: "
-                "give it false information in its grimoire PM.")
+        text = say("st.puzzle_wrong", player=event.player, target=event.target)
     return [_st(reactor, state, f"puzzle:{event.player}", "st_note.md.j2", text=text)]
 
 
@@ -342,10 +336,9 @@ def _butcher(reactor, state: GameState, event: ButcherResolved) -> list:
 
 
 def _roshambo(reactor, state: GameState, event: PsychopathExecuted) -> list:
-    against = event.opponent or "you (self-nominated, or executed by you)"
+    against = event.opponent or say("st.roshambo_you")
     return [_st(reactor, state, f"roshambo:{event.player}:{iso(event.at)}", "st_note.md.j2",
-                text=f"The Psychopath ({event.player}) was executed: it dies only if it loses "
-                f"roshambo against {against}. If it loses, `!kill {event.player}`.")]
+                text=say("st.roshambo", player=event.player, against=against))]
 
 
 def _resolved(reactor, state: GameState, event: NightResolved) -> list:

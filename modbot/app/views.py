@@ -9,7 +9,18 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from ..core import GameState, Nomination, about_to_die, character_ids, is_decided, max_possible, needs, population, threshold_now
+from ..core import (
+    GameState,
+    Nomination,
+    about_to_die,
+    character_ids,
+    is_decided,
+    max_possible,
+    needs,
+    population,
+    say,
+    threshold_now,
+)
 
 _MD_SPECIAL = re.compile(r"([\\`*_~#|!])")
 _ENTITIES = {"@": "&#64;", "[": "&#91;", "]": "&#93;", "<": "&lt;", ">": "&gt;", "&": "&amp;",
@@ -114,10 +125,10 @@ def public_roles(state: GameState) -> dict:
         character = script.get(fabled_id)
         notes = []
         if fabled_id == character_ids.DJINN:
-            notes = [f"{c.name} + {script.get(other).name}: {reason}"
+            notes = [say("public.jinx", first=c.name, second=script.get(other).name, reason=reason)
                      for c in script.characters for other, reason in c.jinxes
                      if script.get(other) is not None]
         if fabled_id == character_ids.REVOLUTIONARY and state.setup.revolutionary:
-            notes = [f"The two neighbouring players are {' and '.join(state.setup.revolutionary)}."]
+            notes = [say("public.revolutionary", players=state.setup.revolutionary)]
         fabled.append({"name": character.name, "ability": character.ability, "notes": notes})
     return {"travellers": travellers, "fabled": fabled}

@@ -6,11 +6,10 @@ Storytellers' night sheets and approvals, results at dawn) are printed separatel
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
 from pathlib import Path
 
 from .adapters.outbox import marker
-from .rehearsal import day_end, demo_rehearsal
+from .rehearsal import demo_rehearsal, play_demo
 
 MARKER_PREFIX = "<!-- modbot:"
 
@@ -60,11 +59,7 @@ def run_demo(database_url: str, out=print) -> int:
         out(f"{public} scripted thread posts and {private} private messages by "
             f"{len(rehearsal.setup.seats)} players and the Storyteller; the bot polls at each "
             "one's time.\n")
-        rehearsal.start_bot()
-        rehearsal.clock.set(rehearsal.setup.first_night_starts)
-        rehearsal.service.cycle(rehearsal.setup.first_night_starts)
-        last = datetime.fromisoformat(script[-1]["created_at"])
-        rehearsal.play(script, finish_at=max(last, day_end(rehearsal.setup)) + timedelta(hours=1))
+        play_demo(rehearsal, script)
         out("=" * 30 + " The public game thread " + "=" * 30 + "\n")
         out(thread_text(rehearsal.thread()))
         out("\n" + "=" * 20 + " The private side (PMs: players, Storytellers, bot) " +

@@ -181,6 +181,16 @@ def demo_rehearsal(database_url: str, *, private: bool = True,
     return rehearsal, items
 
 
+def play_demo(rehearsal: Rehearsal, script: list[dict]) -> None:
+    """Start the bot as night 1 begins and play the demo's script, an hour past its last
+    item or the end of day 1, whichever is later."""
+    rehearsal.start_bot()
+    rehearsal.clock.set(rehearsal.setup.first_night_starts)
+    rehearsal.service.cycle(rehearsal.setup.first_night_starts)
+    last = datetime.fromisoformat(script[-1]["created_at"])
+    rehearsal.play(script, finish_at=max(last, day_end(rehearsal.setup)) + timedelta(hours=1))
+
+
 def day_end(setup: GameSetup, day: int = 1) -> datetime:
     lengths = setup.lengths
     cycle = timedelta(hours=lengths.night + lengths.discussion + lengths.nomination

@@ -7,7 +7,7 @@ import json
 import re
 import subprocess
 import sys
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -17,7 +17,7 @@ from modbot.app import catalogue
 from modbot.app.catalogue import words
 from modbot.app.outcomes import WORDS, outcome
 from modbot.core import Say, say, storyteller_commands
-from modbot.rehearsal import day_end, demo_rehearsal
+from modbot.rehearsal import demo_rehearsal, play_demo
 
 ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "modbot" / "core"
@@ -112,11 +112,7 @@ def _events(url: str) -> list:
 def _play_demo(url: str) -> list:
     rehearsal, script = demo_rehearsal(url)
     try:
-        rehearsal.start_bot()
-        rehearsal.clock.set(rehearsal.setup.first_night_starts)
-        rehearsal.service.cycle(rehearsal.setup.first_night_starts)
-        last = datetime.fromisoformat(script[-1]["created_at"])
-        rehearsal.play(script, finish_at=max(last, day_end(rehearsal.setup)) + timedelta(hours=1))
+        play_demo(rehearsal, script)
         return [p["raw"] for p in rehearsal.thread()]
     finally:
         rehearsal.stop()

@@ -14,7 +14,7 @@ import modbot.app.reactions
 from modbot.app.catalogue import words
 from modbot.app.reactions import PUBLIC_TEMPLATES
 from modbot.files.scripts import load_script
-from modbot.rehearsal import DEMO_PRIVATE, day_end, demo_rehearsal
+from modbot.rehearsal import DEMO_PRIVATE, demo_rehearsal, play_demo
 
 pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP (or a daemon process)
 
@@ -34,12 +34,9 @@ def demo(tmp_path_factory):
     path = tmp_path_factory.mktemp("leaks") / "bot.sqlite"
     rehearsal, script = demo_rehearsal(f"sqlite:///{path}")
     try:
-        rehearsal.start_bot()
-        rehearsal.clock.set(rehearsal.setup.first_night_starts)
-        rehearsal.service.cycle(rehearsal.setup.first_night_starts)
-        last = datetime.fromisoformat(script[-1]["created_at"])
-        rehearsal.play(script, finish_at=max(last, day_end(rehearsal.setup)) + timedelta(hours=1))
-        end = last + timedelta(hours=2)  # a death by command and the end, in the thread
+        play_demo(rehearsal, script)
+        # a death by command and the end, in the thread
+        end = datetime.fromisoformat(script[-1]["created_at"]) + timedelta(hours=2)
         rehearsal.play([{"username": "nightingale", "raw": "Sad news, everyone.\n!kill Alex --yes",
                          "created_at": end.isoformat()},
                         {"username": "nightingale", "raw": "!win good Fatima was found --yes",

@@ -26,12 +26,12 @@ from .characters import (
     triggers,
     wins,
 )
+from .characters import helpers as night_help
 from .deciding import rules, staff
 from .deciding.actions import Context
 from .feature import Applier, Feature, Rule
 from .night import choices as night
 from .night import commands as night_commands
-from .night import helpers as night_help
 from .reading import commands
 from .state import events, private_events, staff_events
 from .state.model import GameState

@@ -28,8 +28,8 @@ HOOKS: dict[str, tuple[str, ...]] = {
     "artist": (),
     "assassin": ("core.night.sheet",),
     "barber": (
-        "app.private_reactions", "core.characters.information", "core.night.helpers",
-        "core.night.others_choose", "core.night.sheet"
+        "app.private_reactions", "core.characters.helpers", "core.characters.information",
+        "core.characters.others_choose", "core.night.sheet"
     ),
     "barista": (),
     "bonecollector": ("core.night.sheet",),
@@ -56,7 +56,7 @@ HOOKS: dict[str, tuple[str, ...]] = {
     "fanggu": ("core.characters.effects", "core.setup.composition"),
     "fearmonger": ("core.characters.information", "core.characters.triggers", "core.night.flow"),
     "fibbin": ("core.characters.fabled",),
-    "fiddler": ("app.private_reactions", "core.characters.fabled", "core.night.helpers"),
+    "fiddler": ("app.private_reactions", "core.characters.fabled", "core.characters.helpers"),
     "flowergirl": ("core.characters.information",),
     "gambler": ("core.characters.effects",),
     "godfather": ("core.characters.information", "core.setup.composition"),
@@ -71,8 +71,8 @@ HOOKS: dict[str, tuple[str, ...]] = {
     "klutz": ("core.characters.public_abilities",),
     "librarian": ("core.characters.information",),
     "lilmonsta": (
-        "core.characters.grimoire", "core.characters.information", "core.night.helpers",
-        "core.night.others_choose", "core.night.sheet", "core.setup.composition",
+        "core.characters.grimoire", "core.characters.helpers", "core.characters.information",
+        "core.characters.others_choose", "core.night.sheet", "core.setup.composition",
         "files.gamefile"
     ),
     "lleech": ("core.characters.effects", "core.characters.triggers"),
@@ -83,8 +83,8 @@ HOOKS: dict[str, tuple[str, ...]] = {
     "marionette": ("app.private_reactions", "core.setup.composition"),
     "mathematician": ("core.characters.information",),
     "mezepheles": (
-        "core.characters.information", "core.characters.public_abilities",
-        "core.night.others_choose"
+        "core.characters.information", "core.characters.others_choose",
+        "core.characters.public_abilities"
     ),
     "monk": ("core.characters.effects", "core.characters.information"),
     "moonchild": ("core.characters.public_abilities", "core.night.sheet"),

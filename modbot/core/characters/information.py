@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..night.choices import acting_character
-from ..night.others_choose import barber_swap
 from ..state.model import YES, GameState
 from ..state.night_model import Effect, Info, NightChoice
 from ..wording import say
@@ -28,6 +27,7 @@ from .grimoire import (
     true_character,
     yesterday,
 )
+from .others_choose import barber_swap
 from .public_abilities import juggler_correct
 
 

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from ..characters.helpers import HELPED, Help, decide_help
 from ..deciding.actions import Context
 from ..deciding.rules import Rejection, reject
 from ..feature import Feature
@@ -29,7 +30,6 @@ from ..state.model import GameState, Phase
 from ..state.night_model import NightChoice
 from ..state.private_events import NightChoiceMade, night_of
 from ..wording import Say, say
-from .helpers import HELPED, Help, decide_help
 
 APPROVAL_REMINDER = timedelta(hours=1)
 _COMMAND = re.compile(r"^[*_\s]*/(choose|pass|action|swap|babysit|fiddle)\b[*_]*\s*(.*)$", re.I)

@@ -25,6 +25,7 @@ from ..characters.grimoire import (
 )
 from ..characters.ids import ASSASSIN, BARBER, BONE_COLLECTOR, GOON, LIL_MONSTA, LUNATIC, MOONCHILD, SAGE, VORTOX
 from ..characters.information import compute
+from ..characters.others_choose import lil_monsta_step, word_turns
 from ..characters.public_abilities import moonchild_deaths, turned_by_word
 from ..setup.script import SPECIAL_STEPS, Character
 from ..state.model import GameState, GrimoireEntry
@@ -32,7 +33,6 @@ from ..state.night_model import Effect, NightChoice, SheetEntry
 from ..state.private_events import night_of
 from ..wording import Say, say
 from .choices import acting_character, used_on
-from .others_choose import lil_monsta_step, word_turns
 
 ACTS_WHEN_KILLED = {SAGE, BARBER}  # abilities that work because their player is killed
 

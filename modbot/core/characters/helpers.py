@@ -9,7 +9,7 @@ by a new one until the lock.
 
 The answer never tells the player whether the ability is in play or triggers: the Demon's
 swap is taken as a standing order "if the Barber died today or tonight", and the night sheet
-(effects.barber, effects.lilmonsta) decides whether it applies. Only who may choose is
+(others_choose.py: `barber_swap`, `lil_monsta_step`) decides whether it applies. Only who may choose is
 checked (the Demon, a Minion: what the player believes they are, which they know), with the
 count of players and that travellers are not chosen.
 """
@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..characters.ids import BARBER, FIDDLER, LIL_MONSTA
 from ..deciding.actions import Context
 from ..deciding.rules import reject
 from ..feature import Feature
 from ..state.model import GameState
 from ..state.night_model import NightChoice
 from ..state.private_events import NightChoiceMade
+from .ids import BARBER, FIDDLER, LIL_MONSTA
 
 HELPED = {"swap": (BARBER, "demon", 2), "babysit": (LIL_MONSTA, "minion", 1),
           "fiddle": (FIDDLER, "demon", 1)}

@@ -25,8 +25,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from ..characters.effects import pinned_alignment
-from ..characters.grimoire import (
+from ..state.night_model import Effect, Info, SheetEntry
+from ..state.private_events import night_of
+from ..wording import Say, say
+from .effects import pinned_alignment
+from .grimoire import (
     BABYSITTER,
     alignment_of,
     babysitter,
@@ -36,10 +39,7 @@ from ..characters.grimoire import (
     true_character,
     yesterday,
 )
-from ..characters.ids import BARBER, LIL_MONSTA, MEZEPHELES
-from ..state.night_model import Effect, Info, SheetEntry
-from ..state.private_events import night_of
-from ..wording import Say, say
+from .ids import BARBER, LIL_MONSTA, MEZEPHELES
 
 
 def barber_swap(state, player, _choice, deaths) -> Info:

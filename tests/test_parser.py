@@ -191,3 +191,70 @@ def test_username_wins_over_another_players_alias():
 
 def test_very_long_lines_are_prose():
     assert actions("/vote Derek " + "x" * 600) == []
+
+
+# -- the vote forms players bring from other forums (issue: rules fidelity and vote forms) --
+
+@pytest.mark.parametrize("text", [
+    "VOTE:",  # the name slot is empty
+    "**VOTE:**\nDerek",  # the name on the next line is not in the vote
+    "[vote][/vote]",
+    "[v][/v]",
+    "/vote",
+    "/vote yes",  # a value is not a name
+    "##vote",
+])
+def test_an_empty_name_slot_is_never_a_vote(text):
+    """Rule: a vote command or tag that names nobody is refused (the player is told to name
+    someone); it never counts on the only open nomination."""
+    assert actions(text) == []
+    assert [r["code"] for r in rejections(text)] == ["vote_needs_name"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("yes", [vote("Brianna")]), ("no", [vote("Brianna", "no")]),
+    ("hands up", [vote("Brianna")]), ("hands down", [vote("Brianna", "no")]),
+    ("[unvote][/unvote]", [{"type": "unvote", "nominee": None}]),
+])
+def test_the_bare_words_keep_their_meaning(text, expected):
+    assert actions(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("[v]Derek[/v]", [vote("Derek")]),  # Fortress of Lies' short tags
+    ("[V]derek[/V]", [vote("Derek")]),
+    ("[uv][/uv]", [{"type": "unvote", "nominee": None}]),
+    ("[uv]Derek[/uv]", [{"type": "unvote", "nominee": "Derek"}]),
+    ("/vote for Derek", [vote("Derek")]),
+    ("VOTE: for Derek", [vote("Derek")]),
+    ("[vote][color=red]Derek[/color][/vote]", [vote("Derek")]),
+    ("[vote]**Derek**[/vote]", [vote("Derek")]),
+    ("[vote]vote Derek[/vote]", [vote("Derek")]),
+    ("[vote]VOTE: Derek[/vote]", [vote("Derek")]),
+    ("/vote **Derek**", [vote("Derek")]),
+    ("##vote Derek", [vote("Derek")]),  # Team Liquid's convention
+    ("##vote: Derek", [vote("Derek")]),
+    ("#vote:Derek", [vote("Derek")]),
+    ("## vote Derek", [vote("Derek")]),
+    ("##unvote", [{"type": "unvote", "nominee": None}]),
+    ("##unvote Derek", [{"type": "unvote", "nominee": "Derek"}]),
+    ("!vote Derek", [vote("Derek")]),
+    ("!vote Derek no", [vote("Derek", "no")]),
+    ("!unvote", [{"type": "unvote", "nominee": None}]),
+    ("I think so. [vote]Derek[/vote] for now", [vote("Derek")]),  # a tag counts mid-line
+    ("I think so. [v]Derek[/v]", [vote("Derek")]),
+])
+def test_vote_forms_from_other_forums(text, expected):
+    assert actions(text) == expected
+
+
+def test_a_players_bang_vote_counts_with_a_hint_to_use_the_usual_form():
+    parsed = parse_post("!vote Derek", ROSTER, ("Brianna",))
+    assert parsed.hints == ("bang_vote",)
+    assert parse_post("/vote Derek", ROSTER, ("Brianna",)).hints == ()
+
+
+def test_prose_about_votes_is_still_not_a_vote():
+    assert actions("I would vote for Derek if I could") == []
+    assert actions("# Votes so far") == []
+    assert actions("!voter turnout is low") == []

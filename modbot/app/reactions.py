@@ -35,6 +35,7 @@ from ..core import (
     PhaseChanged,
     PlayerDied,
     PlayerRevived,
+    UsualFormSuggested,
     VoteCast,
     VoteCorrected,
     VoteCountRequested,
@@ -169,6 +170,10 @@ class Reactor:
                                                   others=[m for m in event.members
                                                           if m != member]))
                     for member in event.members]
+        elif isinstance(event, UsualFormSuggested):
+            return [self.pm(event.player, f"form:{event.post_number}:{event.form}",
+                            render("form_hint.md.j2", post_number=event.post_number,
+                                   form=event.form))]
         elif isinstance(event, WhisperLimitExceeded):
             return [self.note_to_storytellers(
                 state.setup.storytellers, f"whisper-limit:{event.player}:{event.post_number}",

@@ -66,6 +66,7 @@ from .state.events import (
     PhaseChanged,
     PlayerDied,
     StorytellerConsultRequested,
+    UsualFormSuggested,
     VoteCast,
     VoteLocked,
     VoteWithdrawn,
@@ -108,6 +109,7 @@ from .state.staff_events import (
 from .wording import Say, free, say
 
 __all__ = [
+    "UsualFormSuggested",
     "EVENT_TYPES", "Say", "character_ids", "free", "say", "storyteller_commands",
     "ABILITY_DEATH", "ApprovalReminded", "BOOM_DEATH", "BoomdandyExploded", "ButcherResolved",
     "Character", "CharactersDealt", "CountdownEnded", "CountdownStarted", "DawnDelayed",

@@ -41,6 +41,7 @@ from .state.events import (
     NominationClosed,
     PhaseChanged,
     PlayerDied,
+    UsualFormSuggested,
     VoteLocked,
     WhisperBroken,
 )
@@ -206,6 +207,8 @@ def _handle_post(state: GameState, post: Post) -> Outcome:
                                      "suggest": say("hint.did_you_mean", names=r.candidates)
                                      if r.candidates else "",
                                      "open": len(state.open_nominees())}))
+    events.extend(UsualFormSuggested(post.author, post.post_number, form, post.created_at)
+                  for form in parsed.hints if parsed.actions)
     for action in parsed.actions:
         outcome = act(state, action, ctx)
         state = outcome.state

@@ -39,8 +39,10 @@ from .textclean import countable_text
 
 MAX_LINE = 500  # longer lines are prose, never commands
 
-_BB_VOTE = re.compile(r"\[vote\](.*?)\[/vote\]", re.IGNORECASE)
-_BB_UNVOTE = re.compile(r"\[unvote\]\s*(.*?)\s*\[/unvote\]", re.IGNORECASE)
+_BB_VOTE = re.compile(r"\[(vote|v)\](.*?)\[/\1\]", re.IGNORECASE)  # [v] on Fortress of Lies
+_BB_UNVOTE = re.compile(r"\[(unvote|uv)\]\s*(.*?)\s*\[/\1\]", re.IGNORECASE)
+_HASH_VOTE = re.compile(r"^#+\s*(un)?vote\b\s*:?\s*(.*)$", re.IGNORECASE)  # Team Liquid's ##vote
+_BANG_VOTE = re.compile(r"^!(un)?vote\b\s*:?\s*(.*)$", re.IGNORECASE)  # the Storytellers' form
 _FORMAT_TAG = re.compile(
     r"\[/?(?:b|i|u|color|size|font|center|right|left|spoiler|details)\b[^\]]{0,200}\]"
     r"|</?(?:b|strong|em|i|u|span|big|small|font|mark|details|summary)\b[^>]{0,200}>",
@@ -77,6 +79,7 @@ class ParseRejection:
 class ParseResult:
     actions: tuple[PlayerAction, ...]
     rejections: tuple[ParseRejection, ...]
+    hints: tuple[str, ...] = ()  # forms that counted but are not the usual ones ("!vote")
 
     def to_json(self) -> dict:
         return {
@@ -89,6 +92,7 @@ class _Collector:
     def __init__(self) -> None:
         self.actions: list[PlayerAction] = []
         self.rejections: list[ParseRejection] = []
+        self.hints: list[str] = []
 
     def reject(self, code: str, text: str, candidates: tuple[str, ...] = ()) -> None:
         self.rejections.append(ParseRejection(code, text.strip(), candidates))
@@ -108,7 +112,7 @@ def parse_post(
     for line in countable_text(raw, count_spoilers=count_spoilers).split("\n"):
         if line.strip() and len(line) <= MAX_LINE:
             parser.parse_line(line)
-    return ParseResult(tuple(out.actions), tuple(out.rejections))
+    return ParseResult(tuple(out.actions), tuple(out.rejections), tuple(dict.fromkeys(out.hints)))
 
 
 class _LineParser:
@@ -120,8 +124,17 @@ class _LineParser:
 
     def parse_line(self, line: str) -> None:
         line = self._take_bbcode_votes(line)
+        hashed = _HASH_VOTE.match(_FORMAT_TAG.sub("", line).strip())
+        if hashed:  # before _peel, which would read "## vote" as a heading
+            self._vote_or_unvote(hashed, line)
+            return
         line = _peel(line)
         if not line:
+            return
+        banged = _BANG_VOTE.match(line)
+        if banged:  # a player's "!vote X": counted, and the usual form suggested
+            self.out.hints.append("bang_vote")
+            self._vote_or_unvote(banged, line)
             return
         lowered = line.casefold()
         if lowered.rstrip(".!") in _SKIP_LINES:
@@ -138,12 +151,20 @@ class _LineParser:
     # -- forms ------------------------------------------------------------------------------
 
     def _take_bbcode_votes(self, line: str) -> str:
+        """Vote tags count anywhere in a line, as on other forums."""
         for match in _BB_UNVOTE.finditer(line):
-            self._unvote(match.group(1), match.group(0))
+            self._unvote(_inside_tag(match.group(2)), match.group(0))
         line = _BB_UNVOTE.sub(" ", line)
         for match in _BB_VOTE.finditer(line):
-            self._vote(match.group(1), match.group(0), YES)
+            self._named_vote(_inside_tag(match.group(2)), match.group(0), YES)
         return _BB_VOTE.sub(" ", line)
+
+    def _vote_or_unvote(self, match: re.Match, line: str) -> None:
+        rest = _peel(match.group(2))
+        if match.group(1):
+            self._unvote(rest, line)
+        else:
+            self._vote_command(rest, line)
 
     def _slash_command(self, line: str) -> None:
         body = line[1:]
@@ -222,11 +243,22 @@ class _LineParser:
             self.out.actions.append(PublicGuess(name, character.strip()))
 
     def _vote_command(self, rest: str, line: str) -> None:
-        words = rest.split()
+        """/vote X, VOTE: X, /vote yes X, /vote for X: a vote names its player."""
+        words = _peel(rest).split()
+        if words and words[0].casefold() == "for" and self.roster.resolve_exact("for") is None:
+            words = words[1:]
         if words and words[0].casefold() in VALUE_WORDS and self.roster.resolve_exact(words[0]) is None:
-            self._vote(" ".join(words[1:]), line, VALUE_WORDS[words[0].casefold()], False)
+            self._named_vote(" ".join(words[1:]), line, VALUE_WORDS[words[0].casefold()], False)
         else:
-            self._vote(rest, line, YES)
+            self._named_vote(" ".join(words), line, YES)
+
+    def _named_vote(self, rest: str, line: str, value: str, allow_value_word: bool = True) -> None:
+        """A vote whose player slot is empty names nobody: it is refused, never counted on
+        the only open nomination (only the bare words do that)."""
+        if not rest.strip():
+            self.out.reject("vote_needs_name", line)
+            return
+        self._vote(rest, line, value, allow_value_word)
 
     def _vote(self, rest: str, line: str, value: str, allow_value_word: bool = True) -> None:
         if not rest.strip():
@@ -322,6 +354,13 @@ class _LineParser:
             self.out.reject("ambiguous", line, resolution.candidates)
         else:
             self.out.reject("unknown_player", line, resolution.suggestions)
+
+
+def _inside_tag(text: str) -> str:
+    """What a vote tag holds, without formatting or a repeated "vote": [vote]**X**[/vote],
+    [vote][color=red]X[/color][/vote], [vote]vote X[/vote]."""
+    text = _peel(text)
+    return re.sub(r"^(?:un)?vote\b\s*:?\s*", "", text, flags=re.IGNORECASE)
 
 
 def _peel(line: str) -> str:

@@ -167,6 +167,17 @@ class StorytellerConsultRequested:
     at: datetime
 
 
+@dataclass(frozen=True, slots=True)
+class UsualFormSuggested:
+    """A player's post counted in a form that is not the usual one (a "!vote", which is the
+    Storytellers' form): they are told the usual one."""
+
+    player: str
+    post_number: int | None
+    form: str  # bang_vote
+    at: datetime
+
+
 class Event(Protocol):
     """Any event of any feature: a frozen value that names the forum time it happened at.
     The registry's `APPLIERS` has an applier for each event class."""
@@ -303,4 +314,5 @@ FEATURE = Feature("votes and whispers: events", appliers={
     StorytellerConsultRequested: _consult_requested,
     WhisperBroken: _whisper_broken,
     WhisperLimitExceeded: unchanged,
+    UsualFormSuggested: unchanged,
 })

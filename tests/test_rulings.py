@@ -132,8 +132,10 @@ def test_seed_002_pukka_poisoned_ignores_its_choice():
     healthy and new choices do not become poisoned." and "Pukka is poisoned on Night 2. Tonight
     their choice is ignored." """
     setup = game("chef", "empath", "soldier", "poisoner", "pukka", "monk", "pixie")
-    _, night, _ = night_sheet(setup, choices=(("Derek", "/choose Ellen"),
-                                              ("Ellen", "/choose Alex")))
+    # Poisoned before its step (on this test script the Pukka wakes before the Poisoner, and
+    # each step sees only what happened earlier in the night).
+    _, night, _ = night_sheet(setup, choices=(("Ellen", "/choose Alex"),),
+                              changes=("!poison Ellen",))
     assert [e for e in night.effects if e.player == "Alex"] == []
 
 

@@ -51,7 +51,7 @@ def _kill(state, player, choice, _deaths) -> Info:
     if lleech_survives(state, target):
         return Info(note=say("info.lleech_host_lives", player=target))
     is_demon = true_character(state, player).team == "demon"
-    safe = _protected_by(state, target) if is_demon else None
+    safe = protected_by(state, target) if is_demon else None
     if safe is not None:
         return Info(note=say("info.safe", player=target, by=safe))
     if target == player and true_character(state, player).id == "imp":
@@ -59,20 +59,30 @@ def _kill(state, player, choice, _deaths) -> Info:
     return Info(note=say("info.dies", player=target), death=target)
 
 
-def _protected_by(state: GameState, target: str) -> Say | None:
-    """Why the Demon cannot kill the target tonight: the Monk, the Innkeeper, the Soldier."""
+def protected_by(state: GameState, target: str, by_demon: bool = True) -> Say | None:
+    """Who keeps the target alive tonight: the Innkeeper's players cannot die tonight, by any
+    cause; the Monk's choice and the Soldier are safe from the Demon only (`by_demon`)."""
     night = night_of(state, state.cycle)
+    shields = ("monk", "innkeeper") if by_demon else ("innkeeper",)
     for choice in night.choices:
         character = true_character(state, choice.player)
-        if character is None or character.id not in ("monk", "innkeeper") or \
+        if character is None or character.id not in shields or \
                 target not in choice.players or not state.seat(choice.player).alive or \
                 is_malfunctioning(state, choice.player):
             continue
         return say("by.character", character=character.name)
     real = true_character(state, target)
-    if real is not None and real.id == "soldier" and not is_malfunctioning(state, target):
+    if by_demon and real is not None and real.id == "soldier" and \
+            not is_malfunctioning(state, target):
         return say("by.character", character=real.name)
     return None
+
+
+def lleeches_hosted_by(state: GameState, host: str) -> list[str]:
+    """The working Lleeches whose host is `host` (seed 002: they die with it)."""
+    return [s.name for s in state.seats if s.alive and s.name != host
+            and (c := true_character(state, s.name)) is not None and c.id == "lleech"
+            and not is_malfunctioning(state, s.name) and lleech_host(state, s.name) == host]
 
 
 def godfather_kill(state, player, choice, deaths) -> Info:
@@ -107,7 +117,7 @@ def _pukka(state, player, choice, _deaths) -> Info:
         return Info(note=say("info.pukka_malfunctioning", term=state.setup.script.terms.malfunction))
     dies = victim if victim and state.seat(victim).alive else None
     poisoned = target if target != player else None  # seed 002: itself, healthy at once
-    if poisoned is not None and _protected_by(state, poisoned) is not None:
+    if poisoned is not None and protected_by(state, poisoned) is not None:
         poisoned = None  # seed 000: the Monk and the Soldier stop "all other harmful effects"
     effects = tuple(Effect(p, "poisoned", value, BY_PUKKA)
                     for p, value in ((poisoned, True), (dies, False)) if p)

@@ -29,7 +29,7 @@ HOOKS: dict[str, tuple[str, ...]] = {
     "assassin": ("core.night.sheet",),
     "barber": (
         "app.private_reactions", "core.characters.helpers", "core.characters.information",
-        "core.characters.others_choose", "core.night.sheet"
+        "core.characters.others_choose", "core.night.rows"
     ),
     "barista": (),
     "bonecollector": ("core.night.sheet",),
@@ -77,7 +77,7 @@ HOOKS: dict[str, tuple[str, ...]] = {
     ),
     "lleech": ("core.characters.effects", "core.characters.triggers"),
     "lunatic": (
-        "core.characters.effects", "core.characters.information", "core.night.sheet",
+        "core.characters.effects", "core.characters.information", "core.night.rows",
         "core.setup.composition"
     ),
     "marionette": ("app.private_reactions", "core.setup.composition"),
@@ -102,7 +102,7 @@ HOOKS: dict[str, tuple[str, ...]] = {
         "app.private_reactions", "core.characters.grimoire", "core.characters.public_abilities"
     ),
     "revolutionary": ("app.views", "core.characters.fabled"),
-    "sage": ("core.characters.information", "core.night.sheet"),
+    "sage": ("core.characters.information", "core.night.rows"),
     "savant": (),
     "scarletwoman": ("core.characters.star_pass", "core.characters.triggers"),
     "seamstress": ("core.characters.information",),
@@ -112,7 +112,7 @@ HOOKS: dict[str, tuple[str, ...]] = {
     "towncrier": ("core.characters.information",),
     "undertaker": ("core.characters.information",),
     "vigormortis": ("core.characters.effects", "core.setup.composition"),
-    "vortox": ("core.characters.wins", "core.night.sheet"),
+    "vortox": ("core.characters.wins", "core.night.rows"),
     "widow": ("core.characters.effects",),
     "witch": ("core.characters.effects", "core.characters.triggers"),
 }

@@ -223,6 +223,13 @@ def _scarlet_woman(state: GameState, event: PlayerDied) -> tuple:
     return (ScarletWomanPromoted(women[0], demon.id, event.at),)
 
 
+def scarlet_woman_heir(state: GameState, dead: str):
+    """(the Scarlet Woman, the Demon character she becomes) if the death of `dead`, just
+    marked, makes her the Demon (as at dawn), else None."""
+    promoted = _scarlet_woman(state, PlayerDied(dead, "night", state.phase_ends_at))
+    return (promoted[0].player, true_character(state, dead)) if promoted else None
+
+
 def _her_demon_died(state: GameState, woman: str, dead: str) -> bool:
     demons = players_of_team(state, "demon")
     if not state.setup.script.terms.evil_teams:

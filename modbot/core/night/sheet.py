@@ -1,112 +1,189 @@
 """Theory of operation: the night sheet, built from the grimoire when choices lock.
 
-`build_sheet(state)` walks the script's night order (first night and other nights differ) and
-makes one `SheetEntry` per player acting at each step: their choice, their status (dead,
-malfunctioning, mad, really another character), and a suggestion from `information.compute`.
-Where the grimoire decides the answer it is the suggestion and the player's default result;
-a malfunctioning player gets "ST decides" with the true answer shown; under a working Vortox,
-Townsfolk get a false answer (a number or yes/no is changed; anything else is left to the
-Storyteller, who must make it false). Proposed deaths come from the kills; a player killed at
-an earlier step does not act. The Storytellers edit and approve it (night_commands.py).
+`build_sheet(state)` plays the night in the script's night order (first night and other
+nights differ), one step at a time, on a copy of the grimoire that each step changes for the
+steps after it: a player killed at an earlier step is dead at their turn and does not act
+(their ability's kill does not land); a poisoning or drunkenness, a character or alignment
+change proposed earlier tonight is seen by every later step and shows in its status; a
+Lleech dies with its host in the same night; a Scarlet Woman who takes over from a Demon
+killed tonight is proposed as the new Demon; the Innkeeper's players cannot die tonight,
+whatever the cause. A Philosopher who chooses an ability that acts tonight acts as it at that
+step (or at once, if the step has passed). Each acting player gets one row (rows.py). The
+Storytellers edit and approve the sheet (commands.py); nothing here is final until dawn.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..characters import fabled
-from ..characters.grimoire import (
-    alignment_of,
-    character_names,
-    is_malfunctioning,
-    players_of_team,
-    true_character,
-)
-from ..characters.ids import ASSASSIN, BARBER, BONE_COLLECTOR, GOON, LIL_MONSTA, LUNATIC, MOONCHILD, SAGE, VORTOX
+from ..characters.effects import lleeches_hosted_by, protected_by
+from ..characters.grimoire import alignment_of, is_malfunctioning, true_character
+from ..characters.ids import ASSASSIN, BONE_COLLECTOR, GOON, LIL_MONSTA, MOONCHILD
 from ..characters.information import compute
 from ..characters.others_choose import lil_monsta_step, word_turns
 from ..characters.public_abilities import moonchild_deaths, turned_by_word
-from ..setup.script import SPECIAL_STEPS, Character
+from ..characters.triggers import scarlet_woman_heir
+from ..setup.script import SPECIAL_STEPS
 from ..state.model import GameState, GrimoireEntry
-from ..state.night_model import Effect, NightChoice, SheetEntry
+from ..state.night_model import Effect, NightState, SheetEntry
 from ..state.private_events import night_of
 from ..wording import Say, say
-from .choices import acting_character, used_on
-
-ACTS_WHEN_KILLED = {SAGE, BARBER}  # abilities that work because their player is killed
+from .choices import acting_character
+from .rows import ACTS_WHEN_KILLED, lunatic_rows, name_of, row_of, special_row, status_of
 
 
 def build_sheet(state: GameState):
-    """(sheet, deaths, results, tells, effects) for the current night. Tonight's poisonings
-    are seen by every later step (the poisoners wake first in every night order)."""
+    """(sheet, deaths, results, tells, effects) for the current night."""
     night = night_of(state, state.cycle)
     order = state.setup.script.night_order(state.cycle)
     actors = _actors(state, order)
     goon = _goon(state, actors)
     # The Goon's chooser is drunk from its step on, except an Assassin: its kill still lands
     # (seed 002: "they join the Assassin's team and die").
-    state = _with_poison(state, [e for e in goon if e.field == "drunk"
-                                 and true_character(state, e.player).id != ASSASSIN])
-    poisoned = [e for player in actors for e in
-                compute(state, player, night.choice_of(player)).effects
-                if e.field == "poisoned" and e.value]
-    state = _with_poison(state, poisoned)
-    killed_at: dict[str, int] = {}  # who dies tonight, and at which step of the order
-    effects: list[Effect] = list(goon)
-    for player, acts_at in sorted(actors.items(), key=_in_night_order):
-        found = compute(state, player, night.choice_of(player), tuple(killed_at))
-        effects.extend(e for e in found.effects if e not in effects)
-        if found.death and acts_at is not None:
-            killed_at.setdefault(found.death, acts_at)
-    for victim in moonchild_deaths(state):  # chosen by a dead Moonchild yesterday
-        killed_at.setdefault(victim, len(order))
-    entries, results, tells, listed = fabled.sheet_entries(state), [], [], set()
-    entries += [SheetEntry(MOONCHILD, victim, say("label.moonchild"), None, (),
-                           say("sheet.moonchild", player=victim))
-                for victim in moonchild_deaths(state)]
+    run = _Night(_with_poison(state, [e for e in goon if e.field == "drunk"
+                                      and true_character(state, e.player).id != ASSASSIN]),
+                 night, order, effects=list(goon))
+    run.entries = fabled.sheet_entries(state)
+    run.entries += [SheetEntry(MOONCHILD, victim, say("label.moonchild"), None, (),
+                               say("sheet.moonchild", player=victim))
+                    for victim in moonchild_deaths(state)]
     for player, mezepheles in turned_by_word(state):  # said the Mezepheles' word
-        entry, more_effects, more_tells = word_turns(state, player, mezepheles)
-        entries.append(entry)
-        effects.extend(more_effects)
-        tells.extend(more_tells)
+        entry, effects, tells = word_turns(state, player, mezepheles)
+        run.add(entry, effects=effects, tells=tells)
+    waiting = {index: [s.name for s in state.seats
+                       if (c := acting_character(state, s.name)) is not None and c.id == step]
+               for index, step in enumerate(order)}
     for index, step in enumerate(order):
-        if step == LIL_MONSTA and state.setup.lil_monsta:  # held by no player
-            entry, more_effects, more_tells = lil_monsta_step(state)
-            entries.append(entry)
-            effects.extend(more_effects)
-            tells.extend(more_tells)
-            continue
+        run.step_at(index, step, waiting[index], waiting)
+    for player in [p for p, at in actors.items() if at is None]:
+        run.outside_order(player)
+    for victim in moonchild_deaths(state):  # chosen by a dead Moonchild yesterday
+        run.dies(victim, None)
+    return run.result()
+
+
+@dataclass
+class _Night:
+    """The night as played so far: `seen` is the grimoire with tonight's proposals applied."""
+
+    seen: GameState
+    night: NightState
+    order: tuple[str, ...]
+    effects: list[Effect] = field(default_factory=list)
+    entries: list[SheetEntry] = field(default_factory=list)
+    results: list[tuple[str, Say | None]] = field(default_factory=list)
+    tells: list[tuple[str, Say]] = field(default_factory=list)
+    deaths: list[str] = field(default_factory=list)
+    gained: set[str] = field(default_factory=set)  # acting tonight as an ability just gained
+
+    def result(self):
+        return (tuple(self.entries), tuple(self.deaths), tuple(self.results),
+                tuple(self.tells), tuple(self.effects))
+
+    def add(self, entry: SheetEntry, *, effects=(), tells=()) -> None:
+        self.entries.append(entry)
+        for effect in effects:
+            self.propose(effect)
+        self.tells.extend(tells)
+
+    def propose(self, effect: Effect) -> None:
+        """An effect at dawn, seen by every later step tonight."""
+        if effect not in self.effects:
+            self.effects.append(effect)
+        self.seen = self.seen.with_entry(effect.player, **_changes(effect.field, effect.value))
+
+    def dies(self, victim: str, killer: str | None) -> Say | None:
+        """A death tonight, unless a protection stops it (then: who protects them). The
+        Assassin's kill ignores protection; Monk and Soldier stop only the Demon."""
+        if victim in self.deaths or not self.seen.seat(victim).alive:
+            return None
+        killer_character = true_character(self.seen, killer) if killer else None
+        if killer_character is None or killer_character.id != ASSASSIN:
+            shield = protected_by(self.seen, victim, killer_character is not None
+                                  and killer_character.team == "demon")
+            if shield is not None:
+                return shield
+        self.deaths.append(victim)
+        self.seen = self.seen.with_seat(replace(self.seen.seat(victim), alive=False))
+        heir = scarlet_woman_heir(self.seen, victim)
+        if heir is not None:
+            woman, demon = heir
+            self.propose(Effect(woman, "character", demon.id, say("by.scarlet_woman")))
+            self.tells.append((woman, say("tell.scarlet_woman", character=demon.name)))
+        for lleech in lleeches_hosted_by(self.seen, victim):  # seed 002: dies with its host
+            self.dies(lleech, None)
+        return None
+
+    def step_at(self, index: int, step: str, players: list[str], waiting: dict) -> None:
+        if step == LIL_MONSTA and self.seen.setup.lil_monsta:  # held by no player
+            entry, effects, tells = lil_monsta_step(self.seen)
+            self.add(entry, effects=effects, tells=tells)
+            return
         if step in SPECIAL_STEPS:
-            if state.cycle == 1:
-                entries.append(_special(state, step))
+            if self.seen.cycle == 1:
+                self.entries.append(special_row(self.seen, step))
                 if step == "demoninfo":
-                    lunacy = _lunatic_info(state)
-                    entries.extend(e for e, _ in lunacy)
-                    tells.extend(t for _, more in lunacy for t in more)
-            continue
-        for seat in state.seats:
-            character = acting_character(state, seat.name)
-            if character is None or character.id != step:
-                continue
-            listed.add(seat.name)
-            if killed_at.get(seat.name, index) < index and character.spec.info not in \
-                    ACTS_WHEN_KILLED:
-                entries.append(SheetEntry(step, seat.name, character.name, None,
-                                          _status(state, seat.name),
-                                          say("sheet.killed_earlier")))
-                continue
-            entry, result, more = _entry(state, seat.name, character,
-                                         night.choice_of(seat.name), tuple(killed_at))
-            entries.append(entry)
-            results.extend([(seat.name, result)] if result else [])
-            tells.extend(more)
-    for choice in night.choices:  # requests outside the night order (free text, day abilities)
-        if choice.player not in listed and not choice.helps:
-            entries.append(SheetEntry("other", choice.player, _name(state, choice.player),
-                                      choice.describe(), _status(state, choice.player),
-                                      say("sheet.outside_order")))
-    return tuple(entries), tuple(killed_at), tuple(results), tuple(tells), tuple(effects)
+                    for entry, tells in lunatic_rows(self.seen):
+                        self.add(entry, tells=tells)
+            return
+        for player in sorted(players, key=self._seat_index):
+            self.act(player, index, waiting)
+
+    def act(self, player: str, index: int, waiting: dict) -> None:
+        character = acting_character(self.seen, player)
+        if character is None:
+            return
+        killed_tonight = player in self.deaths
+        if killed_tonight and character.spec.info not in ACTS_WHEN_KILLED:
+            self.entries.append(SheetEntry(character.id, player, character.name, None,
+                                           status_of(self.seen, player, dead=False),
+                                           say("sheet.killed_earlier")))
+            return
+        choice = None if player in self.gained else self.night.choice_of(player)
+        alive = self.seen.seat(player).alive or player in regained(self.seen) or killed_tonight
+        entry, result, info = row_of(
+            self.seen, player, character, choice, alive,
+            lambda: compute(self.seen, player, choice, tuple(self.deaths), character))
+        for effect in info.effects if info else ():  # before the death: a star-pass heir
+            self.propose(effect)
+        shield = self.dies(info.death, player) if info is not None and info.death else None
+        if shield is not None:
+            entry = replace(entry, suggestion=say("sheet.protected", what=entry.suggestion,
+                                                  player=info.death, by=shield))
+        self.add(entry, tells=info.tells if info else ())
+        self.results.extend([(player, result)] if result else [])
+        now = acting_character(self.seen, player)
+        if info is not None and now is not None and now.id != character.id:
+            self._acts_as(player, now.id, index, waiting)
+
+    def _acts_as(self, player: str, gained: str, index: int, waiting: dict) -> None:
+        """The player has another ability from now on (a Philosopher's choice): it acts as it
+        tonight at that step, or at once if the step has passed; not if it is not tonight's."""
+        if gained not in self.order:
+            return
+        self.gained.add(player)
+        at = self.order.index(gained)
+        if at > index:
+            waiting[at].append(player)
+        else:
+            self.act(player, index, waiting)
+
+    def outside_order(self, player: str) -> None:
+        """A request outside the night order (free text, an ability used by day)."""
+        choice = self.night.choice_of(player)
+        if choice is None:
+            return
+        info = compute(self.seen, player, choice, tuple(self.deaths))
+        for effect in info.effects:
+            self.propose(effect)
+        self.entries.append(SheetEntry("other", player, name_of(self.seen, player),
+                                       choice.describe(), status_of(self.seen, player),
+                                       say("sheet.outside_order")))
+
+    def _seat_index(self, player: str) -> int:
+        return self.seen.setup.seat_index[player]
 
 
 def regained(state: GameState) -> set[str]:
@@ -181,105 +258,6 @@ def _with_poison(state: GameState, impaired: list[Effect]) -> GameState:
     return replace(state, grimoire=tuple(grimoire.items()))
 
 
-def _name(state: GameState, player: str) -> str:
-    character = acting_character(state, player)
-    return character.name if character else "(no character)"
 
 
-def _special(state: GameState, step: str) -> SheetEntry:
-    terms = state.setup.script.terms
-    evil = [say("sheet.player_team", player=p, team=true_character(state, p).team) for p in
-            players_of_team(state, "minion", False) + players_of_team(state, "demon", False)]
-    if step == "minioninfo":
-        text = say("sheet.minion_info", team=terms.evil, players=evil or say("sheet.none"))
-    elif state.setup.lil_monsta:
-        text = say("sheet.demon_info_lil_monsta")
-    else:
-        names = [state.setup.script.get(b).name for b in state.bluffs
-                 if state.setup.script.get(b)]
-        text = say("sheet.demon_info", bluffs=names or say("sheet.none_set"))
-    label = say("label.minion_info") if step == "minioninfo" else say("label.demon_info")
-    return SheetEntry(step, None, label, None, (), say("sheet.done", what=text))
-
-
-def _lunatic_info(state: GameState):
-    """The Lunatic is shown Demon info (made up by the ST); the real Demon learns of them."""
-    demons = players_of_team(state, "demon")
-    out = []
-    for lunatic in [s.name for s in state.seats
-                    if (c := true_character(state, s.name)) and c.id == LUNATIC]:
-        entry = SheetEntry("demoninfo", lunatic, say("label.lunatic"), None, _status(state, lunatic),
-                           say("sheet.lunatic_demon_info"), needs_result=True)
-        out.append((entry, tuple((d, say("tell.lunatic", player=lunatic)) for d in demons)))
-    return out
-
-
-def _status(state: GameState, player: str) -> tuple[Say, ...]:
-    entry, out = state.grimoire_of(player), []
-    if not state.seat(player).alive:
-        out.append(say("status.dead"))
-    if is_malfunctioning(state, player):
-        out.append(say("status.malfunctioning", term=state.setup.script.terms.malfunction))
-    if entry.mad_as:
-        out.append(say("status.mad_as", character=entry.mad_as))
-    if entry.thinks and entry.thinks != entry.character:
-        real = true_character(state, player)
-        out.append(say("status.is_really", character=real.name if real else entry.character))
-    return tuple(out)
-
-
-def _entry(state: GameState, player: str, character: Character, choice: NightChoice | None,
-           deaths: tuple[str, ...]):
-    """(entry, default result or None, tells) for one acting player."""
-    spec = character.spec
-    alive = state.seat(player).alive or player in regained(state)
-    shown = choice.describe(character_names(state)) if choice else (
-        say("sheet.no_choice") if spec.chooses_on(state.cycle) and alive else None)
-    base = SheetEntry(character.id, player, character.name, shown, _status(state, player))
-    if not alive and not spec.acts_dead:
-        return replace(base, suggestion=say("sheet.dead")), None, ()
-    if not alive and spec.info not in ACTS_WHEN_KILLED:  # an on-death ability (the Sweetheart)
-        return replace(base, suggestion=say("sheet.st_decides", what=spec.st)), None, ()
-    used = used_on(state, player, character.id) if spec.once else None
-    if used is not None and choice is None:
-        return replace(base, choice=None, suggestion=say("sheet.used", night=used)), None, ()
-    info = compute(state, player, choice, deaths, character)
-    true = info.told()
-    if true is not None and is_malfunctioning(state, player):
-        text = say("sheet.malfunctioning", term=state.setup.script.terms.malfunction, true=true)
-        return replace(base, suggestion=text, needs_result=True), None, info.tells
-    if true is not None and character.team == "townsfolk" and _vortox_works(state):
-        false = _falsify(info.value)
-        if false is None:
-            text = say("sheet.vortox_st", true=true)
-            return replace(base, suggestion=text, needs_result=True), None, info.tells
-        false_text = info.told(false)
-        text = say("sheet.vortox", false=false_text, true=true)
-        return replace(base, suggestion=text, needs_result=True), false_text, info.tells
-    if info.value is not None:
-        return replace(base, suggestion=true, needs_result=True), true, info.tells
-    if info.needs_result:
-        suggestion = say("sheet.st_decides_proposed", what=info.note, proposed=true) if true \
-            else say("sheet.st_decides", what=info.note)
-    else:
-        suggestion = info.note or (say("sheet.st_decides", what=spec.st) if spec.st
-                                   else say("sheet.nothing"))
-    return replace(base, suggestion=suggestion, needs_result=info.needs_result), true, \
-        info.tells
-
-
-def _vortox_works(state: GameState) -> bool:
-    return any(not is_malfunctioning(state, p) for p in players_of_team(state, "demon")
-               if true_character(state, p).id == VORTOX)
-
-
-def _falsify(value: str | None) -> str | None:
-    """A false answer for a yes/no or a number; None when only the Storyteller can say."""
-    if value in ("yes", "no"):
-        return "no" if value == "yes" else "yes"
-    if value is not None and value.isdigit():
-        return str(int(value) + 1 if int(value) == 0 else int(value) - 1)
-    return None
-
-
-__all__ = ["build_sheet"]
+__all__ = ["build_sheet", "regained"]

@@ -1,0 +1,130 @@
+"""Theory of operation: one row of the night sheet, as the Storytellers read it.
+
+`row_of` turns what an ability yields (`information.compute`, run by the caller at the
+player's step) into the row: the choice, the player's status as the night has made it so far
+(dead, malfunctioning, mad, really another character), and the suggestion. Where the grimoire
+decides the answer it is the suggestion and the player's default result; a malfunctioning
+player gets "ST decides" with the true answer shown; under a working Vortox, Townsfolk get a
+false answer (a number or yes/no is changed; anything else is left to the Storyteller, who
+must make it false). `special_row` and `lunatic_rows` are the first night's Minion and Demon
+info.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..characters.grimoire import character_names, is_malfunctioning, players_of_team, true_character
+from ..characters.ids import BARBER, LUNATIC, SAGE, VORTOX
+from ..setup.script import Character
+from ..state.model import GameState
+from ..state.night_model import NightChoice, SheetEntry
+from ..wording import Say, say
+from .choices import acting_character, used_on
+
+ACTS_WHEN_KILLED = {SAGE, BARBER}  # abilities that work because their player is killed
+
+
+def name_of(state: GameState, player: str) -> str | Say:
+    character = acting_character(state, player)
+    return character.name if character else say("label.no_character")
+
+
+def special_row(state: GameState, step: str) -> SheetEntry:
+    terms = state.setup.script.terms
+    evil = [say("sheet.player_team", player=p, team=true_character(state, p).team) for p in
+            players_of_team(state, "minion", False) + players_of_team(state, "demon", False)]
+    if step == "minioninfo":
+        text = say("sheet.minion_info", team=terms.evil, players=evil or say("sheet.none"))
+    elif state.setup.lil_monsta:
+        text = say("sheet.demon_info_lil_monsta")
+    else:
+        names = [state.setup.script.get(b).name for b in state.bluffs
+                 if state.setup.script.get(b)]
+        text = say("sheet.demon_info", bluffs=names or say("sheet.none_set"))
+    label = say("label.minion_info") if step == "minioninfo" else say("label.demon_info")
+    return SheetEntry(step, None, label, None, (), say("sheet.done", what=text))
+
+
+def lunatic_rows(state: GameState):
+    """The Lunatic is shown Demon info (made up by the ST); the real Demon learns of them."""
+    demons = players_of_team(state, "demon")
+    out = []
+    for lunatic in [s.name for s in state.seats
+                    if (c := true_character(state, s.name)) and c.id == LUNATIC]:
+        entry = SheetEntry("demoninfo", lunatic, say("label.lunatic"), None, status_of(state, lunatic),
+                           say("sheet.lunatic_demon_info"), needs_result=True)
+        out.append((entry, tuple((d, say("tell.lunatic", player=lunatic)) for d in demons)))
+    return out
+
+
+def status_of(state: GameState, player: str, dead: bool = True) -> tuple[Say, ...]:
+    """The player's state as the sheet shows it (`dead`: say so when they are dead)."""
+    entry, out = state.grimoire_of(player), []
+    if dead and not state.seat(player).alive:
+        out.append(say("status.dead"))
+    if is_malfunctioning(state, player):
+        out.append(say("status.malfunctioning", term=state.setup.script.terms.malfunction))
+    if entry.mad_as:
+        out.append(say("status.mad_as", character=entry.mad_as))
+    if entry.thinks and entry.thinks != entry.character:
+        real = true_character(state, player)
+        out.append(say("status.is_really", character=real.name if real else entry.character))
+    return tuple(out)
+
+
+def row_of(state: GameState, player: str, character: Character, choice: NightChoice | None,
+           alive: bool, compute_info):
+    """(entry, default result or None, the Info acted on, or None when the player does not
+    act) for one player at their step (`alive`: alive, or their ability works after death);
+    `compute_info()` runs the ability."""
+    spec = character.spec
+    shown = choice.describe(character_names(state)) if choice else (
+        say("sheet.no_choice") if spec.chooses_on(state.cycle) and alive else None)
+    base = SheetEntry(character.id, player, character.name, shown, status_of(state, player))
+    if not alive and not spec.acts_dead:
+        return replace(base, suggestion=say("sheet.dead")), None, None
+    if not alive and spec.info not in ACTS_WHEN_KILLED:  # an on-death ability (the Sweetheart)
+        return replace(base, suggestion=say("sheet.st_decides", what=spec.st)), None, None
+    used = used_on(state, player, character.id) if spec.once else None
+    if used is not None and choice is None:
+        return replace(base, choice=None, suggestion=say("sheet.used", night=used)), None, None
+    info = compute_info()
+    true = info.told()
+    if true is not None and is_malfunctioning(state, player):
+        text = say("sheet.malfunctioning", term=state.setup.script.terms.malfunction, true=true)
+        return replace(base, suggestion=text, needs_result=True), None, info
+    if true is not None and character.team == "townsfolk" and _vortox_works(state):
+        false = _falsify(info.value)
+        if false is None:
+            text = say("sheet.vortox_st", true=true)
+            return replace(base, suggestion=text, needs_result=True), None, info
+        false_text = info.told(false)
+        text = say("sheet.vortox", false=false_text, true=true)
+        return replace(base, suggestion=text, needs_result=True), false_text, info
+    if info.value is not None:
+        return replace(base, suggestion=true, needs_result=True), true, info
+    if info.needs_result:
+        suggestion = say("sheet.st_decides_proposed", what=info.note, proposed=true) if true \
+            else say("sheet.st_decides", what=info.note)
+    else:
+        suggestion = info.note or (say("sheet.st_decides", what=spec.st) if spec.st
+                                   else say("sheet.nothing"))
+    return replace(base, suggestion=suggestion, needs_result=info.needs_result), true, info
+
+
+def _vortox_works(state: GameState) -> bool:
+    return any(not is_malfunctioning(state, p) for p in players_of_team(state, "demon")
+               if true_character(state, p).id == VORTOX)
+
+
+def _falsify(value: str | None) -> str | None:
+    """A false answer for a yes/no or a number; None when only the Storyteller can say."""
+    if value in ("yes", "no"):
+        return "no" if value == "yes" else "yes"
+    if value is not None and value.isdigit():
+        return str(int(value) + 1 if int(value) == 0 else int(value) - 1)
+    return None
+
+
+__all__ = ["ACTS_WHEN_KILLED", "lunatic_rows", "name_of", "row_of", "special_row", "status_of"]

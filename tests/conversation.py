@@ -125,14 +125,18 @@ def day_one(setup: GameSetup):
     return talk, DAWN1
 
 
-def night_sheet(setup: GameSetup, *, night: int = 1, choices=(), day=None, changes=()):
+def night_sheet(setup: GameSetup, *, night: int = 1, choices=(), day=None, changes=(),
+                night1=()):
     """The night sheet's entries by player, after `choices` ((player, text) PMs) in the
     given night; `day(talk, at)` plays day 1 first; `changes` are grimoire commands for the
-    Storyteller to send just before the night (e.g. "!poison Alex")."""
+    Storyteller to send just before the night (e.g. "!poison Alex"); `night1`: choices sent
+    on night 1 when the sheet is night 2's."""
     talk = Conversation(setup)
     talk.tick(START)
     at = START + timedelta(hours=1)
     if night == 2:
+        for player, text in night1:
+            talk.pm(player, text, at)
         talk.tick(NIGHT1_LOCK)
         talk.approve(NIGHT1_LOCK + timedelta(minutes=30))
         talk.tick(DAWN1)

@@ -31,7 +31,7 @@ CRIMSON_7 = ("chef", "chambermaid", "dreamer", "poisoner", "imp", "empath", "pix
 
 
 @pytest.mark.parametrize("script, characters, player, choice, sober", [
-    (ALMANAC, ALMANAC_7, "Alex", None, "There are 1 pair(s) of evil players sitting together."),
+    (ALMANAC, ALMANAC_7, "Alex", None, "There is 1 pair of evil players sitting together."),
     (ALMANAC, ALMANAC_7, "Cameron", None, "1 of your living neighbours are evil."),
     (ALMANAC, ALMANAC_7, "Brianna", None, "Zero Outsiders are in play."),
     (ALMANAC, ("chef", "librarian", "empath", "poisoner", "imp", "mutant", "drunk"), "Brianna",

@@ -79,7 +79,7 @@ def test_the_check_would_catch_a_leak(demo):
     rehearsal, _ = demo
     secrets = _secrets(rehearsal)
     assert "No Dashii" in secrets and "Clockmaker 2. Trust me, Bri." in secrets
-    assert any("The Demon is 2 step(s)" in s for s in secrets)
+    assert any("The Demon is 2 steps" in s for s in secrets)
 
 
 def test_every_public_post_comes_from_a_public_template_and_each_is_rendered(demo):

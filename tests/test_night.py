@@ -89,7 +89,7 @@ def test_at_the_lock_the_storytellers_get_the_sheet_in_night_order(night1):
     order = [row.split("|")[3].strip() for row in rows[1:]]
     assert order == ["Minion info", "Demon info", "Witch", "Clockmaker", "Dreamer",
                      "Seamstress"]
-    assert "The Demon is 2 step(s) from its nearest Minion." in sheet  # Fatima 5, Derek 3
+    assert "The Demon is 2 steps from its nearest Minion." in sheet  # Fatima 5, Derek 3
     assert "one must be the Witch **(result needed)**" in sheet
     assert "Alex and Ellen are the same alignment: yes." in sheet
     assert "Cameron is cursed" in sheet
@@ -110,7 +110,7 @@ def test_approval_waits_for_every_result_and_dawn_waits_for_approval(night1):
     assert night1.state.phase_label == "day 1 discussion"
     assert night1.state.phase_ends_at == late + timedelta(hours=12)  # counted from approval
     assert "Derek is the Witch or the Sage" in to(said, "pm:brianna")[0]
-    assert "The Demon is 2 step(s)" in to(said, "pm:alex")[0]
+    assert "The Demon is 2 steps" in to(said, "pm:alex")[0]
 
 
 def test_the_storytellers_are_reminded_an_hour_before_dawn(night1):
@@ -197,14 +197,14 @@ def _sheet_row(sheet: str, character: str) -> str:
 
 
 @pytest.mark.parametrize("changes, expected", [
-    ((), "The Demon is 2 step(s) from its nearest Minion."),
+    ((), "The Demon is 2 steps from its nearest Minion."),
     ((("Alex", "poisoned", True),),
-     "ST decides (malfunctioning); true answer: The Demon is 2 step(s)"),
+     "ST decides (malfunctioning); true answer: The Demon is 2 steps"),
     ((("Fatima", "character", "vortox"),),
-     "false under the Vortox: The Demon is 1 step(s) from its nearest Minion. (true: The "
-     "Demon is 2 step(s)"),
+     "false under the Vortox: The Demon is 1 step from its nearest Minion. (true: The "
+     "Demon is 2 steps"),
     ((("Fatima", "character", "vortox"), ("Fatima", "poisoned", True)),
-     "The Demon is 2 step(s) from its nearest Minion."),  # a poisoned Vortox does not work
+     "The Demon is 2 steps from its nearest Minion."),  # a poisoned Vortox does not work
 ])
 def test_the_clockmaker_sober_malfunctioning_and_under_the_vortox(changes, expected):
     from dataclasses import replace

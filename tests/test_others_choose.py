@@ -112,7 +112,7 @@ def test_lilmonsta_babysitter_registers_as_the_demon_for_information():
     grimoire["Gus"] = replace(grimoire["Gus"], reminders=("babysitter",))
     setup = replace(setup, grimoire=tuple(grimoire.items()))
     entries, _, _ = night_sheet(setup)
-    assert entries["Alex"].suggestion == "The Demon is 3 step(s) from its nearest Minion."
+    assert entries["Alex"].suggestion == "The Demon is 3 steps from its nearest Minion."
 
 
 def test_lilmonsta_without_a_majority_the_storyteller_chooses():

@@ -23,7 +23,7 @@ def test_seed_000_chef_counts_pairs_of_neighbouring_evil_players():
     neighboring evil players." (the circle wraps: the last seat neighbours the first)"""
     setup = game("poisoner", "chef", "soldier", "monk", "empath", "witch", "imp")
     entries, _, _ = night_sheet(setup)
-    assert entries["Brianna"].suggestion == "There are 2 pair(s) of evil players sitting " \
+    assert entries["Brianna"].suggestion == "There are 2 pairs of evil players sitting " \
         "together."  # Fatima-Gus and Gus-Alex
 
 
@@ -263,7 +263,7 @@ def test_seed_000_vortox_townsfolk_get_false_information():
     setup = game("chef", "empath", "soldier", "poisoner", "vortox", "monk", "savant")
     entries, night, _ = night_sheet(setup)
     assert entries["Alex"].suggestion.startswith("false under the Vortox:")
-    assert night.result_of("Alex") != "There are 1 pair(s) of evil players sitting together."
+    assert night.result_of("Alex") != "There is 1 pair of evil players sitting together."
 
 
 def test_seed_000_vortox_evil_wins_at_dusk_without_an_execution():

@@ -208,7 +208,7 @@ def _lil_monsta():
 
 SCENARIOS = {
     # -- Townsfolk ---------------------------------------------------------------------------
-    "chef": _sheet("chef", "There are 1 pair(s) of evil players sitting together."),
+    "chef": _sheet("chef", "There is 1 pair of evil players sitting together."),
     "librarian": _sheet("librarian", "Zero Outsiders are in play."),
     "noble": _sheet("noble", "Exactly one of Brianna, Cameron, Derek is evil."),
     "pixie": _sheet("pixie", "The Empath is in play."),
@@ -222,7 +222,7 @@ SCENARIOS = {
     "artist": _role("artist", "privately ask the Storyteller any yes/no question"),
     "soldier": _deaths("soldier", (), choices=(("Ellen", "/choose Cameron"),)),
     "huntsman": lambda: _huntsman(),
-    "clockmaker": _sheet("clockmaker", "The Demon is 1 step(s) from its nearest Minion."),
+    "clockmaker": _sheet("clockmaker", "The Demon is 1 step from its nearest Minion."),
     "dreamer": _sheet("dreamer", "one must be the Imp", choices=(("Alex", "/choose Ellen"),)),
     "mathematician": _sheet("mathematician", "ST decides: how many abilities worked abnormally"),
     "flowergirl": _sheet("flowergirl", "The Demon voted today: no.", night=2),

@@ -3,7 +3,8 @@
 The core records what to tell as `Say(code, params)` (modbot/core/wording.py); this module writes
 it with the sentence `templates/messages.toml` holds for the code: `{name}` takes the
 parameter (a list is written "A, B, C", or "A and B" as `{name:and}`; a nested Say is written
-in turn; a time takes a format such as `{at:%H:%M}`; a missing one is empty). Plain strings
+in turn; a time takes a format such as `{at:%H:%M}`; `{n:pair|pairs}` agrees with a count;
+a missing one is empty). Plain strings
 pass through unchanged: they are names or a person's own words. The templates call it as the
 `words` filter.
 """
@@ -96,7 +97,24 @@ def _param(value: Any) -> Any:
         return _List((words(value),))
     if isinstance(value, (list, tuple)):
         return _List(tuple(words(v) for v in value))
-    return "" if value is None else value
+    return "" if value is None else _Value(value)
+
+
+class _Value:
+    """A plain parameter: `{n:pair|pairs}` picks the singular for 1, else the plural; any
+    other format spec is the value's own (`{at:%H:%M}`)."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __format__(self, spec: str) -> str:
+        if "|" in spec:
+            one, many = spec.split("|", 1)
+            return one if str(self.value).strip() == "1" else many
+        return format(self.value, spec)
+
+    def __str__(self) -> str:
+        return str(self.value)
 
 
 class _List:

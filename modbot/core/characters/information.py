@@ -230,9 +230,12 @@ def _juggler(state, player, _choice, _deaths) -> Info:
     return Info(str(correct), say("result.juggler"))
 
 
-def _simple(code: str, needs_result: bool = False):
-    """A note for the Storytellers with the choice's players (`target`) and character."""
+def _simple(code: str, needs_result: bool = False, unchosen: str | None = None):
+    """A note for the Storytellers with the choice's players (`target`) and character;
+    `unchosen`: the note when no player was chosen."""
     def compute(state, _player, choice, _deaths) -> Info:
+        if unchosen is not None and not (choice and choice.players):
+            return Info(note=say(unchosen), needs_result=needs_result)
         target = choice.players if choice and choice.players else say("info.no_choice")
         chosen = character_names(state).get(choice.chosen_character, "") if choice else ""
         return Info(note=say(code, target=target, chosen=chosen), needs_result=needs_result)
@@ -248,8 +251,8 @@ _INFO = {
     "cerenovus": _cerenovus, "damsel": _damsel, "mezepheles": _mezepheles, "sage": _sage, "juggler": _juggler,
     "mathematician": _simple("info.mathematician", True),
     "doppelganger": _simple("info.doppelganger", True),
-    "monk": _simple("info.monk"),
-    "fearmonger": _simple("info.fearmonger"),
+    "monk": _simple("info.monk", unchosen="info.monk_none"),
+    "fearmonger": _simple("info.fearmonger", unchosen="info.fearmonger_none"),
     "barber": barber_swap, "hostess": _hostess,
     "lilmonsta": _simple("info.lilmonsta"),
 }

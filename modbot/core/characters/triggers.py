@@ -168,11 +168,15 @@ def _cannibal_ate(state: GameState, e: CannibalAte) -> GameState:
 
 
 def _lleech(state: GameState, event: PlayerDied) -> tuple:
-    """Seed 002's Lleech: it dies if and only if its host dies (unless it malfunctions)."""
+    """Seed 002's Lleech: it dies if and only if its host dies (unless it malfunctions). A
+    host dying at dawn takes the Lleech with it in the night's own deaths (the sheet lists
+    both), so no second death is announced."""
+    tonight = state.past_nights[-1].deaths if event.cause == "night" and state.past_nights \
+        else ()
     return tuple(PlayerDied(s.name, ABILITY_DEATH, event.at) for s in state.seats
                  if s.alive and (c := true_character(state, s.name)) is not None
                  and c.id == "lleech" and not is_malfunctioning(state, s.name)
-                 and lleech_host(state, s.name) == event.player)
+                 and lleech_host(state, s.name) == event.player and s.name not in tonight)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,124 @@
+"""Issue: rules fidelity. Each rule in one line (the test's docstring); each test checks the
+sheet row, the proposed result and the status as the Storytellers read them."""
+
+from modbot.files.scripts import load_script
+
+from .conversation import ALL, botf_setup, night_sheet
+from .test_rulings_oops import teams_game
+
+OOPS = load_script("oopsallevil")
+CRIMSON = load_script("crimsonmoon").with_characters(load_script("botf").characters)
+
+
+def test_a_step_sees_the_deaths_proposed_earlier_tonight():
+    """Rule: information is as of the moment it is learned: an Oracle waking after the
+    Vigormortis killed a Minion counts that Minion among the dead."""
+    characters = {"Alex": "clockmaker", "Brianna": "dreamer", "Cameron": "seamstress",
+                  "Derek": "witch", "Ellen": "oracle", "Fatima": "vigormortis",
+                  "Gus": "towncrier"}
+    entries, night, _ = night_sheet(botf_setup(characters), night=2,
+                                    choices=(("Fatima", "/choose Derek"),))
+    assert "Derek" in night.deaths
+    assert entries["Ellen"].suggestion == "Dead players on the Cultist team: 1."
+    assert dict(night.results)["Ellen"] == "Dead players on the Cultist team: 1."
+
+
+def test_a_demon_killed_earlier_tonight_does_not_act_and_its_kill_does_not_land():
+    """Rule: a player dead at their turn does not act (seed 001): with several evil teams, the
+    Fang Gu wakes before the Imp and kills it; the Imp's choice does not die."""
+    characters = {"Alex": "goon", "Brianna": "acrobat", "Cameron": "golem", "Derek": "poisoner",
+                  "Ellen": "imp", "Fatima": "witch", "Gus": "fanggu"}
+    setup = teams_game(characters, {"Derek": 1, "Ellen": 1, "Fatima": 2, "Gus": 2})
+    entries, night, _ = night_sheet(setup, night=2, choices=(("Gus", "/choose Ellen"),
+                                                             ("Ellen", "/choose Cameron")))
+    assert "Ellen" in night.deaths and "Cameron" not in night.deaths
+    assert entries["Ellen"].suggestion == "killed earlier tonight: does not act"
+
+
+def test_a_lleech_dies_with_its_host_in_the_same_night_and_does_not_act():
+    """Rule: a Lleech whose host the Demon killed before the Lleech's turn is dead at its turn:
+    its own choice does not die, and its death is in the night's one deaths line."""
+    characters = {"Alex": "goon", "Brianna": "acrobat", "Cameron": "golem", "Derek": "poisoner",
+                  "Ellen": "imp", "Fatima": "witch", "Gus": "lleech"}
+    setup = teams_game(characters, {"Derek": 1, "Ellen": 1, "Fatima": 2, "Gus": 2})
+    entries, night, talk = night_sheet(
+        setup, night=2, choices=(("Ellen", "/choose Cameron"), ("Gus", "/choose Brianna")),
+        night1=(("Gus", "/choose Cameron"),))
+    assert night.deaths == ("Cameron", "Gus")
+    assert entries["Gus"].suggestion == "killed earlier tonight: does not act"
+    said = talk.dawn()
+    assert [s.name for s in talk.state.seats if not s.alive] == ["Cameron", "Gus"]
+    public = [s.raw for s in said if s.thread == "topic"]
+    assert len(public) == 1 and "Cameron" in public[0] and "Gus" in public[0]  # one dawn post
+
+
+def test_the_innkeepers_players_cannot_die_by_their_own_ability():
+    """Rule: the Innkeeper's two players "can't die tonight" from any cause (seed 003): a
+    protected Gambler's wrong guess kills nobody."""
+    characters = {"Alex": "innkeeper", "Brianna": "gambler", "Cameron": "seamstress",
+                  "Derek": "poisoner", "Ellen": "oracle", "Fatima": "imp", "Gus": "chef"}
+    entries, night, _ = night_sheet(
+        botf_setup(characters, script=CRIMSON), night=2,
+        choices=(("Alex", "/choose Cameron Brianna"), ("Brianna", "/choose Gus as Empath")))
+    assert "Brianna" not in night.deaths
+    assert "cannot die tonight (the Innkeeper)" in entries["Brianna"].suggestion
+
+
+def test_drunkenness_that_starts_tonight_shows_in_later_rows():
+    """Rule: the Innkeeper's drunk (chosen first) is drunk at every later step: the Gambler
+    malfunctions (its status says so) and its wrong guess kills nobody."""
+    characters = {"Alex": "innkeeper", "Brianna": "gambler", "Cameron": "seamstress",
+                  "Derek": "poisoner", "Ellen": "oracle", "Fatima": "imp", "Gus": "chef"}
+    entries, night, _ = night_sheet(
+        botf_setup(characters, script=CRIMSON), night=2,
+        choices=(("Alex", "/choose Brianna Cameron"), ("Brianna", "/choose Gus as Empath")))
+    assert "Brianna" not in night.deaths
+    assert "drunk or poisoned" in entries["Brianna"].status or \
+        "malfunctioning" in entries["Brianna"].status
+
+
+def test_a_scarlet_woman_taking_over_at_night_is_proposed():
+    """Rule: when a Demon is killed at night and a Scarlet Woman takes over, the sheet proposes
+    her as the new Demon and she is told at night (seed 002)."""
+    characters = {"Alex": "goon", "Brianna": "acrobat", "Cameron": "golem",
+                  "Derek": "scarletwoman", "Ellen": "imp", "Fatima": "witch", "Gus": "fanggu"}
+    setup = teams_game(characters, {"Derek": 1, "Ellen": 1, "Fatima": 2, "Gus": 2})
+    _, night, _ = night_sheet(setup, night=2, choices=(("Gus", "/choose Ellen"),))
+    changes = [(e.player, e.field, e.value) for e in night.effects]
+    assert ("Derek", "character", "imp") in changes
+    assert ("Derek", "The Demon died: you are now the Imp.") in night.tells
+
+
+def test_a_philosopher_acts_as_its_new_ability_tonight_and_the_real_one_is_drunk():
+    """Rule: the Philosopher has the chosen ability at once: it acts as it at that step
+    tonight, and the player who really is that character is drunk from then on (their row
+    malfunctions, its true-looking answer is not pre-filled)."""
+    characters = {"Alex": "philosopher", "Brianna": "clockmaker", "Cameron": "seamstress",
+                  "Derek": "witch", "Ellen": "oracle", "Fatima": "nodashii", "Gus": "towncrier"}
+    entries, night, _ = night_sheet(botf_setup(characters), night=1,
+                                    choices=(("Alex", "/choose Clockmaker"),))
+    rows = [e for e in night.sheet if e.player == "Alex"]
+    assert any(e.step == "clockmaker" and "step" in e.suggestion for e in rows)
+    assert any(p == "Alex" and "step" in r for p, r in night.results)
+    brianna = entries["Brianna"]
+    assert "drunk or poisoned" in brianna.status or "malfunctioning" in brianna.status
+    assert "Brianna" not in dict(night.results)
+
+
+def test_a_monk_who_chose_no_one_protects_no_one():
+    """Wording: a Monk without a choice protects nobody, and the sheet says so."""
+    characters = {"Alex": "monk", "Brianna": "chef", "Cameron": "empath", "Derek": "poisoner",
+                  "Ellen": "undertaker", "Fatima": "imp", "Gus": "soldier"}
+    almanac = load_script("almanac")
+    entries, _, _ = night_sheet(botf_setup(characters, script=almanac), night=2)
+    assert entries["Alex"].suggestion == "no choice: nobody is protected"
+
+
+def test_counts_of_one_are_singular():
+    """Wording: "1 pair", "1 step"."""
+    characters = {"Alex": "chef", "Brianna": "clockmaker", "Cameron": "seamstress",
+                  "Derek": "witch", "Ellen": "nodashii", "Fatima": "oracle", "Gus": "towncrier"}
+    entries, _, _ = night_sheet(botf_setup(characters, script=ALL), night=1)
+    assert entries["Alex"].suggestion == "There is 1 pair of evil players sitting together."
+    assert entries["Brianna"].suggestion == "The Demon is 1 step from its nearest Minion."
+

@@ -1,6 +1,8 @@
 """Issue: rules fidelity. Each rule in one line (the test's docstring); each test checks the
 sheet row, the proposed result and the status as the Storytellers read them."""
 
+from dataclasses import replace
+
 from modbot.files.scripts import load_script
 
 from .conversation import ALL, botf_setup, night_sheet
@@ -122,3 +124,43 @@ def test_counts_of_one_are_singular():
     assert entries["Alex"].suggestion == "There is 1 pair of evil players sitting together."
     assert entries["Brianna"].suggestion == "The Demon is 1 step from its nearest Minion."
 
+
+
+def test_the_first_nights_demon_info_shows_each_demons_bluffs():
+    """Rule: the first night's Demon-info row shows the bluffs each Demon was given (seed 002:
+    each evil team's Demon has its own), not "none set"."""
+    characters = {"Alex": "goon", "Brianna": "acrobat", "Cameron": "golem", "Derek": "poisoner",
+                  "Ellen": "imp", "Fatima": "witch", "Gus": "vortox"}
+    setup = teams_game(characters, {"Derek": 1, "Ellen": 1, "Fatima": 2, "Gus": 2})
+    own = {"Ellen": ("moonchild", "lunatic", "pukka"), "Gus": ("sweetheart", "psychopath", "imp")}
+    setup = replace(setup, bluffs=(), grimoire=tuple(
+        (p, replace(e, bluffs=own.get(p, ()))) for p, e in setup.grimoire))
+    entries, _, _ = night_sheet(setup)
+    text = entries["demoninfo"].suggestion
+    assert "Ellen: Moonchild, Lunatic, Pukka" in text and "Gus: Sweetheart, Psychopath, Imp" in text
+    assert "none set" not in text
+
+
+def test_a_demons_role_pm_does_not_call_evil_bluffs_good():
+    """Wording: seed 002's bluffs can be evil characters; the role PM then does not call
+    them good."""
+    from .conversation import Conversation, to
+    from .helpers import START
+    characters = {"Alex": "goon", "Brianna": "acrobat", "Cameron": "golem", "Derek": "poisoner",
+                  "Ellen": "imp", "Fatima": "witch", "Gus": "vortox"}
+    setup = replace(teams_game(characters, {"Derek": 1, "Ellen": 1, "Fatima": 2, "Gus": 2}),
+                    bluffs=("moonchild", "lunatic", "pukka"))
+    said = Conversation(setup).tick(START)
+    ellen = to(said, "pm:ellen")[0]
+    assert "Characters not in play, for your bluffs: Moonchild, Lunatic, Pukka." in ellen
+    assert "Good characters" not in ellen
+
+
+def test_a_lunatics_status_says_it_is_the_lunatic_not_drunk_or_poisoned():
+    """Wording: the Lunatic only believes it is the Demon; its row says "is really the
+    Lunatic", not "drunk or poisoned"."""
+    characters = {"Alex": "clockmaker", "Brianna": "lunatic", "Cameron": "seamstress",
+                  "Derek": "witch", "Ellen": "oracle", "Fatima": "imp", "Gus": "towncrier"}
+    entries, _, _ = night_sheet(botf_setup(characters, script=ALL, thinks={"Brianna": "imp"}),
+                                night=2, choices=(("Brianna", "/choose Alex"),))
+    assert entries["Brianna"].status == ("is really the Lunatic",)

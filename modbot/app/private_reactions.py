@@ -85,15 +85,17 @@ def role_view(state: GameState, player: str) -> dict:
         ("good" if shown.is_good else "evil" if shown.is_evil else entry.alignment)
     view = {"player": player, "character": shown.name, "team": shown.team,
             "ability": shown.ability, "alignment": script.terms.alignment(alignment),
-            "cultists": [], "bluffs": [], "demon": None, "evil_term": script.terms.evil,
+            "cultists": [], "bluffs": [], "good_bluffs": True, "demon": None,
+            "evil_term": script.terms.evil,
             character_ids.BARBER: False, character_ids.FIDDLER: False}
     real = true_character(state, player)
     starts_evil = real is not None and real.is_evil and not entry.thinks
     if starts_evil:
         view["cultists"] = _team_view(state, player, real.team == "demon")
     if starts_evil and real.team == "demon":
-        view["bluffs"] = [script.get(b).name for b in entry.bluffs or state.bluffs
-                          if script.get(b)]
+        bluffs = [script.get(b) for b in entry.bluffs or state.bluffs if script.get(b)]
+        view["bluffs"] = [c.name for c in bluffs]
+        view["good_bluffs"] = all(c.is_good for c in bluffs)  # seed 002's may be evil
         view[character_ids.BARBER] = script.get(character_ids.BARBER) is not None
         view[character_ids.FIDDLER] = character_ids.FIDDLER in state.setup.fabled
     view["lil_monsta"] = starts_evil and real.team == "minion" and state.setup.lil_monsta

@@ -80,7 +80,7 @@ HOOKS: dict[str, tuple[str, ...]] = {
         "core.characters.effects", "core.characters.information", "core.night.rows",
         "core.setup.composition"
     ),
-    "marionette": ("app.private_reactions", "core.setup.composition"),
+    "marionette": ("app.private_reactions", "core.night.rows", "core.setup.composition"),
     "mathematician": ("core.characters.information",),
     "mezepheles": (
         "core.characters.information", "core.characters.others_choose",

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..characters.grimoire import character_names, is_malfunctioning, players_of_team, true_character
-from ..characters.ids import BARBER, LUNATIC, SAGE, VORTOX
+from ..characters.ids import BARBER, LUNATIC, MARIONETTE, SAGE, VORTOX
 from ..setup.script import Character
 from ..state.model import GameState
 from ..state.night_model import NightChoice, SheetEntry
@@ -39,11 +39,23 @@ def special_row(state: GameState, step: str) -> SheetEntry:
     elif state.setup.lil_monsta:
         text = say("sheet.demon_info_lil_monsta")
     else:
-        names = [state.setup.script.get(b).name for b in state.bluffs
-                 if state.setup.script.get(b)]
-        text = say("sheet.demon_info", bluffs=names or say("sheet.none_set"))
+        text = _demon_bluffs(state)
     label = say("label.minion_info") if step == "minioninfo" else say("label.demon_info")
     return SheetEntry(step, None, label, None, (), say("sheet.done", what=text))
+
+
+def _demon_bluffs(state: GameState) -> Say:
+    """What each Demon learned: its own bluffs (several evil teams), else the game's."""
+    script = state.setup.script
+    learned = [(demon, [script.get(b).name for b in state.grimoire_of(demon).bluffs or state.bluffs
+                        if script.get(b)]) for demon in players_of_team(state, "demon", False)]
+    if len(learned) <= 1:
+        names = learned[0][1] if learned else [script.get(b).name for b in state.bluffs
+                                               if script.get(b)]
+        return say("sheet.demon_info", bluffs=names or say("sheet.none_set"))
+    return say("sheet.demons_info", demons=[
+        say("sheet.demon_learned", demon=demon, bluffs=names or say("sheet.none_set"))
+        for demon, names in learned])
 
 
 def lunatic_rows(state: GameState):
@@ -63,12 +75,16 @@ def status_of(state: GameState, player: str, dead: bool = True) -> tuple[Say, ..
     entry, out = state.grimoire_of(player), []
     if dead and not state.seat(player).alive:
         out.append(say("status.dead"))
-    if is_malfunctioning(state, player):
+    real = true_character(state, player)
+    # The Lunatic and the Marionette only believe another character: neither is drunk or
+    # poisoned for that (their row says what they really are).
+    believes = real is not None and real.id in (LUNATIC, MARIONETTE) and \
+        not (entry.poisoned or entry.drunk)
+    if is_malfunctioning(state, player) and not believes:
         out.append(say("status.malfunctioning", term=state.setup.script.terms.malfunction))
     if entry.mad_as:
         out.append(say("status.mad_as", character=entry.mad_as))
     if entry.thinks and entry.thinks != entry.character:
-        real = true_character(state, player)
         out.append(say("status.is_really", character=real.name if real else entry.character))
     return tuple(out)
 

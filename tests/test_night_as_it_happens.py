@@ -164,3 +164,38 @@ def test_a_lunatics_status_says_it_is_the_lunatic_not_drunk_or_poisoned():
     entries, _, _ = night_sheet(botf_setup(characters, script=ALL, thinks={"Brianna": "imp"}),
                                 night=2, choices=(("Brianna", "/choose Alex"),))
     assert entries["Brianna"].status == ("is really the Lunatic",)
+
+
+def _artist_day():
+    from .conversation import day_one
+    characters = {"Alex": "artist", "Brianna": "dreamer", "Cameron": "seamstress",
+                  "Derek": "witch", "Ellen": "oracle", "Fatima": "imp", "Gus": "towncrier"}
+    return day_one(botf_setup(characters, script=ALL))
+
+
+def test_an_ability_used_by_day_after_the_declaration_goes_to_the_storytellers():
+    """Rule (seed 001): an ability used by day needs a public /whisper Storyteller first; then
+    the request in the grimoire PM is acknowledged and put to the Storytellers to answer."""
+    from datetime import timedelta
+
+    from .conversation import to
+    talk, day = _artist_day()
+    talk.thread("Alex", "/whisper Storyteller\nI have a question for the host.", day + timedelta(hours=1))
+    said = talk.pm("Alex", "/action Is Fatima the Demon?", day + timedelta(hours=2))
+    assert "is with the Storytellers" in to(said, "pm:alex")[0]
+    note = to(said, "pm:storytellers")[0]
+    assert "Is Fatima the Demon?" in note and "`!answer Alex TEXT`" in note
+    answered = talk.st("!answer Alex Yes.", day + timedelta(hours=3))
+    assert any("Yes." in raw for raw in to(answered, "pm:alex"))
+
+
+def test_an_ability_used_by_day_without_the_declaration_is_sent_back_and_flagged():
+    """Rule (seed 001): without the declaration the player is told to declare it first, and
+    the Storytellers see the request flagged."""
+    from datetime import timedelta
+
+    from .conversation import to
+    talk, day = _artist_day()
+    said = talk.pm("Alex", "/action Is Fatima the Demon?", day + timedelta(hours=2))
+    assert "first declare it in the game thread" in to(said, "pm:alex")[0]
+    assert to(said, "pm:storytellers")[0].startswith("Flagged:")

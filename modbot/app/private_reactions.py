@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from ..core import (
     BOOM_DEATH,
+    AnswerSent,
     ApprovalReminded,
     BoomdandyExploded,
     ButcherResolved,
@@ -24,6 +25,7 @@ from ..core import (
     CountdownEnded,
     CountdownStarted,
     DawnDelayed,
+    DayAbilityRequested,
     DealWaiting,
     EvilTeamLost,
     ExileRefused,
@@ -236,6 +238,20 @@ def _puzzle(reactor, state: GameState, event: PublicAbilityUsed) -> list:
     return [_st(reactor, state, f"puzzle:{event.player}", "st_note.md.j2", text=text)]
 
 
+def _day_request(reactor, state: GameState, event: DayAbilityRequested) -> list:
+    """Acknowledged and put to the Storytellers when declared; else the player is told to
+    declare first (seed 001) and the Storytellers see the request flagged."""
+    name = state.setup.script.get(event.character).name
+    key = f"day-request:{event.player}:{iso(event.at)}"
+    return [reactor.pm(event.player, key, render("day_request.md.j2", event=event, name=name)),
+            _st(reactor, state, f"{key}:st", "day_request_st.md.j2", event=event, name=name)]
+
+
+def _answer(reactor, state: GameState, event: AnswerSent) -> list:
+    return [reactor.pm(event.player, f"answer:{event.player}:{iso(event.at)}",
+                       render("night_results.md.j2", night=None, lines=[event.text]))]
+
+
 def _dealt(reactor, state: GameState, event: CharactersDealt) -> list:
     return [reactor.pm(seat.name, f"role:{seat.name}",
                         render("role.md.j2", role=role_view(state, seat.name), game=state.setup))
@@ -364,6 +380,7 @@ _HANDLERS = {
     FiddleEnded: _fiddle_ended, ExileRefused: _exile_refused, ButcherResolved: _butcher,
     UntoldDelivered: _untold,
     PsychopathExecuted: _roshambo,
+    DayAbilityRequested: _day_request, AnswerSent: _answer,
     **WHISPER_HANDLERS,
 }
 

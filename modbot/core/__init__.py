@@ -86,9 +86,11 @@ from .state.model import (
     iso,
 )
 from .state.private_events import (
+    AnswerSent,
     ApprovalReminded,
     CharactersDealt,
     DawnDelayed,
+    DayAbilityRequested,
     DealWaiting,
     FearmongerChoseNew,
     NightChoiceMade,
@@ -109,6 +111,7 @@ from .state.staff_events import (
 from .wording import Say, free, say
 
 __all__ = [
+    "AnswerSent", "DayAbilityRequested",
     "UsualFormSuggested",
     "EVENT_TYPES", "Say", "character_ids", "free", "say", "storyteller_commands",
     "ABILITY_DEATH", "ApprovalReminded", "BOOM_DEATH", "BoomdandyExploded", "ButcherResolved",

@@ -28,7 +28,7 @@ from ..reading.textclean import countable_text
 from ..setup.script import Script
 from ..state.model import GameState, Phase
 from ..state.night_model import NightChoice
-from ..state.private_events import NightChoiceMade, night_of
+from ..state.private_events import DayAbilityRequested, NightChoiceMade, night_of
 from ..wording import Say, say
 
 APPROVAL_REMINDER = timedelta(hours=1)
@@ -142,6 +142,9 @@ def decide_choice(state: GameState, action, ctx: Context):
     if isinstance(action, Help):  # the Demon's /swap, a Minion's /babysit: at night only
         return _refuse_now(state, ctx) or decide_help(state, action, ctx, character,
                                                       state.cycle)
+    if character is not None and character.spec.wakes == "day" and \
+            not character.spec.chooses and state.phase.is_day and isinstance(action, FreeAction):
+        return _refuse_now(state, ctx, True) or _day_request(state, action, character, ctx)
     by_day = character is not None and character.spec.wakes == "day" and \
         character.spec.chooses and state.phase.is_day
     refused = _refuse_now(state, ctx, by_day)
@@ -167,6 +170,16 @@ def decide_choice(state: GameState, action, ctx: Context):
         return problem
     choice = NightChoice(**base, players=action.players, chosen_character=action.character)
     return (NightChoiceMade(night, choice, ctx.at),)
+
+
+def _day_request(state: GameState, action: FreeAction, character, ctx: Context):
+    """An ability used by day in a private word with the Storytellers (the Artist's question,
+    the Savant's visit): seed 001 wants it declared in the thread first (/whisper
+    Storyteller). Declared, it goes to the Storytellers to answer; not declared, the player is
+    told to declare it, and the Storytellers see the request flagged."""
+    declared = state.today is not None and ctx.author in state.today.consults
+    return (DayAbilityRequested(ctx.author, character.id, action.text, declared,
+                                ctx.post_number, ctx.at),)
 
 
 def _refuse_now(state: GameState, ctx: Context, by_day: bool = False) -> Rejection | None:

@@ -25,7 +25,7 @@ from ..setup.composition import problems, propose
 from ..setup.dice import Dice
 from ..state.events import Event
 from ..state.model import GameState, Phase, iso
-from ..state.private_events import CharactersDealt, NightApproved, NightSheetEdited, night_of
+from ..state.private_events import AnswerSent, CharactersDealt, NightApproved, NightSheetEdited, night_of
 from ..state.staff_events import GrimoireChanged, PhaseExtended
 from ..wording import Say, say
 from .choices import lock_at
@@ -35,6 +35,12 @@ from .flow import deal_problems
 @dataclass(frozen=True, slots=True)
 class StStart:
     pass
+
+
+@dataclass(frozen=True, slots=True)
+class StAnswer:
+    player: str
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +140,13 @@ def _tell(words, roster):
     return StSheetEdit("tell", name, _text(rest))
 
 
+def _answer(words, roster):
+    name, rest = _name(words, roster)
+    if not _text(rest):
+        raise _Bad("answer_text")
+    return StAnswer(name, _text(rest))
+
+
 def _player_edit(field: str):
     def build(words, roster):
         return StSheetEdit(field, _one_name(words, roster))
@@ -184,6 +197,7 @@ _NEW_COMMANDS = [
             _silence),
     Command("sheet", "!sheet", say("help.sheet"), "!sheet", _no_arguments(StSheet())),
     Command("approve", "!approve", say("help.approve"), "!approve", _no_arguments(StApprove())),
+    Command("answer", "!answer PLAYER TEXT", say("help.answer"), "!answer Alex Yes, it is.", _answer),
 ]
 
 
@@ -263,6 +277,13 @@ def _approve(state: GameState, _action, ctx):
     return (NightApproved(state.cycle, ctx.author, ctx.at),)
 
 
+def _answer_rule(state: GameState, action: StAnswer, ctx):
+    """The Storytellers' private answer (an ability used by day): to the player's grimoire PM."""
+    if not state.is_seated(action.player):
+        return reject(ctx, "unknown_player", text=action.player)
+    return (AnswerSent(action.player, action.text, ctx.author, ctx.at),)
+
+
 def _sheet(state: GameState, _action, ctx):
     refused = _night_open(state, ctx)
     if refused is not None:
@@ -319,13 +340,14 @@ FEATURE = Feature(
               SetupAccepted: _setup_accepted, SilenceCalled: _silence_called,
               SpokeInSilence: unchanged},
     staff_rules={StSilence: _silence_rule, StSetupCheck: _setup_check, StStart: _start,
-                 StSheetEdit: _sheet_edit, StApprove: _approve, StSheet: _sheet},
+                 StSheetEdit: _sheet_edit, StApprove: _approve, StSheet: _sheet,
+                 StAnswer: _answer_rule},
     # With a script, !character and its kin check names against it; no !phase next before
     # the night is approved.
     staff_overrides={StGrimoire: _grimoire_checked, StNextPhase: _next_phase_checked},
     commands=tuple(_NEW_COMMANDS),
     command_of={StSilence: "silence", StSetupCheck: "setup", StStart: "start",
-                StSheetEdit: "result", StApprove: "approve", StSheet: "sheet"},
+                StSheetEdit: "result", StApprove: "approve", StSheet: "sheet", StAnswer: "answer"},
 )
 
 __all__ = ["SilenceCalled", "SpokeInSilence", "silence_broken", "SetupAccepted", "SetupChecked", "SetupProposed",

@@ -34,6 +34,29 @@ class DealWaiting:
 
 
 @dataclass(frozen=True, slots=True)
+class DayAbilityRequested:
+    """A player asked, in their grimoire PM, to use an ability by day in a private word with
+    the Storytellers (`declared`: after their /whisper Storyteller in the thread that day)."""
+
+    player: str
+    character: str  # the acting character's id
+    text: str
+    declared: bool
+    post_number: int | None
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerSent:
+    """A Storyteller answered a player privately (!answer), in the player's grimoire PM."""
+
+    player: str
+    text: str
+    by: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class NightChoiceMade:
     night: int
     choice: NightChoice
@@ -262,11 +285,13 @@ FEATURE = Feature("private side: events", appliers={
     EffectsExpired: _effects_expired,
     WhisperPmCounted: _pm_counted,
     WhisperPmFlagged: _pm_flagged,
+    DayAbilityRequested: unchanged,
+    AnswerSent: unchanged,
 })
 
 __all__ = [
     "ApprovalReminded", "CharactersDealt", "EffectApplied", "EffectsExpired",
     "FearmongerChoseNew", "DawnDelayed", "DealWaiting", "NightApproved",
     "NightChoiceMade", "NightLocked", "NightReminded", "NightResolved", "NightSheetEdited",
-    "WhisperPmCounted", "WhisperPmFlagged", "night_of",
+    "WhisperPmCounted", "WhisperPmFlagged", "night_of", "AnswerSent", "DayAbilityRequested",
 ]

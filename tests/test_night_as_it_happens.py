@@ -199,3 +199,25 @@ def test_an_ability_used_by_day_without_the_declaration_is_sent_back_and_flagged
     said = talk.pm("Alex", "/action Is Fatima the Demon?", day + timedelta(hours=2))
     assert "first declare it in the game thread" in to(said, "pm:alex")[0]
     assert to(said, "pm:storytellers")[0].startswith("Flagged:")
+
+
+def test_a_step_sees_alignments_changed_earlier_tonight():
+    """Rule: information is as of the moment: after the Snake Charmer swaps with the Demon,
+    a later Chef counts the new alignments."""
+    characters = {"Alex": "snakecharmer", "Brianna": "chef", "Cameron": "poisoner",
+                  "Derek": "imp", "Ellen": "oracle", "Fatima": "empath", "Gus": "towncrier"}
+    entries, _, _ = night_sheet(botf_setup(characters, script=ALL),
+                                choices=(("Alex", "/choose Derek"), ("Cameron", "/choose Ellen")))
+    assert entries["Brianna"].suggestion == "There are 0 pairs of evil players sitting together."
+
+
+def test_a_step_sees_a_poisoning_made_earlier_tonight():
+    """Rule: a player poisoned earlier tonight malfunctions at their step: the row says so and
+    its true answer is not pre-filled as the result."""
+    characters = {"Alex": "chef", "Brianna": "empath", "Cameron": "poisoner",
+                  "Derek": "imp", "Ellen": "oracle", "Fatima": "librarian", "Gus": "towncrier"}
+    entries, night, _ = night_sheet(botf_setup(characters, script=ALL),
+                                    choices=(("Cameron", "/choose Brianna"),))
+    assert "drunk or poisoned" in entries["Brianna"].status
+    assert entries["Brianna"].suggestion.startswith("ST decides (drunk or poisoned)")
+    assert "Brianna" not in dict(night.results)

@@ -3,6 +3,8 @@ sheet row, the proposed result and the status as the Storytellers read them."""
 
 from dataclasses import replace
 
+import pytest
+
 from modbot.files.scripts import load_script
 
 from .conversation import ALL, botf_setup, night_sheet
@@ -221,3 +223,25 @@ def test_a_step_sees_a_poisoning_made_earlier_tonight():
     assert "drunk or poisoned" in entries["Brianna"].status
     assert entries["Brianna"].suggestion.startswith("ST decides (drunk or poisoned)")
     assert "Brianna" not in dict(night.results)
+
+
+PROTECTION = {"Alex": "monk", "Brianna": "gambler", "Cameron": "chef", "Derek": "assassin",
+              "Ellen": "innkeeper", "Fatima": "imp", "Gus": "soldier"}
+
+
+@pytest.mark.parametrize("choices, victim, dies", [
+    ((("Fatima", "/choose Cameron"), ("Alex", "/choose Cameron")), "Cameron", False),
+    ((("Fatima", "/choose Cameron"), ("Ellen", "/choose Alex Cameron")), "Cameron", False),
+    ((("Fatima", "/choose Gus"),), "Gus", False),  # the Soldier
+    ((("Brianna", "/choose Cameron as Imp"), ("Ellen", "/choose Alex Brianna")), "Brianna",
+     False),  # the Innkeeper: any cause, the Gambler's own guess too
+    ((("Brianna", "/choose Cameron as Imp"), ("Alex", "/choose Brianna")), "Brianna",
+     True),  # the Monk: only the Demon
+    ((("Derek", "/choose Cameron"), ("Alex", "/choose Cameron")), "Cameron", True),
+    ((("Derek", "/choose Cameron"), ("Ellen", "/choose Alex Cameron")), "Cameron", True),
+])
+def test_every_protection_covers_the_causes_it_names(choices, victim, dies):
+    """Rule: the Innkeeper's players cannot die tonight by any cause; the Monk's choice and the
+    Soldier are safe from the Demon only; the Assassin's kill lands through every protection."""
+    _, night, _ = night_sheet(botf_setup(PROTECTION, script=ALL), night=2, choices=choices)
+    assert (victim in night.deaths) is dies

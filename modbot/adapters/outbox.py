@@ -3,7 +3,9 @@
 Every outbox row carries a deterministic key, and the raw sent ends with the marker
 `<!-- modbot:KEY -->`. Before a send, the attempt is recorded (committed). A row that was
 attempted before (the process may have died after the forum accepted it, or the answer timed
-out) is first looked for on the forum by its marker; if found it is marked sent, not resent.
+out) is first looked for on the forum by its marker, in the bot's own posts only (a player may
+copy a marker; in PMs, as far back as the row's first attempt); if found it is marked sent, not
+resent.
 Discourse also memoizes identical API creates for 120 s, a second guard.
 
 Rows of one thread (a topic, or one PM conversation) go out in order; a thread whose head
@@ -17,12 +19,24 @@ from __future__ import annotations
 
 import logging
 import time
+from datetime import datetime
 
 from .forum import ForumClient, PermanentError, TransientError
 from .store import Batch, OutboxRow, Outgoing, Store
 
 log = logging.getLogger("modbot.adapters.outbox")
 MAX_BACKOFF = 60  # seconds; 1, 2, 4, ... after 5xx, timeouts and dropped connections
+CLOCK_SKEW = 600  # seconds the forum's clock may differ from ours, when paging back
+PM_PAGES = 20  # pages of PMs read at most for one marker
+
+
+def _epoch(created_at: str | None) -> float | None:
+    if not created_at:
+        return None
+    try:
+        return datetime.fromisoformat(created_at.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
 
 
 def marker(key: str) -> str:
@@ -102,24 +116,43 @@ class Outbox:
         return True
 
     def _already_posted(self, row: OutboxRow, topic_id: int | None) -> bool:
-        """Look for the row's marker on the forum (after an attempt whose fate is unknown)."""
-        needle = marker(row.key)
-        if topic_id:
-            after = self.store.last_sent_number(row.thread)
-            while True:
-                posts = self.client.posts_after(topic_id, after)
-                for post in posts:
-                    if needle in (post.get("raw") or ""):
-                        self.store.mark_sent(row, post["id"], topic_id, post["post_number"])
-                        return True
-                if len(posts) < 20:
-                    return False
-                after = posts[-1]["post_number"]
-        for post in self.client.private_posts().get("private_posts", []):
-            if needle in (post.get("raw") or ""):
-                self.store.mark_sent(row, post["id"], post["topic_id"], post["post_number"])
-                return True
-        return False
+        """Look for the row's marker on the forum (after an attempt whose fate is unknown), in
+        the bot's own posts only: a marker anyone else writes proves nothing."""
+        found = self._own_post_in_topic(row, topic_id) if topic_id else self._own_pm(row)
+        if found is None:
+            return False
+        self.store.mark_sent(row, found["id"], found.get("topic_id") or topic_id,
+                             found["post_number"])
+        return True
+
+    def _is_ours(self, post: dict, row: OutboxRow) -> bool:
+        return (post.get("username") or "").casefold() == self.client.api_username.casefold() \
+            and marker(row.key) in (post.get("raw") or "")
+
+    def _own_post_in_topic(self, row: OutboxRow, topic_id: int) -> dict | None:
+        after = self.store.last_sent_number(row.thread)
+        while True:
+            posts = self.client.posts_after(topic_id, after)
+            found = next((p for p in posts if self._is_ours(p, row)), None)
+            if found is not None or len(posts) < 20:
+                return found
+            after = posts[-1]["post_number"]
+
+    def _own_pm(self, row: OutboxRow) -> dict | None:
+        """Page back through the PMs the bot can see, as far as the row's first attempt (with a
+        margin for clock skew; at most PM_PAGES pages for rows from before it was recorded)."""
+        since = (row.first_attempt or 0) - CLOCK_SKEW
+        before = None
+        for _ in range(PM_PAGES):
+            posts = self.client.private_posts(before).get("private_posts", [])
+            found = next((p for p in posts if self._is_ours(p, row)), None)
+            if found is not None or not posts:
+                return found
+            oldest = _epoch(posts[-1].get("created_at"))
+            if row.first_attempt and oldest is not None and oldest < since:
+                return None
+            before = posts[-1]["id"]
+        return None
 
     def _report(self, row: OutboxRow, error: str) -> None:
         if self.on_failure is None:

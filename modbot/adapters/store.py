@@ -79,6 +79,7 @@ class OutboxRow(_Model):
     status = peewee.CharField(default="pending", index=True)  # pending | sent | failed
     attempts = peewee.IntegerField(default=0)
     not_before = peewee.FloatField(default=0)
+    first_attempt = peewee.FloatField(null=True)  # wall time of the first attempt (v5)
     post_id = peewee.IntegerField(null=True)
     post_number = peewee.IntegerField(null=True)
     last_error = peewee.TextField(null=True)
@@ -120,8 +121,19 @@ def _v4_input_participants(db):
         migrate(migrator.add_column("input_row", "participants", peewee.TextField(null=True)))
 
 
+def _v5_outbox_first_attempt(db):
+    """Outbox rows remember their first attempt: the marker search in PMs pages back to it."""
+    if "outbox_row" not in db.get_tables():
+        db.create_tables([OutboxRow])
+        return
+    columns = {c.name for c in db.get_columns("outbox_row")}
+    if "first_attempt" not in columns:
+        migrator = SchemaMigrator.from_database(db)
+        migrate(migrator.add_column("outbox_row", "first_attempt", peewee.FloatField(null=True)))
+
+
 MIGRATIONS = [_v1_create, _v2_input_topic, _v3_input_shared,
-              _v4_input_participants]  # append; never edit one
+              _v4_input_participants, _v5_outbox_first_attempt]  # append; never edit one
 
 
 @dataclass
@@ -235,7 +247,9 @@ class Store:
 
     def mark_attempt(self, row: OutboxRow) -> None:
         row.attempts += 1
-        OutboxRow.update(attempts=row.attempts).where(OutboxRow.id == row.id).execute()
+        row.first_attempt = row.first_attempt or time.time()
+        OutboxRow.update(attempts=row.attempts, first_attempt=row.first_attempt).where(
+            OutboxRow.id == row.id).execute()
 
     def mark_sent(self, row: OutboxRow, post_id: int | None, topic_id: int | None,
                   post_number: int | None) -> None:

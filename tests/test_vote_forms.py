@@ -46,3 +46,37 @@ def test_a_storytellers_bang_vote_keeps_its_console_meaning():
     said = talk.thread("nightingale", "!vote Ellen yes on Derek", at)
     assert voted(talk, "Ellen")
     assert not [s for s in said if "usual form" in s.raw]
+
+
+def test_a_vote_count_that_becomes_due_is_posted_by_the_clock_and_again_after_a_restart():
+    """A vote is shown at most vote_count_minutes after the previous count, even if nobody
+    posts again; the tick that posts it is stored like an input, so a restart (folding the
+    stored inputs) derives the same count under the same key."""
+    from types import SimpleNamespace
+
+    from modbot.app.reactions import GameOptions
+    from modbot.app.runtime import GameRuntime
+    talk, at = _nominations_open()
+    at -= timedelta(minutes=50)  # ten minutes after the nomination and its count
+    talk.thread("Alex", "/vote Derek", at)
+    quiet = talk.runtime.on_tick(at + timedelta(minutes=30))
+    assert not quiet.outgoing
+    due = talk.runtime.on_tick(at + timedelta(minutes=61))
+    counts = [o for o in due.outgoing if ":vc:" in o.key]
+    assert len(counts) == 1 and due.input == {"kind": "tick", "at": due.input["at"]}
+    assert not [o for o in talk.runtime.on_tick(at + timedelta(minutes=62)).outgoing
+                if ":vc:" in o.key]  # counted once
+
+    again = GameRuntime(talk.state.setup, GameOptions(1, "g1", storytellers=("nightingale",)), 1)
+    keys = []
+    for number, (kind, value) in enumerate(talk.runtime.inputs):
+        if kind == "tick":
+            row = SimpleNamespace(kind="tick", at=value.isoformat())
+        else:
+            post, people = value if kind == "pm" else (value, ())
+            row = SimpleNamespace(kind=kind, post_id=number, topic_id=500, shared=False,
+                                  participants=",".join(people), post_number=post.post_number,
+                                  author=post.author, at=post.created_at.isoformat(),
+                                  raw=post.raw)
+        keys += [o.key for o in again.apply_input(row).outgoing]
+    assert counts[0].key in keys

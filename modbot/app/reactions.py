@@ -228,6 +228,10 @@ class Reactor:
 
     # -- vote counts ------------------------------------------------------------------------
 
+    def count_due(self, state: GameState, at: datetime) -> bool:
+        """Votes changed since the last count, and the next count is due by `at`."""
+        return self.dirty and state.today is not None and self._vc_due(at)
+
     def _vc_due(self, at: datetime) -> bool:
         interval = timedelta(minutes=self.options.vote_count_minutes)
         return self.last_vc_at is None or at - self.last_vc_at >= interval

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import sys
 from datetime import datetime
 
@@ -20,10 +21,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = _build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.func(args)
+        status = args.func(args)
+        sys.stdout.flush()  # here, where a reader that left early can be told apart
+        return status
     except (GameFileError, ThreadFileError) as exc:
         print(f"modbot: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("modbot: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `modbot ... | head`: the reader left; nothing more to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -225,8 +234,13 @@ def _cmd_sandbox(args) -> int:
     forum = Forum(Clock(args.start, args.speed), limits=not args.no_limits)
     for name in args.moderator:
         forum.add_user(name, moderator=True, trust_level=4)
-    server = SandboxServer(args.port, api_key=args.api_key, forum=forum,
-                           admin_api_limit=args.admin_api_limit)
+    try:
+        server = SandboxServer(args.port, api_key=args.api_key, forum=forum,
+                               admin_api_limit=args.admin_api_limit)
+    except OSError as exc:
+        print(f"modbot: cannot serve on port {args.port} ({exc.strerror}): choose another "
+              "with --port, or 0 for any free one", file=sys.stderr)
+        return 2
     print(f"modbot sandbox on {server.url} (master API key: {server.api_key})", flush=True)
     try:
         server.serve_forever()

@@ -114,3 +114,64 @@ def test_game_new_opens_the_thread_with_its_opening_post(tmp_path):
         assert result.returncode == 2 and "category" in result.stderr
     finally:
         server.stop()
+
+
+def test_a_forum_blip_at_start_up_is_retried_and_the_bot_runs(tmp_path, caplog, monkeypatch):
+    """A 5xx (or a 429, or a timeout) while starting is retried with backoff; only a bad key,
+    a missing topic or a forum that never answers stops the bot."""
+    from modbot.app import daemon
+    from modbot.app.daemon import Config, run
+    from modbot.rehearsal import demo_rehearsal
+    monkeypatch.setattr(daemon, "START_BACKOFF", 0.05)  # the retries, not their waiting
+    rehearsal, _ = demo_rehearsal(f"sqlite:///{tmp_path}/unused.sqlite")
+    try:
+        requests.post(rehearsal.url + "/_sandbox/faults.json", timeout=5, json={
+            "path": "/users/", "method": "GET", "kind": "500", "count": 2,
+            "username": "modbot"}).raise_for_status()
+        requests.post(rehearsal.url + "/_sandbox/faults.json", timeout=5, json={
+            "path": "/t/", "method": "GET", "kind": "429", "count": 1, "wait_seconds": 0,
+            "username": "modbot"}).raise_for_status()
+        config = Config(rehearsal.url, "modbot", rehearsal.server.api_key,
+                        [str(ROOT / "config" / "demo-game.toml")],
+                        database_url=f"sqlite:///{tmp_path}/bot.sqlite")
+        with caplog.at_level("WARNING", logger="modbot.app.daemon"):
+            assert run(config, max_cycles=1) == 0
+        retries = [r.message for r in caplog.records if "trying again" in r.message]
+        assert len(retries) == 3
+    finally:
+        rehearsal.stop()
+
+
+def test_a_port_in_use_is_one_line_not_a_traceback():
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = _modbot("sandbox", "--port", str(port))
+    assert result.returncode == 2
+    assert result.stderr.startswith("modbot: cannot serve on port") and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_closed_pipe_is_not_a_traceback(monkeypatch):
+    """`modbot ... | head`: the reader leaves early; the command ends quietly."""
+    from modbot.cli import main
+    read, write = os.pipe()
+    os.close(read)  # the reader has gone
+    with os.fdopen(write, "w") as closed:
+        monkeypatch.setattr(sys, "stdout", closed)
+        assert main(["replay", "config/demo-game.toml", "data/demo-thread.json"]) == 0
+
+
+def test_ctrl_c_is_one_line():
+    import signal
+    import time
+    proc = subprocess.Popen([sys.executable, "-m", "modbot", "demo", "--database",
+                             "sqlite:///:memory:"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert "Traceback" not in err
+    assert proc.returncode in (0, 130)

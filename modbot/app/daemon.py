@@ -19,7 +19,7 @@ from pathlib import Path
 
 import schedule
 
-from ..adapters.forum import ConfigurationError, ForumClient, TransientError
+from ..adapters.forum import ConfigurationError, ForumClient, ForumError, TransientError
 from ..adapters.store import DEFAULT_URL, Store
 from ..files.gamefile import load_game
 from .service import Service, Settings
@@ -105,6 +105,36 @@ class RehearsalClock:
         return self.start + timedelta(seconds=(time.monotonic() - self.began) * self.speed)
 
 
+START_BACKOFF = 1.0  # seconds before the first retry of a failed start-up; doubles each time
+START_BACKOFF_MAX = 60.0
+START_UNREACHABLE = 3  # start-ups in a row with no answer at all (a bad URL?) before giving up
+
+
+def _start(service: Service, config: Config, stopping: dict) -> int | None:
+    """Start the service; None when it runs, else the exit code. A 429, a 5xx or a timeout is
+    retried with backoff (the forum answered: it will again); no answer at all is retried
+    START_UNREACHABLE times; a bad key or a missing topic exits at once."""
+    delay, unreachable = START_BACKOFF, 0
+    while not stopping["flag"]:
+        try:
+            service.start()
+            return None
+        except ConfigurationError as exc:
+            log.error("cannot start: %s", exc)
+            return 3
+        except TransientError as exc:
+            unreachable = unreachable + 1 if exc.status is None else 0
+            if unreachable >= START_UNREACHABLE:
+                log.error("cannot reach the forum at %s: %s", config.forum_url, exc)
+                return 3
+            log.warning("start-up: %s; trying again in %.0fs", exc, delay)
+        except ForumError as exc:  # a permanent answer to a read (a 422...): not the config's
+            log.warning("start-up: %s; trying again in %.0fs", exc, delay)
+        time.sleep(delay)
+        delay = min(delay * 2, START_BACKOFF_MAX)
+    return 0
+
+
 def run(config: Config, *, max_cycles: int | None = None) -> int:
     """Run the daemon until a signal (or `max_cycles`); return the exit code."""
     store = Store(config.database_url)
@@ -120,14 +150,9 @@ def run(config: Config, *, max_cycles: int | None = None) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    try:
-        service.start()
-    except ConfigurationError as exc:
-        log.error("cannot start: %s", exc)
-        return 3
-    except TransientError as exc:
-        log.error("cannot reach the forum at %s: %s", config.forum_url, exc)
-        return 3
+    failed = _start(service, config, stopping)
+    if failed is not None:
+        return failed
     clock = RehearsalClock(config.rehearsal_start, config.rehearsal_speed)
 
     def cycle():

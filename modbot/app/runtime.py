@@ -55,7 +55,8 @@ class GameRuntime:
 
     @property
     def today_posts(self) -> set[int]:
-        """Ids of the counted posts made during the current day (for the edit sweep)."""
+        """Ids of today's posts whose first version carried actions: the only ones the edit
+        sweep reads again (an edit elsewhere cannot change what counted)."""
         today = self.state.today
         return self.posts_by_day.get(today.number, set()) if today else set()
 
@@ -88,13 +89,14 @@ class GameRuntime:
                 and parse_commands(raw, self.state.setup.roster):
             log.warning("game %s post #%s: %s is not a Storyteller; its ! commands are ignored",
                         self.topic_id, post_number, author)
+        carried = self._carried_actions(raw)  # as the post was read: what an edit could change
         outcome = handle_post(self.state, post)
         self.state = outcome.state
         undo = self._undo(outcome.command)
         self._remember(outcome.events, "thread", post_number, author, at)
         self.last_post_number = max(self.last_post_number, post_number)
         self.seen[post_id] = (post_number, author, sha1(raw), raw)
-        if self.state.today is not None:
+        if self.state.today is not None and carried:
             self.posts_by_day.setdefault(self.state.today.number, set()).add(post_id)
         outgoing = self.reactor.react(self.state, outcome.events, outcome.rejections, at=at,
                                       post=post, command=outcome.command,

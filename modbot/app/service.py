@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from ..adapters.forum import ConfigurationError, ForumClient, NotFound, TransientError
+from ..adapters.forum import ConfigurationError, ForumClient, ForumError, NotFound, TransientError
 from ..adapters.outbox import Outbox
 from ..adapters.store import Batch, Store
 from ..core import GameSetup
@@ -87,7 +87,8 @@ class Service:
                              on_failure=self._failure_report,
                              max_backoff=self.settings.max_backoff)
         for setup in self.setups:
-            self._start_game(setup)
+            if setup.topic_id not in self.games:  # a retried start-up keeps the games it has
+                self._start_game(setup)
 
     def _start_game(self, setup: GameSetup) -> None:
         if setup.topic_id is None:
@@ -127,19 +128,26 @@ class Service:
         try:
             report.posts = self._read_public()
             self._read_private()
+        except ForumError as exc:  # any read error: logged, read again next cycle
+            self._deferred(report, exc)
+        else:  # the clock moves only once the posts before it are read
             for game in self.games.values():
                 self._commit(game, game.on_tick(now - timedelta(seconds=self.settings.settle_seconds)))
             if self._sweep_due(now):
                 self.sweep()
                 self.last_sweep = now
-        except TransientError as exc:
-            log.warning("forum unavailable this cycle: %s", exc)
-            report.deferred.append(str(exc))
-            if exc.status == 429:
-                self.quiet_until = time.monotonic() + exc.retry_after
         report.sent = self.drain()
         report.requests = self.client.requests_made - before
         return report
+
+    def _deferred(self, report: CycleReport, exc: ForumError) -> None:
+        if isinstance(exc, TransientError):
+            log.warning("forum unavailable this cycle: %s", exc)
+            if exc.status == 429:
+                self.quiet_until = time.monotonic() + exc.retry_after
+        else:
+            log.error("forum read failed this cycle (tried again next cycle): %s", exc)
+        report.deferred.append(str(exc))
 
     def drain(self) -> int:
         if time.monotonic() < self.quiet_until:
@@ -284,14 +292,23 @@ class Service:
             today = game.state.today
             if today is None:
                 continue
-            ids = sorted(game.today_posts)
-            for start in range(0, len(ids), SWEEP_BATCH):
-                for post in self.client.posts_by_ids(game.topic_id, ids[start:start + SWEEP_BATCH]):
-                    if game.changed(post):
-                        raw = post.get("raw") or ""
-                        at = datetime.fromisoformat(post.get("updated_at") or post["created_at"])
-                        self._commit(game, game.on_edit(post["id"], raw, sha1(raw), at))
-                        flagged += 1
+            try:
+                flagged += self._sweep_game(game)
+            except ForumError as exc:  # one game's error never stops the others
+                log.error("game %s: edit sweep failed (tried again next sweep): %s",
+                          game.topic_id, exc)
+        return flagged
+
+    def _sweep_game(self, game: GameRuntime) -> int:
+        flagged = 0
+        ids = sorted(game.today_posts)
+        for start in range(0, len(ids), SWEEP_BATCH):
+            for post in self.client.posts_by_ids(game.topic_id, ids[start:start + SWEEP_BATCH]):
+                if game.changed(post):
+                    raw = post.get("raw") or ""
+                    at = datetime.fromisoformat(post.get("updated_at") or post["created_at"])
+                    self._commit(game, game.on_edit(post["id"], raw, sha1(raw), at))
+                    flagged += 1
         return flagged
 
     def _failure_report(self, row, error: str):

@@ -13,6 +13,7 @@ import html
 import json
 import secrets
 import socket
+import sys
 import threading
 import time
 from collections import Counter, deque
@@ -99,6 +100,14 @@ class SandboxServer(ThreadingHTTPServer):
         self.counts: Counter[str] = Counter()
         self.counts_lock = threading.Lock()
         self._thread: threading.Thread | None = None
+
+    def handle_error(self, request, client_address) -> None:
+        """A client that hangs up mid-answer is ordinary (a timeout, a dropped connection):
+        no traceback; anything else is reported as the base class does."""
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError,
+                                          ConnectionAbortedError)):
+            return
+        super().handle_error(request, client_address)
 
     @property
     def url(self) -> str:

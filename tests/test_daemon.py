@@ -175,3 +175,25 @@ def test_ctrl_c_is_one_line():
     _, err = proc.communicate(timeout=30)
     assert "Traceback" not in err
     assert proc.returncode in (0, 130)
+
+
+def test_a_relative_database_is_beside_the_configuration_whatever_the_directory(tmp_path,
+                                                                                monkeypatch):
+    folder = tmp_path / "host"
+    folder.mkdir()
+    path = _config(folder).rename(folder / "modbot.toml")
+    path.write_text(path.read_text().replace(f'database_url = "sqlite:///{folder}/bot.sqlite"',
+                                             'database_url = "sqlite:///data/bot.sqlite"'))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    config = load_config(path, environ={"MODBOT_API_KEY": "k"})
+    assert config.database_url == f"sqlite:///{folder / 'data' / 'bot.sqlite'}"
+    assert config.notices == []
+    (elsewhere / "data").mkdir()  # an older bot's database, relative to where it ran
+    (elsewhere / "data" / "bot.sqlite").write_bytes(b"")
+    config = load_config(path, environ={"MODBOT_API_KEY": "k"})
+    assert config.database_url == f"sqlite:///{elsewhere / 'data' / 'bot.sqlite'}"
+    assert "move it to" in config.notices[0]
+    env = load_config(path, environ={"MODBOT_API_KEY": "k", "DATABASE_URL": "sqlite:///x.db"})
+    assert env.database_url == "sqlite:///x.db"

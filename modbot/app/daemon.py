@@ -47,6 +47,7 @@ class Config:
     rehearsal_start: datetime | None = None
     rehearsal_speed: float = 1.0
     category: int | None = None  # where `modbot game new` opens game threads
+    notices: list[str] = field(default_factory=list)  # said once at start (a database moved)
 
 
 def load_config(path: str | Path, environ=os.environ) -> Config:
@@ -80,11 +81,32 @@ def load_config(path: str | Path, environ=os.environ) -> Config:
     start = rehearsal.get("start")
     if isinstance(start, str):
         start = datetime.fromisoformat(start)
+    notices: list[str] = []
+    database = environ.get("DATABASE_URL") or _beside(path, str(bot.get("database_url",
+                                                                       DEFAULT_URL)), notices)
     return Config(url, username, api_key, games, float(forum.get("timeout", 10)),
-                  float(bot.get("poll_seconds", 15)),
-                  environ.get("DATABASE_URL") or str(bot.get("database_url", DEFAULT_URL)),
+                  float(bot.get("poll_seconds", 15)), database,
                   settings, start, float(rehearsal.get("speed", 1.0)),
-                  forum.get("category"))
+                  forum.get("category"), notices)
+
+
+def _beside(config: Path, url: str, notices: list[str]) -> str:
+    """A relative SQLite path in the configuration is relative to the configuration's folder
+    (as game files are), so the bot finds its database whatever the current directory. A
+    database left where the old rule put it (relative to the current directory) is kept, and
+    the host is told how to move it. DATABASE_URL stays relative to the current directory."""
+    prefix = "sqlite:///"
+    relative = url[len(prefix):] if url.startswith(prefix) else ""
+    if not relative or relative.startswith("/") or ":memory:" in relative:
+        return url
+    beside = (config.parent / relative).resolve()
+    old = Path(relative).resolve()
+    if old != beside and old.exists() and not beside.exists():
+        notices.append(f"the database is {old} (relative to the current directory, as before); "
+                       f"move it to {beside}, beside the configuration, where it is looked "
+                       "for from now on")
+        return prefix + str(old)
+    return prefix + str(beside)
 
 
 def _known(path: Path, table: str, values: dict, allowed: set[str]) -> None:
@@ -150,6 +172,8 @@ def run(config: Config, *, max_cycles: int | None = None) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    for notice in config.notices:
+        log.warning("%s", notice)
     failed = _start(service, config, stopping)
     if failed is not None:
         return failed

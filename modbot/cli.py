@@ -169,6 +169,19 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", default="config/modbot.toml", help="configuration file (TOML)")
     p.add_argument("--max-cycles", type=int, default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=_cmd_run)
+
+    p = commands.add_parser(
+        "check", help="check that the forum, the bot account and every game are ready",
+        description="Check, without changing anything: the forum answers; the API key works "
+                    "and belongs to the bot account; the account is staff (or what not being "
+                    "staff costs); every game topic exists, is a public topic, open and not "
+                    "archived; every seated player and Storyteller is a forum user who can "
+                    "send and receive PMs (with \"did you mean\" for a near miss); the game "
+                    "files and scripts load. One line per problem; exit status 1 if any, 0 "
+                    "when all is ready.",
+    )
+    p.add_argument("--config", default="config/modbot.toml", help="configuration file (TOML)")
+    p.set_defaults(func=_cmd_check)
     return parser
 
 
@@ -337,6 +350,27 @@ def _cmd_run(args) -> int:
         print(f"modbot: {exc}", file=sys.stderr)
         return 2
     return run(config, max_cycles=args.max_cycles)
+
+
+def _cmd_check(args) -> int:
+    from .adapters.forum import ForumClient
+    from .app.daemon import ConfigError, load_config
+    from .app.preflight import preflight
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(f"modbot: {exc}", file=sys.stderr)
+        return 2
+    client = ForumClient(config.forum_url, config.username, config.api_key,
+                         timeout=config.timeout)
+    found = preflight(client, config.username, config.games)
+    for note in found.notes:
+        print(f"note: {note}")
+    for problem in found.problems:
+        print(f"problem: {problem}")
+    if found.ready:
+        print(f"Ready: {len(config.games)} game(s) checked on {config.forum_url}.")
+    return 0 if found.ready else 1
 
 
 if __name__ == "__main__":  # pragma: no cover

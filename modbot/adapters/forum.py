@@ -74,6 +74,14 @@ class ForumClient(DiscourseClient):
     def private_posts(self, before: int | None = None) -> dict:
         return self._get("/private-posts.json", **({"before": before} if before else {}))
 
+    def current_user(self) -> dict:
+        """The account the API key acts as."""
+        return self._get("/session/current.json")["current_user"]
+
+    def search_users(self, term: str) -> list[dict]:
+        """The composer's user search (usernames starting with, then containing, `term`)."""
+        return self._get("/u/search/users.json", term=term).get("users", [])
+
     def topic_by_id(self, topic_id: int, **kwargs) -> dict:
         return self._get(f"/t/{topic_id}.json", **kwargs)
 

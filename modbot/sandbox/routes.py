@@ -100,6 +100,18 @@ def show_user(req: Request):
     return _ok({"user_badges": [], "user": user_json(user)})
 
 
+def search_users(req: Request):
+    """The composer's user search: usernames that start with the term (then contain it)."""
+    term = str(req.params.get("term") or "").strip().lower()
+    names = sorted(req.forum.users)
+    found = [n for n in names if n.startswith(term)] + \
+        [n for n in names if term in n and not n.startswith(term)]
+    return _ok({"users": [{"username": req.forum.users[n].username,
+                           "name": req.forum.users[n].name,
+                           "avatar_template": f"/letter_avatar/{n}/{{size}}/1.png"}
+                          for n in found[:20]]})
+
+
 def current_session(req: Request):
     return _ok({"current_user": user_json(req.need_user())})
 
@@ -288,6 +300,7 @@ ROUTES = [
     _r("GET", "/u/{username}.json", show_user),
     _r("GET", "/users/{username}.json", show_user),
     _r("GET", "/session/current.json", current_session),
+    _r("GET", "/u/search/users.json", search_users),
     _r("GET", "/t/{id}/posts(.json)", topic_posts),
     _r("GET", "/t/{id}/post_ids(.json)", topic_post_ids),
     _r("PUT", "/t/{id}/status(.json)", topic_status),

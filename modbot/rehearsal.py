@@ -102,8 +102,8 @@ class Rehearsal:
         if topic_id is not None:
             return self.request("POST", "/posts.json", as_user=username, raw=raw,
                                 topic_id=topic_id, created_at=created_at)
-        others = [name for name in to if name.lower() != username.lower()]
-        return self.request("POST", "/posts.json", as_user=username, raw=raw,
+        others = sorted(p for p in people if p != username.lower())  # "storytellers" is a word,
+        return self.request("POST", "/posts.json", as_user=username, raw=raw,  # not names
                             archetype="private_message", target_recipients=",".join(others),
                             title=f"{username} to {', '.join(others)}", created_at=created_at)
 

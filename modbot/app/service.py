@@ -23,15 +23,17 @@ transaction. All rule decisions use the posts' `created_at`; `now` only moves th
 from __future__ import annotations
 
 import logging
+import re
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from ..adapters.forum import ConfigurationError, ForumClient, ForumError, NotFound, TransientError
 from ..adapters.outbox import Outbox
-from ..adapters.store import Batch, Store
+from ..adapters.store import Batch, Outgoing, Store
 from ..core import GameSetup
 from .reactions import GameOptions
+from .render import render
 from .runtime import GameRuntime, Step, sha1
 
 log = logging.getLogger("modbot.app.service")
@@ -57,6 +59,21 @@ class CycleReport:
     posts: int = 0
     sent: int = 0
     deferred: list[str] = field(default_factory=list)
+
+
+GAME_LINE = re.compile(r"^\s*[*_]*game\s*:\s*(.+?)[*_]*\s*$", re.IGNORECASE | re.MULTILINE)
+
+
+def _named_game(games: list[GameRuntime], raw: str) -> list[GameRuntime]:
+    """The games a PM may be for: with a `game: NAME` line (a game's name or topic id), that
+    one (none if it names another); without, every game the author is in."""
+    if len(games) < 2:
+        return games
+    line = GAME_LINE.search(raw)
+    if line is None:
+        return games
+    wanted = line.group(1).strip().casefold()
+    return [g for g in games if wanted in (g.setup.name.casefold(), str(g.topic_id))]
 
 
 class Service:
@@ -211,9 +228,11 @@ class Service:
             return
         games = [g for g in self.games.values() if g.setup.is_storyteller(author)] or \
             [g for g in self.games.values() if g.state.is_seated(author)]
-        if len(games) != 1:
-            if games:
-                log.warning("PM %s from %s: in several games; not routed", post["id"], author)
+        games = _named_game(games, post.get("raw") or "")
+        if len(games) > 1:
+            self._ask_which_game(post, games)
+            return
+        if not games:
             return
         game = games[0]
         if post["id"] in game.seen_pms:
@@ -230,6 +249,16 @@ class Service:
         self._commit(game, game.on_pm(post["id"], post["topic_id"], post["post_number"], author,
                                       at, post.get("raw") or "", shared=shared,
                                       participants=tuple(sorted(participants))))
+
+    def _ask_which_game(self, post: dict, games: list[GameRuntime]) -> None:
+        """A PM from someone in several games, naming none: nothing runs; they are asked."""
+        log.warning("PM %s from %s: in several games and names none; asked which",
+                    post["id"], post["username"])
+        raw = render("which_game.md.j2", post_number=post["post_number"],
+                     games=[g.setup.name for g in games])
+        self.store.commit(Batch(outbox=[Outgoing(
+            f"modbot:which-game:{post['id']}", f"modbot:pmtopic:{post['topic_id']}", raw,
+            topic_id=post["topic_id"])]))
 
     def _has_other_players(self, topic_id: int, game: GameRuntime, author: str) -> bool:
         seated = {s.name.lower() for s in game.state.seats} - {author.lower()}

@@ -86,7 +86,8 @@ class GameRuntime:
         post = Post(post_number, author, at, raw)
         self.inputs.append(("post", post))
         if _COMMAND_LINE.search(raw) and not self.state.setup.is_storyteller(author) \
-                and parse_commands(raw, self.state.setup.roster):
+                and any(not line.line.lstrip("*_").lower().startswith(("!vote", "!unvote"))
+                        for line in parse_commands(raw, self.state.setup.roster)):
             log.warning("game %s post #%s: %s is not a Storyteller; its ! commands are ignored",
                         self.topic_id, post_number, author)
         carried = self._carried_actions(raw)  # as the post was read: what an edit could change

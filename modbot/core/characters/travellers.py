@@ -73,7 +73,7 @@ def _funny(state: GameState, action: StFunny, ctx: Context):
     if character is None or character.id != "deviant":
         return reject(ctx, "not_deviant", player=action.player)
     if not state.phase.is_day:
-        return reject(ctx, "funny_by_day", phase=state.phase_label)
+        return reject(ctx, "funny_by_day", phase=state.phase_said)
     return (DeviantWasFunny(action.player, state.cycle, ctx.at),)
 
 

@@ -76,7 +76,7 @@ def reject(ctx: Context, code: str, **details) -> Rejection:
 
 
 def _wrong_phase(state: GameState, ctx: Context, what: Say) -> Rejection:
-    return reject(ctx, "wrong_phase", what=what, phase=state.phase_label)
+    return reject(ctx, "wrong_phase", what=what, phase=state.phase_said)
 
 
 def butcher_may_nominate(state: GameState, player: str) -> bool:

@@ -206,7 +206,7 @@ def _ghost_vote(state, action: StGhostVote, ctx):
 
 def _nominate(state, action: StNominate, ctx):
     if state.today is None:
-        return reject(ctx, "wrong_phase", what=say("doing.nominating"), phase=state.phase_label)
+        return reject(ctx, "wrong_phase", what=say("doing.nominating"), phase=state.phase_said)
     day = state.today
     if any(n.nominator == action.nominator for n in day.nominations):
         return reject(ctx, "nominator_already_used", nominee=action.nominator)
@@ -243,7 +243,7 @@ def _cancel(state, action: StCancelNomination, ctx):
 
 def _extend(state, action: StExtend, ctx):
     if state.phase is Phase.PREGAME:
-        return reject(ctx, "wrong_phase", what=say("doing.extending"), phase=state.phase_label)
+        return reject(ctx, "wrong_phase", what=say("doing.extending"), phase=state.phase_said)
     ends = state.phase_ends_at + timedelta(minutes=action.minutes)
     if ends <= ctx.at:
         return reject(ctx, "extend_into_past")
@@ -263,13 +263,13 @@ def next_phase_rule(state, _action, ctx):
 
 def _end_day(state, _action, ctx):
     if not state.phase.is_day:
-        return reject(ctx, "wrong_phase", what=say("doing.ending_the_day"), phase=state.phase_label)
+        return reject(ctx, "wrong_phase", what=say("doing.ending_the_day"), phase=state.phase_said)
     return _now(state, ctx)  # the engine repeats this until the day is over
 
 
 def _end_voting(state, action: StEndVoting, ctx):
     if state.phase is not Phase.VOTING:
-        return reject(ctx, "wrong_phase", what=say("doing.ending_the_voting"), phase=state.phase_label)
+        return reject(ctx, "wrong_phase", what=say("doing.ending_the_voting"), phase=state.phase_said)
     if action.force and not action.reason:
         return reject(ctx, "force_needs_reason")
     if not is_decided(state) and not action.force:
@@ -280,7 +280,7 @@ def _end_voting(state, action: StEndVoting, ctx):
 def _execute(state, action: StExecute, ctx):
     """Validated here; the engine ends the day with this player executed (dead or alive)."""
     if not state.phase.is_day:
-        return reject(ctx, "wrong_phase", what=say("doing.executing"), phase=state.phase_label)
+        return reject(ctx, "wrong_phase", what=say("doing.executing"), phase=state.phase_said)
     if not state.is_seated(action.player):
         return reject(ctx, "unknown_player", text=action.player)
     if state.seat(action.player).traveller:

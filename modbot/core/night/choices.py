@@ -192,7 +192,7 @@ def _refuse_now(state: GameState, ctx: Context, by_day: bool = False) -> Rejecti
     if by_day:
         return None
     if state.phase is not Phase.NIGHT:
-        return reject(ctx, "not_night", phase=state.phase_label)
+        return reject(ctx, "not_night", phase=state.phase_said)
     if ctx.at >= lock_at(state) or night_of(state, state.cycle).locked:
         return reject(ctx, "night_locked", night=state.cycle,
                       deadline=min(lock_at(state), ctx.at))

@@ -246,7 +246,7 @@ def _silence_rule(state: GameState, action: StSilence, ctx):
 
 def _night_open(state: GameState, ctx):
     if not state.dealt or state.phase is not Phase.NIGHT:
-        return reject(ctx, "not_in_night", phase=state.phase_label)
+        return reject(ctx, "not_in_night", phase=state.phase_said)
     return None
 
 

@@ -332,7 +332,15 @@ class GameState:
         return name in self.setup.seat_index
 
     @property
+    def phase_said(self) -> Say:
+        """The phase, to be written in a message ("day 1 nomination")."""
+        if self.phase is Phase.PREGAME:
+            return Say("phase.pregame")
+        return Say(f"phase.{self.phase.value}", (("n", self.cycle),))
+
+    @property
     def phase_label(self) -> str:
+        """The phase as data (the report's `phase`), not words for people."""
         if self.phase is Phase.PREGAME:
             return "pregame"
         if self.phase is Phase.NIGHT:

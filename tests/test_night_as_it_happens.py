@@ -56,14 +56,18 @@ def test_a_lleech_dies_with_its_host_in_the_same_night_and_does_not_act():
     assert len(public) == 1 and "Cameron" in public[0] and "Gus" in public[0]  # one dawn post
 
 
+def _innkeeper_night(innkeeper_choice: str):
+    """Night 2: the Innkeeper's choice, and the Gambler's wrong guess (Gus is the Chef)."""
+    characters = {"Alex": "innkeeper", "Brianna": "gambler", "Cameron": "seamstress",
+                  "Derek": "poisoner", "Ellen": "oracle", "Fatima": "imp", "Gus": "chef"}
+    return night_sheet(botf_setup(characters, script=CRIMSON), night=2,
+                       choices=(("Alex", innkeeper_choice), ("Brianna", "/choose Gus as Empath")))
+
+
 def test_the_innkeepers_players_cannot_die_by_their_own_ability():
     """Rule: the Innkeeper's two players "can't die tonight" from any cause (seed 003): a
     protected Gambler's wrong guess kills nobody."""
-    characters = {"Alex": "innkeeper", "Brianna": "gambler", "Cameron": "seamstress",
-                  "Derek": "poisoner", "Ellen": "oracle", "Fatima": "imp", "Gus": "chef"}
-    entries, night, _ = night_sheet(
-        botf_setup(characters, script=CRIMSON), night=2,
-        choices=(("Alex", "/choose Cameron Brianna"), ("Brianna", "/choose Gus as Empath")))
+    entries, night, _ = _innkeeper_night("/choose Cameron Brianna")
     assert "Brianna" not in night.deaths
     assert "cannot die tonight (the Innkeeper)" in entries["Brianna"].suggestion
 
@@ -71,11 +75,7 @@ def test_the_innkeepers_players_cannot_die_by_their_own_ability():
 def test_drunkenness_that_starts_tonight_shows_in_later_rows():
     """Rule: the Innkeeper's drunk (chosen first) is drunk at every later step: the Gambler
     malfunctions (its status says so) and its wrong guess kills nobody."""
-    characters = {"Alex": "innkeeper", "Brianna": "gambler", "Cameron": "seamstress",
-                  "Derek": "poisoner", "Ellen": "oracle", "Fatima": "imp", "Gus": "chef"}
-    entries, night, _ = night_sheet(
-        botf_setup(characters, script=CRIMSON), night=2,
-        choices=(("Alex", "/choose Brianna Cameron"), ("Brianna", "/choose Gus as Empath")))
+    entries, night, _ = _innkeeper_night("/choose Brianna Cameron")
     assert "Brianna" not in night.deaths
     assert "drunk or poisoned" in entries["Brianna"].status or \
         "malfunctioning" in entries["Brianna"].status

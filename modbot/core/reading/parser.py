@@ -124,14 +124,14 @@ class _LineParser:
 
     def parse_line(self, line: str) -> None:
         line = self._take_bbcode_votes(line)
-        hashed = _HASH_VOTE.match(_FORMAT_TAG.sub("", line).strip())
+        hashed = _HASH_VOTE.match(_FORMAT_TAG.sub("", line).strip()) if "#" in line else None
         if hashed:  # before _peel, which would read "## vote" as a heading
             self._vote_or_unvote(hashed, line)
             return
         line = _peel(line)
         if not line:
             return
-        banged = _BANG_VOTE.match(line)
+        banged = _BANG_VOTE.match(line) if line.startswith("!") else None
         if banged:  # a player's "!vote X": counted, and the usual form suggested
             self.out.hints.append("bang_vote")
             self._vote_or_unvote(banged, line)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 
 import jinja2
@@ -28,8 +30,24 @@ def environment() -> jinja2.Environment:
     return env
 
 
+_SILENT: ContextVar[bool] = ContextVar("modbot_silent_rendering", default=False)
+
+
+@contextmanager
+def silent_rendering():
+    """While folding stored inputs at start-up, what they derive was posted long ago: the
+    keys matter, the words do not, so nothing is rendered."""
+    token = _SILENT.set(True)
+    try:
+        yield
+    finally:
+        _SILENT.reset(token)
+
+
 def render(template: str, **context) -> str:
     """Render one template to text (trailing blank lines trimmed)."""
+    if _SILENT.get():
+        return ""
     return environment().get_template(template).render(**context).strip() + "\n"
 
 

@@ -21,6 +21,7 @@ from datetime import datetime
 from ..adapters.store import Outgoing
 from ..core import GameSetup, GameState, Post, advance, handle_pm, handle_post, iso, parse_commands, parse_post, report
 from .reactions import GameOptions, Reactor
+from .render import silent_rendering
 
 SELF_DELETED = "(post deleted by author)"
 log = logging.getLogger("modbot.app.runtime")
@@ -65,8 +66,11 @@ class GameRuntime:
         return self.options.topic_id
 
     def load(self, inputs) -> None:
-        for row in inputs:
-            self.apply_input(row)
+        """Fold the stored inputs (at start-up): their posts went out long ago, so nothing
+        is rendered; only the keys and the reactor's memory are rebuilt."""
+        with silent_rendering():
+            for row in inputs:
+                self.apply_input(row)
 
     def apply_input(self, row) -> Step:
         """Fold one stored input (as `load` does); return what it derived."""
@@ -90,14 +94,13 @@ class GameRuntime:
                         for line in parse_commands(raw, self.state.setup.roster)):
             log.warning("game %s post #%s: %s is not a Storyteller; its ! commands are ignored",
                         self.topic_id, post_number, author)
-        carried = self._carried_actions(raw)  # as the post was read: what an edit could change
         outcome = handle_post(self.state, post)
         self.state = outcome.state
         undo = self._undo(outcome.command)
         self._remember(outcome.events, "thread", post_number, author, at)
         self.last_post_number = max(self.last_post_number, post_number)
         self.seen[post_id] = (post_number, author, sha1(raw), raw)
-        if self.state.today is not None and carried:
+        if self.state.today is not None and outcome.carried_actions:  # what an edit could change
             self.posts_by_day.setdefault(self.state.today.number, set()).add(post_id)
         outgoing = self.reactor.react(self.state, outcome.events, outcome.rejections, at=at,
                                       post=post, command=outcome.command,

@@ -73,6 +73,7 @@ class Outcome:
     events: tuple[Event, ...]
     rejections: tuple[Rejection, ...] = ()
     command: CommandReport | None = None  # a Storyteller's post of `!` commands
+    carried_actions: bool = False  # a player's post asked for something (the edit sweep's test)
 
 
 class _Run:
@@ -113,7 +114,8 @@ def _with_wins(outcome: Outcome, at: datetime) -> Outcome:
     run = _Run(outcome.state)
     run.events = list(outcome.events)
     _check_wins(run, at)
-    return Outcome(run.state, tuple(run.events), outcome.rejections, outcome.command)
+    return Outcome(run.state, tuple(run.events), outcome.rejections, outcome.command,
+                   outcome.carried_actions)
 
 
 def _run_due(run: _Run, now: datetime) -> None:
@@ -219,7 +221,8 @@ def _handle_post(state: GameState, post: Post) -> Outcome:
         night_commands.silence_broken(state, post.author, post.post_number, post.created_at)
     for event in broken:
         state = apply(state, event)
-    return Outcome(state, tuple(events) + broken, tuple(rejections))
+    return Outcome(state, tuple(events) + broken, tuple(rejections),
+                   carried_actions=bool(parsed.actions))
 
 
 def handle_pm(state: GameState, post: Post, participants: tuple[str, ...]) -> Outcome:

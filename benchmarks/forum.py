@@ -7,7 +7,12 @@ Prints one JSON object:
   more than 50 posts (a phase change in 50 games), one cycle pages back once more: 3.
 - read_requests_per_100_new_posts: GET requests of the cycle after 100 new posts arrived in
   one game thread (writes of the posts the bot owes are not reads and are not counted);
-- cycle_ms_idle_50_games: wall time of one idle cycle with 50 games.
+- cycle_ms_idle_50_games: wall time of one idle cycle with 50 games;
+- startup_requests_50_games: requests of start-up with 50 games, under Discourse's default
+  limits (the account, then one read of each game topic, which also proves it exists);
+- requests_per_cycle_over_a_sweep_period_50_games_*: requests per cycle averaged over one edit
+  sweep period (3 minutes, 12 cycles), nothing new arriving, the sweep included: with no post
+  that carried actions today, and with 10 such posts in each game.
 
 Run: python benchmarks/forum.py
 """
@@ -36,10 +41,12 @@ START = datetime(2026, 12, 1, 18, tzinfo=timezone.utc)
 PLAYERS = tuple(f"player{n:02d}" for n in range(1, 16))
 
 
-def make_forum(games: int):
+def make_forum(games: int, limits: bool = False):
+    """`limits`: Discourse's defaults (post lengths, 60 admin requests a minute); without,
+    the figures count requests only (the rate limit would only slow them down)."""
     clock = ManualClock(START)
-    server = SandboxServer(0, api_key=KEY, forum=Forum(clock, limits=False),
-                           admin_api_limit=0).start()
+    server = SandboxServer(0, api_key=KEY, forum=Forum(clock, limits=limits),
+                           admin_api_limit=60 if limits else 0).start()
     forum = server.forum
     forum.add_user("modbot", moderator=True)
     forum.add_user("host", moderator=True)
@@ -115,15 +122,69 @@ def new_posts(count: int, folder: Path) -> int:
         server.stop()
 
 
+def start_up(games: int, folder: Path) -> int:
+    """Requests made by start-up (account, then each game's topic read once), under
+    Discourse's default limits."""
+    server, clock, setups = make_forum(games, limits=True)
+    store = Store(f"sqlite:///{folder}/start-{games}.sqlite")
+    try:
+        service = Service(ForumClient(server.url, "modbot", KEY), store, setups,
+                          Settings(settle_seconds=0))
+        return requests_in(server, service.start)
+    finally:
+        store.close()
+        server.stop()
+
+
+def sweep_period(games: int, folder: Path, action_posts: int) -> float:
+    """Requests per cycle, averaged over one sweep period (12 cycles of 15 s, the sweep
+    included), nothing new arriving; each game thread holds `action_posts` of today's posts
+    that carried actions (the only ones the sweep reads again)."""
+    server, clock, setups = make_forum(games)
+    store = Store(f"sqlite:///{folder}/sweep-{games}-{action_posts}.sqlite")
+    try:
+        service = Service(ForumClient(server.url, "modbot", KEY), store, setups,
+                          Settings(settle_seconds=0, vote_count_minutes=10**6, sweep_minutes=3))
+        service.start()
+        now = START + timedelta(hours=37)  # day 1, nominations open
+        clock.set(now)
+        service.cycle(now)
+        for setup in setups:
+            for n in range(action_posts):
+                author = server.forum.user(PLAYERS[n % 7])
+                server.forum.create(author, {
+                    "topic_id": setup.topic_id,
+                    "raw": f"/vote {PLAYERS[(n + 1) % 7]}\nMy vote for today, after some thought.",
+                    "created_at": (now + timedelta(seconds=n + 1)).isoformat()})
+        for _ in range(3):  # read them, and the bot's counts
+            now += timedelta(seconds=15)
+            service.cycle(now)
+        total = 0
+        for _ in range(12):
+            now += timedelta(seconds=15)
+            clock.set(now)
+            total += requests_in(server, lambda: service.cycle(now))
+        return total / 12
+    finally:
+        store.close()
+        server.stop()
+
+
 def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
         one, _ = idle_cycle(1, folder)
         fifty, fifty_ms = idle_cycle(50, folder)
         reads = new_posts(100, folder)
+        started = start_up(50, folder)
+        quiet_period = sweep_period(50, folder, 0)
+        busy_period = sweep_period(50, folder, 10)
     print(json.dumps({
         "requests_per_idle_cycle_1_game": one,
         "requests_per_idle_cycle_50_games": fifty,
+        "startup_requests_50_games": started,
+        "requests_per_cycle_over_a_sweep_period_50_games_no_action_today": round(quiet_period, 2),
+        "requests_per_cycle_over_a_sweep_period_50_games_10_actions_each": round(busy_period, 2),
         "read_requests_per_100_new_posts": reads,
         "cycle_ms_idle_50_games": round(fifty_ms, 1),
     }))

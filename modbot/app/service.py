@@ -110,11 +110,6 @@ class Service:
     def _start_game(self, setup: GameSetup) -> None:
         if setup.topic_id is None:
             raise ConfigurationError(f"game {setup.name!r}: set game.topic_id")
-        try:
-            self.client.topic_by_id(setup.topic_id)
-        except NotFound as exc:
-            raise ConfigurationError(f"game {setup.name!r}: topic {setup.topic_id} not found "
-                                     "(or the bot cannot see it)") from exc
         row = self.store.game(str(setup.topic_id), setup.name)
         options = GameOptions(setup.topic_id, f"g{setup.topic_id}",
                               self.settings.vote_count_minutes,
@@ -122,8 +117,12 @@ class Service:
         runtime = GameRuntime(setup, options, row.id)
         runtime.load(self.store.inputs(row.id))
         runtime.last_post_number = max(runtime.last_post_number, row.last_post_number)
+        try:  # one request a game at start: reading the topic also proves it exists
+            self.catch_up(runtime)
+        except NotFound as exc:
+            raise ConfigurationError(f"game {setup.name!r}: topic {setup.topic_id} not found "
+                                     "(or the bot cannot see it)") from exc
         self.games[setup.topic_id] = runtime
-        self.catch_up(runtime)
 
     def catch_up(self, game: GameRuntime) -> int:
         """Read the game topic after its last post number, 20 posts a request."""

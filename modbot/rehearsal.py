@@ -19,16 +19,16 @@ import requests
 from .adapters.forum import ForumClient
 from .adapters.store import Store
 from .app.service import Service, Settings
+from .bundled import folder
 from .core import GameSetup
 from .files.gamefile import load_game
 from .sandbox.forum import Forum
 from .sandbox.models import ManualClock
 from .sandbox.server import SandboxServer
 
-ROOT = Path(__file__).resolve().parent.parent
-DEMO_GAME = ROOT / "config" / "demo-game.toml"
-DEMO_THREAD = ROOT / "data" / "demo-thread.json"
-DEMO_PRIVATE = ROOT / "data" / "demo-private.json"
+DEMO_GAME = folder("config") / "demo-game.toml"
+DEMO_THREAD = folder("data") / "demo-thread.json"
+DEMO_PRIVATE = folder("data") / "demo-private.json"
 MASTER_KEY = "sandbox-master-key"
 
 

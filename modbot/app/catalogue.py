@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import tomllib
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
+from ..bundled import folder
 from ..core import Say
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES = folder("templates")
 CATALOGUE = TEMPLATES / "messages.toml"
 
 

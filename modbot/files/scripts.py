@@ -13,9 +13,10 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+from ..bundled import folder
 from ..core import Script, character_key
 
-DATA = Path(__file__).resolve().parents[2] / "data"
+DATA = folder("data")
 SCRIPTS = DATA / "scripts"
 
 

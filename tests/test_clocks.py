@@ -13,6 +13,7 @@ def test_rehearsal_clocks_run_from_start_at_speed(monkeypatch):
     import time
     now = [1000.0]
     monkeypatch.setattr(time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(time, "time", lambda: now[0])
     for clock in (RehearsalClock(START, 60), Clock(START, 60)):
         assert clock.now() == START
         now[0] += 10  # ten real seconds
@@ -36,3 +37,38 @@ def test_manual_clock_never_goes_back_and_stamps_new_posts():
                                              "raw": "Welcome to the game, everyone.",
                                              "category": 1})
     assert post.created_at == START + timedelta(hours=2)
+
+
+def test_a_restarted_daemon_continues_the_rehearsal_clock(monkeypatch, tmp_path):
+    """The anchor (when game time was `start`) is kept in the database: a restart an hour
+    later continues game time instead of rewinding it to `start`."""
+    import time
+
+    from modbot.adapters.store import Store
+    from modbot.app.daemon import Config, _clock
+    now = [50_000.0]
+    monkeypatch.setattr(time, "time", lambda: now[0])
+    config = Config("http://127.0.0.1:9", "modbot", "k", [], rehearsal_start=START,
+                    rehearsal_speed=60, database_url=f"sqlite:///{tmp_path}/bot.sqlite")
+    store = Store(config.database_url)
+    try:
+        assert _clock(config, None, store).now() == START
+        now[0] += 60  # the daemon stops; a real minute later it starts again
+        assert _clock(config, None, store).now() == START + timedelta(hours=1)
+    finally:
+        store.close()
+
+
+def test_in_a_rehearsal_the_bot_reads_the_forums_clock():
+    """One clock: the daemon's ForumClock is the sandbox's own (`/_sandbox/clock.json`)."""
+    from modbot.adapters.forum import ForumClient
+    from modbot.app.daemon import ForumClock
+    from modbot.sandbox.server import SandboxServer
+    forum = Forum(ManualClock(START + timedelta(hours=5)), limits=False)
+    forum.add_user("modbot", moderator=True)
+    server = SandboxServer(0, api_key="k", forum=forum).start()
+    try:
+        assert ForumClock(ForumClient(server.url, "modbot", "k")).now() == \
+            START + timedelta(hours=5)
+    finally:
+        server.stop()

@@ -74,6 +74,10 @@ class ForumClient(DiscourseClient):
     def private_posts(self, before: int | None = None) -> dict:
         return self._get("/private-posts.json", **({"before": before} if before else {}))
 
+    def forum_time(self) -> str:
+        """The sandbox's clock (`/_sandbox/clock.json`), in a rehearsal: an ISO time."""
+        return self._get("/_sandbox/clock.json")["now"]
+
     def current_user(self) -> dict:
         """The account the API key acts as."""
         return self._get("/session/current.json")["current_user"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 import peewee
@@ -196,6 +197,11 @@ class Store:
 
     def inputs(self, game_id: int) -> list[InputRow]:
         return list(InputRow.select().where(InputRow.game == game_id).order_by(InputRow.id))
+
+    def latest_input_at(self) -> datetime | None:
+        """The forum time of the latest stored input of any game."""
+        value = InputRow.select(peewee.fn.MAX(InputRow.at)).scalar()
+        return datetime.fromisoformat(value.replace("Z", "+00:00")) if value else None
 
     def cursor(self, name: str) -> int | None:
         row = CursorRow.get_or_none(CursorRow.name == name)

@@ -20,7 +20,7 @@ from pathlib import Path
 import schedule
 
 from ..adapters.forum import ConfigurationError, ForumClient, ForumError, TransientError
-from ..adapters.store import DEFAULT_URL, Store
+from ..adapters.store import DEFAULT_URL, Batch, Store
 from ..files.gamefile import load_game
 from .service import Service, Settings
 
@@ -48,6 +48,7 @@ class Config:
     rehearsal_speed: float = 1.0
     category: int | None = None  # where `modbot game new` opens game threads
     notices: list[str] = field(default_factory=list)  # said once at start (a database moved)
+    forum_clock: bool = False  # [rehearsal] clock = "forum": the sandbox's clock, the one clock
 
 
 def load_config(path: str | Path, environ=os.environ) -> Config:
@@ -78,6 +79,9 @@ def load_config(path: str | Path, environ=os.environ) -> Config:
         "vote_count_minutes", "settle_seconds", "sweep_minutes", "post_spacing",
         "close_topic_at_night", "max_backoff") if k in bot})
     rehearsal = data.get("rehearsal", {})
+    _known(path, "rehearsal", rehearsal, {"start", "speed", "clock"})
+    if rehearsal.get("clock", "forum") != "forum":
+        raise ConfigError(f"{path}: rehearsal.clock can only be \"forum\" (the sandbox's clock)")
     start = rehearsal.get("start")
     if isinstance(start, str):
         start = datetime.fromisoformat(start)
@@ -87,7 +91,7 @@ def load_config(path: str | Path, environ=os.environ) -> Config:
     return Config(url, username, api_key, games, float(forum.get("timeout", 10)),
                   float(bot.get("poll_seconds", 15)), database,
                   settings, start, float(rehearsal.get("speed", 1.0)),
-                  forum.get("category"), notices)
+                  forum.get("category"), notices, rehearsal.get("clock") == "forum")
 
 
 def _beside(config: Path, url: str, notices: list[str]) -> str:
@@ -116,15 +120,51 @@ def _known(path: Path, table: str, values: dict, allowed: set[str]) -> None:
 
 
 class RehearsalClock:
-    """Game time: real UTC, or `start` advancing `speed` times faster than real time."""
+    """Game time: real UTC, or `start` advancing `speed` times faster than real time from
+    `anchor` (the real time, in epoch seconds, when game time was `start`). The anchor is
+    kept in the database, so a restart continues the game's time instead of rewinding it."""
 
-    def __init__(self, start: datetime | None = None, speed: float = 1.0) -> None:
-        self.start, self.speed, self.began = start, speed, time.monotonic()
+    def __init__(self, start: datetime | None = None, speed: float = 1.0,
+                 anchor: float | None = None) -> None:
+        self.start, self.speed = start, speed
+        self.anchor = time.time() if anchor is None else anchor
 
     def now(self) -> datetime:
         if self.start is None:
             return datetime.now(timezone.utc)
-        return self.start + timedelta(seconds=(time.monotonic() - self.began) * self.speed)
+        return self.start + timedelta(seconds=(time.time() - self.anchor) * self.speed)
+
+
+class ForumClock:
+    """The sandbox's own clock (`GET /_sandbox/clock.json`): one clock for the forum and the
+    bot in a rehearsal, whatever restarts."""
+
+    def __init__(self, client: ForumClient) -> None:
+        self.client = client
+
+    def now(self) -> datetime:
+        return datetime.fromisoformat(self.client.forum_time().replace("Z", "+00:00"))
+
+
+def _clock(config: Config, client: ForumClient, store: Store):
+    if config.forum_clock:
+        return ForumClock(client)
+    if config.rehearsal_start is None:
+        return RehearsalClock()
+    anchor = store.cursor("rehearsal_anchor_ms")
+    if anchor is None:
+        anchor = int(time.time() * 1000)
+        store.commit(Batch(cursors={"rehearsal_anchor_ms": anchor}))
+    return RehearsalClock(config.rehearsal_start, config.rehearsal_speed, anchor / 1000)
+
+
+def _warn_if_behind(clock, store: Store) -> None:
+    """The game's latest input is later than the bot's clock: deadlines will wait for it."""
+    latest = store.latest_input_at()
+    now = clock.now()
+    if latest is not None and latest > now:
+        log.warning("the bot's clock (%s) is behind the game's latest post (%s): deadlines "
+                    "wait until it catches up", now.isoformat(), latest.isoformat())
 
 
 START_BACKOFF = 1.0  # seconds before the first retry of a failed start-up; doubles each time
@@ -177,7 +217,8 @@ def run(config: Config, *, max_cycles: int | None = None) -> int:
     failed = _start(service, config, stopping)
     if failed is not None:
         return failed
-    clock = RehearsalClock(config.rehearsal_start, config.rehearsal_speed)
+    clock = _clock(config, client, store)
+    _warn_if_behind(clock, store)
 
     def cycle():
         report = service.cycle(clock.now())

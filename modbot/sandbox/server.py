@@ -229,6 +229,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _sandbox(self, method: str, path: str, params: dict):
         server = self.server
+        if path == "/_sandbox/clock.json" and method == "GET":  # the forum's own time
+            return 200, {"now": server.forum.clock.now().isoformat().replace("+00:00", "Z")}, {}
         if path == "/_sandbox/requests.json" and method == "GET":
             with server.counts_lock:
                 counts = dict(server.counts)

@@ -144,7 +144,9 @@ def test_a_permanent_failure_is_reported_to_the_storytellers(tmp_path):
         counts = rehearsal.store.outbox_counts()
         assert counts == {"failed": 1, "sent": 1}
         notes = [t for t in rehearsal.server.forum.topics.values() if t.is_pm]
-        assert "could not post a message (g1:night:1)" in notes[0].posts[0].raw
+        note = notes[0].posts[0].raw
+        assert "could not send a post in the game thread: the forum answered" in note
+        assert "g1:" not in note.split("<!--")[0]  # no internal key, in words only
         assert notes[0].allowed == ["modbot", "nightingale"]
     finally:
         rehearsal.stop()

@@ -80,3 +80,14 @@ def test_a_vote_count_that_becomes_due_is_posted_by_the_clock_and_again_after_a_
                                   raw=post.raw)
         keys += [o.key for o in again.apply_input(row).outgoing]
     assert counts[0].key in keys
+
+
+def test_a_refused_role_pm_is_told_to_the_storytellers_in_words():
+    """No message to a Storyteller shows an internal key: a role PM the forum refused is "the
+    character PM to Hana", with the forum's reason, without a doubled full stop."""
+    from modbot.app.reactions import GameOptions, Reactor
+    reactor = Reactor(GameOptions(12, "g12", storytellers=("nightingale",)))
+    note = reactor.failure_report(("nightingale",), "g12:role:Hana",
+                                  "Sorry, you can't send a message to that user.", ("Hana",))
+    text = note.raw
+    assert "the character PM to Hana" in text and "g12" not in text and ".." not in text

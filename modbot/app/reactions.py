@@ -35,6 +35,7 @@ from ..core import (
     PhaseChanged,
     PlayerDied,
     PlayerRevived,
+    Say,
     UsualFormSuggested,
     VoteCast,
     VoteCorrected,
@@ -45,6 +46,7 @@ from ..core import (
     WhisperBroken,
     WhisperLimitExceeded,
     iso,
+    say,
 )
 from ..core import report as game_report
 from .catalogue import rejection_words
@@ -141,8 +143,11 @@ class Reactor:
                      original=original, deleted=deleted)
         return [self.note_to_storytellers(storytellers, f"edit:{post_id}:{digest[:10]}", raw)]
 
-    def failure_report(self, storytellers: tuple[str, ...], key: str, error: str) -> Outgoing:
-        raw = render("post_failed.md.j2", key=key, error=error)
+    def failure_report(self, storytellers: tuple[str, ...], key: str, error: str,
+                       recipients: tuple[str, ...] = ()) -> Outgoing:
+        """A post the forum refused for good, told in words (never by its internal key)."""
+        raw = render("post_failed.md.j2", what=_failed_post(key, recipients),
+                     error=error.rstrip(". "))
         return self.note_to_storytellers(storytellers, f"failed:{key}", raw)
 
     # -- events -----------------------------------------------------------------------------
@@ -303,6 +308,17 @@ class Reactor:
     def _lock_tag(state: GameState, event: PhaseChanged) -> str:
         lock = event.ends_at - timedelta(hours=state.setup.lengths.night_action_lock)
         return date_tag(lock)
+
+
+def _failed_post(key: str, recipients: tuple[str, ...]) -> Say:
+    """What a post was, from its key (`g12:role:Hanna`) and recipients, for the Storytellers."""
+    kind = key.split(":")[1] if key.count(":") >= 1 else ""
+    player = recipients[0] if recipients else ""
+    if kind in ("role", "result", "choice", "remind", "answer", "rejected", "token"):
+        return say(f"failed.{kind}", player=player)
+    if kind == "vc":
+        return say("failed.vc")
+    return say("failed.pm", player=player) if player else say("failed.thread")
 
 
 def _is_storyteller_life_change(event) -> bool:

@@ -344,4 +344,8 @@ class Service:
                     None)
         if game is None or row.thread.endswith(":pm:storytellers") or not game.setup.storytellers:
             return None
-        return game.reactor.failure_report(game.setup.storytellers, row.key, error)
+        recipients = tuple(filter(None, (row.recipients or "").split(",")))
+        recipients = tuple(r for r in recipients if r not in game.setup.storytellers)
+        if not recipients and ":pm:" in row.thread:
+            recipients = (row.thread.rsplit(":pm:", 1)[1],)
+        return game.reactor.failure_report(game.setup.storytellers, row.key, error, recipients)

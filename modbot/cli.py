@@ -11,6 +11,7 @@ from datetime import datetime
 
 from . import __version__
 from .app.catalogue import worded_report
+from .app.daemon import ConfigError
 from .app.render import render_text_report
 from .core import GameState, Roster, parse_post, replay
 from .files.gamefile import GameFileError, load_game
@@ -24,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
         status = args.func(args)
         sys.stdout.flush()  # here, where a reader that left early can be told apart
         return status
-    except (GameFileError, ThreadFileError) as exc:
+    except (GameFileError, ThreadFileError, ConfigError) as exc:
         print(f"modbot: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -78,9 +79,11 @@ def _build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser(
         "demo", help="play a scripted game on the local sandbox and print the thread",
         description="Start the local forum sandbox and the bot on a fresh SQLite file "
-                    "(data/demo.sqlite), have scripted players play a night and a day "
-                    "(nominations, votes, a ghost vote, rejected votes, an execution) in "
-                    "accelerated time, print the resulting thread as text and exit.",
+                    "(data/demo.sqlite), have scripted players play two nights and a day in "
+                    "accelerated time (characters dealt by PM, night choices, whispers, the "
+                    "Storytellers' night sheets and approvals, nominations, votes, a ghost "
+                    "vote, rejected votes, an execution, a night kill), print the public "
+                    "thread and every private conversation as text, and exit.",
     )
     p.add_argument("--database", default="sqlite:///data/demo.sqlite",
                    help="database URL (default: a fresh sqlite:///data/demo.sqlite)")
@@ -89,8 +92,9 @@ def _build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser(
         "sandbox", help="serve the local Discourse-compatible forum on 127.0.0.1",
         description="Serve a Discourse-compatible forum on 127.0.0.1 for rehearsals and "
-                    "tests. KEY is the master API key (acts as any user, with Api-Username). "
-                    "Non-Discourse extras live under /_sandbox/ (requests.json, faults.json).",
+                    "tests. The master API key (--api-key, or the one printed at start) acts "
+                    "as any user, with Api-Username. Non-Discourse extras live under "
+                    "/_sandbox/ (requests.json, faults.json, clock.json).",
     )
     p.add_argument("--port", type=int, default=8080, help="port on 127.0.0.1 (default 8080)")
     p.add_argument("--api-key", default=None, help="master API key (default: printed at start)")
@@ -131,7 +135,8 @@ def _build_parser() -> argparse.ArgumentParser:
                     "the syntax. Prints the new topic id to put in the game file.",
     )
     p.add_argument("game", help="the game file (TOML)")
-    p.add_argument("--config", default="config/modbot.toml", help="configuration file (TOML)")
+    p.add_argument("--config", default="config/modbot.toml",
+                   help="configuration file (TOML; default: config/modbot.toml)")
     p.add_argument("--category", type=int, default=None,
                    help="the forum category id (default: [forum] category in the config)")
     p.set_defaults(func=_cmd_game_new)
@@ -166,7 +171,8 @@ def _build_parser() -> argparse.ArgumentParser:
         description="Run the bot: poll the forum, count votes, post vote counts and phase "
                     "posts. Stops cleanly on SIGTERM/SIGINT after the current cycle.",
     )
-    p.add_argument("--config", default="config/modbot.toml", help="configuration file (TOML)")
+    p.add_argument("--config", default="config/modbot.toml",
+                   help="configuration file (TOML; default: config/modbot.toml)")
     p.add_argument("--max-cycles", type=int, default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=_cmd_run)
 
@@ -180,14 +186,18 @@ def _build_parser() -> argparse.ArgumentParser:
                     "files and scripts load. One line per problem; exit status 1 if any, 0 "
                     "when all is ready.",
     )
-    p.add_argument("--config", default="config/modbot.toml", help="configuration file (TOML)")
+    p.add_argument("--config", default="config/modbot.toml",
+                   help="configuration file (TOML; default: config/modbot.toml)")
     p.set_defaults(func=_cmd_check)
     return parser
 
 
 def _database_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--database", default=None, help="database URL (default: "
-                        "$DATABASE_URL or sqlite:///data/modbot.sqlite)")
+                        "$DATABASE_URL, else the database_url of --config, else "
+                        "sqlite:///data/modbot.sqlite)")
+    parser.add_argument("--config", default=None, help="the bot's configuration file, to read "
+                        "its database_url (relative paths: beside the file)")
 
 
 def _timestamp(text: str) -> datetime:
@@ -264,11 +274,12 @@ def _cmd_sandbox(args) -> int:
     return 0
 
 
-def _open_store(url: str | None):
-    import os
-
+def _open_store(args):
     from .adapters.store import DEFAULT_URL, Store
-    return Store(url or os.environ.get("DATABASE_URL") or DEFAULT_URL)
+    from .app.daemon import configured_database
+    url = args.database or os.environ.get("DATABASE_URL") or (
+        configured_database(args.config) if args.config else None) or DEFAULT_URL
+    return Store(url)
 
 
 def _cmd_setup(args) -> int:
@@ -279,7 +290,7 @@ def _cmd_setup(args) -> int:
 def _cmd_audit(args) -> int:
     from .audit import AuditError, audit_game, audit_text
     setup = load_game(args.game)
-    store = _open_store(args.database)
+    store = _open_store(args)
     try:
         audit = audit_game(store, setup)
     except AuditError as exc:
@@ -295,7 +306,7 @@ def _cmd_status(args) -> int:
     from .audit import AuditError, load_runtime
     from .core import report
     setup = load_game(args.game)
-    store = _open_store(args.database)
+    store = _open_store(args)
     try:
         _row, runtime = load_runtime(store, setup)
         runtime.load(store.inputs(_row.id))

@@ -197,3 +197,22 @@ def test_a_relative_database_is_beside_the_configuration_whatever_the_directory(
     assert "move it to" in config.notices[0]
     env = load_config(path, environ={"MODBOT_API_KEY": "k", "DATABASE_URL": "sqlite:///x.db"})
     assert env.database_url == "sqlite:///x.db"
+
+
+def test_game_status_reads_the_database_of_the_configuration(tmp_path):
+    """`game status --config` finds the bot's database where `modbot run` keeps it."""
+    config = tmp_path / "modbot.toml"
+    config.write_text('[forum]\nurl = "http://127.0.0.1:9"\n[bot]\n'
+                      'database_url = "sqlite:///data/bot.sqlite"\n[[game]]\nfile = "g.toml"\n')
+    result = _modbot("game", "status", "config/demo-game.toml", "--config", str(config))
+    assert result.returncode == 2 and "is not in this database" in result.stderr
+    assert (tmp_path / "data" / "bot.sqlite").exists()  # beside the configuration
+
+
+def test_help_texts_say_what_the_commands_do():
+    demo = _modbot("demo", "--help").stdout
+    assert "two nights and a day" in " ".join(demo.split())
+    sandbox = _modbot("sandbox", "--help").stdout
+    assert "KEY is" not in " ".join(sandbox.split())  # no placeholder that does not exist
+    assert "default: config/modbot.toml" in _modbot("run", "--help").stdout
+    assert "default: config/modbot.toml" in _modbot("game", "new", "--help").stdout

@@ -94,6 +94,18 @@ def load_config(path: str | Path, environ=os.environ) -> Config:
                   forum.get("category"), notices, rehearsal.get("clock") == "forum")
 
 
+def configured_database(path: str | Path) -> str | None:
+    """The database_url of a configuration file (as `modbot run` resolves it), without
+    needing the API key: for `game status` and `audit`."""
+    path = Path(path)
+    try:
+        bot = tomllib.loads(path.read_text(encoding="utf-8")).get("bot", {})
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read the configuration ({exc})") from exc
+    url = bot.get("database_url")
+    return _beside(path, str(url), []) if url else None
+
+
 def _beside(config: Path, url: str, notices: list[str]) -> str:
     """A relative SQLite path in the configuration is relative to the configuration's folder
     (as game files are), so the bot finds its database whatever the current directory. A

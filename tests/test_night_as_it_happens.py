@@ -245,3 +245,17 @@ def test_every_protection_covers_the_causes_it_names(choices, victim, dies):
     Soldier are safe from the Demon only; the Assassin's kill lands through every protection."""
     _, night, _ = night_sheet(botf_setup(PROTECTION, script=ALL), night=2, choices=choices)
     assert (victim in night.deaths) is dies
+
+
+def test_a_pass_from_a_character_who_never_chooses_is_acknowledged():
+    """Messages that fit: a Clockmaker's /pass is recorded ("you pass tonight"), not refused."""
+    from .conversation import Conversation, to
+    from .helpers import START
+    characters = {"Alex": "clockmaker", "Brianna": "dreamer", "Cameron": "seamstress",
+                  "Derek": "witch", "Ellen": "oracle", "Fatima": "nodashii", "Gus": "towncrier"}
+    talk = Conversation(botf_setup(characters))
+    talk.tick(START)
+    from datetime import timedelta
+    said = talk.pm("Alex", "/pass", START + timedelta(hours=1))
+    (answer,) = to(said, "pm:alex")
+    assert "you pass tonight" in answer

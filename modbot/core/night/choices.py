@@ -158,6 +158,9 @@ def decide_choice(state: GameState, action, ctx: Context):
     if isinstance(action, FreeAction):
         return (NightChoiceMade(night, NightChoice(**base, text=action.text), ctx.at),)
     spec = character.spec
+    if isinstance(action, Pass) and not (by_day or spec.chooses_on(state.cycle)):
+        # nothing to choose: a /pass is acknowledged all the same, never refused
+        return (NightChoiceMade(night, NightChoice(**base, passed=True), ctx.at),)
     if not (by_day or spec.chooses_on(state.cycle)):
         return reject(ctx, "no_choice_tonight", character=character.name)
     used = used_on(state, ctx.author, character.id) if spec.once else None

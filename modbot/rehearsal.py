@@ -102,8 +102,10 @@ class Rehearsal:
         if topic_id is not None:
             return self.request("POST", "/posts.json", as_user=username, raw=raw,
                                 topic_id=topic_id, created_at=created_at)
-        others = sorted(p for p in people if p != username.lower())  # "storytellers" is a word,
-        return self.request("POST", "/posts.json", as_user=username, raw=raw,  # not names
+        named = [self.setup.bot_username, *self.setup.storytellers] \
+            if to in ("grimoire", "storytellers") else list(to)  # a word, or names
+        others = [n for n in dict.fromkeys(named) if n.lower() != username.lower()]
+        return self.request("POST", "/posts.json", as_user=username, raw=raw,
                             archetype="private_message", target_recipients=",".join(others),
                             title=f"{username} to {', '.join(others)}", created_at=created_at)
 

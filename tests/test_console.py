@@ -316,3 +316,10 @@ def text(item) -> str:
 
 def said(pairs) -> tuple:
     return tuple((line, text(item)) for line, item in pairs)
+
+
+def test_a_command_naming_an_unknown_player_suggests_a_close_name():
+    g = Game()
+    outcome = st(g, "!kill Dreek --yes")
+    assert 'no seated player is called "Dreek" (did you mean Derek?)' in \
+        text(outcome.command.failed[0][1])

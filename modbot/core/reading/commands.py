@@ -116,7 +116,9 @@ def _name(words: list[str], roster: Roster) -> tuple[str, list[str]]:
         return found, words[1:]
     if isinstance(found, Ambiguous):
         raise _Bad("ambiguous", text=words[0], candidates=found.candidates)
-    raise _Bad("unknown_player", text=words[0])
+    suggestions = getattr(found, "suggestions", ())
+    raise _Bad("unknown_player", text=words[0],
+               suggest=say("hint.did_you_mean", names=suggestions) if suggestions else "")
 
 
 def _one_name(words, roster) -> str:

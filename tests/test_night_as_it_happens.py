@@ -259,3 +259,18 @@ def test_a_pass_from_a_character_who_never_chooses_is_acknowledged():
     said = talk.pm("Alex", "/pass", START + timedelta(hours=1))
     (answer,) = to(said, "pm:alex")
     assert "you pass tonight" in answer
+
+
+def test_each_role_pm_shows_only_the_commands_its_character_uses():
+    """Messages that fit: no /choose for a Clockmaker; the Dreamer's one form; an example of
+    NAME as CHARACTER where it applies; the Artist's way to use its ability by day."""
+    from .conversation import Conversation, to
+    from .helpers import START
+    characters = {"Alex": "clockmaker", "Brianna": "dreamer", "Cameron": "gambler",
+                  "Derek": "witch", "Ellen": "artist", "Fatima": "imp", "Gus": "towncrier"}
+    said = Conversation(botf_setup(characters, script=ALL)).tick(START)
+    role = {p: to(said, f"pm:{p.lower()}")[0] for p in characters}
+    assert "/choose" not in role["Alex"] and "makes no choice at night" in role["Alex"]
+    assert "`/choose NAME`" in role["Brianna"] and "as CHARACTER" not in role["Brianna"]
+    assert "`/choose NAME as CHARACTER` (for example `/choose Alex as Oracle`)" in role["Cameron"]
+    assert "`/whisper Storyteller`" in role["Ellen"] and "/choose" not in role["Ellen"]

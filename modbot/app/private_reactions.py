@@ -101,9 +101,21 @@ def role_view(state: GameState, player: str) -> dict:
         view[character_ids.BARBER] = script.get(character_ids.BARBER) is not None
         view[character_ids.FIDDLER] = character_ids.FIDDLER in state.setup.fabled
     view["lil_monsta"] = starts_evil and real.team == "minion" and state.setup.lil_monsta
+    view["choose"] = _choose_form(shown.spec)
+    view["wakes"] = shown.spec.wakes
     if state.seat(player).traveller and alignment == "evil":
         view["demon"] = ", ".join(players_of_team(state, "demon", False)) or None
     return view
+
+
+def _choose_form(spec) -> str | None:
+    """The one `/choose` form this character uses (None: it never chooses)."""
+    if not spec.chooses:
+        return None
+    names = " ".join(["NAME"] * spec.players)
+    if spec.players and spec.characters:
+        return f"/choose {names} as CHARACTER"
+    return f"/choose {names}" if spec.players else "/choose CHARACTER"
 
 
 def _team_view(state: GameState, player: str, is_demon: bool) -> list[dict]:

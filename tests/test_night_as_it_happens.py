@@ -274,3 +274,14 @@ def test_each_role_pm_shows_only_the_commands_its_character_uses():
     assert "`/choose NAME`" in role["Brianna"] and "as CHARACTER" not in role["Brianna"]
     assert "`/choose NAME as CHARACTER` (for example `/choose Alex as Oracle`)" in role["Cameron"]
     assert "`/whisper Storyteller`" in role["Ellen"] and "/choose" not in role["Ellen"]
+
+
+def test_a_player_whose_character_changed_earlier_tonight_does_not_act_as_the_old_one():
+    """Rule: the Pit-Hag turns the Empath into another character at its step; at the Empath's
+    later step, that player does not act (neither as the Empath, nor as the new character)."""
+    characters = {"Alex": "empath", "Brianna": "chef", "Cameron": "pithag",
+                  "Derek": "imp", "Ellen": "oracle", "Fatima": "librarian", "Gus": "towncrier"}
+    entries, night, _ = night_sheet(botf_setup(characters, script=ALL), night=2,
+                                    choices=(("Cameron", "/choose Alex as Sage"),))
+    assert ("Alex", "character", "sage") in [(e.player, e.field, e.value) for e in night.effects]
+    assert not [e for e in night.sheet if e.player == "Alex"]

@@ -135,6 +135,8 @@ class _Night:
         character = acting_character(self.seen, player)
         if character is None:
             return
+        if character.id != self.order[index] and player not in self.gained:
+            return  # another character since earlier tonight (a Pit-Hag's): not this step's
         killed_tonight = player in self.deaths
         if killed_tonight and character.spec.info not in ACTS_WHEN_KILLED:
             self.entries.append(SheetEntry(character.id, player, character.name, None,

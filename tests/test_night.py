@@ -5,7 +5,7 @@ from datetime import timedelta
 
 import pytest
 
-from .conversation import DAWN1, NIGHT1_LOCK, Conversation, botf_setup, to
+from .conversation import ALL, DAWN1, NIGHT1_LOCK, Conversation, botf_setup, to
 from .helpers import START
 
 H = timedelta(hours=1)
@@ -237,3 +237,31 @@ def test_night_2_information_oracle_town_crier_flowergirl():
     assert "Dead players on the Cultist team: 1." in _sheet_row(sheet, "Oracle")
     assert "A Minion nominated today: yes." in _sheet_row(sheet, "Town Crier")
     assert "The Demon voted today: yes." in _sheet_row(sheet, "Flowergirl")
+
+
+@pytest.mark.parametrize("typed, told", [
+    ("1", "1 player's ability worked abnormally since dawn, due to another character's ability."),
+    ("3", "3 players' abilities worked abnormally since dawn"),
+    ("Two of you were drunk.", "Two of you were drunk."),
+])
+def test_a_bare_result_reads_as_the_characters_sentence(typed, told):
+    """Messages that fit: `!result Alex 1` for a Mathematician tells a sentence, not "1";
+    words the Storyteller wrote pass as written."""
+    characters = {"Alex": "mathematician", "Brianna": "dreamer", "Cameron": "seamstress",
+                  "Derek": "witch", "Ellen": "oracle", "Fatima": "nodashii", "Gus": "towncrier"}
+    talk = Conversation(botf_setup(characters, script=ALL))
+    talk.tick(START)
+    talk.tick(NIGHT1_LOCK)
+    said = talk.st(f"!result Alex {typed}\n!result Brianna none\n!approve", NIGHT1_LOCK + H)
+    said += talk.tick(DAWN1)
+    (pm,) = to(said, "pm:alex")
+    assert told in pm and typed not in pm.replace(told, "").splitlines()
+
+
+def test_a_bare_number_replaces_a_computed_answer_inside_its_sentence(night1):
+    """The Storytellers give a drunk Clockmaker a false count as a number: it reads as the
+    Clockmaker's sentence."""
+    night1.tick(NIGHT1_LOCK)
+    said = night1.st("!result Alex 3\n!result Brianna none\n!approve", NIGHT1_LOCK + H)
+    said += night1.tick(DAWN1)
+    assert "The Demon is 3 steps from its nearest Minion." in to(said, "pm:alex")[0]

@@ -88,7 +88,15 @@ class _Params(dict):
     def __init__(self, params) -> None:
         super().__init__((k, _param(v)) for k, v in params)
 
-    def __missing__(self, key: str) -> str:
+    def __missing__(self, key: str) -> _Missing:
+        return _Missing()
+
+
+class _Missing:
+    """A parameter the message does not carry: nothing, whatever its format spec (a row's
+    sentence before the Storytellers give its value)."""
+
+    def __format__(self, spec: str) -> str:
         return ""
 
 

@@ -230,6 +230,12 @@ def _juggler(state, player, _choice, _deaths) -> Info:
     return Info(str(correct), say("result.juggler"))
 
 
+def _mathematician(_state, _player, _choice, _deaths) -> Info:
+    """The Storytellers count; `!result Alex 2` reads as the Mathematician's sentence."""
+    return Info(note=say("info.mathematician"), needs_result=True,
+                sentence=say("result.mathematician"))
+
+
 def _simple(code: str, needs_result: bool = False, unchosen: str | None = None):
     """A note for the Storytellers with the choice's players (`target`) and character;
     `unchosen`: the note when no player was chosen."""
@@ -249,7 +255,7 @@ _INFO = {
     "towncrier": _town_crier, "flowergirl": _flowergirl, "seamstress": _seamstress,
     "chambermaid": _chambermaid, "dreamer": _dreamer, "godfather": _godfather,
     "cerenovus": _cerenovus, "damsel": _damsel, "mezepheles": _mezepheles, "sage": _sage, "juggler": _juggler,
-    "mathematician": _simple("info.mathematician", True),
+    "mathematician": _mathematician,
     "doppelganger": _simple("info.doppelganger", True),
     "monk": _simple("info.monk", unchosen="info.monk_none"),
     "fearmonger": _simple("info.fearmonger", unchosen="info.fearmonger_none"),

@@ -18,7 +18,7 @@ from ..characters.grimoire import character_names, is_malfunctioning, players_of
 from ..characters.ids import BARBER, LUNATIC, MARIONETTE, SAGE, VORTOX
 from ..setup.script import Character
 from ..state.model import GameState
-from ..state.night_model import NightChoice, SheetEntry
+from ..state.night_model import Info, NightChoice, SheetEntry
 from ..wording import Say, say
 from .choices import acting_character, used_on
 
@@ -106,27 +106,43 @@ def row_of(state: GameState, player: str, character: Character, choice: NightCho
     if used is not None and choice is None:
         return replace(base, choice=None, suggestion=say("sheet.used", night=used)), None, None
     info = compute_info()
+    entry, told = _suggested(state, base, player, character, info)
+    return _with_sentence(entry, info), told, info
+
+
+def _with_sentence(entry: SheetEntry, info: Info) -> SheetEntry:
+    """The row's suggestion carries the character's sentence (parameter `sentence`), so that
+    the Storytellers' bare `!result Alex 2` reads as it (the words ignore the parameter)."""
+    if info.sentence.code == "result.value" or entry.suggestion is None:
+        return entry
+    return replace(entry, suggestion=entry.suggestion.but(sentence=info.sentence))
+
+
+def _suggested(state: GameState, base: SheetEntry, player: str, character: Character,
+               info: Info) -> tuple[SheetEntry, Say | None]:
+    """The row with the bot's suggestion, and the result proposed by default (or None)."""
+    spec = character.spec
     true = info.told()
     if true is not None and is_malfunctioning(state, player):
         text = say("sheet.malfunctioning", term=state.setup.script.terms.malfunction, true=true)
-        return replace(base, suggestion=text, needs_result=True), None, info
+        return replace(base, suggestion=text, needs_result=True), None
     if true is not None and character.team == "townsfolk" and _vortox_works(state):
         false = _falsify(info.value)
         if false is None:
             text = say("sheet.vortox_st", true=true)
-            return replace(base, suggestion=text, needs_result=True), None, info
+            return replace(base, suggestion=text, needs_result=True), None
         false_text = info.told(false)
         text = say("sheet.vortox", false=false_text, true=true)
-        return replace(base, suggestion=text, needs_result=True), false_text, info
+        return replace(base, suggestion=text, needs_result=True), false_text
     if info.value is not None:
-        return replace(base, suggestion=true, needs_result=True), true, info
+        return replace(base, suggestion=true, needs_result=True), true
     if info.needs_result:
         suggestion = say("sheet.st_decides_proposed", what=info.note, proposed=true) if true \
             else say("sheet.st_decides", what=info.note)
     else:
         suggestion = info.note or (say("sheet.st_decides", what=spec.st) if spec.st
                                    else say("sheet.nothing"))
-    return replace(base, suggestion=suggestion, needs_result=info.needs_result), true, info
+    return replace(base, suggestion=suggestion, needs_result=info.needs_result), true
 
 
 def _vortox_works(state: GameState) -> bool:

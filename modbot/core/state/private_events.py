@@ -197,7 +197,7 @@ def _edited(state: GameState, e: NightSheetEdited) -> GameState:
     night = night_of(state, e.night)
     player = e.player or ""  # every field but nodeath and noeffect names a player
     if e.field == "result":
-        told = free(e.text) if e.text else None  # "!result PLAYER none": nothing to tell
+        told = _result_told(night, player, e.text)
         results = tuple(r for r in night.results if r[0] != player) + ((player, told),)
         night = replace(night, results=results)
     elif e.field == "dies" and player not in night.deaths:
@@ -212,6 +212,19 @@ def _edited(state: GameState, e: NightSheetEdited) -> GameState:
         index = int(e.text) - 1
         night = replace(night, effects=night.effects[:index] + night.effects[index + 1:])
     return _with_night(state, replace(night, approved_by=None, approved_at=None))  # approve again
+
+
+def _result_told(night: NightState, player: str, text: str) -> Say | None:
+    """What `!result PLAYER TEXT` tells: a bare number or yes/no ("!result Alex 2") inside the
+    sentence of the player's row (the Chef's "There are 2 pairs..."); other text as written;
+    nothing for "!result PLAYER none" (the text is then empty)."""
+    if not text:
+        return None
+    sentences = (s.suggestion.param("sentence") for s in night.sheet
+                 if s.player == player and s.suggestion is not None)
+    sentence = next((s for s in sentences if s is not None), None)
+    bare = text.isdigit() or text.lower() in ("yes", "no")
+    return sentence.but(value=text) if sentence is not None and bare else free(text)
 
 
 def _approved(state: GameState, e: NightApproved) -> GameState:

@@ -198,3 +198,19 @@ def test_both_players_hear_when_their_whisper_breaks(tmp_path):
             assert f"Your whisper with {other} has ended: Ellen posted" in note
     finally:
         rehearsal.stop()
+
+
+def test_status_reads_like_a_grimoire(game):
+    """Messages that fit: `!status` is a table in clock order (character, alignment, life,
+    status, reminders), the deadline a [date] tag; the replay is folded away below."""
+    rehearsal, at = game
+    topic = _pm(rehearsal, "Setting up.\n!character Derek imp\n!alignment Derek evil\n"
+                "!poison Alex\n!reminder Ellen protected\n!status", at + timedelta(minutes=1))
+    answer = _replies(rehearsal, topic)[-1]
+    table = [line for line in answer.splitlines() if line.startswith("| ")]
+    assert table[0] == "| # | Player | Character | Alignment | Life | Status | Reminders |"
+    assert "| 1 | Alex | clockmaker |  | alive | poisoned |  |" in table
+    assert "| 4 | Derek | imp | evil | alive |  |  |" in table
+    assert "| 5 | Ellen | oracle |  | alive |  | protected |" in table
+    assert '[date=' in answer.split("\n\n")[1] or '[date=' in answer
+    assert '[details="The whole game so far"]' in answer

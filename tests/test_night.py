@@ -1,6 +1,7 @@
 """Conversation tests: night choices by PM, the lock, the night sheet, the Storytellers' edits
 and approval, the dawn post and the results (issue 5, seed 001 "Night Action Resolution")."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -265,3 +266,15 @@ def test_a_bare_number_replaces_a_computed_answer_inside_its_sentence(night1):
     said = night1.st("!result Alex 3\n!result Brianna none\n!approve", NIGHT1_LOCK + H)
     said += night1.tick(DAWN1)
     assert "The Demon is 3 steps from its nearest Minion." in to(said, "pm:alex")[0]
+
+
+def test_status_names_characters_and_alignments_from_the_script(night1):
+    """Messages that fit: with a script, `!status` writes each character's name and the
+    alignment it implies; a deadline is a [date] tag, never an ISO string outside the replay."""
+    said = night1.st("!status", START + 2 * H)
+    answer = to(said, "pmtopic")[0]
+    assert "| 1 | Alex | Clockmaker | good | alive |  |  |" in answer
+    assert "| 4 | Derek | Witch | evil | alive |  |  |" in answer
+    head = answer.split('[details=')[0]
+    assert "[date=" in head and not re.search(r"\d{4}-\d\d-\d\dT\d", head)
+    assert re.search(r"\d{4}-\d\d-\d\dT\d", answer)  # the replay below keeps its own times

@@ -48,10 +48,10 @@ from ..core import (
     iso,
     say,
 )
-from ..core import report as game_report
 from .catalogue import rejection_words
+from .grimoire_status import status_text
 from .private_reactions import private_messages
-from .render import render, render_text_report
+from .render import render
 from .views import date_tag, public_roles, vote_count_view
 
 # The only templates ever posted in the game thread. None receives the grimoire: their views
@@ -118,7 +118,7 @@ class Reactor:
                          log: list[dict], undo: dict | None = None) -> list[Outgoing]:
         """The ST's answer (in the PM they wrote, or the STs' conversation) and, for commands
         in the game thread, the public lines for deaths and revivals."""
-        status = render_text_report(state.setup, game_report(state)) if report.status else ""
+        status = status_text(state) if report.status else ""
         raw = render("st_report.md.j2", report=report, log=log, status=status, undo=undo)
         key = f"st:{source['channel']}:{source.get('id')}"
         if source["channel"] == "pm" and not source.get("shared"):

@@ -53,6 +53,7 @@ from .night.commands import (
     SilenceCalled,
     SpokeInSilence,
 )
+from .night.grimoire_table import grimoire_rows
 from .reading.names import Roster
 from .reading.parser import parse_post
 from .registry import EVENT_TYPES
@@ -130,5 +131,5 @@ __all__ = [
     "dealt_text", "handle_pm", "handle_post", "is_decided", "iso", "lock_at",
     "max_possible", "needs", "night_of", "parse_commands", "parse_post",
     "players_of_team", "population", "problems", "propose", "replay", "report", "threshold_now",
-    "true_character"
+    "true_character", "grimoire_rows",
 ]

@@ -1,0 +1,59 @@
+"""Theory of operation: the grimoire as the Storytellers read it in `!status`.
+
+One row per seat, in clock order: the character (and the one the player is shown, when it
+differs), the alignment, alive or dead with the vote token, what the night sheet calls the
+player's status (malfunctioning, mad as X) and the reminders. Private: only the Storytellers'
+answer shows it. Names and states are data; the words are the template's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..characters.grimoire import alignment_of, character_names, true_character
+from ..state.model import GameState
+from ..wording import Say, say
+from .rows import status_of
+
+
+@dataclass(frozen=True, slots=True)
+class GrimoireRow:
+    seat: int  # 1-based, in clock order
+    player: str
+    character: str | None  # the character's name; None when none is recorded
+    shown_as: str | None  # the character the player believes they are, when it differs
+    alignment: str | None
+    alive: bool
+    ghost_vote: bool
+    traveller: bool
+    status: tuple[Say, ...]  # malfunctioning, mad as X, is really Y (not "dead")
+    reminders: tuple[str, ...]
+
+
+def grimoire_rows(state: GameState) -> tuple[GrimoireRow, ...]:
+    names = character_names(state) if state.setup.script else {}
+    return tuple(_row(state, index, seat.name, names) for index, seat in enumerate(state.seats, 1))
+
+
+def _row(state: GameState, index: int, player: str, names: dict[str, str]) -> GrimoireRow:
+    entry, seat, real = state.grimoire_of(player), state.seat(player), true_character(state, player)
+    shown = names.get(entry.thinks, entry.thinks) if entry.thinks and entry.thinks != (
+        real.id if real else entry.character) else None
+    return GrimoireRow(index, player, real.name if real else entry.character, shown,
+                       alignment_of(state, player), seat.alive, seat.ghost_vote, seat.traveller,
+                       _status(state, player), entry.reminders)
+
+
+def _status(state: GameState, player: str) -> tuple[Say, ...]:
+    """The sheet's status without "dead" and "is really" (the table has columns for both);
+    without a script, what the Storytellers recorded."""
+    if state.setup.script is None:
+        entry = state.grimoire_of(player)
+        recorded = [say(code) for code, on in
+                    (("status.poisoned", entry.poisoned), ("status.drunk", entry.drunk)) if on]
+        return tuple(recorded) + ((say("status.mad_as", character=entry.mad_as),)
+                                  if entry.mad_as else ())
+    return tuple(s for s in status_of(state, player, dead=False) if s.code != "status.is_really")
+
+
+__all__ = ["GrimoireRow", "grimoire_rows"]

@@ -45,15 +45,17 @@ def _row(state: GameState, index: int, player: str, names: dict[str, str]) -> Gr
 
 
 def _status(state: GameState, player: str) -> tuple[Say, ...]:
-    """The sheet's status without "dead" and "is really" (the table has columns for both);
-    without a script, what the Storytellers recorded."""
+    """Poisoned or drunk as recorded, then the sheet's status without "dead" and "is really"
+    (the table has columns for both), "malfunctioning" only for another cause (a No Dashii's
+    neighbour); without a script, what the Storytellers recorded."""
+    entry = state.grimoire_of(player)
+    recorded = tuple(say(code) for code, on in
+                     (("status.poisoned", entry.poisoned), ("status.drunk", entry.drunk)) if on)
     if state.setup.script is None:
-        entry = state.grimoire_of(player)
-        recorded = [say(code) for code, on in
-                    (("status.poisoned", entry.poisoned), ("status.drunk", entry.drunk)) if on]
-        return tuple(recorded) + ((say("status.mad_as", character=entry.mad_as),)
-                                  if entry.mad_as else ())
-    return tuple(s for s in status_of(state, player, dead=False) if s.code != "status.is_really")
+        return recorded + ((say("status.mad_as", character=entry.mad_as),)
+                           if entry.mad_as else ())
+    skip = {"status.is_really"} | ({"status.malfunctioning"} if recorded else set())
+    return recorded + tuple(s for s in status_of(state, player, dead=False) if s.code not in skip)
 
 
 __all__ = ["GrimoireRow", "grimoire_rows"]

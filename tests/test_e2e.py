@@ -55,12 +55,13 @@ def test_the_thread_holds_the_vote_counts_and_the_execution(played):
     first = posts["g1:vc:1.1:open:execution:Derek"]
     assert "Nominated by Alex in [post #11](/t/1/11)" in first
     assert "Clock hand: **Ellen**" in first and "Dead voters: Gus (vote token)" in first
-    assert "**0** execute votes of **4** needed (6 living)" in first
+    assert "**0** execute votes; **4** to reach the threshold (6 living)." in first
     assert '[date=2026-12-03 time=18:00:00 timezone="UTC"]' in first
     end = posts["g1:end:1"]
     assert "**Derek** was executed." in end
+    assert end.index("was executed") < end.index("### Nomination of Derek")  # the outcome first
     assert "Gus ✅ (ghost vote)" in end and "Gus ❌ (dead without a vote token)" in end
-    assert "Fatima ❌" in end and "**3** execute votes of **4** needed" in end
+    assert "Fatima ❌" in end and "**3** execute votes; **4** to reach the threshold" in end
 
 
 def test_rejected_actions_are_answered_by_pm_and_nothing_twice(played):

@@ -91,3 +91,23 @@ def test_a_refused_role_pm_is_told_to_the_storytellers_in_words():
                                   "Sorry, you can't send a message to that user.", ("Hana",))
     text = note.raw
     assert "the character PM to Hana" in text and "g12" not in text and ".." not in text
+
+
+def test_a_vote_count_with_two_nominations_reads_at_a_glance():
+    """Vote counts: a summary line first (votes / needed per nominee, who is about to die),
+    then one meaning for each number: the threshold, and what it takes to replace the leader."""
+    from datetime import timedelta
+    talk, at = _nominations_open()
+    talk.thread("Cameron", "/nominate Ellen", at)
+    for i, p in enumerate(["Ellen", "Fatima", "Gus", "Alex", "Brianna", "Cameron"]):
+        talk.thread(p, "/vote Derek", at + timedelta(minutes=5 + i))
+    talk.thread("Fatima", "/vote Ellen", at + timedelta(minutes=20))
+    said = talk.st("!vc", at + H)
+    (count,) = [s for s in to(said, "topic") if s.startswith("## Vote count")]
+    lines = [line for line in count.splitlines() if line]
+    assert lines[1] == "Votes / needed: Derek **6**/4 · Ellen **1**/7"
+    assert lines[2].startswith("About to die:")
+    assert "**6** execute votes; **4** to reach the threshold (7 living).\n" in count
+    assert "**1** execute vote; **4** to reach the threshold (7 living); **7** to replace Derek" \
+        " (**6** to tie)." in count
+    assert "Needed to execute" not in count

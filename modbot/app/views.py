@@ -76,10 +76,20 @@ def nomination_view(state: GameState, n: Nomination, topic_id: int | None) -> di
             "dead_voters": [{"player": p, "token": seats[p].ghost_vote}
                             for p in unlocked if not seats[p].alive],
             "needed_to_execute": need.to_execute,
+            "leaders": _leaders(state, n) if need.to_execute > view["threshold"] else [],
             "needed_to_tie": need.to_tie,
             "max_possible": max_possible(state, n),
         })
     return view
+
+
+def _leaders(state: GameState, n: Nomination) -> list[str]:
+    """The other nominees with today's highest execute count (whom this one must pass)."""
+    day = state.today
+    others = [m for m in (day.nominations if day else ()) if m.nominee != n.nominee
+              and not m.by_butcher]
+    top = max((m.yes for m in others), default=0)
+    return [m.nominee for m in others if m.yes == top] if top else []
 
 
 def vote_count_view(state: GameState, *, number: int, as_of: int | None,

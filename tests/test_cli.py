@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -123,7 +124,7 @@ def test_demo_plays_on_the_sandbox_and_exits_0(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "## Day 1 is over" in result.stdout
     assert "**Derek** was executed." in result.stdout
-    assert "Gus ✅ (ghost vote)" in result.stdout
+    assert re.search(r"\[Gus\]\(/t/1/\d+\) ✅ \(ghost vote\)", result.stdout)  # linked to the vote
     public, private = result.stdout.split("The private side")
     assert "Ellen died in the night." in public and "## Dawn is delayed" in public
     assert "## Your character: No Dashii" in private and "## Night 1: the night sheet" in private

@@ -60,8 +60,10 @@ def test_the_thread_holds_the_vote_counts_and_the_execution(played):
     end = posts["g1:end:1"]
     assert "**Derek** was executed." in end
     assert end.index("was executed") < end.index("### Nomination of Derek")  # the outcome first
-    assert "Gus ✅ (ghost vote)" in end and "Gus ❌ (dead without a vote token)" in end
-    assert "Fatima ❌" in end and "**3** execute votes; **4** to reach the threshold" in end
+    assert re.search(r"\[Gus\]\(/t/1/\d+\) ✅ \(ghost vote\)", end)  # linked to the vote's post
+    assert "Gus ❌ (dead without a vote token)" in end  # no post: a vote the bot recorded
+    assert re.search(r"\[Fatima\]\(/t/1/\d+\) ❌", end)
+    assert "**3** execute votes; **4** to reach the threshold" in end
 
 
 def test_rejected_actions_are_answered_by_pm_and_nothing_twice(played):

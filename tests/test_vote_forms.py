@@ -111,3 +111,4 @@ def test_a_vote_count_with_two_nominations_reads_at_a_glance():
     assert "**1** execute vote; **4** to reach the threshold (7 living); **7** to replace Derek" \
         " (**6** to tie)." in count
     assert "Needed to execute" not in count
+    assert "Locked, in clock order: [Ellen](/t/1/4) ✅, [Fatima](/t/1/5) ✅" in count  # their posts

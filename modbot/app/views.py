@@ -63,7 +63,9 @@ def nomination_view(state: GameState, n: Nomination, topic_id: int | None) -> di
         "population": n.living_at_close if not n.is_open else population(state, n),
         "open": n.is_open,
         "locked": [{"player": v.player, "vote": v.vote, "note": v.note,
-                    "ghost": v.ghost_vote_spent, "post_number": v.post_number}
+                    "ghost": v.ghost_vote_spent, "post_number": v.post_number,
+                    "link": f"/t/{topic_id}/{v.post_number}" if topic_id and v.post_number
+                    else None}
                    for v in n.locked],
     }
     if n.is_open:

@@ -10,14 +10,14 @@ from __future__ import annotations
 from ..core import GameState, grimoire_rows
 from ..core import report as replay_report
 from .render import render, render_text_report
-from .views import date_tag
+from .views import date_tag, deadline_label
 
 
 def status_text(state: GameState) -> str:
     script = state.setup.script
     bluffs = [script.get(b).name for b in state.bluffs if script.get(b)] if script else []
     return render("st_status.md.j2", game=state.setup, phase=state.phase_said,
-                  phase_value=state.phase.value, deadline=date_tag(state.phase_ends_at),
+                  deadline_label=deadline_label(state), deadline=date_tag(state.phase_ends_at),
                   living=sum(1 for s in state.seats if s.alive), rows=grimoire_rows(state),
                   bluffs=bluffs, winner=state.winner,
                   replay=render_text_report(state.setup, replay_report(state)))

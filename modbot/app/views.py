@@ -15,6 +15,7 @@ from ..core import (
     about_to_die,
     character_ids,
     is_decided,
+    leading_others,
     max_possible,
     needs,
     population,
@@ -29,6 +30,11 @@ _ENTITIES = {"@": "&#64;", "[": "&#91;", "]": "&#93;", "<": "&lt;", ">": "&gt;",
 
 _DEADLINE_LABELS = {"discussion": "Nominations open", "nomination": "Nominations close",
                     "voting": "Voting ends", "night": "Day breaks"}
+
+
+def deadline_label(state: GameState) -> str:
+    """What the phase's deadline ends ("Voting ends"), before its [date] tag."""
+    return _DEADLINE_LABELS.get(state.phase.value, "The phase ends")
 
 
 def md(text) -> str:
@@ -78,20 +84,12 @@ def nomination_view(state: GameState, n: Nomination, topic_id: int | None) -> di
             "dead_voters": [{"player": p, "token": seats[p].ghost_vote}
                             for p in unlocked if not seats[p].alive],
             "needed_to_execute": need.to_execute,
-            "leaders": _leaders(state, n) if need.to_execute > view["threshold"] else [],
+            "leaders": leading_others(state.today, n.nominee)
+            if state.today and need.to_execute > view["threshold"] else [],
             "needed_to_tie": need.to_tie,
             "max_possible": max_possible(state, n),
         })
     return view
-
-
-def _leaders(state: GameState, n: Nomination) -> list[str]:
-    """The other nominees with today's highest execute count (whom this one must pass)."""
-    day = state.today
-    others = [m for m in (day.nominations if day else ()) if m.nominee != n.nominee
-              and not m.by_butcher]
-    top = max((m.yes for m in others), default=0)
-    return [m.nominee for m in others if m.yes == top] if top else []
 
 
 def vote_count_view(state: GameState, *, number: int, as_of: int | None,
@@ -115,7 +113,7 @@ def vote_count_view(state: GameState, *, number: int, as_of: int | None,
         "decided": is_decided(state) if current else False,
         "executed": day.executed if day and not current else None,
         "ended": bool(day and day.ended_at),
-        "deadline_label": _DEADLINE_LABELS.get(state.phase.value, "The phase ends"),
+        "deadline_label": deadline_label(state),
         "edits": edits or [],
     }
 

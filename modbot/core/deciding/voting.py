@@ -111,10 +111,20 @@ def highest_closed(day: DayState) -> int:
                default=0)
 
 
+def _others(day: DayState, nominee: str) -> list[Nomination]:
+    """Today's other nominations that compete with this nominee (not the Butcher's)."""
+    return [n for n in day.nominations if n.nominee != nominee and not n.by_butcher]
+
+
 def highest_other(day: DayState, nominee: str) -> int:
     """The highest execute count of any other nomination today (locked votes so far)."""
-    return max((n.yes for n in day.nominations if n.nominee != nominee and not n.by_butcher),
-               default=0)
+    return max((n.yes for n in _others(day, nominee)), default=0)
+
+
+def leading_others(day: DayState, nominee: str) -> list[str]:
+    """The other nominees with that highest count (none while it is 0)."""
+    top = highest_other(day, nominee)
+    return [n.nominee for n in _others(day, nominee) if n.yes == top] if top else []
 
 
 def max_possible(state: GameState, nomination: Nomination) -> int:

@@ -37,8 +37,9 @@ def grimoire_rows(state: GameState) -> tuple[GrimoireRow, ...]:
 
 def _row(state: GameState, index: int, player: str, names: dict[str, str]) -> GrimoireRow:
     entry, seat, real = state.grimoire_of(player), state.seat(player), true_character(state, player)
-    shown = names.get(entry.thinks, entry.thinks) if entry.thinks and entry.thinks != (
-        real.id if real else entry.character) else None
+    real_id = real.id if real else entry.character
+    shown = names.get(entry.thinks, entry.thinks) if entry.thinks and entry.thinks != real_id \
+        else None
     return GrimoireRow(index, player, real.name if real else entry.character, shown,
                        alignment_of(state, player), seat.alive, seat.ghost_vote, seat.traveller,
                        _status(state, player), entry.reminders)

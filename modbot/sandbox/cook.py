@@ -1,104 +1,145 @@
-"""Cook raw Markdown/BBCode into HTML shaped like Discourse's (enough to read in a browser).
+"""Cook a post's raw text into HTML the way Discourse shows it, for the sandbox's pages and API.
 
-Quotes become `aside.quote > blockquote`, `>` lines `blockquote`, fenced and `[code]` blocks
-`pre > code`, inline backticks `code`, strikethrough `s`, bold `strong`, italics `em`. All
-other text is HTML-escaped, so a post can never inject markup into the sandbox's pages.
+Theory of operation: Discourse renders Markdown with markdown-it and adds BBCode. Here,
+markdown-it-py does the Markdown (CommonMark with Discourse's line breaks, tables and
+strikethrough; raw HTML is never passed through, so a post cannot inject markup), and two small
+passes add what Discourse adds:
+
+1. block BBCode on lines of their own, outside code fences: `[quote="name, post:N, topic:T"]`
+   becomes `aside.quote`, `[details="Summary"]` a `<details>` element, `[spoiler]` a blurred
+   block; each body is cooked again (they nest);
+2. inline BBCode in the rendered text (never inside `<code>`/`<pre>`): `[date=… time=…
+   timezone="UTC"]` shown as a date, `[spoiler]…[/spoiler]`, `[b]`, `[i]`, `[s]`, `[u]`.
+
+HTML comments (the bot's `<!-- modbot:… -->` markers) are hidden, as Discourse hides them.
+`date_tags` lists the times a raw text's `[date]` tags name (the sandbox's "next deadline").
 """
 
 from __future__ import annotations
 
 import html
 import re
+from datetime import datetime, timezone
 
-_QUOTE_OPEN = re.compile(r"^\[quote(?:=\"?([^\]\"]*)\"?)?\]\s*$", re.IGNORECASE)
-_QUOTE_CLOSE = re.compile(r"^\[/quote\]\s*$", re.IGNORECASE)
-_FENCE = re.compile(r"^(```|~~~)\s*([\w+-]*)\s*$")
+from markdown_it import MarkdownIt
+
+_MARKDOWN = MarkdownIt("commonmark", {"breaks": True, "html": False}).enable(
+    ["table", "strikethrough"])
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_BLOCK_OPEN = re.compile(r"^\s*\[(quote|details|spoiler)(?:=\"?([^\]\"]*)\"?)?\]\s*$", re.IGNORECASE)
+_BLOCK_CLOSE = re.compile(r"^\s*\[/(quote|details|spoiler)\]\s*$", re.IGNORECASE)
+_DATE = re.compile(r"\[date=(\d{4}-\d{2}-\d{2})(?: time=(\d{1,2}:\d{2}(?::\d{2})?))?"
+                   r"(?: timezone=(?:&quot;|\")?([\w/+-]+)(?:&quot;|\")?)?[^\]]*\]")
 _INLINE = [
-    (re.compile(r"`([^`]+)`"), r"<code>\1</code>"),
-    (re.compile(r"\*\*(.+?)\*\*"), r"<strong>\1</strong>"),
-    (re.compile(r"\[b\](.+?)\[/b\]", re.IGNORECASE), r"<strong>\1</strong>"),
-    (re.compile(r"~~(.+?)~~"), r"<s>\1</s>"),
-    (re.compile(r"\[s\](.+?)\[/s\]", re.IGNORECASE), r"<s>\1</s>"),
-    (re.compile(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])"), r"<em>\1</em>"),
+    (re.compile(r"\[spoiler\](.+?)\[/spoiler\]", re.IGNORECASE | re.DOTALL),
+     r'<span class="spoiler" tabindex="0">\1</span>'),
+    (re.compile(r"\[b\](.+?)\[/b\]", re.IGNORECASE | re.DOTALL), r"<strong>\1</strong>"),
+    (re.compile(r"\[i\](.+?)\[/i\]", re.IGNORECASE | re.DOTALL), r"<em>\1</em>"),
+    (re.compile(r"\[s\](.+?)\[/s\]", re.IGNORECASE | re.DOTALL), r"<s>\1</s>"),
+    (re.compile(r"\[u\](.+?)\[/u\]", re.IGNORECASE | re.DOTALL), r"<u>\1</u>"),
 ]
+_CODE = re.compile(r"(<pre>.*?</pre>|<code>.*?</code>)", re.DOTALL)
 
 
 def cook(raw: str) -> str:
-    lines = raw.replace("\r\n", "\n").split("\n")
-    return "".join(_blocks(lines)).strip()
+    """The HTML Discourse would show for `raw` (its `cooked`)."""
+    text = _COMMENT.sub("", raw.replace("\r\n", "\n"))
+    return "".join(_blocks(text.split("\n"))).strip()
+
+
+def date_tags(raw: str) -> list[datetime]:
+    """The UTC times named by the [date] tags in `raw`, in order."""
+    out = []
+    for match in _DATE.finditer(raw):
+        moment = _moment(match)
+        if moment is not None:
+            out.append(moment)
+    return out
 
 
 def _blocks(lines: list[str]):
-    paragraph: list[str] = []
-    index = 0
+    """Cook lines, turning block BBCode on lines of their own into their HTML."""
+    plain: list[str] = []
+    index, fenced = 0, False
     while index < len(lines):
         line = lines[index]
-        fence = _FENCE.match(line)
-        quote = _QUOTE_OPEN.match(line)
-        if fence or line.strip().lower() == "[code]":
-            yield from _flush(paragraph)
-            index = yield from _code(lines, index + 1, fence.group(1) if fence else "[/code]",
-                                     fence.group(2) if fence else "")
+        if _FENCE.match(line):
+            fenced = not fenced
+        opened = None if fenced else _BLOCK_OPEN.match(line)
+        if opened is None:
+            plain.append(line)
+            index += 1
             continue
-        if quote:
-            yield from _flush(paragraph)
-            index = yield from _quote(lines, index + 1, quote.group(1) or "")
-            continue
-        if line.startswith(">"):
-            yield from _flush(paragraph)
-            quoted = []
-            while index < len(lines) and lines[index].startswith(">"):
-                quoted.append(lines[index][1:].lstrip())
-                index += 1
-            yield "<blockquote>" + "".join(_blocks(quoted)) + "</blockquote>"
-            continue
-        if not line.strip():
-            yield from _flush(paragraph)
-        else:
-            paragraph.append(line)
-        index += 1
-    yield from _flush(paragraph)
+        yield _markdown(plain)
+        plain = []
+        body, index = _until_closed(lines, index + 1, opened.group(1).lower())
+        yield _wrap(opened.group(1).lower(), opened.group(2) or "", "".join(_blocks(body)))
+    yield _markdown(plain)
 
 
-def _flush(paragraph: list[str]):
-    if paragraph:
-        yield "<p>" + "<br>\n".join(_inline(line) for line in paragraph) + "</p>\n"
-        paragraph.clear()
-
-
-def _code(lines, index, closer, language):
-    body = []
-    while index < len(lines) and lines[index].strip().lower() != closer.lower():
-        body.append(lines[index])
-        index += 1
-    css = f' class="lang-{html.escape(language)}"' if language else ""
-    yield f"<pre><code{css}>{html.escape(chr(10).join(body))}</code></pre>\n"
-    return index + 1
-
-
-def _quote(lines, index, attributes):
+def _until_closed(lines: list[str], index: int, tag: str) -> tuple[list[str], int]:
+    """The body of a block tag opened just before `index`, and the line after its close (an
+    unclosed tag runs to the end of the post, as Discourse does)."""
     depth, body = 1, []
     while index < len(lines):
-        if _QUOTE_OPEN.match(lines[index]):
+        opened, closed = _BLOCK_OPEN.match(lines[index]), _BLOCK_CLOSE.match(lines[index])
+        if opened and opened.group(1).lower() == tag:
             depth += 1
-        elif _QUOTE_CLOSE.match(lines[index]):
+        elif closed and closed.group(1).lower() == tag:
             depth -= 1
             if depth == 0:
-                break
+                return body, index + 1
         body.append(lines[index])
         index += 1
+    return body, index
+
+
+def _wrap(tag: str, attributes: str, inner: str) -> str:
+    if tag == "details":
+        summary = html.escape(attributes or "Details")
+        return f"<details><summary>{summary}</summary>{inner}</details>\n"
+    if tag == "spoiler":
+        return f'<div class="spoiler" tabindex="0">{inner}</div>\n'
     parts = [p.strip() for p in attributes.split(",")] if attributes else []
     username = html.escape(parts[0]) if parts else ""
-    data = "".join(f' data-{k}="{html.escape(v)}"' for k, _, v in
+    data = "".join(f' data-{k}="{html.escape(v.strip())}"' for k, _, v in
                    (p.partition(":") for p in parts[1:]) if k in ("post", "topic"))
     title = f'<div class="title">{username}:</div>' if username else ""
-    yield (f'<aside class="quote" data-username="{username}"{data}>{title}'
-           f"<blockquote>{''.join(_blocks(body))}</blockquote></aside>\n")
-    return index + 1
+    return (f'<aside class="quote" data-username="{username}"{data}>{title}'
+            f"<blockquote>{inner}</blockquote></aside>\n")
 
 
-def _inline(line: str) -> str:
-    text = html.escape(line)
+def _markdown(lines: list[str]) -> str:
+    text = "\n".join(lines)
+    if not text.strip():
+        return ""
+    pieces = _CODE.split(_MARKDOWN.render(text))
+    return "".join(piece if index % 2 else _inline(piece) for index, piece in enumerate(pieces))
+
+
+def _inline(rendered: str) -> str:
+    out = _DATE.sub(_date_html, rendered)
     for pattern, replacement in _INLINE:
-        text = pattern.sub(replacement, text)
-    return text
+        out = pattern.sub(replacement, out)
+    return out
+
+
+def _date_html(match: re.Match) -> str:
+    moment = _moment(match)
+    if moment is None:
+        return match.group(0)
+    shown = f"{moment:%a %d %b %Y %H:%M} UTC"
+    return (f'<span class="discourse-local-date" data-date="{moment:%Y-%m-%d}" '
+            f'data-time="{moment:%H:%M:%S}" data-timezone="UTC">{shown}</span>')
+
+
+def _moment(match: re.Match) -> datetime | None:
+    day, clock, zone = match.group(1), match.group(2) or "00:00", match.group(3) or "UTC"
+    if zone.upper() not in ("UTC", "ETC/UTC", "GMT"):
+        return None  # the bot writes UTC; other zones are shown as written
+    try:
+        moment = datetime.fromisoformat(f"{day}T{clock if clock.count(':') == 2 else clock + ':00'}")
+    except ValueError:
+        return None
+    return moment.replace(tzinfo=timezone.utc)

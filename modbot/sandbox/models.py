@@ -94,6 +94,11 @@ class Clock:
             return datetime.now(timezone.utc)
         return self.start + timedelta(seconds=(time.monotonic() - self.began) * self.speed)
 
+    def advance_to(self, at: datetime) -> None:
+        """Jump forward to `at` (never back), keeping the speed: a rehearsal's "next deadline"."""
+        if at > self.now():
+            self.start, self.began = at, time.monotonic()
+
 
 class ManualClock(Clock):
     """Forum time set by a script (rehearsals and tests): it moves only when told to."""
@@ -104,6 +109,9 @@ class ManualClock(Clock):
 
     def set(self, at: datetime) -> None:
         self.at = max(self.at, at)
+
+    def advance_to(self, at: datetime) -> None:
+        self.set(at)
 
     def now(self) -> datetime:
         return self.at

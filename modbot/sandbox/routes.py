@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass
 from typing import Callable
@@ -46,7 +45,6 @@ class Route:
     pattern: re.Pattern
     label: str
     handler: Callable[[Request], tuple]
-    html: Callable[[Request], str] | None = None
 
 
 def _ok(body) -> tuple:
@@ -273,24 +271,13 @@ def latest_topics(req: Request):
     return _ok({"users": [], "primary_groups": [], "topic_list": listing})
 
 
-def topic_page(req: Request) -> str:
-    topic = req.forum.topic(req.int_path("id"), req.user)
-    items = "".join(
-        f'<article id="post_{p.post_number}"><header>#{p.post_number} '
-        f"<b>{html.escape(p.username)}</b> {p.created_at:%Y-%m-%d %H:%M} UTC</header>"
-        f"{p.cooked or '<p><i>' + html.escape(p.action_code or '') + '</i></p>'}</article><hr>"
-        for p in topic.visible_posts())
-    return (f"<!doctype html><meta charset=utf-8><title>{html.escape(topic.title)}</title>"
-            f"<h1>{html.escape(topic.title)}</h1>{items}")
-
-
-def _r(method: str, path: str, handler, html_page=None) -> Route:
+def _r(method: str, path: str, handler) -> Route:
     """`path` uses {name} placeholders; `(.json)` marks an optional suffix."""
     regex = re.escape(path).replace(r"\(\.json\)", r"(?:\.json)?")
     regex = re.sub(r"\\\{(\w+)\\\}", lambda m: f"(?P<{m.group(1)}>[^/]+?)", regex)
     regex = regex.replace("(?P<id>[^/]+?)", r"(?P<id>\d+)").replace(
         "(?P<number>[^/]+?)", r"(?P<number>\d+)")
-    return Route(method, re.compile(regex), f"{method} {path}", handler, html_page)
+    return Route(method, re.compile(regex), f"{method} {path}", handler)
 
 
 ROUTES = [
@@ -306,8 +293,8 @@ ROUTES = [
     _r("PUT", "/t/{id}/status(.json)", topic_status),
     _r("GET", "/t/{id}/{number}.json", show_topic),
     _r("GET", "/t/{slug}/{id}/{number}.json", show_topic),
-    _r("GET", "/t/{slug}/{id}(.json)", show_topic, topic_page),
-    _r("GET", "/t/{id}(.json)", show_topic, topic_page),
+    _r("GET", "/t/{slug}/{id}(.json)", show_topic),
+    _r("GET", "/t/{id}(.json)", show_topic),
     _r("GET", "/posts/{id}(.json)", show_post),
     _r("PUT", "/posts/{id}(.json)", update_post),
     _r("DELETE", "/posts/{id}(.json)", delete_post),

@@ -4,12 +4,11 @@ Theory of operation: `SandboxServer` (a ThreadingHTTPServer) owns a `Forum`. Eac
 counted, checked against injected faults (`/_sandbox/faults.json`), authenticated like
 Discourse (Api-Key + Api-Username; a master key that may act as any user, single-user keys),
 charged to the shared admin-key limit, routed by `routes.py`, and answered with
-`application/json; charset=utf-8` (errors included) or, for browsers, a plain HTML page.
+`application/json; charset=utf-8` (errors included). A browser's pages and forms go to `web.py`.
 """
 
 from __future__ import annotations
 
-import html
 import json
 import secrets
 import socket
@@ -20,6 +19,7 @@ from collections import Counter, deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
+from . import web
 from .forum import ApiError, Clock, Forum, errors, rate_limited
 from .routes import ROUTES, Request
 from .shapes import ts
@@ -162,6 +162,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(400, {"errors": ["You supplied invalid parameters to the request: "
                                              "body"], "error_type": "invalid_parameters"})
             return
+        if web.wants_page(method, path, self.headers):
+            self._send(*web.respond(self.server.forum, method, path, params, self.headers))
+            return
         if path.startswith("/_sandbox/"):
             self._send(*self._sandbox(method, path, params))
             return
@@ -183,15 +186,9 @@ class _Handler(BaseHTTPRequestHandler):
     def _dispatch(self, method, path, route, match, params):
         user = self._authenticate()
         if route is None:
-            if method == "GET" and path in ("/", "/index.html"):
-                return 200, _index_page(self.server.forum), {"Content-Type": "text/html"}
             raise errors(404, "The requested URL or resource could not be found.", "not_found")
-        wants_html = method == "GET" and route.html and not path.endswith(".json") and \
-            "application/json" not in self.headers.get("Accept", "")
         request = Request(self.server.forum, user, params, match.groupdict(), self.server)
         with self.server.forum.lock:  # one request at a time: reads never see half a write
-            if wants_html:
-                return 200, route.html(request), {"Content-Type": "text/html; charset=utf-8"}
             return route.handler(request)
 
     def _authenticate(self):
@@ -304,12 +301,6 @@ def _route(method: str, path: str):
 def _flatten(parsed: dict[str, list[str]]) -> dict:
     return {k: (v if k.endswith("[]") else v[-1]) for k, v in parsed.items()}
 
-
-def _index_page(forum: Forum) -> str:
-    rows = "".join(f'<li><a href="/t/{t.id}">{html.escape(t.title)}</a> '
-                   f"({len(t.visible_posts())} posts)</li>"
-                   for t in forum.topics.values() if not t.is_pm)
-    return f"<!doctype html><title>modbot sandbox</title><h1>Topics</h1><ul>{rows}</ul>"
 
 
 __all__ = ["Clock", "Forum", "SandboxServer", "JSON_TYPE"]

@@ -151,6 +151,28 @@ def _build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_status)
 
     p = commands.add_parser(
+        "rehearse", help="rehearse a game in the browser: the sandbox forum, its accounts and "
+                         "thread, and the bot",
+        description="Start the sandbox forum (Discourse's default limits) with every account "
+                    "the game file names and the game thread, and run the bot on the forum's "
+                    "clock, started a few minutes before night 1 and running SPEED times real "
+                    "time. Prints the forum's address and master API key first. Play in the "
+                    "browser; Ctrl-C stops everything and saves the thread as a thread file. "
+                    "Each rehearsal starts from scratch.",
+    )
+    p.add_argument("game", help="the game file (TOML); its topic_id is not used")
+    p.add_argument("--speed", type=float, default=60.0,
+                   help="how many times faster than real time the forum's clock runs: 60 "
+                        "plays an hour in a minute (default 60)")
+    p.add_argument("--port", type=int, default=8080, help="port on 127.0.0.1 (default 8080)")
+    p.add_argument("--poll", type=float, default=5.0,
+                   help="real seconds between the bot's polls (default 5: two reads a poll "
+                        "stay well inside Discourse's 60 admin requests a minute)")
+    p.add_argument("--data", default="data",
+                   help="folder for the database, the keys and the saved thread (default data)")
+    p.set_defaults(func=_cmd_rehearse)
+
+    p = commands.add_parser(
         "setup", help="check a game file's set-up, or propose a random legal one",
         description="Check the characters a game file deals (set-up table, modifiers, the "
                     "Drunk, Lunatic and Marionette, several evil teams, bluffs) and explain "
@@ -249,6 +271,11 @@ def _cmd_replay(args) -> int:
 def _cmd_demo(args) -> int:
     from .demo import run_demo
     return run_demo(args.database)
+
+
+def _cmd_rehearse(args) -> int:
+    from .rehearse import rehearse_command
+    return rehearse_command(args)
 
 
 def _cmd_sandbox(args) -> int:

@@ -1,0 +1,192 @@
+"""`modbot rehearse GAME.toml`: a whole rehearsal in one command, played in the browser.
+
+Theory of operation: one process holds the sandbox forum (Discourse's default limits, its
+clock started `lead` before the game's first night and running `speed` times real time), the
+accounts the game file names (the bot and the Storytellers as moderators, the players; each
+with a single-user API key, as on a real forum, so the shared admin budget is the bot's alone),
+the game thread (the opening post `modbot game new` writes, posted by the bot), and the bot
+itself: a `Service` on a fresh SQLite file under `data/`, polled on the forum's own clock (the
+one clock). People play through the sandbox's pages (`sandbox/web.py`); scripts use the
+master key. Ctrl-C stops everything it started and saves the thread as a thread file for
+`modbot replay`. Every run starts over from scratch: a new forum and a new database.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import secrets
+import signal
+import sys
+import threading
+import time
+from datetime import timedelta
+from pathlib import Path
+
+from .adapters.forum import ForumClient, ForumError
+from .adapters.store import Store
+from .app.opening import opening_post
+from .app.service import Service, Settings
+from .core import GameSetup
+from .files.gamefile import load_game
+from .sandbox.forum import Clock, Forum
+from .sandbox.server import SandboxServer
+from .sandbox.web import export_topic
+
+log = logging.getLogger("modbot")
+LEAD = timedelta(minutes=5)
+
+
+class RehearsalError(Exception):
+    """Why a rehearsal cannot start, in one line."""
+
+
+@dataclasses.dataclass
+class LiveRehearsal:
+    server: SandboxServer
+    setup: GameSetup
+    service: Service
+    store: Store
+    database: Path
+    keys: dict[str, str]  # username -> single-user API key
+
+    @property
+    def forum(self) -> Forum:
+        return self.server.forum
+
+    @property
+    def thread_url(self) -> str:
+        topic = self.forum.topics[self.setup.topic_id]
+        return f"{self.server.url}/t/{topic.slug}/{topic.id}"
+
+    def cycle(self):
+        """One poll cycle of the bot at the forum's time."""
+        return self.service.cycle(self.forum.clock.now())
+
+    def run(self, stop: threading.Event, poll_seconds: float = 5.0) -> None:
+        """Poll every `poll_seconds` and deliver the outbox every second until `stop` is set."""
+        next_poll = 0.0
+        while not stop.is_set():
+            if time.monotonic() >= next_poll:
+                self._logged_cycle()
+                next_poll = time.monotonic() + poll_seconds
+            else:
+                self.service.drain()
+            stop.wait(min(1.0, poll_seconds))
+
+    def _logged_cycle(self) -> None:
+        try:
+            report = self.cycle()
+        except ForumError as exc:  # the sandbox refused a read: said, and tried again
+            log.warning("cycle: %s", exc)
+            return
+        if report.posts or report.sent:
+            log.info("forum time %s: %d posts handled, %d sent",
+                     f"{self.forum.clock.now():%a %d %b %H:%M}", report.posts, report.sent)
+
+    def export(self, path: Path) -> Path:
+        """The game thread as a thread file (`modbot replay GAME.toml FILE`)."""
+        with self.forum.lock:
+            data = export_topic(self.forum, self.forum.topics[self.setup.topic_id])
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
+        return path
+
+    def stop(self) -> None:
+        self.store.close()
+        self.server.stop()
+
+
+def start_rehearsal(game: str | Path, *, speed: float = 60.0, port: int = 0,
+                    data_dir: Path = Path("data"), lead: timedelta = LEAD,
+                    api_key: str | None = None, settings: Settings | None = None) -> LiveRehearsal:
+    """A fresh forum with the game's accounts and thread, and the bot started on it."""
+    setup = load_game(game)
+    forum = Forum(Clock(setup.first_night_starts - lead, speed))
+    try:
+        server = SandboxServer(port, api_key=api_key or secrets.token_hex(16), forum=forum)
+    except OSError as exc:
+        raise RehearsalError(f"cannot serve on port {port} ({exc.strerror}): choose another "
+                             "with --port, or 0 for any free one") from exc
+    keys = _create_accounts(forum, setup)
+    setup = dataclasses.replace(setup, topic_id=_open_thread(forum, setup))
+    database = _fresh_database(data_dir, setup)
+    store = Store(f"sqlite:///{database}")
+    server.start()
+    client = ForumClient(server.url, setup.bot_username, server.api_key)
+    service = Service(client, store, [setup],
+                      settings or Settings(bot_username=setup.bot_username))
+    service.start()
+    return LiveRehearsal(server, setup, service, store, database, keys)
+
+
+def _create_accounts(forum: Forum, setup: GameSetup) -> dict[str, str]:
+    staff = [setup.bot_username, *setup.storytellers]
+    for name in staff:
+        forum.add_user(name, moderator=True, trust_level=4)
+    for seat in setup.seats:
+        if forum.user(seat.name) is None:
+            forum.add_user(seat.name)
+    return {name: forum.new_user_key(name) for name in [*staff, *(s.name for s in setup.seats)]
+            if name != setup.bot_username}
+
+
+def _open_thread(forum: Forum, setup: GameSetup) -> int:
+    bot = forum.user(setup.bot_username)
+    post = forum.create(bot, {"title": f"{setup.name}: the game thread", "category": 1,
+                              "raw": opening_post(setup)}, api=False)
+    return post.topic_id
+
+
+def _fresh_database(data_dir: Path, setup: GameSetup) -> Path:
+    slug = "".join(c if c.isalnum() else "-" for c in setup.name.lower()).strip("-") or "game"
+    data_dir.mkdir(parents=True, exist_ok=True)
+    database = (data_dir / f"rehearsal-{slug}.sqlite").resolve()
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{database}{suffix}").unlink(missing_ok=True)
+    return database
+
+
+def rehearse_command(args) -> int:
+    """`modbot rehearse`: start, say where everything is, play until Ctrl-C, save the thread."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    try:
+        live = start_rehearsal(args.game, speed=args.speed, port=args.port,
+                               data_dir=Path(args.data))
+    except RehearsalError as exc:
+        print(f"modbot: {exc}", file=sys.stderr)
+        return 2
+    stem = live.database.with_suffix("")
+    keys = Path(f"{stem}-keys.json")
+    keys.write_text(json.dumps(live.keys, indent=1), encoding="utf-8")
+    for line in _introduction(live, args.speed, keys):
+        print(line, flush=True)
+    stop = threading.Event()
+    for number in (signal.SIGINT, signal.SIGTERM):  # Ctrl-C or a kill: stop, save, say so
+        signal.signal(number, lambda *_: stop.set())
+    try:
+        live.run(stop, args.poll)
+    finally:
+        saved = live.export(Path(f"{stem}-thread.json"))
+        live.stop()
+    print(f"stopped; the thread is saved in {saved} (replay it: modbot replay {args.game} "
+          f"{saved})")
+    return 0
+
+
+def _introduction(live: LiveRehearsal, speed: float, keys: Path) -> list[str]:
+    setup, now = live.setup, live.forum.clock.now()
+    return [
+        f"forum: {live.server.url}",
+        f"api key: {live.server.api_key}",
+        f"game thread: {live.thread_url}",
+        f"forum clock: {now:%a %d %b %Y %H:%M} UTC, {speed:g}x real time (night 1 begins "
+        f"{setup.first_night_starts:%a %d %b %H:%M} UTC)",
+        f"accounts: {setup.bot_username} (the bot), {', '.join(setup.storytellers)} "
+        f"(Storyteller{'s' if len(setup.storytellers) != 1 else ''}), "
+        f"{', '.join(s.name for s in setup.seats)}; their API keys: {keys}",
+        f"database: {live.database} (new for each rehearsal)",
+        "Open the forum in a browser, choose whom you are viewing as at the top, and play. "
+        "Ctrl-C stops the forum and the bot.",
+    ]

@@ -1,6 +1,7 @@
 """The local forum sandbox behaves like Discourse where the bot depends on it."""
 
 import time
+from datetime import datetime, timedelta, timezone
 
 import pytest
 import requests
@@ -8,6 +9,7 @@ from pydiscourse import DiscourseClient
 from pydiscourse.exceptions import DiscourseClientError
 
 from modbot.sandbox.forum import Forum
+from modbot.sandbox.models import ManualClock
 from modbot.sandbox.server import JSON_TYPE, SandboxServer
 
 from .sandbox_fixtures import KEY, Client, populated
@@ -153,6 +155,30 @@ def test_per_user_limits_for_non_staff():
         assert "replying a bit too quickly" in response.json()["errors"][0]
         for _ in range(3):  # the bot is a moderator: exempt
             client.post("modbot", f"A moderator may post freely {time.time()}", topic_id=topic)
+    finally:
+        server.stop()
+
+
+def test_limits_are_counted_on_the_forums_clock():
+    """A rehearsal's accelerated clock: the 5 s between posts and the admin budget's minute are
+    forum time, so a game played at 60x real time meets the limits a real day would."""
+    clock = ManualClock(datetime(2026, 12, 3, 6, tzinfo=timezone.utc))
+    forum = Forum(clock, limits=True)
+    server = SandboxServer(0, api_key=KEY, forum=forum, admin_api_limit=3).start()
+    client = Client(server)
+    try:
+        forum.add_user("Alex")
+        topic = forum.create(forum.add_user("host", moderator=True), {
+            "title": "A topic for the clock", "category": 1,
+            "raw": "The opening post of a topic."}, api=False).topic_id
+        client.post("Alex", "A first reply, long enough to count.", topic_id=topic)
+        second = {"raw": "A second reply, straight after.", "topic_id": topic}
+        assert client.call("POST", "/posts.json", "Alex", data=second).status_code == 429
+        clock.set(clock.now() + timedelta(seconds=6))
+        assert client.call("POST", "/posts.json", "Alex", data=second).status_code == 200
+        assert client.call("GET", "/posts.json", "Alex").status_code == 429  # 3 this minute
+        clock.set(clock.now() + timedelta(minutes=1))
+        assert client.call("GET", "/posts.json", "Alex").status_code == 200  # a new minute
     finally:
         server.stop()
 

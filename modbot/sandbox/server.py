@@ -64,10 +64,12 @@ class Faults:
 
 
 class AdminLimiter:
-    """The shared per-minute budget of all admin-generated API keys (0 = no limit)."""
+    """The shared per-minute budget of all admin-generated API keys (0 = no limit), counted on
+    `seconds` (the forum's clock)."""
 
-    def __init__(self, per_minute: int) -> None:
+    def __init__(self, per_minute: int, seconds=time.monotonic) -> None:
         self.per_minute = per_minute
+        self.seconds = seconds
         self.lock = threading.Lock()
         self.times: deque[float] = deque()
 
@@ -75,7 +77,7 @@ class AdminLimiter:
         if self.per_minute <= 0:
             return
         with self.lock:
-            now = time.monotonic()
+            now = self.seconds()
             while self.times and now - self.times[0] >= 60:
                 self.times.popleft()
             if len(self.times) >= self.per_minute:
@@ -95,7 +97,7 @@ class SandboxServer(ThreadingHTTPServer):
         super().__init__((host, port), _Handler)
         self.forum = forum or Forum()
         self.api_key = api_key or secrets.token_hex(16)
-        self.limiter = AdminLimiter(admin_api_limit)
+        self.limiter = AdminLimiter(admin_api_limit, self.forum.seconds)
         self.faults = Faults()
         self.counts: Counter[str] = Counter()
         self.counts_lock = threading.Lock()

@@ -28,7 +28,7 @@ def load_runtime(store: Store, setup: GameSetup) -> tuple[GameRow, GameRuntime]:
     if row is None:
         raise AuditError(f"game {setup.name!r} (topic {setup.topic_id}) is not in this database")
     options = GameOptions(setup.topic_id, f"g{setup.topic_id}",
-                          storytellers=setup.storytellers)
+                          storytellers=setup.storytellers, pictures=False)  # events, not posts
     return row, GameRuntime(setup, options, row.id)
 
 

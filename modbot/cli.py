@@ -1,21 +1,16 @@
-"""The `modbot` command line: parse, replay, demo."""
+"""The `modbot` command line: its arguments and help texts (cli_commands.py does the work)."""
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import json
 import os
 import sys
 from datetime import datetime
 
-from . import __version__
-from .app.catalogue import worded_report
+from . import __version__, cli_commands
 from .app.daemon import ConfigError
-from .app.render import render_text_report
-from .core import GameState, Roster, parse_post, replay
-from .files.gamefile import GameFileError, load_game
-from .files.threadfile import ThreadFileError, load_thread
+from .files.gamefile import GameFileError
+from .files.threadfile import ThreadFileError
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,7 +54,7 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="a Storyteller's username, so /whisper @USERNAME asks for a consult")
     p.add_argument("--no-spoilers", action="store_true",
                    help="ignore text inside [spoiler] and [details] (counted by default)")
-    p.set_defaults(func=_cmd_parse)
+    p.set_defaults(func=cli_commands.parse_command)
 
     p = commands.add_parser(
         "replay", help="replay a thread export against a game file and print the game state",
@@ -74,7 +69,21 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--at", type=_timestamp, default=None,
                    help="evaluate the game at this time (e.g. 2026-12-03T18:00:00Z)")
     p.add_argument("--text", action="store_true", help="print a readable summary, not JSON")
-    p.set_defaults(func=_cmd_replay)
+    p.set_defaults(func=cli_commands.replay_command)
+
+    p = commands.add_parser(
+        "picture", help="draw the town square of a replayed thread as a PNG",
+        description="Replay a thread export (public side only, as `modbot replay`) and draw "
+                    "the town square the bot would put in a vote count at that moment: the "
+                    "seats, the dead, vote tokens, the nomination, the clock hand and the "
+                    "votes. For looking at a picture offline.",
+    )
+    p.add_argument("game", help="the game file (TOML)")
+    p.add_argument("thread", help="the thread export (JSON)")
+    p.add_argument("--at", type=_timestamp, default=None,
+                   help="the moment to draw (default: the last post's time)")
+    p.add_argument("-o", "--output", required=True, metavar="FILE.png", help="where to write the PNG")
+    p.set_defaults(func=cli_commands.picture_command)
 
     p = commands.add_parser(
         "demo", help="play a scripted game on the local sandbox and print the thread",
@@ -87,7 +96,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--database", default="sqlite:///data/demo.sqlite",
                    help="database URL (default: a fresh sqlite:///data/demo.sqlite)")
-    p.set_defaults(func=_cmd_demo)
+    p.set_defaults(func=cli_commands.demo_command)
 
     p = commands.add_parser(
         "sandbox", help="serve the local Discourse-compatible forum on 127.0.0.1",
@@ -108,7 +117,7 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="rehearsal clock speed factor (e.g. 60: an hour a minute)")
     p.add_argument("--moderator", action="append", default=[], metavar="USERNAME",
                    help="create this user as a moderator at start (repeatable)")
-    p.set_defaults(func=_cmd_sandbox)
+    p.set_defaults(func=cli_commands.sandbox_command)
 
     p = commands.add_parser(
         "audit", help="every stored input of a game, its events, and a replay check",
@@ -119,7 +128,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", help="the game file (TOML)")
     _database_option(p)
     p.add_argument("--json", action="store_true", help="print the audit as JSON")
-    p.set_defaults(func=_cmd_audit)
+    p.set_defaults(func=cli_commands.audit_command)
 
     game = commands.add_parser(
         "game", help="open a game thread, or show a stored game's state",
@@ -139,7 +148,7 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="configuration file (TOML; default: config/modbot.toml)")
     p.add_argument("--category", type=int, default=None,
                    help="the forum category id (default: [forum] category in the config)")
-    p.set_defaults(func=_cmd_game_new)
+    p.set_defaults(func=cli_commands.game_new_command)
     p = game_commands.add_parser(
         "status", help="the current state of a stored game (phase, votes, days)",
         description="Rebuild a game from the database, as the daemon does at start, and print "
@@ -148,7 +157,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", help="the game file (TOML)")
     _database_option(p)
     p.add_argument("--json", action="store_true", help="print the state as JSON")
-    p.set_defaults(func=_cmd_status)
+    p.set_defaults(func=cli_commands.status_command)
 
     p = commands.add_parser(
         "rehearse", help="rehearse a game in the browser: the sandbox forum, its accounts and "
@@ -170,7 +179,7 @@ def _build_parser() -> argparse.ArgumentParser:
                         "stay well inside Discourse's 60 admin requests a minute)")
     p.add_argument("--data", default="data",
                    help="folder for the database, the keys and the saved thread (default data)")
-    p.set_defaults(func=_cmd_rehearse)
+    p.set_defaults(func=cli_commands.rehearse_command)
 
     p = commands.add_parser(
         "setup", help="check a game file's set-up, or propose a random legal one",
@@ -186,7 +195,7 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="evil teams, for scripts with several (default 2)")
     p.add_argument("--write", default=None, metavar="FILE",
                    help="write the game file with the proposed set-up to FILE")
-    p.set_defaults(func=_cmd_setup)
+    p.set_defaults(func=cli_commands.setup_command)
 
     p = commands.add_parser(
         "run", help="run the bot (the daemon) with a configuration file",
@@ -196,7 +205,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", default="config/modbot.toml",
                    help="configuration file (TOML; default: config/modbot.toml)")
     p.add_argument("--max-cycles", type=int, default=None, help=argparse.SUPPRESS)
-    p.set_defaults(func=_cmd_run)
+    p.set_defaults(func=cli_commands.run_command)
 
     p = commands.add_parser(
         "check", help="check that the forum, the bot account and every game are ready",
@@ -210,7 +219,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--config", default="config/modbot.toml",
                    help="configuration file (TOML; default: config/modbot.toml)")
-    p.set_defaults(func=_cmd_check)
+    p.set_defaults(func=cli_commands.check_command)
     return parser
 
 
@@ -230,185 +239,6 @@ def _timestamp(text: str) -> datetime:
     if value.tzinfo is None:
         raise argparse.ArgumentTypeError("the timestamp needs a time zone (Z or +01:00)")
     return value
-
-
-def _cmd_parse(args) -> int:
-    players = tuple(p.strip() for p in args.players.split(",") if p.strip())
-    aliases = []
-    for item in args.alias:
-        alias, sep, player = item.partition("=")
-        if not sep or player.strip() not in players:
-            print(f"modbot: --alias {item!r}: expected ALIAS=PLAYER with a player from "
-                  f"--players", file=sys.stderr)
-            return 2
-        aliases.append((alias.strip(), player.strip()))
-    roster = Roster(players, tuple(aliases))
-    open_nominees = []
-    for name in args.open:
-        resolved = roster.resolve_exact(name)
-        if resolved is None:
-            print(f"modbot: --open {name!r} is not in --players", file=sys.stderr)
-            return 2
-        open_nominees.append(resolved)
-    result = parse_post(sys.stdin.read(), roster, tuple(open_nominees), tuple(args.storyteller),
-                        count_spoilers=not args.no_spoilers)
-    print(json.dumps(result.to_json(), ensure_ascii=False))
-    return 0
-
-
-def _cmd_replay(args) -> int:
-    setup = dataclasses.replace(load_game(args.game), script=None)  # the public side only
-    posts = load_thread(args.thread)
-    run = replay(GameState.from_setup(setup), posts, args.at)
-    report = run.report()
-    if args.text:
-        print(render_text_report(setup, report))
-    else:
-        print(json.dumps(worded_report(report), indent=2, ensure_ascii=False))
-    return 0
-
-
-def _cmd_demo(args) -> int:
-    from .demo import run_demo
-    return run_demo(args.database)
-
-
-def _cmd_rehearse(args) -> int:
-    from .rehearse import rehearse_command
-    return rehearse_command(args)
-
-
-def _cmd_sandbox(args) -> int:
-    from .sandbox.forum import Clock, Forum
-    from .sandbox.server import SandboxServer
-    forum = Forum(Clock(args.start, args.speed), limits=not args.no_limits)
-    for name in args.moderator:
-        forum.add_user(name, moderator=True, trust_level=4)
-    try:
-        server = SandboxServer(args.port, api_key=args.api_key, forum=forum,
-                               admin_api_limit=args.admin_api_limit)
-    except OSError as exc:
-        print(f"modbot: cannot serve on port {args.port} ({exc.strerror}): choose another "
-              "with --port, or 0 for any free one", file=sys.stderr)
-        return 2
-    print(f"modbot sandbox on {server.url} (master API key: {server.api_key})", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
-    return 0
-
-
-def _open_store(args):
-    from .adapters.store import DEFAULT_URL, Store
-    from .app.daemon import configured_database
-    url = args.database or os.environ.get("DATABASE_URL") or (
-        configured_database(args.config) if args.config else None) or DEFAULT_URL
-    return Store(url)
-
-
-def _cmd_setup(args) -> int:
-    from .files.setupfile import run_setup
-    return run_setup(args)
-
-
-def _cmd_audit(args) -> int:
-    from .audit import AuditError, audit_game, audit_text
-    setup = load_game(args.game)
-    store = _open_store(args)
-    try:
-        audit = audit_game(store, setup)
-    except AuditError as exc:
-        print(f"modbot: {exc}", file=sys.stderr)
-        return 2
-    finally:
-        store.close()
-    print(json.dumps(audit, indent=2, ensure_ascii=False) if args.json else audit_text(audit))
-    return 0 if audit["replay_matches"] else 1
-
-
-def _cmd_status(args) -> int:
-    from .audit import AuditError, load_runtime
-    from .core import report
-    setup = load_game(args.game)
-    store = _open_store(args)
-    try:
-        _row, runtime = load_runtime(store, setup)
-        runtime.load(store.inputs(_row.id))
-    except AuditError as exc:
-        print(f"modbot: {exc}", file=sys.stderr)
-        return 2
-    finally:
-        store.close()
-    state = report(runtime.state)
-    print(json.dumps(worded_report(state), indent=2, ensure_ascii=False) if args.json
-          else render_text_report(setup, state))
-    return 0
-
-
-def _cmd_game_new(args) -> int:
-    from .adapters.forum import ForumClient, ForumError
-    from .app.daemon import ConfigError, load_config
-    from .app.opening import opening_post
-    setup = load_game(args.game)
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        print(f"modbot: {exc}", file=sys.stderr)
-        return 2
-    category = args.category or config.category
-    if category is None:
-        print("modbot: give the forum category: --category N, or category in [forum]",
-              file=sys.stderr)
-        return 2
-    client = ForumClient(config.forum_url, config.username, config.api_key,
-                         timeout=config.timeout)
-    try:
-        post = client.create_post(opening_post(setup), category_id=category,
-                                  title=f"{setup.name}: the game thread")
-    except ForumError as exc:
-        print(f"modbot: the forum refused the game thread: {exc}", file=sys.stderr)
-        return 3
-    print(f"Opened the game thread: topic {post['topic_id']} "
-          f"({config.forum_url}/t/{post['topic_id']}). Set topic_id = {post['topic_id']} in "
-          f"{args.game}.")
-    return 0
-
-
-def _cmd_run(args) -> int:
-    import logging
-
-    from .app.daemon import ConfigError, load_config, run
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        print(f"modbot: {exc}", file=sys.stderr)
-        return 2
-    return run(config, max_cycles=args.max_cycles)
-
-
-def _cmd_check(args) -> int:
-    from .adapters.forum import ForumClient
-    from .app.daemon import ConfigError, load_config
-    from .app.preflight import preflight
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        print(f"modbot: {exc}", file=sys.stderr)
-        return 2
-    client = ForumClient(config.forum_url, config.username, config.api_key,
-                         timeout=config.timeout)
-    found = preflight(client, config.username, config.games)
-    for note in found.notes:
-        print(f"note: {note}")
-    for problem in found.problems:
-        print(f"problem: {problem}")
-    if found.ready:
-        print(f"Ready: {len(config.games)} game(s) checked on {config.forum_url}.")
-    return 0 if found.ready else 1
 
 
 if __name__ == "__main__":  # pragma: no cover

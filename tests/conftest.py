@@ -23,7 +23,7 @@ def _reset_postgres() -> None:
     with psycopg2.connect(POSTGRES_URL.replace("postgresql://", "postgres://")) as conn:
         with conn.cursor() as cur:
             cur.execute("DROP TABLE IF EXISTS event_row, input_row, outbox_row, cursor_row, "
-                        "game_row, schema_version CASCADE")
+                        "game_row, picture_row, schema_version CASCADE")
     conn.close()
 
 

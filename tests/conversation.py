@@ -61,8 +61,9 @@ def seven(*characters, **kwargs) -> GameSetup:
 
 class Conversation:
     def __init__(self, setup: GameSetup) -> None:
-        self.runtime = GameRuntime(setup, GameOptions(1, "g1", storytellers=setup.storytellers),
-                                   1)
+        # the words only: pictures have their own tests (test_picture*.py, test_leaks.py)
+        self.runtime = GameRuntime(setup, GameOptions(1, "g1", storytellers=setup.storytellers,
+                                                      pictures=False), 1)
         self.numbers = {"thread": 1}
         self.ids = 1000
 

@@ -3,6 +3,7 @@ with every private message, no public post by the bot carries a character, an al
 bluff, a night choice, a night result or a whisper's words; and every public post comes from
 one of the public templates, each of which is rendered at least once."""
 
+import dataclasses
 import json
 import re
 from datetime import datetime, timedelta
@@ -12,6 +13,7 @@ import pytest
 import modbot.app.private_reactions
 import modbot.app.reactions
 from modbot.app.catalogue import words
+from modbot.app.picture import town_square
 from modbot.app.reactions import PUBLIC_TEMPLATES
 from modbot.files.scripts import load_script
 from modbot.rehearsal import DEMO_PRIVATE, demo_rehearsal, play_demo
@@ -19,6 +21,7 @@ from modbot.rehearsal import DEMO_PRIVATE, demo_rehearsal, play_demo
 pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP (or a daemon process)
 
 MARKER = re.compile(r"\n*<!-- modbot:[^>]*-->")
+PICTURE_TARGET = re.compile(r"\]\((?:upload://|modbot-picture:)[^)]*\)")  # same post, either way
 
 
 @pytest.fixture(scope="module")
@@ -31,8 +34,16 @@ def demo(tmp_path_factory):
         rendered.append((template, text))
         return text
     modbot.app.reactions.render = modbot.app.private_reactions.render = recording
+    squares: list[dict] = []  # the data behind every picture, scanned like the posts
+    drawing = modbot.app.reactions.vote_picture
+
+    def recording_picture(state, view):
+        squares.append(dataclasses.asdict(town_square(state, view)))
+        return drawing(state, view)
+    modbot.app.reactions.vote_picture = recording_picture
     path = tmp_path_factory.mktemp("leaks") / "bot.sqlite"
     rehearsal, script = demo_rehearsal(f"sqlite:///{path}")
+    rehearsal.squares = squares
     try:
         play_demo(rehearsal, script)
         # a death by command and the end, in the thread
@@ -44,12 +55,13 @@ def demo(tmp_path_factory):
         yield rehearsal, rendered
     finally:
         modbot.app.reactions.render, modbot.app.private_reactions.render = originals
+        modbot.app.reactions.vote_picture = drawing
         rehearsal.stop()
 
 
 def _bot_public_posts(rehearsal):
-    return [MARKER.sub("", p["raw"]).strip() for p in rehearsal.thread()
-            if p["username"] == rehearsal.setup.bot_username]
+    return [PICTURE_TARGET.sub("](picture)", MARKER.sub("", p["raw"])).strip()
+            for p in rehearsal.thread() if p["username"] == rehearsal.setup.bot_username]
 
 
 def _secrets(rehearsal) -> list[str]:
@@ -75,6 +87,27 @@ def test_no_public_post_carries_hidden_information(demo):
     assert leaks == []
 
 
+def test_no_picture_carries_hidden_information(demo):
+    """The alt text is in the posts above; here, everything a picture was drawn from."""
+    rehearsal, _ = demo
+    assert len(rehearsal.squares) >= 5
+    data = [json.dumps(square, ensure_ascii=False) for square in rehearsal.squares]
+    leaks = [(secret, text[:80]) for text in data for secret in _secrets(rehearsal)
+             if re.search(rf"(?<!\w){re.escape(secret)}(?!\w)", text, re.I)]
+    assert leaks == []
+
+
+def test_every_vote_count_and_the_day_end_carry_their_uploaded_picture(demo):
+    rehearsal, _ = demo
+    counts = [p["raw"] for p in rehearsal.thread() if p["username"] == rehearsal.setup.bot_username
+              and p["raw"].startswith(("## Vote count", "## Day 1 is over"))]
+    assert len(counts) >= 3 and any(c.startswith("## Day 1 is over") for c in counts)
+    for raw in counts:
+        assert re.search(r"^!\[Town square \(Vote count \d+\.\d+\): [^|\]]+\|690x500\]"
+                         r"\(upload://\w+\.png\)$", raw, re.M), raw[:200]
+    assert len(rehearsal.server.uploads.by_sha1) == len({c for c in counts})
+
+
 def test_the_check_would_catch_a_leak(demo):
     rehearsal, _ = demo
     secrets = _secrets(rehearsal)
@@ -86,7 +119,7 @@ def test_every_public_post_comes_from_a_public_template_and_each_is_rendered(dem
     rehearsal, rendered = demo
     by_text = {}
     for template, text in rendered:
-        by_text.setdefault(text.strip(), set()).add(template)
+        by_text.setdefault(PICTURE_TARGET.sub("](picture)", text).strip(), set()).add(template)
     used = set()
     for post in _bot_public_posts(rehearsal):
         templates = by_text.get(post, set())

@@ -104,7 +104,7 @@ def test_a_vote_count_with_two_nominations_reads_at_a_glance():
     talk.thread("Fatima", "/vote Ellen", at + timedelta(minutes=20))
     said = talk.st("!vc", at + H)
     (count,) = [s for s in to(said, "topic") if s.startswith("## Vote count")]
-    lines = [line for line in count.splitlines() if line]
+    lines = [line for line in count.splitlines() if line and not line.startswith("![")]
     assert lines[1] == "Votes / needed: Derek **6**/4 · Ellen **1**/7"
     assert lines[2].startswith("About to die:")
     assert "**6** execute votes; **4** to reach the threshold (7 living).\n" in count
@@ -112,3 +112,21 @@ def test_a_vote_count_with_two_nominations_reads_at_a_glance():
         " (**6** to tie)." in count
     assert "Needed to execute" not in count
     assert "Locked, in clock order: [Ellen](/t/1/4) ✅, [Fatima](/t/1/5) ✅" in count  # their posts
+
+
+def test_a_game_file_can_turn_the_picture_off(tmp_path):
+    """`picture = false` in [game]: the vote count is text only; by default it opens with the
+    town square."""
+    from modbot.app.reactions import GameOptions, Reactor
+    from modbot.files.gamefile import load_game
+    from modbot.rehearsal import DEMO_GAME
+    off = tmp_path / "off.toml"
+    off.write_text(DEMO_GAME.read_text().replace('bot = "modbot"', 'bot = "modbot"\npicture = false'))
+    talk, at = _nominations_open()
+    counts = {}
+    for name, path in (("on", DEMO_GAME), ("off", off)):
+        reactor = Reactor(GameOptions(1, "g1", pictures=load_game(path).pictures))
+        counts[name] = reactor._vote_count(talk.state, at, "test")
+    assert "](modbot-picture:" in counts["on"].raw and len(counts["on"].pictures) == 1
+    assert "![" not in counts["off"].raw and counts["off"].pictures == ()
+    assert "Votes / needed" in counts["off"].raw

@@ -71,6 +71,13 @@ class ForumClient(DiscourseClient):
 
     # -- endpoints pydiscourse lacks or gets wrong ------------------------------------------
 
+    def upload_picture(self, png: bytes, filename: str) -> dict:
+        """POST /uploads.json as Discourse's composer does (multipart, synchronous): the
+        upload's JSON, with its `short_url` (`upload://…`) to embed."""
+        return self._request("POST", "/uploads.json",
+                             data={"type": "composer", "synchronous": "true"},
+                             files={"file": (filename, png, "image/png")})
+
     def private_posts(self, before: int | None = None) -> dict:
         return self._get("/private-posts.json", **({"before": before} if before else {}))
 

@@ -8,6 +8,12 @@ copy a marker; in PMs, as far back as the row's first attempt); if found it is m
 resent.
 Discourse also memoizes identical API creates for 120 s, a second guard.
 
+A post that embeds a picture (the town square of a vote count) names it by its hash; the
+picture's bytes wait in the store, and just before the post is sent the picture is uploaded
+(once: its `upload://` address is kept; Discourse answers a repeated upload of the same bytes
+with the same upload, so a crash between the two never makes a second one). An upload that
+fails leaves the picture out and the post goes on; only a 429 holds the post back with it.
+
 Rows of one thread (a topic, or one PM conversation) go out in order; a thread whose head
 cannot be sent now is skipped until later, and other threads and games go on. A 429 defers by
 `Retry-After`; 5xx, timeouts and dropped connections back off; a permanent failure (422...) is
@@ -18,10 +24,11 @@ spacing between posts is enforced by skipping until the next drain.
 from __future__ import annotations
 
 import logging
+import re
 import time
 from datetime import datetime
 
-from .forum import ForumClient, PermanentError, TransientError
+from .forum import ForumClient, ForumError, PermanentError, TransientError
 from .store import Batch, OutboxRow, Outgoing, Store
 
 log = logging.getLogger("modbot.adapters.outbox")
@@ -37,6 +44,10 @@ def _epoch(created_at: str | None) -> float | None:
         return datetime.fromisoformat(created_at.replace("Z", "+00:00")).timestamp()
     except ValueError:
         return None
+
+
+# A picture the raw embeds by its hash until the outbox uploads it (see _with_pictures).
+PICTURE = re.compile(r"!\[([^\]]*)\]\(modbot-picture:([0-9a-f]{40})\)")
 
 
 def marker(key: str) -> str:
@@ -101,7 +112,7 @@ class Outbox:
             self.client.update_topic_status(topic_id, status, enabled == "true")
             self.store.mark_sent(row, None, topic_id, None)
             return True
-        raw = with_marker(row.raw, row.key)
+        raw = self._with_pictures(with_marker(row.raw, row.key))
         if topic_id:
             result = self.client.create_post(raw, topic_id=topic_id)
         else:
@@ -114,6 +125,36 @@ class Outbox:
                              result.get("post_number"))
         self.last_sent = self.wall()
         return True
+
+    def _with_pictures(self, raw: str) -> str:
+        """Each `![ALT|WxH](modbot-picture:SHA1)` the raw embeds, pointed at its upload (made
+        now if it was not before); a picture that cannot be uploaded is left out, so the post
+        goes without it rather than waiting or being lost."""
+        def embed(match: re.Match) -> str:
+            address = self._uploaded(match.group(2))
+            return f"![{match.group(1)}]({address})" if address else ""
+        return PICTURE.sub(embed, raw)
+
+    def _uploaded(self, sha1: str) -> str | None:
+        picture = self.store.picture(sha1)
+        if picture is None:
+            return None
+        if picture.short_url:
+            return picture.short_url
+        try:
+            answer = self.client.upload_picture(bytes(picture.png), f"town-square-{sha1[:12]}.png")
+        except TransientError as exc:
+            if exc.status == 429:  # the shared budget is spent: the post waits with it
+                raise
+            log.warning("picture %s not uploaded (%s): posting without it", sha1[:12], exc)
+            return None
+        except ForumError as exc:
+            log.warning("picture %s refused (%s): posting without it", sha1[:12], exc)
+            return None
+        short_url = answer.get("short_url") if isinstance(answer, dict) else None
+        if short_url:
+            self.store.mark_uploaded(sha1, short_url)
+        return short_url
 
     def _already_posted(self, row: OutboxRow, topic_id: int | None) -> bool:
         """Look for the row's marker on the forum (after an attempt whose fate is unknown), in

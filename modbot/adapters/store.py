@@ -91,7 +91,15 @@ class CursorRow(_Model):
     value = peewee.BigIntegerField()
 
 
-MODELS = [SchemaVersion, GameRow, InputRow, EventRow, OutboxRow, CursorRow]
+class PictureRow(_Model):
+    """A picture a post embeds (v6): keyed by the PNG's SHA-1, uploaded once, its
+    `upload://` address kept so a retried post never uploads it again."""
+    sha1 = peewee.CharField(unique=True)
+    png = peewee.BlobField()
+    short_url = peewee.CharField(null=True)
+
+
+MODELS = [SchemaVersion, GameRow, InputRow, EventRow, OutboxRow, CursorRow, PictureRow]
 
 
 def _v1_create(db):
@@ -133,8 +141,13 @@ def _v5_outbox_first_attempt(db):
         migrate(migrator.add_column("outbox_row", "first_attempt", peewee.FloatField(null=True)))
 
 
+def _v6_pictures(db):
+    """The pictures posts embed (the town square of a vote count)."""
+    db.create_tables([PictureRow])
+
+
 MIGRATIONS = [_v1_create, _v2_input_topic, _v3_input_shared,
-              _v4_input_participants, _v5_outbox_first_attempt]  # append; never edit one
+              _v4_input_participants, _v5_outbox_first_attempt, _v6_pictures]  # append; never edit one
 
 
 @dataclass
@@ -148,6 +161,7 @@ class Outgoing:
     recipients: tuple[str, ...] = ()
     title: str | None = None
     kind: str = "post"
+    pictures: tuple[tuple[str, bytes], ...] = ()  # (sha1, png) the raw embeds, see outbox
 
 
 @dataclass
@@ -227,6 +241,10 @@ class Store:
                                  title=out.title, raw=out.raw).on_conflict(
                     conflict_target=[OutboxRow.key], update={OutboxRow.key: OutboxRow.key}
                 ).execute()
+                for sha1, png in out.pictures:
+                    PictureRow.insert(sha1=sha1, png=png).on_conflict(
+                        conflict_target=[PictureRow.sha1],
+                        update={PictureRow.sha1: PictureRow.sha1}).execute()
             for name, value in batch.cursors.items():
                 CursorRow.insert(name=name, value=value).on_conflict(
                     conflict_target=[CursorRow.name], update={CursorRow.value: value}).execute()
@@ -235,6 +253,12 @@ class Store:
                     (GameRow.id == game_id) & (GameRow.last_post_number < number)).execute()
 
     # -- outbox -----------------------------------------------------------------------------
+
+    def picture(self, sha1: str) -> PictureRow | None:
+        return PictureRow.get_or_none(PictureRow.sha1 == sha1)
+
+    def mark_uploaded(self, sha1: str, short_url: str) -> None:
+        PictureRow.update(short_url=short_url).where(PictureRow.sha1 == sha1).execute()
 
     def pending(self) -> list[OutboxRow]:
         return list(OutboxRow.select().where(OutboxRow.status == "pending").order_by(OutboxRow.id))

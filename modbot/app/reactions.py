@@ -16,6 +16,7 @@ counted as a pardon; to the Storytellers: edit/delete flags. The private side of
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -50,8 +51,9 @@ from ..core import (
 )
 from .catalogue import rejection_words
 from .grimoire_status import status_text
+from .picture import Picture, vote_picture
 from .private_reactions import private_messages
-from .render import render
+from .render import is_silent, render
 from .views import date_tag, public_roles, vote_count_view
 
 # The only templates ever posted in the game thread. None receives the grimoire: their views
@@ -72,6 +74,7 @@ class GameOptions:
     vote_count_minutes: float = 60
     close_topic_at_night: bool = False
     storytellers: tuple[str, ...] = ()  # they take part in every player's grimoire PM
+    pictures: bool = True  # the town square in vote counts and the day-end post
 
 
 @dataclass
@@ -227,9 +230,10 @@ class Reactor:
     def _day_end(self, state: GameState, event: DayEnded, night: PhaseChanged) -> Outgoing:
         view = self._view(state, self._next_number(state, event.day), day=event.day)
         self._counted(event.at)
-        raw = render("day_end.md.j2", vc=view, cycle=night.cycle,
+        picture = self._picture(state, view)
+        raw = render("day_end.md.j2", vc=view, cycle=night.cycle, picture=picture,
                      deadline=date_tag(night.ends_at), lock=self._lock_tag(state, night))
-        return self.post(f"end:{event.day}", raw)
+        return _embedding(self.post(f"end:{event.day}", raw), picture)
 
     # -- vote counts ------------------------------------------------------------------------
 
@@ -260,8 +264,16 @@ class Reactor:
         number = self._next_number(state)
         view = self._view(state, number)
         self._counted(at)
-        return self.post(f"vc:{day}.{number}:{reason}",
-                            render("votecount.md.j2", vc=view))
+        picture = self._picture(state, view)
+        return _embedding(self.post(f"vc:{day}.{number}:{reason}",
+                                    render("votecount.md.j2", vc=view, picture=picture)), picture)
+
+    def _picture(self, state: GameState, view: dict) -> Picture | None:
+        """The town square of this count, unless the game turned pictures off (or nothing is
+        rendered: start-up's fold)."""
+        if not self.options.pictures or is_silent():
+            return None
+        return vote_picture(state, view)
 
     # -- private replies --------------------------------------------------------------------
 
@@ -329,3 +341,10 @@ def _is_storyteller_life_change(event) -> bool:
 
 
 __all__ = ["EXILE", "GameOptions", "PUBLIC_TEMPLATES", "Reactor"]
+
+
+def _embedding(outgoing: Outgoing, picture: Picture | None) -> Outgoing:
+    """The post carries its picture's bytes to the store; the outbox uploads them once."""
+    if picture is None:
+        return outgoing
+    return dataclasses.replace(outgoing, pictures=((picture.sha1, picture.png),))

@@ -44,6 +44,10 @@ def silent_rendering():
         _SILENT.reset(token)
 
 
+def is_silent() -> bool:
+    return _SILENT.get()
+
+
 def render(template: str, **context) -> str:
     """Render one template to text (trailing blank lines trimmed)."""
     if _SILENT.get():

@@ -29,7 +29,7 @@ GAME_KEYS = {
     "count_spoilers", "end_day_when_all_locked", "whispers_per_day",
     "night", "discussion", "nomination", "voting", "night_action_lock",
     "script", "script_add", "bluffs", "remind_before_lock", "fabled", "revolutionary",
-    "lil_monsta",
+    "lil_monsta", "picture",
 }
 SEAT_KEYS = {"player", "aliases", "dead", "ghost_vote", "traveller", "character", "thinks",
              "alignment", "evil_team", "bluffs"}
@@ -110,6 +110,7 @@ def parse_game(text: str, path: str = "<game file>", base: Path | None = None) -
         count_spoilers=_bool(lines, game, "count_spoilers", True),
         end_day_when_all_locked=_bool(lines, game, "end_day_when_all_locked", True),
         whispers_per_day=_count(lines, game, "whispers_per_day"),
+        pictures=_bool(lines, game, "picture", True),
         script=script,
         grimoire=grimoire,
         bluffs=bluffs_from_file(lines, game, script),

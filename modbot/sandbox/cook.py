@@ -9,7 +9,8 @@ passes add what Discourse adds:
    becomes `aside.quote`, `[details="Summary"]` a `<details>` element, `[spoiler]` a blurred
    block; each body is cooked again (they nest);
 2. inline BBCode in the rendered text (never inside `<code>`/`<pre>`): `[date=… time=…
-   timezone="UTC"]` shown as a date, `[spoiler]…[/spoiler]`, `[b]`, `[i]`, `[s]`, `[u]`.
+   timezone="UTC"]` shown as a date, `[spoiler]…[/spoiler]`, `[b]`, `[i]`, `[s]`, `[u]`; and
+   an uploaded image `![ALT|WxH](upload://…)` pointed at the file the sandbox serves.
 
 HTML comments (the bot's `<!-- modbot:… -->` markers) are hidden, as Discourse hides them.
 `date_tags` lists the times a raw text's `[date]` tags name (the sandbox's "next deadline").
@@ -39,6 +40,7 @@ _INLINE = [
     (re.compile(r"\[s\](.+?)\[/s\]", re.IGNORECASE | re.DOTALL), r"<s>\1</s>"),
     (re.compile(r"\[u\](.+?)\[/u\]", re.IGNORECASE | re.DOTALL), r"<u>\1</u>"),
 ]
+_UPLOAD = re.compile(r'<img src="upload://(\w+\.\w+)" alt="([^"|]*)(?:\|(\d+)x(\d+))?"')
 _CODE = re.compile(r"(<pre>.*?</pre>|<code>.*?</code>)", re.DOTALL)
 
 
@@ -119,10 +121,16 @@ def _markdown(lines: list[str]) -> str:
 
 
 def _inline(rendered: str) -> str:
-    out = _DATE.sub(_date_html, rendered)
+    out = _UPLOAD.sub(_upload_html, _DATE.sub(_date_html, rendered))
     for pattern, replacement in _INLINE:
         out = pattern.sub(replacement, out)
     return out
+
+
+def _upload_html(match: re.Match) -> str:
+    """`![ALT|WxH](upload://…)`: the image at its served address, at its stated size."""
+    size = f' width="{match.group(3)}" height="{match.group(4)}"' if match.group(3) else ""
+    return f'<img src="/uploads/short-url/{match.group(1)}" alt="{match.group(2)}"{size}'
 
 
 def _date_html(match: re.Match) -> str:

@@ -8,6 +8,7 @@ from typing import Callable
 
 from .forum import ApiError, Forum, User, errors
 from .shapes import CHUNK, latest_post_json, post_json, topic_json, topic_list_item, user_json
+from .uploads import CONTENT_TYPES
 
 NOT_FOUND = "The requested URL or resource could not be found."
 FORBIDDEN = "You are not permitted to view the requested resource."
@@ -271,6 +272,21 @@ def latest_topics(req: Request):
     return _ok({"users": [], "primary_groups": [], "topic_list": listing})
 
 
+# -- uploads ----------------------------------------------------------------------------------
+
+def create_upload(req: Request):
+    req.need_user()
+    return _ok(req.server.uploads.create(req.params).json())
+
+
+def serve_upload(req: Request):
+    upload = req.server.uploads.find(req.path["name"])
+    if upload is None:
+        raise _not_found()
+    return 200, upload.data, {"Content-Type": CONTENT_TYPES.get(upload.extension,
+                                                                 "application/octet-stream")}
+
+
 def _r(method: str, path: str, handler) -> Route:
     """`path` uses {name} placeholders; `(.json)` marks an optional suffix."""
     regex = re.escape(path).replace(r"\(\.json\)", r"(?:\.json)?")
@@ -303,4 +319,7 @@ ROUTES = [
     _r("POST", "/posts(.json)", create_post),
     _r("GET", "/topics/private-messages/{username}.json", private_messages),
     _r("GET", "/latest.json", latest_topics),
+    _r("POST", "/uploads(.json)", create_upload),
+    _r("GET", "/uploads/short-url/{name}", serve_upload),
+    _r("GET", "/uploads/default/original/1X/{name}", serve_upload),
 ]

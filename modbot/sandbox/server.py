@@ -16,6 +16,8 @@ import sys
 import threading
 import time
 from collections import Counter, deque
+from email.parser import BytesParser
+from email.policy import HTTP
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
@@ -23,6 +25,7 @@ from . import web
 from .forum import ApiError, Clock, Forum, errors, rate_limited
 from .routes import ROUTES, Request
 from .shapes import ts
+from .uploads import Uploads
 
 JSON_TYPE = "application/json; charset=utf-8"
 INVALID_KEY = ("You are not permitted to view the requested resource. The API username or key "
@@ -99,6 +102,7 @@ class SandboxServer(ThreadingHTTPServer):
         self.api_key = api_key or secrets.token_hex(16)
         self.limiter = AdminLimiter(admin_api_limit, self.forum.seconds)
         self.faults = Faults()
+        self.uploads = Uploads()
         self.counts: Counter[str] = Counter()
         self.counts_lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -221,7 +225,9 @@ class _Handler(BaseHTTPRequestHandler):
                 if not isinstance(data, dict):
                     raise ValueError("a JSON body must be an object")
                 params.update(data)
-            elif "multipart/form-data" not in kind:
+            elif "multipart/form-data" in kind:
+                params.update(_multipart(kind, body))
+            else:
                 params.update(_flatten(parse_qs(body.decode("utf-8", "replace"),
                                                 keep_blank_values=True)))
         return params
@@ -271,7 +277,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _send(self, status: int, body, headers: dict | None = None) -> None:
         headers = dict(headers or {})
-        if isinstance(body, str):
+        if isinstance(body, bytes):
+            data = body
+        elif isinstance(body, str):
             data = body.encode("utf-8")
             headers.setdefault("Content-Type", "text/html; charset=utf-8")
         else:
@@ -298,6 +306,23 @@ def _route(method: str, path: str):
             if match:
                 return route, match
     return None, None
+
+
+def _multipart(content_type: str, body: bytes) -> dict:
+    """A multipart/form-data body: text fields as strings, files as {filename, content, type}."""
+    message = BytesParser(policy=HTTP).parsebytes(
+        b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n" + body)
+    fields: dict = {}
+    for part in message.iter_parts() if message.is_multipart() else ():
+        name = part.get_param("name", header="content-disposition")
+        if not name:
+            continue
+        content = part.get_payload(decode=True) or b""
+        filename = part.get_filename()
+        fields[str(name)] = {"filename": filename, "content": content,
+                             "type": part.get_content_type()} if filename is not None \
+            else content.decode("utf-8", "replace")
+    return fields
 
 
 def _flatten(parsed: dict[str, list[str]]) -> dict:

@@ -90,6 +90,7 @@ class GameSetup:
     count_spoilers: bool = True
     end_day_when_all_locked: bool = True
     whispers_per_day: int = 0  # declarations per player per day; 0: no limit
+    pictures: bool = True  # the town square picture in vote counts (the shell's; rules ignore it)
     script: Script | None = None  # the characters; None: no private side
     grimoire: tuple = ()  # (player, GrimoireEntry) as the game file deals them
     bluffs: tuple[str, ...] = ()  # character ids the Demon learns as not in play

@@ -1,0 +1,219 @@
+"""What each `modbot` command does once its arguments are parsed (cli.py parses them).
+
+Each function takes the parsed arguments and returns the exit status; imports that only one
+command needs stay inside it, so `modbot --help` starts fast.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sys
+
+from .app.catalogue import worded_report
+from .app.render import render_text_report
+from .core import GameState, Roster, parse_post, replay
+from .files.gamefile import load_game
+from .files.threadfile import load_thread
+
+
+def parse_command(args) -> int:
+    players = tuple(p.strip() for p in args.players.split(",") if p.strip())
+    aliases = []
+    for item in args.alias:
+        alias, sep, player = item.partition("=")
+        if not sep or player.strip() not in players:
+            print(f"modbot: --alias {item!r}: expected ALIAS=PLAYER with a player from "
+                  f"--players", file=sys.stderr)
+            return 2
+        aliases.append((alias.strip(), player.strip()))
+    roster = Roster(players, tuple(aliases))
+    open_nominees = []
+    for name in args.open:
+        resolved = roster.resolve_exact(name)
+        if resolved is None:
+            print(f"modbot: --open {name!r} is not in --players", file=sys.stderr)
+            return 2
+        open_nominees.append(resolved)
+    result = parse_post(sys.stdin.read(), roster, tuple(open_nominees), tuple(args.storyteller),
+                        count_spoilers=not args.no_spoilers)
+    print(json.dumps(result.to_json(), ensure_ascii=False))
+    return 0
+
+
+def replay_command(args) -> int:
+    setup = dataclasses.replace(load_game(args.game), script=None)  # the public side only
+    posts = load_thread(args.thread)
+    run = replay(GameState.from_setup(setup), posts, args.at)
+    report = run.report()
+    if args.text:
+        print(render_text_report(setup, report))
+    else:
+        print(json.dumps(worded_report(report), indent=2, ensure_ascii=False))
+    return 0
+
+
+def picture_command(args) -> int:
+    from .app.picture import vote_picture
+    from .app.views import vote_count_view
+    setup = dataclasses.replace(load_game(args.game), script=None)  # the public side only
+    posts = load_thread(args.thread)
+    if args.at is not None:
+        posts = [p for p in posts if p.created_at <= args.at]
+    state = replay(GameState.from_setup(setup), posts, args.at).state
+    view = vote_count_view(state, number=0, as_of=posts[-1].post_number if posts else None,
+                           topic_id=setup.topic_id)
+    picture = vote_picture(state, view)
+    try:
+        with open(args.output, "wb") as out:
+            out.write(picture.png)
+    except OSError as exc:
+        print(f"modbot: cannot write {args.output} ({exc.strerror})", file=sys.stderr)
+        return 2
+    print(f"{args.output}: {picture.width}x{picture.height}, {len(picture.png):,} bytes. "
+          f"{picture.alt}")
+    return 0
+
+
+def demo_command(args) -> int:
+    from .demo import run_demo
+    return run_demo(args.database)
+
+
+def rehearse_command(args) -> int:
+    from .rehearse import rehearse_command
+    return rehearse_command(args)
+
+
+def sandbox_command(args) -> int:
+    from .sandbox.forum import Clock, Forum
+    from .sandbox.server import SandboxServer
+    forum = Forum(Clock(args.start, args.speed), limits=not args.no_limits)
+    for name in args.moderator:
+        forum.add_user(name, moderator=True, trust_level=4)
+    try:
+        server = SandboxServer(args.port, api_key=args.api_key, forum=forum,
+                               admin_api_limit=args.admin_api_limit)
+    except OSError as exc:
+        print(f"modbot: cannot serve on port {args.port} ({exc.strerror}): choose another "
+              "with --port, or 0 for any free one", file=sys.stderr)
+        return 2
+    print(f"modbot sandbox on {server.url} (master API key: {server.api_key})", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
+def _open_store(args):
+    from .adapters.store import DEFAULT_URL, Store
+    from .app.daemon import configured_database
+    url = args.database or os.environ.get("DATABASE_URL") or (
+        configured_database(args.config) if args.config else None) or DEFAULT_URL
+    return Store(url)
+
+
+def setup_command(args) -> int:
+    from .files.setupfile import run_setup
+    return run_setup(args)
+
+
+def audit_command(args) -> int:
+    from .audit import AuditError, audit_game, audit_text
+    setup = load_game(args.game)
+    store = _open_store(args)
+    try:
+        audit = audit_game(store, setup)
+    except AuditError as exc:
+        print(f"modbot: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        store.close()
+    print(json.dumps(audit, indent=2, ensure_ascii=False) if args.json else audit_text(audit))
+    return 0 if audit["replay_matches"] else 1
+
+
+def status_command(args) -> int:
+    from .audit import AuditError, load_runtime
+    from .core import report
+    setup = load_game(args.game)
+    store = _open_store(args)
+    try:
+        _row, runtime = load_runtime(store, setup)
+        runtime.load(store.inputs(_row.id))
+    except AuditError as exc:
+        print(f"modbot: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        store.close()
+    state = report(runtime.state)
+    print(json.dumps(worded_report(state), indent=2, ensure_ascii=False) if args.json
+          else render_text_report(setup, state))
+    return 0
+
+
+def game_new_command(args) -> int:
+    from .adapters.forum import ForumClient, ForumError
+    from .app.daemon import ConfigError, load_config
+    from .app.opening import opening_post
+    setup = load_game(args.game)
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(f"modbot: {exc}", file=sys.stderr)
+        return 2
+    category = args.category or config.category
+    if category is None:
+        print("modbot: give the forum category: --category N, or category in [forum]",
+              file=sys.stderr)
+        return 2
+    client = ForumClient(config.forum_url, config.username, config.api_key,
+                         timeout=config.timeout)
+    try:
+        post = client.create_post(opening_post(setup), category_id=category,
+                                  title=f"{setup.name}: the game thread")
+    except ForumError as exc:
+        print(f"modbot: the forum refused the game thread: {exc}", file=sys.stderr)
+        return 3
+    print(f"Opened the game thread: topic {post['topic_id']} "
+          f"({config.forum_url}/t/{post['topic_id']}). Set topic_id = {post['topic_id']} in "
+          f"{args.game}.")
+    return 0
+
+
+def run_command(args) -> int:
+    import logging
+
+    from .app.daemon import ConfigError, load_config, run
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(f"modbot: {exc}", file=sys.stderr)
+        return 2
+    return run(config, max_cycles=args.max_cycles)
+
+
+def check_command(args) -> int:
+    from .adapters.forum import ForumClient
+    from .app.daemon import ConfigError, load_config
+    from .app.preflight import preflight
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(f"modbot: {exc}", file=sys.stderr)
+        return 2
+    client = ForumClient(config.forum_url, config.username, config.api_key,
+                         timeout=config.timeout)
+    found = preflight(client, config.username, config.games)
+    for note in found.notes:
+        print(f"note: {note}")
+    for problem in found.problems:
+        print(f"problem: {problem}")
+    if found.ready:
+        print(f"Ready: {len(config.games)} game(s) checked on {config.forum_url}.")
+    return 0 if found.ready else 1

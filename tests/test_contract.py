@@ -122,3 +122,13 @@ def test_create_post_response(spec, forum):
     body = client.post("Alex", "A reply made for the contract test, long enough.",
                        topic_id=topic)
     _check(spec, "/posts.json", body, "post")
+
+
+def test_upload_response(spec, forum):
+    client, _ = forum
+    png = (Path(__file__).parent / "golden" / "town_square.png").read_bytes()
+    response = client.call("POST", "/uploads.json", "modbot", data={"type": "composer",
+                                                                    "synchronous": "true"},
+                           files={"file": ("square.png", png, "image/png")})
+    assert response.status_code == 200, response.text
+    _check(spec, "/uploads.json", response.json(), "post")

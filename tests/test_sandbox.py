@@ -2,6 +2,7 @@
 
 import time
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 import requests
@@ -327,3 +328,22 @@ def test_threads_are_readable_in_a_browser(forum):
     page = requests.get(f"{client.url}/t/{topic}", headers={"Accept": "text/html"}, timeout=5)
     assert page.headers["Content-Type"].startswith("text/html")
     assert "<h1>Test game: the game thread</h1>" in page.text
+
+
+def test_uploads_follow_discourses_rules(forum):
+    client, _ = forum
+    png = (Path(__file__).parent / "golden" / "town_square.png").read_bytes()
+
+    def upload(name: str, data: bytes, **fields):
+        return client.call("POST", "/uploads.json", "Alex", data={"synchronous": "true", **fields},
+                           files={"file": (name, data, "application/octet-stream")})
+    first = upload("square.png", png, type="composer").json()
+    assert first["short_url"].startswith("upload://") and (first["width"], first["height"]) == (690, 500)
+    assert upload("again.png", png, type="composer").json()["id"] == first["id"]  # same bytes
+    served = requests.get(client.url + first["short_path"], timeout=5)
+    assert served.headers["Content-Type"] == "image/png" and served.content == png
+    assert upload("square.png", png).status_code == 400  # no type
+    refused = upload("virus.exe", b"MZ", type="composer")
+    assert refused.status_code == 422 and "not authorized" in refused.json()["errors"][0]
+    big = upload("big.png", png + b"\0" * (4096 * 1024), type="composer")
+    assert big.status_code == 422 and "too big" in big.json()["errors"][0]

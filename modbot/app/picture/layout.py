@@ -18,7 +18,7 @@ from .fonts import font, font_for
 WIDTH, HEIGHT = 690, 500
 CENTRE = (345.0, 258.0)
 RADII = (205.0, 150.0)
-LABEL_SIZE = 13
+LABEL_SIZE = 14
 MARGIN = 6.0
 TOP_BAND = 36.0  # the title
 BOTTOM_BAND = 466.0  # the legend

@@ -174,7 +174,7 @@ def game_new_command(args) -> int:
     client = ForumClient(config.forum_url, config.username, config.api_key,
                          timeout=config.timeout)
     try:
-        post = client.create_post(opening_post(setup), category_id=category,
+        post = client.create_post(opening_post(setup, config.guide_url), category_id=category,
                                   title=f"{setup.name}: the game thread")
     except ForumError as exc:
         print(f"modbot: the forum refused the game thread: {exc}", file=sys.stderr)

@@ -137,8 +137,8 @@ def test_help_texts_name_every_command():
     result = modbot("--help")
     for command in ("parse", "replay", "demo", "sandbox", "run", "audit", "game", "setup"):
         assert command in result.stdout
-    readme = (ROOT / "README.md").read_text()
+    reference = (ROOT / "docs" / "commands.md").read_text()
     for command in ("modbot parse", "modbot replay", "modbot demo", "modbot sandbox",
                     "modbot run", "modbot audit", "modbot game new", "modbot game status",
-                    "modbot setup"):
-        assert command in readme
+                    "modbot setup", "modbot check", "modbot rehearse", "modbot picture"):
+        assert f"`{command}`" in reference

@@ -165,8 +165,9 @@ def test_every_command_is_in_the_storyteller_guide():
     from pathlib import Path
 
     from modbot.app.render import command_guide
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    assert command_guide() in readme, "paste modbot.app.render.command_guide() into the README"
+    readme = (Path(__file__).resolve().parent.parent / "docs" / "storytellers.md").read_text()
+    assert command_guide() in readme, \
+        "paste modbot.app.render.command_guide() into docs/storytellers.md"
     for command in COMMANDS.values():
         usage = command.usage.replace("|", "\\|")
         assert usage in readme and command.example in readme, command.name

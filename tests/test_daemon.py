@@ -22,12 +22,12 @@ def _modbot(*args, env=None, timeout=60):
                           text=True, env=full_env, cwd=ROOT, timeout=timeout)
 
 
-def _config(tmp_path, url="http://127.0.0.1:9", extra=""):
+def _config(tmp_path, url="http://127.0.0.1:9", extra="", bot=""):
     game = (ROOT / "config" / "example-game.toml").read_text()
     (tmp_path / "game.toml").write_text(game)
     path = tmp_path / "modbot.toml"
     path.write_text(f'[forum]\nurl = "{url}"\nusername = "modbot"\n{extra}\n'
-                    f'[bot]\ndatabase_url = "sqlite:///{tmp_path}/bot.sqlite"\n'
+                    f'[bot]\ndatabase_url = "sqlite:///{tmp_path}/bot.sqlite"\n{bot}\n'
                     '[[game]]\nfile = "game.toml"\n')
     return path
 
@@ -99,7 +99,8 @@ def test_game_new_opens_the_thread_with_its_opening_post(tmp_path):
     forum.add_user("modbot", moderator=True)
     server = SandboxServer(0, api_key="master", forum=forum, admin_api_limit=0).start()
     try:
-        config = _config(tmp_path, server.url, extra="category = 4")
+        config = _config(tmp_path, server.url, extra="category = 4",
+                         bot='guide_url = "https://botf.example/modbot/players/"')
         result = _modbot("game", "new", str(tmp_path / "game.toml"), "--config", str(config),
                          env={"MODBOT_API_KEY": "master"})
         assert result.returncode == 0, result.stderr
@@ -109,6 +110,9 @@ def test_game_new_opens_the_thread_with_its_opening_post(tmp_path):
         assert opening.username == "modbot" and opening.raw.startswith("# BotF 1")
         assert '[date=2026-12-01 time=18:00:00 timezone="UTC"]' in opening.raw
         assert "1. Alex\n2. Brianna" in opening.raw and "`/nominate X`" in opening.raw
+        # the short guide folded, the full one linked
+        assert "The full player guide: https://botf.example/modbot/players/" in opening.raw
+        assert '[details="How to play: what to post"]' in opening.raw
         result = _modbot("game", "new", str(tmp_path / "game.toml"), "--config",
                          str(_config(tmp_path, server.url)), env={"MODBOT_API_KEY": "master"})
         assert result.returncode == 2 and "category" in result.stderr

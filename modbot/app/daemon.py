@@ -27,7 +27,7 @@ from .service import Service, Settings
 log = logging.getLogger("modbot")
 FORUM_KEYS = {"url", "username", "api_key_env", "timeout", "category"}
 BOT_KEYS = {"poll_seconds", "database_url", "vote_count_minutes", "settle_seconds",
-            "sweep_minutes", "post_spacing", "close_topic_at_night", "max_backoff"}
+            "sweep_minutes", "post_spacing", "close_topic_at_night", "max_backoff", "guide_url"}
 
 
 class ConfigError(ValueError):
@@ -49,6 +49,7 @@ class Config:
     category: int | None = None  # where `modbot game new` opens game threads
     notices: list[str] = field(default_factory=list)  # said once at start (a database moved)
     forum_clock: bool = False  # [rehearsal] clock = "forum": the sandbox's clock, the one clock
+    guide_url: str | None = None  # where the community publishes the player guide
 
 
 def load_config(path: str | Path, environ=os.environ) -> Config:
@@ -91,7 +92,8 @@ def load_config(path: str | Path, environ=os.environ) -> Config:
     return Config(url, username, api_key, games, float(forum.get("timeout", 10)),
                   float(bot.get("poll_seconds", 15)), database,
                   settings, start, float(rehearsal.get("speed", 1.0)),
-                  forum.get("category"), notices, rehearsal.get("clock") == "forum")
+                  forum.get("category"), notices, rehearsal.get("clock") == "forum",
+                  bot.get("guide_url"))
 
 
 def configured_database(path: str | Path) -> str | None:

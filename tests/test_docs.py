@@ -1,0 +1,82 @@
+"""The documentation stays true: the README is short and its links resolve, every page is in
+the site's navigation, every `modbot` command has its section, and every command the player
+guide's tables show is one the parser accepts (as a post Discourse accepts)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from modbot.cli import _build_parser
+from modbot.core import Roster, parse_post
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+ROSTER = Roster(("Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fatima", "Gus"), ())
+
+
+def test_the_readme_is_short_and_starts_with_the_two_commands():
+    readme = (ROOT / "README.md").read_text()
+    assert len(readme) <= 10_000, len(readme)
+    blocks = re.findall(r"```sh\n(.*?)\n```", readme, re.S)
+    assert blocks[:2] == [
+        "python3 -m venv .venv && .venv/bin/pip install -q -e . && .venv/bin/modbot demo",
+        "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && .venv/bin/pytest"]
+    assert "## Host your first game" in readme
+
+
+@pytest.mark.parametrize("page", ["README.md", *sorted(p.name for p in DOCS.glob("*.md"))])
+def test_every_relative_link_resolves(page):
+    path = ROOT / page if page == "README.md" else DOCS / page
+    for target in re.findall(r"\]\(([^)#\s]+)[^)]*\)", path.read_text()):
+        if target.startswith(("http://", "https://", "/t/", "upload://", "mailto:")):
+            continue
+        assert (path.parent / target).exists(), f"{page}: {target}"
+
+
+def test_every_page_is_in_the_sites_navigation():
+    nav = (ROOT / "mkdocs.yml").read_text()
+    for page in DOCS.glob("*.md"):
+        assert f": {page.name}" in nav, page.name
+
+
+def test_every_command_has_its_section():
+    reference = (DOCS / "commands.md").read_text()
+    commands = _build_parser()._subparsers._group_actions[0].choices  # noqa: SLF001
+    for name in commands:
+        assert re.search(rf"^## `modbot {name}[ `]", reference, re.M), name
+
+
+def _table_commands(page: str, heading: str) -> list[str]:
+    """The code spans of the second column of the first table after `heading`."""
+    lines = (DOCS / page).read_text().split(heading, 1)[1].splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("|"))
+    rows = []
+    for line in lines[first:]:
+        if not line.startswith("|"):
+            break
+        rows.append(line)
+    spans = []
+    for row in rows[2:]:
+        cells = [c.strip() for c in row.strip("|").split(" | ")]
+        spans += re.findall(r"`([^`]+)`", cells[1])
+    return spans
+
+
+def test_every_thread_command_in_the_player_guide_is_understood():
+    """Each form in the table, with X for a player (and the padding a real post needs: the
+    forum refuses a post under 20 characters), is an action, never a rejection."""
+    forms = _table_commands("players.md", "# Player guide")
+    assert len(forms) >= 25
+    understood = {"/unvote", "[unvote][/unvote]", "[uv][/uv]", "##unvote"}  # all yours
+    for form in forms:
+        post = form.replace("X, Y", "Derek, Ellen").replace("X", "Derek") + \
+            "\nThat is my post for today."
+        parsed = parse_post(post, ROSTER, ("Derek",), ("nightingale",)).to_json()
+        actions = parsed["actions"]
+        if form in ("yes", "no", "hands up", "hands down") or form in understood:
+            assert actions or form in understood, form
+            continue
+        assert actions and not parsed["rejections"], (form, parsed)

@@ -130,3 +130,45 @@ def test_a_game_file_can_turn_the_picture_off(tmp_path):
     assert "](modbot-picture:" in counts["on"].raw and len(counts["on"].pictures) == 1
     assert "![" not in counts["off"].raw and counts["off"].pictures == ()
     assert "Votes / needed" in counts["off"].raw
+
+
+def _count(said) -> str:
+    (count,) = [s for s in to(said, "topic") if s.startswith("## Vote count")]
+    return count
+
+
+def test_while_nominations_are_open_the_count_gives_both_deadlines():
+    talk, at = _nominations_open()
+    during = _count(talk.st("!vc", at))
+    assert "Nominations close [date=" in during and "Voting ends [date=" in during
+    voting = talk.state.phase_ends_at + H
+    talk.tick(voting)
+    later = _count(talk.st("!vc", voting + H))
+    assert "Voting ends [date=" in later and "Nominations close" not in later
+
+
+def test_a_nomination_whose_votes_are_all_locked_says_so():
+    talk, at = _nominations_open()
+    for i, p in enumerate(["Ellen", "Fatima", "Gus", "Alex", "Brianna", "Cameron", "Derek"]):
+        talk.thread(p, f"/vote Derek {'yes' if i % 2 else 'no'}\nMy vote for today.",
+                    at + timedelta(minutes=5 + i))
+    count = _count(talk.st("!vc", at + H))
+    assert "### Nomination of Derek (all votes locked)" in count
+    assert "(closed)" not in count
+
+
+def _day_end(said) -> str:
+    (end,) = [s for s in to(said, "topic") if s.startswith("## Day 1 is over")]
+    return end
+
+
+def test_the_day_end_post_says_how_the_day_ended():
+    talk, at = _nominations_open()
+    talk.thread("Ellen", "/vote Derek yes\nHe is the Demon, I am sure.", at)
+    deadline = talk.state.phase_ends_at + talk.state.setup.lengths.of(Phase.VOTING)
+    end = _day_end(talk.tick(deadline + H))
+    assert end.splitlines()[2] == "The day ended at its deadline."
+
+    talk, at = _nominations_open()
+    end = _day_end(talk.st("!endday --yes", at))
+    assert end.splitlines()[2] == "The Storytellers ended the day."

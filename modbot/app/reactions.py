@@ -85,6 +85,7 @@ class Reactor:
     last_vc_at: datetime | None = None
     edits: list[dict] = field(default_factory=list)
     as_of: int | None = None
+    voting_ends: datetime | None = None  # today's voting deadline, as of the last reaction
 
     # -- public -----------------------------------------------------------------------------
 
@@ -105,9 +106,11 @@ class Reactor:
         # announces the night's deaths from the event itself.
         dawn = next((e.deaths for e in events if isinstance(e, NightResolved)), None)
         for index, event in enumerate(events):
+            if isinstance(event, PhaseChanged) and event.phase is Phase.VOTING:
+                self.voting_ends = event.ends_at  # a day may open and end in one batch
             if isinstance(event, DayEnded):
                 night = next(e for e in events[index:] if isinstance(e, PhaseChanged))
-                out.append(self._day_end(state, event, night))
+                out.append(self._day_end(state, event, night, by_command=command is not None))
             else:
                 out.extend(self._on_event(state, event, ended, dawn))
             out.extend(private_messages(self, state, event))
@@ -115,6 +118,7 @@ class Reactor:
             out.append(self._vote_count(state, at, "vc"))
         if post is not None and rejections:
             out.append(self._rejection_reply(post, rejections, source))
+        self.voting_ends = state.phase_ends_at if state.phase is Phase.VOTING else None
         return out
 
     def _command_effects(self, state: GameState, events, report, source,
@@ -227,11 +231,17 @@ class Reactor:
                                 topic_id=self.options.topic_id, kind="status"))
         return out
 
-    def _day_end(self, state: GameState, event: DayEnded, night: PhaseChanged) -> Outgoing:
+    def _day_end(self, state: GameState, event: DayEnded, night: PhaseChanged, *,
+                 by_command: bool) -> Outgoing:
+        """How the day ended (the Storytellers, every vote locked early, or the deadline),
+        the execution, then the day's final tables."""
         view = self._view(state, self._next_number(state, event.day), day=event.day)
         self._counted(event.at)
         picture = self._picture(state, view)
-        raw = render("day_end.md.j2", vc=view, cycle=night.cycle, picture=picture,
+        deadline = self.voting_ends
+        ended_by = "storytellers" if by_command else \
+            "deadline" if deadline is not None and event.at >= deadline else "all_locked"
+        raw = render("day_end.md.j2", vc=view, cycle=night.cycle, picture=picture, ended_by=ended_by,
                      deadline=date_tag(night.ends_at), lock=self._lock_tag(state, night))
         return _embedding(self.post(f"end:{event.day}", raw), picture)
 

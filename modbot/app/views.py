@@ -12,6 +12,7 @@ from datetime import datetime
 from ..core import (
     GameState,
     Nomination,
+    Phase,
     about_to_die,
     character_ids,
     is_decided,
@@ -114,6 +115,9 @@ def vote_count_view(state: GameState, *, number: int, as_of: int | None,
         "executed": day.executed if day and not current else None,
         "ended": bool(day and day.ended_at),
         "deadline_label": deadline_label(state),
+        # while nominations are open, voting's end is ahead too: both deadlines are shown
+        "voting_ends": date_tag(state.phase_ends_at + state.setup.lengths.of(Phase.VOTING))
+        if current and state.phase is Phase.NOMINATION and state.phase_ends_at else None,
         "edits": edits or [],
     }
 

@@ -51,6 +51,7 @@ from ..core import (
 )
 from .catalogue import rejection_words
 from .grimoire_status import status_text
+from .hand_nudge import due_nudges
 from .picture import Picture, vote_picture
 from .private_reactions import private_messages
 from .render import is_silent, render
@@ -86,6 +87,7 @@ class Reactor:
     edits: list[dict] = field(default_factory=list)
     as_of: int | None = None
     voting_ends: datetime | None = None  # today's voting deadline, as of the last reaction
+    nudged: set[str] = field(default_factory=set)  # hand nudges sent (hand_nudge.py)
 
     # -- public -----------------------------------------------------------------------------
 
@@ -118,6 +120,7 @@ class Reactor:
             out.append(self._vote_count(state, at, "vc"))
         if post is not None and rejections:
             out.append(self._rejection_reply(post, rejections, source))
+        out.extend(self._nudges(state, at))
         self.voting_ends = state.phase_ends_at if state.phase is Phase.VOTING else None
         return out
 
@@ -250,6 +253,18 @@ class Reactor:
     def count_due(self, state: GameState, at: datetime) -> bool:
         """Votes changed since the last count, and the next count is due by `at`."""
         return self.dirty and state.today is not None and self._vc_due(at)
+
+    def nudge_due(self, state: GameState, at: datetime) -> bool:
+        return bool(due_nudges(state, self.nudged, at))
+
+    def _nudges(self, state: GameState, at: datetime) -> list[Outgoing]:
+        out = []
+        for nudge in due_nudges(state, self.nudged, at):
+            self.nudged.add(nudge.key)
+            out.append(self.pm(nudge.player, nudge.key, render(
+                "hand_nudge.md.j2", nudge=nudge, since=date_tag(nudge.since),
+                exile=nudge.kind == EXILE)))
+        return out
 
     def _vc_due(self, at: datetime) -> bool:
         interval = timedelta(minutes=self.options.vote_count_minutes)

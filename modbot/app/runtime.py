@@ -134,12 +134,14 @@ class GameRuntime:
                     outgoing)
 
     def on_tick(self, now: datetime) -> Step:
-        """The clock: phase ends and locks due by `now`, and a vote count that has become due
+        """The clock: phase ends and locks due by `now`, a vote count that has become due
         (votes changed and `vote_count_minutes` passed since the last count) even when nobody
-        posts. A tick that changes anything is stored like an input, so a restart derives the
-        same count under the same key."""
+        posts, and a nudge to a player the clock hand has waited on too long. A tick that
+        changes anything is stored like an input, so a restart derives the same posts under the
+        same keys (and remembers the nudges sent)."""
         outcome = advance(self.state, now)
-        if not outcome.events and not self.reactor.count_due(self.state, now):
+        if not outcome.events and not self.reactor.count_due(self.state, now) and \
+                not self.reactor.nudge_due(self.state, now):
             return Step()
         self.inputs.append(("tick", now))
         self.state = outcome.state

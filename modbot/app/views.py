@@ -23,6 +23,7 @@ from ..core import (
     say,
     threshold_now,
 )
+from .hand_nudge import waiting_since
 
 _MD_SPECIAL = re.compile(r"([\\`*_~#|!])")
 _ENTITIES = {"@": "&#64;", "[": "&#91;", "]": "&#93;", "<": "&lt;", ">": "&gt;", "&": "&amp;",
@@ -80,6 +81,7 @@ def nomination_view(state: GameState, n: Nomination, topic_id: int | None) -> di
         unlocked = n.unlocked()
         view.update({
             "hand": n.hand,
+            "hand_since": date_tag(waiting_since(n)),
             "cast": [{"player": p, "vote": n.cast[p].value} for p in unlocked if p in n.cast],
             "not_voted": [p for p in unlocked if p not in n.cast and seats[p].alive],
             "dead_voters": [{"player": p, "token": seats[p].ghost_vote}

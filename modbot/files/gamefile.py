@@ -28,7 +28,7 @@ GAME_KEYS = {
     "name", "topic_id", "storytellers", "rules", "first_night_starts", "bot",
     "count_spoilers", "end_day_when_all_locked", "whispers_per_day",
     "night", "discussion", "nomination", "voting", "night_action_lock",
-    "script", "script_add", "bluffs", "remind_before_lock", "fabled", "revolutionary",
+    "script", "script_add", "bluffs", "remind_before_lock", "hand_nudge_hours", "fabled", "revolutionary",
     "lil_monsta", "picture",
 }
 SEAT_KEYS = {"player", "aliases", "dead", "ghost_vote", "traveller", "character", "thinks",
@@ -115,6 +115,7 @@ def parse_game(text: str, path: str = "<game file>", base: Path | None = None) -
         grimoire=grimoire,
         bluffs=bluffs_from_file(lines, game, script),
         remind_before_lock=hours_value(lines, game, "remind_before_lock", 6),
+        hand_nudge_hours=hours_value(lines, game, "hand_nudge_hours", 6),
         fabled=fabled,
         revolutionary=revolutionary_from_file(lines, game, seats, fabled),
         lil_monsta=_lil_monsta(lines, game, script),

@@ -95,6 +95,7 @@ class GameSetup:
     grimoire: tuple = ()  # (player, GrimoireEntry) as the game file deals them
     bluffs: tuple[str, ...] = ()  # character ids the Demon learns as not in play
     remind_before_lock: float = 6  # hours before the night lock; 0: no reminders
+    hand_nudge_hours: float = 6  # a PM to the player the clock hand waits on; 0: never
     fabled: tuple[str, ...] = ()  # Fabled in play (ids), announced publicly
     revolutionary: tuple[str, ...] = ()  # the Revolutionary's two neighbouring players
     lil_monsta: bool = False  # Lil' Monsta is the Demon: no seat holds it, Minions babysit

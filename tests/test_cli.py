@@ -129,7 +129,8 @@ def test_demo_plays_on_the_sandbox_and_exits_0(tmp_path):
     assert "Ellen died in the night." in public and "## Dawn is delayed" in public
     assert "## Your character: No Dashii" in private and "## Night 1: the night sheet" in private
     assert "Night 2: accepted: you chose Ellen." in private
-    assert "Outbox: 48 sent, 0 pending, 0 failed." in result.stdout
+    assert "    You were executed ([date=" in private  # Derek, told by PM that he died
+    assert "Outbox: 50 sent, 0 pending, 0 failed." in result.stdout
     assert (tmp_path / "demo.sqlite").exists()
 
 

@@ -50,6 +50,7 @@ from ..core import (
     say,
 )
 from .catalogue import rejection_words
+from .death_notice import death_notice
 from .grimoire_status import status_text
 from .hand_nudge import due_nudges
 from .picture import Picture, vote_picture
@@ -116,6 +117,7 @@ class Reactor:
             else:
                 out.extend(self._on_event(state, event, ended, dawn))
             out.extend(private_messages(self, state, event))
+            out.extend(death_notice(self, state, event))
         if self.dirty and not ended and self._vc_due(at):
             out.append(self._vote_count(state, at, "vc"))
         if post is not None and rejections:

@@ -8,6 +8,9 @@ copy a marker; in PMs, as far back as the row's first attempt); if found it is m
 resent.
 Discourse also memoizes identical API creates for 120 s, a second guard.
 
+A row of kind "edit" rewrites an earlier post of its thread (a running vote count): it is
+idempotent, so it is simply sent again after an unknown fate, and the post keeps its marker.
+
 A post that embeds a picture (the town square of a vote count) names it by its hash; the
 picture's bytes wait in the store, and just before the post is sent the picture is uploaded
 (once: its `upload://` address is kept; Discourse answers a repeated upload of the same bytes
@@ -104,6 +107,8 @@ class Outbox:
 
     def _deliver(self, row: OutboxRow) -> bool:
         topic_id = row.topic_id or self.store.thread_topic(row.thread)
+        if row.kind == "edit":
+            return self._edit(row, topic_id)
         if row.attempts > 0 and self._already_posted(row, topic_id):
             return False
         self.store.mark_attempt(row)
@@ -123,6 +128,27 @@ class Outbox:
             log.warning("outbox %s: queued for approval by the forum", row.key)
         self.store.mark_sent(row, result.get("id"), result.get("topic_id") or topic_id,
                              result.get("post_number"))
+        self.last_sent = self.wall()
+        return True
+
+    def _edit(self, row: OutboxRow, topic_id: int | None) -> bool:
+        """Rewrite the post `row.edit_of` names (sent before it: rows of a thread go in order).
+        An edit is idempotent, so a retry after an unknown fate simply edits again; the post
+        keeps its own marker. If that post could not be made, or the forum refuses the edit (its
+        edit limits, for an account that is not staff), this one is posted instead."""
+        target = self.store.row(row.edit_of or "")
+        if target is None or target.status == "failed" or target.post_id is None:
+            row.kind = "post"  # nothing to edit: the count goes out as a post of its own
+            return self._deliver(row)
+        raw = self._with_pictures(with_marker(row.raw, target.key))
+        self.store.mark_attempt(row)
+        try:
+            self.client.update_post(target.post_id, raw, "the running vote count")
+        except PermanentError as exc:  # past the forum's edit limits: the count goes out anew
+            log.warning("outbox %s: the forum refused the edit (%s); posting it", row.key, exc)
+            row.kind = "post"
+            return self._deliver(row)
+        self.store.mark_sent(row, target.post_id, target.topic_id or topic_id, target.post_number)
         self.last_sent = self.wall()
         return True
 

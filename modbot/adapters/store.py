@@ -72,7 +72,7 @@ class EventRow(_Model):
 class OutboxRow(_Model):
     key = peewee.CharField(unique=True)
     thread = peewee.CharField(index=True)  # posts of one thread go out in id order
-    kind = peewee.CharField(default="post")  # post | status
+    kind = peewee.CharField(default="post")  # post | status | edit
     topic_id = peewee.IntegerField(null=True)
     recipients = peewee.CharField(null=True)  # for a new PM topic
     title = peewee.CharField(null=True)
@@ -84,6 +84,7 @@ class OutboxRow(_Model):
     post_id = peewee.IntegerField(null=True)
     post_number = peewee.IntegerField(null=True)
     last_error = peewee.TextField(null=True)
+    edit_of = peewee.CharField(null=True)  # kind "edit": the key of the post it rewrites (v7)
 
 
 class CursorRow(_Model):
@@ -146,8 +147,15 @@ def _v6_pictures(db):
     db.create_tables([PictureRow])
 
 
-MIGRATIONS = [_v1_create, _v2_input_topic, _v3_input_shared,
-              _v4_input_participants, _v5_outbox_first_attempt, _v6_pictures]  # append; never edit one
+def _v7_outbox_edits(db):
+    """Outbox rows that rewrite another post (a running vote count)."""
+    if "edit_of" not in {c.name for c in db.get_columns("outbox_row")}:
+        migrator = SchemaMigrator.from_database(db)
+        migrate(migrator.add_column("outbox_row", "edit_of", peewee.CharField(null=True)))
+
+
+MIGRATIONS = [_v1_create, _v2_input_topic, _v3_input_shared, _v4_input_participants,
+              _v5_outbox_first_attempt, _v6_pictures, _v7_outbox_edits]  # append; never edit one
 
 
 @dataclass
@@ -162,6 +170,7 @@ class Outgoing:
     title: str | None = None
     kind: str = "post"
     pictures: tuple[tuple[str, bytes], ...] = ()  # (sha1, png) the raw embeds, see outbox
+    edit_of: str | None = None  # kind "edit": the key of the post this one rewrites
 
 
 @dataclass
@@ -238,7 +247,7 @@ class Store:
                 # NOT NULL violation and lose the post silently.
                 OutboxRow.insert(key=out.key, thread=out.thread, kind=out.kind,
                                  topic_id=out.topic_id, recipients=",".join(out.recipients) or None,
-                                 title=out.title, raw=out.raw).on_conflict(
+                                 title=out.title, raw=out.raw, edit_of=out.edit_of).on_conflict(
                     conflict_target=[OutboxRow.key], update={OutboxRow.key: OutboxRow.key}
                 ).execute()
                 for sha1, png in out.pictures:
@@ -253,6 +262,9 @@ class Store:
                     (GameRow.id == game_id) & (GameRow.last_post_number < number)).execute()
 
     # -- outbox -----------------------------------------------------------------------------
+
+    def row(self, key: str) -> OutboxRow | None:
+        return OutboxRow.get_or_none(OutboxRow.key == key)
 
     def picture(self, sha1: str) -> PictureRow | None:
         return PictureRow.get_or_none(PictureRow.sha1 == sha1)

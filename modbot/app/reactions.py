@@ -77,6 +77,7 @@ class GameOptions:
     close_topic_at_night: bool = False
     storytellers: tuple[str, ...] = ()  # they take part in every player's grimoire PM
     pictures: bool = True  # the town square in vote counts and the day-end post
+    vote_counts: str = "post"  # "edit": one running count a day, edited in place
 
 
 @dataclass
@@ -89,6 +90,7 @@ class Reactor:
     as_of: int | None = None
     voting_ends: datetime | None = None  # today's voting deadline, as of the last reaction
     nudged: set[str] = field(default_factory=set)  # hand nudges sent (hand_nudge.py)
+    running: dict[int, str] = field(default_factory=dict)  # day -> its running count's key
 
     # -- public -----------------------------------------------------------------------------
 
@@ -292,8 +294,19 @@ class Reactor:
         view = self._view(state, number)
         self._counted(at)
         picture = self._picture(state, view)
-        return _embedding(self.post(f"vc:{day}.{number}:{reason}",
-                                    render("votecount.md.j2", vc=view, picture=picture)), picture)
+        outgoing = self.post(f"vc:{day}.{number}:{reason}",
+                             render("votecount.md.j2", vc=view, picture=picture))
+        if self.options.vote_counts == "edit":
+            outgoing = self._running(day, outgoing)
+        return _embedding(outgoing, picture)
+
+    def _running(self, day: int, outgoing: Outgoing) -> Outgoing:
+        """`vote_counts = "edit"`: the day's first count is posted; every later one edits it
+        (the nominations-closed and day-end posts stay posts of their own)."""
+        first = self.running.setdefault(day, outgoing.key)
+        if first == outgoing.key:
+            return outgoing
+        return dataclasses.replace(outgoing, kind="edit", edit_of=first)
 
     def _picture(self, state: GameState, view: dict) -> Picture | None:
         """The town square of this count, unless the game turned pictures off (or nothing is

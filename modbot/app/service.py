@@ -114,7 +114,7 @@ class Service:
         options = GameOptions(setup.topic_id, f"g{setup.topic_id}",
                               self.settings.vote_count_minutes,
                               self.settings.close_topic_at_night, setup.storytellers,
-                              pictures=setup.pictures)
+                              pictures=setup.pictures, vote_counts=setup.vote_counts)
         runtime = GameRuntime(setup, options, row.id)
         runtime.load(self.store.inputs(row.id))
         runtime.last_post_number = max(runtime.last_post_number, row.last_post_number)

@@ -29,7 +29,7 @@ GAME_KEYS = {
     "count_spoilers", "end_day_when_all_locked", "whispers_per_day",
     "night", "discussion", "nomination", "voting", "night_action_lock",
     "script", "script_add", "bluffs", "remind_before_lock", "hand_nudge_hours", "fabled", "revolutionary",
-    "lil_monsta", "picture",
+    "lil_monsta", "picture", "vote_counts",
 }
 SEAT_KEYS = {"player", "aliases", "dead", "ghost_vote", "traveller", "character", "thinks",
              "alignment", "evil_team", "bluffs"}
@@ -111,6 +111,7 @@ def parse_game(text: str, path: str = "<game file>", base: Path | None = None) -
         end_day_when_all_locked=_bool(lines, game, "end_day_when_all_locked", True),
         whispers_per_day=_count(lines, game, "whispers_per_day"),
         pictures=_bool(lines, game, "picture", True),
+        vote_counts=_vote_counts(lines, game),
         script=script,
         grimoire=grimoire,
         bluffs=bluffs_from_file(lines, game, script),
@@ -181,6 +182,14 @@ def _timestamp(lines: _Lines, game: dict) -> datetime:
     if value.tzinfo is None:
         raise lines.error(lines.game_key(key), f"game.{key}: needs a time zone (end with Z "
                           "or +01:00)")
+    return value
+
+
+def _vote_counts(lines: _Lines, game: dict) -> str:
+    value = game.get("vote_counts", "post")
+    if value not in ("post", "edit"):
+        raise lines.error(lines.game_key("vote_counts"), f"game.vote_counts: {value!r} is neither "
+                          "\"post\" (a new post for each count) nor \"edit\" (one running count a day)")
     return value
 
 

@@ -80,3 +80,20 @@ def test_every_thread_command_in_the_player_guide_is_understood():
             assert actions or form in understood, form
             continue
         assert actions and not parsed["rejections"], (form, parsed)
+
+
+def test_every_private_command_in_the_player_guide_is_understood():
+    """The night-choice table of the player guide, read by the grimoire PM's grammar: each form
+    is an action, never an error (`/action` with a request, as the table says)."""
+    from modbot.core.night.choices import parse_private
+    from modbot.files.scripts import load_script
+    script = load_script("botf")
+    forms = _table_commands("players.md", "## By private message")
+    assert len(forms) >= 9
+    for form in forms:
+        if form == "/whisper Storyteller":  # the thread's command, named in the table's row
+            assert parse_post(form + "\nA word, please.", ROSTER, (), ("nightingale",)).actions
+            continue
+        post = form + (" Can I learn who the Demon is?" if form == "/action" else "")
+        parsed = parse_private(post + "\nThanks.", ROSTER, script)
+        assert parsed.actions and not parsed.errors, (form, parsed)

@@ -74,7 +74,7 @@ def test_rejected_actions_are_answered_by_pm_and_nothing_twice(played):
     assert "Nominating is not possible now" in pms["Brianna"].posts[0].raw
     assert any("Alex has not been nominated today" in p.raw for p in pms["Derek"].posts)
     all_markers = markers(played)
-    assert len(all_markers) == len(set(all_markers)) == 16  # with the STs' whisper digest
+    assert len(all_markers) == len(set(all_markers)) == 17  # the STs' whisper digest, Derek's death PM
 
 
 def test_a_restart_midway_resumes_without_losing_or_repeating(tmp_path):

@@ -167,8 +167,8 @@ def test_the_day_end_post_says_how_the_day_ended():
     talk.thread("Ellen", "/vote Derek yes\nHe is the Demon, I am sure.", at)
     deadline = talk.state.phase_ends_at + talk.state.setup.lengths.of(Phase.VOTING)
     end = _day_end(talk.tick(deadline + H))
-    assert end.splitlines()[2] == "The day ended at its deadline."
+    assert end.splitlines()[2] == "The day ended at its deadline. There was no execution."
 
     talk, at = _nominations_open()
     end = _day_end(talk.st("!endday --yes", at))
-    assert end.splitlines()[2] == "The Storytellers ended the day."
+    assert end.splitlines()[2].startswith("The Storytellers ended the day. ")

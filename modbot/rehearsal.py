@@ -1,8 +1,10 @@
 """A scripted game on the local sandbox: forum, players and bot on one machine.
 
-`Rehearsal` starts a sandbox server on 127.0.0.1, creates the accounts (the bot as a
-moderator, the Storytellers, the players), opens the game topic and posts each scripted post
-as its author with the script's `created_at` (API callers may set it, as on Discourse). The
+`Rehearsal` starts a sandbox server on 127.0.0.1 under Discourse's default limits (counted on
+the scripted clock), creates the accounts (the bot as a moderator, the Storytellers, the
+players, each of them but the bot with a single-user key of their own, so the shared admin
+budget is the bot's alone), opens the game topic and posts each scripted post as its author
+with the script's `created_at` (API callers may set it, as on Discourse). The
 bot's clock is the game's clock: between posts it runs one poll cycle at the post's time, so
 a whole day is played in seconds. `modbot demo` and the end-to-end tests use it.
 """
@@ -53,9 +55,10 @@ class Rehearsal:
                  timeout: float = 5) -> None:
         self.timeout = timeout
         self.clock = ManualClock(setup.first_night_starts - timedelta(hours=1))
+        # Discourse's default limits, counted on the forum's (scripted) clock
         self.server = server or SandboxServer(port, api_key=MASTER_KEY,
-                                              forum=Forum(self.clock, limits=False),
-                                              admin_api_limit=0).start()
+                                              forum=Forum(self.clock)).start()
+        self.keys: dict[str, str] = {}  # each account's own key: the admin budget is the bot's
         self.url = self.server.url
         self.setup = setup
         self.database_url = database_url
@@ -67,9 +70,11 @@ class Rehearsal:
     # -- the forum side ---------------------------------------------------------------------
 
     def request(self, method: str, path: str, as_user: str = "system", **data) -> dict:
+        """As `as_user`, with that account's own single-user key when it has one (players and
+        Storytellers, as on a real forum), else the master key (the set-up, as an admin)."""
+        key = self.keys.get(as_user.lower(), self.server.api_key)
         response = requests.request(method, self.url + path, data=data, timeout=10,
-                                    headers={"Api-Key": self.server.api_key,
-                                             "Api-Username": as_user})
+                                    headers={"Api-Key": key, "Api-Username": as_user})
         if response.status_code >= 400:
             raise requests.HTTPError(f"{response.status_code} {method} {path}: "
                                      f"{response.text[:300]}", response=response)
@@ -82,6 +87,8 @@ class Rehearsal:
             user = self.request("POST", "/users.json", username=name, name=name)
             if name == self.setup.bot_username or name in self.setup.storytellers:
                 self.request("PUT", f"/admin/users/{user['user_id']}/grant_moderation.json")
+            if name != self.setup.bot_username:
+                self.keys[name.lower()] = self.server.forum.new_user_key(name)
 
     def open_topic(self, first_post: dict) -> int:
         host = self.setup.storytellers[0] if self.setup.storytellers else "system"

@@ -140,7 +140,7 @@ def test_uninterrupted_run_logs_each_cycle_and_stops_on_sigterm(reference):
     assert re.search(r"cycle 1: \d+ requests, \d+ posts handled, \d+ sent", log)
     assert "stopping after this cycle" in log and log.rstrip().endswith("stopped")
     public, private = scenario.markers()
-    assert public[-2:] == ["g1:voting:1", "g1:end:1"] and len(private) == 6  # + whisper digest
+    assert public[-2:] == ["g1:voting:1", "g1:end:1"] and len(private) == 7  # + whisper digest, death PM
 
 
 def test_sigkill_at_random_moments_loses_and_repeats_nothing(reference, tmp_path):

@@ -7,20 +7,29 @@ import os
 import sys
 from datetime import datetime
 
-from . import __version__, cli_commands
-from .app.daemon import ConfigError
-from .files.gamefile import GameFileError
-from .files.threadfile import ThreadFileError
+from . import __version__
+
+
+class _Never(Exception):
+    """Stands for the file errors until their modules are imported (see main)."""
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Parse, then do the command. The rest of modbot is imported here, inside the handlers:
+    a Ctrl-C that comes while it loads is one line too, never a traceback."""
     parser = _build_parser()
     args = parser.parse_args(argv)
+    file_errors: tuple[type[Exception], ...] = (_Never,)
     try:
-        status = args.func(args)
+        from . import cli_commands
+        from .app.daemon import ConfigError
+        from .files.gamefile import GameFileError
+        from .files.threadfile import ThreadFileError
+        file_errors = (GameFileError, ThreadFileError, ConfigError)
+        status = getattr(cli_commands, args.command)(args)
         sys.stdout.flush()  # here, where a reader that left early can be told apart
         return status
-    except (GameFileError, ThreadFileError, ConfigError) as exc:
+    except file_errors as exc:
         print(f"modbot: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -54,7 +63,7 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="a Storyteller's username, so /whisper @USERNAME asks for a consult")
     p.add_argument("--no-spoilers", action="store_true",
                    help="ignore text inside [spoiler] and [details] (counted by default)")
-    p.set_defaults(func=cli_commands.parse_command)
+    p.set_defaults(command="parse_command")
 
     p = commands.add_parser(
         "replay", help="replay a thread export against a game file and print the game state",
@@ -69,7 +78,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--at", type=_timestamp, default=None,
                    help="evaluate the game at this time (e.g. 2026-12-03T18:00:00Z)")
     p.add_argument("--text", action="store_true", help="print a readable summary, not JSON")
-    p.set_defaults(func=cli_commands.replay_command)
+    p.set_defaults(command="replay_command")
 
     p = commands.add_parser(
         "picture", help="draw the town square of a replayed thread as a PNG",
@@ -83,7 +92,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--at", type=_timestamp, default=None,
                    help="the moment to draw (default: the last post's time)")
     p.add_argument("-o", "--output", required=True, metavar="FILE.png", help="where to write the PNG")
-    p.set_defaults(func=cli_commands.picture_command)
+    p.set_defaults(command="picture_command")
 
     p = commands.add_parser(
         "demo", help="play a scripted game on the local sandbox and print the thread",
@@ -96,7 +105,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--database", default="sqlite:///data/demo.sqlite",
                    help="database URL (default: a fresh sqlite:///data/demo.sqlite)")
-    p.set_defaults(func=cli_commands.demo_command)
+    p.set_defaults(command="demo_command")
 
     p = commands.add_parser(
         "sandbox", help="serve the local Discourse-compatible forum on 127.0.0.1",
@@ -117,7 +126,7 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="rehearsal clock speed factor (e.g. 60: an hour a minute)")
     p.add_argument("--moderator", action="append", default=[], metavar="USERNAME",
                    help="create this user as a moderator at start (repeatable)")
-    p.set_defaults(func=cli_commands.sandbox_command)
+    p.set_defaults(command="sandbox_command")
 
     p = commands.add_parser(
         "audit", help="every stored input of a game, its events, and a replay check",
@@ -128,7 +137,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", help="the game file (TOML)")
     _database_option(p)
     p.add_argument("--json", action="store_true", help="print the audit as JSON")
-    p.set_defaults(func=cli_commands.audit_command)
+    p.set_defaults(command="audit_command")
 
     game = commands.add_parser(
         "game", help="open a game thread, or show a stored game's state",
@@ -148,7 +157,7 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="configuration file (TOML; default: config/modbot.toml)")
     p.add_argument("--category", type=int, default=None,
                    help="the forum category id (default: [forum] category in the config)")
-    p.set_defaults(func=cli_commands.game_new_command)
+    p.set_defaults(command="game_new_command")
     p = game_commands.add_parser(
         "status", help="the current state of a stored game (phase, votes, days)",
         description="Rebuild a game from the database, as the daemon does at start, and print "
@@ -157,7 +166,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", help="the game file (TOML)")
     _database_option(p)
     p.add_argument("--json", action="store_true", help="print the state as JSON")
-    p.set_defaults(func=cli_commands.status_command)
+    p.set_defaults(command="status_command")
 
     p = commands.add_parser(
         "rehearse", help="rehearse a game in the browser: the sandbox forum, its accounts and "
@@ -179,7 +188,7 @@ def _build_parser() -> argparse.ArgumentParser:
                         "stay well inside Discourse's 60 admin requests a minute)")
     p.add_argument("--data", default="data",
                    help="folder for the database, the keys and the saved thread (default data)")
-    p.set_defaults(func=cli_commands.rehearse_command)
+    p.set_defaults(command="rehearse_command")
 
     p = commands.add_parser(
         "setup", help="check a game file's set-up, or propose a random legal one",
@@ -195,7 +204,7 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="evil teams, for scripts with several (default 2)")
     p.add_argument("--write", default=None, metavar="FILE",
                    help="write the game file with the proposed set-up to FILE")
-    p.set_defaults(func=cli_commands.setup_command)
+    p.set_defaults(command="setup_command")
 
     p = commands.add_parser(
         "run", help="run the bot (the daemon) with a configuration file",
@@ -205,7 +214,7 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", default="config/modbot.toml",
                    help="configuration file (TOML; default: config/modbot.toml)")
     p.add_argument("--max-cycles", type=int, default=None, help=argparse.SUPPRESS)
-    p.set_defaults(func=cli_commands.run_command)
+    p.set_defaults(command="run_command")
 
     p = commands.add_parser(
         "check", help="check that the forum, the bot account and every game are ready",
@@ -219,7 +228,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--config", default="config/modbot.toml",
                    help="configuration file (TOML; default: config/modbot.toml)")
-    p.set_defaults(func=cli_commands.check_command)
+    p.set_defaults(command="check_command")
     return parser
 
 

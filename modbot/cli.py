@@ -73,10 +73,7 @@ def _build_parser() -> argparse.ArgumentParser:
                     "A thread export holds no private messages, so the game is replayed "
                     "without its script: nights end at their deadline, with no night sheet.",
     )
-    p.add_argument("game", help="the game file (TOML)")
-    p.add_argument("thread", help="the thread export (JSON)")
-    p.add_argument("--at", type=_timestamp, default=None,
-                   help="evaluate the game at this time (e.g. 2026-12-03T18:00:00Z)")
+    _game_and_thread(p, "evaluate the game at this time (e.g. 2026-12-03T18:00:00Z)")
     p.add_argument("--text", action="store_true", help="print a readable summary, not JSON")
     p.set_defaults(command="replay_command")
 
@@ -87,10 +84,7 @@ def _build_parser() -> argparse.ArgumentParser:
                     "seats, the dead, vote tokens, the nomination, the clock hand and the "
                     "votes. For looking at a picture offline.",
     )
-    p.add_argument("game", help="the game file (TOML)")
-    p.add_argument("thread", help="the thread export (JSON)")
-    p.add_argument("--at", type=_timestamp, default=None,
-                   help="the moment to draw (default: the last post's time)")
+    _game_and_thread(p, "the moment to draw (default: the last post's time)")
     p.add_argument("-o", "--output", required=True, metavar="FILE.png", help="where to write the PNG")
     p.set_defaults(command="picture_command")
 
@@ -230,6 +224,13 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="configuration file (TOML; default: config/modbot.toml)")
     p.set_defaults(command="check_command")
     return parser
+
+
+def _game_and_thread(parser: argparse.ArgumentParser, at_help: str) -> None:
+    """A game file, a thread export and the moment to replay it to."""
+    parser.add_argument("game", help="the game file (TOML)")
+    parser.add_argument("thread", help="the thread export (JSON)")
+    parser.add_argument("--at", type=_timestamp, default=None, help=at_help)
 
 
 def _database_option(parser: argparse.ArgumentParser) -> None:

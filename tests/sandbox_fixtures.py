@@ -54,3 +54,13 @@ def populated(limits: bool = False, admin_api_limit: int = 0):
                 title="Grimoire: Alex", archetype="private_message", target_recipients="Alex")
     server.forum.limits = limits  # the set-up above is not what the tests limit
     return server, client, topic
+
+
+def game_thread(title: str):
+    """A started server (limits on) with the bot as a moderator and a game thread it opened:
+    (server, topic id). For the outbox's tests."""
+    server = SandboxServer(0, api_key="master", forum=Forum()).start()
+    server.forum.add_user("modbot", moderator=True)
+    topic = server.forum.create(server.forum.user("modbot"), {
+        "title": title, "category": 1, "raw": "The opening post of the game."}, api=False)
+    return server, topic.topic_id

@@ -13,9 +13,8 @@ from modbot.adapters.forum import ForumClient
 from modbot.adapters.outbox import Outbox
 from modbot.adapters.store import Batch, OutboxRow, Outgoing, PictureRow, Store
 from modbot.app.picture import drawing
-from modbot.sandbox.forum import Forum
-from modbot.sandbox.server import SandboxServer
 
+from .sandbox_fixtures import game_thread
 from .test_picture import _square
 
 KEY = "g1:vc:1.1:post:5"
@@ -23,11 +22,7 @@ KEY = "g1:vc:1.1:post:5"
 
 @pytest.fixture
 def forum(tmp_path):
-    server = SandboxServer(0, api_key="master", forum=Forum()).start()
-    server.forum.add_user("modbot", moderator=True)
-    topic = server.forum.create(server.forum.user("modbot"), {
-        "title": "A game thread for pictures", "category": 1,
-        "raw": "The opening post of the game."}, api=False).topic_id
+    server, topic = game_thread("A game thread for pictures")
     store = Store(f"sqlite:///{tmp_path}/bot.sqlite")
     picture = drawing.draw(_square())
     raw = (f"## Vote count 1.1\n\n![{picture.alt}|690x500](modbot-picture:{picture.sha1})\n\n"

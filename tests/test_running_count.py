@@ -11,9 +11,8 @@ from modbot.adapters.store import Batch, OutboxRow, Outgoing, Store
 from modbot.app.reactions import GameOptions, Reactor
 from modbot.files.gamefile import GameFileError, load_game
 from modbot.rehearsal import DEMO_GAME
-from modbot.sandbox.forum import Forum
-from modbot.sandbox.server import SandboxServer
 
+from .sandbox_fixtures import game_thread
 from .test_vote_forms import H, _nominations_open
 
 
@@ -41,11 +40,7 @@ def test_a_game_file_says_post_or_edit(tmp_path):
 
 @pytest.fixture
 def thread(tmp_path):
-    server = SandboxServer(0, api_key="master", forum=Forum()).start()
-    server.forum.add_user("modbot", moderator=True)
-    topic = server.forum.create(server.forum.user("modbot"), {
-        "title": "A game thread for running counts", "category": 1,
-        "raw": "The opening post of the game."}, api=False).topic_id
+    server, topic = game_thread("A game thread for running counts")
     store = Store(f"sqlite:///{tmp_path}/bot.sqlite")
     yield server, store, ForumClient(server.url, "modbot", "master"), topic
     store.close()

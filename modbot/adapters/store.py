@@ -214,6 +214,9 @@ class Store:
 
     # -- games and inputs -------------------------------------------------------------------
 
+    def find_game(self, key: str) -> GameRow | None:
+        return GameRow.get_or_none(GameRow.key == key)
+
     def game(self, key: str, name: str) -> GameRow:
         row, _ = GameRow.get_or_create(key=key, defaults={"name": name})
         return row

@@ -14,6 +14,8 @@ bot was away (`/t/{id}/posts.json` after the game's last post number, 20 at a ti
    is stored with the usernames of its conversation, asked once per conversation).
 3. the clock: each game advances to `now - settle` (so a post created just before a deadline
    but not yet visible is never overtaken).
+A game the store has never seen starts in the first cycle where all its names are known forum
+users (`deal_guard.py`); until then it is not read, and its Storytellers are told what to fix.
 4. every few minutes, an edit/delete sweep of today's counted posts (20 ids a request).
 5. the outbox drains.
 Each post's input row, its events, the posts it causes and the cursors commit in one
@@ -32,7 +34,8 @@ from ..adapters.forum import ConfigurationError, ForumClient, ForumError, NotFou
 from ..adapters.outbox import Outbox
 from ..adapters.store import Batch, Outgoing, Store
 from ..core import GameSetup
-from .reactions import GameOptions
+from .deal_guard import DealGuard
+from .reactions import GameOptions, Reactor
 from .render import render
 from .runtime import GameRuntime, Step, sha1
 
@@ -85,6 +88,8 @@ class Service:
         self.setups = games
         self.games: dict[int, GameRuntime] = {}
         self.outbox: Outbox | None = None
+        self.guard = DealGuard(client)  # no deal to a name the forum does not know
+        self.waiting: dict[int, GameSetup] = {}  # new games whose names are not all checked
         self.last_sweep: datetime | None = None
         self.pm_topics: dict[int, set[str]] = {}  # PM topic id -> its participants
         self.quiet_until = 0.0  # monotonic time: after a 429, no request before this
@@ -104,8 +109,27 @@ class Service:
                              on_failure=self._failure_report,
                              max_backoff=self.settings.max_backoff)
         for setup in self.setups:
-            if setup.topic_id not in self.games:  # a retried start-up keeps the games it has
+            if setup.topic_id in self.games or setup.topic_id in self.waiting:
+                continue  # a retried start-up keeps the games it has
+            if self._never_started(setup):
+                self._check_topic(setup)
+                self.waiting[setup.topic_id] = setup  # started once its names are checked
+            else:
                 self._start_game(setup)
+
+    def _never_started(self, setup: GameSetup) -> bool:
+        if setup.topic_id is None:
+            raise ConfigurationError(f"game {setup.name!r}: set game.topic_id")
+        row = self.store.find_game(str(setup.topic_id))
+        return row is None or not self.store.inputs(row.id)
+
+    def _check_topic(self, setup: GameSetup) -> None:
+        """One read proves the topic exists (a new game is read in full once it starts)."""
+        try:
+            self.client.posts_after(setup.topic_id, 0)
+        except NotFound as exc:
+            raise ConfigurationError(f"game {setup.name!r}: topic {setup.topic_id} not found "
+                                     "(or the bot cannot see it)") from exc
 
     def _start_game(self, setup: GameSetup) -> None:
         if setup.topic_id is None:
@@ -143,6 +167,7 @@ class Service:
             return report
         before = self.client.requests_made
         try:
+            self._admit_waiting()
             report.posts = self._read_public()
             self._read_private()
         except ForumError as exc:  # any read error: logged, read again next cycle
@@ -156,6 +181,33 @@ class Service:
         report.sent = self.drain()
         report.requests = self.client.requests_made - before
         return report
+
+    def _admit_waiting(self) -> None:
+        """Start each new game whose names are all forum users (see deal_guard.py)."""
+        self.guard.new_cycle()
+        for topic_id, setup in list(self.waiting.items()):
+            unknown = self.guard.unknown_names(setup)
+            if unknown:
+                self._tell_held(setup, unknown)
+            elif unknown is None:
+                try:
+                    self._start_game(setup)
+                except (ConfigurationError, ForumError) as exc:
+                    log.error("game %s: cannot start yet: %s", setup.name, exc)
+                    continue
+                del self.waiting[topic_id]
+
+    def _tell_held(self, setup: GameSetup, unknown) -> None:
+        key = "held:" + "+".join(sorted(name.lower() for _, name, _ in unknown))
+        reactor = Reactor(GameOptions(setup.topic_id, f"g{setup.topic_id}",
+                                      storytellers=setup.storytellers))
+        note = reactor.note_to_storytellers(setup.storytellers, key, render(
+            "deal_held.md.j2", game=setup.name, unknown=unknown))
+        if self.store.row(note.key) is None:
+            log.warning("game %s: not started: %s %s not a forum user", setup.name,
+                        ", ".join(name for _, name, _ in unknown),
+                        "is" if len(unknown) == 1 else "are")
+            self.store.commit(Batch(outbox=[note]))
 
     def _deferred(self, report: CycleReport, exc: ForumError) -> None:
         if isinstance(exc, TransientError):

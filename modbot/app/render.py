@@ -9,7 +9,7 @@ from functools import lru_cache
 
 import jinja2
 
-from ..core import storyteller_commands
+from ..core import say, storyteller_commands
 from .catalogue import TEMPLATES, worded_report, words
 from .views import md
 
@@ -55,12 +55,16 @@ def render(template: str, **context) -> str:
     return environment().get_template(template).render(**context).strip() + "\n"
 
 
+PM_MINIMUM = 10  # Discourse refuses a private message shorter than this (characters)
+
+
 def command_guide() -> str:
     """The Markdown table of every Storyteller command, as the Storytellers' guide shows it
     (the README holds a copy; a test keeps the two the same)."""
     def cell(text: str) -> str:  # a | would end the table cell, even inside backticks
         return text.replace("|", "\\|")
-    rows = [f"| `{cell(c.usage)}` | {cell(words(c.summary))} | `{cell(c.example)}` |"
+    rows = [f"| `{cell(c.usage)}` | {cell(words(c.summary))} | `{cell(c.example)}`"
+            f"{words(say('label.short_command')) if len(c.example) < PM_MINIMUM else ''} |"
             for c in storyteller_commands()]
     return "\n".join(["| Command | What it does | Example |", "|---|---|---|", *rows])
 

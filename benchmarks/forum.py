@@ -14,6 +14,9 @@ Prints one JSON object:
   sweep period (3 minutes, 12 cycles), nothing new arriving, the sweep included: with no post
   that carried actions today, and with 10 such posts in each game.
 
+- restart_ratio_10k_over_100: the time from a restart to the end of its first cycle with a
+  10,000-post history over the same with 100 posts (both printed, in seconds).
+
 Run: python benchmarks/forum.py
 """
 
@@ -23,13 +26,14 @@ import json
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from modbot.adapters.forum import ForumClient
-from modbot.adapters.store import Store
+from modbot.adapters.store import OutboxRow, Store
 from modbot.app.service import Service, Settings
 from modbot.core.state.model import GameSetup, Seat
 from modbot.sandbox.forum import Forum
@@ -170,6 +174,50 @@ def sweep_period(games: int, folder: Path, action_posts: int) -> float:
         server.stop()
 
 
+def time_to_first_cycle(history: int, folder: Path) -> float:
+    """Seconds from a restart to the end of its first cycle, for one game whose store holds
+    `history` thread posts (folded at start-up; the forum has nothing new). The history is
+    committed through the service itself, as if read from the forum; the best of 3."""
+    from replay import make_setup, synthetic_posts  # benchmarks/replay.py: the same game
+    setup = make_setup()
+    forum = Forum(ManualClock(START))
+    server = SandboxServer(0, api_key=KEY, forum=forum, admin_api_limit=0).start()
+    try:
+        forum.add_user("modbot", moderator=True)
+        for name in (*setup.storytellers, *(s.name for s in setup.seats)):
+            forum.add_user(name)
+        topic = forum.create(forum.user("modbot"), {"title": "Restart benchmark game thread",
+                                                    "category": 1, "created_at": START.isoformat(),
+                                                    "raw": "The game thread of a benchmark."},
+                             api=False).topic_id
+        setup = replace(setup, topic_id=topic)
+        url = f"sqlite:///{folder}/restart-{history}.sqlite"
+        store = Store(url)
+        first = Service(ForumClient(server.url, "modbot", KEY), store, [setup],
+                        Settings(settle_seconds=0))
+        first.start()
+        first.cycle(START)
+        game = first.games[topic]
+        for post in synthetic_posts(history, seed=7):
+            first._commit(game, game.on_post(post.post_number + 10_000, post.post_number + 1,
+                                             post.author, post.created_at, post.raw))
+        OutboxRow.update(status="sent").execute()  # what the history owed went out long ago
+        store.close()
+        now = START + timedelta(days=30)
+        best = float("inf")
+        for _ in range(3):
+            began = time.perf_counter()
+            again = Service(ForumClient(server.url, "modbot", KEY), Store(url), [setup],
+                            Settings(settle_seconds=0))
+            again.start()
+            again.cycle(now)
+            best = min(best, time.perf_counter() - began)
+            again.store.close()
+        return best
+    finally:
+        server.stop()
+
+
 def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
@@ -179,6 +227,8 @@ def main() -> int:
         started = start_up(50, folder)
         quiet_period = sweep_period(50, folder, 0)
         busy_period = sweep_period(50, folder, 10)
+        restart_100 = time_to_first_cycle(100, folder)
+        restart_10k = time_to_first_cycle(10_000, folder)
     print(json.dumps({
         "requests_per_idle_cycle_1_game": one,
         "requests_per_idle_cycle_50_games": fifty,
@@ -187,6 +237,9 @@ def main() -> int:
         "requests_per_cycle_over_a_sweep_period_50_games_10_actions_each": round(busy_period, 2),
         "read_requests_per_100_new_posts": reads,
         "cycle_ms_idle_50_games": round(fifty_ms, 1),
+        "restart_s_100": round(restart_100, 3),
+        "restart_s_10k": round(restart_10k, 3),
+        "restart_ratio_10k_over_100": round(restart_10k / restart_100, 1),
     }))
     return 0
 

@@ -121,7 +121,7 @@ class Service:
         if setup.topic_id is None:
             raise ConfigurationError(f"game {setup.name!r}: set game.topic_id")
         row = self.store.find_game(str(setup.topic_id))
-        return row is None or not self.store.inputs(row.id)
+        return row is None or not self.store.has_inputs(row.id)
 
     def _check_topic(self, setup: GameSetup) -> None:
         """One read proves the topic exists (a new game is read in full once it starts)."""

@@ -17,7 +17,10 @@ import difflib
 import time
 
 from ..adapters.forum import ForumClient, ForumError, NotFound
+from ..adapters.store import Outgoing
 from ..core import GameSetup
+from .reactions import GameOptions, Reactor
+from .render import render
 
 PER_CYCLE = 20
 RECHECK_SECONDS = 600.0
@@ -74,3 +77,12 @@ class DealGuard:
             return ()
         return tuple(difflib.get_close_matches(name, [u["username"] for u in users], n=2,
                                                cutoff=0.6))
+
+
+def held_note(setup: GameSetup, unknown) -> Outgoing:
+    """The Storytellers' note for a game held by unknown names (one per set of names)."""
+    key = "held:" + "+".join(sorted(name.lower() for _, name, _ in unknown))
+    reactor = Reactor(GameOptions(setup.topic_id, f"g{setup.topic_id}",
+                                  storytellers=setup.storytellers))
+    return reactor.note_to_storytellers(setup.storytellers, key, render(
+        "deal_held.md.j2", game=setup.name, unknown=unknown))

@@ -34,8 +34,8 @@ from ..adapters.forum import ConfigurationError, ForumClient, ForumError, NotFou
 from ..adapters.outbox import Outbox
 from ..adapters.store import Batch, Outgoing, Store
 from ..core import GameSetup
-from .deal_guard import DealGuard
-from .reactions import GameOptions, Reactor
+from .deal_guard import DealGuard, held_note
+from .reactions import GameOptions
 from .render import render
 from .runtime import GameRuntime, Step, sha1
 
@@ -198,12 +198,8 @@ class Service:
                 del self.waiting[topic_id]
 
     def _tell_held(self, setup: GameSetup, unknown) -> None:
-        key = "held:" + "+".join(sorted(name.lower() for _, name, _ in unknown))
-        reactor = Reactor(GameOptions(setup.topic_id, f"g{setup.topic_id}",
-                                      storytellers=setup.storytellers))
-        note = reactor.note_to_storytellers(setup.storytellers, key, render(
-            "deal_held.md.j2", game=setup.name, unknown=unknown))
-        if self.store.row(note.key) is None:
+        note = held_note(setup, unknown)
+        if self.store.row(note.key) is None:  # told once
             log.warning("game %s: not started: %s %s not a forum user", setup.name,
                         ", ".join(name for _, name, _ in unknown),
                         "is" if len(unknown) == 1 else "are")

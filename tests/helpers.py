@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 from modbot.core.engine import Post
 from modbot.core.reporting import Replay
@@ -14,6 +19,9 @@ NOMINATIONS1 = DAY1 + timedelta(hours=12)
 VOTING1 = NOMINATIONS1 + timedelta(hours=12)
 DAY1_END = VOTING1 + timedelta(hours=24)
 FIVE = ("Alex", "Brianna", "Cameron", "Derek", "Ellen")
+
+
+_ROOT = Path(__file__).resolve().parent.parent
 
 
 def public_game_text(text: str) -> str:
@@ -66,3 +74,15 @@ class Game:
 
     def report(self) -> dict:
         return self.run.report()
+
+
+def loading_time() -> float:
+    """How long this machine takes to start Python and import the daemon (the part of a run
+    before any work can happen, and before modbot handles a signal): the best of three."""
+    best = float("inf")
+    for _ in range(3):
+        began = time.monotonic()
+        subprocess.run([sys.executable, "-c", "import modbot.app.daemon"], check=True, cwd=_ROOT,
+                       env={**os.environ, "PYTHONPATH": str(_ROOT)})
+        best = min(best, time.monotonic() - began)
+    return best

@@ -20,7 +20,7 @@ from modbot.rehearsal import DEMO_GAME, MASTER_KEY, day_end, load_script
 from modbot.sandbox.forum import Clock, Forum
 from modbot.sandbox.server import SandboxServer
 
-from .helpers import public_game_text
+from .helpers import loading_time, public_game_text
 from .test_e2e import MARKER
 
 pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP (or a daemon process)
@@ -143,23 +143,11 @@ def test_uninterrupted_run_logs_each_cycle_and_stops_on_sigterm(reference):
     assert public[-2:] == ["g1:voting:1", "g1:end:1"] and len(private) == 7  # + whisper digest, death PM
 
 
-def _loading_time() -> float:
-    """How long this machine takes to start Python and import the daemon (the part of a run
-    before any work can happen), measured like the runs below: the best of three."""
-    best = float("inf")
-    for _ in range(3):
-        began = time.monotonic()
-        subprocess.run([sys.executable, "-c", "import modbot.app.daemon"], check=True, cwd=ROOT,
-                       env={**os.environ, "PYTHONPATH": str(ROOT)})
-        best = min(best, time.monotonic() - began)
-    return best
-
-
 def test_sigkill_at_random_moments_loses_and_repeats_nothing(reference, tmp_path):
     expected_public, expected_private = reference[0].markers()
     scenario = Scenario(tmp_path, "crashy")
     rng = random.Random(20261129)
-    loading = _loading_time()  # kills before modbot has even loaded would prove nothing
+    loading = loading_time()  # kills before modbot has even loaded would prove nothing
     try:
         progress = []
         for _ in range(KILLS):

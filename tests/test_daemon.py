@@ -170,11 +170,13 @@ def test_a_closed_pipe_is_not_a_traceback(monkeypatch):
 def test_ctrl_c_is_one_line():
     import signal
     import time
+
+    from .helpers import loading_time
     proc = subprocess.Popen([sys.executable, "-m", "modbot", "demo", "--database",
                              "sqlite:///:memory:"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=ROOT,
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
-    time.sleep(1.0)
+    time.sleep(loading_time() + 0.3)  # inside modbot, not the interpreter's own start-up
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
     assert "Traceback" not in err

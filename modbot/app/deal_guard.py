@@ -13,12 +13,12 @@ posts are then read from the thread's beginning, as at any start.
 
 from __future__ import annotations
 
-import difflib
 import time
 
 from ..adapters.forum import ForumClient, ForumError, NotFound
 from ..adapters.store import Outgoing
 from ..core import GameSetup
+from .preflight import near_misses
 from .reactions import GameOptions, Reactor
 from .render import render
 
@@ -62,21 +62,13 @@ class DealGuard:
         try:
             self.client.user(name)
         except NotFound:
-            self.unknown[key] = (self.wall(), self._near(name))
+            self.unknown[key] = (self.wall(), tuple(near_misses(self.client, name)))
             return True
         except ForumError:
             return False  # asked again next cycle
         self.known.add(key)
         self.unknown.pop(key, None)
         return True
-
-    def _near(self, name: str) -> tuple[str, ...]:
-        try:
-            users = self.client.search_users(name[:3])
-        except ForumError:
-            return ()
-        return tuple(difflib.get_close_matches(name, [u["username"] for u in users], n=2,
-                                               cutoff=0.6))
 
 
 def held_note(setup: GameSetup, unknown) -> Outgoing:

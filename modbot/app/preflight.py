@@ -111,7 +111,7 @@ def _user(client: ForumClient, name: str, where: str, found: Findings, fix: str)
     try:
         user = client.user(name)
     except NotFound:
-        near = _near_misses(client, name)
+        near = near_misses(client, name)
         hint = f" (did you mean {' or '.join(near)}?)" if near else ""
         found.problems.append(f"{where}: no forum user is called {name!r}{hint}: {fix}")
         return
@@ -127,7 +127,7 @@ def _user(client: ForumClient, name: str, where: str, found: Findings, fix: str)
                               "they must allow them in their preferences")
 
 
-def _near_misses(client: ForumClient, name: str) -> list[str]:
+def near_misses(client: ForumClient, name: str) -> list[str]:
     """Forum usernames close to `name`, from the forum's user search (the first letters)."""
     try:
         users = client.search_users(name[:3])

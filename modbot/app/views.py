@@ -10,6 +10,7 @@ import re
 from datetime import datetime
 
 from ..core import (
+    EXILE,
     GameState,
     Nomination,
     Phase,
@@ -92,6 +93,10 @@ def nomination_view(state: GameState, n: Nomination, topic_id: int | None) -> di
             "needed_to_tie": need.to_tie,
             "max_possible": max_possible(state, n),
         })
+    # the votes it needs, as the summary line and the picture say: to execute while it is
+    # open (an exile, and a closed nomination: its threshold)
+    view["needed"] = view["needed_to_execute"] if n.is_open and n.kind != EXILE \
+        else view["threshold"]
     return view
 
 

@@ -74,12 +74,6 @@ def _votes(nomination: dict) -> dict[str, str]:
     return marks
 
 
-def _needed(nomination: dict) -> int:
-    if nomination["open"] and nomination["kind"] != "exile":
-        return nomination["needed_to_execute"]
-    return nomination["threshold"]
-
-
 def _title(vc: dict, nomination: dict | None) -> str:
     count = words(say("picture.title", day=vc["day"], number=vc["number"]) if vc["number"]
                   else say("picture.title_as_of", day=vc["day"], post=vc.get("as_of") or 0))
@@ -92,7 +86,7 @@ def _title(vc: dict, nomination: dict | None) -> str:
 def _centre(vc: dict, nomination: dict | None) -> tuple[str, str, str]:
     if nomination is None:
         return "", words(say("picture.no_nominations")), _fate(vc)
-    count = words(say("picture.count", yes=nomination["yes"], needed=_needed(nomination)))
+    count = words(say("picture.count", yes=nomination["yes"], needed=nomination["needed"]))
     return nomination["nominee"], count, _fate(vc)
 
 
@@ -119,7 +113,7 @@ def _alt(vc: dict, nomination: dict | None, title: str) -> str:
         return words(say("picture.alt_empty", title=title, fate=_fate(vc)))
     facts = {"title": title, "nominee": nomination["nominee"],
              "nominator": nomination["nominator"], "yes": nomination["yes"],
-             "needed": _needed(nomination), "fate": _fate(vc)}
+             "needed": nomination["needed"], "fate": _fate(vc)}
     if nomination["open"]:
         return words(say("picture.alt", hand=nomination["hand"], **facts))
     return words(say("picture.alt_closed", **facts))

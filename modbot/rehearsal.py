@@ -49,6 +49,20 @@ def load_private_script(path: Path = DEMO_PRIVATE) -> list[dict]:
     return json.loads(path.read_text(encoding="utf-8"))["messages"]
 
 
+def game_accounts(forum: Forum, setup: GameSetup) -> dict[str, str]:
+    """Every account the game names: the bot and the Storytellers as moderators, the players;
+    each but the bot with a single-user API key of its own (returned by name), as on a real
+    forum, so the shared admin budget is the bot's alone."""
+    staff = [setup.bot_username, *setup.storytellers]
+    for name in staff:
+        forum.add_user(name, moderator=True, trust_level=4)
+    for seat in setup.seats:
+        if forum.user(seat.name) is None:
+            forum.add_user(seat.name)
+    return {name: forum.new_user_key(name) for name in [*staff, *(s.name for s in setup.seats)]
+            if name != setup.bot_username}
+
+
 class Rehearsal:
     def __init__(self, setup: GameSetup, database_url: str, *, port: int = 0,
                  server: SandboxServer | None = None, settings: Settings | None = None,
@@ -81,14 +95,8 @@ class Rehearsal:
         return response.json() if response.content.strip() else {}
 
     def create_accounts(self) -> None:
-        names = [self.setup.bot_username, *self.setup.storytellers,
-                 *(s.name for s in self.setup.seats)]
-        for name in names:
-            user = self.request("POST", "/users.json", username=name, name=name)
-            if name == self.setup.bot_username or name in self.setup.storytellers:
-                self.request("PUT", f"/admin/users/{user['user_id']}/grant_moderation.json")
-            if name != self.setup.bot_username:
-                self.keys[name.lower()] = self.server.forum.new_user_key(name)
+        keys = game_accounts(self.server.forum, self.setup)
+        self.keys.update({name.lower(): key for name, key in keys.items()})
 
     def open_topic(self, first_post: dict) -> int:
         host = self.setup.storytellers[0] if self.setup.storytellers else "system"

@@ -30,6 +30,7 @@ from .app.opening import opening_post
 from .app.service import Service, Settings
 from .core import GameSetup
 from .files.gamefile import load_game
+from .rehearsal import game_accounts
 from .sandbox.forum import Clock, Forum
 from .sandbox.server import SandboxServer
 from .sandbox.web import export_topic
@@ -109,7 +110,7 @@ def start_rehearsal(game: str | Path, *, speed: float = 60.0, port: int = 0,
     except OSError as exc:
         raise RehearsalError(f"cannot serve on port {port} ({exc.strerror}): choose another "
                              "with --port, or 0 for any free one") from exc
-    keys = _create_accounts(forum, setup)
+    keys = game_accounts(forum, setup)
     setup = dataclasses.replace(setup, topic_id=_open_thread(forum, setup))
     database = _fresh_database(data_dir, setup)
     store = Store(f"sqlite:///{database}")
@@ -119,17 +120,6 @@ def start_rehearsal(game: str | Path, *, speed: float = 60.0, port: int = 0,
                       settings or Settings(bot_username=setup.bot_username))
     service.start()
     return LiveRehearsal(server, setup, service, store, database, keys)
-
-
-def _create_accounts(forum: Forum, setup: GameSetup) -> dict[str, str]:
-    staff = [setup.bot_username, *setup.storytellers]
-    for name in staff:
-        forum.add_user(name, moderator=True, trust_level=4)
-    for seat in setup.seats:
-        if forum.user(seat.name) is None:
-            forum.add_user(seat.name)
-    return {name: forum.new_user_key(name) for name in [*staff, *(s.name for s in setup.seats)]
-            if name != setup.bot_username}
 
 
 def _open_thread(forum: Forum, setup: GameSetup) -> int:

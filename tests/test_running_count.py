@@ -47,12 +47,17 @@ def thread(tmp_path):
     server.stop()
 
 
-def test_the_outbox_edits_the_running_count_in_place(thread):
-    server, store, client, topic = thread
+def _count_then_its_edit(store, topic: int) -> None:
+    """The day's first count (a post) and the next one (an edit of it), owed in order."""
     store.commit(Batch(outbox=[
         Outgoing("g1:vc:1.1:open", "g1:topic", "## Vote count 1.1\n\nDerek **0**/4", topic_id=topic),
         Outgoing("g1:vc:1.2:vc", "g1:topic", "## Vote count 1.2\n\nDerek **2**/4", topic_id=topic,
                  kind="edit", edit_of="g1:vc:1.1:open")]))
+
+
+def test_the_outbox_edits_the_running_count_in_place(thread):
+    server, store, client, topic = thread
+    _count_then_its_edit(store, topic)
     assert Outbox(client, store).drain() == 2
     posts = server.forum.topics[topic].posts
     assert len(posts) == 2  # the opening post and one running count
@@ -75,10 +80,7 @@ def test_an_edit_whose_post_could_not_be_made_is_posted_instead(thread):
 
 def test_an_edit_the_forum_refuses_is_posted_instead(thread):
     server, store, client, topic = thread
-    store.commit(Batch(outbox=[
-        Outgoing("g1:vc:1.1:open", "g1:topic", "## Vote count 1.1\n\nDerek **0**/4", topic_id=topic),
-        Outgoing("g1:vc:1.2:vc", "g1:topic", "## Vote count 1.2\n\nDerek **2**/4", topic_id=topic,
-                 kind="edit", edit_of="g1:vc:1.1:open")]))
+    _count_then_its_edit(store, topic)
     Outbox(client, store).drain(limit=1)
     requests.post(server.url + "/_sandbox/faults.json", timeout=5, json={
         "path": "/posts/", "method": "PUT", "kind": "422", "count": 1}).raise_for_status()

@@ -12,10 +12,14 @@ Prints one JSON object:
   limits (the account, then one read of each game topic, which also proves it exists);
 - requests_per_cycle_over_a_sweep_period_50_games_*: requests per cycle averaged over one edit
   sweep period (3 minutes, 12 cycles), nothing new arriving, the sweep included: with no post
-  that carried actions today, and with 10 such posts in each game.
+  that carried actions today, and with 10 such posts in each game (the sweep spends at most 2
+  requests a minute: 0.5 a cycle at 15 s polls).
 
 - restart_ratio_10k_over_100: the time from a restart to the end of its first cycle with a
-  10,000-post history over the same with 100 posts (both printed, in seconds).
+  10,000-post history over the same with 100 posts (both printed, in seconds), the bot having
+  stopped as the daemon does (with a snapshot of the game); restart_s_10k_without_snapshot:
+  the same after a crash that left no snapshot (every stored input folded); the snapshot's
+  time to take and size at 10,000 posts.
 
 Run: python benchmarks/forum.py
 """
@@ -174,10 +178,12 @@ def sweep_period(games: int, folder: Path, action_posts: int) -> float:
         server.stop()
 
 
-def time_to_first_cycle(history: int, folder: Path) -> float:
+def time_to_first_cycle(history: int, folder: Path, snapshot: bool = True) -> dict:
     """Seconds from a restart to the end of its first cycle, for one game whose store holds
-    `history` thread posts (folded at start-up; the forum has nothing new). The history is
-    committed through the service itself, as if read from the forum; the best of 3."""
+    `history` thread posts (the forum has nothing new). The history is committed through the
+    service itself, as if read from the forum; the bot then stops as the daemon does (taking
+    a snapshot of the game: `snapshot=False` measures a restart after a crash that left none,
+    which folds every stored input). The best of 3; also the snapshot's time and size."""
     from replay import make_setup, synthetic_posts  # benchmarks/replay.py: the same game
     setup = make_setup()
     forum = Forum(ManualClock(START))
@@ -202,6 +208,11 @@ def time_to_first_cycle(history: int, folder: Path) -> float:
             first._commit(game, game.on_post(post.post_number + 10_000, post.post_number + 1,
                                              post.author, post.created_at, post.raw))
         OutboxRow.update(status="sent").execute()  # what the history owed went out long ago
+        taken = time.perf_counter()
+        if snapshot:
+            first.save_snapshots(every=0)  # as `modbot run` does when it stops
+        taken = time.perf_counter() - taken
+        size = len(bytes(store.snapshot(game.game_id).data)) if snapshot else 0
         store.close()
         now = START + timedelta(days=30)
         best = float("inf")
@@ -213,7 +224,7 @@ def time_to_first_cycle(history: int, folder: Path) -> float:
             again.cycle(now)
             best = min(best, time.perf_counter() - began)
             again.store.close()
-        return best
+        return {"restart_s": best, "snapshot_s": taken, "snapshot_bytes": size}
     finally:
         server.stop()
 
@@ -227,8 +238,10 @@ def main() -> int:
         started = start_up(50, folder)
         quiet_period = sweep_period(50, folder, 0)
         busy_period = sweep_period(50, folder, 10)
-        restart_100 = time_to_first_cycle(100, folder)
-        restart_10k = time_to_first_cycle(10_000, folder)
+        restart_100 = time_to_first_cycle(100, folder)["restart_s"]
+        big = time_to_first_cycle(10_000, folder)
+        restart_10k = big["restart_s"]
+        crash_10k = time_to_first_cycle(10_000, folder, snapshot=False)["restart_s"]
     print(json.dumps({
         "requests_per_idle_cycle_1_game": one,
         "requests_per_idle_cycle_50_games": fifty,
@@ -239,7 +252,10 @@ def main() -> int:
         "cycle_ms_idle_50_games": round(fifty_ms, 1),
         "restart_s_100": round(restart_100, 3),
         "restart_s_10k": round(restart_10k, 3),
-        "restart_ratio_10k_over_100": round(restart_10k / restart_100, 1),
+        "restart_ratio_10k_over_100": round(restart_10k / restart_100, 2),
+        "restart_s_10k_without_snapshot": round(crash_10k, 3),
+        "snapshot_ms_10k": round(big["snapshot_s"] * 1000, 1),
+        "snapshot_bytes_10k": big["snapshot_bytes"],
     }))
     return 0
 

@@ -62,7 +62,10 @@ def audit_game(store: Store, setup: GameSetup) -> dict:
 
 
 def _outcomes(events: list[dict]) -> list:
-    return [(e["type"], outcome(e["type"], e["data"])) for e in events]
+    """Without the runtime's note that a Storyteller adopted an upgrade's reading (a
+    replay, which reads that `!confirm` with no upgrade waiting, derives nothing)."""
+    return [(e["type"], outcome(e["type"], e["data"])) for e in events
+            if e["type"] != "UpgradeAdopted"]
 
 
 def audit_text(audit: dict) -> str:

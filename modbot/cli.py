@@ -211,6 +211,25 @@ def _build_parser() -> argparse.ArgumentParser:
     p.set_defaults(command="run_command")
 
     p = commands.add_parser(
+        "recover", help="rebuild games from the forum into the database (a lost disk, a move "
+                        "to a new machine)",
+        description="Rebuild each game of the configuration (or the --game ones) from what the "
+                    "forum keeps: its thread and the PMs the bot can see, replayed in the "
+                    "order the forum made them; the bot's earlier posts are recognised by their "
+                    "markers and never posted again. Sends what the games still owe, tells "
+                    "their Storytellers by PM, prints one line a game. A game the database "
+                    "still holds is refused unless --replace. `modbot run` does the same by "
+                    "itself for a game it has nothing stored for.",
+    )
+    p.add_argument("--config", default="config/modbot.toml",
+                   help="configuration file (TOML; default: config/modbot.toml)")
+    p.add_argument("--game", action="append", metavar="NAME",
+                   help="only this game (its name or topic id); repeat for several")
+    p.add_argument("--replace", action="store_true",
+                   help="drop what the database holds of the game first")
+    p.set_defaults(command="recover_command")
+
+    p = commands.add_parser(
         "check", help="check that the forum, the bot account and every game are ready",
         description="Check, without changing anything: the forum answers; the API key works "
                     "and belongs to the bot account; the account is staff (or what not being "

@@ -198,6 +198,20 @@ def run_command(args) -> int:
     return run(config, max_cycles=args.max_cycles)
 
 
+def recover_command(args) -> int:
+    import logging
+
+    from .app.daemon import ConfigError, load_config
+    from .recover import recover
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(message)s")
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(f"modbot: {exc}", file=sys.stderr)
+        return 2
+    return recover(config, args.game or [], replace=args.replace)
+
+
 def check_command(args) -> int:
     from .adapters.forum import ForumClient
     from .app.daemon import ConfigError, load_config

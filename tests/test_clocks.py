@@ -45,16 +45,16 @@ def test_a_restarted_daemon_continues_the_rehearsal_clock(monkeypatch, tmp_path)
     import time
 
     from modbot.adapters.store import Store
-    from modbot.app.daemon import Config, _clock
+    from modbot.app.daemon import Config, clock_for
     now = [50_000.0]
     monkeypatch.setattr(time, "time", lambda: now[0])
     config = Config("http://127.0.0.1:9", "modbot", "k", [], rehearsal_start=START,
                     rehearsal_speed=60, database_url=f"sqlite:///{tmp_path}/bot.sqlite")
     store = Store(config.database_url)
     try:
-        assert _clock(config, None, store).now() == START
+        assert clock_for(config, None, store).now() == START
         now[0] += 60  # the daemon stops; a real minute later it starts again
-        assert _clock(config, None, store).now() == START + timedelta(hours=1)
+        assert clock_for(config, None, store).now() == START + timedelta(hours=1)
     finally:
         store.close()
 

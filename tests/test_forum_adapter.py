@@ -131,3 +131,25 @@ def test_reads_after_a_post_number_with_raw(client):
     assert client.posts_after(5, 3)[0]["raw"] == "/vote Alex"
     query = responses.calls[0].request.url
     assert "post_number=3" in query and "asc=true" in query and "include_raw=true" in query
+
+
+def test_the_start_up_pacer_waits_for_room_in_the_forums_minute():
+    """More games than the rate limit allows in a minute: start-up waits instead of meeting
+    a 429 (55 requests a minute by default, under Discourse's 60)."""
+    from modbot.adapters.forum import Pacer
+    now = [0.0]
+    slept = []
+
+    def sleep(seconds):
+        slept.append(seconds)
+        now[0] += seconds
+    pacer = Pacer(limit=3, window=60, clock=lambda: now[0], sleep=sleep)
+    for second in (0, 10, 20):
+        now[0] = second
+        assert pacer.wait() == 0
+        pacer.note()
+    now[0] = 30
+    assert pacer.wait() == 30  # until the request made at 0 leaves the minute
+    assert slept == [30] and now[0] == 60
+    pacer.note()
+    assert len(pacer.times) == 3

@@ -26,7 +26,8 @@ class Table:
                                     NOMINATIONS1 + timedelta(minutes=minutes), raw)
 
     def input_of_last_post(self) -> int:
-        return len(self.runtime.inputs)
+        """The number !log shows for the last post: the forum's id of the post."""
+        return self.runtime.inputs[-1][2]
 
     @property
     def state(self):
@@ -63,6 +64,8 @@ def test_undo_refuses_what_cannot_be_undone():
     t.post("Alex", "/nominate Brianna", 0)
     step = t.post("nightingale", "!undo 99 --yes", 1)
     assert "not a post that can be undone" in _answer(step)
+    step = t.post("nightingale", "!undo 1 --yes", 1)  # a post number is not the id !log shows
+    assert "not a post that can be undone" in _answer(step)
     step = t.post("nightingale", "!undo 1\n!vc", 2)
     assert "must be alone" in _answer(step)
 
@@ -75,8 +78,8 @@ def test_undone_state_survives_a_restart():
     t.post("nightingale", f"!undo {number} --yes", 2)
     assert t.state.seat("Cameron").alive
     rows = []  # the store's input rows, as the daemon would reload them
-    for kind, post in t.runtime.inputs:
-        rows.append(type("Row", (), {"kind": "post", "post_id": 0, "topic_id": None,
+    for kind, post, post_id in t.runtime.inputs:
+        rows.append(type("Row", (), {"kind": "post", "post_id": post_id, "topic_id": None,
                                      "post_number": post.post_number, "author": post.author,
                                      "at": post.created_at.isoformat(), "raw": post.raw})())
     again = GameRuntime(setup(PLAYERS), GameOptions(1, "g1"), 1)

@@ -69,7 +69,7 @@ def test_a_vote_count_that_becomes_due_is_posted_by_the_clock_and_again_after_a_
 
     again = GameRuntime(talk.state.setup, GameOptions(1, "g1", storytellers=("nightingale",)), 1)
     keys = []
-    for number, (kind, value) in enumerate(talk.runtime.inputs):
+    for kind, value, number in talk.runtime.inputs:
         if kind == "tick":
             row = SimpleNamespace(kind="tick", at=value.isoformat())
         else:

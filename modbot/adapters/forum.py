@@ -12,6 +12,8 @@ It keeps pydiscourse's exact content-type check, and counts requests for the cyc
 from __future__ import annotations
 
 import logging
+import time
+from collections import deque
 
 import requests
 from pydiscourse import DiscourseClient
@@ -45,18 +47,50 @@ class ConfigurationError(ForumError):
     pass
 
 
+class Pacer:
+    """Keeps a burst of requests under the forum's per-minute limit by waiting (Discourse's
+    default: 60 admin-key requests a minute). Used at start-up only, where waiting is right;
+    the poll loop never sleeps (it defers on a 429 instead)."""
+
+    def __init__(self, limit: int = 55, window: float = 60.0, *, clock=time.monotonic,
+                 sleep=time.sleep) -> None:
+        self.limit, self.window = limit, window
+        self.clock, self.sleep = clock, sleep
+        self.times: deque[float] = deque()
+
+    def note(self) -> None:
+        self.times.append(self.clock())
+
+    def wait(self, room: int = 1) -> float:
+        """Wait until `room` more requests fit in the window; return the seconds waited."""
+        waited = 0.0
+        while True:
+            now = self.clock()
+            while self.times and now - self.times[0] >= self.window:
+                self.times.popleft()
+            if len(self.times) + room <= self.limit:
+                return waited
+            pause = self.window - (now - self.times[0])
+            log.info("start-up: %d requests in the last minute; waiting %.0fs for the "
+                     "forum's rate limit", len(self.times), pause)
+            self.sleep(pause)
+            waited += pause
+
+
 class ForumClient(DiscourseClient):
     def __init__(self, host: str, api_username: str, api_key: str, *, timeout: float = 10.0):
         super().__init__(host.rstrip("/"), api_username, api_key, timeout=timeout)
         self.session = requests.Session()
         self.session.headers["User-Agent"] = USER_AGENT
         self.requests_made = 0
+        self.pacer = Pacer()
 
     def _request(self, verb, path, params=None, files=None, data=None, json=None,
                  override_request_kwargs=None):
         headers = {"Accept": JSON_TYPE, "Api-Key": self.api_key,
                    "Api-Username": self.api_username}
         self.requests_made += 1
+        self.pacer.note()
         try:
             response = self.session.request(
                 verb, self.host + path, params=params, files=files, data=data, json=json,
@@ -96,9 +130,11 @@ class ForumClient(DiscourseClient):
     def topic_by_id(self, topic_id: int, **kwargs) -> dict:
         return self._get(f"/t/{topic_id}.json", **kwargs)
 
-    def posts_after(self, topic_id: int, post_number: int) -> list[dict]:
-        """Up to 20 posts after `post_number`, oldest first, with raw."""
-        body = self.topic_posts(topic_id, post_number=post_number, asc="true", include_raw="true")
+    def posts_after(self, topic_id: int, post_number: int, **extra) -> list[dict]:
+        """Up to 20 posts after `post_number`, oldest first, with raw (`extra`: more query
+        parameters, e.g. `show_deleted`)."""
+        body = self.topic_posts(topic_id, post_number=post_number, asc="true", include_raw="true",
+                                **extra)
         return body["post_stream"]["posts"]
 
     def posts_by_ids(self, topic_id: int, post_ids: list[int]) -> list[dict]:

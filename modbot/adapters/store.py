@@ -100,7 +100,17 @@ class PictureRow(_Model):
     short_url = peewee.CharField(null=True)
 
 
-MODELS = [SchemaVersion, GameRow, InputRow, EventRow, OutboxRow, CursorRow, PictureRow]
+class SnapshotRow(_Model):
+    """A game's runtime memory after folding its first `inputs` inputs (v8): a cache of the
+    fold, trusted only by the code and set-up of `version` (see app/snapshot.py)."""
+    game = peewee.ForeignKeyField(GameRow, unique=True, on_delete="CASCADE")
+    inputs = peewee.IntegerField()
+    version = peewee.CharField()
+    data = peewee.BlobField()
+
+
+MODELS = [SchemaVersion, GameRow, InputRow, EventRow, OutboxRow, CursorRow, PictureRow,
+          SnapshotRow]
 
 
 def _v1_create(db):
@@ -154,8 +164,14 @@ def _v7_outbox_edits(db):
         migrate(migrator.add_column("outbox_row", "edit_of", peewee.CharField(null=True)))
 
 
+def _v8_snapshots(db):
+    """Snapshots of running games, so a restart folds only what came after."""
+    db.create_tables([SnapshotRow])
+
+
 MIGRATIONS = [_v1_create, _v2_input_topic, _v3_input_shared, _v4_input_participants,
-              _v5_outbox_first_attempt, _v6_pictures, _v7_outbox_edits]  # append; never edit one
+              _v5_outbox_first_attempt, _v6_pictures, _v7_outbox_edits,
+              _v8_snapshots]  # append; never edit one
 
 
 @dataclass
@@ -182,6 +198,8 @@ class Batch:
     outbox: list[Outgoing] = field(default_factory=list)
     cursors: dict[str, int] = field(default_factory=dict)
     last_post_numbers: dict[int, int] = field(default_factory=dict)
+    # outbox keys the forum already shows in the bot's own posts: (post id, topic, number)
+    adopted: dict[str, tuple[int, int, int]] = field(default_factory=dict)
 
 
 class Store:
@@ -221,11 +239,32 @@ class Store:
         row, _ = GameRow.get_or_create(key=key, defaults={"name": name})
         return row
 
-    def inputs(self, game_id: int) -> list:
-        """The game's stored inputs in order, as light records (named tuples with the
-        columns' names: folding 10,000 of them at start-up should not build 10,000 models)."""
-        return list(InputRow.select().where(InputRow.game == game_id).order_by(InputRow.id)
-                    .namedtuples())
+    def inputs(self, game_id: int, after: int = 0) -> list:
+        """The game's stored inputs in order (from the `after`-th on), as light records (named
+        tuples with the columns' names: folding 10,000 of them at start-up should not build
+        10,000 models)."""
+        query = InputRow.select().where(InputRow.game == game_id).order_by(InputRow.id)
+        return list((query.offset(after) if after else query).namedtuples())
+
+    def input_count(self, game_id: int) -> int:
+        return InputRow.select().where(InputRow.game == game_id).count()
+
+    def snapshot(self, game_id: int) -> SnapshotRow | None:
+        return SnapshotRow.get_or_none(SnapshotRow.game == game_id)
+
+    def save_snapshot(self, game_id: int, inputs: int, version: str, data: bytes) -> None:
+        SnapshotRow.insert(game=game_id, inputs=inputs, version=version, data=data).on_conflict(
+            conflict_target=[SnapshotRow.game],
+            update={SnapshotRow.inputs: inputs, SnapshotRow.version: version,
+                    SnapshotRow.data: data}).execute()
+
+    def events_by_input(self, game_id: int) -> dict[int, list[tuple[str, dict]]]:
+        """The game's stored events, (type, data) in order, by the id of their input."""
+        out: dict[int, list[tuple[str, dict]]] = {}
+        for row in (EventRow.select(EventRow.input, EventRow.type, EventRow.data)
+                    .where(EventRow.game == game_id).order_by(EventRow.id).namedtuples()):
+            out.setdefault(row.input, []).append((row.type, json.loads(row.data)))
+        return out
 
     def has_inputs(self, game_id: int) -> bool:
         return InputRow.select().where(InputRow.game == game_id).exists()
@@ -263,6 +302,10 @@ class Store:
                     PictureRow.insert(sha1=sha1, png=png).on_conflict(
                         conflict_target=[PictureRow.sha1],
                         update={PictureRow.sha1: PictureRow.sha1}).execute()
+            for key, (post_id, topic_id, number) in batch.adopted.items():
+                OutboxRow.update(status="sent", post_id=post_id, topic_id=topic_id,
+                                 post_number=number).where(
+                    (OutboxRow.key == key) & (OutboxRow.status == "pending")).execute()
             for name, value in batch.cursors.items():
                 CursorRow.insert(name=name, value=value).on_conflict(
                     conflict_target=[CursorRow.name], update={CursorRow.value: value}).execute()
@@ -295,6 +338,30 @@ class Store:
         value = (OutboxRow.select(peewee.fn.MAX(OutboxRow.post_number))
                  .where((OutboxRow.thread == thread) & (OutboxRow.status == "sent")).scalar())
         return value or 0
+
+    def count_rows(self, prefix: str, status: str) -> int:
+        """Outbox rows whose key starts with `prefix` (a game's) in `status`."""
+        return OutboxRow.select().where(OutboxRow.key.startswith(prefix)
+                                        & (OutboxRow.status == status)).count()
+
+    def send_again(self, keys: list[str]) -> None:
+        """Rows to send once more (the last edit of a running count after a rebuild)."""
+        if keys:
+            OutboxRow.update(status="pending").where(OutboxRow.key.in_(keys)).execute()
+
+    def forget_game(self, key: str, prefix: str) -> int:
+        """Drop a game's stored inputs, events and outbox rows (before rebuilding it from the
+        forum on purpose); return how many inputs were dropped."""
+        row = self.find_game(key)
+        with self.db.atomic():
+            dropped = 0
+            if row is not None:
+                dropped = InputRow.delete().where(InputRow.game == row.id).execute()
+                EventRow.delete().where(EventRow.game == row.id).execute()
+                SnapshotRow.delete().where(SnapshotRow.game == row.id).execute()
+                row.delete_instance()
+            OutboxRow.delete().where(OutboxRow.key.startswith(prefix)).execute()
+        return dropped
 
     def mark_attempt(self, row: OutboxRow) -> None:
         row.attempts += 1

@@ -27,7 +27,8 @@ from .service import Service, Settings
 log = logging.getLogger("modbot")
 FORUM_KEYS = {"url", "username", "api_key_env", "timeout", "category"}
 BOT_KEYS = {"poll_seconds", "database_url", "vote_count_minutes", "settle_seconds",
-            "sweep_minutes", "post_spacing", "close_topic_at_night", "max_backoff", "guide_url"}
+            "sweep_minutes", "post_spacing", "close_topic_at_night", "max_backoff", "guide_url",
+            "snapshot_seconds"}
 
 
 class ConfigError(ValueError):
@@ -78,7 +79,7 @@ def load_config(path: str | Path, environ=os.environ) -> Config:
     username = str(forum.get("username", "modbot"))
     settings = Settings(bot_username=username, **{k: bot[k] for k in (
         "vote_count_minutes", "settle_seconds", "sweep_minutes", "post_spacing",
-        "close_topic_at_night", "max_backoff") if k in bot})
+        "close_topic_at_night", "max_backoff", "snapshot_seconds") if k in bot})
     rehearsal = data.get("rehearsal", {})
     _known(path, "rehearsal", rehearsal, {"start", "speed", "clock"})
     if rehearsal.get("clock", "forum") != "forum":
@@ -160,7 +161,8 @@ class ForumClock:
         return datetime.fromisoformat(self.client.forum_time().replace("Z", "+00:00"))
 
 
-def _clock(config: Config, client: ForumClient, store: Store):
+def clock_for(config: Config, client: ForumClient, store: Store):
+    """The bot's clock: the forum's, a rehearsal's (anchored in the store), or real time."""
     if config.forum_clock:
         return ForumClock(client)
     if config.rehearsal_start is None:
@@ -231,7 +233,7 @@ def run(config: Config, *, max_cycles: int | None = None) -> int:
     failed = _start(service, config, stopping)
     if failed is not None:
         return failed
-    clock = _clock(config, client, store)
+    clock = clock_for(config, client, store)
     _warn_if_behind(clock, store)
 
     def cycle():
@@ -250,6 +252,7 @@ def run(config: Config, *, max_cycles: int | None = None) -> int:
     while not stopping["flag"]:
         scheduler.run_pending()
         time.sleep(0.05)
+    service.save_snapshots(every=0)  # the next start folds nothing
     store.close()
     log.info("stopped")
     return 0

@@ -30,6 +30,10 @@ def waiting_since(nomination: Nomination) -> datetime:
     return nomination.locked[-1].locked_at if nomination.locked else nomination.at
 
 
+def _key(day: int, nomination: Nomination, player: str | None) -> str:
+    return f"nudge:{day}:{nomination.kind}:{nomination.nominee}:{player}"
+
+
 def due_nudges(state: GameState, sent: set[str], at: datetime) -> list[Nudge]:
     hours = state.setup.hand_nudge_hours
     if not hours or state.today is None:
@@ -38,7 +42,18 @@ def due_nudges(state: GameState, sent: set[str], at: datetime) -> list[Nudge]:
     for nomination in state.today.open_nominations():
         player = nomination.hand
         since = waiting_since(nomination)
-        key = f"nudge:{state.today.number}:{nomination.kind}:{nomination.nominee}:{player}"
+        key = _key(state.today.number, nomination, player)
         if player is not None and key not in sent and at - since >= timedelta(hours=hours):
             out.append(Nudge(key, player, nomination.nominee, nomination.kind, since))
     return out
+
+
+def nudge_moment(state: GameState, sent: set[str]) -> datetime | None:
+    """The earliest moment a nudge not yet sent becomes due (None: no nudge waits)."""
+    hours = state.setup.hand_nudge_hours
+    if not hours or state.today is None:
+        return None
+    moments = [waiting_since(n) + timedelta(hours=hours)
+               for n in state.today.open_nominations() if n.hand is not None
+               and _key(state.today.number, n, n.hand) not in sent]
+    return min(moments, default=None)

@@ -52,7 +52,7 @@ from ..core import (
 from .catalogue import rejection_words
 from .death_notice import death_notice
 from .grimoire_status import status_text
-from .hand_nudge import due_nudges
+from .hand_nudge import due_nudges, nudge_moment
 from .picture import Picture, vote_picture
 from .private_reactions import private_messages
 from .render import is_silent, render
@@ -257,6 +257,14 @@ class Reactor:
     def count_due(self, state: GameState, at: datetime) -> bool:
         """Votes changed since the last count, and the next count is due by `at`."""
         return self.dirty and state.today is not None and self._vc_due(at)
+
+    def next_due(self, state: GameState) -> datetime | None:
+        """The next moment a count or a hand nudge becomes due (see `count_due`)."""
+        moments = [nudge_moment(state, self.nudged)]
+        if self.dirty and state.today is not None:
+            moments.append(self.last_vc_at + timedelta(minutes=self.options.vote_count_minutes)
+                           if self.last_vc_at else None)
+        return min((m for m in moments if m is not None), default=None)
 
     def nudge_due(self, state: GameState, at: datetime) -> bool:
         return bool(due_nudges(state, self.nudged, at))

@@ -19,9 +19,22 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..adapters.store import Outgoing
-from ..core import GameSetup, GameState, Post, advance, handle_pm, handle_post, iso, parse_commands, parse_post, report
+from ..core import (
+    Confirm,
+    GameSetup,
+    GameState,
+    Post,
+    advance,
+    handle_pm,
+    handle_post,
+    iso,
+    next_due,
+    parse_commands,
+    parse_post,
+    report,
+)
 from .reactions import GameOptions, Reactor
-from .render import silent_rendering
+from .render import render, silent_rendering
 
 SELF_DELETED = "(post deleted by author)"
 log = logging.getLogger("modbot.app.runtime")
@@ -37,6 +50,7 @@ class Step:
     input: dict | None = None
     events: list[tuple[str, dict]] = field(default_factory=list)
     outgoing: list[Outgoing] = field(default_factory=list)
+    cursors: dict[str, int] = field(default_factory=dict)  # committed with the input
 
 
 class GameRuntime:
@@ -51,8 +65,10 @@ class GameRuntime:
         self.posts_by_day: dict[int, set[int]] = {}
         self.seen_pms: set[int] = set()
         self.history: list[dict] = []  # every event with the input that caused it, for !log
-        self.inputs: list[tuple] = []  # what was folded, in order: input #N is inputs[N-1]
-        self.undone: set[int] = set()
+        # what was folded, in order: (kind, value, forum post id or None for the clock)
+        self.inputs: list[tuple] = []
+        self.undone: set[int] = set()  # the post ids of undone inputs
+        self.upgrade = None  # an upgrade.Held while the stored history stands (upgrade.py)
 
     @property
     def today_posts(self) -> set[int]:
@@ -65,12 +81,24 @@ class GameRuntime:
     def topic_id(self) -> int:
         return self.options.topic_id
 
-    def load(self, inputs) -> None:
+    def load(self, inputs, collect: bool = False) -> dict[int, list[tuple[str, dict]]]:
         """Fold the stored inputs (at start-up): their posts went out long ago, so nothing
-        is rendered; only the keys and the reactor's memory are rebuilt."""
+        is rendered; only the keys and the reactor's memory are rebuilt. With `collect`, the
+        events each input derives now, by input id (for the upgrade check)."""
+        derived: dict[int, list[tuple[str, dict]]] = {}
         with silent_rendering():
             for row in inputs:
-                self.apply_input(row)
+                step = self.apply_input(row)
+                if collect:
+                    derived[row.id] = step.events
+        return derived
+
+    def hold(self, held) -> None:
+        """The rules changed this game's history: until a Storyteller confirms, the stored
+        history stands (see upgrade.py)."""
+        self.upgrade = held
+        if held.held is not None:
+            self.state = held.held
 
     def apply_input(self, row) -> Step:
         """Fold one stored input (as `load` does); return what it derived."""
@@ -88,7 +116,9 @@ class GameRuntime:
     def on_post(self, post_id: int, post_number: int, author: str, at: datetime,
                 raw: str) -> Step:
         post = Post(post_number, author, at, raw)
-        self.inputs.append(("post", post))
+        self.inputs.append(("post", post, post_id))
+        if self._confirms_upgrade(author, raw):
+            return self._adopt_upgrade(_post_row(post_id, post))
         if _COMMAND_LINE.search(raw) and not self.state.setup.is_storyteller(author) \
                 and any(not line.line.lstrip("*_").lower().startswith(("!vote", "!unvote"))
                         for line in parse_commands(raw, self.state.setup.roster)):
@@ -116,7 +146,11 @@ class GameRuntime:
         in it (`shared`): then to the Storytellers' conversation), or a player's night commands
         or whisper. `participants`: the conversation's lower-case usernames."""
         post = Post(post_number, author, at, raw)
-        self.inputs.append(("pm", (post, participants)))
+        self.inputs.append(("pm", (post, participants), post_id))
+        if self._confirms_upgrade(author, raw):
+            return self._adopt_upgrade({
+                **_post_row(post_id, post), "kind": "pm", "topic_id": topic_id,
+                "shared": shared, "participants": ",".join(participants) or None})
         outcome = handle_pm(self.state, post, participants)
         self.state = outcome.state
         self.seen_pms.add(post_id)
@@ -143,17 +177,47 @@ class GameRuntime:
         if not outcome.events and not self.reactor.count_due(self.state, now) and \
                 not self.reactor.nudge_due(self.state, now):
             return Step()
-        self.inputs.append(("tick", now))
+        self.inputs.append(("tick", now, None))
         self.state = outcome.state
         self._remember(outcome.events, "clock", None, None, now)
         outgoing = self.reactor.react(self.state, outcome.events, at=now)
         return Step({"kind": "tick", "at": iso(now)}, _events(outcome.events), outgoing)
 
+    def next_due(self) -> datetime | None:
+        """The next moment the clock matters: a deadline or milestone, a vote count or a hand
+        nudge falling due."""
+        moments = [next_due(self.state), self.reactor.next_due(self.state)]
+        return min((m for m in moments if m is not None), default=None)
+
+    def ticks_until(self, until: datetime) -> list[Step]:
+        """A tick at each moment something falls due, up to `until`, as if the clock had been
+        read at that very moment. The live loop ticks so before each post it handles and at the
+        end of a cycle, and a rebuild from the forum does the same, so both derive the same
+        posts under the same keys whatever moments the clock happened to be read at."""
+        steps = []
+        while (due := self.next_due()) is not None and due <= until:
+            step = self.on_tick(max(due, self.clock_at or due))
+            if step.input is None:  # nothing changed at that moment: stop rather than spin
+                break
+            steps.append(step)
+        return steps
+
+    @property
+    def clock_at(self) -> datetime | None:
+        """The forum time of the latest input folded (a post's created_at, or a tick)."""
+        for kind, value, _ in reversed(self.inputs):
+            if kind in ("post", "pm"):
+                post = value if kind == "post" else value[0]
+                return post.created_at
+            if kind == "tick":
+                return value
+        return None
+
     def on_edit(self, post_id: int, new_raw: str, new_sha1: str, at: datetime) -> Step:
         """A counted post changed on the forum. Flag it if it carried actions; count nothing."""
         number, author, first_sha1, original = self.seen[post_id]
         self.seen[post_id] = (number, author, new_sha1, original)
-        self.inputs.append(("edit", None))
+        self.inputs.append(("edit", None, None))
         step = Step({"kind": "edit", "post_id": post_id, "post_number": number,
                      "author": author, "at": iso(at), "raw": new_raw,
                      "raw_sha1": new_sha1})
@@ -163,9 +227,31 @@ class GameRuntime:
                 self.setup.storytellers)
         return step
 
+    def _confirms_upgrade(self, author: str, raw: str) -> bool:
+        """A Storyteller's lone `!confirm` while the game is held after an upgrade, and no
+        command of theirs waits for a confirmation (that one is confirmed first)."""
+        if self.upgrade is None or self.upgrade.held is None or \
+                not self.setup.is_storyteller(author) or not _COMMAND_LINE.search(raw) or \
+                any(p.by == author for p in self.state.pending):
+            return False
+        lines = parse_commands(raw, self.state.setup.roster)
+        return len(lines) == 1 and isinstance(getattr(lines[0], "action", None), Confirm)
+
+    def _adopt_upgrade(self, row: dict) -> Step:
+        """Adopt the history the current rules derive: every input replayed with them, the
+        ones since the upgrade included; the version recorded, so a restart agrees."""
+        version = self.upgrade.version
+        self.state = self.refold(self.undone)
+        self.upgrade = None
+        raw = render("upgrade_adopted.md.j2")
+        note = self.reactor.note_to_storytellers(self.setup.storytellers,
+                                                 f"upgrade-adopted:{version}", raw)
+        return Step(row, [("UpgradeAdopted", {"version": version})], [note],
+                    {f"rules_version:{self.options.key}": version})
+
     def _remember(self, events, channel: str, post_number, author, at: datetime) -> None:
         for event in events:
-            self.history.append({"input": len(self.inputs), "channel": channel,
+            self.history.append({"input": self.inputs[-1][2], "channel": channel,
                                  "post_number": post_number, "author": author, "at": iso(at),
                                  "event": summarize(event)})
 
@@ -173,12 +259,14 @@ class GameRuntime:
 
     def _undo(self, report) -> dict | None:
         """Replay the game without input #N (and the inputs undone before): everything that
-        followed from it is recomputed. Applied only when confirmed (`--yes`)."""
+        followed from it is recomputed. Applied only when confirmed (`--yes`). N is the forum's
+        id of the post (what `!log` shows), so it names the same input after a rebuild from the
+        forum, whatever order the inputs were first read in."""
         if report is None or report.undo is None:
             return None
         number, confirmed = report.undo
-        kind = self.inputs[number - 1][0] if 1 <= number < len(self.inputs) else None
-        if kind not in ("post", "pm") or number in self.undone:
+        earlier = {post_id for kind, _, post_id in self.inputs[:-1] if kind in ("post", "pm")}
+        if number not in earlier or number in self.undone:
             return {"input": number, "error": f"#{number} is not a post that can be undone "
                     "(see !log for the numbers)"}
         replayed = self.refold(self.undone | {number})
@@ -189,10 +277,11 @@ class GameRuntime:
         return {"input": number, "changes": changes, "done": confirmed}
 
     def refold(self, excluded: set[int]):
-        """The core state from the inputs folded so far, without the `excluded` ones."""
+        """The core state from the inputs folded so far, without the `excluded` ones (post
+        ids)."""
         state = GameState.from_setup(self.setup)
-        for number, (kind, value) in enumerate(self.inputs, start=1):
-            if number in excluded:
+        for kind, value, post_id in self.inputs:
+            if post_id is not None and post_id in excluded:
                 continue
             if kind == "post":
                 state = handle_post(state, value).state
@@ -250,6 +339,12 @@ def summarize(event) -> str:
     fields = ", ".join(f"{k}={v}" for k, v in dataclasses.asdict(event).items()
                        if k != "at" and isinstance(v, (str, int, bool)) and v not in ("", None))
     return f"{type(event).__name__}({fields})"
+
+
+def _post_row(post_id: int, post: Post) -> dict:
+    return {"kind": "post", "post_id": post_id, "post_number": post.post_number,
+            "author": post.author, "at": iso(post.created_at), "raw": post.raw,
+            "raw_sha1": sha1(post.raw)}
 
 
 def _events(events) -> list[tuple[str, dict]]:

@@ -1,22 +1,29 @@
 """Theory of operation: one poll cycle reads the forum, decides, commits, then writes.
 
 `start()` checks the bot's account and every game topic (clear errors for a bad key or a
-missing topic), rebuilds each game from its input log, and catches up on posts made while the
-bot was away (`/t/{id}/posts.json` after the game's last post number, 20 at a time).
+missing topic), rebuilds each game from its input log (from its snapshot and the inputs after
+it, `snapshot.py`; after a rules change, folding them all and comparing, `upgrade.py`), and
+catches up on posts made while the bot was away (`/t/{id}/posts.json` after the game's last
+post number, 20 at a time).
 
 `cycle(now)`:
 1. new public posts: `GET /posts.json` (50 newest, site-wide), paging back with `before=` only
-   while the page is full and newer than the stored cursor; posts of game topics after each
-   game's last post number are handled in post-number order. One request when idle, whatever
+   while the page is full and newer than the stored cursor. One request when idle, whatever
    the number of games.
-2. the PM inbox: `GET /private-posts.json` (one request): the Storytellers' commands, the
-   players' night commands in their own PM with the bot, and whisper PMs to check (each PM
-   is stored with the usernames of its conversation, asked once per conversation).
-3. the clock: each game advances to `now - settle` (so a post created just before a deadline
-   but not yet visible is never overtaken).
+2. the PM inbox: `GET /private-posts.json` (one request), routed to games by `pm_routing.py`:
+   the Storytellers' commands, the players' night commands in their own PM with the bot, and
+   whisper PMs to check (each PM is stored with the usernames of its conversation).
+3. the new thread posts (each game's in post-number order) and PMs are handled merged in the
+   forum's order (`created_at`, then post id), each after the clock ticks that fell due before
+   it (`GameRuntime.ticks_until`); then the clock ticks up to `now - settle` (so a post created
+   just before a deadline but not yet visible is never overtaken). A rebuild from the forum
+   replays in this same order, so both derive the same posts.
 A game the store has never seen starts in the first cycle where all its names are known forum
 users (`deal_guard.py`); until then it is not read, and its Storytellers are told what to fix.
-4. every few minutes, an edit/delete sweep of today's counted posts (20 ids a request).
+If its thread shows the bot's own marked posts, it ran before on a database since lost: it is
+rebuilt from the forum (`recovery.py`), its earlier posts adopted, never posted again.
+4. the edit sweep: today's posts that carried actions read again every few minutes, on a
+   request budget (`edit_sweep.py`).
 5. the outbox drains.
 Each post's input row, its events, the posts it causes and the cursors commit in one
 transaction. All rule decisions use the posts' `created_at`; `now` only moves the clock.
@@ -24,8 +31,8 @@ transaction. All rule decisions use the posts' `created_at`; `now` only moves th
 
 from __future__ import annotations
 
+import heapq
 import logging
-import re
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -35,14 +42,19 @@ from ..adapters.outbox import Outbox
 from ..adapters.store import Batch, Outgoing, Store
 from ..core import GameSetup
 from .deal_guard import DealGuard, held_note
+from .edit_sweep import BATCH, EditSweep
+from .pm_routing import Ask, Member, PmRouter, member
 from .reactions import GameOptions
+from .rebuild import Adoption, Rebuilt, read_thread, shows_own_posts, when, when_edited
+from .recovery import rebuild_game
 from .render import render
 from .runtime import GameRuntime, Step, sha1
+from .snapshot import Snapshots
+from .upgrade import check_history, rules_version, version_cursor
 
 log = logging.getLogger("modbot.app.service")
 PAGE = 50
 MAX_PAGES = 10
-SWEEP_BATCH = 20
 
 
 @dataclass
@@ -54,6 +66,7 @@ class Settings:
     post_spacing: float | None = None  # None: 0 for staff accounts, 6 s otherwise
     close_topic_at_night: bool = False
     max_backoff: float = 60  # seconds between retries after 5xx, timeouts, dropped connections
+    snapshot_seconds: float = 60  # at most one snapshot of a game this often (snapshot.py)
 
 
 @dataclass
@@ -62,21 +75,6 @@ class CycleReport:
     posts: int = 0
     sent: int = 0
     deferred: list[str] = field(default_factory=list)
-
-
-GAME_LINE = re.compile(r"^\s*[*_]*game\s*:\s*(.+?)[*_]*\s*$", re.IGNORECASE | re.MULTILINE)
-
-
-def _named_game(games: list[GameRuntime], raw: str) -> list[GameRuntime]:
-    """The games a PM may be for: with a `game: NAME` line (a game's name or topic id), that
-    one (none if it names another); without, every game the author is in."""
-    if len(games) < 2:
-        return games
-    line = GAME_LINE.search(raw)
-    if line is None:
-        return games
-    wanted = line.group(1).strip().casefold()
-    return [g for g in games if wanted in (g.setup.name.casefold(), str(g.topic_id))]
 
 
 class Service:
@@ -90,13 +88,30 @@ class Service:
         self.outbox: Outbox | None = None
         self.guard = DealGuard(client)  # no deal to a name the forum does not know
         self.waiting: dict[int, GameSetup] = {}  # new games whose names are not all checked
-        self.last_sweep: datetime | None = None
-        self.pm_topics: dict[int, set[str]] = {}  # PM topic id -> its participants
+        self.sweeper = EditSweep(self.settings.sweep_minutes)  # on a request budget
+        self.router = PmRouter(client, self.settings.bot_username)
         self.quiet_until = 0.0  # monotonic time: after a 429, no request before this
+        self.adopt = Adoption()  # the bot's posts a rebuild found on the forum (rebuild.py)
+        self.rebuilding: GameRuntime | None = None
+        self.rebuilt: dict[int, Rebuilt] = {}  # topic id -> what its rebuild did
+        self.snapshots = Snapshots(store, self.settings.snapshot_seconds)
 
     # -- start-up ---------------------------------------------------------------------------
 
     def start(self) -> None:
+        self.connect()
+        for setup in self.setups:
+            if setup.topic_id in self.games or setup.topic_id in self.waiting:
+                continue  # a retried start-up keeps the games it has
+            self.client.pacer.wait()  # many games: under the forum's per-minute limit
+            if self._never_started(setup):
+                self._check_topic(setup)
+                self.waiting[setup.topic_id] = setup  # started once its names are checked
+            else:
+                self.start_game(setup)
+
+    def connect(self) -> None:
+        """Check the bot's account; set up the outbox (its cadence: staff or not)."""
         try:
             me = self.client.user(self.settings.bot_username)
         except NotFound as exc:
@@ -108,14 +123,6 @@ class Service:
                              spacing=(0.0 if staff else 6.0) if spacing is None else spacing,
                              on_failure=self._failure_report,
                              max_backoff=self.settings.max_backoff)
-        for setup in self.setups:
-            if setup.topic_id in self.games or setup.topic_id in self.waiting:
-                continue  # a retried start-up keeps the games it has
-            if self._never_started(setup):
-                self._check_topic(setup)
-                self.waiting[setup.topic_id] = setup  # started once its names are checked
-            else:
-                self._start_game(setup)
 
     def _never_started(self, setup: GameSetup) -> bool:
         if setup.topic_id is None:
@@ -131,7 +138,7 @@ class Service:
             raise ConfigurationError(f"game {setup.name!r}: topic {setup.topic_id} not found "
                                      "(or the bot cannot see it)") from exc
 
-    def _start_game(self, setup: GameSetup) -> None:
+    def start_game(self, setup: GameSetup, now: datetime | None = None) -> None:
         if setup.topic_id is None:
             raise ConfigurationError(f"game {setup.name!r}: set game.topic_id")
         row = self.store.game(str(setup.topic_id), setup.name)
@@ -140,21 +147,42 @@ class Service:
                               self.settings.close_topic_at_night, setup.storytellers,
                               pictures=setup.pictures, vote_counts=setup.vote_counts)
         runtime = GameRuntime(setup, options, row.id)
-        runtime.load(self.store.inputs(row.id))
+        changed = self.store.cursor(version_cursor(options.key)) != rules_version()
+        if changed or not self.snapshots.restore(runtime):
+            inputs = self.store.inputs(row.id)
+            derived = runtime.load(inputs, collect=changed and bool(inputs))
+            if changed:  # the rules changed since this game's events were stored: compare
+                self.store.commit(check_history(self.store, runtime, inputs, derived))
         runtime.last_post_number = max(runtime.last_post_number, row.last_post_number)
         try:  # one request a game at start: reading the topic also proves it exists
-            self.catch_up(runtime)
+            if runtime.inputs:
+                self.catch_up(runtime)
+            else:
+                self._first_read(runtime, now)
         except NotFound as exc:
             raise ConfigurationError(f"game {setup.name!r}: topic {setup.topic_id} not found "
                                      "(or the bot cannot see it)") from exc
         self.games[setup.topic_id] = runtime
+
+    def save_snapshots(self, every: float | None = None) -> None:
+        """Snapshot the games with new inputs (see snapshot.py); `every=0` at a stop."""
+        self.snapshots.save(self.games.values(), every)
+
+    def _first_read(self, game: GameRuntime, now: datetime | None) -> None:
+        """A game with nothing stored: new, or run before from a database since lost (the bot's
+        own marked posts in its thread say which). See rebuild.py."""
+        posts = read_thread(self.client, game.topic_id)
+        if shows_own_posts(posts, self.settings.bot_username, game.options.key):
+            self.rebuilt[game.topic_id] = rebuild_game(self, game, now)
+        else:
+            self.handle_in_order({game: posts}, [])
 
     def catch_up(self, game: GameRuntime) -> int:
         """Read the game topic after its last post number, 20 posts a request."""
         handled = 0
         while True:
             posts = self.client.posts_after(game.topic_id, game.last_post_number)
-            handled += self._handle_posts(game, posts)
+            handled += self.handle_in_order({game: posts}, [])
             if len(posts) < 20:  # each batch moves last_post_number past all its posts
                 return handled
 
@@ -167,22 +195,21 @@ class Service:
             return report
         before = self.client.requests_made
         try:
-            self._admit_waiting()
-            report.posts = self._read_public()
-            self._read_private()
+            self._admit_waiting(now)
+            report.posts = self._read_new()
         except ForumError as exc:  # any read error: logged, read again next cycle
             self._deferred(report, exc)
         else:  # the clock moves only once the posts before it are read
             for game in self.games.values():
-                self._commit(game, game.on_tick(now - timedelta(seconds=self.settings.settle_seconds)))
-            if self._sweep_due(now):
-                self.sweep()
-                self.last_sweep = now
+                for step in game.ticks_until(now - timedelta(seconds=self.settings.settle_seconds)):
+                    self._commit(game, step)
+            self.sweeper.step(now, self.games, self._sweep_game)
+            self.save_snapshots()
         report.sent = self.drain()
         report.requests = self.client.requests_made - before
         return report
 
-    def _admit_waiting(self) -> None:
+    def _admit_waiting(self, now: datetime) -> None:
         """Start each new game whose names are all forum users (see deal_guard.py)."""
         self.guard.new_cycle()
         for topic_id, setup in list(self.waiting.items()):
@@ -191,7 +218,7 @@ class Service:
                 self._tell_held(setup, unknown)
             elif unknown is None:
                 try:
-                    self._start_game(setup)
+                    self.start_game(setup, now)
                 except (ConfigurationError, ForumError) as exc:
                     log.error("game %s: cannot start yet: %s", setup.name, exc)
                     continue
@@ -225,150 +252,154 @@ class Service:
                 self.quiet_until = time.monotonic() + exc.retry_after
             return 0
 
-    def _read_public(self) -> int:
-        cursor = self.store.cursor("public_post_id")
-        page = self.client.latest_posts()["latest_posts"]
-        collected = list(page)
-        pages = 1
-        while (cursor is not None and len(page) == PAGE and min(p["id"] for p in page) > cursor
-               and pages < MAX_PAGES):
-            page = self.client.latest_posts(before=min(p["id"] for p in page))["latest_posts"]
-            collected.extend(page)
-            pages += 1
+    def _read_new(self) -> int:
+        """The new public posts of the game topics and the new PMs, handled in the order the
+        forum made them (`created_at`, then post id), as a rebuild from the forum would."""
+        public, far_behind, public_cursor = self._listing("public_post_id", "latest_posts")
+        private, _, private_cursor = self._listing("private_post_id", "private_posts")
         handled = 0
+        thread: dict[GameRuntime, list[dict]] = {}
         for topic_id, game in self.games.items():
-            posts = sorted((p for p in collected if p.get("topic_id") == topic_id),
-                           key=lambda p: p["post_number"])
-            if pages == MAX_PAGES:
+            if far_behind:
                 handled += self.catch_up(game)  # far behind: read the topic itself
             else:
-                handled += self._handle_posts(game, posts)
-        newest = max((p["id"] for p in collected), default=cursor or 0)
-        if cursor is None or newest > cursor:
-            self.store.commit(Batch(cursors={"public_post_id": newest}))
+                thread[game] = sorted((p for p in public if p.get("topic_id") == topic_id),
+                                      key=lambda p: p["post_number"])
+        # On the very first run, PMs older than the inbox's newest are not read (old commands
+        # must not run again); a game rebuilt from the forum has read them already.
+        pms = [p for p in private if p["id"] > private_cursor] if private_cursor is not None \
+            else []
+        handled += self.handle_in_order(thread, sorted(pms, key=lambda p: (when(p), p["id"])))
+        cursors = {}
+        for name, listing, cursor in (("public_post_id", public, public_cursor),
+                                      ("private_post_id", private, private_cursor)):
+            newest = max((p["id"] for p in listing), default=0)
+            if cursor is None or newest > cursor:  # an empty inbox too: from now on, all count
+                cursors[name] = max(newest, self.store.cursor(name) or 0)
+        if cursors:
+            self.store.commit(Batch(cursors=cursors))
         return handled
 
-    def _read_private(self) -> None:
-        """New PMs the bot can see, in order (see `_handle_pm`). On the very first run, PMs
-        older than the inbox's newest are not read (old commands must not run again)."""
-        cursor = self.store.cursor("private_post_id")
-        page = self.client.private_posts().get("private_posts", [])
+    def _listing(self, cursor_name: str, key: str) -> tuple[list[dict], bool, int | None]:
+        """The newest posts of a site-wide listing (`/posts.json` or `/private-posts.json`),
+        paging back with `before=` while a page is full and newer than the stored cursor: the
+        posts, whether it stopped at MAX_PAGES (far behind), and the cursor."""
+        fetch = self.client.latest_posts if key == "latest_posts" else self.client.private_posts
+        cursor = self.store.cursor(cursor_name)
+        page = fetch().get(key, [])
         collected = list(page)
         pages = 1
         while (cursor is not None and len(page) == PAGE and min(p["id"] for p in page) > cursor
                and pages < MAX_PAGES):
-            page = self.client.private_posts(before=min(p["id"] for p in page)) \
-                .get("private_posts", [])
+            page = fetch(before=min(p["id"] for p in page)).get(key, [])
             collected.extend(page)
             pages += 1
-        if cursor is not None:
-            for post in sorted((p for p in collected if p["id"] > cursor), key=lambda p: p["id"]):
-                self._handle_pm(post)
-        newest = max((p["id"] for p in collected), default=0)
-        if cursor is None or newest > cursor:  # an empty inbox too: from now on, all count
-            self.store.commit(Batch(cursors={"private_post_id": newest}))
+        return collected, pages == MAX_PAGES, cursor
 
-    def _handle_pm(self, post: dict) -> None:
-        """A PM the bot can see: a Storyteller's commands (only in PMs the bot takes part
-        in), or a player's: night commands in their own PM with the bot, or a whisper."""
-        author = post["username"]
-        if author.lower() == self.settings.bot_username.lower():
+    def handle_in_order(self, thread: dict[GameRuntime, list[dict]], pms: list[dict],
+                         edits: list[tuple[GameRuntime, dict]] = (), members=None) -> int:
+        """Thread posts (each game's in post-number order), PMs and edit notices merged in the
+        forum's order, each after the clock ticks that fell due before it."""
+        streams = [[(when(p), p["id"], "post", game, p) for p in posts]
+                   for game, posts in thread.items()]
+        streams.append([(when(p), p["id"], "pm", None, p) for p in pms])
+        streams.append(sorted((when_edited(p), p["id"], "edit", game, p) for game, p in edits))
+        handled = 0
+        for _, _, kind, game, post in heapq.merge(*streams, key=lambda item: item[:2]):
+            if kind == "post":
+                handled += self._handle_post(game, post)
+            elif kind == "pm":
+                self._handle_pm(post, members)
+            elif post["id"] in game.today_posts:  # what the live edit sweep would have read
+                self._edited(game, post)
+        return handled
+
+    def _handle_post(self, game: GameRuntime, post: dict) -> int:
+        number = post["post_number"]
+        if number <= game.last_post_number:
+            return 0
+        if post.get("post_type", 1) != 1 or \
+                post["username"].lower() == self.settings.bot_username.lower():
+            game.last_post_number = number
+            self.store.commit(Batch(last_post_numbers={game.game_id: number}))
+            return 0
+        at = when(post)
+        self.tick_until(game, at)
+        step = game.on_post(post["id"], number, post["username"], at, post.get("raw") or "")
+        self._commit(game, step, last_post_number=number)
+        return 1
+
+    def tick_until(self, game: GameRuntime, at: datetime) -> None:
+        for step in game.ticks_until(at):
+            self._commit(game, step)
+
+    def members(self) -> list[Member]:
+        return [member(g) for g in self.games.values()]
+
+    def _handle_pm(self, post: dict, members: list[Member] | None = None) -> None:
+        """A PM the bot can see, for the game `pm_routing` finds (`members`: the games it may
+        be for; by default the running games)."""
+        target = self.router.route(post, members if members is not None else self.members())
+        if isinstance(target, Ask):
+            self._ask_which_game(post, list(target.games))
             return
-        games = [g for g in self.games.values() if g.setup.is_storyteller(author)] or \
-            [g for g in self.games.values() if g.state.is_seated(author)]
-        games = _named_game(games, post.get("raw") or "")
-        if len(games) > 1:
-            self._ask_which_game(post, games)
+        game = self.games.get(target.topic_id) if target else None
+        if game is None and target is not None and self.rebuilding is not None \
+                and target.topic_id == self.rebuilding.topic_id:
+            game = self.rebuilding
+        if game is None or post["id"] in game.seen_pms:
             return
-        if not games:
-            return
-        game = games[0]
-        if post["id"] in game.seen_pms:
-            return
-        participants = self._participants(post["topic_id"])
-        staff_author = game.setup.is_storyteller(author)
-        if staff_author and not self._bot_is_in(post["topic_id"]):
-            return
-        if not staff_author and not self._bot_is_in(post["topic_id"]) and \
-                not self._has_other_players(post["topic_id"], game, author):
-            return  # a player's PM with non-players, seen only because the bot is an admin
-        at = datetime.fromisoformat(post["created_at"])
-        shared = self._has_players(post["topic_id"], game)
-        self._commit(game, game.on_pm(post["id"], post["topic_id"], post["post_number"], author,
-                                      at, post.get("raw") or "", shared=shared,
+        at = when(post)
+        self.tick_until(game, at)
+        participants = self.router.participants(post["topic_id"])
+        shared = self.router.has_players(post["topic_id"], game.setup)
+        self._commit(game, game.on_pm(post["id"], post["topic_id"], post["post_number"],
+                                      post["username"], at, post.get("raw") or "", shared=shared,
                                       participants=tuple(sorted(participants))))
 
-    def _ask_which_game(self, post: dict, games: list[GameRuntime]) -> None:
+    def _ask_which_game(self, post: dict, games: list[str]) -> None:
         """A PM from someone in several games, naming none: nothing runs; they are asked."""
         log.warning("PM %s from %s: in several games and names none; asked which",
                     post["id"], post["username"])
-        raw = render("which_game.md.j2", post_number=post["post_number"],
-                     games=[g.setup.name for g in games])
-        self.store.commit(Batch(outbox=[Outgoing(
+        raw = render("which_game.md.j2", post_number=post["post_number"], games=games)
+        self.commit_outgoing([Outgoing(
             f"modbot:which-game:{post['id']}", f"modbot:pmtopic:{post['topic_id']}", raw,
-            topic_id=post["topic_id"])]))
-
-    def _has_other_players(self, topic_id: int, game: GameRuntime, author: str) -> bool:
-        seated = {s.name.lower() for s in game.state.seats} - {author.lower()}
-        return bool(self._participants(topic_id) & seated)
-
-    def _participants(self, topic_id: int) -> set[str]:
-        """Who takes part in a PM (lower-case usernames). Asked once per topic."""
-        if topic_id not in self.pm_topics:
-            details = self.client.topic_by_id(topic_id).get("details", {})
-            self.pm_topics[topic_id] = {u.get("username", "").lower()
-                                        for u in details.get("allowed_users") or []}
-        return self.pm_topics[topic_id]
-
-    def _bot_is_in(self, topic_id: int) -> bool:
-        """An admin bot sees every PM on the site: a Storyteller's PM to someone else is not
-        addressed to it."""
-        return self.settings.bot_username.lower() in self._participants(topic_id)
-
-    def _has_players(self, topic_id: int, game: GameRuntime) -> bool:
-        staff = {self.settings.bot_username.lower(), *(s.lower() for s in game.setup.storytellers)}
-        return bool(self._participants(topic_id) - staff)
-
-    def _handle_posts(self, game: GameRuntime, posts: list[dict]) -> int:
-        handled = 0
-        for post in posts:
-            number = post["post_number"]
-            if number <= game.last_post_number:
-                continue
-            if post.get("post_type", 1) != 1 or \
-                    post["username"].lower() == self.settings.bot_username.lower():
-                game.last_post_number = number
-                self.store.commit(Batch(last_post_numbers={game.game_id: number}))
-                continue
-            at = datetime.fromisoformat(post["created_at"])
-            step = game.on_post(post["id"], number, post["username"], at, post.get("raw") or "")
-            self._commit(game, step, last_post_number=number)
-            handled += 1
-        return handled
+            topic_id=post["topic_id"])])
 
     def _commit(self, game: GameRuntime, step: Step, last_post_number: int | None = None) -> None:
         if step.input is None:
             return
         batch = Batch(inputs=[(game.game_id, step.input)],
-                      events=[(game.game_id, 0, name, data) for name, data in step.events],
-                      outbox=list(step.outgoing))
+                      events=[(game.game_id, 0, name, data) for name, data in step.events])
         if last_post_number is not None:
             batch.last_post_numbers[game.game_id] = last_post_number
+        batch.cursors.update(step.cursors)
+        self.commit_outgoing(list(step.outgoing), batch)
+
+    def commit_outgoing(self, outgoing: list[Outgoing], batch: Batch | None = None) -> None:
+        """Commit the posts owed, adopting those the forum already shows (see rebuild.py)."""
+        batch = batch or Batch()
+        batch.outbox = outgoing
+        if self.adopt:
+            batch.adopted = self.adopt.adopted(outgoing)
         self.store.commit(batch)
 
     # -- edits ------------------------------------------------------------------------------
 
-    def _sweep_due(self, now: datetime) -> bool:
-        return self.last_sweep is None or \
-            now - self.last_sweep >= timedelta(minutes=self.settings.sweep_minutes)
+    @property
+    def last_sweep(self) -> datetime | None:
+        """When the last edit-sweep round started (a test may set it, to hold the next)."""
+        return self.sweeper.last_round
+
+    @last_sweep.setter
+    def last_sweep(self, value: datetime | None) -> None:
+        self.sweeper.last_round = value
 
     def sweep(self) -> int:
-        """Compare today's counted posts with the forum; flag edits and self-deletes."""
+        """Read every game's posts of today that carried actions again, now, whatever the
+        budget; flag edits and self-deletes."""
         flagged = 0
         for game in self.games.values():
-            today = game.state.today
-            if today is None:
-                continue
             try:
                 flagged += self._sweep_game(game)
             except ForumError as exc:  # one game's error never stops the others
@@ -379,14 +410,18 @@ class Service:
     def _sweep_game(self, game: GameRuntime) -> int:
         flagged = 0
         ids = sorted(game.today_posts)
-        for start in range(0, len(ids), SWEEP_BATCH):
-            for post in self.client.posts_by_ids(game.topic_id, ids[start:start + SWEEP_BATCH]):
-                if game.changed(post):
-                    raw = post.get("raw") or ""
-                    at = datetime.fromisoformat(post.get("updated_at") or post["created_at"])
-                    self._commit(game, game.on_edit(post["id"], raw, sha1(raw), at))
-                    flagged += 1
+        for start in range(0, len(ids), BATCH):
+            for post in self.client.posts_by_ids(game.topic_id, ids[start:start + BATCH]):
+                flagged += self._edited(game, post)
         return flagged
+
+    def _edited(self, game: GameRuntime, post: dict) -> int:
+        """A counted post as the forum shows it now: flagged if its text changed."""
+        if not game.changed(post):
+            return 0
+        raw = post.get("raw") or ""
+        self._commit(game, game.on_edit(post["id"], raw, sha1(raw), when_edited(post)))
+        return 1
 
     def _failure_report(self, row, error: str):
         game = next((g for g in self.games.values() if row.key.startswith(g.options.key + ":")),

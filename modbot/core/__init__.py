@@ -44,7 +44,7 @@ from .deciding.voting import (
     population,
     threshold_now,
 )
-from .engine import Post, advance, handle_pm, handle_post
+from .engine import Post, advance, handle_pm, handle_post, next_due
 from .night.choices import lock_at
 from .night.commands import (
     SetupAccepted,
@@ -55,9 +55,11 @@ from .night.commands import (
     SpokeInSilence,
 )
 from .night.grimoire_table import grimoire_rows
+from .reading.commands import Confirm
 from .reading.names import Roster
 from .reading.parser import parse_post
 from .registry import EVENT_TYPES
+from .registry import apply as apply_event
 from .reporting import replay, report
 from .setup.composition import dealt_text, problems, propose
 from .setup.script import Character, Script, character_key
@@ -115,7 +117,7 @@ from .wording import Say, free, say
 __all__ = [
     "AnswerSent", "DayAbilityRequested",
     "UsualFormSuggested",
-    "EVENT_TYPES", "Say", "character_ids", "free", "say", "storyteller_commands",
+    "EVENT_TYPES", "Say", "apply_event", "Confirm", "character_ids", "free", "say", "storyteller_commands",
     "ABILITY_DEATH", "ApprovalReminded", "BOOM_DEATH", "BoomdandyExploded", "ButcherResolved",
     "Character", "CharactersDealt", "CountdownEnded", "CountdownStarted", "DawnDelayed",
     "DayEnded", "DealWaiting", "EXILE", "EvilTeamLost", "ExileRefused", "FearmongerChoseNew",
@@ -128,7 +130,7 @@ __all__ = [
     "SheetRequested", "SilenceCalled", "SpokeInSilence", "StorytellerConsultRequested",
     "SweetheartDied", "UntoldDelivered", "VoteCast", "VoteCorrected", "VoteCountRequested",
     "VoteLocked", "VoteWithdrawn", "VotesUnlocked", "WhisperBroken", "WhisperLimitExceeded",
-    "WhisperPmFlagged", "WinDetected", "about_to_die", "advance", "character_key",
+    "WhisperPmFlagged", "WinDetected", "about_to_die", "advance", "character_key", "next_due",
     "dealt_text", "handle_pm", "handle_post", "is_decided", "iso", "leading_others", "lock_at",
     "max_possible", "needs", "night_of", "parse_commands", "parse_post",
     "players_of_team", "population", "problems", "propose", "replay", "report", "threshold_now",

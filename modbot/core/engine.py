@@ -94,6 +94,23 @@ def advance(state: GameState, now: datetime) -> Outcome:
     return _with_wins(_advance(state, now), now)
 
 
+def next_due(state: GameState) -> datetime | None:
+    """The next moment a time-triggered rule applies (what `advance` would do first), or None
+    while nothing waits on the clock (a night waiting for approval, a finished game)."""
+    if state.paused_at is not None or state.winner is not None:
+        return None
+    moments = [boomdandy.due(state)]
+    fiddling = fabled.due(state)
+    if fiddling is not None and fiddling <= state.phase_ends_at:
+        moments.append(fiddling)
+    if nightflow.is_managed(state):
+        milestone = nightflow.due(state)
+        moments.append(milestone[0] if milestone else None)
+    else:
+        moments.append(state.phase_ends_at)
+    return min((m for m in moments if m is not None), default=None)
+
+
 def _advance(state: GameState, now: datetime) -> Outcome:
     """Every time-triggered rule up to `now`, without the win check (the caller makes it
     once, after whatever else it handles)."""

@@ -324,7 +324,7 @@ BASE_COMMANDS: tuple[Command, ...] = (
     Command("vc", "!vc", say("help.vc"), "!vc", _no_arguments(StVoteCount())),
     Command("status", "!status", say("help.status"),
             "!status", _no_arguments(Status())),
-    Command("undo", "!undo N", say("help.undo"), "!undo 12", _undo),
+    Command("undo", "!undo N", say("help.undo"), "!undo 1234", _undo),
     Command("log", "!log [N]", say("help.log"), "!log 10", _log),
     Command("confirm", "!confirm", say("help.confirm"),
             "!confirm", _no_arguments(Confirm())),

@@ -1,0 +1,184 @@
+"""Theory of operation: a game rebuilt from the forum alone (the database is only a cache).
+
+When the bot starts a game that has no stored inputs, it reads the whole game thread. If the
+bot's own account has posted there under this game's outbox markers, the game was running
+before and its database was lost (or moved): `gather` reads what the forum keeps, and the
+service replays it through the same code as the live loop, adopting the bot's earlier posts:
+
+- inputs: every thread post and every PM the bot can see since the game's first post, in
+  `created_at` order (ties by post id), thread posts and PMs interleaved; PMs are routed to
+  games by the live loop's rules (`pm_routing.py`);
+- each post counts in its first version: an edited post (`version` above 1) is read as
+  version 1 (`/posts/ID.json?version=1`), and its later text becomes an edit notice at its
+  `updated_at`, as the live edit sweep would have raised;
+- a post a moderator deleted counts if it was deleted a minute or more after it was made (the
+  bot had read it); one deleted sooner is left out and reported. Hidden (flagged) posts count;
+- the clock is regenerated, not restored: the runtime ticks at each moment something fell due
+  between two inputs (`GameRuntime.ticks_until`), as the live loop does;
+- every post the replay derives whose marker the forum shows in the bot's own post is adopted
+  (marked sent with that post's ids), never posted again; a marker in anyone else's post proves
+  nothing. What the replay owes and the forum lacks is posted. Of the edits of a running vote
+  count, only the last is sent again (an edit is idempotent);
+- the Storytellers get one PM: how many posts were replayed, how many of the bot's posts were
+  recognised, what is still owed, and what could not be recovered (posts deleted too soon; the
+  bot's posts that the replay did not derive), in words, never by internal key.
+
+`!log` and `!undo N` number inputs by the forum's post id, so they name the same inputs after
+a rebuild. The whole rebuild commits in one transaction: a crash leaves none of it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from ..adapters.forum import ForumClient
+
+MARKER = re.compile(r"<!-- modbot:(\S+) -->")
+DELETED_TOO_SOON = timedelta(minutes=1)  # deleted before the bot can have read it
+PM_PAGES = 400  # 20,000 PMs at most, back to the game's first post
+
+
+def when(post: dict) -> datetime:
+    return datetime.fromisoformat(post["created_at"].replace("Z", "+00:00"))
+
+
+@dataclass
+class ForumHistory:
+    """What the forum keeps of one game."""
+    thread: list[dict]  # the thread's posts, in post-number order, each in its first version
+    pms: list[dict] = field(default_factory=list)  # PMs since the game began, oldest first
+    own: dict[str, dict] = field(default_factory=dict)  # marker key -> the bot's post
+    left_out: list[dict] = field(default_factory=list)  # deleted too soon to have been read
+    edits: dict[int, dict] = field(default_factory=dict)  # post id -> the post as it is now
+
+    @property
+    def inputs(self) -> int:
+        return len(self.thread) + len(self.pms)
+
+
+def read_thread(client: ForumClient, topic_id: int, **extra) -> list[dict]:
+    """The whole topic, 20 posts a request, oldest first."""
+    posts: list[dict] = []
+    after = 0
+    while True:
+        batch = client.posts_after(topic_id, after, **extra)
+        posts.extend(batch)
+        if len(batch) < 20:
+            return posts
+        after = batch[-1]["post_number"]
+
+
+def shows_own_posts(posts: list[dict], bot: str, game_key: str) -> bool:
+    """The bot has posted in this thread under this game's markers: the game ran before."""
+    prefix = f"{game_key}:"
+    return any(_is_bot(p, bot) and any(k.startswith(prefix) for k in MARKER.findall(
+        p.get("raw") or "")) for p in posts)
+
+
+def gather(client: ForumClient, bot: str, topic_id: int) -> ForumHistory:
+    """Read what the forum keeps of a game: its thread (deleted posts included, for staff),
+    the PMs since its first post, each post's first version, and the bot's marked posts."""
+    thread = read_thread(client, topic_id, show_deleted="true")
+    since = when(thread[0]) if thread else None
+    history = ForumHistory(thread=[], pms=_pms_since(client, since))
+    for post in thread:
+        if _deleted_too_soon(post):
+            history.left_out.append(post)
+        else:
+            history.thread.append(post)
+    for post in [*history.thread, *history.pms]:
+        if _is_bot(post, bot):
+            for key in MARKER.findall(post.get("raw") or ""):
+                history.own.setdefault(key, post)
+        elif (post.get("version") or 1) > 1:
+            history.edits[post["id"]] = dict(post)
+            first = client.post_by_id(post["id"], version=1)
+            post["raw"] = first.get("raw") or ""
+    return history
+
+
+def _pms_since(client: ForumClient, since: datetime | None) -> list[dict]:
+    posts: list[dict] = []
+    before = None
+    for _ in range(PM_PAGES):
+        page = client.private_posts(before).get("private_posts", [])
+        posts.extend(p for p in page if since is None or when(p) >= since)
+        if not page or (since is not None and when(page[-1]) < since):
+            break
+        before = page[-1]["id"]
+    return sorted(posts, key=lambda p: (when(p), p["id"]))
+
+
+def _deleted_too_soon(post: dict) -> bool:
+    deleted = post.get("deleted_at")
+    if not deleted:
+        return False
+    gone = datetime.fromisoformat(deleted.replace("Z", "+00:00"))
+    return gone - when(post) < DELETED_TOO_SOON
+
+
+def _is_bot(post: dict, bot: str) -> bool:
+    return (post.get("username") or "").casefold() == bot.casefold()
+
+
+def unmatched(history: ForumHistory, derived: set[str], game_key: str) -> list[dict]:
+    """The bot's posts of this game that the replay did not derive (the forum shows them; the
+    rebuilt game would not have made them): reported, never guessed at."""
+    prefix = f"{game_key}:"
+    seen: set[int] = set()
+    out = []
+    for key, post in history.own.items():
+        if key.startswith(prefix) and key not in derived and post["id"] not in seen \
+                and not key.startswith(f"{prefix}rebuilt:"):  # an earlier rebuild's note
+            seen.add(post["id"])
+            out.append(post)
+    return out
+
+
+
+def when_edited(post: dict) -> datetime:
+    return datetime.fromisoformat((post.get("updated_at") or post["created_at"])
+                                  .replace("Z", "+00:00"))
+
+
+class Adoption:
+    """The bot's posts the forum shows, by marker key. A row the replay derives under one of
+    these keys is adopted (marked sent with that post's ids) instead of posted; an edit of an
+    adopted post too, and the last edit of each is sent again at the end (edits are
+    idempotent: the post then shows the rebuilt count)."""
+
+    def __init__(self) -> None:
+        self.found: dict[str, tuple[int, int, int]] = {}
+        self.derived: set[str] = set()
+        self.last_edit: dict[str, str] = {}  # edited post's key -> the key of its last edit
+
+    def __bool__(self) -> bool:
+        return bool(self.found)
+
+    def add(self, history: ForumHistory) -> None:
+        self.found.update({key: (p["id"], p["topic_id"], p["post_number"])
+                           for key, p in history.own.items()})
+
+    def adopted(self, outgoing) -> dict[str, tuple[int, int, int]]:
+        out = {}
+        for row in outgoing:
+            self.derived.add(row.key)
+            if row.kind == "edit" and row.edit_of in self.found:
+                out[row.key] = self.found[row.edit_of]
+                self.last_edit[row.edit_of] = row.key
+            elif row.key in self.found:
+                out[row.key] = self.found[row.key]
+        return out
+
+
+@dataclass
+class Rebuilt:
+    """What a rebuild did, for the Storytellers' note and `modbot recover`."""
+    thread_posts: int
+    pms: int
+    recognised: int
+    owed: int
+    left_out: list[dict]
+    unmatched: list[dict]

@@ -1,0 +1,71 @@
+"""Theory of operation: rebuild a game from the forum, when the database lost it (`modbot run`
+finds the bot's own marked posts in a thread it has nothing stored for) or on purpose
+(`modbot recover`, in `modbot/recover.py`: a lost disk, a move to a new machine).
+
+`rebuild_game` reads what the forum keeps (`rebuild.gather`), then replays it through the
+service's own reading path (`Service.handle_in_order`: the same order, PM routing and clock
+ticks as the live loop), with the bot's earlier posts adopted by marker so nothing the forum
+shows is posted again; it ends with one note to the Storytellers. All in one transaction.
+(The service is passed in, not imported: the service calls this module.)
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from ..adapters.store import Batch
+from .pm_routing import member, waiting_member
+from .rebuild import Rebuilt, gather, unmatched
+from .render import render
+from .runtime import GameRuntime
+
+log = logging.getLogger("modbot.app.recovery")
+
+
+def rebuild_game(service, game: GameRuntime, now: datetime | None) -> Rebuilt:
+    """Replay what the forum keeps of a game whose stored inputs are gone, adopting the bot's
+    earlier posts; tell the Storytellers. One transaction."""
+    bot = service.settings.bot_username
+    history = gather(service.client, bot, game.topic_id)
+    log.warning("game %s: nothing stored, but the forum shows the bot's posts: rebuilding it "
+                "from %d thread posts and %d PMs", game.setup.name, len(history.thread),
+                len(history.pms))
+    service.adopt.add(history)
+    members = [*service.members(), member(game),
+               *(waiting_member(s) for s in service.setups
+                 if s.topic_id not in service.games and s.topic_id != game.topic_id)]
+    service.rebuilding = game
+    store = service.store
+    try:
+        with store.db.atomic():
+            service.handle_in_order({game: history.thread}, history.pms,
+                                    [(game, p) for p in history.edits.values()], members)
+            if now is not None:
+                service.tick_until(game, now - timedelta(seconds=service.settings.settle_seconds))
+            done = _tell_storytellers(service, game, history)
+            if history.pms and store.cursor("private_post_id") is None:
+                store.commit(Batch(cursors={"private_post_id": max(p["id"] for p in history.pms)}))
+    finally:
+        service.rebuilding = None
+    store.send_again(list(service.adopt.last_edit.values()))
+    return done
+
+
+def _tell_storytellers(service, game: GameRuntime, history) -> Rebuilt:
+    prefix = f"{game.options.key}:"
+    bot = service.settings.bot_username.lower()
+    done = Rebuilt(
+        thread_posts=sum(1 for p in history.thread if p["username"].lower() != bot),
+        pms=len(game.seen_pms), recognised=service.store.count_rows(prefix, "sent"),
+        owed=service.store.count_rows(prefix, "pending"), left_out=history.left_out,
+        unmatched=unmatched(history, service.adopt.derived, game.options.key))
+    last = max((p["id"] for p in [*history.thread, *history.pms]), default=0)
+    raw = render("rebuilt.md.j2", done=done, topic_id=game.topic_id)
+    service.commit_outgoing([game.reactor.note_to_storytellers(
+        game.setup.storytellers, f"rebuilt:{last}", raw)])
+    log.warning("game %s: rebuilt: %d thread posts and %d PMs replayed, %d of the bot's posts "
+                "recognised, %d owed", game.setup.name, done.thread_posts, done.pms,
+                done.recognised, done.owed)
+    return done
+

@@ -156,15 +156,22 @@ def status_command(args) -> int:
     return 0
 
 
-def game_new_command(args) -> int:
-    from .adapters.forum import ForumClient, ForumError
+def _config(args):
+    """The configuration `--config` names, or None after one line saying what is wrong."""
     from .app.daemon import ConfigError, load_config
-    from .app.opening import opening_post
-    setup = load_game(args.game)
     try:
-        config = load_config(args.config)
+        return load_config(args.config)
     except ConfigError as exc:
         print(f"modbot: {exc}", file=sys.stderr)
+        return None
+
+
+def game_new_command(args) -> int:
+    from .adapters.forum import ForumClient, ForumError
+    from .app.opening import opening_post
+    setup = load_game(args.game)
+    config = _config(args)
+    if config is None:
         return 2
     category = args.category or config.category
     if category is None:
@@ -188,12 +195,10 @@ def game_new_command(args) -> int:
 def run_command(args) -> int:
     import logging
 
-    from .app.daemon import ConfigError, load_config, run
+    from .app.daemon import run
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        print(f"modbot: {exc}", file=sys.stderr)
+    config = _config(args)
+    if config is None:
         return 2
     return run(config, max_cycles=args.max_cycles)
 
@@ -201,25 +206,19 @@ def run_command(args) -> int:
 def recover_command(args) -> int:
     import logging
 
-    from .app.daemon import ConfigError, load_config
     from .recover import recover
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(message)s")
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        print(f"modbot: {exc}", file=sys.stderr)
+    config = _config(args)
+    if config is None:
         return 2
     return recover(config, args.game or [], replace=args.replace)
 
 
 def check_command(args) -> int:
     from .adapters.forum import ForumClient
-    from .app.daemon import ConfigError, load_config
     from .app.preflight import preflight
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        print(f"modbot: {exc}", file=sys.stderr)
+    config = _config(args)
+    if config is None:
         return 2
     client = ForumClient(config.forum_url, config.username, config.api_key,
                          timeout=config.timeout)

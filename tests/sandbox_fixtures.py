@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import requests
 
+from modbot.rehearsal import demo_rehearsal
 from modbot.sandbox.forum import Forum
 from modbot.sandbox.server import SandboxServer
 
@@ -64,3 +65,16 @@ def game_thread(title: str):
     topic = server.forum.create(server.forum.user("modbot"), {
         "title": title, "category": 1, "raw": "The opening post of the game."}, api=False)
     return server, topic.topic_id
+
+
+def played_demo(folder, items: int, *, private: bool = True, database: str = "bot.sqlite"):
+    """The demo game on the sandbox, the bot started as night 1 begins and the script played
+    to its item `items` (thread and PMs; `private=False`: the thread only). The script is kept
+    as `.script`, to play on."""
+    rehearsal, script = demo_rehearsal(f"sqlite:///{folder}/{database}", private=private)
+    rehearsal.start_bot()
+    rehearsal.clock.set(rehearsal.setup.first_night_starts)
+    rehearsal.service.cycle(rehearsal.setup.first_night_starts)
+    rehearsal.play(script[:items])
+    rehearsal.script = script
+    return rehearsal

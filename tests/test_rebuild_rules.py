@@ -8,8 +8,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from modbot.rehearsal import demo_rehearsal
-
+from .sandbox_fixtures import played_demo
 from .test_e2e import markers
 
 pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP
@@ -22,12 +21,7 @@ def _at(item) -> datetime:
 @pytest.fixture
 def thread_game(tmp_path):
     """The demo's thread (no PMs) played to Ellen's vote (08:30 on day 1), the bot live."""
-    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite", private=False)
-    rehearsal.start_bot()
-    rehearsal.clock.set(rehearsal.setup.first_night_starts)
-    rehearsal.service.cycle(rehearsal.setup.first_night_starts)
-    rehearsal.play(script[:10])
-    rehearsal.script = script
+    rehearsal = played_demo(tmp_path, 10, private=False)
     rehearsal.tmp_path = tmp_path
     yield rehearsal
     rehearsal.stop()

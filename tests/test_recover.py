@@ -11,6 +11,7 @@ import pytest
 
 from modbot.rehearsal import DEMO_GAME, MASTER_KEY, demo_rehearsal
 
+from .sandbox_fixtures import played_demo
 from .test_e2e import markers
 
 pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP, and a process
@@ -18,35 +19,34 @@ pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP, and a pr
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture
-def played(tmp_path):
-    """The demo played into its second day on the sandbox; the bot's database then lost."""
-    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/lost.sqlite")
-    rehearsal.start_bot()
-    rehearsal.clock.set(rehearsal.setup.first_night_starts)
-    rehearsal.service.cycle(rehearsal.setup.first_night_starts)
-    rehearsal.play(script[:30])
-    rehearsal.store.close()
-    game = DEMO_GAME.read_text().replace("topic_id = 1",
-                                         f"topic_id = {rehearsal.setup.topic_id}")
-    (tmp_path / "game.toml").write_text(game)
-    (tmp_path / "modbot.toml").write_text(f"""
+def _configure(folder: Path, rehearsal, bot: str = "") -> None:
+    """The game file and a configuration for `modbot recover` against the rehearsal's forum,
+    with a new (empty) database."""
+    (folder / "game.toml").write_text(DEMO_GAME.read_text().replace(
+        "topic_id = 1", f"topic_id = {rehearsal.setup.topic_id}"))
+    (folder / "modbot.toml").write_text(f"""
 [forum]
 url = "{rehearsal.url}"
 username = "modbot"
 api_key_env = "MODBOT_API_KEY"
 
 [bot]
-database_url = "sqlite:///{tmp_path}/new.sqlite"
-vote_count_minutes = 240
-settle_seconds = 0
-
+database_url = "sqlite:///{folder}/new.sqlite"
+{bot}
 [rehearsal]
 clock = "forum"
 
 [[game]]
 file = "game.toml"
 """)
+
+
+@pytest.fixture
+def played(tmp_path):
+    """The demo played into its second day on the sandbox; the bot's database then lost."""
+    rehearsal = played_demo(tmp_path, 30, database="lost.sqlite")
+    rehearsal.store.close()
+    _configure(tmp_path, rehearsal, "vote_count_minutes = 240\nsettle_seconds = 0\n")
     yield rehearsal, tmp_path
     rehearsal.stop()
 
@@ -90,23 +90,7 @@ def test_recover_names_an_unknown_game_in_one_line(played):
 def test_recover_leaves_a_thread_the_bot_never_posted_in_alone(tmp_path):
     rehearsal, _ = demo_rehearsal(f"sqlite:///{tmp_path}/x.sqlite")
     try:
-        (tmp_path / "game.toml").write_text(DEMO_GAME.read_text().replace(
-            "topic_id = 1", f"topic_id = {rehearsal.setup.topic_id}"))
-        (tmp_path / "modbot.toml").write_text(f"""
-[forum]
-url = "{rehearsal.url}"
-username = "modbot"
-api_key_env = "MODBOT_API_KEY"
-
-[bot]
-database_url = "sqlite:///{tmp_path}/new.sqlite"
-
-[rehearsal]
-clock = "forum"
-
-[[game]]
-file = "game.toml"
-""")
+        _configure(tmp_path, rehearsal)
         rehearsal.clock.set(rehearsal.setup.first_night_starts + timedelta(hours=1))
         result = _recover(tmp_path)
         assert result.returncode == 0, result.stdout + result.stderr

@@ -8,8 +8,8 @@ import pytest
 
 from modbot.adapters.store import SnapshotRow
 from modbot.app.runtime import GameRuntime
-from modbot.rehearsal import demo_rehearsal
 
+from .sandbox_fixtures import played_demo
 from .test_e2e import markers
 
 pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP
@@ -17,12 +17,7 @@ pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP
 
 @pytest.fixture
 def played(tmp_path):
-    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite")
-    rehearsal.start_bot()
-    rehearsal.clock.set(rehearsal.setup.first_night_starts)
-    rehearsal.service.cycle(rehearsal.setup.first_night_starts)
-    rehearsal.play(script[:25])
-    rehearsal.script = script
+    rehearsal = played_demo(tmp_path, 25)
     yield rehearsal
     rehearsal.stop()
 

@@ -10,8 +10,8 @@ import pytest
 import modbot.app.service
 import modbot.app.upgrade
 import modbot.core.engine
-from modbot.rehearsal import demo_rehearsal
 
+from .sandbox_fixtures import played_demo
 from .test_e2e import markers
 
 pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP
@@ -54,12 +54,7 @@ def _ghost_votes_no_longer_count(monkeypatch) -> None:
 @pytest.fixture
 def played(tmp_path):
     """The demo's thread played past Gus's two ghost votes (10:05 on day 1)."""
-    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite", private=False)
-    rehearsal.start_bot()
-    rehearsal.clock.set(rehearsal.setup.first_night_starts)
-    rehearsal.service.cycle(rehearsal.setup.first_night_starts)
-    rehearsal.play(script[:13])
-    rehearsal.script = script
+    rehearsal = played_demo(tmp_path, 13, private=False)
     yield rehearsal
     rehearsal.stop()
 

@@ -35,13 +35,18 @@ REACTOR_FIELDS = ("vc_numbers", "dirty", "last_vc_at", "edits", "as_of", "voting
                   "running")
 
 
-@lru_cache(maxsize=1)
-def code_version() -> str:
+def source_digest(folder: Path) -> str:
+    """A SHA-1 of every Python file under `folder` (names and contents)."""
     digest = hashlib.sha1()
-    for path in sorted(PACKAGE.rglob("*.py")):
-        digest.update(path.relative_to(PACKAGE).as_posix().encode())
+    for path in sorted(folder.rglob("*.py")):
+        digest.update(path.relative_to(folder).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    return source_digest(PACKAGE)
 
 
 def version(setup) -> str:

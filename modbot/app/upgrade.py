@@ -18,7 +18,6 @@ replayed history is used.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from ..core import GameState
 from .event_codec import CannotFold, fold
 from .outcomes import outcome
 from .render import render
+from .snapshot import source_digest
 
 log = logging.getLogger("modbot.app.upgrade")
 MAX_SHOWN = 20  # posts listed in the note; the rest counted
@@ -40,11 +40,7 @@ CORE = Path(__file__).resolve().parent.parent / "core"
 @lru_cache(maxsize=1)
 def rules_version() -> int:
     """A number that changes whenever the core's source does (the rules, the parser)."""
-    digest = hashlib.sha1()
-    for path in sorted(CORE.rglob("*.py")):
-        digest.update(path.relative_to(CORE).as_posix().encode())
-        digest.update(path.read_bytes())
-    return int(digest.hexdigest()[:15], 16)
+    return int(source_digest(CORE)[:15], 16)
 
 
 def version_cursor(game_key: str) -> str:

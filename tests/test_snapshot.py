@@ -39,10 +39,13 @@ def _restart(rehearsal) -> GameRuntime:
     return _game(rehearsal)
 
 
-def test_a_restart_from_a_snapshot_is_the_full_fold(played, tmp_path):
+def test_a_restart_from_a_snapshot_is_the_full_fold(played, caplog):
     played.service.save_snapshots(every=0)
     played.play(played.script[25:30])  # inputs stored after the snapshot
-    game = _restart(played)
+    with caplog.at_level("INFO", logger="modbot.app.service"):
+        game = _restart(played)
+    assert f"game BotF demo: {len(game.inputs)} inputs restored from its snapshot, 0 new " \
+        "posts caught up" in caplog.text  # a restart says what it replayed and caught up
     assert game.game_id in played.service.snapshots.taken  # restored, not folded
     folded = _folded(played, game)
     assert game.state == folded.state

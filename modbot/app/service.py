@@ -148,15 +148,19 @@ class Service:
                               pictures=setup.pictures, vote_counts=setup.vote_counts)
         runtime = GameRuntime(setup, options, row.id)
         changed = self.store.cursor(version_cursor(options.key)) != rules_version()
-        if changed or not self.snapshots.restore(runtime):
+        restored = not changed and self.snapshots.restore(runtime)
+        if not restored:
             inputs = self.store.inputs(row.id)
             derived = runtime.load(inputs, collect=changed and bool(inputs))
             if changed:  # the rules changed since this game's events were stored: compare
                 self.store.commit(check_history(self.store, runtime, inputs, derived))
         runtime.last_post_number = max(runtime.last_post_number, row.last_post_number)
+        folded = len(runtime.inputs)
         try:  # one request a game at start: reading the topic also proves it exists
-            if runtime.inputs:
-                self.catch_up(runtime)
+            if folded:
+                caught = self.catch_up(runtime)
+                log.info("game %s: %d inputs %s, %d new posts caught up", setup.name, folded,
+                         "restored from its snapshot" if restored else "replayed", caught)
             else:
                 self._first_read(runtime, now)
         except NotFound as exc:

@@ -70,7 +70,9 @@ def test_a_changed_reading_holds_the_game_until_a_storyteller_confirms(played, m
     forum = played.server.forum
     note = next(p for p in forum.posts.values() if ":upgrade:2 -->" in p.raw)
     assert "Nothing changed in the game." in note.raw
-    assert "by Gus" in note.raw and "before: VoteCast(" in note.raw
+    assert "by Gus](/t/" in note.raw
+    assert "- before: Gus votes execute on Derek; Gus's vote on Derek locks as execute\n" \
+        in note.raw and "- now: nothing\n" in note.raw
     assert "- day 1, the nomination of Derek: 3 execute votes, now 2\n" in note.raw  # game terms
     assert "- day 1, the nomination of Derek: Gus's vote execute, now none\n" in note.raw
     assert "To adopt the new reading, send `!confirm` with a line of words" in note.raw

@@ -25,7 +25,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..adapters.store import Batch
-from ..core import GameState
+from ..core import GameState, Say
+from .catalogue import catalogue
 from .event_codec import CannotFold, fold
 from .outcomes import outcome
 from .render import render
@@ -67,8 +68,8 @@ def compare(setup, inputs, derived: dict[int, list[tuple[str, dict]]],
         before = [(name, data) for name, data in stored.get(row.id, [])]
         if _outcomes(now) != _outcomes(before):
             where = {k: getattr(row, k) for k in ("kind", "post_number", "author", "at")}
-            differences.append({"input": where, "before": [summary(n, d) for n, d in before],
-                                "after": [summary(n, d) for n, d in now]})
+            differences.append({"input": where, "before": [described(n, d) for n, d in before],
+                                "after": [described(n, d) for n, d in now]})
     if not differences:
         return None
     events = [event for row in inputs for event in stored.get(row.id, [])]
@@ -86,6 +87,21 @@ def _plain(events: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
 
 def _outcomes(events: list[tuple[str, dict]]) -> list:
     return [(name, outcome(name, data)) for name, data in events]
+
+
+def described(name: str, data: dict):
+    """What a stored event did: a `Say` the catalogue words (`[event]`), or for an event it
+    has no sentence for, the event's name and plain fields."""
+    code = f"event.{name}"
+    if code not in catalogue():
+        return summary(name, data)
+    params = {key.replace(".", "_"): value for key, value in _plain_fields(data)}
+    for key in ("value", "vote_vote"):
+        if params.get(key) in ("yes", "no"):
+            params[key] = Say(f"event.vote.{params[key]}")
+    if name == "DayEnded" and not params.get("executed"):
+        params["executed"] = Say("event.nobody")
+    return Say(code, tuple(params.items()))
 
 
 def summary(name: str, data: dict) -> str:

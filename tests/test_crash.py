@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from modbot.adapters.store import OutboxRow, Store
+from modbot.adapters.store import GameRow, OutboxRow, Store
 from modbot.files.gamefile import load_game
 from modbot.rehearsal import DEMO_GAME, MASTER_KEY, day_end, load_script
 from modbot.sandbox.forum import Clock, Forum
@@ -141,6 +141,12 @@ def test_uninterrupted_run_logs_each_cycle_and_stops_on_sigterm(reference):
     assert "stopping after this cycle" in log and log.rstrip().endswith("stopped")
     public, private = scenario.markers()
     assert public[-2:] == ["g1:voting:1", "g1:end:1"] and len(private) == 7  # + whisper digest, death PM
+    store = Store(f"sqlite:///{scenario.database}")
+    try:  # stopping took a snapshot of the game: the next start folds nothing again
+        game = GameRow.get()
+        assert store.snapshot(game.id).inputs == store.input_count(game.id) > 0
+    finally:
+        store.close()
 
 
 def test_sigkill_at_random_moments_loses_and_repeats_nothing(reference, tmp_path):

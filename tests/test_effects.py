@@ -98,7 +98,7 @@ def test_witch_curse_kills_a_cursed_nominator_and_the_nomination_counts():
     entries, night, talk = night_sheet(_game(*characters), night=2,
                                        choices=(("Derek", "/choose Alex"),))
     assert [words(e.describe()) for e in night.effects] == [
-        "Alex: cursed_day becomes 2 (the Witch)"]
+        "Alex: cursed, dies if they nominate on day 2 (the Witch)"]
     talk.approve(talk.state.phase_ends_at - H)
     talk.tick(talk.state.phase_ends_at)
     nominations = talk.state.phase_ends_at
@@ -221,7 +221,7 @@ def test_fanggu_jumps_to_the_first_outsider_it_kills():
     assert night.deaths == ("Ellen",)
     assert [words(e.describe()) for e in night.effects] == [
         "Brianna: character becomes fanggu (the Fang Gu jumped)",
-        "Brianna: alignment becomes evil (the Fang Gu jumped)"]
+        "Brianna: turns evil (the Fang Gu jumped)"]
 
 
 def test_vigormortis_poisons_a_townsfolk_neighbour_of_a_killed_minion():
@@ -358,7 +358,7 @@ def test_mezepheles_word_turns_the_first_good_speaker_evil():
     talk.tick(talk.state.phase_ends_at - 2 * H)
     night = worded(talk.state.night)
     assert [words(e.describe()) for e in night.effects] == [
-        "Alex: alignment becomes evil (the Mezepheles' word)"]
+        "Alex: turns evil (the Mezepheles' word)"]
     assert ("Alex", "You are now evil.") in night.tells
 
 

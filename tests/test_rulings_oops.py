@@ -39,7 +39,7 @@ def test_seed_002_goon_chosen_by_an_evil_player_turns_evil_and_drunks_them():
                               choices=(("Ellen", "/choose Alex"),))
     described = [words(e.describe()) for e in night.effects]
     assert "Ellen: drunk until dusk (chose the Goon)" in described
-    assert "Alex: alignment becomes evil (the Goon)" in described
+    assert "Alex: turns evil (the Goon)" in described
 
 
 def test_seed_002_goon_chosen_by_a_player_of_its_own_alignment_changes_nothing():
@@ -208,8 +208,8 @@ def test_seed_002_mezepheles_turns_a_player_of_another_evil_team():
     team." """
     night = said_the_word(teams_game(*MEZ), "Fatima")
     assert [words(e.describe()) for e in night.effects if "Mezepheles" in e.why] == [
-        "Fatima: alignment becomes evil (the Mezepheles' word)",
-        "Fatima: evil_team becomes 1 (the Mezepheles' word)"]
+        "Fatima: turns evil (the Mezepheles' word)",
+        "Fatima: joins evil team 1 (the Mezepheles' word)"]
 
 
 def test_seed_002_mezepheles_poisoned_spends_its_ability_for_nothing():
@@ -329,7 +329,7 @@ def test_seed_002_fang_gu_jump_takes_its_alignment_and_team():
     setup = teams_game({**characters, "Gus": "fanggu"}, teams)
     _, night, _ = night_sheet(setup, night=2, choices=(("Gus", "/choose Brianna"),))
     assert night.deaths == ("Gus",)
-    assert "Brianna: evil_team becomes 2 (the Fang Gu jumped)" in \
+    assert "Brianna: joins evil team 2 (the Fang Gu jumped)" in \
         [words(e.describe()) for e in night.effects]
 
 
@@ -341,8 +341,8 @@ def test_seed_002_assassin_choosing_the_goon_still_kills_it():
     _, night, _ = night_sheet(setup, night=2, choices=(("Fatima", "/choose Alex"),))
     described = [words(e.describe()) for e in night.effects]
     assert "Alex" in night.deaths
-    assert "Alex: alignment becomes evil (the Goon)" in described
-    assert "Alex: evil_team becomes 2 (the Goon)" in described
+    assert "Alex: turns evil (the Goon)" in described
+    assert "Alex: joins evil team 2 (the Goon)" in described
 
 
 def test_seed_002_sweetheart_killed_at_night_the_storytellers_choose_who_is_drunk():
@@ -432,7 +432,7 @@ def test_seed_002_fang_gu_jumps_into_a_turned_outsider_of_another_team():
     assert night.deaths == ("Gus",)
     assert {words(e.describe()) for e in night.effects if e.player == "Brianna"} >= {
         "Brianna: character becomes fanggu (the Fang Gu jumped)",
-        "Brianna: evil_team becomes 2 (the Fang Gu jumped)"}
+        "Brianna: joins evil team 2 (the Fang Gu jumped)"}
     assert ("Brianna", "You are now the Fang Gu, and evil.") in night.tells
 
 

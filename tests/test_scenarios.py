@@ -339,7 +339,7 @@ def _goon():
     _, night, _ = night_sheet(game("goon"), night=2, choices=(
         ("Derek", "/choose Alex"), ("Ellen", "/choose Alex")))
     assert [words(e.describe()) for e in night.effects][:2] == [
-        "Derek: drunk until dusk (chose the Goon)", "Alex: alignment becomes evil (the Goon)"]
+        "Derek: drunk until dusk (chose the Goon)", "Alex: turns evil (the Goon)"]
     assert not any(e.field == "poisoned" for e in night.effects)
 
 

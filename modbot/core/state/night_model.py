@@ -81,7 +81,10 @@ class Effect:
 
 
 _EFFECT_CODES = {"poisoned": "effect.poisoned", "drunk": "effect.drunk",
-                 "reminders": "effect.reminders", "mad_as": "effect.mad_as"}
+                 "reminders": "effect.reminders", "mad_as": "effect.mad_as",
+                 "alignment": "effect.alignment", "evil_team": "effect.evil_team",
+                 "cursed_day": "effect.cursed_day",
+                 "survives_execution_day": "effect.survives_execution_day"}
 
 
 @dataclass(frozen=True, slots=True)

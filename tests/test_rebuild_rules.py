@@ -8,6 +8,8 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from modbot.rehearsal import demo_rehearsal
+
 from .sandbox_fixtures import played_demo
 from .test_e2e import markers
 
@@ -34,7 +36,7 @@ def _post_of(rehearsal, author: str, text: str):
 
 def _lose_database_and_restart(rehearsal, at: datetime):
     rehearsal.store.close()
-    rehearsal.database_url = f"sqlite:///{rehearsal.tmp_path}/empty.sqlite"
+    rehearsal.database_url = rehearsal.database_url.replace(".sqlite", "-empty.sqlite")
     rehearsal.start_bot()
     rehearsal.clock.set(at)
     rehearsal.service.cycle(at)
@@ -121,3 +123,31 @@ def test_a_hidden_post_counts(thread_game):
     game = _lose_database_and_restart(thread_game, _at(thread_game.script[9])
                                       + timedelta(minutes=1))
     assert _votes(game).get("Fatima") == "yes"
+
+
+def test_a_game_dealt_whose_thread_shows_no_post_of_the_bot_is_rebuilt_from_its_pms(tmp_path):
+    """The database lost right after the deal, before "Night 1 begins" reached the thread:
+    the character PMs prove the game ran; none is sent again, the thread post goes out once."""
+    rehearsal, _ = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite")
+    try:
+        rehearsal.start_bot()
+        rehearsal.clock.set(rehearsal.setup.first_night_starts)
+        drain, rehearsal.service.drain = rehearsal.service.drain, lambda: 0
+        rehearsal.service.cycle(rehearsal.setup.first_night_starts)  # the deal, not yet sent
+        for row in rehearsal.store.pending():
+            if row.topic_id == rehearsal.setup.topic_id:  # the thread's posts never go out
+                rehearsal.store.defer(row, 10**6, "held back by the test")
+        while drain():
+            pass
+        roles = [m for m in markers(rehearsal) if ":role:" in m]
+        assert len(roles) == 7 and not [m for m in markers(rehearsal) if ":night:1" in m]
+        rehearsal.tmp_path = tmp_path
+        game = _lose_database_and_restart(rehearsal, rehearsal.setup.first_night_starts
+                                          + timedelta(minutes=1))
+        assert game.topic_id in rehearsal.service.rebuilt
+        rehearsal.service.drain()
+        found = markers(rehearsal)
+        assert [m for m in found if ":role:" in m] == roles  # not one sent twice
+        assert len([m for m in found if m.endswith(":night:1")]) == 1
+    finally:
+        rehearsal.stop()

@@ -1,9 +1,11 @@
 """Theory of operation: a game rebuilt from the forum alone (the database is only a cache).
 
 When the bot starts a game that has no stored inputs, it reads the whole game thread. If the
-bot's own account has posted there under this game's outbox markers, the game was running
-before and its database was lost (or moved): `gather` reads what the forum keeps, and the
-service replays it through the same code as the live loop, adopting the bot's earlier posts:
+bot's own account has posted there under this game's outbox markers, or opened a PM
+conversation for this game whose posts carry them (`dealt_by_pm`: a game dealt whose thread
+post never went out), the game was running before and its database was lost (or moved):
+`gather` reads what the forum keeps, and the service replays it through the same code as the
+live loop, adopting the bot's earlier posts:
 
 - inputs: every thread post and every PM the bot can see since the game's first post, in
   `created_at` order (ties by post id), thread posts and PMs interleaved; PMs are routed to
@@ -38,6 +40,7 @@ from ..adapters.forum import ForumClient
 MARKER = re.compile(r"<!-- modbot:(\S+) -->")
 DELETED_TOO_SOON = timedelta(minutes=1)  # deleted before the bot can have read it
 PM_PAGES = 400  # 20,000 PMs at most, back to the game's first post
+PM_TOPIC_PAGES = 3  # pages of the bot's PM list (30 conversations each) looked through
 
 
 def when(post: dict) -> datetime:
@@ -75,6 +78,24 @@ def shows_own_posts(posts: list[dict], bot: str, game_key: str) -> bool:
     prefix = f"{game_key}:"
     return any(_is_bot(p, bot) and any(k.startswith(prefix) for k in MARKER.findall(
         p.get("raw") or "")) for p in posts)
+
+
+def dealt_by_pm(client: ForumClient, bot: str, game_key: str, topic_id: int) -> bool:
+    """The bot opened a PM conversation for this game (a character PM, the Storytellers'
+    notes: "... (game N)" in its title) whose posts carry this game's markers in the bot's own
+    posts: the game was dealt, even if no post of the bot's reached its thread. Reads the
+    bot's PM list (the most recent `PM_TOPIC_PAGES` pages) and each such conversation's
+    first page."""
+    suffix = f"(game {topic_id})"
+    for page in range(PM_TOPIC_PAGES):
+        listing = client.private_messages(bot, page=page).get("topic_list", {})
+        for topic in listing.get("topics", []):
+            if str(topic.get("title") or "").endswith(suffix) and \
+                    shows_own_posts(client.posts_after(topic["id"], 0), bot, game_key):
+                return True
+        if not listing.get("more_topics_url"):
+            return False
+    return False
 
 
 def gather(client: ForumClient, bot: str, topic_id: int) -> ForumHistory:

@@ -45,7 +45,15 @@ from .deal_guard import DealGuard, held_note
 from .edit_sweep import BATCH, EditSweep
 from .pm_routing import Ask, Member, PmRouter, member
 from .reactions import GameOptions
-from .rebuild import Adoption, Rebuilt, read_thread, shows_own_posts, when, when_edited
+from .rebuild import (
+    Adoption,
+    Rebuilt,
+    dealt_by_pm,
+    read_thread,
+    shows_own_posts,
+    when,
+    when_edited,
+)
 from .recovery import rebuild_game
 from .render import render
 from .runtime import GameRuntime, Step, sha1
@@ -174,9 +182,10 @@ class Service:
 
     def _first_read(self, game: GameRuntime, now: datetime | None) -> None:
         """A game with nothing stored: new, or run before from a database since lost (the bot's
-        own marked posts in its thread say which). See rebuild.py."""
+        own marked posts in its thread or its PMs for the game say which). See rebuild.py."""
         posts = read_thread(self.client, game.topic_id)
-        if shows_own_posts(posts, self.settings.bot_username, game.options.key):
+        bot, key = self.settings.bot_username, game.options.key
+        if shows_own_posts(posts, bot, key) or dealt_by_pm(self.client, bot, key, game.topic_id):
             self.rebuilt[game.topic_id] = rebuild_game(self, game, now)
         else:
             self.handle_in_order({game: posts}, [])

@@ -2,6 +2,7 @@
 rebuilt from the forum alone (thread and PMs), posts nothing the forum already shows, and then
 plays on exactly as an uninterrupted run does."""
 
+import dataclasses
 import hashlib
 from datetime import datetime, timedelta
 
@@ -23,8 +24,9 @@ def _finish(rehearsal, script):
     return max(last, day_end(rehearsal.setup)) + timedelta(hours=1)
 
 
-def _play(tmp_path, lose_database_after=()):
+def _play(tmp_path, lose_database_after=(), **game):
     rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot-0.sqlite")
+    rehearsal.setup = dataclasses.replace(rehearsal.setup, **game)
     rehearsal.start_bot()
     rehearsal.clock.set(rehearsal.setup.first_night_starts)
     rehearsal.service.cycle(rehearsal.setup.first_night_starts)
@@ -94,3 +96,19 @@ def test_the_storytellers_are_told_in_words(tmp_path):
         assert topic.is_pm and {u.lower() for u in topic.allowed} == {"modbot", "nightingale"}
     finally:
         rehearsal.stop()
+
+
+def test_a_running_vote_count_shows_the_rebuilt_count(tmp_path):
+    """`vote_counts = "edit"`: the running count the forum shows after a rebuild and the rest
+    of the day is the one an uninterrupted run shows (its last edit is sent again)."""
+    reference = _play(tmp_path / "ref", vote_counts="edit")
+    rebuilt = _play(tmp_path / "lost", lose_database_after=(24,), vote_counts="edit")
+    try:
+        def counts(rehearsal):
+            topic = rehearsal.server.forum.topics[rehearsal.setup.topic_id]
+            return [p.raw for p in topic.posts if p.username == "modbot" and ":vc:" in p.raw]
+        assert counts(rebuilt) == counts(reference) and counts(reference)
+        assert _stable(rebuilt) == _stable(reference)
+    finally:
+        reference.stop()
+        rebuilt.stop()

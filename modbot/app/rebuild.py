@@ -182,13 +182,16 @@ class Adoption:
         self.found.update({key: (p["id"], p["topic_id"], p["post_number"])
                            for key, p in history.own.items()})
 
-    def adopted(self, outgoing) -> dict[str, tuple[int, int, int]]:
+    def adopted(self, outgoing, replaying: bool) -> dict[str, tuple[int, int, int]]:
+        """The rows the forum already shows. An edit is adopted only while `replaying` a
+        rebuild (the forum holds some version of its post); one made afterwards is new."""
         out = {}
         for row in outgoing:
             self.derived.add(row.key)
-            if row.kind == "edit" and row.edit_of in self.found:
-                out[row.key] = self.found[row.edit_of]
-                self.last_edit[row.edit_of] = row.key
+            if row.kind == "edit":
+                if replaying and row.edit_of in self.found:
+                    out[row.key] = self.found[row.edit_of]
+                    self.last_edit[row.edit_of] = row.key
             elif row.key in self.found:
                 out[row.key] = self.found[row.key]
         return out

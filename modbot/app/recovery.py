@@ -48,7 +48,8 @@ def rebuild_game(service, game: GameRuntime, now: datetime | None) -> Rebuilt:
                 store.commit(Batch(cursors={"private_post_id": max(p["id"] for p in history.pms)}))
     finally:
         service.rebuilding = None
-    store.send_again(list(service.adopt.last_edit.values()))
+    store.send_again(list(service.adopt.last_edit.values()))  # once: this game's
+    service.adopt.last_edit.clear()
     return done
 
 

@@ -394,7 +394,7 @@ class Service:
         batch = batch or Batch()
         batch.outbox = outgoing
         if self.adopt:
-            batch.adopted = self.adopt.adopted(outgoing)
+            batch.adopted = self.adopt.adopted(outgoing, replaying=self.rebuilding is not None)
         self.store.commit(batch)
 
     # -- edits ------------------------------------------------------------------------------

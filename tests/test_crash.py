@@ -147,6 +147,8 @@ def test_uninterrupted_run_logs_each_cycle_and_stops_on_sigterm(reference):
         assert store.snapshot(game.id).inputs == store.input_count(game.id) > 0
     finally:
         store.close()
+    again = scenario.run_to_completion()  # a new process trusts the snapshot its peer took
+    assert re.search(r"game BotF demo: \d+ inputs restored from its snapshot, 0 new posts", again)
 
 
 def test_sigkill_at_random_moments_loses_and_repeats_nothing(reference, tmp_path):

@@ -1,6 +1,6 @@
 """Theory of operation: rebuild a game from the forum, when the database lost it (`modbot run`
-finds the bot's own marked posts in a thread it has nothing stored for) or on purpose
-(`modbot recover`, in `modbot/recover.py`: a lost disk, a move to a new machine).
+finds the bot's own marked posts in the thread, or in the PMs, of a game it has nothing stored
+for) or on purpose (`modbot recover`, in `modbot/recover.py`: a lost disk, a new machine).
 
 `rebuild_game` reads what the forum keeps (`rebuild.gather`), then replays it through the
 service's own reading path (`Service.handle_in_order`: the same order, PM routing and clock

@@ -59,15 +59,21 @@ class Pacer:
         self.times: deque[float] = deque()
 
     def note(self) -> None:
-        self.times.append(self.clock())
+        """A request was made (kept for a window only: the daemon runs for months)."""
+        now = self.clock()
+        self._forget(now)
+        self.times.append(now)
+
+    def _forget(self, now: float) -> None:
+        while self.times and now - self.times[0] >= self.window:
+            self.times.popleft()
 
     def wait(self, room: int = 1) -> float:
         """Wait until `room` more requests fit in the window; return the seconds waited."""
         waited = 0.0
         while True:
             now = self.clock()
-            while self.times and now - self.times[0] >= self.window:
-                self.times.popleft()
+            self._forget(now)
             if len(self.times) + room <= self.limit:
                 return waited
             pause = self.window - (now - self.times[0])

@@ -187,7 +187,8 @@ class Adoption:
         rebuild (the forum holds some version of its post); one made afterwards is new."""
         out = {}
         for row in outgoing:
-            self.derived.add(row.key)
+            if replaying:  # what the rebuild derived (kept only while it lasts)
+                self.derived.add(row.key)
             if row.kind == "edit":
                 if replaying and row.edit_of in self.found:
                     out[row.key] = self.found[row.edit_of]

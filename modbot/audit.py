@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from .adapters.store import EventRow, GameRow, Store
+from .adapters.store import GameRow, Store
 from .app.catalogue import worded_report
 from .app.outcomes import outcome
 from .app.reactions import GameOptions
@@ -34,10 +34,8 @@ def load_runtime(store: Store, setup: GameSetup) -> tuple[GameRow, GameRuntime]:
 
 def audit_game(store: Store, setup: GameSetup) -> dict:
     row, runtime = load_runtime(store, setup)
-    stored: dict[int, list[dict]] = {}
-    for event in EventRow.select().where(EventRow.game == row.id).order_by(EventRow.id):
-        stored.setdefault(event.input_id, []).append(
-            {"type": event.type, "data": json.loads(event.data)})
+    stored = {input_id: [{"type": name, "data": data} for name, data in events]
+              for input_id, events in store.events_by_input(row.id).items()}
     entries, mismatched = [], []
     for item in store.inputs(row.id):
         step = runtime.apply_input(item)

@@ -16,7 +16,7 @@ from datetime import datetime
 from .adapters.forum import ConfigurationError, ForumClient, ForumError
 from .adapters.store import Store
 from .app.daemon import clock_for
-from .app.rebuild import dealt_by_pm, read_thread, shows_own_posts
+from .app.rebuild import ran_before, read_thread
 from .app.service import Service
 from .files.gamefile import load_game
 
@@ -71,10 +71,9 @@ def _stored(store, setup) -> bool:
 
 def _recover_one(service: Service, setup, now: datetime) -> str:
     key = f"g{setup.topic_id}"
-    posts = read_thread(service.client, setup.topic_id)
-    bot = service.settings.bot_username
-    if not shows_own_posts(posts, bot, key) and \
-            not dealt_by_pm(service.client, bot, key, setup.topic_id):
+    thread = read_thread(service.client, setup.topic_id)
+    if not ran_before(service.client, service.settings.bot_username, key, setup.topic_id,
+                      thread):
         return (f"game {setup.name}: the forum shows no post of the bot in topic "
                 f"{setup.topic_id}: nothing to recover (modbot run starts it as a new game)")
     with service.store.db.atomic():  # the old rows go only if the rebuild succeeds

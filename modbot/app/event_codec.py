@@ -23,10 +23,10 @@ import types
 import typing
 from datetime import datetime, timedelta
 from enum import Enum
-from functools import lru_cache
 from typing import Any
 
 from ..core import EVENT_TYPES, GameSetup, GameState, GrimoireEntry, Say, apply_event, parse_commands
+from .outcomes import type_hints
 
 CANNOT_FOLD = {"Undone"}  # written by the runtime: an undo replays posts, it applies no event
 SKIPPED = {"UpgradeAdopted"}  # written by the runtime: a note, no change of state
@@ -58,7 +58,7 @@ def decode(name: str, data: dict, state: GameState) -> Any:
     cls = EVENT_TYPES.get(name)
     if cls is None:
         raise CannotFold(f"no event is called {name}")
-    hints = _hints(cls)
+    hints = type_hints(cls)
     values = {}
     for key, value in data.items():
         if name == "ConfirmationRequested" and key == "actions":
@@ -96,7 +96,7 @@ def _value(value: Any, hint: Any) -> Any:
     if isinstance(hint, type) and issubclass(hint, Enum):
         return hint(value)
     if dataclasses.is_dataclass(hint) and isinstance(value, dict):
-        fields = _hints(hint)
+        fields = type_hints(hint)
         return hint(**{k: _value(v, fields[k]) for k, v in value.items() if k in fields})
     if origin is tuple and isinstance(value, list):
         if len(args) == 2 and args[1] is Ellipsis:
@@ -126,8 +126,3 @@ def _timedelta(value: Any) -> timedelta:
     days, hours, minutes, seconds, fraction = match.groups()
     return timedelta(days=int(days or 0), hours=int(hours), minutes=int(minutes),
                      seconds=int(seconds), microseconds=int((fraction or "0").ljust(6, "0")))
-
-
-@lru_cache(maxsize=None)
-def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)

@@ -34,7 +34,7 @@ def _strip(value: Any, hint: Any) -> Any:
     if _is_words(hint):  # no words at all (None, or "" as older events wrote it) stay none
         return WORDS if value != "" else None
     if dataclasses.is_dataclass(hint) and isinstance(value, dict):
-        hints = _hints(hint)
+        hints = type_hints(hint)
         return {k: _strip(v, hints.get(k, Any)) for k, v in value.items()}
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
@@ -56,5 +56,6 @@ def _is_words(hint: Any) -> bool:
 
 
 @lru_cache(maxsize=None)
-def _hints(cls: type) -> dict[str, Any]:
+def type_hints(cls: type) -> dict[str, Any]:
+    """A class's resolved type hints, once (the outcome and `event_codec` both walk them)."""
     return typing.get_type_hints(cls)

@@ -80,6 +80,14 @@ def shows_own_posts(posts: list[dict], bot: str, game_key: str) -> bool:
         p.get("raw") or "")) for p in posts)
 
 
+def ran_before(client: ForumClient, bot: str, game_key: str, topic_id: int,
+               thread: list[dict]) -> bool:
+    """The game ran before (its database since lost): the bot's marked posts are in its
+    `thread` (already read), or in a PM conversation the bot opened for it."""
+    return shows_own_posts(thread, bot, game_key) or \
+        dealt_by_pm(client, bot, game_key, topic_id)
+
+
 def dealt_by_pm(client: ForumClient, bot: str, game_key: str, topic_id: int) -> bool:
     """The bot opened a PM conversation for this game (a character PM, the Storytellers'
     notes: "... (game N)" in its title) whose posts carry this game's markers in the bot's own

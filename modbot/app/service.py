@@ -48,9 +48,8 @@ from .reactions import GameOptions
 from .rebuild import (
     Adoption,
     Rebuilt,
-    dealt_by_pm,
+    ran_before,
     read_thread,
-    shows_own_posts,
     when,
     when_edited,
 )
@@ -184,8 +183,8 @@ class Service:
         """A game with nothing stored: new, or run before from a database since lost (the bot's
         own marked posts in its thread or its PMs for the game say which). See rebuild.py."""
         posts = read_thread(self.client, game.topic_id)
-        bot, key = self.settings.bot_username, game.options.key
-        if shows_own_posts(posts, bot, key) or dealt_by_pm(self.client, bot, key, game.topic_id):
+        if ran_before(self.client, self.settings.bot_username, game.options.key, game.topic_id,
+                      posts):
             self.rebuilt[game.topic_id] = rebuild_game(self, game, now)
         else:
             self.handle_in_order({game: posts}, [])

@@ -13,7 +13,7 @@ import json
 
 from .adapters.store import GameRow, Store
 from .app.catalogue import worded_report
-from .app.outcomes import outcome
+from .app.outcomes import comparable
 from .app.reactions import GameOptions
 from .app.runtime import GameRuntime
 from .core import GameSetup, report
@@ -60,10 +60,7 @@ def audit_game(store: Store, setup: GameSetup) -> dict:
 
 
 def _outcomes(events: list[dict]) -> list:
-    """Without the runtime's note that a Storyteller adopted an upgrade's reading (a
-    replay, which reads that `!confirm` with no upgrade waiting, derives nothing)."""
-    return [(e["type"], outcome(e["type"], e["data"])) for e in events
-            if e["type"] != "UpgradeAdopted"]
+    return comparable([(e["type"], e["data"]) for e in events])
 
 
 def audit_text(audit: dict) -> str:

@@ -160,3 +160,25 @@ def without_words(report: dict) -> dict:
             for vote in nomination["locked"]:
                 vote.pop("note", None)
     return report
+
+
+def test_the_upgrade_check_and_the_audit_leave_out_the_runtimes_notes():
+    """A Storyteller's `!confirm` that adopted an upgrade's reading is stored with the
+    runtime's note; replayed, it derives nothing. Neither comparison calls that a difference."""
+    from types import SimpleNamespace
+
+    from modbot.app.outcomes import comparable
+    from modbot.app.upgrade import compare
+    from modbot.core import GameState
+
+    from .helpers import setup
+    note = ("UpgradeAdopted", {"version": 2})
+    assert comparable([note]) == comparable([]) == []
+    confirm = SimpleNamespace(id=7, kind="pm", post_number=3, author="nightingale",
+                              at="2026-12-03T14:05:00Z")
+    assert compare(None, [confirm], {7: []}, {7: [note]}, None) is None
+    game = setup()
+    held = compare(game, [confirm], {7: []},
+                   {7: [("VoteCountRequested", {"by": "nightingale", "at": "2026-12-03 14:05:00+00:00"})]},
+                   GameState.from_setup(game))
+    assert held is not None and len(held.differences) == 1  # a real difference still is one

@@ -26,10 +26,9 @@ from enum import Enum
 from typing import Any
 
 from ..core import EVENT_TYPES, GameSetup, GameState, GrimoireEntry, Say, apply_event, parse_commands
-from .outcomes import type_hints
+from .outcomes import RUNTIME_NOTES, type_hints
 
 CANNOT_FOLD = {"Undone"}  # written by the runtime: an undo replays posts, it applies no event
-SKIPPED = {"UpgradeAdopted"}  # written by the runtime: a note, no change of state
 _TIME = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?[+-]\d\d:\d\d$")  # str(datetime)
 _DELTA = re.compile(r"^(?:(-?\d+) days?, )?(\d+):(\d\d):(\d\d)(?:\.(\d+))?$")
 LOOSE: dict[tuple[str, str], Any] = {
@@ -46,7 +45,7 @@ def fold(setup: GameSetup, events: list[tuple[str, dict]]) -> GameState:
     """The state the stored events (name, data) describe, from the set-up on."""
     state = GameState.from_setup(setup)
     for name, data in events:
-        if name in SKIPPED:
+        if name in RUNTIME_NOTES:  # a note, no change of state
             continue
         if name in CANNOT_FOLD:
             raise CannotFold(f"the events hold an {name} (an undo replays the posts)")

@@ -22,6 +22,17 @@ from ..core import EVENT_TYPES, Say
 WORDS = "<words>"
 
 
+# Events the runtime writes beside the core's: a Storyteller adopted an upgrade's reading. A
+# replay of that `!confirm` derives nothing, so comparisons leave them out.
+RUNTIME_NOTES = frozenset({"UpgradeAdopted"})
+
+
+def comparable(events) -> list:
+    """Stored or replayed events, (name, data) pairs, as two versions compare: without their
+    words and without the runtime's notes."""
+    return [(name, outcome(name, data)) for name, data in events if name not in RUNTIME_NOTES]
+
+
 def outcome(name: str, data: Any) -> Any:
     """The stored (JSON) form of event `name` with its words replaced by `WORDS`."""
     cls = EVENT_TYPES.get(name)

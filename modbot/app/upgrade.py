@@ -28,7 +28,7 @@ from ..adapters.store import Batch
 from ..core import GameState, Say
 from .catalogue import catalogue
 from .event_codec import CannotFold, fold
-from .outcomes import outcome
+from .outcomes import comparable
 from .render import render
 from .snapshot import source_digest
 
@@ -66,7 +66,7 @@ def compare(setup, inputs, derived: dict[int, list[tuple[str, dict]]],
     for row in inputs:
         now = _plain(derived.get(row.id, []))
         before = [(name, data) for name, data in stored.get(row.id, [])]
-        if _outcomes(now) != _outcomes(before):
+        if comparable(now) != comparable(before):
             where = {k: getattr(row, k) for k in ("kind", "post_number", "author", "at")}
             differences.append({"input": where, "before": [described(n, d) for n, d in before],
                                 "after": [described(n, d) for n, d in now]})
@@ -83,10 +83,6 @@ def compare(setup, inputs, derived: dict[int, list[tuple[str, dict]]],
 def _plain(events: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
     """Events as the store keeps them (JSON), to compare like with like."""
     return [(name, json.loads(json.dumps(data, default=str))) for name, data in events]
-
-
-def _outcomes(events: list[tuple[str, dict]]) -> list:
-    return [(name, outcome(name, data)) for name, data in events]
 
 
 def described(name: str, data: dict):

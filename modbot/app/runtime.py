@@ -35,6 +35,7 @@ from ..core import (
 )
 from .reactions import GameOptions, Reactor
 from .render import render, silent_rendering
+from .upgrade import version_cursor
 
 SELF_DELETED = "(post deleted by author)"
 log = logging.getLogger("modbot.app.runtime")
@@ -136,9 +137,8 @@ class GameRuntime:
                                       post=post, command=outcome.command,
                                       source={"channel": "thread", "id": post_id},
                                       log=self._log_for(outcome.command), undo=undo)
-        return Step({"kind": "post", "post_id": post_id, "post_number": post_number,
-                     "author": author, "at": iso(at), "raw": raw, "raw_sha1": sha1(raw)},
-                    _events(outcome.events) + _undo_events(undo), outgoing)
+        return Step(_post_row(post_id, post), _events(outcome.events) + _undo_events(undo),
+                    outgoing)
 
     def on_pm(self, post_id: int, topic_id: int, post_number: int, author: str, at: datetime,
               raw: str, *, shared: bool = False, participants: tuple[str, ...] = ()) -> Step:
@@ -148,9 +148,7 @@ class GameRuntime:
         post = Post(post_number, author, at, raw)
         self.inputs.append(("pm", (post, participants), post_id))
         if self._confirms_upgrade(author, raw):
-            return self._adopt_upgrade({
-                **_post_row(post_id, post), "kind": "pm", "topic_id": topic_id,
-                "shared": shared, "participants": ",".join(participants) or None})
+            return self._adopt_upgrade(_pm_row(post_id, post, topic_id, shared, participants))
         outcome = handle_pm(self.state, post, participants)
         self.state = outcome.state
         self.seen_pms.add(post_id)
@@ -161,11 +159,8 @@ class GameRuntime:
                                       source={"channel": "pm", "id": post_id,
                                               "topic_id": topic_id, "shared": shared},
                                       log=self._log_for(outcome.command), undo=undo)
-        return Step({"kind": "pm", "post_id": post_id, "topic_id": topic_id, "shared": shared,
-                     "participants": ",".join(participants) or None,
-                     "post_number": post_number, "author": author, "at": iso(at), "raw": raw,
-                     "raw_sha1": sha1(raw)}, _events(outcome.events) + _undo_events(undo),
-                    outgoing)
+        return Step(_pm_row(post_id, post, topic_id, shared, participants),
+                    _events(outcome.events) + _undo_events(undo), outgoing)
 
     def on_tick(self, now: datetime) -> Step:
         """The clock: phase ends and locks due by `now`, a vote count that has become due
@@ -247,7 +242,7 @@ class GameRuntime:
         note = self.reactor.note_to_storytellers(self.setup.storytellers,
                                                  f"upgrade-adopted:{version}", raw)
         return Step(row, [("UpgradeAdopted", {"version": version})], [note],
-                    {f"rules_version:{self.options.key}": version})
+                    {version_cursor(self.options.key): version})
 
     def _remember(self, events, channel: str, post_number, author, at: datetime) -> None:
         for event in events:
@@ -342,9 +337,17 @@ def summarize(event) -> str:
 
 
 def _post_row(post_id: int, post: Post) -> dict:
+    """The input row a thread post is stored as."""
     return {"kind": "post", "post_id": post_id, "post_number": post.post_number,
             "author": post.author, "at": iso(post.created_at), "raw": post.raw,
             "raw_sha1": sha1(post.raw)}
+
+
+def _pm_row(post_id: int, post: Post, topic_id: int, shared: bool,
+            participants: tuple[str, ...]) -> dict:
+    """The input row a PM is stored as: its conversation's topic and participants too."""
+    return {**_post_row(post_id, post), "kind": "pm", "topic_id": topic_id, "shared": shared,
+            "participants": ",".join(participants) or None}
 
 
 def _events(events) -> list[tuple[str, dict]]:

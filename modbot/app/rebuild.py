@@ -43,8 +43,13 @@ PM_PAGES = 400  # 20,000 PMs at most, back to the game's first post
 PM_TOPIC_PAGES = 3  # pages of the bot's PM list (30 conversations each) looked through
 
 
+def forum_time(text: str) -> datetime:
+    """A time as the forum writes it (ISO 8601, `Z` for UTC)."""
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
 def when(post: dict) -> datetime:
-    return datetime.fromisoformat(post["created_at"].replace("Z", "+00:00"))
+    return forum_time(post["created_at"])
 
 
 @dataclass
@@ -144,8 +149,7 @@ def _deleted_too_soon(post: dict) -> bool:
     deleted = post.get("deleted_at")
     if not deleted:
         return False
-    gone = datetime.fromisoformat(deleted.replace("Z", "+00:00"))
-    return gone - when(post) < DELETED_TOO_SOON
+    return forum_time(deleted) - when(post) < DELETED_TOO_SOON
 
 
 def _is_bot(post: dict, bot: str) -> bool:
@@ -168,8 +172,7 @@ def unmatched(history: ForumHistory, derived: set[str], game_key: str) -> list[d
 
 
 def when_edited(post: dict) -> datetime:
-    return datetime.fromisoformat((post.get("updated_at") or post["created_at"])
-                                  .replace("Z", "+00:00"))
+    return forum_time(post.get("updated_at") or post["created_at"])
 
 
 class Adoption:

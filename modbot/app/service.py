@@ -20,8 +20,9 @@ post number, 20 at a time).
    replays in this same order, so both derive the same posts.
 A game the store has never seen starts in the first cycle where all its names are known forum
 users (`deal_guard.py`); until then it is not read, and its Storytellers are told what to fix.
-If its thread shows the bot's own marked posts, it ran before on a database since lost: it is
-rebuilt from the forum (`recovery.py`), its earlier posts adopted, never posted again.
+If its thread, or a PM it opened for the game, shows the bot's own marked posts, it ran before
+on a database since lost: it is rebuilt from the forum (`recovery.py`), its earlier posts
+adopted, never posted again.
 4. the edit sweep: today's posts that carried actions read again every few minutes, on a
    request budget (`edit_sweep.py`).
 5. the outbox drains.
@@ -213,8 +214,7 @@ class Service:
             self._deferred(report, exc)
         else:  # the clock moves only once the posts before it are read
             for game in self.games.values():
-                for step in game.ticks_until(now - timedelta(seconds=self.settings.settle_seconds)):
-                    self._commit(game, step)
+                self.tick_until(game, now - timedelta(seconds=self.settings.settle_seconds))
             self.sweeper.step(now, self.games, self._sweep_game)
             self.save_snapshots()
         report.sent = self.drain()
@@ -342,6 +342,7 @@ class Service:
         return 1
 
     def tick_until(self, game: GameRuntime, at: datetime) -> None:
+        """Commit a tick at each moment something fell due for the game, up to `at`."""
         for step in game.ticks_until(at):
             self._commit(game, step)
 

@@ -65,6 +65,8 @@ class Forum:
         self.limits = limits
         self.users: dict[str, User] = {}
         self.user_keys: dict[str, str] = {}  # api key -> username (single-user keys)
+        self.key_ids: dict[int, str] = {}  # the admin page's key id -> api key
+        self.revoked_keys: set[str] = set()  # answered 403 (moderation.revoke_key)
         self.topics: dict[int, Topic] = {}
         self.posts: dict[int, Post] = {}
         self._next_user = 1
@@ -102,6 +104,7 @@ class Forum:
         with self.lock:
             key = secrets.token_hex(32)
             self.user_keys[key] = self.user(username).username
+            self.key_ids[len(self.key_ids) + 1] = key
             return key
 
     # -- reading ----------------------------------------------------------------------------

@@ -41,6 +41,7 @@ class Post:
     user_deleted: bool = False
     deleted_at: datetime | None = None
     hidden: bool = False
+    action_code_who: str | None = None  # the user a small action names (invited_user)
     versions: list[str] = field(default_factory=list)  # raw of each version, index = version-1
 
     def __post_init__(self) -> None:

@@ -87,7 +87,8 @@ def create_api_key(req: Request):
                      "invalid_parameters")
     key = req.forum.new_user_key(str(username))
     user = req.forum.user(str(username))
-    return _ok({"key": {"id": len(req.forum.user_keys), "key": key, "truncated_key": key[:4],
+    key_id = next(i for i, k in req.forum.key_ids.items() if k == key)
+    return _ok({"key": {"id": key_id, "key": key, "truncated_key": key[:4],
                         "description": key_params.get("description", ""),
                         "user": {"id": user.id, "username": user.username}}})
 
@@ -264,8 +265,13 @@ def private_messages(req: Request):
 
 
 def latest_topics(req: Request):
+    """`ListController#latest` through `TopicQuery` (lib/topic_query.rb): unlisted topics only
+    for staff (`result.visible if … @user.regular?`), and `topic_ids=1,2` keeps those topics."""
     per_page = min(max(int(req.params.get("per_page") or 30), 1), 100)
-    topics = sorted((t for t in req.forum.topics.values() if not t.is_pm and t.visible),
+    staff = bool(req.user and req.user.staff)
+    wanted = {int(i) for i in str(req.params.get("topic_ids") or "").split(",") if i.strip().isdigit()}
+    topics = sorted((t for t in req.forum.topics.values() if not t.is_pm and (t.visible or staff)
+                     and (not wanted or t.id in wanted)),
                     key=lambda t: t.bumped_at or t.created_at, reverse=True)
     listing = {"can_create_topic": True, "per_page": per_page,
                "topics": [topic_list_item(req.forum, t) for t in topics[:per_page]]}

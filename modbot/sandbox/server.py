@@ -23,6 +23,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from . import web
 from .forum import ApiError, Clock, Forum, errors, rate_limited
+from .moderation_routes import ROUTES as MODERATION_ROUTES
 from .routes import ROUTES, Request
 from .shapes import ts
 from .uploads import Uploads
@@ -209,7 +210,7 @@ class _Handler(BaseHTTPRequestHandler):
             owner = forum.user_keys.get(key)
             same = owner is not None and (not username or username.lower() == owner.lower())
             user = forum.user(owner) if same else None
-        if user is None:
+        if user is None or key in forum.revoked_keys:
             raise errors(403, INVALID_KEY, "invalid_access")
         self.server.limiter.charge()
         return user
@@ -300,7 +301,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def _route(method: str, path: str):
-    for route in ROUTES:
+    for route in MODERATION_ROUTES + ROUTES:
         if route.method == method:
             match = route.pattern.fullmatch(path)
             if match:

@@ -75,6 +75,8 @@ def post_json(forum: Forum, post: Post, viewer: User | None, *, raw: bool) -> di
     }
     if post.action_code:
         out["action_code"] = post.action_code
+    if post.action_code_who:
+        out["action_code_who"] = post.action_code_who
     if raw:
         out["raw"] = post.raw
     return out

@@ -202,11 +202,12 @@ def test_a_read_429_is_honoured_by_waiting(played, monkeypatch):
     service = played.service
     service.last_sweep = day_end(played.setup) + timedelta(hours=1)
     requests.post(played.url + "/_sandbox/faults.json", timeout=5, json={
-        "path": "/posts.json", "method": "GET", "kind": "429", "count": 1, "wait_seconds": 30,
+        "path": "/latest.json", "method": "GET", "kind": "429", "count": 1, "wait_seconds": 30,
         "username": "modbot"})
     now = [clock.monotonic()]
     monkeypatch.setattr(clock, "monotonic", lambda: now[0])
     at = day_end(played.setup) + timedelta(hours=2)
+    service.identities.last_check = at  # the names' check (one request) is not due either
     first = service.cycle(at)
     assert first.deferred and first.requests == 1
     second = service.cycle(at)  # within Retry-After (31 s): no request at all

@@ -5,7 +5,10 @@ its `_request` so that every call has a timeout, never sleeps (pydiscourse sleep
 the call; a poll loop must not), and fails with one of three errors the daemon can act on:
 - `TransientError` (429 with `retry_after`, 5xx, timeouts, dropped connections): try later;
 - `PermanentError` (422 and other 4xx on a write): report to the ST, never retry blindly;
-- `ConfigurationError` (403 bad key, 404 missing topic at start-up, not JSON): stop and say so.
+- `ConfigurationError` (403 bad key, 404 missing topic at start-up, not JSON): at start-up,
+  stop and say so; `CredentialsRejected` is the 403 Discourse gives every request once a key
+  is revoked (lib/auth/default_current_user_provider.rb, `invalid_api_credentials`): a running
+  daemon waits and tries again, it never stops on it.
 It keeps pydiscourse's exact content-type check, and counts requests for the cycle log.
 """
 
@@ -45,6 +48,13 @@ class NotFound(PermanentError):
 
 class ConfigurationError(ForumError):
     pass
+
+
+class CredentialsRejected(ConfigurationError):
+    """The forum refuses the key itself (revoked, deleted, or for another account)."""
+
+
+INVALID_CREDENTIALS = "API username or key is invalid"
 
 
 class Pacer:
@@ -143,6 +153,21 @@ class ForumClient(DiscourseClient):
                                 **extra)
         return body["post_stream"]["posts"]
 
+    def users_by_ids(self, user_ids: list[int]) -> list[dict]:
+        """Up to 50 users by id in one request (`GET /user-cards.json?user_ids=1,2`,
+        `UsersController#cards` in Discourse's app/controllers/users_controller.rb): the
+        current username of each."""
+        return self._get("/user-cards.json", user_ids=",".join(map(str, user_ids))) \
+            .get("users", [])
+
+    def topics_listed(self, topic_ids: list[int]) -> list[dict]:
+        """The listing entries of these topics (`GET /latest.json?topic_ids=1,2`, TopicQuery's
+        `topic_ids` option): each one's `highest_post_number`, in one request. Unlisted topics
+        are in it only for a staff account (lib/topic_query.rb)."""
+        body = self._get("/latest.json", topic_ids=",".join(map(str, topic_ids)),
+                         per_page=len(topic_ids))
+        return body.get("topic_list", {}).get("topics", [])
+
     def posts_by_ids(self, topic_id: int, post_ids: list[int]) -> list[dict]:
         body = self.posts(topic_id, post_ids=post_ids, include_raw="true")
         return body["post_stream"]["posts"]
@@ -158,7 +183,8 @@ def _decode(verb: str, path: str, response: requests.Response):
         raise ConfigurationError(f"{verb} {path}: unexpected redirect (wrong URL?)", status)
     message = _error_message(response)
     if status == 403:
-        raise ConfigurationError(f"{verb} {path}: {message}", status)
+        kind = CredentialsRejected if INVALID_CREDENTIALS in message else ConfigurationError
+        raise kind(f"{verb} {path}: {message}", status)
     if status == 404:
         raise NotFound(f"{verb} {path}: not found", status)
     if status >= 400:

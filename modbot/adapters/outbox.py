@@ -20,8 +20,12 @@ fails leaves the picture out and the post goes on; only a 429 holds the post bac
 Rows of one thread (a topic, or one PM conversation) go out in order; a thread whose head
 cannot be sent now is skipped until later, and other threads and games go on. A 429 defers by
 `Retry-After`; 5xx, timeouts and dropped connections back off; a permanent failure (422...) is
-marked failed, never retried blindly, and reported to the Storytellers. Nothing here sleeps:
-spacing between posts is enforced by skipping until the next drain.
+marked failed, never retried blindly, and reported to the Storytellers. A key the forum
+refuses (revoked: 403 on every request) holds every row where it is, unsent and unfailed, and
+the outbox tries again after a backoff that doubles up to `max_backoff`; a send whose fate
+was unknown is looked for by its marker first, as after any failure, so nothing goes out
+twice once the key works. Nothing here sleeps: spacing between posts is enforced by skipping
+until the next drain.
 """
 
 from __future__ import annotations
@@ -31,7 +35,14 @@ import re
 import time
 from datetime import datetime
 
-from .forum import ForumClient, ForumError, PermanentError, TransientError
+from .forum import (
+    ConfigurationError,
+    CredentialsRejected,
+    ForumClient,
+    ForumError,
+    PermanentError,
+    TransientError,
+)
 from .store import Batch, OutboxRow, Outgoing, Store
 
 log = logging.getLogger("modbot.adapters.outbox")
@@ -72,6 +83,7 @@ class Outbox:
         self.wall = wall
         self.last_sent = 0.0
         self.quiet_until = 0.0  # monotonic time: after a 429, no post before this
+        self.refused = 0  # sends in a row the forum refused the key for (a revoked key)
 
     def drain(self, limit: int | None = None) -> int:
         """Send what can be sent now; return how many posts went out."""
@@ -90,6 +102,7 @@ class Outbox:
             try:
                 if self._deliver(row):
                     sent += 1
+                self.refused = 0
             except TransientError as exc:
                 wait = max(exc.retry_after, min(2 ** max(row.attempts - 1, 0), self.max_backoff))
                 log.warning("outbox %s: %s; retry in %.0fs", row.key, exc, wait)
@@ -98,12 +111,23 @@ class Outbox:
                 if exc.status == 429:  # the shared API budget is spent: everything waits
                     self.quiet_until = time.monotonic() + exc.retry_after
                     break
-            except PermanentError as exc:
+            except CredentialsRejected as exc:
+                self._key_refused(row, exc)
+                break
+            except (PermanentError, ConfigurationError) as exc:  # a 403 here: not allowed
                 log.error("outbox %s failed for good: %s", row.key, exc)
                 self.store.mark_failed(row, str(exc))
                 self._report(row, str(exc))
                 blocked.add(row.thread)
         return sent
+
+    def _key_refused(self, row: OutboxRow, exc: CredentialsRejected) -> None:
+        """The key is refused: every row waits (none is failed) and the next try comes after a
+        backoff, 1 s doubling to `max_backoff`."""
+        self.refused += 1
+        wait = min(2.0 ** (self.refused - 1), self.max_backoff)
+        self.store.defer(row, wait, str(exc))
+        self.quiet_until = time.monotonic() + wait
 
     def _deliver(self, row: OutboxRow) -> bool:
         topic_id = row.topic_id or self.store.thread_topic(row.thread)

@@ -339,6 +339,12 @@ class Store:
                  .where((OutboxRow.thread == thread) & (OutboxRow.status == "sent")).scalar())
         return value or 0
 
+    def sent_numbers(self, thread: str, after: int) -> set[int]:
+        """The post numbers above `after` the bot is known to have posted in a thread."""
+        return {row.post_number for row in OutboxRow.select(OutboxRow.post_number).where(
+            (OutboxRow.thread == thread) & (OutboxRow.status == "sent")
+            & (OutboxRow.post_number > after))}
+
     def count_rows(self, prefix: str, status: str) -> int:
         """Outbox rows whose key starts with `prefix` (a game's) in `status`."""
         return OutboxRow.select().where(OutboxRow.key.startswith(prefix)

@@ -237,7 +237,11 @@ def run(config: Config, *, max_cycles: int | None = None) -> int:
     _warn_if_behind(clock, store)
 
     def cycle():
-        report = service.cycle(clock.now())
+        try:
+            report = service.cycle(clock.now())
+        except ForumError as exc:  # never ends a running daemon: logged, tried next cycle
+            log.error("cycle failed (tried again next cycle): %s", exc)
+            return
         stopping["cycles"] += 1
         log.info("cycle %d: %d requests, %d posts handled, %d sent%s", stopping["cycles"],
                  report.requests, report.posts, report.sent,

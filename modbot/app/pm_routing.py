@@ -101,7 +101,8 @@ class PmRouter:
 
 def member(game) -> Member:
     """A running game (a `GameRuntime`), as seated now."""
-    return Member(game.setup, frozenset(s.name.lower() for s in game.state.seats), game.topic_id)
+    return Member(game.state.setup, frozenset(s.name.lower() for s in game.state.seats),
+                  game.topic_id)
 
 
 def waiting_member(setup: GameSetup) -> Member:

@@ -78,6 +78,7 @@ class GameOptions:
     storytellers: tuple[str, ...] = ()  # they take part in every player's grimoire PM
     pictures: bool = True  # the town square in vote counts and the day-end post
     vote_counts: str = "post"  # "edit": one running count a day, edited in place
+    threads: tuple[tuple[str, str], ...] = ()  # a renamed player -> their first name (lower)
 
 
 @dataclass
@@ -233,7 +234,7 @@ class Reactor:
             self._counted(event.at)
         if self.options.close_topic_at_night and event.phase in (Phase.NIGHT, Phase.DISCUSSION):
             closed = event.phase is Phase.NIGHT
-            out.append(Outgoing(f"{self.options.key}:status:{key}", self._thread,
+            out.append(Outgoing(f"{self.options.key}:status:{key}", self.thread,
                                 f"closed:{'true' if closed else 'false'}",
                                 topic_id=self.options.topic_id, kind="status"))
         return out
@@ -343,7 +344,8 @@ class Reactor:
 
     def pm(self, player: str, key: str, raw: str) -> Outgoing:
         """To the player's grimoire PM (the player, the Storytellers and the bot)."""
-        return Outgoing(f"{self.options.key}:{key}", f"{self.options.key}:pm:{player.lower()}",
+        thread = dict(self.options.threads).get(player.lower(), player.lower())
+        return Outgoing(f"{self.options.key}:{key}", f"{self.options.key}:pm:{thread}",
                         raw, recipients=(player, *self.options.storytellers),
                         title=f"{player}'s grimoire (game {self.options.topic_id})")
 
@@ -355,13 +357,13 @@ class Reactor:
 
     def post(self, key: str, raw: str) -> Outgoing:
         """A public post in the game thread (only through `PUBLIC_TEMPLATES`)."""
-        return Outgoing(f"{self.options.key}:{key}", self._thread, raw,
+        return Outgoing(f"{self.options.key}:{key}", self.thread, raw,
                         topic_id=self.options.topic_id)
 
     # -- helpers ----------------------------------------------------------------------------
 
     @property
-    def _thread(self) -> str:
+    def thread(self) -> str:
         return f"{self.options.key}:topic"
 
     @staticmethod

@@ -27,6 +27,7 @@ from ..core import (
     advance,
     handle_pm,
     handle_post,
+    handle_rename,
     iso,
     next_due,
     parse_commands,
@@ -112,6 +113,8 @@ class GameRuntime:
                               row.raw, shared=bool(row.shared), participants=people)
         if row.kind == "tick":
             return self.on_tick(at)
+        if row.kind == "rename":
+            return self.on_rename(row.raw or "", row.author, at)
         return self.on_edit(row.post_id, row.raw or "", row.raw_sha1 or "", at)
 
     def on_post(self, post_id: int, post_number: int, author: str, at: datetime,
@@ -177,6 +180,40 @@ class GameRuntime:
         self._remember(outcome.events, "clock", None, None, now)
         outgoing = self.reactor.react(self.state, outcome.events, at=now)
         return Step({"kind": "tick", "at": iso(now)}, _events(outcome.events), outgoing)
+
+    def on_rename(self, old: str, new: str, at: datetime) -> Step:
+        """A seat's or a Storyteller's forum account (known by its user id) is now called
+        `new`: the core renames them; their grimoire conversation stays the same one (its
+        outbox thread keeps the first name); the Storytellers are told once."""
+        outcome = handle_rename(self.state, old, new, at)
+        if not outcome.events:
+            return Step()
+        self.inputs.append(("rename", (old, new, at), None))
+        self.state = outcome.state
+        self._remember(outcome.events, "forum", None, new, at)
+        self.follow_renames()
+        raw = render("renamed.md.j2", old=old, new=new,
+                     seated=self.state.is_seated(new),
+                     storyteller=self.state.setup.is_storyteller(new))
+        note = self.reactor.note_to_storytellers(self.state.setup.storytellers,
+                                                 f"renamed:{old.lower()}:{new.lower()}", raw)
+        return Step({"kind": "rename", "author": new, "at": iso(at), "raw": old},
+                    _events(outcome.events), [note])
+
+    def follow_renames(self) -> None:
+        """The options the reactor writes with, after the renames folded so far: the
+        Storytellers' current names, and each renamed player's conversation (by first name)."""
+        threads: dict[str, str] = {}
+        storytellers = list(self.setup.storytellers)
+        for kind, value, _ in self.inputs:
+            if kind != "rename":
+                continue
+            old, new, _ = value
+            threads[new.lower()] = threads.pop(old.lower(), old.lower())
+            storytellers = [new if s == old else s for s in storytellers]
+        self.options = dataclasses.replace(self.options, storytellers=tuple(storytellers),
+                                           threads=tuple(threads.items()))
+        self.reactor.options = self.options
 
     def next_due(self) -> datetime | None:
         """The next moment the clock matters: a deadline or milestone, a vote count or a hand
@@ -284,6 +321,8 @@ class GameRuntime:
                 state = handle_pm(state, *value).state
             elif kind == "tick":
                 state = advance(state, value).state
+            elif kind == "rename":
+                state = handle_rename(state, *value).state
         return state
 
     def _log_for(self, report) -> list[dict]:

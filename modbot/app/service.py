@@ -7,9 +7,9 @@ catches up on posts made while the bot was away (`/t/{id}/posts.json` after the 
 post number, 20 at a time).
 
 `cycle(now)`:
-1. new public posts: `GET /posts.json` (50 newest, site-wide), paging back with `before=` only
-   while the page is full and newer than the stored cursor. One request when idle, whatever
-   the number of games.
+1. new thread posts: one listing of the game topics' highest post numbers, and a read by post
+   number of each thread where it grew (`intake.py`: a post moved into the thread, or made
+   while it was unlisted, is found like any other). One request when idle for up to 30 games.
 2. the PM inbox: `GET /private-posts.json` (one request), routed to games by `pm_routing.py`:
    the Storytellers' commands, the players' night commands in their own PM with the bot, and
    whisper PMs to check (each PM is stored with the usernames of its conversation).
@@ -38,12 +38,21 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from ..adapters.forum import ConfigurationError, ForumClient, ForumError, NotFound, TransientError
+from ..adapters.forum import (
+    ConfigurationError,
+    CredentialsRejected,
+    ForumClient,
+    ForumError,
+    NotFound,
+    TransientError,
+)
 from ..adapters.outbox import Outbox
 from ..adapters.store import Batch, Outgoing, Store
 from ..core import GameSetup
 from .deal_guard import DealGuard, held_note
 from .edit_sweep import BATCH, EditSweep
+from .identities import Identities
+from .intake import changed_topics, new_posts
 from .pm_routing import Ask, Member, PmRouter, member
 from .reactions import GameOptions
 from .rebuild import (
@@ -75,6 +84,7 @@ class Settings:
     close_topic_at_night: bool = False
     max_backoff: float = 60  # seconds between retries after 5xx, timeouts, dropped connections
     snapshot_seconds: float = 60  # at most one snapshot of a game this often (snapshot.py)
+    names_minutes: float = 10  # how often seats' usernames are checked by id (identities.py)
 
 
 @dataclass
@@ -99,10 +109,13 @@ class Service:
         self.sweeper = EditSweep(self.settings.sweep_minutes)  # on a request budget
         self.router = PmRouter(client, self.settings.bot_username)
         self.quiet_until = 0.0  # monotonic time: after a 429, no request before this
+        self.key_refused = 0  # cycles in a row the forum refused the key (revoked?)
         self.adopt = Adoption()  # the bot's posts a rebuild found on the forum (rebuild.py)
         self.rebuilding: GameRuntime | None = None
         self.rebuilt: dict[int, Rebuilt] = {}  # topic id -> what its rebuild did
         self.snapshots = Snapshots(store, self.settings.snapshot_seconds)
+        self.identities = Identities(client, store, self.settings.names_minutes * 60)
+        self.bot_id: int | None = None  # the bot's forum user id (its posts, whatever its name)
 
     # -- start-up ---------------------------------------------------------------------------
 
@@ -125,6 +138,7 @@ class Service:
         except NotFound as exc:
             raise ConfigurationError(f"the bot account {self.settings.bot_username!r} does not "
                                      "exist on the forum") from exc
+        self.bot_id = me.get("id")
         staff = bool(me.get("admin") or me.get("moderator"))
         spacing = self.settings.post_spacing
         self.outbox = Outbox(self.client, self.store,
@@ -163,6 +177,7 @@ class Service:
             if changed:  # the rules changed since this game's events were stored: compare
                 self.store.commit(check_history(self.store, runtime, inputs, derived))
         runtime.last_post_number = max(runtime.last_post_number, row.last_post_number)
+        self.identities.bind(runtime)
         folded = len(runtime.inputs)
         try:  # one request a game at start: reading the topic also proves it exists
             if folded:
@@ -192,12 +207,8 @@ class Service:
 
     def catch_up(self, game: GameRuntime) -> int:
         """Read the game topic after its last post number, 20 posts a request."""
-        handled = 0
-        while True:
-            posts = self.client.posts_after(game.topic_id, game.last_post_number)
-            handled += self.handle_in_order({game: posts}, [])
-            if len(posts) < 20:  # each batch moves last_post_number past all its posts
-                return handled
+        return self.handle_in_order({game: new_posts(self.client, game.topic_id,
+                                                     game.last_post_number)}, [])
 
     # -- the cycle --------------------------------------------------------------------------
 
@@ -210,9 +221,12 @@ class Service:
         try:
             self._admit_waiting(now)
             report.posts = self._read_new()
+            if self.identities.due(now):
+                self._follow_renames(self.identities.renames(now), now)
         except ForumError as exc:  # any read error: logged, read again next cycle
             self._deferred(report, exc)
         else:  # the clock moves only once the posts before it are read
+            self._key_works()
             for game in self.games.values():
                 self.tick_until(game, now - timedelta(seconds=self.settings.settle_seconds))
             self.sweeper.step(now, self.games, self._sweep_game)
@@ -245,13 +259,33 @@ class Service:
             self.store.commit(Batch(outbox=[note]))
 
     def _deferred(self, report: CycleReport, exc: ForumError) -> None:
-        if isinstance(exc, TransientError):
+        if isinstance(exc, CredentialsRejected):
+            self._key_was_refused(exc)
+        elif isinstance(exc, TransientError):
             log.warning("forum unavailable this cycle: %s", exc)
             if exc.status == 429:
                 self.quiet_until = time.monotonic() + exc.retry_after
         else:
             log.error("forum read failed this cycle (tried again next cycle): %s", exc)
         report.deferred.append(str(exc))
+
+    def _key_was_refused(self, exc: CredentialsRejected) -> None:
+        """Every request answered 403 for the key (revoked): said once, then tried again after
+        a backoff that doubles up to `max_backoff`; nothing read is lost (the cursors did not
+        move) and nothing owed is dropped (the outbox holds it)."""
+        if self.key_refused == 0:
+            log.error("the forum refuses the bot's API key (%s): it was revoked or deleted, or "
+                      "belongs to another account. Make a new key for %s, put it where the "
+                      "configuration's api_key_env says and restart; until then modbot keeps "
+                      "trying, and loses nothing", exc, self.settings.bot_username)
+        self.key_refused += 1
+        wait = min(2.0 ** self.key_refused, self.settings.max_backoff)
+        self.quiet_until = max(self.quiet_until, time.monotonic() + wait)
+
+    def _key_works(self) -> None:
+        if self.key_refused:
+            log.warning("the forum accepts the bot's API key again; resuming")
+            self.key_refused = 0
 
     def drain(self) -> int:
         if time.monotonic() < self.quiet_until:
@@ -263,50 +297,60 @@ class Service:
             if exc.status == 429:
                 self.quiet_until = time.monotonic() + exc.retry_after
             return 0
+        except CredentialsRejected as exc:
+            self._key_was_refused(exc)
+            return 0
+        except ForumError as exc:  # any other answer to the marker search: next drain
+            log.error("outbox paused: %s", exc)
+            return 0
 
     def _read_new(self) -> int:
-        """The new public posts of the game topics and the new PMs, handled in the order the
-        forum made them (`created_at`, then post id), as a rebuild from the forum would."""
-        public, far_behind, public_cursor = self._listing("public_post_id", "latest_posts")
-        private, _, private_cursor = self._listing("private_post_id", "private_posts")
-        handled = 0
-        thread: dict[GameRuntime, list[dict]] = {}
-        for topic_id, game in self.games.items():
-            if far_behind:
-                handled += self.catch_up(game)  # far behind: read the topic itself
-            else:
-                thread[game] = sorted((p for p in public if p.get("topic_id") == topic_id),
-                                      key=lambda p: p["post_number"])
+        """The new posts of the game threads (found by `intake.py`) and the new PMs, handled in
+        the order the forum made them (`created_at`, then post id), as a rebuild would."""
+        self._skip_own_posts()
+        changed = changed_topics(self.client, {t: g.last_post_number for t, g in self.games.items()})
+        thread = {self.games[t]: new_posts(self.client, t, self.games[t].last_post_number)
+                  for t in changed}
+        private, private_cursor = self._private_listing()
         # On the very first run, PMs older than the inbox's newest are not read (old commands
         # must not run again); a game rebuilt from the forum has read them already.
         pms = [p for p in private if p["id"] > private_cursor] if private_cursor is not None \
             else []
-        handled += self.handle_in_order(thread, sorted(pms, key=lambda p: (when(p), p["id"])))
-        cursors = {}
-        for name, listing, cursor in (("public_post_id", public, public_cursor),
-                                      ("private_post_id", private, private_cursor)):
-            newest = max((p["id"] for p in listing), default=0)
-            if cursor is None or newest > cursor:  # an empty inbox too: from now on, all count
-                cursors[name] = max(newest, self.store.cursor(name) or 0)
-        if cursors:
-            self.store.commit(Batch(cursors=cursors))
+        handled = self.handle_in_order(thread, sorted(pms, key=lambda p: (when(p), p["id"])))
+        newest = max((p["id"] for p in private), default=0)
+        if private_cursor is None or newest > private_cursor:  # an empty inbox too
+            self.store.commit(Batch(cursors={
+                "private_post_id": max(newest, self.store.cursor("private_post_id") or 0)}))
         return handled
 
-    def _listing(self, cursor_name: str, key: str) -> tuple[list[dict], bool, int | None]:
-        """The newest posts of a site-wide listing (`/posts.json` or `/private-posts.json`),
-        paging back with `before=` while a page is full and newer than the stored cursor: the
-        posts, whether it stopped at MAX_PAGES (far behind), and the cursor."""
-        fetch = self.client.latest_posts if key == "latest_posts" else self.client.private_posts
-        cursor = self.store.cursor(cursor_name)
-        page = fetch().get(key, [])
+    def _skip_own_posts(self) -> None:
+        """Move each game's cursor past the posts right after it that the bot made itself (the
+        outbox knows their numbers): a thread whose only new posts are the bot's costs no read."""
+        moved = {}
+        for game in self.games.values():
+            own = self.store.sent_numbers(game.reactor.thread, game.last_post_number)
+            number = game.last_post_number
+            while number + 1 in own:
+                number += 1
+            if number != game.last_post_number:
+                game.last_post_number = moved[game.game_id] = number
+        if moved:
+            self.store.commit(Batch(last_post_numbers=moved))
+
+    def _private_listing(self) -> tuple[list[dict], int | None]:
+        """The newest PMs the bot can see (`/private-posts.json`), paging back with `before=`
+        while a page is full and newer than the stored cursor (at most MAX_PAGES pages)."""
+        cursor = self.store.cursor("private_post_id")
+        page = self.client.private_posts().get("private_posts", [])
         collected = list(page)
         pages = 1
         while (cursor is not None and len(page) == PAGE and min(p["id"] for p in page) > cursor
                and pages < MAX_PAGES):
-            page = fetch(before=min(p["id"] for p in page)).get(key, [])
+            page = self.client.private_posts(before=min(p["id"] for p in page)) \
+                .get("private_posts", [])
             collected.extend(page)
             pages += 1
-        return collected, pages == MAX_PAGES, cursor
+        return collected, cursor
 
     def handle_in_order(self, thread: dict[GameRuntime, list[dict]], pms: list[dict],
                          edits: list[tuple[GameRuntime, dict]] = (), members=None) -> int:
@@ -326,12 +370,42 @@ class Service:
                 self._edited(game, post)
         return handled
 
+    def _follow_renames(self, current: dict[int, str], at: datetime) -> None:
+        """Each game whose bound users (by id) go by another name now follows the rename."""
+        for game in list(self.games.values()):
+            for user_id, name in list(self.identities.names.get(game.topic_id, {}).items()):
+                new = current.get(user_id)
+                if new is not None and new.lower() != name.lower():
+                    self._rename(game, user_id, name, new, at)
+
+    def _author_renamed(self, post: dict) -> None:
+        """A post or PM whose author's id is bound under another name: the games follow first."""
+        for game in [*self.games.values(), *([self.rebuilding] if self.rebuilding else [])]:
+            renamed = self.identities.renamed_author(game, post)
+            if renamed is not None:
+                self._rename(game, post["user_id"], *renamed, when(post))
+
+    def _rename(self, game: GameRuntime, user_id: int, old: str, new: str,
+                at: datetime) -> None:
+        log.info("game %s: forum user %s is now called %s", game.setup.name, old, new)
+        self.tick_until(game, at)
+        self._commit(game, game.on_rename(old, new, at))
+        self.identities.renamed(game, user_id, new)
+        self.router.topics.clear()  # the conversations' participants show the new name
+
+    def _is_bot(self, post: dict) -> bool:
+        if self.bot_id is not None and post.get("user_id") is not None:
+            return post["user_id"] == self.bot_id
+        return post["username"].lower() == self.settings.bot_username.lower()
+
     def _handle_post(self, game: GameRuntime, post: dict) -> int:
         number = post["post_number"]
         if number <= game.last_post_number:
             return 0
-        if post.get("post_type", 1) != 1 or \
-                post["username"].lower() == self.settings.bot_username.lower():
+        if post.get("post_type", 1) == 1 and not self._is_bot(post):
+            self._author_renamed(post)
+        if post.get("post_type", 1) != 1 or self._is_bot(post) or (
+                post.get("deleted_at") and self.rebuilding is None):  # live: not an input
             game.last_post_number = number
             self.store.commit(Batch(last_post_numbers={game.game_id: number}))
             return 0
@@ -352,6 +426,8 @@ class Service:
     def _handle_pm(self, post: dict, members: list[Member] | None = None) -> None:
         """A PM the bot can see, for the game `pm_routing` finds (`members`: the games it may
         be for; by default the running games)."""
+        if not self._is_bot(post):
+            self._author_renamed(post)
         target = self.router.route(post, members if members is not None else self.members())
         if isinstance(target, Ask):
             self._ask_which_game(post, list(target.games))
@@ -365,7 +441,7 @@ class Service:
         at = when(post)
         self.tick_until(game, at)
         participants = self.router.participants(post["topic_id"])
-        shared = self.router.has_players(post["topic_id"], game.setup)
+        shared = self.router.has_players(post["topic_id"], game.state.setup)
         self._commit(game, game.on_pm(post["id"], post["topic_id"], post["post_number"],
                                       post["username"], at, post.get("raw") or "", shared=shared,
                                       participants=tuple(sorted(participants))))

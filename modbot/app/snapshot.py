@@ -76,6 +76,7 @@ def restore(game, data: bytes) -> bool:
         setattr(game, name, value)
     for name, value in reactor.items():
         setattr(game.reactor, name, value)
+    game.follow_renames()
     return True
 
 

@@ -44,7 +44,7 @@ from .deciding.voting import (
     population,
     threshold_now,
 )
-from .engine import Post, advance, handle_pm, handle_post, next_due
+from .engine import Post, advance, handle_pm, handle_post, handle_rename, next_due
 from .night.choices import lock_at
 from .night.commands import (
     SetupAccepted,
@@ -131,7 +131,7 @@ __all__ = [
     "SweetheartDied", "UntoldDelivered", "VoteCast", "VoteCorrected", "VoteCountRequested",
     "VoteLocked", "VoteWithdrawn", "VotesUnlocked", "WhisperBroken", "WhisperLimitExceeded",
     "WhisperPmFlagged", "WinDetected", "about_to_die", "advance", "character_key", "next_due",
-    "dealt_text", "handle_pm", "handle_post", "is_decided", "iso", "leading_others", "lock_at",
+    "dealt_text", "handle_pm", "handle_post", "handle_rename", "is_decided", "iso", "leading_others", "lock_at",
     "max_possible", "needs", "night_of", "parse_commands", "parse_post",
     "players_of_team", "population", "problems", "propose", "replay", "report", "threshold_now",
     "true_character", "grimoire_rows",

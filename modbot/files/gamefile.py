@@ -31,7 +31,7 @@ GAME_KEYS = {
     "script", "script_add", "bluffs", "remind_before_lock", "hand_nudge_hours", "fabled", "revolutionary",
     "lil_monsta", "picture", "vote_counts",
 }
-SEAT_KEYS = {"player", "aliases", "dead", "ghost_vote", "traveller", "character", "thinks",
+SEAT_KEYS = {"player", "user_id", "aliases", "dead", "ghost_vote", "traveller", "character", "thinks",
              "alignment", "evil_team", "bluffs"}
 LENGTH_KEYS = ("night", "discussion", "nomination", "voting", "night_action_lock")
 
@@ -119,6 +119,7 @@ def parse_game(text: str, path: str = "<game file>", base: Path | None = None) -
         hand_nudge_hours=hours_value(lines, game, "hand_nudge_hours", 6),
         fabled=fabled,
         revolutionary=revolutionary_from_file(lines, game, seats, fabled),
+        user_ids=_user_ids(lines, data.get("seat")),
         lil_monsta=_lil_monsta(lines, game, script),
     )
 
@@ -254,6 +255,22 @@ def _seats(lines: _Lines, raw) -> tuple[Seat, ...]:
     if len(seats) > MAX_SEATS:
         raise lines.error(lines.seat(MAX_SEATS), f"{len(seats)} seats; at most {MAX_SEATS}")
     return tuple(seats)
+
+
+def _user_ids(lines: _Lines, raw) -> tuple[tuple[str, int], ...]:
+    """Each seat's forum user id, where the file gives one (`user_id = 123`): it binds the
+    seat to that account whatever its name becomes."""
+    found = []
+    for index, entry in enumerate(raw or ()):
+        value = entry.get("user_id")
+        if value is None:
+            continue
+        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+            raise lines.error(lines.key("user_id", lines.seat(index)),
+                              f"seat {index + 1}: user_id must be a forum user id (a whole "
+                              "number above 0)")
+        found.append((str(entry["player"]).strip(), value))
+    return tuple(found)
 
 
 def _extra_aliases(lines: _Lines, table, seats: tuple[Seat, ...]) -> tuple[Seat, ...]:

@@ -222,6 +222,17 @@ class PlayerSubstituted:
     at: datetime
 
 
+@dataclass(frozen=True, slots=True)
+class UserRenamed:
+    """The forum user called OLD is now called NEW (the shell knows them by user id): a seat,
+    a Storyteller, and every mention of the name in the game follow; OLD stays an alias of a
+    seat, so votes that name either count."""
+
+    old: str
+    new: str
+    at: datetime
+
+
 def _with_setup_seats(state: GameState, seats) -> GameState:
     """Replace the seating (the setup's roster and seat index are recomputed from it)."""
     live = {s.name: s for s in state.seats}
@@ -243,6 +254,15 @@ def _seats_reordered(state: GameState, e: SeatsReordered) -> GameState:
 
 def _player_substituted(state: GameState, e: PlayerSubstituted) -> GameState:
     renamed = _renamed(state, e.old, e.new)
+    seats = [replace(s, aliases=s.aliases + (e.old,)) if s.name == e.new else s
+             for s in renamed.setup.seats]
+    return _with_setup_seats(renamed, seats)
+
+
+def _user_renamed(state: GameState, e: UserRenamed) -> GameState:
+    renamed = _renamed(state, e.old, e.new)
+    if not renamed.is_seated(e.new):
+        return renamed
     seats = [replace(s, aliases=s.aliases + (e.old,)) if s.name == e.new else s
              for s in renamed.setup.seats]
     return _with_setup_seats(renamed, seats)
@@ -270,6 +290,7 @@ FEATURE = Feature("storytellers: events", appliers={
     AliasAdded: _alias_added,
     SeatsReordered: _seats_reordered,
     PlayerSubstituted: _player_substituted,
+    UserRenamed: _user_renamed,
     PlayerRevived: _player_revived,
     GhostVoteChanged: _ghost_vote_changed,
     NominationCancelled: _nomination_cancelled,
@@ -289,5 +310,5 @@ __all__ = [
     "AliasAdded", "PlayerSubstituted", "SeatsReordered", "ClockPaused", "ClockResumed", "ConfirmationRequested",
     "ConfirmationSettled", "GameEnded",
     "GhostVoteChanged", "GrimoireChanged", "NominationCancelled", "PhaseExtended",
-    "PlayerRevived", "VoteCorrected", "VoteCountRequested", "VotesUnlocked",
+    "PlayerRevived", "UserRenamed", "VoteCorrected", "VoteCountRequested", "VotesUnlocked",
 ]

@@ -5,14 +5,16 @@ undisturbed one does: the same bot posts (by outbox marker), the same outcome, o
 documented difference with the Storytellers told."""
 
 import json
+import time
 from datetime import datetime, timedelta
 
 import pytest
+import requests
 
 from modbot.core import report
 from modbot.rehearsal import day_end, demo_rehearsal
 
-from .test_e2e import markers
+from .test_e2e import MARKER, markers
 
 pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP
 
@@ -70,11 +72,14 @@ def _as_before(rehearsal) -> list[str]:
     post, so the ids of the posts after it differ from the reference's by one)."""
     posts = rehearsal.server.forum.posts
 
-    def part(text: str) -> str:
-        post = posts.get(int(text)) if text.isdigit() else None
-        return f"{post.username}@{post.created_at.isoformat()}" if post else text
-    return [":".join(part(p) for p in m.split(":")).replace(NEW, OLD).replace(NEW.lower(), OLD.lower())
-            for m in markers(rehearsal) if ":renamed:" not in m]
+    def stable(key: str) -> str:
+        parts = key.split(":")
+        for i in range(1, len(parts)):
+            post = posts.get(int(parts[i])) if parts[i].isdigit() else None
+            if post is not None and parts[i - 1] == "pm":  # a PM's id (thread keys: numbers)
+                parts[i] = f"{post.username}@{post.created_at.isoformat()}"
+        return ":".join(parts).replace(NEW, OLD).replace(NEW.lower(), OLD.lower())
+    return [stable(m) for m in markers(rehearsal) if ":renamed:" not in m]
 
 
 def _outcome(rehearsal) -> dict:
@@ -128,5 +133,136 @@ def test_a_rename_is_seen_by_the_name_check_before_the_player_posts(tmp_path):
         service.cycle(at)
         assert _game(rehearsal).state.is_seated(NEW)  # nobody posted: the check found it
         assert rehearsal.server.counts["GET /user-cards.json"] == before + 1  # one for all
+    finally:
+        rehearsal.stop()
+
+
+def _play_with(tmp_path, name: str, disturb, username: str, raw: str):
+    """The demo played with `disturb(rehearsal, item)` in place of the scripted post of
+    `username` that starts with `raw`."""
+    rehearsal, script = _start(tmp_path, name)
+    index = next(i for i, item in enumerate(script)
+                 if item.get("username") == username and item.get("raw", "").startswith(raw))
+    rehearsal.play(script[:index])
+    disturb(rehearsal, script[index])
+    rehearsal.play(script[index + 1:], finish_at=_finish(rehearsal, script))
+    return rehearsal
+
+
+def _elsewhere(rehearsal, at: str) -> int:
+    """Another topic of the forum, where the bot has nothing to read."""
+    return rehearsal.request("POST", "/posts.json", as_user="Alex", category=1,
+                             title="Another topic on the forum", created_at=at,
+                             raw="Some chat that has nothing to do with the game.")["topic_id"]
+
+
+def _busy_elsewhere(rehearsal, at: str, topic: int | None = None) -> None:
+    """Sixty posts elsewhere on the forum (more than a page of the newest posts). Written
+    directly: the API's per-user spacing would never refill on this frozen forum clock."""
+    forum = rehearsal.server.forum
+    topic = topic or _elsewhere(rehearsal, at)
+    for n in range(60):
+        forum.append(forum.topics[topic], "Alex", f"Elsewhere on the forum, post {n}.",
+                     datetime.fromisoformat(at))
+
+
+def test_a_vote_moved_into_the_thread_counts_like_one_posted_there(reference, tmp_path):
+    """Ellen posts her vote in another topic; sixty posts later elsewhere on the forum a
+    moderator moves it into the game thread (Discourse's PostMover: same id and created_at, the
+    thread's next post number). It counts as if she had posted it there."""
+    def stray_then_moved(rehearsal, item):
+        at = datetime.fromisoformat(item["created_at"])
+        topic = _elsewhere(rehearsal, item["created_at"])
+        stray = rehearsal.request("POST", "/posts.json", as_user="Ellen", raw=item["raw"],
+                                  topic_id=topic, created_at=item["created_at"])
+        rehearsal.service.cycle(at)
+        _busy_elsewhere(rehearsal, item["created_at"], topic)
+        rehearsal.service.cycle(at)
+        rehearsal.request("POST", f"/t/{topic}/move-posts.json", as_user="system",
+                          **{"post_ids[]": stray["id"],
+                             "destination_topic_id": rehearsal.setup.topic_id})
+        rehearsal.service.cycle(at)
+
+    rehearsal = _play_with(tmp_path, "moved", stray_then_moved, "Ellen", "/vote Derek yes")
+    try:
+        assert _outcome(rehearsal) == _outcome(reference)
+        assert _as_before(rehearsal) == _as_before(reference)
+    finally:
+        rehearsal.stop()
+
+
+def test_votes_posted_while_the_thread_is_unlisted_count(reference, tmp_path):
+    """Staff unlist the game thread (as Discourse does itself when flags hide its first post);
+    players go on posting; it is listed again. Every vote counts."""
+    def unlisted(rehearsal, item):
+        host = rehearsal.setup.storytellers[0]
+        topic = rehearsal.setup.topic_id
+        rehearsal.request("PUT", f"/t/{topic}/status.json", as_user=host, status="visible",
+                          enabled="false")
+        rehearsal.post(item["username"], item["raw"], item["created_at"])
+        _busy_elsewhere(rehearsal, item["created_at"])
+        rehearsal.service.cycle(datetime.fromisoformat(item["created_at"]))
+        rehearsal.request("PUT", f"/t/{topic}/status.json", as_user=host, status="visible",
+                          enabled="true")
+
+    rehearsal = _play_with(tmp_path, "unlisted", unlisted, "Ellen", "/vote Derek yes")
+    try:
+        assert _numberless(_outcome(rehearsal)) == _numberless(_outcome(reference))
+        # the two small actions (unlisted, listed) shift the thread's later post numbers
+        assert _without_numbers(_as_before(rehearsal)) == _without_numbers(_as_before(reference))
+    finally:
+        rehearsal.stop()
+
+
+def _numberless(value):
+    """A report without post numbers (the small actions shift them)."""
+    if isinstance(value, dict):
+        return {k: _numberless(v) for k, v in value.items() if k != "post_number"}
+    if isinstance(value, list):
+        return [_numberless(v) for v in value]
+    return value
+
+
+def _without_numbers(found: list[str]) -> list[str]:
+    return [m for m in found if ":rejected:" not in m]
+
+
+def test_a_revoked_key_pauses_the_bot_and_it_resumes_with_nothing_lost_or_doubled(
+        reference, tmp_path):
+    """The bot's key is revoked (403 on every request) while a post is being retried, for three
+    of the players' posts; then an admin restores it. The daemon's cycle never raises, and the
+    game ends with exactly the reference's posts."""
+    rehearsal, script = _start(tmp_path, "revoked")
+    try:
+        made = rehearsal.request("POST", "/admin/api/keys.json", **{"key[username]": "modbot"})
+        service = rehearsal.service
+        service.client.api_key = made["key"]["key"]  # the bot on a key of its own
+        service.settings.max_backoff = service.outbox.max_backoff = 0.2  # fast retries here
+        index = next(i for i, item in enumerate(script)
+                     if item.get("username") == "Ellen" and item["raw"].startswith("/vote Derek"))
+        rehearsal.play(script[:index])
+        requests.post(rehearsal.url + "/_sandbox/faults.json", timeout=5, json={
+            "path": "/posts", "method": "POST", "kind": "500", "count": 1,
+            "username": "modbot"}).raise_for_status()
+        rehearsal.request("POST", f"/admin/api/keys/{made['key']['id']}/revoke.json")
+        rehearsal.play(script[index:index + 3])  # no exception: every cycle defers
+        assert service.key_refused > 0
+        rehearsal.request("POST", f"/admin/api/keys/{made['key']['id']}/undo-revoke.json")
+        time.sleep(0.5)  # past the backoff
+        rehearsal.play(script[index + 3:], finish_at=_finish(rehearsal, script))
+        deadline = time.monotonic() + 30
+        while (rehearsal.store.pending() or service.cycle(_finish(rehearsal, script)).deferred) \
+                and time.monotonic() < deadline:
+            time.sleep(0.2)
+            service.drain()
+        assert service.key_refused == 0
+        # conversations catch up in their own order after the pause, and the bot's delayed
+        # posts take other post numbers in the thread (a reply's key names the one it answers)
+        got, expected = sorted(_as_before(rehearsal)), sorted(_as_before(reference))
+        assert len(got) == len(expected) and _without_numbers(got) == _without_numbers(expected)
+        thread = [m for p in rehearsal.thread() for m in MARKER.findall(p["raw"])]
+        assert thread == [m for p in reference.thread() for m in MARKER.findall(p["raw"])]
+        assert _outcome(rehearsal) == _outcome(reference)
+        assert rehearsal.store.outbox_counts() == {"sent": len(markers(reference))}
     finally:
         rehearsal.stop()

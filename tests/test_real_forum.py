@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 import pytest
 import requests
 
+from modbot.adapters.store import SnapshotRow
 from modbot.core import report
 from modbot.rehearsal import day_end, demo_rehearsal
 
@@ -264,5 +265,55 @@ def test_a_revoked_key_pauses_the_bot_and_it_resumes_with_nothing_lost_or_double
         assert thread == [m for p in reference.thread() for m in MARKER.findall(p["raw"])]
         assert _outcome(rehearsal) == _outcome(reference)
         assert rehearsal.store.outbox_counts() == {"sent": len(markers(reference))}
+    finally:
+        rehearsal.stop()
+
+
+def _nomination_votes(rehearsal, nominee: str) -> dict:
+    day = _game(rehearsal).state.today
+    nomination = next(n for n in day.nominations if n.nominee == nominee)
+    votes = {player: vote.value for player, vote in nomination.cast.items()}
+    votes.update({vote.player: vote.vote for vote in nomination.locked})
+    return votes
+
+
+def test_a_post_moved_in_after_a_lock_is_held_until_a_storyteller_accepts_it(reference,
+                                                                              tmp_path):
+    """Ellen's vote is moved into the thread hours after she posted it elsewhere, after
+    moments the bot had applied (clock-hand locks). The bot does not count it by itself: the
+    Storytellers get a note with what counting it in its place would change and the command;
+    `!accept id:N` replays the game with it, and the game ends as the reference does."""
+    rehearsal, script = _start(tmp_path, "late")
+    try:
+        index = next(i for i, item in enumerate(script)
+                     if item.get("username") == "Ellen" and item["raw"].startswith("/vote Derek"))
+        rehearsal.play(script[:index])
+        item = script[index]
+        topic = _elsewhere(rehearsal, item["created_at"])
+        stray = rehearsal.request("POST", "/posts.json", as_user="Ellen", raw=item["raw"],
+                                  topic_id=topic, created_at=item["created_at"])
+        later = next(i for i, it in enumerate(script) if it["created_at"] >= "2026-12-03T19:00:00Z")
+        rehearsal.play(script[index + 1:later])
+        rehearsal.request("POST", f"/t/{topic}/move-posts.json", as_user="system",
+                          **{"post_ids[]": stray["id"],
+                             "destination_topic_id": rehearsal.setup.topic_id})
+        rehearsal.service.cycle(datetime.fromisoformat(script[later - 1]["created_at"]))
+        rehearsal.service.drain()
+        forum = rehearsal.server.forum
+        note = next(p for p in forum.posts.values() if f"modbot:g1:late:{stray['id']}" in p.raw)
+        assert f"!accept id:{stray['id']}" in note.raw and "Ellen" in note.raw
+        assert "Ellen" not in _nomination_votes(rehearsal, "Derek")  # held, not counted
+        accept = {"username": "nightingale", "to": "storytellers",
+                  "raw": f"!accept id:{stray['id']}", "created_at": script[later]["created_at"]}
+        rehearsal.play([accept])
+        assert _nomination_votes(rehearsal, "Derek").get("Ellen") == "yes"
+        rehearsal.play(script[later:], finish_at=_finish(rehearsal, script))
+        # the same game; the moved post took a later post number, the others one less
+        assert _numberless(_outcome(rehearsal)) == _numberless(_outcome(reference))
+        live = _outcome(rehearsal)
+        SnapshotRow.delete().execute()  # a restart that folds every stored input again
+        rehearsal.store.close()
+        rehearsal.start_bot()
+        assert _outcome(rehearsal) == live
     finally:
         rehearsal.stop()

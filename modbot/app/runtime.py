@@ -34,6 +34,7 @@ from ..core import (
     parse_post,
     report,
 )
+from . import late
 from .reactions import GameOptions, Reactor
 from .render import render, silent_rendering
 from .upgrade import version_cursor
@@ -70,6 +71,7 @@ class GameRuntime:
         # what was folded, in order: (kind, value, forum post id or None for the clock)
         self.inputs: list[tuple] = []
         self.undone: set[int] = set()  # the post ids of undone inputs
+        self.accepted: set[int] = set()  # the post ids of late posts counted by `!accept`
         self.upgrade = None  # an upgrade.Held while the stored history stands (upgrade.py)
 
     @property
@@ -115,6 +117,8 @@ class GameRuntime:
             return self.on_tick(at)
         if row.kind == "rename":
             return self.on_rename(row.raw or "", row.author, at)
+        if row.kind == "late":
+            return self.on_late(row.post_id, row.post_number, row.author, at, row.raw)
         return self.on_edit(row.post_id, row.raw or "", row.raw_sha1 or "", at)
 
     def on_post(self, post_id: int, post_number: int, author: str, at: datetime,
@@ -136,12 +140,14 @@ class GameRuntime:
         self.seen[post_id] = (post_number, author, sha1(raw), raw)
         if self.state.today is not None and outcome.carried_actions:  # what an edit could change
             self.posts_by_day.setdefault(self.state.today.number, set()).add(post_id)
+        accepted, accept_events = self._accept(outcome.command)
         outgoing = self.reactor.react(self.state, outcome.events, outcome.rejections, at=at,
                                       post=post, command=outcome.command,
                                       source={"channel": "thread", "id": post_id},
                                       log=self._log_for(outcome.command), undo=undo)
-        return Step(_post_row(post_id, post), _events(outcome.events) + _undo_events(undo),
-                    outgoing)
+        return Step(_post_row(post_id, post),
+                    _events(outcome.events) + _undo_events(undo) + accept_events,
+                    outgoing + accepted)
 
     def on_pm(self, post_id: int, topic_id: int, post_number: int, author: str, at: datetime,
               raw: str, *, shared: bool = False, participants: tuple[str, ...] = ()) -> Step:
@@ -157,13 +163,15 @@ class GameRuntime:
         self.seen_pms.add(post_id)
         undo = self._undo(outcome.command)
         self._remember(outcome.events, "pm", post_number, author, at)
+        accepted, accept_events = self._accept(outcome.command)
         outgoing = self.reactor.react(self.state, outcome.events, outcome.rejections, at=at,
                                       post=post, command=outcome.command,
                                       source={"channel": "pm", "id": post_id,
                                               "topic_id": topic_id, "shared": shared},
                                       log=self._log_for(outcome.command), undo=undo)
         return Step(_pm_row(post_id, post, topic_id, shared, participants),
-                    _events(outcome.events) + _undo_events(undo), outgoing)
+                    _events(outcome.events) + _undo_events(undo) + accept_events,
+                    outgoing + accepted)
 
     def on_tick(self, now: datetime) -> Step:
         """The clock: phase ends and locks due by `now`, a vote count that has become due
@@ -199,6 +207,41 @@ class GameRuntime:
                                                  f"renamed:{old.lower()}:{new.lower()}", raw)
         return Step({"kind": "rename", "author": new, "at": iso(at), "raw": old},
                     _events(outcome.events), [note])
+
+    def on_late(self, post_id: int, post_number: int, author: str, at: datetime,
+                raw: str) -> Step:
+        """A thread post whose time lies before a moment already applied (see late.py): held,
+        and the Storytellers told what counting it in its place would change."""
+        post = Post(post_number, author, at, raw)
+        self.inputs.append(("late", post, post_id))
+        self.last_post_number = max(self.last_post_number, post_number)
+        changes = state_changes(self.state, self.refold(self.undone, self.accepted | {post_id}))
+        raw_note = render("late_post.md.j2", post_id=post_id, post_number=post_number,
+                          author=author, at=iso(at), applied=iso(late.last_applied(self.history)), changes=changes, topic_id=self.topic_id)
+        note = self.reactor.note_to_storytellers(self.state.setup.storytellers,
+                                                 f"late:{post_id}", raw_note)
+        return Step({**_post_row(post_id, post), "kind": "late"},
+                    [("LatePostHeld", {"post_id": post_id, "post_number": post_number,
+                                       "author": author, "at": iso(at)})], [note])
+
+    def _accept(self, report) -> tuple[list[Outgoing], list[tuple[str, dict]]]:
+        """`!accept id:N`: the held post N counted in its place; the game replayed."""
+        if report is None or report.accept is None:
+            return [], []
+        post_id = report.accept
+        held = {pid for kind, _, pid in self.inputs if kind == "late"}
+        if post_id not in held or post_id in self.accepted:
+            changes, error = [], "not_held"
+        else:
+            replayed = self.refold(self.undone, self.accepted | {post_id})
+            changes, error = state_changes(self.state, replayed), None
+            self.accepted.add(post_id)
+            self.state = replayed
+        note = self.reactor.note_to_storytellers(
+            self.state.setup.storytellers, f"late-accepted:{post_id}:{len(self.inputs)}",
+            render("late_accepted.md.j2", post_id=post_id, error=error, changes=changes))
+        events = [] if error else [("LatePostAccepted", {"post_id": post_id, "changes": changes})]
+        return [note], events
 
     def follow_renames(self) -> None:
         """The options the reactor writes with, after the renames folded so far: the
@@ -308,11 +351,11 @@ class GameRuntime:
             self.state = replayed
         return {"input": number, "changes": changes, "done": confirmed}
 
-    def refold(self, excluded: set[int]):
+    def refold(self, excluded: set[int], accepted: set[int] | None = None):
         """The core state from the inputs folded so far, without the `excluded` ones (post
-        ids)."""
+        ids), with the `accepted` late posts in their place (by default, those `!accept`ed)."""
         state = GameState.from_setup(self.setup)
-        for kind, value, post_id in self.inputs:
+        for kind, value, post_id in late.in_place(self.inputs, accepted or self.accepted):
             if post_id is not None and post_id in excluded:
                 continue
             if kind == "post":

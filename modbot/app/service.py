@@ -53,6 +53,7 @@ from .deal_guard import DealGuard, held_note
 from .edit_sweep import BATCH, EditSweep
 from .identities import Identities
 from .intake import changed_topics, new_posts
+from .late import is_late
 from .pm_routing import Ask, Member, PmRouter, member
 from .reactions import GameOptions
 from .rebuild import (
@@ -410,8 +411,13 @@ class Service:
             self.store.commit(Batch(last_post_numbers={game.game_id: number}))
             return 0
         at = when(post)
-        self.tick_until(game, at)
-        step = game.on_post(post["id"], number, post["username"], at, post.get("raw") or "")
+        if is_late(game.history, at):  # moved in, or read after an unlist (late.py)
+            log.warning("game %s: post #%s by %s (made %s) reached the thread late: held",
+                        game.setup.name, number, post["username"], post.get("created_at"))
+            step = game.on_late(post["id"], number, post["username"], at, post.get("raw") or "")
+        else:
+            self.tick_until(game, at)
+            step = game.on_post(post["id"], number, post["username"], at, post.get("raw") or "")
         self._commit(game, step, last_post_number=number)
         return 1
 

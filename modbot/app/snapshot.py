@@ -30,7 +30,7 @@ from ..core import Post
 log = logging.getLogger("modbot.app.snapshot")
 PACKAGE = Path(__file__).resolve().parent.parent
 FIELDS = ("state", "last_post_number", "seen", "posts_by_day", "seen_pms", "history", "inputs",
-          "undone", "upgrade")
+          "undone", "accepted", "upgrade")
 REACTOR_FIELDS = ("vc_numbers", "dirty", "last_vc_at", "edits", "as_of", "voting_ends", "nudged",
                   "running")
 
@@ -84,7 +84,7 @@ def _flat(entry: tuple) -> tuple:
     """An input as plain tuples: 10,000 posts unpickle six times faster as tuples than as
     frozen dataclasses, and are made posts again as fast."""
     kind, value, post_id = entry
-    if kind == "post":
+    if kind in ("post", "late"):
         return kind, tuple(_fields(value)), post_id
     if kind == "pm":
         return kind, (tuple(_fields(value[0])), value[1]), post_id
@@ -93,7 +93,7 @@ def _flat(entry: tuple) -> tuple:
 
 def _entry(flat: tuple) -> tuple:
     kind, value, post_id = flat
-    if kind == "post":
+    if kind in ("post", "late"):
         return kind, Post(*value), post_id
     if kind == "pm":
         return kind, (Post(*value[0]), value[1]), post_id

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, cast
 
-from ..reading.commands import CommandError, CommandLine, Confirm, Help, Log, Status, Undo
+from ..reading.commands import Accept, CommandError, CommandLine, Confirm, Help, Log, Status, Undo
 from ..registry import COMMAND_OF, COMMANDS, apply
 from ..state.events import Event, Executed
 from ..state.model import GameState
@@ -43,6 +43,7 @@ class CommandReport:
     log: int | None = None  # the ST asked for the last N events (the shell keeps the history)
     status: bool = False  # the ST asked for the whole state
     undo: tuple[int, bool] | None = None  # (input number, confirmed): the shell replays
+    accept: int | None = None  # the post id of a held late post to count: the shell replays
 
 
 def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staff):
@@ -63,11 +64,16 @@ def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staf
         errors += ((undos[0].line, say("console.undo_alone")),)
     elif undos:
         report["undo"] = (cast(Undo, undos[0].action).input, undos[0].confirmed)
+    accepts = [line for line in lines if isinstance(line, CommandLine) and isinstance(line.action, Accept)]
+    if accepts and len(lines) > 1:
+        errors += ((accepts[0].line, say("console.accept_alone")),)
+    elif accepts:
+        report["accept"] = cast(Accept, accepts[0].action).post_id
     if errors:
         return state, (), CommandReport(**report, failed=errors, help=help_lines)
     parsed = [line for line in lines if isinstance(line, CommandLine)]  # no error left
     commands = [line for line in parsed
-                if not isinstance(line.action, (Help, Confirm, Log, Status, Undo))]
+                if not isinstance(line.action, (Help, Confirm, Log, Status, Undo, Accept))]
     events: list[Event] = []
     if any(isinstance(line.action, Confirm) for line in parsed):
         pending = next((p for p in state.pending if p.by == author), None)

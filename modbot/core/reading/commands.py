@@ -73,6 +73,14 @@ class Undo:
 
 
 @dataclass(frozen=True, slots=True)
+class Accept:
+    """Count a post the bot held because it reached the thread after a lock, a phase end or a
+    deadline it had already applied (moved in by a moderator, made while the thread was
+    hidden): the shell replays the game with the post in its place."""
+    post_id: int  # the forum's id of the post, as the Storytellers' note names it
+
+
+@dataclass(frozen=True, slots=True)
 class CommandLine:
     line: str
     action: object
@@ -271,6 +279,13 @@ def _undo(words, _roster):
     return Undo(int(words[0].lstrip("#")))
 
 
+def _accept(words, _roster):
+    value = words[0].lower().removeprefix("id:").lstrip("#") if len(words) == 1 else ""
+    if not value.isdigit():
+        raise _Bad("accept_id")
+    return Accept(int(value))
+
+
 def _help(words, _roster):
     return Help(words[0].lower().lstrip("!") if words else None)
 
@@ -325,6 +340,7 @@ BASE_COMMANDS: tuple[Command, ...] = (
     Command("status", "!status", say("help.status"),
             "!status", _no_arguments(Status())),
     Command("undo", "!undo N", say("help.undo"), "!undo 1234", _undo),
+    Command("accept", "!accept id:N", say("help.accept"), "!accept id:1234", _accept),
     Command("log", "!log [N]", say("help.log"), "!log 10", _log),
     Command("confirm", "!confirm", say("help.confirm"),
             "!confirm", _no_arguments(Confirm())),

@@ -1,0 +1,61 @@
+"""Theory of operation: a post that reaches a game thread late is held, never applied by itself.
+
+A moderator may move a post into the thread long after it was made (Discourse's PostMover
+keeps its `created_at`), and a post made while the thread was unlisted or hidden may be read
+late. Its `created_at` then lies before a moment the bot has already applied: a clock tick that
+changed the game (a vote locking, a phase ending, a deadline; a tick that only posted a vote
+count does not count). Counting it in its place would change what the
+bot has already posted; counting it now would give it a time it does not have. So the bot
+holds it (`hold`): the post is stored as a `late` input, the Storytellers get a note naming
+it, with what counting it in its place would change (the game replayed with it, compared),
+and `!accept id:N` counts it (`accept`: the game is replayed with the post in its
+`created_at` place, from then on). Otherwise it is left out, and said so: never silently
+dropped, never silently applied. A restart folds the stored `late` input and the accepting
+command again, so it holds and accepts the same way.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from ..core import Post
+
+
+def last_applied(history) -> datetime | None:
+    """The forum time of the latest clock tick that changed the game (`GameRuntime.history`
+    keeps each event with its input's channel and time)."""
+    return next((datetime.fromisoformat(h["at"]) for h in reversed(history)
+                 if h["channel"] == "clock"), None)
+
+
+def is_late(history, at: datetime) -> bool:
+    applied = last_applied(history)
+    return applied is not None and at < applied
+
+
+def when(entry) -> datetime | None:
+    """An input's forum time (None for an edit notice, which has none to order by)."""
+    kind, value, _ = entry
+    if kind in ("post", "late"):
+        return value.created_at
+    if kind == "pm":
+        return value[0].created_at
+    if kind == "tick":
+        return value
+    if kind == "rename":
+        return value[2]
+    return None
+
+
+def in_place(inputs, accepted: set[int]) -> list[tuple]:
+    """The inputs in the order to fold them: each accepted late post moved to its created_at
+    place (before the first input made after it), as a thread post; other late ones left out."""
+    ordered = [e for e in inputs if e[0] != "late"]
+    for entry in inputs:
+        if entry[0] != "late" or entry[2] not in accepted:
+            continue
+        post: Post = entry[1]
+        index = next((i for i, e in enumerate(ordered)
+                      if (t := when(e)) is not None and t > post.created_at), len(ordered))
+        ordered.insert(index, ("post", post, entry[2]))
+    return ordered

@@ -317,3 +317,34 @@ def test_a_post_moved_in_after_a_lock_is_held_until_a_storyteller_accepts_it(ref
         assert _outcome(rehearsal) == live
     finally:
         rehearsal.stop()
+
+
+def test_a_player_who_invites_someone_into_their_grimoire_gets_a_new_one(reference, tmp_path):
+    """Alex invites Brianna into his grimoire conversation (any participant may). The bot posts
+    nothing private there any more: his later messages open a new conversation with him and
+    the Storytellers, he is told why there, the Storytellers what Brianna could read, and the
+    bot (a moderator) removes her. The game itself is unchanged."""
+    rehearsal, script = _start(tmp_path, "invited")
+    try:
+        forum = rehearsal.server.forum
+        grimoire = next(t for t in forum.topics.values()
+                        if t.is_pm and t.title.startswith("Alex's grimoire"))
+        rehearsal.request("POST", f"/t/{grimoire.id}/invite.json", as_user="Alex", user="Brianna")
+        invited_at = grimoire.posts[-1].post_number
+        rehearsal.play(script, finish_at=_finish(rehearsal, script))
+        after = [p for p in grimoire.posts if p.post_number > invited_at
+                 and p.username == "modbot" and p.post_type == 1]  # (not the removal)
+        assert after == []  # nothing private went where Brianna reads
+        assert "Brianna" not in grimoire.allowed  # removed by the (staff) bot
+        fresh = [t for t in forum.topics.values() if t.is_pm and t.id != grimoire.id
+                 and {u.lower() for u in t.allowed} == {"alex", "modbot", "nightingale"}]
+        assert len(fresh) == 1
+        raws = [p.raw for p in fresh[0].posts]
+        assert any("modbot:g1:moved:" in r for r in raws)  # told why, in the new one
+        assert len(raws) > 1  # and his private messages came there
+        note = next(p.raw for p in forum.posts.values()
+                    if "modbot:g1:intruder:" in p.raw and p.topic_id != fresh[0].id)
+        assert "Brianna" in note and "everything in that conversation" in note
+        assert _outcome(rehearsal) == _outcome(reference)
+    finally:
+        rehearsal.stop()

@@ -168,6 +168,10 @@ class ForumClient(DiscourseClient):
                          per_page=len(topic_ids))
         return body.get("topic_list", {}).get("topics", [])
 
+    def remove_allowed_user(self, topic_id: int, username: str) -> dict:
+        """Take someone out of a PM (`PUT /t/{id}/remove-allowed-user`, staff)."""
+        return self._put(f"/t/{topic_id}/remove-allowed-user", username=username)
+
     def posts_by_ids(self, topic_id: int, post_ids: list[int]) -> list[dict]:
         body = self.posts(topic_id, post_ids=post_ids, include_raw="true")
         return body["post_stream"]["posts"]

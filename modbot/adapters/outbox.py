@@ -20,7 +20,9 @@ fails leaves the picture out and the post goes on; only a 429 holds the post bac
 Rows of one thread (a topic, or one PM conversation) go out in order; a thread whose head
 cannot be sent now is skipped until later, and other threads and games go on. A 429 defers by
 `Retry-After`; 5xx, timeouts and dropped connections back off; a permanent failure (422...) is
-marked failed, never retried blindly, and reported to the Storytellers. A key the forum
+marked failed, never retried blindly, and reported to the Storytellers. A private post goes
+into an existing conversation only if the guard allows it (nobody there the game did not put
+there: app/conversation_guard.py); otherwise it opens a new one. A key the forum
 refuses (revoked: 403 on every request) holds every row where it is, unsent and unfailed, and
 the outbox tries again after a backoff that doubles up to `max_backoff`; a send whose fate
 was unknown is looked for by its marker first, as after any failure, so nothing goes out
@@ -74,7 +76,9 @@ def with_marker(raw: str, key: str) -> str:
 
 class Outbox:
     def __init__(self, client: ForumClient, store: Store, *, spacing: float = 0.0,
-                 on_failure=None, wall=time.time, max_backoff: float = MAX_BACKOFF) -> None:
+                 on_failure=None, wall=time.time, max_backoff: float = MAX_BACKOFF,
+                 guard=None) -> None:
+        self.guard = guard  # (row, topic id) -> False: not into that conversation (a new one)
         self.max_backoff = max_backoff
         self.client = client
         self.store = store
@@ -141,6 +145,8 @@ class Outbox:
             self.client.update_topic_status(topic_id, status, enabled == "true")
             self.store.mark_sent(row, None, topic_id, None)
             return True
+        if topic_id and self.guard is not None and not self.guard(row, topic_id):
+            topic_id = None  # someone else is in that conversation: a fresh one
         raw = self._with_pictures(with_marker(row.raw, row.key))
         if topic_id:
             result = self.client.create_post(raw, topic_id=topic_id)
@@ -221,7 +227,7 @@ class Outbox:
             and marker(row.key) in (post.get("raw") or "")
 
     def _own_post_in_topic(self, row: OutboxRow, topic_id: int) -> dict | None:
-        after = self.store.last_sent_number(row.thread)
+        after = self.store.last_sent_number(row.thread, topic_id)
         while True:
             posts = self.client.posts_after(topic_id, after)
             found = next((p for p in posts if self._is_ours(p, row)), None)

@@ -328,15 +328,20 @@ class Store:
         return list(OutboxRow.select().where(OutboxRow.status == "pending").order_by(OutboxRow.id))
 
     def thread_topic(self, thread: str) -> int | None:
+        """The topic of a thread's latest sent post (a conversation closed to an invitee is
+        followed by a new one: see app/conversation_guard.py)."""
         row = (OutboxRow.select(OutboxRow.topic_id)
                .where((OutboxRow.thread == thread) & (OutboxRow.topic_id.is_null(False))
-                      & (OutboxRow.status == "sent")).order_by(OutboxRow.id).first())
+                      & (OutboxRow.status == "sent")).order_by(OutboxRow.id.desc()).first())
         return row.topic_id if row else None
 
-    def last_sent_number(self, thread: str) -> int:
-        """The highest post number the bot is known to have posted in a thread (0: none)."""
-        value = (OutboxRow.select(peewee.fn.MAX(OutboxRow.post_number))
-                 .where((OutboxRow.thread == thread) & (OutboxRow.status == "sent")).scalar())
+    def last_sent_number(self, thread: str, topic_id: int | None = None) -> int:
+        """The highest post number the bot is known to have posted in a thread (in its topic
+        `topic_id`, when given; 0: none)."""
+        where = (OutboxRow.thread == thread) & (OutboxRow.status == "sent")
+        if topic_id is not None:
+            where &= OutboxRow.topic_id == topic_id
+        value = OutboxRow.select(peewee.fn.MAX(OutboxRow.post_number)).where(where).scalar()
         return value or 0
 
     def sent_numbers(self, thread: str, after: int) -> set[int]:

@@ -217,7 +217,8 @@ class GameRuntime:
         self.last_post_number = max(self.last_post_number, post_number)
         changes = state_changes(self.state, self.refold(self.undone, self.accepted | {post_id}))
         raw_note = render("late_post.md.j2", post_id=post_id, post_number=post_number,
-                          author=author, at=iso(at), applied=iso(late.last_applied(self.history)), changes=changes, topic_id=self.topic_id)
+                          author=author, at=iso(at), changes=changes, topic_id=self.topic_id,
+                          applied=iso(late.last_applied(self.history)))
         note = self.reactor.note_to_storytellers(self.state.setup.storytellers,
                                                  f"late:{post_id}", raw_note)
         return Step({**_post_row(post_id, post), "kind": "late"},

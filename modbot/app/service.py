@@ -49,6 +49,7 @@ from ..adapters.forum import (
 from ..adapters.outbox import Outbox
 from ..adapters.store import Batch, Outgoing, Store
 from ..core import GameSetup
+from .conversation_guard import ConversationGuard
 from .deal_guard import DealGuard, held_note
 from .edit_sweep import BATCH, EditSweep
 from .identities import Identities
@@ -142,10 +143,12 @@ class Service:
         self.bot_id = me.get("id")
         staff = bool(me.get("admin") or me.get("moderator"))
         spacing = self.settings.post_spacing
+        guard = ConversationGuard(self.client, self.settings.bot_username, staff,
+                                  on_intruder=self._intruder)
         self.outbox = Outbox(self.client, self.store,
                              spacing=(0.0 if staff else 6.0) if spacing is None else spacing,
                              on_failure=self._failure_report,
-                             max_backoff=self.settings.max_backoff)
+                             max_backoff=self.settings.max_backoff, guard=guard.allows)
 
     def _never_started(self, setup: GameSetup) -> bool:
         if setup.topic_id is None:
@@ -517,6 +520,21 @@ class Service:
         raw = post.get("raw") or ""
         self._commit(game, game.on_edit(post["id"], raw, sha1(raw), when_edited(post)))
         return 1
+
+    def _intruder(self, row, topic_id: int, names: list[str]) -> None:
+        """Someone the game did not put there joined a private conversation (see
+        conversation_guard.py): the player is told in their new one, the Storytellers what the
+        newcomers could read."""
+        self.router.topics.pop(topic_id, None)
+        game = next((g for g in self.games.values() if row.key.startswith(g.options.key + ":")),
+                    None)
+        if game is None:
+            return
+        recipients = [r for r in (row.recipients or "").split(",") if r]
+        player = None if row.thread.endswith(":pm:storytellers") or not recipients \
+            else recipients[0]
+        self.commit_outgoing(game.reactor.intruded(player, topic_id, names,
+                                                   game.state.setup.storytellers))
 
     def _failure_report(self, row, error: str):
         game = next((g for g in self.games.values() if row.key.startswith(g.options.key + ":")),

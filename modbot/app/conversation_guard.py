@@ -1,0 +1,54 @@
+"""Theory of operation: private information goes only where the game put it.
+
+Any participant of a Discourse PM may invite someone else into it (`TopicsController#invite`:
+the conversation gains an `invited_user` small action), and the invitee reads the whole
+conversation. So before each private post into an existing conversation the outbox asks this
+guard (`allows`): the conversation's participants (`GET /t/{id}.json`, `details.allowed_users`)
+must be the row's recipients and the bot, no one else. When someone else is there, the post
+does not go in: the outbox opens a fresh conversation with the same recipients instead (the
+thread's later posts follow it there), a staff bot removes the invitee
+(`PUT /t/{id}/remove-allowed-user`, which Discourse allows staff), and the service is told
+(`on_intruder`) so that the player hears why, in the new conversation, and the Storytellers
+what the invitee could read: everything in that conversation so far. Each check costs one
+request, and only a private post into a conversation that exists pays it.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from ..adapters.forum import ForumClient, ForumError
+from ..adapters.store import OutboxRow
+
+log = logging.getLogger("modbot.app.conversation_guard")
+
+
+class ConversationGuard:
+    def __init__(self, client: ForumClient, bot_username: str, staff: bool,
+                 on_intruder=None) -> None:
+        self.client = client
+        self.bot = bot_username.lower()
+        self.staff = staff
+        self.on_intruder = on_intruder  # (row, topic id, [usernames]) -> None
+
+    def allows(self, row: OutboxRow, topic_id: int) -> bool:
+        """May this private row go into conversation `topic_id`? (A thread post: always.)"""
+        if ":pm:" not in row.thread or row.kind != "post":
+            return True
+        expected = {self.bot} | {r.strip().lower() for r in (row.recipients or "").split(",")}
+        details = self.client.topic_by_id(topic_id).get("details", {})
+        extra = sorted(u["username"] for u in details.get("allowed_users") or []
+                       if u.get("username", "").lower() not in expected)
+        if not extra:
+            return True
+        log.warning("outbox %s: conversation %s has %s in it, whom the game did not put there: "
+                    "a new conversation is opened", row.key, topic_id, ", ".join(extra))
+        if self.staff:
+            for name in extra:
+                try:
+                    self.client.remove_allowed_user(topic_id, name)
+                except ForumError as exc:
+                    log.error("could not remove %s from conversation %s: %s", name, topic_id, exc)
+        if self.on_intruder is not None:
+            self.on_intruder(row, topic_id, extra)
+        return False

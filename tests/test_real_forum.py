@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 import pytest
 import requests
 
-from modbot.adapters.store import SnapshotRow
+from modbot.adapters.store import OutboxRow, SnapshotRow
 from modbot.core import report
 from modbot.rehearsal import day_end, demo_rehearsal
 
@@ -346,5 +346,95 @@ def test_a_player_who_invites_someone_into_their_grimoire_gets_a_new_one(referen
                     if "modbot:g1:intruder:" in p.raw and p.topic_id != fresh[0].id)
         assert "Brianna" in note and "everything in that conversation" in note
         assert _outcome(rehearsal) == _outcome(reference)
+    finally:
+        rehearsal.stop()
+
+
+def test_a_bot_without_moderator_rights_loses_no_post(tmp_path):
+    """The bot's moderation is revoked before the game (Discourse's non-staff limits apply: no
+    fourth reply in a row in the Storyteller's thread, 5 s between posts, 15 s between new
+    conversations, all on the forum's clock). Every post the moderator bot makes still reaches
+    the forum: those that would be a fourth reply in a row join the bot's last post, with
+    their markers."""
+    reference = _thread_only(tmp_path, "staff", staff=True)
+    rehearsal = _thread_only(tmp_path, "regular", staff=False)
+    try:
+        assert not rehearsal.store.outbox_counts().get("failed")
+        assert sorted(markers(rehearsal)) == sorted(markers(reference))
+        topic = rehearsal.server.forum.topics[rehearsal.setup.topic_id]
+        run = longest = 0
+        for post in topic.posts:
+            if post.post_type == 1:
+                run = run + 1 if post.username == "modbot" else 0
+                longest = max(longest, run)
+        assert longest <= 3
+        merged = [p for p in topic.posts if p.raw.count("<!-- modbot:") > 1]
+        assert merged  # day 2's phase posts, with nobody posting between them
+    finally:
+        reference.stop()
+        rehearsal.stop()
+
+
+def _thread_only(tmp_path, name: str, *, staff: bool):
+    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/{name}.sqlite", private=False)
+    if not staff:
+        rehearsal.server.forum.user("modbot").moderator = False
+        rehearsal.settings.post_spacing = 0  # 6 s of real time would only slow this test; the
+        # forum keeps its own 5 s between posts, on its clock
+    rehearsal.start_bot()
+    rehearsal.clock.set(rehearsal.setup.first_night_starts)
+    rehearsal.service.cycle(rehearsal.setup.first_night_starts)
+    # on through day 2, where nobody posts: the bot's phase posts come one after another
+    rehearsal.play(script, finish_at=day_end(rehearsal.setup, 2) + timedelta(hours=1))
+    for _ in range(20):  # what waited for the forum's spacing goes out as its clock moves on
+        if not rehearsal.store.pending():
+            break
+        rehearsal.clock.set(rehearsal.clock.now() + timedelta(seconds=20))
+        OutboxRow.update(not_before=0).execute()  # the forum's seconds passed (its clock)
+        rehearsal.service.outbox.quiet_until = rehearsal.service.quiet_until = 0
+        rehearsal.service.drain()
+    return rehearsal
+
+
+def test_new_conversations_past_the_daily_limit_wait_and_nothing_else_does(tmp_path):
+    """A non-staff bot may open only so many new PMs a day (Discourse's
+    max_personal_messages_per_day, 20). The demo deals 7 character PMs and opens the
+    Storytellers' conversation; the limit is set to 4 here so that the 5th waits as the 21st
+    would on a real forum. The rest waits (never failed), the thread is read on meanwhile,
+    and once the forum's day allows, every conversation opens."""
+    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/limited.sqlite")
+    try:
+        forum = rehearsal.server.forum
+        forum.user("modbot").moderator = False
+        forum.pms_per_day = 4
+        rehearsal.settings.post_spacing = 0  # real seconds would only slow this test
+        rehearsal.start_bot()
+        start = rehearsal.setup.first_night_starts
+        for step in range(12):  # the deal, a forum minute a cycle (new topics 15 s apart, and
+            at = start + timedelta(seconds=61 * step)  # the admin budget of 60 a minute)
+            rehearsal.clock.set(at)
+            OutboxRow.update(not_before=0).execute()  # the forum's 15 s passed (on its clock)
+            rehearsal.service.cycle(at)
+        opened = [t for t in forum.topics.values() if t.is_pm]
+        assert len(opened) == 4
+        waiting = rehearsal.store.pending()
+        assert waiting and not rehearsal.store.outbox_counts().get("failed")
+        thread_items = [i for i in script if "to" not in i][:6]
+        rehearsal.play(thread_items)  # the thread is read on while conversations wait
+        thread = rehearsal.server.forum.topics[rehearsal.setup.topic_id]
+        assert _game(rehearsal).last_post_number == thread.posts[-1].post_number
+        later = datetime.fromisoformat(thread_items[-1]["created_at"]) + timedelta(days=1)
+        rehearsal.clock.set(later)  # a day on the forum's clock; the bot's wait is over too
+        OutboxRow.update(not_before=0).execute()
+        rehearsal.service.outbox.new_pms_until = 0
+        for step in range(30):
+            rehearsal.clock.set(later + timedelta(seconds=61 * step))
+            OutboxRow.update(not_before=0).execute()
+            rehearsal.service.drain()
+            if not rehearsal.store.pending():
+                break
+        assert not rehearsal.store.pending() and not rehearsal.store.outbox_counts().get("failed")
+        note = next(p.raw for p in forum.posts.values() if "modbot:g1:pm-limit:" in p.raw)
+        assert "wait" in note
     finally:
         rehearsal.stop()

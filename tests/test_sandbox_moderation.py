@@ -109,3 +109,45 @@ def test_user_cards_answer_fifty_ids_at_most(forum):
     _, client, _ = forum
     assert client.call("GET", "/user-cards.json", "modbot",
                        params={"user_ids": ",".join(map(str, range(1, 52)))}).status_code == 400
+
+
+def test_a_new_user_waits_30_seconds_between_posts_others_5():
+    from datetime import datetime, timedelta, timezone
+
+    from modbot.sandbox.forum import ApiError, Forum
+    from modbot.sandbox.models import ManualClock
+    clock = ManualClock(datetime(2026, 12, 1, tzinfo=timezone.utc))
+    forum = Forum(clock)
+    newcomer, member = forum.add_user("Newcomer", trust_level=0), forum.add_user("Member")
+    topic = forum.create(forum.add_user("Host", moderator=True), {
+        "title": "A topic for the limits", "category": 1, "raw": "The first post of the topic."})
+    for author in (newcomer, member):
+        forum.create(author, {"topic_id": topic.topic_id, "raw": f"A first reply by {author.username}."})
+    clock.set(clock.now() + timedelta(seconds=6))
+    forum.create(member, {"topic_id": topic.topic_id, "raw": "A second reply by the member."})
+    with pytest.raises(ApiError) as refused:
+        forum.create(newcomer, {"topic_id": topic.topic_id, "raw": "A second reply, too soon."})
+    assert refused.value.status == 429 and refused.value.headers["Retry-After"] == "24"
+
+
+def test_twenty_new_personal_messages_a_day_for_non_staff():
+    from datetime import datetime, timedelta, timezone
+
+    from modbot.sandbox.forum import ApiError, Forum
+    from modbot.sandbox.models import ManualClock
+    clock = ManualClock(datetime(2026, 12, 1, tzinfo=timezone.utc))
+    forum = Forum(clock)
+    sender = forum.add_user("Sender")
+    forum.add_user("Reader")
+    def send(n):
+        clock.set(clock.now() + timedelta(seconds=16))  # past the 15 s between topics
+        forum.create(sender, {"title": f"Message {n}", "archetype": "private_message",
+                              "target_recipients": "Reader", "raw": f"Private message {n}."})
+    for n in range(20):
+        send(n)
+    with pytest.raises(ApiError) as refused:
+        send(20)
+    assert refused.value.status == 429 and int(refused.value.headers["Retry-After"]) > 3600
+    assert "Discourse-Rate-Limit-Error-Code" not in refused.value.headers  # the account's own
+    clock.set(clock.now() + timedelta(days=1))
+    send(21)

@@ -33,9 +33,20 @@ class ForumError(Exception):
 
 
 class TransientError(ForumError):
-    def __init__(self, message: str, status: int | None = None, retry_after: float = 0) -> None:
+    def __init__(self, message: str, status: int | None = None, retry_after: float = 0,
+                 code: str | None = None) -> None:
         super().__init__(message, status)
         self.retry_after = retry_after
+        # a 429's `Discourse-Rate-Limit-Error-Code`: set by the limiters of a key or an address
+        # (`admin_api_key_rate_limit`, `user_api_key_limiter_60_secs`, `ip_10_secs_limit`:
+        # lib/auth/default_current_user_provider.rb, lib/middleware/request_tracker.rb); an
+        # account's own limit on an action (posting too quickly, new PMs a day) sets none
+        self.code = code
+
+    @property
+    def is_shared(self) -> bool:
+        """A 429 of the key's or the site's budget (every request waits), not of one action."""
+        return self.status == 429 and self.code is not None
 
 
 class PermanentError(ForumError):
@@ -168,6 +179,11 @@ class ForumClient(DiscourseClient):
                          per_page=len(topic_ids))
         return body.get("topic_list", {}).get("topics", [])
 
+    def last_posts(self, topic_id: int) -> dict:
+        """The topic with its last posts and their raw (`GET /t/{id}/{number}.json` past the
+        last post number: TopicView shows the posts around it, the last ones)."""
+        return self._get(f"/t/{topic_id}/99999999.json", include_raw="true")
+
     def remove_allowed_user(self, topic_id: int, username: str) -> dict:
         """Take someone out of a PM (`PUT /t/{id}/remove-allowed-user`, staff)."""
         return self._put(f"/t/{topic_id}/remove-allowed-user", username=username)
@@ -180,7 +196,8 @@ class ForumClient(DiscourseClient):
 def _decode(verb: str, path: str, response: requests.Response):
     status = response.status_code
     if status == 429:
-        raise TransientError(f"{verb} {path}: rate limited", status, _retry_after(response))
+        raise TransientError(f"{verb} {path}: rate limited", status, _retry_after(response),
+                             response.headers.get("Discourse-Rate-Limit-Error-Code"))
     if status >= 500:
         raise TransientError(f"{verb} {path}: server error {status}", status)
     if status in (301, 302):

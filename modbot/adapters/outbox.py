@@ -19,10 +19,17 @@ fails leaves the picture out and the post goes on; only a 429 holds the post bac
 
 Rows of one thread (a topic, or one PM conversation) go out in order; a thread whose head
 cannot be sent now is skipped until later, and other threads and games go on. A 429 defers by
-`Retry-After`; 5xx, timeouts and dropped connections back off; a permanent failure (422...) is
+`Retry-After`: everything, when it is the key's budget (a rate-limit error code), or only that
+thread, when it is the account's own limit on an action (posting too quickly); 5xx, timeouts
+and dropped connections back off; a permanent failure (422...) is
 marked failed, never retried blindly, and reported to the Storytellers. A private post goes
 into an existing conversation only if the guard allows it (nobody there the game did not put
-there: app/conversation_guard.py); otherwise it opens a new one. A key the forum
+there: app/conversation_guard.py); otherwise it opens a new one. When a non-staff bot's new
+conversations for the day are spent (a 429 of hours on opening one), only the rows that open
+conversations wait; the Storytellers are told (`on_pm_limit`). A non-staff bot never makes a
+fourth reply in a row in a topic it did not open (Discourse refuses it): the post joins the
+bot's last one, by an edit that keeps every part's marker (`merge_replies`); a running
+count's edit of one part rewrites the merged post with the other parts kept. A key the forum
 refuses (revoked: 403 on every request) holds every row where it is, unsent and unfailed, and
 the outbox tries again after a backoff that doubles up to `max_backoff`; a send whose fate
 was unknown is looked for by its marker first, as after any failure, so nothing goes out
@@ -51,6 +58,10 @@ log = logging.getLogger("modbot.adapters.outbox")
 MAX_BACKOFF = 60  # seconds; 1, 2, 4, ... after 5xx, timeouts and dropped connections
 CLOCK_SKEW = 600  # seconds the forum's clock may differ from ours, when paging back
 PM_PAGES = 20  # pages of PMs read at most for one marker
+MAX_CONSECUTIVE = 3  # Discourse's max_consecutive_replies (non-staff, in others' topics)
+MAX_RAW = 32000  # Discourse's max_post_length
+SEPARATOR = "\n\n---\n\n"  # between the parts of a merged post
+LONG_WAIT = 120  # seconds: a 429 longer than this on a new conversation is the daily PM limit
 
 
 def _epoch(created_at: str | None) -> float | None:
@@ -77,8 +88,13 @@ def with_marker(raw: str, key: str) -> str:
 class Outbox:
     def __init__(self, client: ForumClient, store: Store, *, spacing: float = 0.0,
                  on_failure=None, wall=time.time, max_backoff: float = MAX_BACKOFF,
-                 guard=None) -> None:
+                 guard=None, on_pm_limit=None, bot_id: int | None = None,
+                 merge_replies: bool = False) -> None:
+        self.bot_id = bot_id
+        self.merge_replies = merge_replies  # non-staff: never a 4th consecutive reply
         self.guard = guard  # (row, topic id) -> False: not into that conversation (a new one)
+        self.on_pm_limit = on_pm_limit  # (row, seconds): the daily limit on new PMs is spent
+        self.new_pms_until = 0.0  # wall time until which no new conversation is opened
         self.max_backoff = max_backoff
         self.client = client
         self.store = store
@@ -103,16 +119,24 @@ class Outbox:
                 continue
             if self.spacing and self.wall() - self.last_sent < self.spacing:
                 break
+            if self.new_pms_until > self.wall() and self._opens_conversation(row):
+                blocked.add(row.thread)  # waits for the forum's day; other threads go on
+                continue
             try:
                 if self._deliver(row):
                     sent += 1
                 self.refused = 0
             except TransientError as exc:
+                if exc.status == 429 and exc.retry_after > LONG_WAIT and \
+                        self._opens_conversation(row):
+                    self._pm_limit(row, exc)
+                    blocked.add(row.thread)
+                    continue
                 wait = max(exc.retry_after, min(2 ** max(row.attempts - 1, 0), self.max_backoff))
                 log.warning("outbox %s: %s; retry in %.0fs", row.key, exc, wait)
                 self.store.defer(row, wait, str(exc))
                 blocked.add(row.thread)
-                if exc.status == 429:  # the shared API budget is spent: everything waits
+                if exc.is_shared:  # the key's budget is spent: everything waits
                     self.quiet_until = time.monotonic() + exc.retry_after
                     break
             except CredentialsRejected as exc:
@@ -124,6 +148,20 @@ class Outbox:
                 self._report(row, str(exc))
                 blocked.add(row.thread)
         return sent
+
+    def _opens_conversation(self, row: OutboxRow) -> bool:
+        return row.kind == "post" and not (row.topic_id or self.store.thread_topic(row.thread))
+
+    def _pm_limit(self, row: OutboxRow, exc: TransientError) -> None:
+        """A non-staff account's new conversations a day are spent (Discourse's
+        max_personal_messages_per_day): those rows wait until the forum's day allows one
+        more; everything else, posts in existing conversations included, goes on."""
+        log.warning("outbox %s: the forum's daily limit on new private conversations is spent; "
+                    "new conversations wait %.0f s, the rest goes on", row.key, exc.retry_after)
+        self.new_pms_until = self.wall() + exc.retry_after
+        self.store.defer(row, exc.retry_after, str(exc))
+        if self.on_pm_limit is not None:
+            self.on_pm_limit(row, exc.retry_after)
 
     def _key_refused(self, row: OutboxRow, exc: CredentialsRejected) -> None:
         """The key is refused: every row waits (none is failed) and the next try comes after a
@@ -148,6 +186,10 @@ class Outbox:
         if topic_id and self.guard is not None and not self.guard(row, topic_id):
             topic_id = None  # someone else is in that conversation: a fresh one
         raw = self._with_pictures(with_marker(row.raw, row.key))
+        if topic_id and self.merge_replies and ":pm:" not in row.thread:
+            host = self._third_own_reply(topic_id)
+            if host is not None and len(host["raw"]) + len(SEPARATOR) + len(raw) <= MAX_RAW:
+                return self._append(row, host, raw)
         if topic_id:
             result = self.client.create_post(raw, topic_id=topic_id)
         else:
@@ -161,6 +203,28 @@ class Outbox:
         self.last_sent = self.wall()
         return True
 
+    def _third_own_reply(self, topic_id: int) -> dict | None:
+        """The bot's last post, when the topic's last MAX_CONSECUTIVE regular posts are all the
+        bot's and the topic is not its own: Discourse refuses a non-staff account another reply
+        then (PostValidator's max_consecutive_replies), so the next post joins that one."""
+        body = self.client.last_posts(topic_id)
+        if body.get("user_id") == self.bot_id:
+            return None  # a topic the bot opened: no limit
+        regular = [p for p in body["post_stream"]["posts"] if p.get("post_type", 1) == 1
+                   and not p.get("deleted_at")]
+        run = regular[-MAX_CONSECUTIVE:]
+        if len(run) < MAX_CONSECUTIVE or any(p.get("user_id") != self.bot_id for p in run):
+            return None
+        return run[-1]
+
+    def _append(self, row: OutboxRow, host: dict, raw: str) -> bool:
+        """Add this row to the bot's last post (its marker kept beside the others)."""
+        self.client.update_post(host["id"], host["raw"].rstrip() + SEPARATOR + raw,
+                                "more from the bot (the forum allows 3 replies in a row)")
+        self.store.mark_sent(row, host["id"], host.get("topic_id"), host.get("post_number"))
+        self.last_sent = self.wall()
+        return True
+
     def _edit(self, row: OutboxRow, topic_id: int | None) -> bool:
         """Rewrite the post `row.edit_of` names (sent before it: rows of a thread go in order).
         An edit is idempotent, so a retry after an unknown fate simply edits again; the post
@@ -170,7 +234,7 @@ class Outbox:
         if target is None or target.status == "failed" or target.post_id is None:
             row.kind = "post"  # nothing to edit: the count goes out as a post of its own
             return self._deliver(row)
-        raw = self._with_pictures(with_marker(row.raw, target.key))
+        raw = self._with_pictures(self._composed(target, row.raw))
         self.store.mark_attempt(row)
         try:
             self.client.update_post(target.post_id, raw, "the running vote count")
@@ -181,6 +245,15 @@ class Outbox:
         self.store.mark_sent(row, target.post_id, target.topic_id or topic_id, target.post_number)
         self.last_sent = self.wall()
         return True
+
+    def _composed(self, target: OutboxRow, raw: str) -> str:
+        """The post `target` was sent in, with its part now `raw` (a merged post keeps the
+        other rows' parts, each with its marker)."""
+        parts = self.store.rows_in_post(target.post_id) if target.post_id else []
+        if len(parts) < 2:
+            return with_marker(raw, target.key)
+        return SEPARATOR.join(with_marker(raw if p.key == target.key else self.store.latest_raw(p),
+                                          p.key) for p in parts)
 
     def _with_pictures(self, raw: str) -> str:
         """Each `![ALT|WxH](modbot-picture:SHA1)` the raw embeds, pointed at its upload (made

@@ -318,6 +318,20 @@ class Store:
     def row(self, key: str) -> OutboxRow | None:
         return OutboxRow.get_or_none(OutboxRow.key == key)
 
+    def rows_in_post(self, post_id: int) -> list[OutboxRow]:
+        """The sent rows one forum post carries (several, when the outbox merged posts to keep
+        a non-staff bot under Discourse's consecutive-replies limit), in their order."""
+        return list(OutboxRow.select().where(
+            (OutboxRow.post_id == post_id) & (OutboxRow.kind == "post")
+            & (OutboxRow.status == "sent")).order_by(OutboxRow.id))
+
+    def latest_raw(self, row: OutboxRow) -> str:
+        """A sent row's text as the forum shows it: its newest sent edit's, else its own."""
+        edit = (OutboxRow.select(OutboxRow.raw).where(
+            (OutboxRow.edit_of == row.key) & (OutboxRow.status == "sent"))
+            .order_by(OutboxRow.id.desc()).first())
+        return edit.raw if edit else row.raw
+
     def picture(self, sha1: str) -> PictureRow | None:
         return PictureRow.get_or_none(PictureRow.sha1 == sha1)
 

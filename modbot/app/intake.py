@@ -12,13 +12,30 @@ and ordered with the others by its `created_at`. A topic the listing leaves out 
 and the bot is not staff) is read directly every cycle while it is left out.
 
 Idle cost: one listing request per `LISTING` games (with the PM inbox, 2 requests a cycle
-for up to 30 games); a thread that changed costs one read more (more when over 20 posts came).
+for up to 30 games); a thread that changed costs one read more (more when over 20 posts came),
+and a thread whose only new posts are the bot's own costs nothing (`_skip_own_posts`: the
+outbox knows their numbers).
+
+`Intake` is the part of `Service` that reads: the threads (above), the PM inbox
+(`/private-posts.json`, paging back while a page is full and newer than the stored cursor),
+and the edit sweep's rounds (edit_sweep.py). It uses the service's `client`, `store`, `games`,
+`sweeper` and `handle_in_order`.
 """
 
 from __future__ import annotations
 
-from ..adapters.forum import ForumClient
+import logging
+from datetime import datetime
 
+from ..adapters.forum import ForumClient, ForumError
+from ..adapters.store import Batch
+from .edit_sweep import BATCH
+from .rebuild import when, when_edited
+from .runtime import GameRuntime, sha1
+
+log = logging.getLogger("modbot.app.service")
+PAGE = 50  # PMs a page of /private-posts.json
+MAX_PAGES = 10
 LISTING = 30  # topics per listing request (Discourse's default page of a topic list)
 CHUNK = 20  # posts per topic read (Discourse's post stream chunk)
 
@@ -43,3 +60,95 @@ def new_posts(client: ForumClient, topic_id: int, after: int) -> list[dict]:
         if len(page) < CHUNK:
             return posts
         after = max(p["post_number"] for p in page)
+
+
+class Intake:
+    def catch_up(self, game: GameRuntime) -> int:
+        """Read the game topic after its last post number, 20 posts a request."""
+        return self.handle_in_order({game: new_posts(self.client, game.topic_id,
+                                                     game.last_post_number)}, [])
+
+    def _read_new(self) -> int:
+        """The new posts of the game threads (found by `intake.py`) and the new PMs, handled in
+        the order the forum made them (`created_at`, then post id), as a rebuild would."""
+        self._skip_own_posts()
+        changed = changed_topics(self.client, {t: g.last_post_number for t, g in self.games.items()})
+        thread = {self.games[t]: new_posts(self.client, t, self.games[t].last_post_number)
+                  for t in changed}
+        private, private_cursor = self._private_listing()
+        # On the very first run, PMs older than the inbox's newest are not read (old commands
+        # must not run again); a game rebuilt from the forum has read them already.
+        pms = [p for p in private if p["id"] > private_cursor] if private_cursor is not None \
+            else []
+        handled = self.handle_in_order(thread, sorted(pms, key=lambda p: (when(p), p["id"])))
+        newest = max((p["id"] for p in private), default=0)
+        if private_cursor is None or newest > private_cursor:  # an empty inbox too
+            self.store.commit(Batch(cursors={
+                "private_post_id": max(newest, self.store.cursor("private_post_id") or 0)}))
+        return handled
+
+    def _skip_own_posts(self) -> None:
+        """Move each game's cursor past the posts right after it that the bot made itself (the
+        outbox knows their numbers): a thread whose only new posts are the bot's costs no read."""
+        moved = {}
+        for game in self.games.values():
+            own = self.store.sent_numbers(game.reactor.thread, game.last_post_number)
+            number = game.last_post_number
+            while number + 1 in own:
+                number += 1
+            if number != game.last_post_number:
+                game.last_post_number = moved[game.game_id] = number
+        if moved:
+            self.store.commit(Batch(last_post_numbers=moved))
+
+    def _private_listing(self) -> tuple[list[dict], int | None]:
+        """The newest PMs the bot can see (`/private-posts.json`), paging back with `before=`
+        while a page is full and newer than the stored cursor (at most MAX_PAGES pages)."""
+        cursor = self.store.cursor("private_post_id")
+        page = self.client.private_posts().get("private_posts", [])
+        collected = list(page)
+        pages = 1
+        while (cursor is not None and len(page) == PAGE and min(p["id"] for p in page) > cursor
+               and pages < MAX_PAGES):
+            page = self.client.private_posts(before=min(p["id"] for p in page)) \
+                .get("private_posts", [])
+            collected.extend(page)
+            pages += 1
+        return collected, cursor
+
+    @property
+    def last_sweep(self) -> datetime | None:
+        """When the last edit-sweep round started (a test may set it, to hold the next)."""
+        return self.sweeper.last_round
+
+    @last_sweep.setter
+    def last_sweep(self, value: datetime | None) -> None:
+        self.sweeper.last_round = value
+
+    def sweep(self) -> int:
+        """Read every game's posts of today that carried actions again, now, whatever the
+        budget; flag edits and self-deletes."""
+        flagged = 0
+        for game in self.games.values():
+            try:
+                flagged += self._sweep_game(game)
+            except ForumError as exc:  # one game's error never stops the others
+                log.error("game %s: edit sweep failed (tried again next sweep): %s",
+                          game.topic_id, exc)
+        return flagged
+
+    def _sweep_game(self, game: GameRuntime) -> int:
+        flagged = 0
+        ids = sorted(game.today_posts)
+        for start in range(0, len(ids), BATCH):
+            for post in self.client.posts_by_ids(game.topic_id, ids[start:start + BATCH]):
+                flagged += self._edited(game, post)
+        return flagged
+
+    def _edited(self, game: GameRuntime, post: dict) -> int:
+        """A counted post as the forum shows it now: flagged if its text changed."""
+        if not game.changed(post):
+            return 0
+        raw = post.get("raw") or ""
+        self._commit(game, game.on_edit(post["id"], raw, sha1(raw), when_edited(post)))
+        return 1

@@ -23,16 +23,23 @@ users (`deal_guard.py`); until then it is not read, and its Storytellers are tol
 If its thread, or a PM it opened for the game, shows the bot's own marked posts, it ran before
 on a database since lost: it is rebuilt from the forum (`recovery.py`), its earlier posts
 adopted, never posted again.
-4. the edit sweep: today's posts that carried actions read again every few minutes, on a
+4. every `names_minutes`, the seats' and Storytellers' usernames by user id, one request per
+   50 users (`identities.py`): a rename is followed before the renamed player posts.
+5. the edit sweep: today's posts that carried actions read again every few minutes, on a
    request budget (`edit_sweep.py`).
-5. the outbox drains.
+6. the outbox drains; a private post into an existing conversation first checks who is in it
+   (`conversation_guard.py`).
+A key the forum refuses (revoked) is said once and retried with backoff; no forum error ends
+the cycle's caller.
+
+`Service` is this module's start-up, cycle and outbox coordination, with the reading in
+`Intake` (intake.py) and the handling of each input in `Handling` (handling.py).
 Each post's input row, its events, the posts it causes and the cursors commit in one
 transaction. All rule decisions use the posts' `created_at`; `now` only moves the clock.
 """
 
 from __future__ import annotations
 
-import heapq
 import logging
 import time
 from dataclasses import dataclass, field
@@ -47,33 +54,29 @@ from ..adapters.forum import (
     TransientError,
 )
 from ..adapters.outbox import Outbox
-from ..adapters.store import Batch, Outgoing, Store
+from ..adapters.store import Batch, Store
 from ..core import GameSetup
 from .conversation_guard import ConversationGuard
 from .deal_guard import DealGuard, held_note
-from .edit_sweep import BATCH, EditSweep
+from .edit_sweep import EditSweep
+from .handling import Handling
 from .identities import Identities
-from .intake import changed_topics, new_posts
-from .late import is_late
-from .pm_routing import Ask, Member, PmRouter, member
+from .intake import Intake
+from .pm_routing import PmRouter
 from .reactions import GameOptions
 from .rebuild import (
     Adoption,
     Rebuilt,
     ran_before,
     read_thread,
-    when,
-    when_edited,
 )
 from .recovery import rebuild_game
 from .render import render
-from .runtime import GameRuntime, Step, sha1
+from .runtime import GameRuntime
 from .snapshot import Snapshots
 from .upgrade import check_history, rules_version, version_cursor
 
 log = logging.getLogger("modbot.app.service")
-PAGE = 50
-MAX_PAGES = 10
 
 
 @dataclass
@@ -97,7 +100,7 @@ class CycleReport:
     deferred: list[str] = field(default_factory=list)
 
 
-class Service:
+class Service(Handling, Intake):
     def __init__(self, client: ForumClient, store: Store, games: list[GameSetup],
                  settings: Settings | None = None) -> None:
         self.client = client
@@ -143,12 +146,14 @@ class Service:
         self.bot_id = me.get("id")
         staff = bool(me.get("admin") or me.get("moderator"))
         spacing = self.settings.post_spacing
+        if spacing is None:  # Discourse's gap between a non-staff account's posts, and a margin
+            spacing = 0.0 if staff else 31.0 if me.get("trust_level", 1) == 0 else 6.0
         guard = ConversationGuard(self.client, self.settings.bot_username, staff,
                                   on_intruder=self._intruder)
-        self.outbox = Outbox(self.client, self.store,
-                             spacing=(0.0 if staff else 6.0) if spacing is None else spacing,
-                             on_failure=self._failure_report,
-                             max_backoff=self.settings.max_backoff, guard=guard.allows)
+        self.outbox = Outbox(self.client, self.store, spacing=spacing,
+                             on_failure=self._failure_report, on_pm_limit=self._pm_limit,
+                             max_backoff=self.settings.max_backoff, guard=guard.allows,
+                             bot_id=self.bot_id, merge_replies=not staff)
 
     def _never_started(self, setup: GameSetup) -> bool:
         if setup.topic_id is None:
@@ -208,11 +213,6 @@ class Service:
             self.rebuilt[game.topic_id] = rebuild_game(self, game, now)
         else:
             self.handle_in_order({game: posts}, [])
-
-    def catch_up(self, game: GameRuntime) -> int:
-        """Read the game topic after its last post number, 20 posts a request."""
-        return self.handle_in_order({game: new_posts(self.client, game.topic_id,
-                                                     game.last_post_number)}, [])
 
     # -- the cycle --------------------------------------------------------------------------
 
@@ -308,218 +308,6 @@ class Service:
             log.error("outbox paused: %s", exc)
             return 0
 
-    def _read_new(self) -> int:
-        """The new posts of the game threads (found by `intake.py`) and the new PMs, handled in
-        the order the forum made them (`created_at`, then post id), as a rebuild would."""
-        self._skip_own_posts()
-        changed = changed_topics(self.client, {t: g.last_post_number for t, g in self.games.items()})
-        thread = {self.games[t]: new_posts(self.client, t, self.games[t].last_post_number)
-                  for t in changed}
-        private, private_cursor = self._private_listing()
-        # On the very first run, PMs older than the inbox's newest are not read (old commands
-        # must not run again); a game rebuilt from the forum has read them already.
-        pms = [p for p in private if p["id"] > private_cursor] if private_cursor is not None \
-            else []
-        handled = self.handle_in_order(thread, sorted(pms, key=lambda p: (when(p), p["id"])))
-        newest = max((p["id"] for p in private), default=0)
-        if private_cursor is None or newest > private_cursor:  # an empty inbox too
-            self.store.commit(Batch(cursors={
-                "private_post_id": max(newest, self.store.cursor("private_post_id") or 0)}))
-        return handled
-
-    def _skip_own_posts(self) -> None:
-        """Move each game's cursor past the posts right after it that the bot made itself (the
-        outbox knows their numbers): a thread whose only new posts are the bot's costs no read."""
-        moved = {}
-        for game in self.games.values():
-            own = self.store.sent_numbers(game.reactor.thread, game.last_post_number)
-            number = game.last_post_number
-            while number + 1 in own:
-                number += 1
-            if number != game.last_post_number:
-                game.last_post_number = moved[game.game_id] = number
-        if moved:
-            self.store.commit(Batch(last_post_numbers=moved))
-
-    def _private_listing(self) -> tuple[list[dict], int | None]:
-        """The newest PMs the bot can see (`/private-posts.json`), paging back with `before=`
-        while a page is full and newer than the stored cursor (at most MAX_PAGES pages)."""
-        cursor = self.store.cursor("private_post_id")
-        page = self.client.private_posts().get("private_posts", [])
-        collected = list(page)
-        pages = 1
-        while (cursor is not None and len(page) == PAGE and min(p["id"] for p in page) > cursor
-               and pages < MAX_PAGES):
-            page = self.client.private_posts(before=min(p["id"] for p in page)) \
-                .get("private_posts", [])
-            collected.extend(page)
-            pages += 1
-        return collected, cursor
-
-    def handle_in_order(self, thread: dict[GameRuntime, list[dict]], pms: list[dict],
-                         edits: list[tuple[GameRuntime, dict]] = (), members=None) -> int:
-        """Thread posts (each game's in post-number order), PMs and edit notices merged in the
-        forum's order, each after the clock ticks that fell due before it."""
-        streams = [[(when(p), p["id"], "post", game, p) for p in posts]
-                   for game, posts in thread.items()]
-        streams.append([(when(p), p["id"], "pm", None, p) for p in pms])
-        streams.append(sorted((when_edited(p), p["id"], "edit", game, p) for game, p in edits))
-        handled = 0
-        for _, _, kind, game, post in heapq.merge(*streams, key=lambda item: item[:2]):
-            if kind == "post":
-                handled += self._handle_post(game, post)
-            elif kind == "pm":
-                self._handle_pm(post, members)
-            elif post["id"] in game.today_posts:  # what the live edit sweep would have read
-                self._edited(game, post)
-        return handled
-
-    def _follow_renames(self, current: dict[int, str], at: datetime) -> None:
-        """Each game whose bound users (by id) go by another name now follows the rename."""
-        for game in list(self.games.values()):
-            for user_id, name in list(self.identities.names.get(game.topic_id, {}).items()):
-                new = current.get(user_id)
-                if new is not None and new.lower() != name.lower():
-                    self._rename(game, user_id, name, new, at)
-
-    def _author_renamed(self, post: dict) -> None:
-        """A post or PM whose author's id is bound under another name: the games follow first."""
-        for game in [*self.games.values(), *([self.rebuilding] if self.rebuilding else [])]:
-            renamed = self.identities.renamed_author(game, post)
-            if renamed is not None:
-                self._rename(game, post["user_id"], *renamed, when(post))
-
-    def _rename(self, game: GameRuntime, user_id: int, old: str, new: str,
-                at: datetime) -> None:
-        log.info("game %s: forum user %s is now called %s", game.setup.name, old, new)
-        self.tick_until(game, at)
-        self._commit(game, game.on_rename(old, new, at))
-        self.identities.renamed(game, user_id, new)
-        self.router.topics.clear()  # the conversations' participants show the new name
-
-    def _is_bot(self, post: dict) -> bool:
-        if self.bot_id is not None and post.get("user_id") is not None:
-            return post["user_id"] == self.bot_id
-        return post["username"].lower() == self.settings.bot_username.lower()
-
-    def _handle_post(self, game: GameRuntime, post: dict) -> int:
-        number = post["post_number"]
-        if number <= game.last_post_number:
-            return 0
-        if post.get("post_type", 1) == 1 and not self._is_bot(post):
-            self._author_renamed(post)
-        if post.get("post_type", 1) != 1 or self._is_bot(post) or (
-                post.get("deleted_at") and self.rebuilding is None):  # live: not an input
-            game.last_post_number = number
-            self.store.commit(Batch(last_post_numbers={game.game_id: number}))
-            return 0
-        at = when(post)
-        if is_late(game.history, at):  # moved in, or read after an unlist (late.py)
-            log.warning("game %s: post #%s by %s (made %s) reached the thread late: held",
-                        game.setup.name, number, post["username"], post.get("created_at"))
-            step = game.on_late(post["id"], number, post["username"], at, post.get("raw") or "")
-        else:
-            self.tick_until(game, at)
-            step = game.on_post(post["id"], number, post["username"], at, post.get("raw") or "")
-        self._commit(game, step, last_post_number=number)
-        return 1
-
-    def tick_until(self, game: GameRuntime, at: datetime) -> None:
-        """Commit a tick at each moment something fell due for the game, up to `at`."""
-        for step in game.ticks_until(at):
-            self._commit(game, step)
-
-    def members(self) -> list[Member]:
-        return [member(g) for g in self.games.values()]
-
-    def _handle_pm(self, post: dict, members: list[Member] | None = None) -> None:
-        """A PM the bot can see, for the game `pm_routing` finds (`members`: the games it may
-        be for; by default the running games)."""
-        if not self._is_bot(post):
-            self._author_renamed(post)
-        target = self.router.route(post, members if members is not None else self.members())
-        if isinstance(target, Ask):
-            self._ask_which_game(post, list(target.games))
-            return
-        game = self.games.get(target.topic_id) if target else None
-        if game is None and target is not None and self.rebuilding is not None \
-                and target.topic_id == self.rebuilding.topic_id:
-            game = self.rebuilding
-        if game is None or post["id"] in game.seen_pms:
-            return
-        at = when(post)
-        self.tick_until(game, at)
-        participants = self.router.participants(post["topic_id"])
-        shared = self.router.has_players(post["topic_id"], game.state.setup)
-        self._commit(game, game.on_pm(post["id"], post["topic_id"], post["post_number"],
-                                      post["username"], at, post.get("raw") or "", shared=shared,
-                                      participants=tuple(sorted(participants))))
-
-    def _ask_which_game(self, post: dict, games: list[str]) -> None:
-        """A PM from someone in several games, naming none: nothing runs; they are asked."""
-        log.warning("PM %s from %s: in several games and names none; asked which",
-                    post["id"], post["username"])
-        raw = render("which_game.md.j2", post_number=post["post_number"], games=games)
-        self.commit_outgoing([Outgoing(
-            f"modbot:which-game:{post['id']}", f"modbot:pmtopic:{post['topic_id']}", raw,
-            topic_id=post["topic_id"])])
-
-    def _commit(self, game: GameRuntime, step: Step, last_post_number: int | None = None) -> None:
-        if step.input is None:
-            return
-        batch = Batch(inputs=[(game.game_id, step.input)],
-                      events=[(game.game_id, 0, name, data) for name, data in step.events])
-        if last_post_number is not None:
-            batch.last_post_numbers[game.game_id] = last_post_number
-        batch.cursors.update(step.cursors)
-        self.commit_outgoing(list(step.outgoing), batch)
-
-    def commit_outgoing(self, outgoing: list[Outgoing], batch: Batch | None = None) -> None:
-        """Commit the posts owed, adopting those the forum already shows (see rebuild.py)."""
-        batch = batch or Batch()
-        batch.outbox = outgoing
-        if self.adopt:
-            batch.adopted = self.adopt.adopted(outgoing, replaying=self.rebuilding is not None)
-        self.store.commit(batch)
-
-    # -- edits ------------------------------------------------------------------------------
-
-    @property
-    def last_sweep(self) -> datetime | None:
-        """When the last edit-sweep round started (a test may set it, to hold the next)."""
-        return self.sweeper.last_round
-
-    @last_sweep.setter
-    def last_sweep(self, value: datetime | None) -> None:
-        self.sweeper.last_round = value
-
-    def sweep(self) -> int:
-        """Read every game's posts of today that carried actions again, now, whatever the
-        budget; flag edits and self-deletes."""
-        flagged = 0
-        for game in self.games.values():
-            try:
-                flagged += self._sweep_game(game)
-            except ForumError as exc:  # one game's error never stops the others
-                log.error("game %s: edit sweep failed (tried again next sweep): %s",
-                          game.topic_id, exc)
-        return flagged
-
-    def _sweep_game(self, game: GameRuntime) -> int:
-        flagged = 0
-        ids = sorted(game.today_posts)
-        for start in range(0, len(ids), BATCH):
-            for post in self.client.posts_by_ids(game.topic_id, ids[start:start + BATCH]):
-                flagged += self._edited(game, post)
-        return flagged
-
-    def _edited(self, game: GameRuntime, post: dict) -> int:
-        """A counted post as the forum shows it now: flagged if its text changed."""
-        if not game.changed(post):
-            return 0
-        raw = post.get("raw") or ""
-        self._commit(game, game.on_edit(post["id"], raw, sha1(raw), when_edited(post)))
-        return 1
 
     def _intruder(self, row, topic_id: int, names: list[str]) -> None:
         """Someone the game did not put there joined a private conversation (see
@@ -535,6 +323,19 @@ class Service:
             else recipients[0]
         self.commit_outgoing(game.reactor.intruded(player, topic_id, names,
                                                    game.state.setup.storytellers))
+
+    def _pm_limit(self, row, seconds: float) -> None:
+        """The bot's new conversations for the day are spent: each game with some waiting is
+        told once per day's window, in its Storytellers' conversation."""
+        waiting = [r for r in self.store.pending() if self.outbox._opens_conversation(r)]
+        for game in self.games.values():
+            mine = [r for r in waiting if r.key.startswith(game.options.key + ":")]
+            if mine:
+                window = int((time.time() + seconds) // 3600)
+                self.commit_outgoing([game.reactor.note_to_storytellers(
+                    game.state.setup.storytellers, f"pm-limit:{window}",
+                    render("pm_limit.md.j2", waiting=len(mine), hours=max(1, round(seconds / 3600)),
+                           bot=self.settings.bot_username))])
 
     def _failure_report(self, row, error: str):
         game = next((g for g in self.games.values() if row.key.startswith(g.options.key + ":")),

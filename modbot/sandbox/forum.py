@@ -25,6 +25,12 @@ GRACE_DIFF = 100
 GRACE_DIFF_HIGH_TRUST = 400
 MEMO_SECONDS = 120
 UNIQUE_POST_SECONDS = 300
+# Discourse's defaults (config/site_settings.yml): rate_limit_create_post, and for trust level 0
+# rate_limit_new_user_create_post; max_personal_messages_per_day (Topic#limit_private_
+# messages_per_day, app/models/topic.rb: a RateLimiter over a day, skipped for staff)
+POST_SECONDS, NEW_USER_POST_SECONDS = 5, 30
+PMS_PER_DAY = 20
+TOO_MANY = "You’ve performed this action too many times. Please wait {} before trying again."
 MSG_GONE = ("Something has gone wrong. Perhaps this topic was closed or deleted while you "
             "were looking at it?")
 
@@ -76,6 +82,8 @@ class Forum:
         self._last_post_at: dict[str, float] = {}
         self._last_topic_at: dict[str, float] = {}
         self._recent_raw: dict[str, float] = {}
+        self._pms_created: dict[str, list[float]] = {}  # username -> forum times (a day)
+        self.pms_per_day = PMS_PER_DAY
         self.add_user("system", admin=True, trust_level=4)
 
     # -- users ------------------------------------------------------------------------------
@@ -174,7 +182,8 @@ class Forum:
                 raise create_error(MSG_GONE)
             self._check_body(author, raw, topic.is_pm)
             self._check_consecutive(author, topic)
-            self._limit(author, self._last_post_at, 5,
+            self._limit(author, self._last_post_at,
+                        NEW_USER_POST_SECONDS if author.trust_level == 0 else POST_SECONDS,
                         "You’re replying a bit too quickly. Please wait {} seconds before "
                         "trying again.")
         else:
@@ -211,6 +220,8 @@ class Forum:
         self._limit(author, self._last_topic_at, 15,
                     "You’re creating topics a bit too quickly. Please wait {} seconds before "
                     "trying again.")
+        if is_pm:
+            self._limit_pms_per_day(author)
         with self.lock:
             topic = Topic(self._next_topic, title, author.id, created_at,
                           "private_message" if is_pm else "regular",
@@ -261,6 +272,18 @@ class Forum:
         if run >= 3:
             raise create_error("No more than 3 consecutive replies are allowed. Please edit your "
                                "previous reply, or wait for someone to reply to you.")
+
+    def _limit_pms_per_day(self, author: User) -> None:
+        """At most `pms_per_day` new personal messages in any 24 hours (non-staff)."""
+        if author.staff or not self.limits:
+            return
+        now = self.seconds()
+        made = [t for t in self._pms_created.get(author.username.lower(), []) if now - t < 86400]
+        if len(made) >= self.pms_per_day:
+            wait = int(86400 - (now - made[0])) + 1
+            hours = max(1, wait // 3600)
+            raise rate_limited(TOO_MANY.format(f"{hours} hour{'s' if hours > 1 else ''}"), wait)
+        self._pms_created[author.username.lower()] = made + [now]
 
     def _limit(self, author: User, table: dict[str, float], seconds: int, message: str) -> None:
         if author.staff or not self.limits:

@@ -49,7 +49,10 @@ class Faults:
                  "count": int(spec.get("count", 1)), "method": spec.get("method"),
                  "username": spec.get("username"),
                  "wait_seconds": int(spec.get("wait_seconds", 0)),
-                 "delay": float(spec.get("delay", 5)), "after": bool(spec.get("after", True))}
+                 "delay": float(spec.get("delay", 5)), "after": bool(spec.get("after", True)),
+                 # a 429's limiter: the admin keys' shared budget by default; "" for none (an
+                 # account's limit on one action)
+                 "code": str(spec.get("code", "admin_api_key_rate_limit"))}
         with self.lock:
             self.pending.append(fault)
         return fault
@@ -260,7 +263,7 @@ class _Handler(BaseHTTPRequestHandler):
         if kind == "429":
             err = rate_limited("You’ve performed this action too many times. Please wait "
                                f"{fault['wait_seconds']} seconds before trying again.",
-                               fault["wait_seconds"])
+                               fault["wait_seconds"], fault["code"] or None)
             self._send(429, err.body, err.headers)
         elif kind == "422":
             self._send(422, {"action": "create_post", "errors": ["Injected by the sandbox"]})

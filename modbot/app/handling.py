@@ -1,0 +1,157 @@
+"""Theory of operation: what the service does with each post, PM and clock tick it reads.
+
+`Handling` is the part of `Service` (service.py) that turns what the forum shows into inputs
+of the games: thread posts (each game's in post-number order), PMs and edit notices merged in
+the forum's order (`created_at`, then post id), each after the clock ticks that fell due before
+it; a post by the bot itself (known by its user id) only moves the cursor; an author whose user
+id belongs to a seat under another name is a rename, followed first (identities.py); a post
+whose time lies before a moment already applied is held (late.py); a PM goes to the game
+`pm_routing.py` finds. Each input's row, its events, the posts it causes and the cursors commit
+in one transaction (`_commit`), adopting what a rebuild found already on the forum.
+
+It uses the service's `client`, `store`, `settings`, `games`, `router`, `identities`,
+`adopt`, `rebuilding` and `bot_id`.
+"""
+
+from __future__ import annotations
+
+import heapq
+import logging
+from datetime import datetime
+
+from ..adapters.store import Batch, Outgoing
+from .late import is_late
+from .pm_routing import Ask, Member, member
+from .rebuild import when, when_edited
+from .render import render
+from .runtime import GameRuntime, Step
+
+log = logging.getLogger("modbot.app.service")
+
+
+class Handling:
+    def handle_in_order(self, thread: dict[GameRuntime, list[dict]], pms: list[dict],
+                         edits: list[tuple[GameRuntime, dict]] = (), members=None) -> int:
+        """Thread posts (each game's in post-number order), PMs and edit notices merged in the
+        forum's order, each after the clock ticks that fell due before it."""
+        streams = [[(when(p), p["id"], "post", game, p) for p in posts]
+                   for game, posts in thread.items()]
+        streams.append([(when(p), p["id"], "pm", None, p) for p in pms])
+        streams.append(sorted((when_edited(p), p["id"], "edit", game, p) for game, p in edits))
+        handled = 0
+        for _, _, kind, game, post in heapq.merge(*streams, key=lambda item: item[:2]):
+            if kind == "post":
+                handled += self._handle_post(game, post)
+            elif kind == "pm":
+                self._handle_pm(post, members)
+            elif post["id"] in game.today_posts:  # what the live edit sweep would have read
+                self._edited(game, post)
+        return handled
+
+    def _follow_renames(self, current: dict[int, str], at: datetime) -> None:
+        """Each game whose bound users (by id) go by another name now follows the rename."""
+        for game in list(self.games.values()):
+            for user_id, name in list(self.identities.names.get(game.topic_id, {}).items()):
+                new = current.get(user_id)
+                if new is not None and new.lower() != name.lower():
+                    self._rename(game, user_id, name, new, at)
+
+    def _author_renamed(self, post: dict) -> None:
+        """A post or PM whose author's id is bound under another name: the games follow first."""
+        for game in [*self.games.values(), *([self.rebuilding] if self.rebuilding else [])]:
+            renamed = self.identities.renamed_author(game, post)
+            if renamed is not None:
+                self._rename(game, post["user_id"], *renamed, when(post))
+
+    def _rename(self, game: GameRuntime, user_id: int, old: str, new: str,
+                at: datetime) -> None:
+        log.info("game %s: forum user %s is now called %s", game.setup.name, old, new)
+        self.tick_until(game, at)
+        self._commit(game, game.on_rename(old, new, at))
+        self.identities.renamed(game, user_id, new)
+        self.router.topics.clear()  # the conversations' participants show the new name
+
+    def _is_bot(self, post: dict) -> bool:
+        if self.bot_id is not None and post.get("user_id") is not None:
+            return post["user_id"] == self.bot_id
+        return post["username"].lower() == self.settings.bot_username.lower()
+
+    def _handle_post(self, game: GameRuntime, post: dict) -> int:
+        number = post["post_number"]
+        if number <= game.last_post_number:
+            return 0
+        if post.get("post_type", 1) == 1 and not self._is_bot(post):
+            self._author_renamed(post)
+        if post.get("post_type", 1) != 1 or self._is_bot(post) or (
+                post.get("deleted_at") and self.rebuilding is None):  # live: not an input
+            game.last_post_number = number
+            self.store.commit(Batch(last_post_numbers={game.game_id: number}))
+            return 0
+        at = when(post)
+        if is_late(game.history, at):  # moved in, or read after an unlist (late.py)
+            log.warning("game %s: post #%s by %s (made %s) reached the thread late: held",
+                        game.setup.name, number, post["username"], post.get("created_at"))
+            step = game.on_late(post["id"], number, post["username"], at, post.get("raw") or "")
+        else:
+            self.tick_until(game, at)
+            step = game.on_post(post["id"], number, post["username"], at, post.get("raw") or "")
+        self._commit(game, step, last_post_number=number)
+        return 1
+
+    def tick_until(self, game: GameRuntime, at: datetime) -> None:
+        """Commit a tick at each moment something fell due for the game, up to `at`."""
+        for step in game.ticks_until(at):
+            self._commit(game, step)
+
+    def members(self) -> list[Member]:
+        return [member(g) for g in self.games.values()]
+
+    def _handle_pm(self, post: dict, members: list[Member] | None = None) -> None:
+        """A PM the bot can see, for the game `pm_routing` finds (`members`: the games it may
+        be for; by default the running games)."""
+        if not self._is_bot(post):
+            self._author_renamed(post)
+        target = self.router.route(post, members if members is not None else self.members())
+        if isinstance(target, Ask):
+            self._ask_which_game(post, list(target.games))
+            return
+        game = self.games.get(target.topic_id) if target else None
+        if game is None and target is not None and self.rebuilding is not None \
+                and target.topic_id == self.rebuilding.topic_id:
+            game = self.rebuilding
+        if game is None or post["id"] in game.seen_pms:
+            return
+        at = when(post)
+        self.tick_until(game, at)
+        participants = self.router.participants(post["topic_id"])
+        shared = self.router.has_players(post["topic_id"], game.state.setup)
+        self._commit(game, game.on_pm(post["id"], post["topic_id"], post["post_number"],
+                                      post["username"], at, post.get("raw") or "", shared=shared,
+                                      participants=tuple(sorted(participants))))
+
+    def _ask_which_game(self, post: dict, games: list[str]) -> None:
+        """A PM from someone in several games, naming none: nothing runs; they are asked."""
+        log.warning("PM %s from %s: in several games and names none; asked which",
+                    post["id"], post["username"])
+        raw = render("which_game.md.j2", post_number=post["post_number"], games=games)
+        self.commit_outgoing([Outgoing(
+            f"modbot:which-game:{post['id']}", f"modbot:pmtopic:{post['topic_id']}", raw,
+            topic_id=post["topic_id"])])
+
+    def _commit(self, game: GameRuntime, step: Step, last_post_number: int | None = None) -> None:
+        if step.input is None:
+            return
+        batch = Batch(inputs=[(game.game_id, step.input)],
+                      events=[(game.game_id, 0, name, data) for name, data in step.events])
+        if last_post_number is not None:
+            batch.last_post_numbers[game.game_id] = last_post_number
+        batch.cursors.update(step.cursors)
+        self.commit_outgoing(list(step.outgoing), batch)
+
+    def commit_outgoing(self, outgoing: list[Outgoing], batch: Batch | None = None) -> None:
+        """Commit the posts owed, adopting those the forum already shows (see rebuild.py)."""
+        batch = batch or Batch()
+        batch.outbox = outgoing
+        if self.adopt:
+            batch.adopted = self.adopt.adopted(outgoing, replaying=self.rebuilding is not None)
+        self.store.commit(batch)

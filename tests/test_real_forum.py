@@ -438,3 +438,37 @@ def test_new_conversations_past_the_daily_limit_wait_and_nothing_else_does(tmp_p
         assert "wait" in note
     finally:
         rehearsal.stop()
+
+
+def test_a_long_thread_is_rebuilt_a_few_pages_a_cycle(tmp_path):
+    """A game whose database is lost, with a thread of over 300 posts: its rebuild reads the
+    thread 8 pages a cycle (each cycle stays well inside the forum's budget, and a 429 would
+    lose nothing read), then replays it, and the game is as it was."""
+    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/long-0.sqlite", private=False)
+    try:
+        rehearsal.start_bot()
+        rehearsal.clock.set(rehearsal.setup.first_night_starts)
+        rehearsal.service.cycle(rehearsal.setup.first_night_starts)
+        rehearsal.play(script[:6])
+        forum = rehearsal.server.forum
+        topic = forum.topics[rehearsal.setup.topic_id]
+        at = datetime.fromisoformat(script[5]["created_at"]) + timedelta(minutes=1)
+        for n in range(320):  # table talk (written directly: the API's per-user spacing would
+            # never refill on this frozen forum clock)
+            forum.append(topic, ("Alex", "Brianna", "Cameron")[n % 3], f"Chat line {n}.", at)
+        rehearsal.clock.set(at)
+        rehearsal.service.cycle(at)
+        as_it_was = _outcome(rehearsal)
+        rehearsal.store.close()
+        rehearsal.database_url = f"sqlite:///{tmp_path}/long-1.sqlite"  # lost: an empty one
+        rehearsal.start_bot()
+        pages = []  # thread reads of each cycle
+        label = "GET /t/{id}/posts(.json)"
+        while rehearsal.setup.topic_id not in rehearsal.service.games and len(pages) < 10:
+            before = rehearsal.server.counts[label]
+            rehearsal.service.cycle(at)
+            pages.append(rehearsal.server.counts[label] - before)
+        assert 2 <= len(pages) < 10 and max(pages) <= 8, pages  # several cycles, 8 pages each
+        assert _outcome(rehearsal) == as_it_was
+    finally:
+        rehearsal.stop()

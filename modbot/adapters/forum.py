@@ -171,13 +171,14 @@ class ForumClient(DiscourseClient):
         return self._get("/user-cards.json", user_ids=",".join(map(str, user_ids))) \
             .get("users", [])
 
-    def topics_listed(self, topic_ids: list[int]) -> list[dict]:
-        """The listing entries of these topics (`GET /latest.json?topic_ids=1,2`, TopicQuery's
-        `topic_ids` option): each one's `highest_post_number`, in one request. Unlisted topics
-        are in it only for a staff account (lib/topic_query.rb)."""
+    def topics_listed(self, topic_ids: list[int], page: int = 0) -> dict:
+        """The listing of these topics (`GET /latest.json?topic_ids=1,2`, TopicQuery's
+        `topic_ids` option), asked as one page of them all: its `topics` (each one's
+        `highest_post_number`) and `more_topics_url` when the forum pages it smaller. Unlisted
+        topics are in it only for a staff account (lib/topic_query.rb)."""
         body = self._get("/latest.json", topic_ids=",".join(map(str, topic_ids)),
-                         per_page=len(topic_ids))
-        return body.get("topic_list", {}).get("topics", [])
+                         per_page=len(topic_ids), **({"page": page} if page else {}))
+        return body.get("topic_list", {})
 
     def last_posts(self, topic_id: int) -> dict:
         """The topic with its last posts and their raw (`GET /t/{id}/{number}.json` past the

@@ -8,7 +8,8 @@ looked up once for all games. While a name is unknown the game is not read, so n
 and no post changes it; its Storytellers get one note naming the seat, the name, a near miss
 when the forum has one, and the fix (the game file, or the forum account). A name found unknown
 is asked again after `RECHECK_SECONDS`, so an account created later lets the game start; its
-posts are then read from the thread's beginning, as at any start.
+posts are then read from the thread's beginning, as at any start. The ids found are kept
+(`on_found`), so binding the seats to their accounts (identities.py) asks nothing more.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ RECHECK_SECONDS = 600.0
 
 
 class DealGuard:
-    def __init__(self, client: ForumClient, wall=time.monotonic) -> None:
+    def __init__(self, client: ForumClient, wall=time.monotonic, on_found=None) -> None:
         self.client = client
+        self.on_found = on_found  # (name, user id): the ids identities.py binds seats to
         self.wall = wall
         self.known: set[str] = set()
         self.unknown: dict[str, tuple[float, tuple[str, ...]]] = {}  # name -> (asked at, near)
@@ -60,7 +62,7 @@ class DealGuard:
             return False
         self.budget -= 1
         try:
-            self.client.user(name)
+            user = self.client.user(name)
         except NotFound:
             self.unknown[key] = (self.wall(), tuple(near_misses(self.client, name)))
             return True
@@ -68,6 +70,8 @@ class DealGuard:
             return False  # asked again next cycle
         self.known.add(key)
         self.unknown.pop(key, None)
+        if self.on_found is not None and user.get("id"):
+            self.on_found(name, int(user["id"]))
         return True
 
 

@@ -5,14 +5,15 @@ the site-wide newest-posts window (`/posts.json`) does not: a reply moved into a
 keeps its old id, so a reader that pages the window by id never sees it, and an unlisted
 topic's posts are left out of that window. So each cycle asks one listing for every game
 topic's `highest_post_number` (`GET /latest.json?topic_ids=…`, TopicQuery's `topic_ids`
-option, `LISTING` topics a request), and reads a thread by post number (`/t/{id}/posts.json`
-after the game's last post number, 20 a request) only where that number grew. A post moved in
+option, up to `LISTING` topics as one page; a forum that pages smaller is paged through),
+and reads a thread by post number (`/t/{id}/posts.json` after the game's last post number,
+20 a request) only where that number grew. A post moved in
 takes the thread's next post number (Discourse's PostMover), so it is read like any new post,
 and ordered with the others by its `created_at`. A topic the listing leaves out (unlisted,
 and the bot is not staff) is read directly every cycle while it is left out.
 
 Idle cost: one listing request per `LISTING` games (with the PM inbox, 2 requests a cycle
-for up to 30 games); a thread that changed costs one read more (more when over 20 posts came),
+for up to 100 games); a thread that changed costs one read more (more when over 20 posts came),
 and a thread whose only new posts are the bot's own costs nothing (`_skip_own_posts`: the
 outbox knows their numbers).
 
@@ -36,7 +37,7 @@ from .runtime import GameRuntime, sha1
 log = logging.getLogger("modbot.app.service")
 PAGE = 50  # PMs a page of /private-posts.json
 MAX_PAGES = 10
-LISTING = 30  # topics per listing request (Discourse's default page of a topic list)
+LISTING = 100  # topics asked per listing request (`per_page`, at most 100 in Discourse)
 CHUNK = 20  # posts per topic read (Discourse's post stream chunk)
 
 
@@ -46,8 +47,14 @@ def changed_topics(client: ForumClient, last_numbers: dict[int, int]) -> list[in
     ids = sorted(last_numbers)
     highest: dict[int, int] = {}
     for start in range(0, len(ids), LISTING):
-        for topic in client.topics_listed(ids[start:start + LISTING]):
-            highest[int(topic["id"])] = int(topic.get("highest_post_number") or 0)
+        page = 0
+        while True:  # one page, unless the forum pages the listing smaller than asked
+            listing = client.topics_listed(ids[start:start + LISTING], page)
+            for topic in listing.get("topics", []):
+                highest[int(topic["id"])] = int(topic.get("highest_post_number") or 0)
+            if not listing.get("more_topics_url") or not listing.get("topics"):
+                break
+            page += 1
     return [t for t in ids if t not in highest or highest[t] > last_numbers[t]]
 
 

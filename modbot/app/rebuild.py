@@ -35,7 +35,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from ..adapters.forum import ForumClient
+from ..adapters.forum import ForumClient, ForumError
 
 MARKER = re.compile(r"<!-- modbot:(\S+) -->")
 DELETED_TOO_SOON = timedelta(minutes=1)  # deleted before the bot can have read it
@@ -66,8 +66,46 @@ class ForumHistory:
         return len(self.thread) + len(self.pms)
 
 
-def read_thread(client: ForumClient, topic_id: int, **extra) -> list[dict]:
-    """The whole topic, 20 posts a request, oldest first."""
+class StillReading(ForumError):
+    """A long thread is being read a few pages a cycle (`PagedReads`): not done yet."""
+
+
+class PagedReads:
+    """Whole-thread reads that keep their place: at most `pages` requests an attempt, so a
+    3,000-post thread (150 requests) is read over several cycles inside the forum's budget,
+    the other games served between, and an error or a 429 mid-way loses nothing read."""
+
+    def __init__(self, pages: int = 8) -> None:
+        self.pages = pages
+        self.partial: dict[tuple, tuple[list[dict], int]] = {}  # (topic, extras) -> read so far
+
+    def read(self, client: ForumClient, topic_id: int, **extra) -> list[dict]:
+        key = (topic_id, tuple(sorted(extra.items())))
+        posts, after = self.partial.pop(key, ([], 0))
+        for _ in range(self.pages):
+            try:
+                batch = client.posts_after(topic_id, after, **extra)
+            except ForumError:
+                self.partial[key] = (posts, after)
+                raise
+            posts.extend(batch)
+            if len(batch) < 20:
+                return posts
+            after = batch[-1]["post_number"]
+        self.partial[key] = (posts, after)
+        raise StillReading(f"topic {topic_id}: {len(posts)} posts read so far")
+
+    def progress(self, topic_id: int) -> int:
+        return sum(len(posts) for (topic, _), (posts, _) in self.partial.items()
+                   if topic == topic_id)
+
+
+def read_thread(client: ForumClient, topic_id: int, *, reads: PagedReads | None = None,
+                **extra) -> list[dict]:
+    """The whole topic, 20 posts a request, oldest first (with `reads`: a few pages an
+    attempt, raising StillReading until it is done)."""
+    if reads is not None:
+        return reads.read(client, topic_id, **extra)
     posts: list[dict] = []
     after = 0
     while True:
@@ -111,10 +149,13 @@ def dealt_by_pm(client: ForumClient, bot: str, game_key: str, topic_id: int) -> 
     return False
 
 
-def gather(client: ForumClient, bot: str, topic_id: int) -> ForumHistory:
-    """Read what the forum keeps of a game: its thread (deleted posts included, for staff),
-    the PMs since its first post, each post's first version, and the bot's marked posts."""
-    thread = read_thread(client, topic_id, show_deleted="true")
+def gather(client: ForumClient, bot: str, topic_id: int,
+           thread: list[dict] | None = None) -> ForumHistory:
+    """Read what the forum keeps of a game: its thread (deleted posts included, for staff;
+    `thread` when it was read already so), the PMs since its first post, each post's first
+    version, and the bot's marked posts."""
+    if thread is None:
+        thread = read_thread(client, topic_id, show_deleted="true")
     since = when(thread[0]) if thread else None
     history = ForumHistory(thread=[], pms=_pms_since(client, since))
     for post in thread:

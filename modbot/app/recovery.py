@@ -23,11 +23,13 @@ from .runtime import GameRuntime
 log = logging.getLogger("modbot.app.recovery")
 
 
-def rebuild_game(service, game: GameRuntime, now: datetime | None) -> Rebuilt:
+def rebuild_game(service, game: GameRuntime, now: datetime | None,
+                 thread: list[dict] | None = None) -> Rebuilt:
     """Replay what the forum keeps of a game whose stored inputs are gone, adopting the bot's
-    earlier posts; tell the Storytellers. One transaction."""
+    earlier posts; tell the Storytellers. One transaction. (`thread`: read already, deleted
+    posts included.)"""
     bot = service.settings.bot_username
-    history = gather(service.client, bot, game.topic_id)
+    history = gather(service.client, bot, game.topic_id, thread)
     log.warning("game %s: nothing stored, but the forum shows the bot's posts: rebuilding it "
                 "from %d thread posts and %d PMs", game.setup.name, len(history.thread),
                 len(history.pms))

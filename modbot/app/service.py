@@ -9,7 +9,7 @@ post number, 20 at a time).
 `cycle(now)`:
 1. new thread posts: one listing of the game topics' highest post numbers, and a read by post
    number of each thread where it grew (`intake.py`: a post moved into the thread, or made
-   while it was unlisted, is found like any other). One request when idle for up to 30 games.
+   while it was unlisted, is found like any other). One request when idle for up to 100 games.
 2. the PM inbox: `GET /private-posts.json` (one request), routed to games by `pm_routing.py`:
    the Storytellers' commands, the players' night commands in their own PM with the bot, and
    whisper PMs to check (each PM is stored with the usernames of its conversation).
@@ -66,7 +66,9 @@ from .pm_routing import PmRouter
 from .reactions import GameOptions
 from .rebuild import (
     Adoption,
+    PagedReads,
     Rebuilt,
+    StillReading,
     ran_before,
     read_thread,
 )
@@ -120,7 +122,9 @@ class Service(Handling, Intake):
         self.rebuilt: dict[int, Rebuilt] = {}  # topic id -> what its rebuild did
         self.snapshots = Snapshots(store, self.settings.snapshot_seconds)
         self.identities = Identities(client, store, self.settings.names_minutes * 60)
+        self.guard.on_found = self.identities.remember  # the ids it finds bind the seats
         self.bot_id: int | None = None  # the bot's forum user id (its posts, whatever its name)
+        self.long_reads = PagedReads()  # a new or rebuilt game's thread, 8 pages a cycle
 
     # -- start-up ---------------------------------------------------------------------------
 
@@ -207,10 +211,11 @@ class Service(Handling, Intake):
     def _first_read(self, game: GameRuntime, now: datetime | None) -> None:
         """A game with nothing stored: new, or run before from a database since lost (the bot's
         own marked posts in its thread or its PMs for the game say which). See rebuild.py."""
-        posts = read_thread(self.client, game.topic_id)
+        posts = read_thread(self.client, game.topic_id, reads=self.long_reads,
+                            show_deleted="true")  # a few pages a cycle: StillReading till done
         if ran_before(self.client, self.settings.bot_username, game.options.key, game.topic_id,
                       posts):
-            self.rebuilt[game.topic_id] = rebuild_game(self, game, now)
+            self.rebuilt[game.topic_id] = rebuild_game(self, game, now, posts)
         else:
             self.handle_in_order({game: posts}, [])
 
@@ -249,6 +254,10 @@ class Service(Handling, Intake):
             elif unknown is None:
                 try:
                     self.start_game(setup, now)
+                except StillReading:
+                    log.info("game %s: reading its thread before it starts: %d posts so far",
+                             setup.name, self.long_reads.progress(topic_id))
+                    continue
                 except (ConfigurationError, ForumError) as exc:
                     log.error("game %s: cannot start yet: %s", setup.name, exc)
                     continue

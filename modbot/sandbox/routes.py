@@ -266,15 +266,20 @@ def private_messages(req: Request):
 
 def latest_topics(req: Request):
     """`ListController#latest` through `TopicQuery` (lib/topic_query.rb): unlisted topics only
-    for staff (`result.visible if … @user.regular?`), and `topic_ids=1,2` keeps those topics."""
+    for staff (`result.visible if … @user.regular?`), `topic_ids=1,2` keeps those topics,
+    `per_page` (at most 100) and `page` (from 0) page them, `more_topics_url` when more follow."""
     per_page = min(max(int(req.params.get("per_page") or 30), 1), 100)
     staff = bool(req.user and req.user.staff)
     wanted = {int(i) for i in str(req.params.get("topic_ids") or "").split(",") if i.strip().isdigit()}
     topics = sorted((t for t in req.forum.topics.values() if not t.is_pm and (t.visible or staff)
                      and (not wanted or t.id in wanted)),
                     key=lambda t: t.bumped_at or t.created_at, reverse=True)
+    page = max(int(req.params.get("page") or 0), 0)
+    shown = topics[page * per_page:(page + 1) * per_page]
     listing = {"can_create_topic": True, "per_page": per_page,
-               "topics": [topic_list_item(req.forum, t) for t in topics[:per_page]]}
+               "topics": [topic_list_item(req.forum, t) for t in shown]}
+    if len(topics) > (page + 1) * per_page:
+        listing["more_topics_url"] = f"/latest?page={page + 1}&per_page={per_page}"
     return _ok({"users": [], "primary_groups": [], "topic_list": listing})
 
 

@@ -144,6 +144,9 @@ class Rehearsal:
     def start_bot(self) -> Service:
         client = ForumClient(self.url, self.setup.bot_username, self.server.api_key,
                              timeout=self.timeout)
+        # the request budget counts the forum's minutes, as the sandbox's limiter does: a
+        # scripted game's forum minute passes in no time
+        client.budget.clock = lambda: self.clock.now().timestamp()
         self.store = Store(self.database_url)
         self.service = Service(client, self.store, [self.setup], self.settings)
         self.service.start()

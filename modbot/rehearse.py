@@ -116,6 +116,8 @@ def start_rehearsal(game: str | Path, *, speed: float = 60.0, port: int = 0,
     store = Store(f"sqlite:///{database}")
     server.start()
     client = ForumClient(server.url, setup.bot_username, server.api_key)
+    client.budget.clock = lambda: forum.seconds()  # the budget counts the forum's minutes,
+    # as the sandbox's limiter does (a rehearsal's minute passes faster than a real one)
     service = Service(client, store, [setup],
                       settings or Settings(bot_username=setup.bot_username))
     service.start()

@@ -133,8 +133,8 @@ def test_a_forum_blip_at_start_up_is_retried_and_the_bot_runs(tmp_path, caplog, 
             "path": "/users/", "method": "GET", "kind": "500", "count": 2,
             "username": "modbot"}).raise_for_status()
         requests.post(rehearsal.url + "/_sandbox/faults.json", timeout=5, json={
-            "path": "/t/", "method": "GET", "kind": "429", "count": 1, "wait_seconds": 0,
-            "username": "modbot"}).raise_for_status()
+            "path": "/latest.json", "method": "GET", "kind": "429", "count": 1,
+            "wait_seconds": 0, "username": "modbot"}).raise_for_status()  # the topics' listing
         config = Config(rehearsal.url, "modbot", rehearsal.server.api_key,
                         [str(ROOT / "config" / "demo-game.toml")],
                         database_url=f"sqlite:///{tmp_path}/bot.sqlite")

@@ -68,8 +68,9 @@ def test_faults_delay_but_lose_and_duplicate_nothing(tmp_path):
     # forum instant, where a per-minute budget would never refill as a real minute does; the
     # budget is tested in test_sandbox.py and measured by benchmarks/forum.py.
     rehearsal.server.limiter.per_minute = 0
+    rehearsal.start_bot()
+    rehearsal.service.client.budget.per_minute = 0  # the bot's own budget likewise
     try:
-        rehearsal.start_bot()
         start = rehearsal.setup.first_night_starts
         rehearsal.clock.set(start)
         rehearsal.service.cycle(start)

@@ -101,3 +101,14 @@ def test_modbot_check_prints_one_line_per_problem_and_exits_1(tmp_path, forum):
     assert result.stdout.strip().splitlines() == [
         "problem: game 'BotF demo': topic 999 does not exist (or the bot cannot see it): check "
         "game.topic_id"]
+
+
+def test_a_seats_user_id_wins_over_its_name_and_is_checked(tmp_path, forum):
+    gus = forum.forum.user("Gus").id
+    renamed = _game(tmp_path, forum, _topic(forum), **{
+        'player = "Gus"': f'player = "Gustav"\nuser_id = {gus}'})  # renamed since: the id finds him
+    found = preflight(ForumClient(forum.url, "modbot", KEY), "modbot", [renamed])
+    assert found.problems == [] and any(f"user id {gus} is called Gus" in n for n in found.notes)
+    wrong = _game(tmp_path, forum, _topic(forum), **{'player = "Gus"': 'player = "Gus"\nuser_id = 9999'})
+    found = preflight(ForumClient(forum.url, "modbot", KEY), "modbot", [wrong])
+    assert any("no forum user has id 9999" in p for p in found.problems)

@@ -27,6 +27,7 @@ def two_games(tmp_path):
     from modbot.app.service import Service
     rehearsal.store = Store(rehearsal.database_url)
     client = ForumClient(rehearsal.url, first.bot_username, rehearsal.server.api_key)
+    client.budget.clock = rehearsal.server.forum.seconds  # the forum's minutes, as its limiter
     rehearsal.service = Service(client, rehearsal.store, [first, second], rehearsal.settings)
     rehearsal.service.start()
     rehearsal.service.cycle(first.first_night_starts - timedelta(minutes=59))  # reads from here

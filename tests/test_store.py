@@ -3,8 +3,8 @@
 import peewee
 import pytest
 
+from modbot.adapters.migrations import MIGRATIONS
 from modbot.adapters.store import (
-    MIGRATIONS,
     Batch,
     CursorRow,
     EventRow,

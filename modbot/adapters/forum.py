@@ -21,6 +21,8 @@ from collections import deque
 import requests
 from pydiscourse import DiscourseClient
 
+from .budget import Budget
+
 JSON_TYPE = "application/json; charset=utf-8"
 USER_AGENT = "modbot/0.1 (+Blood on the Forum moderator bot)"
 log = logging.getLogger("modbot.adapters.forum")
@@ -49,6 +51,13 @@ class TransientError(ForumError):
         return self.status == 429 and self.code is not None
 
 
+class OverBudget(TransientError):
+    """Not sent: the key's request budget (budget.py) has no token for it now."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message, None, retry_after)
+
+
 class PermanentError(ForumError):
     pass
 
@@ -73,10 +82,11 @@ class Pacer:
     default: 60 admin-key requests a minute). Used at start-up only, where waiting is right;
     the poll loop never sleeps (it defers on a 429 instead)."""
 
-    def __init__(self, limit: int = 55, window: float = 60.0, *, clock=time.monotonic,
-                 sleep=time.sleep) -> None:
+    def __init__(self, limit: int = 55, window: float = 60.0, *, clock=None,
+                 sleep=None) -> None:
         self.limit, self.window = limit, window
-        self.clock, self.sleep = clock, sleep
+        self.clock = clock or (lambda: time.monotonic())  # looked up when called
+        self.sleep = sleep or (lambda seconds: time.sleep(seconds))
         self.times: deque[float] = deque()
 
     def note(self) -> None:
@@ -111,11 +121,15 @@ class ForumClient(DiscourseClient):
         self.session.headers["User-Agent"] = USER_AGENT
         self.requests_made = 0
         self.pacer = Pacer()
+        self.budget = Budget()  # every request is charged to it (budget.py)
 
     def _request(self, verb, path, params=None, files=None, data=None, json=None,
                  override_request_kwargs=None):
         headers = {"Accept": JSON_TYPE, "Api-Key": self.api_key,
                    "Api-Username": self.api_username}
+        wait = self.budget.charge()
+        if wait:
+            raise OverBudget(f"{verb} {path}: over the request budget", wait)
         self.requests_made += 1
         self.pacer.note()
         try:

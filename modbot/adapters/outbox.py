@@ -49,6 +49,7 @@ from .forum import (
     CredentialsRejected,
     ForumClient,
     ForumError,
+    OverBudget,
     PermanentError,
     TransientError,
 )
@@ -119,6 +120,8 @@ class Outbox:
                 continue
             if self.spacing and self.wall() - self.last_sent < self.spacing:
                 break
+            if self.client.budget.wait_for():
+                break  # no token for a post now: the next drain goes on
             if self.new_pms_until > self.wall() and self._opens_conversation(row):
                 blocked.add(row.thread)  # waits for the forum's day; other threads go on
                 continue
@@ -126,6 +129,8 @@ class Outbox:
                 if self._deliver(row):
                     sent += 1
                 self.refused = 0
+            except OverBudget:
+                break  # the budget ran out during the row: it is sent again, marker first
             except TransientError as exc:
                 if exc.status == 429 and exc.retry_after > LONG_WAIT and \
                         self._opens_conversation(row):

@@ -20,10 +20,12 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from types import SimpleNamespace
 
 import peewee
 from playhouse.db_url import connect
-from playhouse.migrate import SchemaMigrator, migrate
+
+from .migrations import MIGRATIONS
 
 DEFAULT_URL = "sqlite:///data/modbot.sqlite"
 proxy = peewee.DatabaseProxy()
@@ -113,67 +115,6 @@ MODELS = [SchemaVersion, GameRow, InputRow, EventRow, OutboxRow, CursorRow, Pict
           SnapshotRow]
 
 
-def _v1_create(db):
-    db.create_tables([GameRow, InputRow, EventRow, OutboxRow, CursorRow])
-
-
-def _v2_input_topic(db):
-    """PM inputs (Storyteller commands) remember their PM topic, to answer there."""
-    columns = {c.name for c in db.get_columns("input_row")}
-    if "topic_id" not in columns:  # a database created by v1 before this column existed
-        migrator = SchemaMigrator.from_database(db)
-        migrate(migrator.add_column("input_row", "topic_id", peewee.IntegerField(null=True)))
-
-
-def _v3_input_shared(db):
-    """PM inputs remember whether players take part, so answers stay with the STs."""
-    columns = {c.name for c in db.get_columns("input_row")}
-    if "shared" not in columns:
-        migrator = SchemaMigrator.from_database(db)
-        migrate(migrator.add_column("input_row", "shared", peewee.BooleanField(null=True)))
-
-
-def _v4_input_participants(db):
-    """PM inputs remember who takes part (players' night commands and whispers)."""
-    columns = {c.name for c in db.get_columns("input_row")}
-    if "participants" not in columns:
-        migrator = SchemaMigrator.from_database(db)
-        migrate(migrator.add_column("input_row", "participants", peewee.TextField(null=True)))
-
-
-def _v5_outbox_first_attempt(db):
-    """Outbox rows remember their first attempt: the marker search in PMs pages back to it."""
-    if "outbox_row" not in db.get_tables():
-        db.create_tables([OutboxRow])
-        return
-    columns = {c.name for c in db.get_columns("outbox_row")}
-    if "first_attempt" not in columns:
-        migrator = SchemaMigrator.from_database(db)
-        migrate(migrator.add_column("outbox_row", "first_attempt", peewee.FloatField(null=True)))
-
-
-def _v6_pictures(db):
-    """The pictures posts embed (the town square of a vote count)."""
-    db.create_tables([PictureRow])
-
-
-def _v7_outbox_edits(db):
-    """Outbox rows that rewrite another post (a running vote count)."""
-    if "edit_of" not in {c.name for c in db.get_columns("outbox_row")}:
-        migrator = SchemaMigrator.from_database(db)
-        migrate(migrator.add_column("outbox_row", "edit_of", peewee.CharField(null=True)))
-
-
-def _v8_snapshots(db):
-    """Snapshots of running games, so a restart folds only what came after."""
-    db.create_tables([SnapshotRow])
-
-
-MIGRATIONS = [_v1_create, _v2_input_topic, _v3_input_shared, _v4_input_participants,
-              _v5_outbox_first_attempt, _v6_pictures, _v7_outbox_edits,
-              _v8_snapshots]  # append; never edit one
-
-
 @dataclass
 class Outgoing:
     """A post the bot owes: to a public topic, or a PM thread (created on first use)."""
@@ -221,8 +162,9 @@ class Store:
             self.db.create_tables([SchemaVersion])
             row = SchemaVersion.select().first()
             current = row.version if row else 0
+            models = SimpleNamespace(**{model.__name__: model for model in MODELS})
             for version in range(current, len(MIGRATIONS)):
-                MIGRATIONS[version](self.db)
+                MIGRATIONS[version](self.db, models)
             if row is None:
                 SchemaVersion.create(version=len(MIGRATIONS))
             elif current < len(MIGRATIONS):

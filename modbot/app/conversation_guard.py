@@ -18,7 +18,8 @@ from __future__ import annotations
 import logging
 
 from ..adapters.forum import ForumClient, ForumError
-from ..adapters.store import OutboxRow
+from ..adapters.store import OutboxRow, Outgoing
+from .render import render
 
 log = logging.getLogger("modbot.app.conversation_guard")
 
@@ -52,3 +53,17 @@ class ConversationGuard:
         if self.on_intruder is not None:
             self.on_intruder(row, topic_id, extra)
         return False
+
+
+def intrusion_notes(reactor, player: str | None, topic_id: int, names: list[str],
+                    storytellers) -> list[Outgoing]:
+    """Someone joined a private conversation the game made (`player`'s grimoire, or the
+    Storytellers' own when None): the player hears why their messages move, the Storytellers
+    what the newcomers could read."""
+    key = f"intruder:{topic_id}:{'+'.join(n.lower() for n in names)}"
+    told = [reactor.note_to_storytellers(storytellers, key, render(
+        "intruder_storytellers.md.j2", player=player, topic_id=topic_id, names=names))]
+    if player is not None:
+        told.append(reactor.pm(player, key.replace("intruder:", "moved:", 1), render(
+            "intruder_player.md.j2", topic_id=topic_id, names=names)))
+    return told

@@ -28,7 +28,7 @@ log = logging.getLogger("modbot")
 FORUM_KEYS = {"url", "username", "api_key_env", "timeout", "category"}
 BOT_KEYS = {"poll_seconds", "database_url", "vote_count_minutes", "settle_seconds",
             "sweep_minutes", "post_spacing", "close_topic_at_night", "max_backoff", "guide_url",
-            "snapshot_seconds"}
+            "snapshot_seconds", "names_minutes", "requests_per_minute"}
 
 
 class ConfigError(ValueError):
@@ -79,7 +79,8 @@ def load_config(path: str | Path, environ=os.environ) -> Config:
     username = str(forum.get("username", "modbot"))
     settings = Settings(bot_username=username, **{k: bot[k] for k in (
         "vote_count_minutes", "settle_seconds", "sweep_minutes", "post_spacing",
-        "close_topic_at_night", "max_backoff", "snapshot_seconds") if k in bot})
+        "close_topic_at_night", "max_backoff", "snapshot_seconds", "names_minutes",
+        "requests_per_minute") if k in bot})
     rehearsal = data.get("rehearsal", {})
     _known(path, "rehearsal", rehearsal, {"start", "speed", "clock"})
     if rehearsal.get("clock", "forum") != "forum":
@@ -220,6 +221,10 @@ def run(config: Config, *, max_cycles: int | None = None) -> int:
                          timeout=config.timeout)
     games = [load_game(g) for g in config.games]
     service = Service(client, store, games, config.settings)
+    if config.forum_clock or config.rehearsal_start is not None:
+        # a rehearsal's minutes pass faster than real ones: the sandbox's own limiter (on the
+        # forum's clock) answers instead of the bot's budget in real seconds
+        client.budget.per_minute = 0
     stopping = {"flag": False, "cycles": 0}
 
     def stop(signum, _frame):

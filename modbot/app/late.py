@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from ..core import Post
+from ..core import Post, iso
+from .render import render
+from .steps import Step, post_row, state_changes
 
 
 def last_applied(history) -> datetime | None:
@@ -59,3 +61,42 @@ def in_place(inputs, accepted: set[int]) -> list[tuple]:
                       if (t := when(e)) is not None and t > post.created_at), len(ordered))
         ordered.insert(index, ("post", post, entry[2]))
     return ordered
+
+
+def hold(game, post_id: int, post_number: int, author: str, at: datetime, raw: str):
+    """Store the post as held; tell the Storytellers what counting it in its place would
+    change (the game replayed with it, compared with the game now)."""
+    post = Post(post_number, author, at, raw)
+    game.inputs.append(("late", post, post_id))
+    game.last_post_number = max(game.last_post_number, post_number)
+    changes = state_changes(game.state, game.refold(game.undone, game.accepted | {post_id}))
+    note = game.reactor.note_to_storytellers(game.state.setup.storytellers, f"late:{post_id}",
+                                             render("late_post.md.j2", post_id=post_id,
+                                                    post_number=post_number, author=author,
+                                                    at=iso(at), changes=changes,
+                                                    topic_id=game.topic_id,
+                                                    applied=iso(last_applied(game.history))))
+    return Step({**post_row(post_id, post), "kind": "late"},
+                [("LatePostHeld", {"post_id": post_id, "post_number": post_number,
+                                   "author": author, "at": iso(at)})], [note])
+
+
+def accept(game, report):
+    """`!accept id:N`: the held post N counted in its place, the game replayed with it; the
+    Storytellers' answer and the event, or nothing when the report asks for none."""
+    if report is None or report.accept is None:
+        return [], []
+    post_id = report.accept
+    held = {pid for kind, _, pid in game.inputs if kind == "late"}
+    if post_id not in held or post_id in game.accepted:
+        changes, error = [], "not_held"
+    else:
+        replayed = game.refold(game.undone, game.accepted | {post_id})
+        changes, error = state_changes(game.state, replayed), None
+        game.accepted.add(post_id)
+        game.state = replayed
+    note = game.reactor.note_to_storytellers(
+        game.state.setup.storytellers, f"late-accepted:{post_id}:{len(game.inputs)}",
+        render("late_accepted.md.j2", post_id=post_id, error=error, changes=changes))
+    events = [] if error else [("LatePostAccepted", {"post_id": post_id, "changes": changes})]
+    return [note], events

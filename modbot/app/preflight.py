@@ -65,9 +65,13 @@ def _account(client: ForumClient, username: str, found: Findings) -> bool:
                               " set forum.username, or use that account's key")
         return False
     if not (me.get("admin") or me.get("moderator")):
-        found.notes.append(f"{username} is not staff: PMs need its trust level, new topics "
-                           "wait 15 s each (a deal of 15 role PMs takes minutes), and the "
-                           "topic cannot be closed at night; make it a moderator to avoid this")
+        gap = 30 if me.get("trust_level") == 0 else 5
+        found.notes.append(f"{username} is not staff: PMs need its trust level, posts wait "
+                           f"{gap} s each and new topics 15 s (a deal of 15 role PMs takes "
+                           "minutes), at most 20 new private conversations a day (the rest "
+                           "wait for the next day), a fourth post in a row in a thread it did "
+                           "not open joins its last post, and the topic cannot be closed at "
+                           "night; make it a moderator to avoid this")
     return True
 
 
@@ -77,12 +81,41 @@ def _game(client: ForumClient, username: str, setup: GameSetup, found: Findings)
         found.problems.append(f"{where}: game.bot_username is {setup.bot_username!r} but the "
                               f"bot runs as {username!r}: make them the same")
     _topic(client, setup, where, found)
+    named = _user_ids(client, setup, where, found)
     for number, seat in enumerate(setup.seats, 1):
-        _user(client, seat.name, f"{where}: seat {number}", found,
+        _user(client, named.get(seat.name, seat.name), f"{where}: seat {number}", found,
               "fix the seat's player in the game file, or !sub OLD NEW once the game runs")
     for storyteller in setup.storytellers:
         _user(client, storyteller, f"{where}: Storyteller", found,
               "fix game.storytellers in the game file")
+
+
+def _user_ids(client: ForumClient, setup: GameSetup, where: str, found: Findings) -> dict:
+    """The seats whose game file gives a `user_id`: that account (one request for all, by id),
+    which the seat follows whatever its name; {seat name: the account's name now}."""
+    given = dict(setup.user_ids)
+    if not given:
+        return {}
+    try:
+        users = {int(u["id"]): u["username"] for u in client.users_by_ids(sorted(given.values()))}
+    except ForumError as exc:
+        found.problems.append(f"{where}: the seats' user ids could not be looked up ({exc})")
+        return {}
+    named = {}
+    for number, seat in enumerate(setup.seats, 1):
+        user_id = given.get(seat.name)
+        if user_id is None:
+            continue
+        if user_id not in users:
+            found.problems.append(f"{where}: seat {number} ({seat.name}): no forum user has id "
+                                  f"{user_id}: fix the seat's user_id, or leave it out")
+            continue
+        named[seat.name] = users[user_id]
+        if users[user_id].casefold() != seat.name.casefold():
+            found.notes.append(f"{where}: seat {number} ({seat.name}): user id {user_id} is "
+                               f"called {users[user_id]} on the forum now; the seat follows the "
+                               "account (write that name as its player to match)")
+    return named
 
 
 def _topic(client: ForumClient, setup: GameSetup, where: str, found: Findings) -> None:

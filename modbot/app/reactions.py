@@ -349,19 +349,6 @@ class Reactor:
                         raw, recipients=(player, *self.options.storytellers),
                         title=f"{player}'s grimoire (game {self.options.topic_id})")
 
-    def intruded(self, player: str | None, topic_id: int, names: list[str],
-                 storytellers) -> list[Outgoing]:
-        """Someone joined a private conversation the game made (`player`'s grimoire, or the
-        Storytellers' own when None): the player hears why their messages move, the
-        Storytellers what the newcomers could read."""
-        key = f"intruder:{topic_id}:{'+'.join(n.lower() for n in names)}"
-        told = [self.note_to_storytellers(storytellers, key, render(
-            "intruder_storytellers.md.j2", player=player, topic_id=topic_id, names=names))]
-        if player is not None:
-            told.append(self.pm(player, key.replace("intruder:", "moved:", 1), render(
-                "intruder_player.md.j2", topic_id=topic_id, names=names)))
-        return told
-
     def note_to_storytellers(self, storytellers, key: str, raw: str) -> Outgoing:
         """To the Storytellers' conversation with the bot."""
         return Outgoing(f"{self.options.key}:{key}", f"{self.options.key}:pm:storytellers",

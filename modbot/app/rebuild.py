@@ -71,11 +71,12 @@ class StillReading(ForumError):
 
 
 class PagedReads:
-    """Whole-thread reads that keep their place: at most `pages` requests an attempt, so a
-    3,000-post thread (150 requests) is read over several cycles inside the forum's budget,
+    """Whole-thread reads that keep their place: at most `pages` requests an attempt (and what
+    the background share of the budget allows), so a 3,000-post thread (150 requests) is read
+    over several cycles inside the forum's budget,
     the other games served between, and an error or a 429 mid-way loses nothing read."""
 
-    def __init__(self, pages: int = 8) -> None:
+    def __init__(self, pages: int = 12) -> None:
         self.pages = pages
         self.partial: dict[tuple, tuple[list[dict], int]] = {}  # (topic, extras) -> read so far
 

@@ -12,10 +12,8 @@ the posts owed, for the caller to commit in one transaction.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import logging
 import re
-from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..adapters.store import Outgoing
@@ -32,28 +30,19 @@ from ..core import (
     next_due,
     parse_commands,
     parse_post,
-    report,
 )
-from . import late
+from . import late, renames
 from .reactions import GameOptions, Reactor
 from .render import render, silent_rendering
+from .steps import Step, sha1, state_changes
+from .steps import events_of as _events
+from .steps import post_row as _post_row
 from .upgrade import version_cursor
 
 SELF_DELETED = "(post deleted by author)"
 log = logging.getLogger("modbot.app.runtime")
 _COMMAND_LINE = re.compile(r"^\s*[*_]*!", re.MULTILINE)  # cheap test before parsing commands
 
-
-def sha1(text: str) -> str:
-    return hashlib.sha1(text.encode("utf-8")).hexdigest()
-
-
-@dataclass
-class Step:
-    input: dict | None = None
-    events: list[tuple[str, dict]] = field(default_factory=list)
-    outgoing: list[Outgoing] = field(default_factory=list)
-    cursors: dict[str, int] = field(default_factory=dict)  # committed with the input
 
 
 class GameRuntime:
@@ -190,74 +179,21 @@ class GameRuntime:
         return Step({"kind": "tick", "at": iso(now)}, _events(outcome.events), outgoing)
 
     def on_rename(self, old: str, new: str, at: datetime) -> Step:
-        """A seat's or a Storyteller's forum account (known by its user id) is now called
-        `new`: the core renames them; their grimoire conversation stays the same one (its
-        outbox thread keeps the first name); the Storytellers are told once."""
-        outcome = handle_rename(self.state, old, new, at)
-        if not outcome.events:
-            return Step()
-        self.inputs.append(("rename", (old, new, at), None))
-        self.state = outcome.state
-        self._remember(outcome.events, "forum", None, new, at)
-        self.follow_renames()
-        raw = render("renamed.md.j2", old=old, new=new,
-                     seated=self.state.is_seated(new),
-                     storyteller=self.state.setup.is_storyteller(new))
-        note = self.reactor.note_to_storytellers(self.state.setup.storytellers,
-                                                 f"renamed:{old.lower()}:{new.lower()}", raw)
-        return Step({"kind": "rename", "author": new, "at": iso(at), "raw": old},
-                    _events(outcome.events), [note])
+        """A seat's or a Storyteller's forum account is now called `new` (renames.py)."""
+        return renames.rename(self, old, new, at)
 
     def on_late(self, post_id: int, post_number: int, author: str, at: datetime,
                 raw: str) -> Step:
-        """A thread post whose time lies before a moment already applied (see late.py): held,
-        and the Storytellers told what counting it in its place would change."""
-        post = Post(post_number, author, at, raw)
-        self.inputs.append(("late", post, post_id))
-        self.last_post_number = max(self.last_post_number, post_number)
-        changes = state_changes(self.state, self.refold(self.undone, self.accepted | {post_id}))
-        raw_note = render("late_post.md.j2", post_id=post_id, post_number=post_number,
-                          author=author, at=iso(at), changes=changes, topic_id=self.topic_id,
-                          applied=iso(late.last_applied(self.history)))
-        note = self.reactor.note_to_storytellers(self.state.setup.storytellers,
-                                                 f"late:{post_id}", raw_note)
-        return Step({**_post_row(post_id, post), "kind": "late"},
-                    [("LatePostHeld", {"post_id": post_id, "post_number": post_number,
-                                       "author": author, "at": iso(at)})], [note])
+        """A thread post whose time lies before a moment already applied: held (late.py)."""
+        return late.hold(self, post_id, post_number, author, at, raw)
 
     def _accept(self, report) -> tuple[list[Outgoing], list[tuple[str, dict]]]:
-        """`!accept id:N`: the held post N counted in its place; the game replayed."""
-        if report is None or report.accept is None:
-            return [], []
-        post_id = report.accept
-        held = {pid for kind, _, pid in self.inputs if kind == "late"}
-        if post_id not in held or post_id in self.accepted:
-            changes, error = [], "not_held"
-        else:
-            replayed = self.refold(self.undone, self.accepted | {post_id})
-            changes, error = state_changes(self.state, replayed), None
-            self.accepted.add(post_id)
-            self.state = replayed
-        note = self.reactor.note_to_storytellers(
-            self.state.setup.storytellers, f"late-accepted:{post_id}:{len(self.inputs)}",
-            render("late_accepted.md.j2", post_id=post_id, error=error, changes=changes))
-        events = [] if error else [("LatePostAccepted", {"post_id": post_id, "changes": changes})]
-        return [note], events
+        """`!accept id:N`: the held post N counted in its place (late.py)."""
+        return late.accept(self, report)
 
     def follow_renames(self) -> None:
-        """The options the reactor writes with, after the renames folded so far: the
-        Storytellers' current names, and each renamed player's conversation (by first name)."""
-        threads: dict[str, str] = {}
-        storytellers = list(self.setup.storytellers)
-        for kind, value, _ in self.inputs:
-            if kind != "rename":
-                continue
-            old, new, _ = value
-            threads[new.lower()] = threads.pop(old.lower(), old.lower())
-            storytellers = [new if s == old else s for s in storytellers]
-        self.options = dataclasses.replace(self.options, storytellers=tuple(storytellers),
-                                           threads=tuple(threads.items()))
-        self.reactor.options = self.options
+        """The reactor's options after the renames folded so far (renames.py)."""
+        renames.follow(self)
 
     def next_due(self) -> datetime | None:
         """The next moment the clock matters: a deadline or milestone, a vote count or a hand
@@ -384,28 +320,6 @@ class GameRuntime:
         return bool(parsed.actions)
 
 
-def state_changes(before, after, limit: int = 30) -> list[str]:
-    """What differs between two game states, one line each (for the ST)."""
-    old, new = _flatten(report(before)), _flatten(report(after))
-    lines = [f"{key}: {old.get(key, '(none)')} -> {new.get(key, '(none)')}"
-             for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key)
-             and not key.endswith(("locked_at", ".at", "phase_ends_at"))]
-    return lines[:limit] + ([f"... and {len(lines) - limit} more"] if len(lines) > limit else [])
-
-
-def _flatten(value, prefix: str = "") -> dict:
-    if isinstance(value, dict):
-        items = value.items()
-    elif isinstance(value, list):
-        items = ((str(i), v) for i, v in enumerate(value))
-    else:
-        return {prefix: value}
-    out = {}
-    for key, item in items:
-        out.update(_flatten(item, f"{prefix}.{key}" if prefix else str(key)))
-    return out
-
-
 def _undo_events(undo) -> list[tuple[str, dict]]:
     if undo and undo.get("done"):
         return [("Undone", {"input": undo["input"], "changes": undo["changes"]})]
@@ -419,19 +333,8 @@ def summarize(event) -> str:
     return f"{type(event).__name__}({fields})"
 
 
-def _post_row(post_id: int, post: Post) -> dict:
-    """The input row a thread post is stored as."""
-    return {"kind": "post", "post_id": post_id, "post_number": post.post_number,
-            "author": post.author, "at": iso(post.created_at), "raw": post.raw,
-            "raw_sha1": sha1(post.raw)}
-
-
 def _pm_row(post_id: int, post: Post, topic_id: int, shared: bool,
             participants: tuple[str, ...]) -> dict:
     """The input row a PM is stored as: its conversation's topic and participants too."""
     return {**_post_row(post_id, post), "kind": "pm", "topic_id": topic_id, "shared": shared,
             "participants": ",".join(participants) or None}
-
-
-def _events(events) -> list[tuple[str, dict]]:
-    return [(type(e).__name__, dataclasses.asdict(e)) for e in events]

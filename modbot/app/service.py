@@ -45,18 +45,20 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from ..adapters.budget import Priority
 from ..adapters.forum import (
     ConfigurationError,
     CredentialsRejected,
     ForumClient,
     ForumError,
     NotFound,
+    OverBudget,
     TransientError,
 )
 from ..adapters.outbox import Outbox
 from ..adapters.store import Batch, Store
 from ..core import GameSetup
-from .conversation_guard import ConversationGuard
+from .conversation_guard import ConversationGuard, intrusion_notes
 from .deal_guard import DealGuard, held_note
 from .edit_sweep import EditSweep
 from .handling import Handling
@@ -92,6 +94,7 @@ class Settings:
     max_backoff: float = 60  # seconds between retries after 5xx, timeouts, dropped connections
     snapshot_seconds: float = 60  # at most one snapshot of a game this often (snapshot.py)
     names_minutes: float = 10  # how often seats' usernames are checked by id (identities.py)
+    requests_per_minute: float = 55  # the key's budget (Discourse's admin default is 60; 0: none)
 
 
 @dataclass
@@ -108,6 +111,7 @@ class Service(Handling, Intake):
         self.client = client
         self.store = store
         self.settings = settings or Settings()
+        client.budget.per_minute = self.settings.requests_per_minute
         self.setups = games
         self.games: dict[int, GameRuntime] = {}
         self.outbox: Outbox | None = None
@@ -124,21 +128,31 @@ class Service(Handling, Intake):
         self.identities = Identities(client, store, self.settings.names_minutes * 60)
         self.guard.on_found = self.identities.remember  # the ids it finds bind the seats
         self.bot_id: int | None = None  # the bot's forum user id (its posts, whatever its name)
-        self.long_reads = PagedReads()  # a new or rebuilt game's thread, 8 pages a cycle
+        self.long_reads = PagedReads()  # a new or rebuilt game's thread, 12 pages a cycle
 
     # -- start-up ---------------------------------------------------------------------------
 
     def start(self) -> None:
         self.connect()
-        for setup in self.setups:
-            if setup.topic_id in self.games or setup.topic_id in self.waiting:
-                continue  # a retried start-up keeps the games it has
+        todo = [s for s in self.setups if s.topic_id not in self.games
+                and s.topic_id not in self.waiting]  # a retried start-up keeps what it has
+        new = [s for s in todo if self._never_started(s)]
+        listed = self._listed([s.topic_id for s in new])
+        for setup in todo:
             self.client.pacer.wait()  # many games: under the forum's per-minute limit
-            if self._never_started(setup):
-                self._check_topic(setup)
+            if setup in new:
+                if setup.topic_id not in listed:
+                    self._check_topic(setup)  # unlisted, or missing: one read says which
                 self.waiting[setup.topic_id] = setup  # started once its names are checked
             else:
                 self.start_game(setup)
+
+    def _listed(self, topic_ids: list) -> set[int]:
+        """The topics one listing shows (they exist: a new game's first read comes later)."""
+        if not topic_ids or any(t is None for t in topic_ids):
+            return set()
+        listing = self.client.topics_listed(sorted(topic_ids)[:100])
+        return {int(t["id"]) for t in listing.get("topics", [])}
 
     def connect(self) -> None:
         """Check the bot's account; set up the outbox (its cadence: staff or not)."""
@@ -227,18 +241,23 @@ class Service(Handling, Intake):
             report.deferred.append("waiting for the forum's Retry-After")  # after a 429
             return report
         before = self.client.requests_made
+        budget = self.client.budget
         try:
-            self._admit_waiting(now)
-            report.posts = self._read_new()
+            with budget.spending(Priority.BACKGROUND):  # start-up and rebuild reads, names
+                self._admit_waiting(now)
+            with budget.spending(Priority.LIVE):
+                report.posts = self._read_new()
             if self.identities.due(now):
-                self._follow_renames(self.identities.renames(now), now)
+                with budget.spending(Priority.BACKGROUND):
+                    self._follow_renames(self.identities.renames(now), now)
         except ForumError as exc:  # any read error: logged, read again next cycle
             self._deferred(report, exc)
         else:  # the clock moves only once the posts before it are read
             self._key_works()
             for game in self.games.values():
                 self.tick_until(game, now - timedelta(seconds=self.settings.settle_seconds))
-            self.sweeper.step(now, self.games, self._sweep_game)
+            with budget.spending(Priority.BACKGROUND):
+                self.sweeper.step(now, self.games, self._sweep_game)
             self.save_snapshots()
         report.sent = self.drain()
         report.requests = self.client.requests_made - before
@@ -258,6 +277,9 @@ class Service(Handling, Intake):
                     log.info("game %s: reading its thread before it starts: %d posts so far",
                              setup.name, self.long_reads.progress(topic_id))
                     continue
+                except OverBudget:  # its reads wait for the budget's next tokens
+                    log.info("game %s: start-up waits for the request budget", setup.name)
+                    continue
                 except (ConfigurationError, ForumError) as exc:
                     log.error("game %s: cannot start yet: %s", setup.name, exc)
                     continue
@@ -272,7 +294,9 @@ class Service(Handling, Intake):
             self.store.commit(Batch(outbox=[note]))
 
     def _deferred(self, report: CycleReport, exc: ForumError) -> None:
-        if isinstance(exc, CredentialsRejected):
+        if isinstance(exc, OverBudget):  # the rest waits for the budget's next tokens
+            log.info("cycle: %s; the rest of the reading waits %.0fs", exc, exc.retry_after)
+        elif isinstance(exc, CredentialsRejected):
             self._key_was_refused(exc)
         elif isinstance(exc, TransientError):
             log.warning("forum unavailable this cycle: %s", exc)
@@ -304,7 +328,8 @@ class Service(Handling, Intake):
         if time.monotonic() < self.quiet_until:
             return 0
         try:
-            return self.outbox.drain()
+            with self.client.budget.spending(Priority.DUE):
+                return self.outbox.drain()
         except TransientError as exc:  # raised outside a row (the marker search)
             log.warning("outbox paused: %s", exc)
             if exc.status == 429:
@@ -330,8 +355,8 @@ class Service(Handling, Intake):
         recipients = [r for r in (row.recipients or "").split(",") if r]
         player = None if row.thread.endswith(":pm:storytellers") or not recipients \
             else recipients[0]
-        self.commit_outgoing(game.reactor.intruded(player, topic_id, names,
-                                                   game.state.setup.storytellers))
+        self.commit_outgoing(intrusion_notes(game.reactor, player, topic_id, names,
+                                             game.state.setup.storytellers))
 
     def _pm_limit(self, row, seconds: float) -> None:
         """The bot's new conversations for the day are spent: each game with some waiting is

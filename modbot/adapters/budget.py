@@ -1,0 +1,80 @@
+"""Theory of operation: one request budget per key, spent by priority, never past the forum's.
+
+Discourse meters an admin key's requests per site (60 a minute by default, shared by every
+admin key: lib/auth/default_current_user_provider.rb, `max_admin_api_reqs_per_minute`) and
+answers 429 past it, to every caller at once. So the client charges every request it makes,
+reads, writes and retries alike, to a sliding minute of the key's size (`per_minute`, a little
+under the forum's), and refuses a request itself when the minute is full (forum.OverBudget,
+which carries how long until a request may go) instead of letting the forum refuse it.
+Requests say what they are for (`Priority`): the new posts and PMs of live games may spend
+the last request of the minute; posts that are due (counts, phases, results) leave
+`RESERVE[DUE]` for them; background work (the edit sweep, name look-ups, start-up and
+rebuild reads) leaves more. So a busy minute is spent on live games first, background work
+waits for quiet ones, and nothing bursts past the budget.
+
+No clock of its own: `clock` is passed in (time.monotonic by default), and nothing sleeps.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from contextlib import contextmanager
+from enum import IntEnum
+
+
+class Priority(IntEnum):
+    LIVE = 0  # a live game's new posts and PMs
+    DUE = 1  # the posts the bot owes
+    BACKGROUND = 2  # the edit sweep, name look-ups, start-up and rebuild reads
+
+
+RESERVE = {Priority.LIVE: 0, Priority.DUE: 4, Priority.BACKGROUND: 12}
+WINDOW = 60.0
+
+
+class Budget:
+    """A sliding minute, as Discourse's RateLimiter counts (lib/rate_limiter.rb keeps the times
+    of the last `max` requests and refuses one while the oldest is under a minute old)."""
+
+    def __init__(self, per_minute: float = 55, *, clock=None) -> None:
+        self.per_minute = per_minute  # 0: no budget kept (a forum without limits)
+        self.clock = clock or (lambda: time.monotonic())  # looked up when called
+        self.times: deque[float] = deque()  # the requests of the last minute
+        self.priority = Priority.LIVE
+        self.spent = 0
+        self.refused = 0
+
+    def wait_for(self, priority: Priority | None = None) -> float:
+        """Seconds until a request of this priority may go (0: now)."""
+        if not self.per_minute:
+            return 0.0
+        now = self.clock()
+        while self.times and now - self.times[0] >= WINDOW:
+            self.times.popleft()
+        allowed = int(self.per_minute) - RESERVE[self.priority if priority is None else priority]
+        over = len(self.times) - allowed + 1  # how many must leave the window first
+        if over <= 0:
+            return 0.0
+        return WINDOW - (now - self.times[over - 1])
+
+    def charge(self) -> float:
+        """Spend one request of the current priority: 0, or (nothing spent) the seconds until
+        one may go (the caller raises forum.OverBudget)."""
+        wait = self.wait_for()
+        if wait > 0:
+            self.refused += 1
+            return wait
+        if self.per_minute:
+            self.times.append(self.clock())
+        self.spent += 1
+        return 0.0
+
+    @contextmanager
+    def spending(self, priority: Priority):
+        """Requests made inside are of this priority."""
+        before, self.priority = self.priority, priority
+        try:
+            yield self
+        finally:
+            self.priority = before

@@ -1,0 +1,69 @@
+"""The store's schema changes, in order: each runs once, recorded in `schema_version`
+(see store.py), with the store's models (`m`, by class name: this module imports nothing of
+the store's). Append a new one; never edit one that has shipped."""
+
+from __future__ import annotations
+
+import peewee
+from playhouse.migrate import SchemaMigrator, migrate
+
+
+def _v1_create(db, m):
+    db.create_tables([m.GameRow, m.InputRow, m.EventRow, m.OutboxRow, m.CursorRow])
+
+
+def _v2_input_topic(db, m):
+    """PM inputs (Storyteller commands) remember their PM topic, to answer there."""
+    columns = {c.name for c in db.get_columns("input_row")}
+    if "topic_id" not in columns:  # a database created by v1 before this column existed
+        migrator = SchemaMigrator.from_database(db)
+        migrate(migrator.add_column("input_row", "topic_id", peewee.IntegerField(null=True)))
+
+
+def _v3_input_shared(db, m):
+    """PM inputs remember whether players take part, so answers stay with the STs."""
+    columns = {c.name for c in db.get_columns("input_row")}
+    if "shared" not in columns:
+        migrator = SchemaMigrator.from_database(db)
+        migrate(migrator.add_column("input_row", "shared", peewee.BooleanField(null=True)))
+
+
+def _v4_input_participants(db, m):
+    """PM inputs remember who takes part (players' night commands and whispers)."""
+    columns = {c.name for c in db.get_columns("input_row")}
+    if "participants" not in columns:
+        migrator = SchemaMigrator.from_database(db)
+        migrate(migrator.add_column("input_row", "participants", peewee.TextField(null=True)))
+
+
+def _v5_outbox_first_attempt(db, m):
+    """Outbox rows remember their first attempt: the marker search in PMs pages back to it."""
+    if "outbox_row" not in db.get_tables():
+        db.create_tables([m.OutboxRow])
+        return
+    columns = {c.name for c in db.get_columns("outbox_row")}
+    if "first_attempt" not in columns:
+        migrator = SchemaMigrator.from_database(db)
+        migrate(migrator.add_column("outbox_row", "first_attempt", peewee.FloatField(null=True)))
+
+
+def _v6_pictures(db, m):
+    """The pictures posts embed (the town square of a vote count)."""
+    db.create_tables([m.PictureRow])
+
+
+def _v7_outbox_edits(db, m):
+    """Outbox rows that rewrite another post (a running vote count)."""
+    if "edit_of" not in {c.name for c in db.get_columns("outbox_row")}:
+        migrator = SchemaMigrator.from_database(db)
+        migrate(migrator.add_column("outbox_row", "edit_of", peewee.CharField(null=True)))
+
+
+def _v8_snapshots(db, m):
+    """Snapshots of running games, so a restart folds only what came after."""
+    db.create_tables([m.SnapshotRow])
+
+
+MIGRATIONS = [_v1_create, _v2_input_topic, _v3_input_shared, _v4_input_participants,
+              _v5_outbox_first_attempt, _v6_pictures, _v7_outbox_edits,
+              _v8_snapshots]  # append; never edit one

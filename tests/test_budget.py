@@ -1,0 +1,46 @@
+"""The request budget (modbot/adapters/budget.py): a sliding minute as Discourse counts it,
+spent by priority."""
+
+from modbot.adapters.budget import RESERVE, Budget, Priority
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def test_a_full_minute_refuses_until_its_oldest_request_is_a_minute_old():
+    clock = Clock()
+    budget = Budget(10, clock=clock)
+    for n in range(10):
+        clock.t = n
+        assert budget.charge() == 0
+    clock.t = 30
+    assert budget.charge() == 30  # the first request (at 0 s) leaves the minute at 60 s
+    clock.t = 60
+    assert budget.charge() == 0
+    assert budget.spent == 11 and budget.refused == 1
+
+
+def test_live_reads_may_spend_what_background_work_leaves():
+    clock = Clock()
+    budget = Budget(20, clock=clock)
+    with budget.spending(Priority.BACKGROUND):
+        spent = 0
+        while budget.charge() == 0:
+            spent += 1
+    assert spent == 20 - RESERVE[Priority.BACKGROUND]
+    with budget.spending(Priority.DUE):
+        assert budget.charge() == 0  # posts that are due still go
+    with budget.spending(Priority.LIVE):
+        while budget.charge() == 0:
+            spent += 1
+    assert len(budget.times) == 20  # the last requests of the minute were the live games'
+
+
+def test_no_budget_kept_when_the_forum_has_no_limit():
+    budget = Budget(0, clock=Clock())
+    assert all(budget.charge() == 0 for _ in range(1000))

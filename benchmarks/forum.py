@@ -172,9 +172,12 @@ def sweep_period(games: int, folder: Path, action_posts: int) -> float:
                     "topic_id": setup.topic_id,
                     "raw": f"/vote {PLAYERS[(n + 1) % 7]}\nMy vote for today, after some thought.",
                     "created_at": (now + timedelta(seconds=n + 1)).isoformat()})
-        for _ in range(3):  # read them, and the bot's counts
-            now += timedelta(seconds=15)
-            service.cycle(now)
+        for _ in range(300):  # every game started, the posts read, what the bot owes sent
+            now += timedelta(seconds=15)  # (within its request budget of 55 a forum minute)
+            clock.set(now)
+            report = service.cycle(now)
+            if not report.deferred and not service.waiting and not store.pending():
+                break
         total = 0
         for _ in range(12):
             now += timedelta(seconds=15)

@@ -21,6 +21,7 @@ from datetime import datetime
 from ..core import Post, iso
 from .render import render
 from .steps import Step, post_row, state_changes
+from .views import date_tag
 
 
 def last_applied(history) -> datetime | None:
@@ -73,9 +74,9 @@ def hold(game, post_id: int, post_number: int, author: str, at: datetime, raw: s
     note = game.reactor.note_to_storytellers(game.state.setup.storytellers, f"late:{post_id}",
                                              render("late_post.md.j2", post_id=post_id,
                                                     post_number=post_number, author=author,
-                                                    at=iso(at), changes=changes,
+                                                    at=date_tag(at), changes=changes,
                                                     topic_id=game.topic_id,
-                                                    applied=iso(last_applied(game.history))))
+                                                    applied=date_tag(last_applied(game.history))))
     return Step({**post_row(post_id, post), "kind": "late"},
                 [("LatePostHeld", {"post_id": post_id, "post_number": post_number,
                                    "author": author, "at": iso(at)})], [note])

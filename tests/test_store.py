@@ -131,3 +131,12 @@ def test_a_version_1_database_is_migrated(tmp_path):
             ("/vote Derek", None, None, None)
     finally:
         store.close()
+
+
+def test_the_bots_sent_post_numbers_after_each_threads_cursor_in_one_query(store):
+    store.commit(Batch(outbox=[Outgoing(f"g{t}:post:{n}", f"g{t}:topic", "A post.", topic_id=t)
+                               for t in (1, 2) for n in range(3)]))
+    for n, row in enumerate(store.pending()):
+        store.mark_sent(row, 100 + n, row.topic_id, 10 + n % 3)  # numbers 10, 11, 12 in each
+    found = store.sent_numbers({"g1:topic": 10, "g2:topic": 11, "g3:topic": 0})
+    assert found == {"g1:topic": {11, 12}, "g2:topic": {12}, "g3:topic": set()}

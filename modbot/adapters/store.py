@@ -300,11 +300,19 @@ class Store:
         value = OutboxRow.select(peewee.fn.MAX(OutboxRow.post_number)).where(where).scalar()
         return value or 0
 
-    def sent_numbers(self, thread: str, after: int) -> set[int]:
-        """The post numbers above `after` the bot is known to have posted in a thread."""
-        return {row.post_number for row in OutboxRow.select(OutboxRow.post_number).where(
-            (OutboxRow.thread == thread) & (OutboxRow.status == "sent")
-            & (OutboxRow.post_number > after))}
+    def sent_numbers(self, after: dict[str, int]) -> dict[str, set[int]]:
+        """For each thread, the post numbers above `after[thread]` the bot is known to have
+        posted there (one query for all the threads)."""
+        found: dict[str, set[int]] = {thread: set() for thread in after}
+        if not after:
+            return found
+        rows = OutboxRow.select(OutboxRow.thread, OutboxRow.post_number).where(
+            OutboxRow.thread.in_(list(after)) & (OutboxRow.status == "sent")
+            & (OutboxRow.post_number > min(after.values())))
+        for row in rows:
+            if row.post_number > after[row.thread]:
+                found[row.thread].add(row.post_number)
+        return found
 
     def count_rows(self, prefix: str, status: str) -> int:
         """Outbox rows whose key starts with `prefix` (a game's) in `status`."""

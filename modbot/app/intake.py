@@ -97,11 +97,12 @@ class Intake:
     def _skip_own_posts(self) -> None:
         """Move each game's cursor past the posts right after it that the bot made itself (the
         outbox knows their numbers): a thread whose only new posts are the bot's costs no read."""
+        games = {game.reactor.thread: game for game in self.games.values()}
+        own = self.store.sent_numbers({t: g.last_post_number for t, g in games.items()})
         moved = {}
-        for game in self.games.values():
-            own = self.store.sent_numbers(game.reactor.thread, game.last_post_number)
+        for thread, game in games.items():
             number = game.last_post_number
-            while number + 1 in own:
+            while number + 1 in own[thread]:
                 number += 1
             if number != game.last_post_number:
                 game.last_post_number = moved[game.game_id] = number

@@ -122,7 +122,7 @@ class Outbox:
                 break
             if self.client.budget.wait_for():
                 break  # no token for a post now: the next drain goes on
-            if self.new_pms_until > self.wall() and self._opens_conversation(row):
+            if self.new_pms_until > self.wall() and self.opens_conversation(row):
                 blocked.add(row.thread)  # waits for the forum's day; other threads go on
                 continue
             try:
@@ -133,7 +133,7 @@ class Outbox:
                 break  # the budget ran out during the row: it is sent again, marker first
             except TransientError as exc:
                 if exc.status == 429 and exc.retry_after > LONG_WAIT and \
-                        self._opens_conversation(row):
+                        self.opens_conversation(row):
                     self._pm_limit(row, exc)
                     blocked.add(row.thread)
                     continue
@@ -154,7 +154,7 @@ class Outbox:
                 blocked.add(row.thread)
         return sent
 
-    def _opens_conversation(self, row: OutboxRow) -> bool:
+    def opens_conversation(self, row: OutboxRow) -> bool:
         return row.kind == "post" and not (row.topic_id or self.store.thread_topic(row.thread))
 
     def _pm_limit(self, row: OutboxRow, exc: TransientError) -> None:

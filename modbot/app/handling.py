@@ -80,10 +80,11 @@ class Handling:
         number = post["post_number"]
         if number <= game.last_post_number:
             return 0
-        if post.get("post_type", 1) == 1 and not self._is_bot(post):
+        by_someone = post.get("post_type", 1) == 1 and not self._is_bot(post)
+        if by_someone:
             self._author_renamed(post)
-        if post.get("post_type", 1) != 1 or self._is_bot(post) or (
-                post.get("deleted_at") and self.rebuilding is None):  # live: not an input
+        # live, a deleted post is not an input (a rebuild decides for itself: rebuild.py)
+        if not by_someone or (post.get("deleted_at") and self.rebuilding is None):
             game.last_post_number = number
             self.store.commit(Batch(last_post_numbers={game.game_id: number}))
             return 0

@@ -31,20 +31,18 @@ from datetime import datetime
 from ..adapters.forum import ForumClient, ForumError
 from ..adapters.store import Batch
 from .edit_sweep import BATCH
-from .rebuild import when, when_edited
+from .rebuild import read_thread, when, when_edited
 from .runtime import GameRuntime, sha1
 
 log = logging.getLogger("modbot.app.service")
 PAGE = 50  # PMs a page of /private-posts.json
 MAX_PAGES = 10
 LISTING = 100  # topics asked per listing request (`per_page`, at most 100 in Discourse)
-CHUNK = 20  # posts per topic read (Discourse's post stream chunk)
 
 
-def changed_topics(client: ForumClient, last_numbers: dict[int, int]) -> list[int]:
-    """The topics (of `last_numbers`: topic id -> the last post number read) whose highest
-    post number is past it, or that the listing left out."""
-    ids = sorted(last_numbers)
+def highest_post_numbers(client: ForumClient, topic_ids) -> dict[int, int]:
+    """Each listed topic's highest post number (a topic the listing leaves out is not in it)."""
+    ids = sorted(topic_ids)
     highest: dict[int, int] = {}
     for start in range(0, len(ids), LISTING):
         page = 0
@@ -55,32 +53,28 @@ def changed_topics(client: ForumClient, last_numbers: dict[int, int]) -> list[in
             if not listing.get("more_topics_url") or not listing.get("topics"):
                 break
             page += 1
-    return [t for t in ids if t not in highest or highest[t] > last_numbers[t]]
+    return highest
 
 
-def new_posts(client: ForumClient, topic_id: int, after: int) -> list[dict]:
-    """Every post of the topic after post number `after`, oldest first."""
-    posts: list[dict] = []
-    while True:
-        page = client.posts_after(topic_id, after)
-        posts.extend(page)
-        if len(page) < CHUNK:
-            return posts
-        after = max(p["post_number"] for p in page)
+def changed_topics(client: ForumClient, last_numbers: dict[int, int]) -> list[int]:
+    """The topics (of `last_numbers`: topic id -> the last post number read) whose highest
+    post number is past it, or that the listing left out."""
+    highest = highest_post_numbers(client, last_numbers)
+    return [t for t in sorted(last_numbers) if t not in highest or highest[t] > last_numbers[t]]
 
 
 class Intake:
     def catch_up(self, game: GameRuntime) -> int:
         """Read the game topic after its last post number, 20 posts a request."""
-        return self.handle_in_order({game: new_posts(self.client, game.topic_id,
-                                                     game.last_post_number)}, [])
+        return self.handle_in_order({game: read_thread(self.client, game.topic_id,
+                                                       after=game.last_post_number)}, [])
 
     def _read_new(self) -> int:
         """The new posts of the game threads (found by `intake.py`) and the new PMs, handled in
         the order the forum made them (`created_at`, then post id), as a rebuild would."""
         self._skip_own_posts()
         changed = changed_topics(self.client, {t: g.last_post_number for t, g in self.games.items()})
-        thread = {self.games[t]: new_posts(self.client, t, self.games[t].last_post_number)
+        thread = {self.games[t]: read_thread(self.client, t, after=self.games[t].last_post_number)
                   for t in changed}
         private, private_cursor = self._private_listing()
         # On the very first run, PMs older than the inbox's newest are not read (old commands

@@ -101,14 +101,14 @@ class PagedReads:
                    if topic == topic_id)
 
 
-def read_thread(client: ForumClient, topic_id: int, *, reads: PagedReads | None = None,
-                **extra) -> list[dict]:
-    """The whole topic, 20 posts a request, oldest first (with `reads`: a few pages an
-    attempt, raising StillReading until it is done)."""
+def read_thread(client: ForumClient, topic_id: int, *, after: int = 0,
+                reads: PagedReads | None = None, **extra) -> list[dict]:
+    """The topic's posts after post number `after` (by default all), 20 posts a request,
+    oldest first (with `reads`, the whole topic a few pages an attempt, raising StillReading
+    until it is done)."""
     if reads is not None:
         return reads.read(client, topic_id, **extra)
     posts: list[dict] = []
-    after = 0
     while True:
         batch = client.posts_after(topic_id, after, **extra)
         posts.extend(batch)

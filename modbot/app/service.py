@@ -63,7 +63,7 @@ from .deal_guard import DealGuard, held_note
 from .edit_sweep import EditSweep
 from .handling import Handling
 from .identities import Identities
-from .intake import Intake
+from .intake import Intake, highest_post_numbers
 from .pm_routing import PmRouter
 from .reactions import GameOptions
 from .rebuild import (
@@ -137,7 +137,7 @@ class Service(Handling, Intake):
         todo = [s for s in self.setups if s.topic_id not in self.games
                 and s.topic_id not in self.waiting]  # a retried start-up keeps what it has
         new = [s for s in todo if self._never_started(s)]
-        listed = self._listed([s.topic_id for s in new])
+        listed = highest_post_numbers(self.client, [s.topic_id for s in new if s.topic_id])
         for setup in todo:
             self.client.pacer.wait()  # many games: under the forum's per-minute limit
             if setup in new:
@@ -146,13 +146,6 @@ class Service(Handling, Intake):
                 self.waiting[setup.topic_id] = setup  # started once its names are checked
             else:
                 self.start_game(setup)
-
-    def _listed(self, topic_ids: list) -> set[int]:
-        """The topics one listing shows (they exist: a new game's first read comes later)."""
-        if not topic_ids or any(t is None for t in topic_ids):
-            return set()
-        listing = self.client.topics_listed(sorted(topic_ids)[:100])
-        return {int(t["id"]) for t in listing.get("topics", [])}
 
     def connect(self) -> None:
         """Check the bot's account; set up the outbox (its cadence: staff or not)."""
@@ -361,7 +354,7 @@ class Service(Handling, Intake):
     def _pm_limit(self, row, seconds: float) -> None:
         """The bot's new conversations for the day are spent: each game with some waiting is
         told once per day's window, in its Storytellers' conversation."""
-        waiting = [r for r in self.store.pending() if self.outbox._opens_conversation(r)]
+        waiting = [r for r in self.store.pending() if self.outbox.opens_conversation(r)]
         for game in self.games.values():
             mine = [r for r in waiting if r.key.startswith(game.options.key + ":")]
             if mine:

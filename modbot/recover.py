@@ -16,8 +16,9 @@ from datetime import datetime
 from .adapters.forum import ConfigurationError, ForumClient, ForumError
 from .adapters.store import Store
 from .app.daemon import clock_for
-from .app.rebuild import ran_before, read_thread
+from .app.rebuild import ran_before
 from .app.service import Service
+from .app.thread_reads import read_thread
 from .files.gamefile import load_game
 
 

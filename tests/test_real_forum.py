@@ -4,6 +4,7 @@ modbot/sandbox/moderation.py), in the middle of the demo game, and the game must
 undisturbed one does: the same bot posts (by outbox marker), the same outcome, or the
 documented difference with the Storytellers told."""
 
+import dataclasses
 import json
 import time
 from datetime import datetime, timedelta
@@ -11,6 +12,7 @@ from datetime import datetime, timedelta
 import pytest
 import requests
 
+from modbot.adapters.forum import ForumClient
 from modbot.adapters.store import OutboxRow, SnapshotRow
 from modbot.core import report
 from modbot.rehearsal import day_end, demo_rehearsal
@@ -134,6 +136,58 @@ def test_a_rename_is_seen_by_the_name_check_before_the_player_posts(tmp_path):
         service.cycle(at)
         assert _game(rehearsal).state.is_seated(NEW)  # nobody posted: the check found it
         assert rehearsal.server.counts["GET /user-cards.json"] == before + 1  # one for all
+    finally:
+        rehearsal.stop()
+
+
+def test_someone_else_taking_the_old_name_makes_the_alias_lapse(tmp_path):
+    """After Fatima's rename, a new forum account takes the name Fatima and posts: the current
+    holder of a name wins, so the seat's alias lapses (Fatima no longer names Fatimah's seat)
+    and the Storytellers are told; the seat itself stays Fatimah's."""
+    rehearsal, script = _start(tmp_path, "lapsed")
+    try:
+        cut = next(i for i, item in enumerate(script) if item["created_at"] > RENAME_AT)
+        rehearsal.play(script[:cut])
+        _rename(rehearsal, OLD, NEW)
+        at = datetime.fromisoformat(RENAME_AT) + timedelta(minutes=11)
+        rehearsal.clock.set(at)
+        rehearsal.service.cycle(at)
+        assert OLD in _game(rehearsal).state.seat(NEW).aliases
+        forum = rehearsal.server.forum
+        forum.add_user(OLD)  # a newcomer registers the freed name
+        forum.append(forum.topics[rehearsal.setup.topic_id], OLD, "Hello, just watching!", at)
+        rehearsal.service.cycle(at + timedelta(minutes=1))
+        game = _game(rehearsal)
+        assert OLD not in game.state.seat(NEW).aliases and game.state.is_seated(NEW)
+        assert game.state.setup.roster.resolve_exact(OLD) is None
+        assert len([m for m in markers(rehearsal) if ":alias-lapsed:fatima:" in m]) == 1
+    finally:
+        rehearsal.stop()
+
+
+def test_a_renamed_bot_account_goes_on_with_nothing_lost(reference, tmp_path):
+    """Staff rename the bot's own account mid-game: its key acts by user id, so it keeps
+    working; the names check sees the rename; the games follow (the Storytellers are told
+    once), and the rest of the day plays out as it would have."""
+    rehearsal, script = _start(tmp_path, "bot-renamed")
+    try:
+        cut = next(i for i, item in enumerate(script) if item["created_at"] > RENAME_AT)
+        rehearsal.play(script[:cut])
+        rehearsal.clock.set(datetime.fromisoformat(RENAME_AT))
+        rehearsal.request("PUT", "/u/modbot/preferences/username", as_user="system",
+                          new_username="Clocktower")
+        at = datetime.fromisoformat(RENAME_AT) + timedelta(minutes=11)
+        rehearsal.clock.set(at)
+        rehearsal.service.cycle(at)
+        assert rehearsal.service.settings.bot_username == "Clocktower"
+        assert _game(rehearsal).state.setup.bot_username == "Clocktower"
+        rehearsal.setup = dataclasses.replace(rehearsal.setup, bot_username="Clocktower")
+        rest = [dict(item, to=["Clocktower" if n == "modbot" else n for n in item["to"]])
+                if isinstance(item.get("to"), list) else item for item in script[cut:]]
+        rehearsal.play(rest, finish_at=_finish(rehearsal, script))  # PMs to the new name
+        assert len([m for m in markers(rehearsal) if ":renamed:modbot:clocktower" in m]) == 1
+        assert _outcome(rehearsal) == _outcome(reference)
+        assert not rehearsal.store.outbox_counts().get("failed")
     finally:
         rehearsal.stop()
 
@@ -440,10 +494,12 @@ def test_new_conversations_past_the_daily_limit_wait_and_nothing_else_does(tmp_p
         rehearsal.stop()
 
 
-def test_a_long_thread_is_rebuilt_a_few_pages_a_cycle(tmp_path):
-    """A game whose database is lost, with a thread of over 480 posts: its rebuild reads the
-    thread 12 pages a cycle (each cycle stays inside the forum's budget, and a 429 would lose
-    nothing read), then replays it, and the game is as it was."""
+def test_a_long_thread_is_rebuilt_by_id_keeping_its_place_across_a_restart(tmp_path,
+                                                                            monkeypatch):
+    """A game whose database is lost, with a thread of over 1,200 posts: its rebuild reads the
+    first chunk, the ids of the rest in one request, then 50 posts a request, 12 requests a
+    cycle; the bot restarts mid-way and goes on where it was (each post read once); the STs
+    are told once how far it is; then it replays the thread and the game is as it was."""
     rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/long-0.sqlite", private=False)
     try:
         rehearsal.start_bot()
@@ -453,7 +509,7 @@ def test_a_long_thread_is_rebuilt_a_few_pages_a_cycle(tmp_path):
         forum = rehearsal.server.forum
         topic = forum.topics[rehearsal.setup.topic_id]
         at = datetime.fromisoformat(script[5]["created_at"]) + timedelta(minutes=1)
-        for n in range(480):  # table talk (written directly: the API's per-user spacing would
+        for n in range(1200):  # table talk (written directly: the API's per-user spacing would
             # never refill on this frozen forum clock)
             forum.append(topic, ("Alex", "Brianna", "Cameron")[n % 3], f"Chat line {n}.", at)
         rehearsal.clock.set(at)
@@ -462,15 +518,36 @@ def test_a_long_thread_is_rebuilt_a_few_pages_a_cycle(tmp_path):
         rehearsal.store.close()
         rehearsal.database_url = f"sqlite:///{tmp_path}/long-1.sqlite"  # lost: an empty one
         rehearsal.start_bot()
-        pages = []  # thread reads of each cycle
-        label = "GET /t/{id}/posts(.json)"
-        while rehearsal.setup.topic_id not in rehearsal.service.games and len(pages) < 10:
-            before = rehearsal.server.counts[label]
-            at += timedelta(minutes=1)  # a forum minute a cycle: the budget counts them
+        ids_label = "GET /t/{id}/post_ids(.json)"
+        before = rehearsal.server.counts[ids_label]
+        thread_reads = []  # the rebuild's reads of the thread (not of the deal PM's topic)
+
+        def counted(method):
+            def read(self, topic_id, *args, **kwargs):
+                live = topic.id in rehearsal.service.games  # the live loop's reads from then
+                thread_reads.extend([1] if topic_id == topic.id and not live else [])
+                return method(self, topic_id, *args, **kwargs)
+            return read
+        for name in ("posts_after", "posts_by_ids"):
+            monkeypatch.setattr(ForumClient, name, counted(getattr(ForumClient, name)))
+        at += timedelta(minutes=1)  # a forum minute a cycle: the budget counts them
+        rehearsal.clock.set(at)
+        rehearsal.service.cycle(at)
+        assert rehearsal.setup.topic_id not in rehearsal.service.games  # still reading
+        rehearsal.store.close()  # a restart mid-way, on the same database
+        rehearsal.start_bot()
+        cycles = 1
+        while rehearsal.setup.topic_id not in rehearsal.service.games and cycles < 10:
+            at += timedelta(minutes=1)
             rehearsal.clock.set(at)
             rehearsal.service.cycle(at)
-            pages.append(rehearsal.server.counts[label] - before)
-        assert 2 <= len(pages) < 10 and max(pages) <= 12, pages  # several cycles, 12 pages each
+            cycles += 1
+        after_first = len(topic.posts) - 20  # the first chunk is read by post number
+        assert 2 <= cycles < 10
+        assert thread_reads == [1] * (1 + -(-after_first // 50))  # each post read once
+        assert rehearsal.server.counts[ids_label] - before == 1
+        notes = [p.raw for p in forum.posts.values() if "modbot:g1:reading:thread" in p.raw]
+        assert len(notes) == 1 and "to go" in notes[0]
         assert _outcome(rehearsal) == as_it_was
     finally:
         rehearsal.stop()

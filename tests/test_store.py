@@ -125,7 +125,7 @@ def test_a_version_1_database_is_migrated(tmp_path):
         """)
     store = Store(f"sqlite:///{path}")
     try:
-        assert SchemaVersion.get().version == len(MIGRATIONS) == 8
+        assert SchemaVersion.get().version == len(MIGRATIONS) == 9
         (row,) = store.inputs(1)
         assert (row.raw, row.topic_id, row.shared, row.participants) == \
             ("/vote Derek", None, None, None)

@@ -122,11 +122,17 @@ class ForumClient(DiscourseClient):
         self.requests_made = 0
         self.pacer = Pacer()
         self.budget = Budget()  # every request is charged to it (budget.py)
+        # once the account's id is known, requests act as it by id (`Api-User-Id`, which
+        # Discourse reads as `Api-Username`'s equal: lib/auth/default_current_user_provider.rb)
+        self.api_user_id: int | None = None
 
     def _request(self, verb, path, params=None, files=None, data=None, json=None,
                  override_request_kwargs=None):
-        headers = {"Accept": JSON_TYPE, "Api-Key": self.api_key,
-                   "Api-Username": self.api_username}
+        headers = {"Accept": JSON_TYPE, "Api-Key": self.api_key}
+        if self.api_user_id is not None:  # by id: the key keeps working when the bot is renamed
+            headers["Api-User-Id"] = str(self.api_user_id)
+        else:
+            headers["Api-Username"] = self.api_username
         wait = self.budget.charge()
         if wait:
             raise OverBudget(f"{verb} {path}: over the request budget", wait)
@@ -178,6 +184,14 @@ class ForumClient(DiscourseClient):
                                 **extra)
         return body["post_stream"]["posts"]
 
+    def local_usernames(self, names: list[str]) -> set[str]:
+        """Which of `names` are forum users, asked in one request (`GET
+        /u/is_local_username.json?usernames[]=a&usernames[]=b`, `UsersController#
+        is_local_username` in Discourse's app/controllers/users_controller.rb, the composer's
+        mention check): the lower-cased names of the accounts that exist (no ids)."""
+        body = self._get("/u/is_local_username.json", **{"usernames[]": list(names)})
+        return {str(name).lower() for name in body.get("valid", [])}
+
     def users_by_ids(self, user_ids: list[int]) -> list[dict]:
         """Up to 50 users by id in one request (`GET /user-cards.json?user_ids=1,2`,
         `UsersController#cards` in Discourse's app/controllers/users_controller.rb): the
@@ -203,9 +217,17 @@ class ForumClient(DiscourseClient):
         """Take someone out of a PM (`PUT /t/{id}/remove-allowed-user`, staff)."""
         return self._put(f"/t/{topic_id}/remove-allowed-user", username=username)
 
-    def posts_by_ids(self, topic_id: int, post_ids: list[int]) -> list[dict]:
-        body = self.posts(topic_id, post_ids=post_ids, include_raw="true")
+    def posts_by_ids(self, topic_id: int, post_ids: list[int], **extra) -> list[dict]:
+        """These posts of the topic, with raw (`GET /t/{id}/posts.json?post_ids[]=…`: TopicView
+        reads them by id with no chunk limit, lib/topic_view.rb `filter_posts_by_ids`)."""
+        body = self.posts(topic_id, post_ids=post_ids, include_raw="true", **extra)
         return body["post_stream"]["posts"]
+
+    def thread_post_ids(self, topic_id: int, after: int = 0, **extra) -> list[int]:
+        """The ids of every post after post number `after`, in one request (`GET
+        /t/{id}/post_ids.json`, TopicsController#post_ids: TopicView with `skip_limit`)."""
+        return list(self._get(f"/t/{topic_id}/post_ids.json", post_number=after, **extra)
+                    .get("post_ids", []))
 
 
 def _decode(verb: str, path: str, response: requests.Response):

@@ -64,6 +64,11 @@ def _v8_snapshots(db, m):
     db.create_tables([m.SnapshotRow])
 
 
+def _v9_thread_reads(db, m):
+    """Long thread reads part of the way, so a rebuild keeps its place across restarts."""
+    db.create_tables([m.ThreadReadRow])
+
+
 MIGRATIONS = [_v1_create, _v2_input_topic, _v3_input_shared, _v4_input_participants,
               _v5_outbox_first_attempt, _v6_pictures, _v7_outbox_edits,
-              _v8_snapshots]  # append; never edit one
+              _v8_snapshots, _v9_thread_reads]  # append; never edit one

@@ -111,8 +111,15 @@ class SnapshotRow(_Model):
     data = peewee.BlobField()
 
 
+class ThreadReadRow(_Model):
+    """A long thread read part of the way (v9): the posts read so far and the ids still to
+    read, as JSON, so a rebuild keeps its place across restarts (app/rebuild.py)."""
+    key = peewee.CharField(unique=True)  # topic id and the read's query parameters
+    data = peewee.BlobField()
+
+
 MODELS = [SchemaVersion, GameRow, InputRow, EventRow, OutboxRow, CursorRow, PictureRow,
-          SnapshotRow]
+          SnapshotRow, ThreadReadRow]
 
 
 @dataclass
@@ -199,6 +206,19 @@ class Store:
             conflict_target=[SnapshotRow.game],
             update={SnapshotRow.inputs: inputs, SnapshotRow.version: version,
                     SnapshotRow.data: data}).execute()
+
+    def thread_read(self, key: str) -> dict | None:
+        row = ThreadReadRow.get_or_none(ThreadReadRow.key == key)
+        return json.loads(bytes(row.data)) if row else None
+
+    def save_thread_read(self, key: str, data: dict | None) -> None:
+        """Keep a partial read (None: the read is done, forget it)."""
+        if data is None:
+            ThreadReadRow.delete().where(ThreadReadRow.key == key).execute()
+            return
+        blob = json.dumps(data).encode()
+        ThreadReadRow.insert(key=key, data=blob).on_conflict(
+            conflict_target=[ThreadReadRow.key], update={ThreadReadRow.data: blob}).execute()
 
     def events_by_input(self, game_id: int) -> dict[int, list[tuple[str, dict]]]:
         """The game's stored events, (type, data) in order, by the id of their input."""

@@ -2,77 +2,82 @@
 Storyteller is a forum user, and its Storytellers are told what to fix.
 
 Theory of operation: a game the store has never seen (no input yet) waits outside the running
-games (`Service.waiting`) until each of its names has been looked up (`GET /u/NAME.json`), at
-most `PER_CYCLE` lookups a cycle so that many new games stay inside the admin budget; a name is
-looked up once for all games. While a name is unknown the game is not read, so nothing is dealt
-and no post changes it; its Storytellers get one note naming the seat, the name, a near miss
-when the forum has one, and the fix (the game file, or the forum account). A name found unknown
-is asked again after `RECHECK_SECONDS`, so an account created later lets the game start; its
-posts are then read from the thread's beginning, as at any start. The ids found are kept
-(`on_found`), so binding the seats to their accounts (identities.py) asks nothing more.
+games (`Service.waiting`) until each of its names is known to be a forum user. The names of
+every waiting game are asked together, `BATCH` to a request, with Discourse's mention check
+(`GET /u/is_local_username.json?usernames[]=…`, which answers many names at once; it gives no
+ids: the seats are bound to their ids by identities.py, from the game file, their posts or a
+look-up in the background), so 40 new games cost one or two requests, not one per player. A
+name is asked once for all games. While a name is unknown the game is not read, so nothing is
+dealt and no post changes it; its Storytellers get one note naming the seat, the name, a near
+miss when the forum has one (one user search for each unknown name), and the fix (the game
+file, or the forum account). A name found unknown is asked again after `RECHECK_SECONDS`, so an
+account created later lets the game start; its posts are then read from the thread's
+beginning, as at any start.
 """
 
 from __future__ import annotations
 
+import math
 import time
 
-from ..adapters.forum import ForumClient, ForumError, NotFound
+from ..adapters.forum import ForumClient, ForumError
 from ..adapters.store import Outgoing
 from ..core import GameSetup
 from .preflight import near_misses
 from .reactions import GameOptions, Reactor
 from .render import render
+from .thread_reads import IDS_A_READ
 
-PER_CYCLE = 20
+BACKGROUND_READS_A_MINUTE = 40  # what the background's share of a 55-a-minute budget leaves
+
+BATCH = 50  # names a request (a URL of a few kilobytes; Discourse sets no limit of its own)
 RECHECK_SECONDS = 600.0
 
 
+def game_names(setup: GameSetup) -> list[tuple[int, str]]:
+    """(seat number, name) of every seat, then (0, name) of every Storyteller."""
+    return [(i + 1, s.name) for i, s in enumerate(setup.seats)] + \
+        [(0, name) for name in setup.storytellers]
+
+
 class DealGuard:
-    def __init__(self, client: ForumClient, wall=time.monotonic, on_found=None) -> None:
+    def __init__(self, client: ForumClient, wall=time.monotonic) -> None:
         self.client = client
-        self.on_found = on_found  # (name, user id): the ids identities.py binds seats to
         self.wall = wall
         self.known: set[str] = set()
         self.unknown: dict[str, tuple[float, tuple[str, ...]]] = {}  # name -> (asked at, near)
-        self.budget = PER_CYCLE
 
-    def new_cycle(self) -> None:
-        self.budget = PER_CYCLE
+    def check(self, setups: list[GameSetup]) -> None:
+        """Ask the forum about every name of these games not asked yet (or due again)."""
+        names = sorted({name.lower() for setup in setups for _, name in game_names(setup)
+                        if self._to_ask(name.lower())})
+        for start in range(0, len(names), BATCH):
+            asked = names[start:start + BATCH]
+            try:
+                valid = self.client.local_usernames(asked)
+            except ForumError:
+                return  # asked again next cycle
+            for name in asked:
+                if name in valid:
+                    self.known.add(name)
+                    self.unknown.pop(name, None)
+                else:
+                    self.unknown[name] = (self.wall(), tuple(near_misses(self.client, name)))
+
+    def _to_ask(self, key: str) -> bool:
+        if key in self.known:
+            return False
+        asked = self.unknown.get(key)
+        return asked is None or self.wall() - asked[0] >= RECHECK_SECONDS
 
     def unknown_names(self, setup: GameSetup) -> list[tuple[int, str, tuple[str, ...]]] | None:
         """None when every name is a forum user; else the (seat number, name, near misses) the
-        forum does not know (empty: some names are not looked up yet)."""
-        names = [(i + 1, s.name) for i, s in enumerate(setup.seats)] + \
-            [(0, name) for name in setup.storytellers]
-        waiting = False
-        for _, name in names:
-            waiting |= not self._looked_up(name)
+        forum does not know (empty: some names are not asked yet)."""
+        names = game_names(setup)
         missing = [(seat, name, self.unknown[name.lower()][1]) for seat, name in names
                    if name.lower() in self.unknown]
+        waiting = any(name.lower() not in self.known for _, name in names)
         return missing if missing or waiting else None
-
-    def _looked_up(self, name: str) -> bool:
-        key = name.lower()
-        if key in self.known:
-            return True
-        asked = self.unknown.get(key)
-        if asked is not None and self.wall() - asked[0] < RECHECK_SECONDS:
-            return True
-        if self.budget <= 0:
-            return False
-        self.budget -= 1
-        try:
-            user = self.client.user(name)
-        except NotFound:
-            self.unknown[key] = (self.wall(), tuple(near_misses(self.client, name)))
-            return True
-        except ForumError:
-            return False  # asked again next cycle
-        self.known.add(key)
-        self.unknown.pop(key, None)
-        if self.on_found is not None and user.get("id"):
-            self.on_found(name, int(user["id"]))
-        return True
 
 
 def held_note(setup: GameSetup, unknown) -> Outgoing:
@@ -82,3 +87,13 @@ def held_note(setup: GameSetup, unknown) -> Outgoing:
                                   storytellers=setup.storytellers))
     return reactor.note_to_storytellers(setup.storytellers, key, render(
         "deal_held.md.j2", game=setup.name, unknown=unknown))
+
+
+def reading_note(setup: GameSetup, read: int, left: int) -> Outgoing:
+    """The Storytellers' note, once, that a long thread is read before the game goes live."""
+    reactor = Reactor(GameOptions(setup.topic_id, f"g{setup.topic_id}",
+                                  storytellers=setup.storytellers))
+    minutes = max(1, math.ceil(left / IDS_A_READ / BACKGROUND_READS_A_MINUTE))
+    return reactor.note_to_storytellers(setup.storytellers, "reading:thread", render(
+        "reading_thread.md.j2", game=setup.name, total=read + left, read=read, left=left,
+        minutes=minutes))

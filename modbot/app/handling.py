@@ -49,19 +49,45 @@ class Handling:
         return handled
 
     def _follow_renames(self, current: dict[int, str], at: datetime) -> None:
-        """Each game whose bound users (by id) go by another name now follows the rename."""
+        """Each game whose bound users (by id) go by another name now follows the rename;
+        so does the service when the bot's own account was renamed."""
+        bot = current.get(self.bot_id or 0)
+        if bot is not None and bot.lower() != self.settings.bot_username.lower():
+            self._bot_renamed(bot, at)
         for game in list(self.games.values()):
             for user_id, name in list(self.identities.names.get(game.topic_id, {}).items()):
                 new = current.get(user_id)
                 if new is not None and new.lower() != name.lower():
                     self._rename(game, user_id, name, new, at)
 
+    def _bot_renamed(self, new: str, at: datetime) -> None:
+        """The bot's account is called `new` now (its key acts by id, so it still works):
+        its own posts, its PM list and its conversations are known by the new name, and each
+        game follows (the core's rename reaches the game's `bot_username`)."""
+        old = self.settings.bot_username
+        log.warning("the bot's forum account %s is now called %s", old, new)
+        self.settings.bot_username = new
+        self.router.bot = new.lower()
+        self.router.topics.clear()  # the conversations' participants show the new name
+        if self.conversations is not None:
+            self.conversations.bot = new.lower()
+        self.client.api_username = new
+        for game in list(self.games.values()):
+            self.tick_until(game, at)
+            self._commit(game, game.on_rename(old, new, at))
+
     def _author_renamed(self, post: dict) -> None:
-        """A post or PM whose author's id is bound under another name: the games follow first."""
+        """A post or PM whose author's id is bound under another name: the games follow first
+        (an author not bound yet whose name is a seat's binds it; someone who is none of the
+        game's, posting under a seat's alias, takes the name from the seat)."""
         for game in [*self.games.values(), *([self.rebuilding] if self.rebuilding else [])]:
+            self.identities.observe(game, post)  # a seat's first post gives its id
             renamed = self.identities.renamed_author(game, post)
             if renamed is not None:
                 self._rename(game, post["user_id"], *renamed, when(post))
+            elif self.identities.stranger(game, post):  # under a seat's alias? it lapses
+                self.tick_until(game, when(post))
+                self._commit(game, game.on_name_taken(post["username"], when(post)))
 
     def _rename(self, game: GameRuntime, user_id: int, old: str, new: str,
                 at: datetime) -> None:

@@ -31,8 +31,9 @@ from datetime import datetime
 from ..adapters.forum import ForumClient, ForumError
 from ..adapters.store import Batch
 from .edit_sweep import BATCH
-from .rebuild import read_thread, when, when_edited
+from .rebuild import when, when_edited
 from .runtime import GameRuntime, sha1
+from .thread_reads import read_thread
 
 log = logging.getLogger("modbot.app.service")
 PAGE = 50  # PMs a page of /private-posts.json

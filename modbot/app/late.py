@@ -47,6 +47,8 @@ def when(entry) -> datetime | None:
         return value
     if kind == "rename":
         return value[2]
+    if kind == "lapse":
+        return value[1]
     return None
 
 

@@ -35,8 +35,10 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from ..adapters.forum import ForumClient, ForumError
+from ..adapters.forum import ForumClient
+from .thread_reads import read_thread
 
+SERVICE_NOTES = ("rebuilt:", "held:", "reading:")  # the service's notes, not the game's posts
 MARKER = re.compile(r"<!-- modbot:(\S+) -->")
 DELETED_TOO_SOON = timedelta(minutes=1)  # deleted before the bot can have read it
 PM_PAGES = 400  # 20,000 PMs at most, back to the game's first post
@@ -64,57 +66,6 @@ class ForumHistory:
     @property
     def inputs(self) -> int:
         return len(self.thread) + len(self.pms)
-
-
-class StillReading(ForumError):
-    """A long thread is being read a few pages a cycle (`PagedReads`): not done yet."""
-
-
-class PagedReads:
-    """Whole-thread reads that keep their place: at most `pages` requests an attempt (and what
-    the background share of the budget allows), so a 3,000-post thread (150 requests) is read
-    over several cycles inside the forum's budget,
-    the other games served between, and an error or a 429 mid-way loses nothing read."""
-
-    def __init__(self, pages: int = 12) -> None:
-        self.pages = pages
-        self.partial: dict[tuple, tuple[list[dict], int]] = {}  # (topic, extras) -> read so far
-
-    def read(self, client: ForumClient, topic_id: int, **extra) -> list[dict]:
-        key = (topic_id, tuple(sorted(extra.items())))
-        posts, after = self.partial.pop(key, ([], 0))
-        for _ in range(self.pages):
-            try:
-                batch = client.posts_after(topic_id, after, **extra)
-            except ForumError:
-                self.partial[key] = (posts, after)
-                raise
-            posts.extend(batch)
-            if len(batch) < 20:
-                return posts
-            after = batch[-1]["post_number"]
-        self.partial[key] = (posts, after)
-        raise StillReading(f"topic {topic_id}: {len(posts)} posts read so far")
-
-    def progress(self, topic_id: int) -> int:
-        return sum(len(posts) for (topic, _), (posts, _) in self.partial.items()
-                   if topic == topic_id)
-
-
-def read_thread(client: ForumClient, topic_id: int, *, after: int = 0,
-                reads: PagedReads | None = None, **extra) -> list[dict]:
-    """The topic's posts after post number `after` (by default all), 20 posts a request,
-    oldest first (with `reads`, the whole topic a few pages an attempt, raising StillReading
-    until it is done)."""
-    if reads is not None:
-        return reads.read(client, topic_id, **extra)
-    posts: list[dict] = []
-    while True:
-        batch = client.posts_after(topic_id, after, **extra)
-        posts.extend(batch)
-        if len(batch) < 20:
-            return posts
-        after = batch[-1]["post_number"]
 
 
 def shows_own_posts(posts: list[dict], bot: str, game_key: str) -> bool:
@@ -206,7 +157,7 @@ def unmatched(history: ForumHistory, derived: set[str], game_key: str) -> list[d
     out = []
     for key, post in history.own.items():
         if key.startswith(prefix) and key not in derived and post["id"] not in seen \
-                and not key.startswith(f"{prefix}rebuilt:"):  # an earlier rebuild's note
+                and not key.startswith(tuple(prefix + n for n in SERVICE_NOTES)):
             seen.add(post["id"])
             out.append(post)
     return out

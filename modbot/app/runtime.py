@@ -23,6 +23,7 @@ from ..core import (
     GameState,
     Post,
     advance,
+    handle_name_taken,
     handle_pm,
     handle_post,
     handle_rename,
@@ -106,6 +107,8 @@ class GameRuntime:
             return self.on_tick(at)
         if row.kind == "rename":
             return self.on_rename(row.raw or "", row.author, at)
+        if row.kind == "lapse":
+            return self.on_name_taken(row.author, at)
         if row.kind == "late":
             return self.on_late(row.post_id, row.post_number, row.author, at, row.raw)
         return self.on_edit(row.post_id, row.raw or "", row.raw_sha1 or "", at)
@@ -181,6 +184,10 @@ class GameRuntime:
     def on_rename(self, old: str, new: str, at: datetime) -> Step:
         """A seat's or a Storyteller's forum account is now called `new` (renames.py)."""
         return renames.rename(self, old, new, at)
+
+    def on_name_taken(self, name: str, at: datetime) -> Step:
+        """Someone who is none of the game's goes by `name`, a seat's alias (renames.py)."""
+        return renames.lapse(self, name, at)
 
     def on_late(self, post_id: int, post_number: int, author: str, at: datetime,
                 raw: str) -> Step:
@@ -303,6 +310,8 @@ class GameRuntime:
                 state = advance(state, value).state
             elif kind == "rename":
                 state = handle_rename(state, *value).state
+            elif kind == "lapse":
+                state = handle_name_taken(state, *value).state
         return state
 
     def _log_for(self, report) -> list[dict]:

@@ -24,7 +24,9 @@ If its thread, or a PM it opened for the game, shows the bot's own marked posts,
 on a database since lost: it is rebuilt from the forum (`recovery.py`), its earlier posts
 adopted, never posted again.
 4. every `names_minutes`, the seats' and Storytellers' usernames by user id, one request per
-   50 users (`identities.py`): a rename is followed before the renamed player posts.
+   50 users (`identities.py`): a rename is followed before the renamed player posts; a seat
+   not bound to its id yet (no post read from it) is looked up, two a cycle, once no game
+   waits to start.
 5. the edit sweep: today's posts that carried actions read again every few minutes, on a
    request budget (`edit_sweep.py`).
 6. the outbox drains; a private post into an existing conversation first checks who is in it
@@ -59,25 +61,19 @@ from ..adapters.outbox import Outbox
 from ..adapters.store import Batch, Store
 from ..core import GameSetup
 from .conversation_guard import ConversationGuard, intrusion_notes
-from .deal_guard import DealGuard, held_note
+from .deal_guard import DealGuard, held_note, reading_note
 from .edit_sweep import EditSweep
 from .handling import Handling
 from .identities import Identities
 from .intake import Intake, highest_post_numbers
 from .pm_routing import PmRouter
 from .reactions import GameOptions
-from .rebuild import (
-    Adoption,
-    PagedReads,
-    Rebuilt,
-    StillReading,
-    ran_before,
-    read_thread,
-)
+from .rebuild import Adoption, Rebuilt, ran_before
 from .recovery import rebuild_game
 from .render import render
 from .runtime import GameRuntime
 from .snapshot import Snapshots
+from .thread_reads import PagedReads, StillReading, read_thread
 from .upgrade import check_history, rules_version, version_cursor
 
 log = logging.getLogger("modbot.app.service")
@@ -115,6 +111,7 @@ class Service(Handling, Intake):
         self.setups = games
         self.games: dict[int, GameRuntime] = {}
         self.outbox: Outbox | None = None
+        self.conversations: ConversationGuard | None = None  # set by connect()
         self.guard = DealGuard(client)  # no deal to a name the forum does not know
         self.waiting: dict[int, GameSetup] = {}  # new games whose names are not all checked
         self.sweeper = EditSweep(self.settings.sweep_minutes)  # on a request budget
@@ -126,9 +123,8 @@ class Service(Handling, Intake):
         self.rebuilt: dict[int, Rebuilt] = {}  # topic id -> what its rebuild did
         self.snapshots = Snapshots(store, self.settings.snapshot_seconds)
         self.identities = Identities(client, store, self.settings.names_minutes * 60)
-        self.guard.on_found = self.identities.remember  # the ids it finds bind the seats
         self.bot_id: int | None = None  # the bot's forum user id (its posts, whatever its name)
-        self.long_reads = PagedReads()  # a new or rebuilt game's thread, 12 pages a cycle
+        self.long_reads = PagedReads(store=store)  # a new or rebuilt game's thread, by id
 
     # -- start-up ---------------------------------------------------------------------------
 
@@ -155,12 +151,14 @@ class Service(Handling, Intake):
             raise ConfigurationError(f"the bot account {self.settings.bot_username!r} does not "
                                      "exist on the forum") from exc
         self.bot_id = me.get("id")
+        self.client.api_user_id = self.bot_id  # by id from now on: a rename leaves it working
         staff = bool(me.get("admin") or me.get("moderator"))
         spacing = self.settings.post_spacing
         if spacing is None:  # Discourse's gap between a non-staff account's posts, and a margin
             spacing = 0.0 if staff else 31.0 if me.get("trust_level", 1) == 0 else 6.0
         guard = ConversationGuard(self.client, self.settings.bot_username, staff,
                                   on_intruder=self._intruder)
+        self.conversations = guard
         self.outbox = Outbox(self.client, self.store, spacing=spacing,
                              on_failure=self._failure_report, on_pm_limit=self._pm_limit,
                              max_backoff=self.settings.max_backoff, guard=guard.allows,
@@ -240,9 +238,12 @@ class Service(Handling, Intake):
                 self._admit_waiting(now)
             with budget.spending(Priority.LIVE):
                 report.posts = self._read_new()
-            if self.identities.due(now):
-                with budget.spending(Priority.BACKGROUND):
-                    self._follow_renames(self.identities.renames(now), now)
+            with budget.spending(Priority.BACKGROUND):
+                if self.identities.due(now):
+                    bot = (self.bot_id,) if self.bot_id else ()
+                    self._follow_renames(self.identities.renames(now, also=bot), now)
+                if not self.waiting:  # start-up and rebuild reads first
+                    self.identities.look_up()
         except ForumError as exc:  # any read error: logged, read again next cycle
             self._deferred(report, exc)
         else:  # the clock moves only once the posts before it are read
@@ -258,7 +259,7 @@ class Service(Handling, Intake):
 
     def _admit_waiting(self, now: datetime) -> None:
         """Start each new game whose names are all forum users (see deal_guard.py)."""
-        self.guard.new_cycle()
+        self.guard.check(list(self.waiting.values()))
         for topic_id, setup in list(self.waiting.items()):
             unknown = self.guard.unknown_names(setup)
             if unknown:
@@ -267,8 +268,7 @@ class Service(Handling, Intake):
                 try:
                     self.start_game(setup, now)
                 except StillReading:
-                    log.info("game %s: reading its thread before it starts: %d posts so far",
-                             setup.name, self.long_reads.progress(topic_id))
+                    self._tell_reading(setup)
                     continue
                 except OverBudget:  # its reads wait for the budget's next tokens
                     log.info("game %s: start-up waits for the request budget", setup.name)
@@ -277,6 +277,15 @@ class Service(Handling, Intake):
                     log.error("game %s: cannot start yet: %s", setup.name, exc)
                     continue
                 del self.waiting[topic_id]
+
+    def _tell_reading(self, setup: GameSetup) -> None:
+        """A long thread takes several cycles: said in the log, and once to the STs."""
+        read, left = self.long_reads.progress(setup.topic_id)
+        log.info("game %s: reading its thread before it starts: %d posts read, %d to go",
+                 setup.name, read, left)
+        note = reading_note(setup, read, left)
+        if self.store.row(note.key) is None:
+            self.store.commit(Batch(outbox=[note]))
 
     def _tell_held(self, setup: GameSetup, unknown) -> None:
         note = held_note(setup, unknown)

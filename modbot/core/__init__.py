@@ -44,7 +44,7 @@ from .deciding.voting import (
     population,
     threshold_now,
 )
-from .engine import Post, advance, handle_pm, handle_post, handle_rename, next_due
+from .engine import Post, advance, handle_pm, handle_post, next_due
 from .night.choices import lock_at
 from .night.commands import (
     SetupAccepted,
@@ -60,6 +60,7 @@ from .reading.names import Roster
 from .reading.parser import parse_post
 from .registry import EVENT_TYPES
 from .registry import apply as apply_event
+from .renaming import handle_name_taken, handle_rename
 from .reporting import replay, report
 from .setup.composition import dealt_text, problems, propose
 from .setup.script import Character, Script, character_key
@@ -131,7 +132,8 @@ __all__ = [
     "SweetheartDied", "UntoldDelivered", "VoteCast", "VoteCorrected", "VoteCountRequested",
     "VoteLocked", "VoteWithdrawn", "VotesUnlocked", "WhisperBroken", "WhisperLimitExceeded",
     "WhisperPmFlagged", "WinDetected", "about_to_die", "advance", "character_key", "next_due",
-    "dealt_text", "handle_pm", "handle_post", "handle_rename", "is_decided", "iso", "leading_others", "lock_at",
+    "dealt_text", "handle_pm", "handle_post", "handle_name_taken", "handle_rename", "is_decided",
+    "iso", "leading_others", "lock_at",
     "max_possible", "needs", "night_of", "parse_commands", "parse_post",
     "players_of_team", "population", "problems", "propose", "replay", "report", "threshold_now",
     "true_character", "grimoire_rows",

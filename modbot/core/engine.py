@@ -46,7 +46,7 @@ from .state.events import (
     WhisperBroken,
 )
 from .state.model import EXILE, YES, GameState, Nomination, Phase
-from .state.staff_events import PhaseExtended, UserRenamed
+from .state.staff_events import PhaseExtended
 from .wording import say
 
 _NEXT_PHASE = {
@@ -255,15 +255,6 @@ def handle_pm(state: GameState, post: Post, participants: tuple[str, ...]) -> Ou
     private = handle_private(advanced.state, post.author, post.created_at, post.post_number,
                              post.raw, participants, apply)
     return Outcome(private.state, advanced.events + private.events, private.rejections)
-
-
-def handle_rename(state: GameState, old: str, new: str, at: datetime) -> Outcome:
-    """The forum user called `old` renamed themself `new` (the shell saw their user id under
-    the new name): the seat or Storyteller follows. Nothing else changes."""
-    if old == new:
-        return Outcome(state, ())
-    event = UserRenamed(old, new, at)
-    return Outcome(apply(state, event), (event,))
 
 
 def _whispers_broken_by(state: GameState, post: Post) -> tuple[Event, ...]:

@@ -100,6 +100,22 @@ def show_user(req: Request):
     return _ok({"user_badges": [], "user": user_json(user)})
 
 
+def local_usernames(req: Request):
+    """Which names are users (UsersController#is_local_username, app/controllers/
+    users_controller.rb): `usernames[]` (or one `username`), answered with the lower-cased
+    names of the accounts that exist in `valid`; the sandbox has no groups, so the group
+    fields are empty."""
+    names = req.params.get("usernames[]") or []
+    if req.params.get("username"):
+        names = [req.params["username"]]
+    if not isinstance(names, list):
+        raise errors(400, "param is missing or the value is empty: usernames",
+                     "invalid_parameters")
+    valid = [n.lower() for n in names if req.forum.user(n) is not None]
+    return _ok({"valid": valid, "valid_groups": [], "mentionable_groups": [],
+                "cannot_see": [], "max_users_notified_per_group_mention": 100})
+
+
 def search_users(req: Request):
     """The composer's user search: usernames that start with the term (then contain it)."""
     term = str(req.params.get("term") or "").strip().lower()
@@ -169,9 +185,13 @@ def topic_posts(req: Request):
 
 
 def topic_post_ids(req: Request):
+    """Every post id after `post_number` (TopicsController#post_ids: TopicView with
+    `skip_limit`, deleted posts included for staff as its posts are, lib/topic_view.rb)."""
     topic = req.forum.topic(req.int_path("id"), req.user)
     after = int(req.params.get("post_number") or 0)
-    return _ok({"post_ids": [p.id for p in topic.visible_posts() if p.post_number > after]})
+    staff = bool(req.user and req.user.staff)
+    return _ok({"post_ids": [p.id for p in topic.visible_posts(staff=staff)
+                             if p.post_number > after]})
 
 
 def show_post(req: Request):
@@ -311,6 +331,7 @@ ROUTES = [
     _r("POST", "/users(.json)", create_user),
     _r("PUT", "/admin/users/{id}/grant_moderation(.json)", grant_moderation),
     _r("POST", "/admin/api/keys(.json)", create_api_key),
+    _r("GET", "/u/is_local_username(.json)", local_usernames),
     _r("GET", "/u/{username}.json", show_user),
     _r("GET", "/users/{username}.json", show_user),
     _r("GET", "/session/current.json", current_session),

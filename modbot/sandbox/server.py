@@ -180,7 +180,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         route, match = _route(method, path)
         self.server.count(route.label if route else f"{method} {path}")
-        fault = self.server.faults.take(method, path, self.headers.get("Api-Username"))
+        fault = self.server.faults.take(method, path, self._acting_name())
         if fault and (fault["kind"] in ("429", "500", "422") or not fault["after"]):
             self._fault(fault)
             return
@@ -201,9 +201,19 @@ class _Handler(BaseHTTPRequestHandler):
         with self.server.forum.lock:  # one request at a time: reads never see half a write
             return route.handler(request)
 
+    def _acting_name(self) -> str | None:
+        """Who the request acts as: `Api-Username`, or `Api-User-Id` (an id, which a rename
+        leaves alone: lib/auth/default_current_user_provider.rb, HEADER_API_USER_ID)."""
+        user_id = self.headers.get("Api-User-Id")
+        if user_id and not self.headers.get("Api-Username"):
+            user = next((u for u in self.server.forum.users.values()
+                         if str(u.id) == user_id.strip()), None)
+            return user.username if user else f"#{user_id}"
+        return self.headers.get("Api-Username")
+
     def _authenticate(self):
         key = self.headers.get("Api-Key")
-        username = self.headers.get("Api-Username")
+        username = self._acting_name()
         if not key:
             return None
         forum = self.server.forum

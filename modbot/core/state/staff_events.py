@@ -233,6 +233,17 @@ class UserRenamed:
     at: datetime
 
 
+@dataclass(frozen=True, slots=True)
+class AliasLapsed:
+    """Another forum user now goes by ALIAS, a name PLAYER's seat answered to (kept from a
+    rename, or given by `!alias`): the current holder of a name wins, so it names them, and
+    no longer the seat."""
+
+    alias: str
+    player: str
+    at: datetime
+
+
 def _with_setup_seats(state: GameState, seats) -> GameState:
     """Replace the seating (the setup's roster and seat index are recomputed from it)."""
     live = {s.name: s for s in state.seats}
@@ -244,6 +255,12 @@ def _with_setup_seats(state: GameState, seats) -> GameState:
 def _alias_added(state: GameState, e: AliasAdded) -> GameState:
     seats = [replace(s, aliases=s.aliases + (e.alias,)) if s.name == e.player else s
              for s in state.setup.seats]
+    return _with_setup_seats(state, seats)
+
+
+def _alias_lapsed(state: GameState, e: AliasLapsed) -> GameState:
+    seats = [replace(s, aliases=tuple(a for a in s.aliases if a.lower() != e.alias.lower()))
+             if s.name == e.player else s for s in state.setup.seats]
     return _with_setup_seats(state, seats)
 
 
@@ -288,6 +305,7 @@ def _renamed(value, old: str, new: str):
 
 FEATURE = Feature("storytellers: events", appliers={
     AliasAdded: _alias_added,
+    AliasLapsed: _alias_lapsed,
     SeatsReordered: _seats_reordered,
     PlayerSubstituted: _player_substituted,
     UserRenamed: _user_renamed,
@@ -307,7 +325,7 @@ FEATURE = Feature("storytellers: events", appliers={
 })
 
 __all__ = [
-    "AliasAdded", "PlayerSubstituted", "SeatsReordered", "ClockPaused", "ClockResumed", "ConfirmationRequested",
+    "AliasAdded", "AliasLapsed", "PlayerSubstituted", "SeatsReordered", "ClockPaused", "ClockResumed", "ConfirmationRequested",
     "ConfirmationSettled", "GameEnded",
     "GhostVoteChanged", "GrimoireChanged", "NominationCancelled", "PhaseExtended",
     "PlayerRevived", "UserRenamed", "VoteCorrected", "VoteCountRequested", "VotesUnlocked",

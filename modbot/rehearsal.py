@@ -6,7 +6,10 @@ players, each of them but the bot with a single-user key of their own, so the sh
 budget is the bot's alone), opens the game topic and posts each scripted post as its author
 with the script's `created_at` (API callers may set it, as on Discourse). The
 bot's clock is the game's clock: between posts it runs one poll cycle at the post's time, so
-a whole day is played in seconds. `modbot demo` and the end-to-end tests use it.
+a whole day is played in seconds. `modbot demo` and the end-to-end tests use it. With
+`local=True` the sandbox runs in memory (sandbox/local.py: the same code answers, no HTTP and
+no socket), so the service's logic is tested in the fast loop; `local_and_http` runs a test
+on both back-ends.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from .bundled import folder
 from .core import GameSetup
 from .files.gamefile import load_game
 from .sandbox.forum import Forum
+from .sandbox.local import LocalSandbox
 from .sandbox.models import ManualClock
 from .sandbox.server import SandboxServer
 
@@ -66,12 +70,17 @@ def game_accounts(forum: Forum, setup: GameSetup) -> dict[str, str]:
 class Rehearsal:
     def __init__(self, setup: GameSetup, database_url: str, *, port: int = 0,
                  server: SandboxServer | None = None, settings: Settings | None = None,
-                 timeout: float = 5) -> None:
+                 timeout: float = 5, local: bool = False) -> None:
+        """`local`: the sandbox in memory (local.py: the same behaviours, no HTTP)."""
         self.timeout = timeout
         self.clock = ManualClock(setup.first_night_starts - timedelta(hours=1))
         # Discourse's default limits, counted on the forum's (scripted) clock
+        if server is None and local:
+            server = LocalSandbox(api_key=MASTER_KEY, forum=Forum(self.clock))
         self.server = server or SandboxServer(port, api_key=MASTER_KEY,
                                               forum=Forum(self.clock)).start()
+        self.http = self.server.session() if isinstance(self.server, LocalSandbox) \
+            else requests.Session()
         self.keys: dict[str, str] = {}  # each account's own key: the admin budget is the bot's
         self.url = self.server.url
         self.setup = setup
@@ -87,8 +96,8 @@ class Rehearsal:
         """As `as_user`, with that account's own single-user key when it has one (players and
         Storytellers, as on a real forum), else the master key (the set-up, as an admin)."""
         key = self.keys.get(as_user.lower(), self.server.api_key)
-        response = requests.request(method, self.url + path, data=data, timeout=10,
-                                    headers={"Api-Key": key, "Api-Username": as_user})
+        response = self.http.request(method, self.url + path, data=data, timeout=10,
+                                     headers={"Api-Key": key, "Api-Username": as_user})
         if response.status_code >= 400:
             raise requests.HTTPError(f"{response.status_code} {method} {path}: "
                                      f"{response.text[:300]}", response=response)
@@ -142,8 +151,11 @@ class Rehearsal:
     # -- the bot side -----------------------------------------------------------------------
 
     def start_bot(self) -> Service:
-        client = ForumClient(self.url, self.setup.bot_username, self.server.api_key,
-                             timeout=self.timeout)
+        if isinstance(self.server, LocalSandbox):
+            client = self.server.client(self.setup.bot_username, timeout=self.timeout)
+        else:
+            client = ForumClient(self.url, self.setup.bot_username, self.server.api_key,
+                                 timeout=self.timeout)
         # the request budget counts the forum's minutes, as the sandbox's limiter does: a
         # scripted game's forum minute passes in no time
         client.budget.clock = lambda: self.clock.now().timestamp()
@@ -180,6 +192,7 @@ class Rehearsal:
     def stop(self) -> None:
         if self.store is not None:
             self.store.close()
+        self.http.close()
         self.server.stop()
 
 

@@ -127,8 +127,13 @@ def test_redirect_is_a_configuration_error(client):
 @responses.activate
 def test_reads_after_a_post_number_with_raw(client):
     responses.get(f"{URL}/t/5/posts.json", **_json(200, {"post_stream": {"posts": [
-        {"id": 9, "post_number": 4, "raw": "/vote Alex"}]}, "id": 5}))
-    assert client.posts_after(5, 3)[0]["raw"] == "/vote Alex"
+        {"id": 9, "post_number": 4, "raw": "/vote Alex", "topic_id": 5, "username": "Brianna",
+         "user_id": 12, "created_at": "2026-12-02T10:00:00.000Z", "cooked": "<p>/vote Alex</p>"}
+    ]}, "id": 5}))
+    post = client.posts_after(5, 3)[0]  # a typed post: what the service reads of it
+    assert (post.raw, post.user_id, post.username, post.post_number) == \
+        ("/vote Alex", 12, "Brianna", 4)
+    assert post.created.isoformat() == "2026-12-02T10:00:00+00:00"
     query = responses.calls[0].request.url
     assert "post_number=3" in query and "asc=true" in query and "include_raw=true" in query
 

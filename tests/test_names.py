@@ -7,6 +7,7 @@ from datetime import datetime, timezone
 import pytest
 
 from modbot.adapters.forum import ForumClient
+from modbot.adapters.port import ForumPost
 from modbot.adapters.store import Store
 from modbot.app.deal_guard import DealGuard
 from modbot.app.identities import Identities
@@ -80,7 +81,8 @@ def test_a_seat_is_bound_by_its_first_post_and_a_silent_one_by_a_look_up(forum, 
         identities.bind(game)
         assert identities.names[topic] == {}  # nothing asked at the start
         alex = server.forum.user("Alex")
-        identities.observe(game, {"username": "Alex", "user_id": alex.id})
+        identities.observe(game, ForumPost(1, topic, 2, "Alex", "2026-12-02T10:00:00Z",
+                                           user_id=alex.id))
         assert identities.names[topic] == {alex.id: "Alex"}
         before = server.counts["GET /users/{username}.json"]
         assert identities.look_up(limit=5) == 3  # Brianna, Cameron, and the Storyteller
@@ -108,7 +110,7 @@ def test_a_thread_is_read_by_id_and_a_read_broken_off_goes_on_where_it_was(forum
         assert reads.progress(topic) == (70, 55)  # 20 by number, then 50 by id
         again = PagedReads(pages=2, store=store)  # a restart: the place is in the store
         posts = again.read(ForumClient(server.url, "modbot", KEY), topic)
-        numbers = [p["post_number"] for p in posts]
+        numbers = [p.post_number for p in posts]
         assert numbers == list(range(1, len(server.forum.topics[topic].posts) + 1))
         assert store.thread_read(f"{topic}:") is None  # done: nothing kept
     finally:

@@ -79,7 +79,7 @@ def test_a_post_deleted_too_soon_is_left_out_and_reported_a_later_one_counts(thr
     game = _lose_database_and_restart(thread_game, _at(thread_game.script[9])
                                       + timedelta(minutes=10))
     done = thread_game.service.rebuilt[game.topic_id]
-    assert [p["id"] for p in done.left_out] == [ellen.id]
+    assert [p.id for p in done.left_out] == [ellen.id]
     votes = _votes(game)
     assert votes.get("Fatima") == "yes" and "Ellen" not in votes
     note = next(p.raw for p in forum.posts.values() if ":rebuilt:" in p.raw)

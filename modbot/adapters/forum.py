@@ -9,7 +9,9 @@ the call; a poll loop must not), and fails with one of three errors the daemon c
   stop and say so; `CredentialsRejected` is the 403 Discourse gives every request once a key
   is revoked (lib/auth/default_current_user_provider.rb, `invalid_api_credentials`): a running
   daemon waits and tries again, it never stops on it.
-It keeps pydiscourse's exact content-type check, and counts requests for the cycle log.
+It keeps pydiscourse's exact content-type check, and counts requests for the cycle log. The
+reads the service makes answer typed values (port.py: `ForumPost`, `ForumUser`); the
+rest answer Discourse's JSON.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import requests
 from pydiscourse import DiscourseClient
 
 from .budget import Budget
+from .port import ForumPost, ForumUser
 
 JSON_TYPE = "application/json; charset=utf-8"
 USER_AGENT = "modbot/0.1 (+Blood on the Forum moderator bot)"
@@ -159,8 +162,19 @@ class ForumClient(DiscourseClient):
                              data={"type": "composer", "synchronous": "true"},
                              files={"file": (filename, png, "image/png")})
 
-    def private_posts(self, before: int | None = None) -> dict:
-        return self._get("/private-posts.json", **({"before": before} if before else {}))
+    def private_posts(self, before: int | None = None) -> list[ForumPost]:
+        """The newest PMs the bot can see, newest first, 50 a page (`GET /private-posts.json`,
+        PostsController#latest with `private`; `before`: older than that post id)."""
+        body = self._get("/private-posts.json", **({"before": before} if before else {}))
+        return [ForumPost.from_json(p) for p in body.get("private_posts", [])]
+
+    def account(self, username: str) -> ForumUser:
+        """The account called `username` (`GET /users/NAME.json`)."""
+        return ForumUser.from_json(self.user(username))
+
+    def post_version(self, post_id: int, version: int) -> ForumPost:
+        """A post as it read in `version` (`GET /posts/ID.json?version=N`)."""
+        return ForumPost.from_json(self.post_by_id(post_id, version=version))
 
     def forum_time(self) -> str:
         """The sandbox's clock (`/_sandbox/clock.json`), in a rehearsal: an ISO time."""
@@ -177,12 +191,12 @@ class ForumClient(DiscourseClient):
     def topic_by_id(self, topic_id: int, **kwargs) -> dict:
         return self._get(f"/t/{topic_id}.json", **kwargs)
 
-    def posts_after(self, topic_id: int, post_number: int, **extra) -> list[dict]:
+    def posts_after(self, topic_id: int, post_number: int, **extra) -> list[ForumPost]:
         """Up to 20 posts after `post_number`, oldest first, with raw (`extra`: more query
         parameters, e.g. `show_deleted`)."""
         body = self.topic_posts(topic_id, post_number=post_number, asc="true", include_raw="true",
                                 **extra)
-        return body["post_stream"]["posts"]
+        return [ForumPost.from_json(p) for p in body["post_stream"]["posts"]]
 
     def local_usernames(self, names: list[str]) -> set[str]:
         """Which of `names` are forum users, asked in one request (`GET
@@ -192,12 +206,12 @@ class ForumClient(DiscourseClient):
         body = self._get("/u/is_local_username.json", **{"usernames[]": list(names)})
         return {str(name).lower() for name in body.get("valid", [])}
 
-    def users_by_ids(self, user_ids: list[int]) -> list[dict]:
+    def users_by_ids(self, user_ids: list[int]) -> list[ForumUser]:
         """Up to 50 users by id in one request (`GET /user-cards.json?user_ids=1,2`,
         `UsersController#cards` in Discourse's app/controllers/users_controller.rb): the
         current username of each."""
-        return self._get("/user-cards.json", user_ids=",".join(map(str, user_ids))) \
-            .get("users", [])
+        body = self._get("/user-cards.json", user_ids=",".join(map(str, user_ids)))
+        return [ForumUser.from_json(u) for u in body.get("users", [])]
 
     def topics_listed(self, topic_ids: list[int], page: int = 0) -> dict:
         """The listing of these topics (`GET /latest.json?topic_ids=1,2`, TopicQuery's
@@ -208,20 +222,23 @@ class ForumClient(DiscourseClient):
                          per_page=len(topic_ids), **({"page": page} if page else {}))
         return body.get("topic_list", {})
 
-    def last_posts(self, topic_id: int) -> dict:
-        """The topic with its last posts and their raw (`GET /t/{id}/{number}.json` past the
-        last post number: TopicView shows the posts around it, the last ones)."""
-        return self._get(f"/t/{topic_id}/99999999.json", include_raw="true")
+    def last_posts(self, topic_id: int) -> tuple[int | None, list[ForumPost]]:
+        """The id of the topic's opener, and its last posts with their raw (`GET
+        /t/{id}/{number}.json` past the last post number: TopicView shows the posts around
+        it, the last ones)."""
+        body = self._get(f"/t/{topic_id}/99999999.json", include_raw="true")
+        return body.get("user_id"), [ForumPost.from_json(p)
+                                     for p in body["post_stream"]["posts"]]
 
     def remove_allowed_user(self, topic_id: int, username: str) -> dict:
         """Take someone out of a PM (`PUT /t/{id}/remove-allowed-user`, staff)."""
         return self._put(f"/t/{topic_id}/remove-allowed-user", username=username)
 
-    def posts_by_ids(self, topic_id: int, post_ids: list[int], **extra) -> list[dict]:
+    def posts_by_ids(self, topic_id: int, post_ids: list[int], **extra) -> list[ForumPost]:
         """These posts of the topic, with raw (`GET /t/{id}/posts.json?post_ids[]=…`: TopicView
         reads them by id with no chunk limit, lib/topic_view.rb `filter_posts_by_ids`)."""
         body = self.posts(topic_id, post_ids=post_ids, include_raw="true", **extra)
-        return body["post_stream"]["posts"]
+        return [ForumPost.from_json(p) for p in body["post_stream"]["posts"]]
 
     def thread_post_ids(self, topic_id: int, after: int = 0, **extra) -> list[int]:
         """The ids of every post after post number `after`, in one request (`GET

@@ -53,6 +53,7 @@ from .forum import (
     PermanentError,
     TransientError,
 )
+from .port import ForumPost
 from .store import Batch, OutboxRow, Outgoing, Store
 
 log = logging.getLogger("modbot.adapters.outbox")
@@ -193,7 +194,7 @@ class Outbox:
         raw = self._with_pictures(with_marker(row.raw, row.key))
         if topic_id and self.merge_replies and ":pm:" not in row.thread:
             host = self._third_own_reply(topic_id)
-            if host is not None and len(host["raw"]) + len(SEPARATOR) + len(raw) <= MAX_RAW:
+            if host is not None and len(host.raw) + len(SEPARATOR) + len(raw) <= MAX_RAW:
                 return self._append(row, host, raw)
         if topic_id:
             result = self.client.create_post(raw, topic_id=topic_id)
@@ -208,25 +209,24 @@ class Outbox:
         self.last_sent = self.wall()
         return True
 
-    def _third_own_reply(self, topic_id: int) -> dict | None:
+    def _third_own_reply(self, topic_id: int) -> ForumPost | None:
         """The bot's last post, when the topic's last MAX_CONSECUTIVE regular posts are all the
         bot's and the topic is not its own: Discourse refuses a non-staff account another reply
         then (PostValidator's max_consecutive_replies), so the next post joins that one."""
-        body = self.client.last_posts(topic_id)
-        if body.get("user_id") == self.bot_id:
+        opener, posts = self.client.last_posts(topic_id)
+        if opener == self.bot_id:
             return None  # a topic the bot opened: no limit
-        regular = [p for p in body["post_stream"]["posts"] if p.get("post_type", 1) == 1
-                   and not p.get("deleted_at")]
+        regular = [p for p in posts if p.by_someone and not p.deleted_at]
         run = regular[-MAX_CONSECUTIVE:]
-        if len(run) < MAX_CONSECUTIVE or any(p.get("user_id") != self.bot_id for p in run):
+        if len(run) < MAX_CONSECUTIVE or any(p.user_id != self.bot_id for p in run):
             return None
         return run[-1]
 
-    def _append(self, row: OutboxRow, host: dict, raw: str) -> bool:
+    def _append(self, row: OutboxRow, host: ForumPost, raw: str) -> bool:
         """Add this row to the bot's last post (its marker kept beside the others)."""
-        self.client.update_post(host["id"], host["raw"].rstrip() + SEPARATOR + raw,
+        self.client.update_post(host.id, host.raw.rstrip() + SEPARATOR + raw,
                                 "more from the bot (the forum allows 3 replies in a row)")
-        self.store.mark_sent(row, host["id"], host.get("topic_id"), host.get("post_number"))
+        self.store.mark_sent(row, host.id, host.topic_id, host.post_number)
         self.last_sent = self.wall()
         return True
 
@@ -296,37 +296,37 @@ class Outbox:
         found = self._own_post_in_topic(row, topic_id) if topic_id else self._own_pm(row)
         if found is None:
             return False
-        self.store.mark_sent(row, found["id"], found.get("topic_id") or topic_id,
-                             found["post_number"])
+        self.store.mark_sent(row, found.id, found.topic_id or topic_id, found.post_number)
         return True
 
-    def _is_ours(self, post: dict, row: OutboxRow) -> bool:
-        return (post.get("username") or "").casefold() == self.client.api_username.casefold() \
-            and marker(row.key) in (post.get("raw") or "")
+    def _is_ours(self, post: ForumPost, row: OutboxRow) -> bool:
+        mine = post.user_id == self.bot_id if self.bot_id is not None and post.user_id \
+            else post.username.casefold() == self.client.api_username.casefold()
+        return mine and marker(row.key) in post.raw
 
-    def _own_post_in_topic(self, row: OutboxRow, topic_id: int) -> dict | None:
+    def _own_post_in_topic(self, row: OutboxRow, topic_id: int) -> ForumPost | None:
         after = self.store.last_sent_number(row.thread, topic_id)
         while True:
             posts = self.client.posts_after(topic_id, after)
             found = next((p for p in posts if self._is_ours(p, row)), None)
             if found is not None or len(posts) < 20:
                 return found
-            after = posts[-1]["post_number"]
+            after = posts[-1].post_number
 
-    def _own_pm(self, row: OutboxRow) -> dict | None:
+    def _own_pm(self, row: OutboxRow) -> ForumPost | None:
         """Page back through the PMs the bot can see, as far as the row's first attempt (with a
         margin for clock skew; at most PM_PAGES pages for rows from before it was recorded)."""
         since = (row.first_attempt or 0) - CLOCK_SKEW
         before = None
         for _ in range(PM_PAGES):
-            posts = self.client.private_posts(before).get("private_posts", [])
+            posts = self.client.private_posts(before)
             found = next((p for p in posts if self._is_ours(p, row)), None)
             if found is not None or not posts:
                 return found
-            oldest = _epoch(posts[-1].get("created_at"))
+            oldest = _epoch(posts[-1].created_at)
             if row.first_attempt and oldest is not None and oldest < since:
                 return None
-            before = posts[-1]["id"]
+            before = posts[-1].id
         return None
 
     def _report(self, row: OutboxRow, error: str) -> None:

@@ -19,10 +19,10 @@ import heapq
 import logging
 from datetime import datetime
 
+from ..adapters.port import ForumPost
 from ..adapters.store import Batch, Outgoing
 from .late import is_late
 from .pm_routing import Ask, Member, member
-from .rebuild import when, when_edited
 from .render import render
 from .runtime import GameRuntime, Step
 
@@ -30,21 +30,22 @@ log = logging.getLogger("modbot.app.service")
 
 
 class Handling:
-    def handle_in_order(self, thread: dict[GameRuntime, list[dict]], pms: list[dict],
-                         edits: list[tuple[GameRuntime, dict]] = (), members=None) -> int:
+    def handle_in_order(self, thread: dict[GameRuntime, list[ForumPost]], pms: list[ForumPost],
+                        edits: list[tuple[GameRuntime, ForumPost]] = (), members=None) -> int:
         """Thread posts (each game's in post-number order), PMs and edit notices merged in the
         forum's order, each after the clock ticks that fell due before it."""
-        streams = [[(when(p), p["id"], "post", game, p) for p in posts]
+        streams = [[(p.created, p.id, "post", game, p) for p in posts]
                    for game, posts in thread.items()]
-        streams.append([(when(p), p["id"], "pm", None, p) for p in pms])
-        streams.append(sorted((when_edited(p), p["id"], "edit", game, p) for game, p in edits))
+        streams.append([(p.created, p.id, "pm", None, p) for p in pms])
+        streams.append(sorted(((p.edited, p.id, "edit", game, p) for game, p in edits),
+                              key=lambda item: item[:2]))
         handled = 0
         for _, _, kind, game, post in heapq.merge(*streams, key=lambda item: item[:2]):
             if kind == "post":
                 handled += self._handle_post(game, post)
             elif kind == "pm":
                 self._handle_pm(post, members)
-            elif post["id"] in game.today_posts:  # what the live edit sweep would have read
+            elif post.id in game.today_posts:  # what the live edit sweep would have read
                 self._edited(game, post)
         return handled
 
@@ -76,7 +77,7 @@ class Handling:
             self.tick_until(game, at)
             self._commit(game, game.on_rename(old, new, at))
 
-    def _author_renamed(self, post: dict) -> None:
+    def _author_renamed(self, post: ForumPost) -> None:
         """A post or PM whose author's id is bound under another name: the games follow first
         (an author not bound yet whose name is a seat's binds it; someone who is none of the
         game's, posting under a seat's alias, takes the name from the seat)."""
@@ -84,10 +85,10 @@ class Handling:
             self.identities.observe(game, post)  # a seat's first post gives its id
             renamed = self.identities.renamed_author(game, post)
             if renamed is not None:
-                self._rename(game, post["user_id"], *renamed, when(post))
+                self._rename(game, post.user_id or 0, *renamed, post.created)
             elif self.identities.stranger(game, post):  # under a seat's alias? it lapses
-                self.tick_until(game, when(post))
-                self._commit(game, game.on_name_taken(post["username"], when(post)))
+                self.tick_until(game, post.created)
+                self._commit(game, game.on_name_taken(post.username, post.created))
 
     def _rename(self, game: GameRuntime, user_id: int, old: str, new: str,
                 at: datetime) -> None:
@@ -97,31 +98,31 @@ class Handling:
         self.identities.renamed(game, user_id, new)
         self.router.topics.clear()  # the conversations' participants show the new name
 
-    def _is_bot(self, post: dict) -> bool:
-        if self.bot_id is not None and post.get("user_id") is not None:
-            return post["user_id"] == self.bot_id
-        return post["username"].lower() == self.settings.bot_username.lower()
+    def _is_bot(self, post: ForumPost) -> bool:
+        if self.bot_id is not None and post.user_id is not None:
+            return post.user_id == self.bot_id
+        return post.username.lower() == self.settings.bot_username.lower()
 
-    def _handle_post(self, game: GameRuntime, post: dict) -> int:
-        number = post["post_number"]
+    def _handle_post(self, game: GameRuntime, post: ForumPost) -> int:
+        number = post.post_number
         if number <= game.last_post_number:
             return 0
-        by_someone = post.get("post_type", 1) == 1 and not self._is_bot(post)
+        by_someone = post.by_someone and not self._is_bot(post)
         if by_someone:
             self._author_renamed(post)
         # live, a deleted post is not an input (a rebuild decides for itself: rebuild.py)
-        if not by_someone or (post.get("deleted_at") and self.rebuilding is None):
+        if not by_someone or (post.deleted_at and self.rebuilding is None):
             game.last_post_number = number
             self.store.commit(Batch(last_post_numbers={game.game_id: number}))
             return 0
-        at = when(post)
+        at = post.created
         if is_late(game.history, at):  # moved in, or read after an unlist (late.py)
             log.warning("game %s: post #%s by %s (made %s) reached the thread late: held",
-                        game.setup.name, number, post["username"], post.get("created_at"))
-            step = game.on_late(post["id"], number, post["username"], at, post.get("raw") or "")
+                        game.setup.name, number, post.username, post.created_at)
+            step = game.on_late(post.id, number, post.username, at, post.raw)
         else:
             self.tick_until(game, at)
-            step = game.on_post(post["id"], number, post["username"], at, post.get("raw") or "")
+            step = game.on_post(post.id, number, post.username, at, post.raw)
         self._commit(game, step, last_post_number=number)
         return 1
 
@@ -133,7 +134,7 @@ class Handling:
     def members(self) -> list[Member]:
         return [member(g) for g in self.games.values()]
 
-    def _handle_pm(self, post: dict, members: list[Member] | None = None) -> None:
+    def _handle_pm(self, post: ForumPost, members: list[Member] | None = None) -> None:
         """A PM the bot can see, for the game `pm_routing` finds (`members`: the games it may
         be for; by default the running games)."""
         if not self._is_bot(post):
@@ -146,24 +147,24 @@ class Handling:
         if game is None and target is not None and self.rebuilding is not None \
                 and target.topic_id == self.rebuilding.topic_id:
             game = self.rebuilding
-        if game is None or post["id"] in game.seen_pms:
+        if game is None or post.id in game.seen_pms:
             return
-        at = when(post)
+        at = post.created
         self.tick_until(game, at)
-        participants = self.router.participants(post["topic_id"])
-        shared = self.router.has_players(post["topic_id"], game.state.setup)
-        self._commit(game, game.on_pm(post["id"], post["topic_id"], post["post_number"],
-                                      post["username"], at, post.get("raw") or "", shared=shared,
+        participants = self.router.participants(post.topic_id)
+        shared = self.router.has_players(post.topic_id, game.state.setup)
+        self._commit(game, game.on_pm(post.id, post.topic_id, post.post_number, post.username,
+                                      at, post.raw, shared=shared,
                                       participants=tuple(sorted(participants))))
 
-    def _ask_which_game(self, post: dict, games: list[str]) -> None:
+    def _ask_which_game(self, post: ForumPost, games: list[str]) -> None:
         """A PM from someone in several games, naming none: nothing runs; they are asked."""
         log.warning("PM %s from %s: in several games and names none; asked which",
-                    post["id"], post["username"])
-        raw = render("which_game.md.j2", post_number=post["post_number"], games=games)
+                    post.id, post.username)
+        raw = render("which_game.md.j2", post_number=post.post_number, games=games)
         self.commit_outgoing([Outgoing(
-            f"modbot:which-game:{post['id']}", f"modbot:pmtopic:{post['topic_id']}", raw,
-            topic_id=post["topic_id"])])
+            f"modbot:which-game:{post.id}", f"modbot:pmtopic:{post.topic_id}", raw,
+            topic_id=post.topic_id)])
 
     def _commit(self, game: GameRuntime, step: Step, last_post_number: int | None = None) -> None:
         if step.input is None:

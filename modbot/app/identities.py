@@ -22,6 +22,7 @@ import logging
 from datetime import datetime
 
 from ..adapters.forum import ForumClient, ForumError, NotFound
+from ..adapters.port import ForumPost
 from ..adapters.store import Batch, Store
 
 log = logging.getLogger("modbot.app.identities")
@@ -64,15 +65,14 @@ class Identities:
         self.names[game.topic_id] = bound
         self.unbound[game.topic_id] = unbound
 
-    def observe(self, game, post: dict) -> None:
+    def observe(self, game, post: ForumPost) -> None:
         """A post or PM by a name of the game not bound yet binds that name to its author."""
         unbound = self.unbound.get(game.topic_id)
-        name = str(post.get("username", ""))
-        if not unbound or name.lower() not in unbound or not post.get("user_id"):
+        if not unbound or post.username.lower() not in unbound or not post.user_id:
             return
-        if post["user_id"] in self.names.get(game.topic_id, {}):
+        if post.user_id in self.names.get(game.topic_id, {}):
             return  # a bound user now using the name: a rename, not a new binding
-        self._bind_name(name, int(post["user_id"]))
+        self._bind_name(post.username, post.user_id)
 
     def _bind_name(self, name: str, user_id: int) -> None:
         """Bind `name` to `user_id` in every game that has it unbound, and keep it."""
@@ -87,7 +87,7 @@ class Identities:
         todo = sorted({n for names in self.unbound.values() for n in names} - self.missing)
         for name in todo[:limit]:
             try:
-                user = self.client.user(name)
+                user = self.client.account(name)
             except NotFound:
                 log.warning("no forum user is called %s now (renamed before they posted?)",
                             name)
@@ -96,24 +96,24 @@ class Identities:
             except ForumError as exc:
                 log.info("the user id of %s waits: %s", name, exc)
                 return 0
-            self._bind_name(str(user.get("username") or name), int(user["id"]))
+            self._bind_name(user.username, user.id)
         return min(limit, len(todo))
 
-    def stranger(self, game, post: dict) -> bool:
+    def stranger(self, game, post: ForumPost) -> bool:
         """The post's author is known to be none of the game's users (by id) and goes by a
         name one of its seats answers to as an alias."""
-        user_id, name = post.get("user_id"), str(post.get("username", "")).lower()
+        user_id, name = post.user_id, post.username.lower()
         if not user_id or user_id in self.names.get(game.topic_id, {}) or \
                 name in self.unbound.get(game.topic_id, ()):
             return False
         return any(a.lower() == name for s in game.state.setup.seats for a in s.aliases)
 
-    def renamed_author(self, game, post: dict) -> tuple[str, str] | None:
+    def renamed_author(self, game, post: ForumPost) -> tuple[str, str] | None:
         """(old, new) when the post's author is bound to this game under another name."""
-        name = self.names.get(game.topic_id, {}).get(post.get("user_id") or 0)
-        if name is None or name.lower() == str(post.get("username", "")).lower():
+        name = self.names.get(game.topic_id, {}).get(post.user_id or 0)
+        if name is None or name.lower() == post.username.lower():
             return None
-        return name, post["username"]
+        return name, post.username
 
     def renamed(self, game, user_id: int, new: str) -> None:
         self.names.setdefault(game.topic_id, {})[user_id] = new
@@ -134,5 +134,5 @@ class Identities:
         current: dict[int, str] = {}
         for start in range(0, len(ids), CARDS):
             for user in self.client.users_by_ids(ids[start:start + CARDS]):
-                current[int(user["id"])] = user["username"]
+                current[user.id] = user.username
         return current

@@ -29,9 +29,9 @@ import logging
 from datetime import datetime
 
 from ..adapters.forum import ForumClient, ForumError
+from ..adapters.port import ForumPost
 from ..adapters.store import Batch
 from .edit_sweep import BATCH
-from .rebuild import when, when_edited
 from .runtime import GameRuntime, sha1
 from .thread_reads import read_thread
 
@@ -80,10 +80,10 @@ class Intake:
         private, private_cursor = self._private_listing()
         # On the very first run, PMs older than the inbox's newest are not read (old commands
         # must not run again); a game rebuilt from the forum has read them already.
-        pms = [p for p in private if p["id"] > private_cursor] if private_cursor is not None \
+        pms = [p for p in private if p.id > private_cursor] if private_cursor is not None \
             else []
-        handled = self.handle_in_order(thread, sorted(pms, key=lambda p: (when(p), p["id"])))
-        newest = max((p["id"] for p in private), default=0)
+        handled = self.handle_in_order(thread, sorted(pms, key=lambda p: (p.created, p.id)))
+        newest = max((p.id for p in private), default=0)
         if private_cursor is None or newest > private_cursor:  # an empty inbox too
             self.store.commit(Batch(cursors={
                 "private_post_id": max(newest, self.store.cursor("private_post_id") or 0)}))
@@ -104,17 +104,16 @@ class Intake:
         if moved:
             self.store.commit(Batch(last_post_numbers=moved))
 
-    def _private_listing(self) -> tuple[list[dict], int | None]:
+    def _private_listing(self) -> tuple[list[ForumPost], int | None]:
         """The newest PMs the bot can see (`/private-posts.json`), paging back with `before=`
         while a page is full and newer than the stored cursor (at most MAX_PAGES pages)."""
         cursor = self.store.cursor("private_post_id")
-        page = self.client.private_posts().get("private_posts", [])
+        page = self.client.private_posts()
         collected = list(page)
         pages = 1
-        while (cursor is not None and len(page) == PAGE and min(p["id"] for p in page) > cursor
+        while (cursor is not None and len(page) == PAGE and min(p.id for p in page) > cursor
                and pages < MAX_PAGES):
-            page = self.client.private_posts(before=min(p["id"] for p in page)) \
-                .get("private_posts", [])
+            page = self.client.private_posts(before=min(p.id for p in page))
             collected.extend(page)
             pages += 1
         return collected, cursor
@@ -148,10 +147,9 @@ class Intake:
                 flagged += self._edited(game, post)
         return flagged
 
-    def _edited(self, game: GameRuntime, post: dict) -> int:
+    def _edited(self, game: GameRuntime, post: ForumPost) -> int:
         """A counted post as the forum shows it now: flagged if its text changed."""
-        if not game.changed(post):
+        if not game.changed(post.id, post.raw):
             return 0
-        raw = post.get("raw") or ""
-        self._commit(game, game.on_edit(post["id"], raw, sha1(raw), when_edited(post)))
+        self._commit(game, game.on_edit(post.id, post.raw, sha1(post.raw), post.edited))
         return 1

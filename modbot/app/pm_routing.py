@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from ..adapters.forum import ForumClient
+from ..adapters.port import ForumPost
 from ..core import GameSetup
 
 GAME_LINE = re.compile(r"^\s*[*_]*game\s*:\s*(.+?)[*_]*\s*$", re.IGNORECASE | re.MULTILINE)
@@ -58,22 +59,22 @@ class PmRouter:
         self.bot = bot_username.lower()
         self.topics: dict[int, set[str]] = {}  # PM topic id -> its participants
 
-    def route(self, post: dict, games: list[Member]) -> Member | Ask | None:
+    def route(self, post: ForumPost, games: list[Member]) -> Member | Ask | None:
         """The game this PM is for (None: not for the bot, or for no game)."""
-        author = post["username"]
+        author = post.username
         if author.lower() == self.bot:
             return None
         staff = [g for g in games if g.setup.is_storyteller(author)]
         candidates = named_game(staff or [g for g in games if g.is_in(author)],
-                                post.get("raw") or "")
+                                post.raw)
         if len(candidates) > 1:
             return Ask(tuple(g.setup.name for g in candidates))
         if not candidates:
             return None
         game = candidates[0]
         if game.setup.is_storyteller(author):
-            return game if self.bot_is_in(post["topic_id"]) else None
-        if self.bot_is_in(post["topic_id"]) or self.others_seated(post["topic_id"], game, author):
+            return game if self.bot_is_in(post.topic_id) else None
+        if self.bot_is_in(post.topic_id) or self.others_seated(post.topic_id, game, author):
             return game
         return None  # a player's PM with non-players, seen only because the bot is an admin
 

@@ -97,7 +97,7 @@ def _user_ids(client: ForumClient, setup: GameSetup, where: str, found: Findings
     if not given:
         return {}
     try:
-        users = {int(u["id"]): u["username"] for u in client.users_by_ids(sorted(given.values()))}
+        users = {u.id: u.username for u in client.users_by_ids(sorted(given.values()))}
     except ForumError as exc:
         found.problems.append(f"{where}: the seats' user ids could not be looked up ({exc})")
         return {}

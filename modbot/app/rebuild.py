@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from ..adapters.forum import ForumClient
+from ..adapters.port import ForumPost, forum_time
 from .thread_reads import read_thread
 
 SERVICE_NOTES = ("rebuilt:", "held:", "reading:")  # the service's notes, not the game's posts
@@ -45,38 +46,29 @@ PM_PAGES = 400  # 20,000 PMs at most, back to the game's first post
 PM_TOPIC_PAGES = 3  # pages of the bot's PM list (30 conversations each) looked through
 
 
-def forum_time(text: str) -> datetime:
-    """A time as the forum writes it (ISO 8601, `Z` for UTC)."""
-    return datetime.fromisoformat(text.replace("Z", "+00:00"))
-
-
-def when(post: dict) -> datetime:
-    return forum_time(post["created_at"])
-
-
 @dataclass
 class ForumHistory:
     """What the forum keeps of one game."""
-    thread: list[dict]  # the thread's posts, in post-number order, each in its first version
-    pms: list[dict] = field(default_factory=list)  # PMs since the game began, oldest first
-    own: dict[str, dict] = field(default_factory=dict)  # marker key -> the bot's post
-    left_out: list[dict] = field(default_factory=list)  # deleted too soon to have been read
-    edits: dict[int, dict] = field(default_factory=dict)  # post id -> the post as it is now
+    thread: list[ForumPost]  # the thread's posts, in post-number order, in their first version
+    pms: list[ForumPost] = field(default_factory=list)  # PMs since the game began, oldest first
+    own: dict[str, ForumPost] = field(default_factory=dict)  # marker key -> the bot's post
+    left_out: list[ForumPost] = field(default_factory=list)  # deleted too soon to be read
+    edits: dict[int, ForumPost] = field(default_factory=dict)  # post id -> the post now
 
     @property
     def inputs(self) -> int:
         return len(self.thread) + len(self.pms)
 
 
-def shows_own_posts(posts: list[dict], bot: str, game_key: str) -> bool:
+def shows_own_posts(posts: list[ForumPost], bot: str, game_key: str) -> bool:
     """The bot has posted in this thread under this game's markers: the game ran before."""
     prefix = f"{game_key}:"
-    return any(_is_bot(p, bot) and any(k.startswith(prefix) for k in MARKER.findall(
-        p.get("raw") or "")) for p in posts)
+    return any(_is_bot(p, bot) and any(k.startswith(prefix) for k in MARKER.findall(p.raw))
+               for p in posts)
 
 
 def ran_before(client: ForumClient, bot: str, game_key: str, topic_id: int,
-               thread: list[dict]) -> bool:
+               thread: list[ForumPost]) -> bool:
     """The game ran before (its database since lost): the bot's marked posts are in its
     `thread` (already read), or in a PM conversation the bot opened for it."""
     return shows_own_posts(thread, bot, game_key) or \
@@ -94,7 +86,7 @@ def dealt_by_pm(client: ForumClient, bot: str, game_key: str, topic_id: int) -> 
         listing = client.private_messages(bot, page=page).get("topic_list", {})
         for topic in listing.get("topics", []):
             if str(topic.get("title") or "").endswith(suffix) and \
-                    shows_own_posts(client.posts_after(topic["id"], 0), bot, game_key):
+                    shows_own_posts(client.posts_after(int(topic["id"]), 0), bot, game_key):
                 return True
         if not listing.get("more_topics_url"):
             return False
@@ -102,70 +94,73 @@ def dealt_by_pm(client: ForumClient, bot: str, game_key: str, topic_id: int) -> 
 
 
 def gather(client: ForumClient, bot: str, topic_id: int,
-           thread: list[dict] | None = None) -> ForumHistory:
+           thread: list[ForumPost] | None = None) -> ForumHistory:
     """Read what the forum keeps of a game: its thread (deleted posts included, for staff;
     `thread` when it was read already so), the PMs since its first post, each post's first
     version, and the bot's marked posts."""
     if thread is None:
         thread = read_thread(client, topic_id, show_deleted="true")
-    since = when(thread[0]) if thread else None
+    since = thread[0].created if thread else None
     history = ForumHistory(thread=[], pms=_pms_since(client, since))
     for post in thread:
         if _deleted_too_soon(post):
             history.left_out.append(post)
         else:
             history.thread.append(post)
-    for post in [*history.thread, *history.pms]:
-        if _is_bot(post, bot):
-            for key in MARKER.findall(post.get("raw") or ""):
-                history.own.setdefault(key, post)
-        elif (post.get("version") or 1) > 1:
-            history.edits[post["id"]] = dict(post)
-            first = client.post_by_id(post["id"], version=1)
-            post["raw"] = first.get("raw") or ""
+    history.thread = [_first_version(client, history, p, bot) for p in history.thread]
+    history.pms = [_first_version(client, history, p, bot) for p in history.pms]
     return history
 
 
-def _pms_since(client: ForumClient, since: datetime | None) -> list[dict]:
-    posts: list[dict] = []
+def _first_version(client: ForumClient, history: ForumHistory, post: ForumPost,
+                   bot: str) -> ForumPost:
+    """The post as first written (its markers noted when it is the bot's); an edited one's
+    present text is kept in `history.edits`."""
+    if _is_bot(post, bot):
+        for key in MARKER.findall(post.raw):
+            history.own.setdefault(key, post)
+        return post
+    if post.version <= 1:
+        return post
+    history.edits[post.id] = post
+    return post.with_raw(client.post_version(post.id, 1).raw)
+
+
+def _pms_since(client: ForumClient, since: datetime | None) -> list[ForumPost]:
+    posts: list[ForumPost] = []
     before = None
     for _ in range(PM_PAGES):
-        page = client.private_posts(before).get("private_posts", [])
-        posts.extend(p for p in page if since is None or when(p) >= since)
-        if not page or (since is not None and when(page[-1]) < since):
+        page = client.private_posts(before)
+        posts.extend(p for p in page if since is None or p.created >= since)
+        if not page or (since is not None and page[-1].created < since):
             break
-        before = page[-1]["id"]
-    return sorted(posts, key=lambda p: (when(p), p["id"]))
+        before = page[-1].id
+    return sorted(posts, key=lambda p: (p.created, p.id))
 
 
-def _deleted_too_soon(post: dict) -> bool:
-    deleted = post.get("deleted_at")
-    if not deleted:
+def _deleted_too_soon(post: ForumPost) -> bool:
+    if not post.deleted_at:
         return False
-    return forum_time(deleted) - when(post) < DELETED_TOO_SOON
+    return forum_time(post.deleted_at) - post.created < DELETED_TOO_SOON
 
 
-def _is_bot(post: dict, bot: str) -> bool:
-    return (post.get("username") or "").casefold() == bot.casefold()
+def _is_bot(post: ForumPost, bot: str) -> bool:
+    return post.username.casefold() == bot.casefold()
 
 
-def unmatched(history: ForumHistory, derived: set[str], game_key: str) -> list[dict]:
+def unmatched(history: ForumHistory, derived: set[str], game_key: str) -> list[ForumPost]:
     """The bot's posts of this game that the replay did not derive (the forum shows them; the
     rebuilt game would not have made them): reported, never guessed at."""
     prefix = f"{game_key}:"
     seen: set[int] = set()
     out = []
     for key, post in history.own.items():
-        if key.startswith(prefix) and key not in derived and post["id"] not in seen \
+        if key.startswith(prefix) and key not in derived and post.id not in seen \
                 and not key.startswith(tuple(prefix + n for n in SERVICE_NOTES)):
-            seen.add(post["id"])
+            seen.add(post.id)
             out.append(post)
     return out
 
-
-
-def when_edited(post: dict) -> datetime:
-    return forum_time(post.get("updated_at") or post["created_at"])
 
 
 class Adoption:
@@ -183,7 +178,7 @@ class Adoption:
         return bool(self.found)
 
     def add(self, history: ForumHistory) -> None:
-        self.found.update({key: (p["id"], p["topic_id"], p["post_number"])
+        self.found.update({key: (p.id, p.topic_id, p.post_number)
                            for key, p in history.own.items()})
 
     def adopted(self, outgoing, replaying: bool) -> dict[str, tuple[int, int, int]]:
@@ -209,5 +204,5 @@ class Rebuilt:
     pms: int
     recognised: int
     owed: int
-    left_out: list[dict]
-    unmatched: list[dict]
+    left_out: list[ForumPost]
+    unmatched: list[ForumPost]

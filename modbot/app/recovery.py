@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
+from ..adapters.port import ForumPost
 from ..adapters.store import Batch
 from .pm_routing import member, waiting_member
 from .rebuild import Rebuilt, gather, unmatched
@@ -24,7 +25,7 @@ log = logging.getLogger("modbot.app.recovery")
 
 
 def rebuild_game(service, game: GameRuntime, now: datetime | None,
-                 thread: list[dict] | None = None) -> Rebuilt:
+                 thread: list[ForumPost] | None = None) -> Rebuilt:
     """Replay what the forum keeps of a game whose stored inputs are gone, adopting the bot's
     earlier posts; tell the Storytellers. One transaction. (`thread`: read already, deleted
     posts included.)"""
@@ -47,7 +48,7 @@ def rebuild_game(service, game: GameRuntime, now: datetime | None,
                 service.tick_until(game, now - timedelta(seconds=service.settings.settle_seconds))
             done = _tell_storytellers(service, game, history)
             if history.pms and store.cursor("private_post_id") is None:
-                store.commit(Batch(cursors={"private_post_id": max(p["id"] for p in history.pms)}))
+                store.commit(Batch(cursors={"private_post_id": max(p.id for p in history.pms)}))
     finally:
         service.rebuilding = None
     store.send_again(list(service.adopt.last_edit.values()))  # once: this game's
@@ -59,11 +60,11 @@ def _tell_storytellers(service, game: GameRuntime, history) -> Rebuilt:
     prefix = f"{game.options.key}:"
     bot = service.settings.bot_username.lower()
     done = Rebuilt(
-        thread_posts=sum(1 for p in history.thread if p["username"].lower() != bot),
+        thread_posts=sum(1 for p in history.thread if p.username.lower() != bot),
         pms=len(game.seen_pms), recognised=service.store.count_rows(prefix, "sent"),
         owed=service.store.count_rows(prefix, "pending"), left_out=history.left_out,
         unmatched=unmatched(history, service.adopt.derived, game.options.key))
-    last = max((p["id"] for p in [*history.thread, *history.pms]), default=0)
+    last = max((p.id for p in [*history.thread, *history.pms]), default=0)
     raw = render("rebuilt.md.j2", done=done, topic_id=game.topic_id)
     service.commit_outgoing([game.reactor.note_to_storytellers(
         game.setup.storytellers, f"rebuilt:{last}", raw)])

@@ -319,9 +319,10 @@ class GameRuntime:
             return []
         return self.history[-report.log:]
 
-    def changed(self, post: dict) -> bool:
-        known = self.seen.get(post["id"])
-        return known is not None and sha1(post.get("raw") or "") != known[2]
+    def changed(self, post_id: int, raw: str) -> bool:
+        """The post's text is not what it was when counted."""
+        known = self.seen.get(post_id)
+        return known is not None and sha1(raw) != known[2]
 
     def _carried_actions(self, raw: str) -> bool:
         parsed = parse_post(raw, self.state.setup.roster, self.state.open_nominees(),

@@ -146,16 +146,16 @@ class Service(Handling, Intake):
     def connect(self) -> None:
         """Check the bot's account; set up the outbox (its cadence: staff or not)."""
         try:
-            me = self.client.user(self.settings.bot_username)
+            me = self.client.account(self.settings.bot_username)
         except NotFound as exc:
             raise ConfigurationError(f"the bot account {self.settings.bot_username!r} does not "
                                      "exist on the forum") from exc
-        self.bot_id = me.get("id")
+        self.bot_id = me.id
         self.client.api_user_id = self.bot_id  # by id from now on: a rename leaves it working
-        staff = bool(me.get("admin") or me.get("moderator"))
+        staff = me.staff
         spacing = self.settings.post_spacing
         if spacing is None:  # Discourse's gap between a non-staff account's posts, and a margin
-            spacing = 0.0 if staff else 31.0 if me.get("trust_level", 1) == 0 else 6.0
+            spacing = 0.0 if staff else 31.0 if me.trust_level == 0 else 6.0
         guard = ConversationGuard(self.client, self.settings.bot_username, staff,
                                   on_intruder=self._intruder)
         self.conversations = guard

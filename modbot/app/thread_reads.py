@@ -21,6 +21,7 @@ after the thread's last post number, once the game runs.
 from __future__ import annotations
 
 from ..adapters.forum import ForumClient, ForumError
+from ..adapters.port import ForumPost
 from ..adapters.store import Store
 
 CHUNK = 20  # posts a read by post number (Discourse's posts_chunksize)
@@ -39,7 +40,7 @@ class PagedReads:
         self.store = store
         self.partial: dict[str, dict] = {}  # read key -> {"posts": [...], "ids": [...]}
 
-    def read(self, client: ForumClient, topic_id: int, **extra) -> list[dict]:
+    def read(self, client: ForumClient, topic_id: int, **extra) -> list[ForumPost]:
         key = read_key(topic_id, extra)
         state = self._resume(key)
         if state is None:
@@ -61,7 +62,7 @@ class PagedReads:
             raise StillReading(f"topic {topic_id}: {len(state['posts'])} posts read so far, "
                                f"{len(state['ids'])} to go")
         self._keep(key, None)
-        return sorted(state["posts"], key=lambda p: p["post_number"])
+        return sorted(state["posts"], key=lambda p: p.post_number)
 
     @staticmethod
     def _begin(client: ForumClient, topic_id: int, extra: dict) -> dict:
@@ -69,13 +70,16 @@ class PagedReads:
         one lists the ids of the rest."""
         posts = client.posts_after(topic_id, 0, **extra)
         ids = [] if len(posts) < CHUNK else \
-            client.thread_post_ids(topic_id, posts[-1]["post_number"], **extra)
+            client.thread_post_ids(topic_id, posts[-1].post_number, **extra)
         return {"posts": posts, "ids": ids}
 
     def _resume(self, key: str) -> dict | None:
         if key in self.partial:
             return self.partial[key]
-        return self.store.thread_read(key) if self.store is not None else None
+        kept = self.store.thread_read(key) if self.store is not None else None
+        if kept is None:
+            return None
+        return {"posts": [ForumPost(**p) for p in kept["posts"]], "ids": kept["ids"]}
 
     def _keep(self, key: str, state: dict | None) -> None:
         if state is None:
@@ -83,7 +87,8 @@ class PagedReads:
         else:
             self.partial[key] = state
         if self.store is not None:
-            self.store.save_thread_read(key, state)
+            self.store.save_thread_read(key, None if state is None else {
+                "posts": [p.to_json() for p in state["posts"]], "ids": state["ids"]})
 
     def progress(self, topic_id: int) -> tuple[int, int]:
         """(posts read, posts still to read) of the topic's read under way."""
@@ -98,16 +103,16 @@ def read_key(topic_id: int, extra: dict) -> str:
 
 
 def read_thread(client: ForumClient, topic_id: int, *, after: int = 0,
-                reads: PagedReads | None = None, **extra) -> list[dict]:
+                reads: PagedReads | None = None, **extra) -> list[ForumPost]:
     """The topic's posts after post number `after` (by default all), 20 posts a request,
     oldest first (with `reads`, the whole topic by id a few pages an attempt, raising
     StillReading until it is done)."""
     if reads is not None:
         return reads.read(client, topic_id, **extra)
-    posts: list[dict] = []
+    posts: list[ForumPost] = []
     while True:
         batch = client.posts_after(topic_id, after, **extra)
         posts.extend(batch)
         if len(batch) < CHUNK:
             return posts
-        after = batch[-1]["post_number"]
+        after = batch[-1].post_number

@@ -1,36 +1,28 @@
 """The sandbox's HTTP server: a Discourse-compatible API on 127.0.0.1.
 
-Theory of operation: `SandboxServer` (a ThreadingHTTPServer) owns a `Forum`. Each request is
-counted, checked against injected faults (`/_sandbox/faults.json`), authenticated like
-Discourse (Api-Key + Api-Username; a master key that may act as any user, single-user keys),
-charged to the shared admin-key limit, routed by `routes.py`, and answered with
-`application/json; charset=utf-8` (errors included). A browser's pages and forms go to `web.py`.
+Theory of operation: `SandboxServer` (a ThreadingHTTPServer) owns a `Forum`, the master key,
+the shared admin-key limiter (`AdminLimiter`), the injected faults (`Faults`), the uploads
+and the request counts. Its handler reads each request off the socket and writes back what
+`exchange.answer` decides (counting, faults, authentication, the limit, routing: the same
+code `local.py` runs in memory, with no socket), JSON as `application/json; charset=utf-8`.
 """
 
 from __future__ import annotations
 
-import json
 import secrets
 import socket
 import sys
 import threading
 import time
 from collections import Counter, deque
-from email.parser import BytesParser
-from email.policy import HTTP
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
-from . import web
-from .forum import ApiError, Clock, Forum, errors, rate_limited
-from .moderation_routes import ROUTES as MODERATION_ROUTES
-from .routes import ROUTES, Request
-from .shapes import ts
+from .exchange import Answer, answer, encode
+from .forum import Clock, Forum, errors, rate_limited
 from .uploads import Uploads
 
 JSON_TYPE = "application/json; charset=utf-8"
-INVALID_KEY = ("You are not permitted to view the requested resource. The API username or key "
-               "is invalid.")
 
 
 class Faults:
@@ -140,6 +132,8 @@ class SandboxServer(ThreadingHTTPServer):
 
 
 class _Handler(BaseHTTPRequestHandler):
+    """HTTP in and out; what the sandbox answers is `exchange.answer`'s."""
+
     server: SandboxServer
     protocol_version = "HTTP/1.1"
 
@@ -165,142 +159,25 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _handle(self, method: str) -> None:
         split = urlsplit(self.path)
-        path = split.path
-        try:
-            params = self._params(split.query)
-        except ValueError:
-            self._send_json(400, {"errors": ["You supplied invalid parameters to the request: "
-                                             "body"], "error_type": "invalid_parameters"})
-            return
-        if web.wants_page(method, path, self.headers):
-            self._send(*web.respond(self.server.forum, method, path, params, self.headers))
-            return
-        if path.startswith("/_sandbox/"):
-            self._send(*self._sandbox(method, path, params))
-            return
-        route, match = _route(method, path)
-        self.server.count(route.label if route else f"{method} {path}")
-        fault = self.server.faults.take(method, path, self._acting_name())
-        if fault and (fault["kind"] in ("429", "500", "422") or not fault["after"]):
-            self._fault(fault)
-            return
-        try:
-            result = self._dispatch(method, path, route, match, params)
-        except ApiError as exc:
-            result = (exc.status, exc.body, exc.headers)
-        if fault:
-            self._fault(fault)
-            return
-        self._send(*result)
-
-    def _dispatch(self, method, path, route, match, params):
-        user = self._authenticate()
-        if route is None:
-            raise errors(404, "The requested URL or resource could not be found.", "not_found")
-        request = Request(self.server.forum, user, params, match.groupdict(), self.server)
-        with self.server.forum.lock:  # one request at a time: reads never see half a write
-            return route.handler(request)
-
-    def _acting_name(self) -> str | None:
-        """Who the request acts as: `Api-Username`, or `Api-User-Id` (an id, which a rename
-        leaves alone: lib/auth/default_current_user_provider.rb, HEADER_API_USER_ID)."""
-        user_id = self.headers.get("Api-User-Id")
-        if user_id and not self.headers.get("Api-Username"):
-            user = next((u for u in self.server.forum.users.values()
-                         if str(u.id) == user_id.strip()), None)
-            return user.username if user else f"#{user_id}"
-        return self.headers.get("Api-Username")
-
-    def _authenticate(self):
-        key = self.headers.get("Api-Key")
-        username = self._acting_name()
-        if not key:
-            return None
-        forum = self.server.forum
-        if secrets.compare_digest(key, self.server.api_key):
-            user = forum.user(username) if username else None
-        else:
-            owner = forum.user_keys.get(key)
-            same = owner is not None and (not username or username.lower() == owner.lower())
-            user = forum.user(owner) if same else None
-        if user is None or key in forum.revoked_keys:
-            raise errors(403, INVALID_KEY, "invalid_access")
-        self.server.limiter.charge()
-        return user
-
-    def _params(self, query: str) -> dict:
-        params = _flatten(parse_qs(query, keep_blank_values=True))
         length = int(self.headers.get("Content-Length") or 0)
-        if length:
-            body = self.rfile.read(length)
-            kind = self.headers.get("Content-Type", "")
-            if "application/json" in kind:
-                data = json.loads(body or b"{}")
-                if not isinstance(data, dict):
-                    raise ValueError("a JSON body must be an object")
-                params.update(data)
-            elif "multipart/form-data" in kind:
-                params.update(_multipart(kind, body))
-            else:
-                params.update(_flatten(parse_qs(body.decode("utf-8", "replace"),
-                                                keep_blank_values=True)))
-        return params
-
-    def _sandbox(self, method: str, path: str, params: dict):
-        server = self.server
-        if path == "/_sandbox/clock.json" and method == "GET":  # the forum's own time
-            return 200, {"now": server.forum.clock.now().isoformat().replace("+00:00", "Z")}, {}
-        if path == "/_sandbox/requests.json" and method == "GET":
-            with server.counts_lock:
-                counts = dict(server.counts)
-            return 200, {"requests": counts, "total": sum(counts.values())}, {}
-        if path == "/_sandbox/requests.json" and method == "DELETE":
-            with server.counts_lock:
-                server.counts.clear()
-            return 200, {"success": "OK"}, {}
-        if path == "/_sandbox/faults.json" and method == "POST":
-            try:
-                return 200, {"fault": server.faults.add(params)}, {}
-            except ApiError as exc:
-                return exc.status, exc.body, exc.headers
-        if path == "/_sandbox/clock.json" and method == "GET":
-            return 200, {"now": ts(server.forum.clock.now())}, {}
-        return 404, {"errors": ["The requested URL or resource could not be found."],
-                     "error_type": "not_found"}, {}
-
-    def _fault(self, fault: dict) -> None:
-        kind = fault["kind"]
-        if kind == "429":
-            err = rate_limited("You’ve performed this action too many times. Please wait "
-                               f"{fault['wait_seconds']} seconds before trying again.",
-                               fault["wait_seconds"], fault["code"] or None)
-            self._send(429, err.body, err.headers)
-        elif kind == "422":
-            self._send(422, {"action": "create_post", "errors": ["Injected by the sandbox"]})
-        elif kind == "500":
-            self._send(500, {"errors": ["Internal Server Error"], "error_type": "server_error"})
-        elif kind == "timeout":
-            time.sleep(fault["delay"])
+        body = self.rfile.read(length) if length else b""
+        result = answer(self.server, method, split.path, split.query, self.headers, body)
+        if result.transport == "timeout":
+            time.sleep(result.delay)
             self.close_connection = True
-        else:  # drop
+        elif result.transport:  # a dropped connection
             self.close_connection = True
             try:
                 self.connection.shutdown(2)
             except OSError:
                 pass
-
-    def _send(self, status: int, body, headers: dict | None = None) -> None:
-        headers = dict(headers or {})
-        if isinstance(body, bytes):
-            data = body
-        elif isinstance(body, str):
-            data = body.encode("utf-8")
-            headers.setdefault("Content-Type", "text/html; charset=utf-8")
         else:
-            data = json.dumps(body).encode("utf-8")
-            headers["Content-Type"] = JSON_TYPE
+            self._send(result)
+
+    def _send(self, result: Answer) -> None:
+        data, headers = encode(result)
         try:
-            self.send_response(status)
+            self.send_response(result.status)
             for name, value in headers.items():
                 self.send_header(name, value)
             self.send_header("Content-Length", str(len(data)))
@@ -308,40 +185,6 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(data)
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
-
-    def _send_json(self, status: int, body) -> None:
-        self._send(status, body)
-
-
-def _route(method: str, path: str):
-    for route in MODERATION_ROUTES + ROUTES:
-        if route.method == method:
-            match = route.pattern.fullmatch(path)
-            if match:
-                return route, match
-    return None, None
-
-
-def _multipart(content_type: str, body: bytes) -> dict:
-    """A multipart/form-data body: text fields as strings, files as {filename, content, type}."""
-    message = BytesParser(policy=HTTP).parsebytes(
-        b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n" + body)
-    fields: dict = {}
-    for part in message.iter_parts() if message.is_multipart() else ():
-        name = part.get_param("name", header="content-disposition")
-        if not name:
-            continue
-        content = part.get_payload(decode=True) or b""
-        filename = part.get_filename()
-        fields[str(name)] = {"filename": filename, "content": content,
-                             "type": part.get_content_type()} if filename is not None \
-            else content.decode("utf-8", "replace")
-    return fields
-
-
-def _flatten(parsed: dict[str, list[str]]) -> dict:
-    return {k: (v if k.endswith("[]") else v[-1]) for k, v in parsed.items()}
-
 
 
 __all__ = ["Clock", "Forum", "SandboxServer", "JSON_TYPE"]

@@ -44,3 +44,18 @@ def test_live_reads_may_spend_what_background_work_leaves():
 def test_no_budget_kept_when_the_forum_has_no_limit():
     budget = Budget(0, clock=Clock())
     assert all(budget.charge() == 0 for _ in range(1000))
+
+
+def test_background_work_leaves_room_for_the_posts_that_are_due():
+    def background_share(due_waiting: int) -> int:
+        budget = Budget(40, clock=Clock())
+        budget.due_waiting = due_waiting
+        spent = 0
+        with budget.spending(Priority.BACKGROUND):
+            while budget.charge() == 0:
+                spent += 1
+        return spent
+
+    assert background_share(0) == 40 - RESERVE[Priority.BACKGROUND]
+    assert background_share(15) == 25  # the 15 posts owed now can still go this minute
+    assert background_share(500) == 20  # never less than half the minute for the background

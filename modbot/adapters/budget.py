@@ -9,8 +9,11 @@ which carries how long until a request may go) instead of letting the forum refu
 Requests say what they are for (`Priority`): the new posts and PMs of live games may spend
 the last request of the minute; posts that are due (counts, phases, results) leave
 `RESERVE[DUE]` for them; background work (the edit sweep, name look-ups, start-up and
-rebuild reads) leaves more. So a busy minute is spent on live games first, background work
-waits for quiet ones, and nothing bursts past the budget.
+rebuild reads) leaves more, and more again while posts are due (`due_waiting`, set by the
+service each cycle: background work then leaves room for them, up to half the minute), so 40
+games starting at once cannot hold back the posts the first of them owe. So a busy minute is
+spent on live games first, background work waits for quiet ones, and nothing bursts past the
+budget.
 
 No clock of its own: `clock` is passed in (time.monotonic by default), and nothing sleeps.
 """
@@ -44,6 +47,7 @@ class Budget:
         self.priority = Priority.LIVE
         self.spent = 0
         self.refused = 0
+        self.due_waiting = 0  # posts owed now: background work leaves them room
 
     def wait_for(self, priority: Priority | None = None) -> float:
         """Seconds until a request of this priority may go (0: now)."""
@@ -52,11 +56,18 @@ class Budget:
         now = self.clock()
         while self.times and now - self.times[0] >= WINDOW:
             self.times.popleft()
-        allowed = int(self.per_minute) - RESERVE[self.priority if priority is None else priority]
+        allowed = int(self.per_minute) - self.reserve(self.priority if priority is None
+                                                      else priority)
         over = len(self.times) - allowed + 1  # how many must leave the window first
         if over <= 0:
             return 0.0
         return WINDOW - (now - self.times[over - 1])
+
+    def reserve(self, priority: Priority) -> int:
+        """Requests of the minute this priority leaves to the ones above it."""
+        if priority is Priority.BACKGROUND:
+            return max(RESERVE[priority], min(self.due_waiting, int(self.per_minute) // 2))
+        return RESERVE[priority]
 
     def charge(self) -> float:
         """Spend one request of the current priority: 0, or (nothing spent) the seconds until

@@ -303,6 +303,11 @@ class Store:
     def pending(self) -> list[OutboxRow]:
         return list(OutboxRow.select().where(OutboxRow.status == "pending").order_by(OutboxRow.id))
 
+    def due_count(self) -> int:
+        """Pending rows whose time has come (the requests the outbox wants now)."""
+        return OutboxRow.select().where((OutboxRow.status == "pending") & (
+            OutboxRow.not_before <= time.time())).count()
+
     def thread_topic(self, thread: str) -> int | None:
         """The topic of a thread's latest sent post (a conversation closed to an invitee is
         followed by a new one: see app/conversation_guard.py)."""

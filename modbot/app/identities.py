@@ -7,7 +7,8 @@ where the forum already says it: the seat's `user_id` from the game file; else t
 the store (a cursor row `user_id:NAME`); else the author's id of the first post or PM the bot
 reads under that name (`observe`: every post carries `user_id`, so a rebuild binds every seat
 that ever posted for free). A name still unbound is asked in the background
-(`GET /u/NAME.json`, `look_up`), a few a cycle, once no game waits to start: Discourse has no
+(`GET /u/NAME.json`, `look_up`), `LOOK_UPS` at each names check, once no game waits to
+start (so an idle cycle still costs 2 requests): Discourse has no
 request that turns many names into ids (its mention check, deal_guard.py, says only which
 exist). A post or PM whose author's id is bound under another name is a rename
 (`renamed_author`): the service feeds it to the game (`GameRuntime.on_rename`) before the post
@@ -27,7 +28,7 @@ from ..adapters.store import Batch, Store
 
 log = logging.getLogger("modbot.app.identities")
 CARDS = 50  # user ids per /user-cards.json request (Discourse's limit)
-LOOK_UPS = 2  # background name look-ups a cycle
+LOOK_UPS = 20  # name look-ups a names check (every `check_seconds`)
 
 
 def cursor_name(username: str) -> str:

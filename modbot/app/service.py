@@ -24,9 +24,9 @@ If its thread, or a PM it opened for the game, shows the bot's own marked posts,
 on a database since lost: it is rebuilt from the forum (`recovery.py`), its earlier posts
 adopted, never posted again.
 4. every `names_minutes`, the seats' and Storytellers' usernames by user id, one request per
-   50 users (`identities.py`): a rename is followed before the renamed player posts; a seat
-   not bound to its id yet (no post read from it) is looked up, two a cycle, once no game
-   waits to start.
+   50 users (`identities.py`): a rename is followed before the renamed player posts; seats
+   not bound to their id yet (no post read from them) are looked up, 20 a check, once no
+   game waits to start.
 5. the edit sweep: today's posts that carried actions read again every few minutes, on a
    request budget (`edit_sweep.py`).
 6. the outbox drains; a private post into an existing conversation first checks who is in it
@@ -233,6 +233,7 @@ class Service(Handling, Intake):
             return report
         before = self.client.requests_made
         budget = self.client.budget
+        budget.due_waiting = self.store.due_count()  # background work leaves them room
         try:
             with budget.spending(Priority.BACKGROUND):  # start-up and rebuild reads, names
                 self._admit_waiting(now)
@@ -242,8 +243,8 @@ class Service(Handling, Intake):
                 if self.identities.due(now):
                     bot = (self.bot_id,) if self.bot_id else ()
                     self._follow_renames(self.identities.renames(now, also=bot), now)
-                if not self.waiting:  # start-up and rebuild reads first
-                    self.identities.look_up()
+                    if not self.waiting:  # start-up and rebuild reads first
+                        self.identities.look_up()
         except ForumError as exc:  # any read error: logged, read again next cycle
             self._deferred(report, exc)
         else:  # the clock moves only once the posts before it are read

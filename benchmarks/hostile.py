@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from modbot.core.reading.names import Roster
 from modbot.core.reading.parser import parse_post
+from modbot.core.state.names import Roster
 
 LIMIT = 32000  # Discourse's max_post_length
 CASES = {

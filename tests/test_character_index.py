@@ -1,6 +1,6 @@
 """The character index: every character of the bundled scripts is listed with the modules that
 treat it by name, the list is complete, and outside the characters package a character is
-named by a constant of `characters/ids.py`, never by a string."""
+named by a constant of `state/ids.py`, never by a string."""
 
 import ast
 import json
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from modbot.core.characters import ids
 from modbot.core.characters.index import HOOKS, hooks
+from modbot.core.state import ids
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "modbot"
@@ -52,8 +52,8 @@ def module_of(path: Path) -> str:
     return ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
 
 
-MODULES = [p for p in sorted(PACKAGE.rglob("*.py")) if p.parent != CHARACTERS
-           or p.name not in ("ids.py", "index.py")]
+MODULES = [p for p in sorted(PACKAGE.rglob("*.py"))
+           if p not in (PACKAGE / "core" / "state" / "ids.py", CHARACTERS / "index.py")]
 
 
 def test_every_character_of_the_scripts_is_in_the_index():
@@ -79,7 +79,7 @@ def test_the_index_lists_exactly_the_modules_that_name_each_character():
 def test_outside_the_characters_package_no_character_id_is_a_string(path):
     strings = [(line, c) for line, c, as_string in named_in(path, data_characters())
                if as_string and c not in EXCEPTIONS]
-    assert strings == [], f"use modbot.core.characters.ids: {strings}"
+    assert strings == [], f"use modbot.core.state.ids: {strings}"
 
 
 def test_hooks_name_their_kind():

@@ -5,7 +5,7 @@ from datetime import timedelta
 import pytest
 
 from modbot.app.catalogue import words
-from modbot.core.deciding.command_line import parse_line
+from modbot.core.command_line import parse_line
 from modbot.core.registry import COMMANDS
 from modbot.core.state.events import Executed, PlayerDied
 from modbot.core.state.model import Phase

@@ -13,9 +13,9 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from modbot.core.characters.grimoire import is_evil, players_of_team
 from modbot.core.night.choices import acting_character, owes_choice
 from modbot.core.setup.composition import propose
+from modbot.core.state.grimoire import is_evil, players_of_team
 from modbot.core.state.model import GameSetup, Seat
 from modbot.files.scripts import load_script
 from modbot.rehearsal import Rehearsal

@@ -2,8 +2,8 @@
 
 import pytest
 
-from modbot.core.reading.names import Ambiguous, Roster, Unknown
 from modbot.core.reading.parser import parse_post
+from modbot.core.state.names import Ambiguous, Roster, Unknown
 
 ROSTER = Roster(
     ("Alex", "Albert", "Brianna", "Cameron", "Derek", "Zone_Q11"),

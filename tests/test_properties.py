@@ -6,10 +6,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from modbot.core.engine import Post
-from modbot.core.reading.names import Roster
 from modbot.core.reading.parser import parse_post
 from modbot.core.reporting import Replay, replay
 from modbot.core.state.model import GameState
+from modbot.core.state.names import Roster
 
 from .helpers import NOMINATIONS1, setup
 

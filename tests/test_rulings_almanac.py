@@ -5,8 +5,8 @@ Pixie's and the Mutant's in test_madness.py."""
 from dataclasses import replace
 from datetime import timedelta
 
-from modbot.core.characters.grimoire import is_malfunctioning, players_of_team
 from modbot.core.setup.composition import problems as _problems
+from modbot.core.state.grimoire import is_malfunctioning, players_of_team
 
 from .conversation import ALL, SEATS, Conversation, day_one, night_sheet, seven, to
 from .helpers import START

@@ -6,8 +6,8 @@ the Fang Gu jump, the poisoned Pukka, the Golem and the Moonchild."""
 from dataclasses import replace
 from datetime import timedelta
 
-from modbot.core.characters.grimoire import is_malfunctioning
 from modbot.core.setup.composition import problems as _problems
+from modbot.core.state.grimoire import is_malfunctioning
 from modbot.core.state.model import GrimoireEntry, Seat
 from modbot.files.scripts import load_script
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from modbot.core.setup.script import ActionSpec, character_key
+from modbot.core.state.script import ActionSpec, character_key
 from modbot.files.gamefile import GameFileError, parse_game
 from modbot.files.scripts import SCRIPTS, ScriptError, action_specs, bundled_scripts, load_script
 

@@ -4,9 +4,9 @@ from datetime import timedelta
 
 import pytest
 
-from modbot.core.deciding.actions import Context, Kill
 from modbot.core.deciding.voting import majority
 from modbot.core.engine import act
+from modbot.core.state.actions import Context, Kill
 from modbot.core.state.model import Phase, Profile
 from tests.wording import words
 

@@ -17,10 +17,8 @@ packages show the architecture:
   game forward; `reporting.py` replays and reports.
 """
 
-from .characters import ids as character_ids
 from .characters.boomdandy import BOOM_DEATH, BoomdandyExploded, CountdownEnded, CountdownStarted
 from .characters.fabled import FiddleEnded, FiddleOpened
-from .characters.grimoire import players_of_team, true_character
 from .characters.madness import MadnessNoted, PixieMayGain
 from .characters.public_abilities import PublicAbilityUsed
 from .characters.travellers import ButcherResolved, ExileRefused
@@ -32,8 +30,8 @@ from .characters.triggers import (
     UntoldDelivered,
 )
 from .characters.wins import EvilTeamLost, WinDetected
-from .deciding.command_line import listed as storyteller_commands
-from .deciding.command_line import parse_commands
+from .command_line import listed as storyteller_commands
+from .command_line import parse_commands
 from .deciding.voting import (
     NOTE_NO_TOKEN_CAST,
     about_to_die,
@@ -56,14 +54,13 @@ from .night.commands import (
 )
 from .night.grimoire_table import grimoire_rows
 from .reading.commands import Confirm
-from .reading.names import Roster
 from .reading.parser import parse_post
 from .registry import EVENT_TYPES
 from .registry import apply as apply_event
 from .renaming import handle_name_taken, handle_rename
 from .reporting import replay, report
 from .setup.composition import dealt_text, problems, propose
-from .setup.script import Character, Script, character_key
+from .state import ids as character_ids
 from .state.events import (
     DayEnded,
     Nominated,
@@ -78,6 +75,7 @@ from .state.events import (
     WhisperBroken,
     WhisperLimitExceeded,
 )
+from .state.grimoire import players_of_team, true_character
 from .state.model import (
     EXILE,
     GameSetup,
@@ -90,6 +88,7 @@ from .state.model import (
     Seat,
     iso,
 )
+from .state.names import Roster
 from .state.private_events import (
     AnswerSent,
     ApprovalReminded,
@@ -105,6 +104,7 @@ from .state.private_events import (
     WhisperPmFlagged,
     night_of,
 )
+from .state.script import Character, Script, character_key
 from .state.staff_events import (
     GameEnded,
     NominationCancelled,

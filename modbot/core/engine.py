@@ -22,17 +22,16 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .characters import boomdandy, fabled, public_abilities, travellers, triggers, wins
-from .deciding.actions import Context
-from .deciding.console import CommandReport, run_commands
-from .deciding.private import handle_private
+from .console import CommandReport, run_commands
 from .deciding.rules import Rejection, butcher_may_nominate
-from .deciding.staff import StEndDay, StExecute
 from .deciding.voting import about_to_die, living_count, lock_at_hand, population, threshold_now
 from .night import commands as night_commands
 from .night import flow as nightflow
+from .night.private import handle_private
 from .reading.parser import parse_post
 from .reading.textclean import countable_text
 from .registry import apply, decide, decide_staff
+from .state.actions import Context
 from .state.events import (
     DayEnded,
     Event,
@@ -46,6 +45,7 @@ from .state.events import (
     WhisperBroken,
 )
 from .state.model import EXILE, YES, GameState, Nomination, Phase
+from .state.staff_actions import StEndDay, StExecute
 from .state.staff_events import PhaseExtended
 from .wording import say
 

@@ -28,12 +28,12 @@ from .characters import (
 )
 from .characters import helpers as night_help
 from .deciding import rules, staff
-from .deciding.actions import Context
 from .feature import Applier, Feature, Rule
 from .night import choices as night
 from .night import commands as night_commands
 from .reading import commands
 from .state import events, private_events, staff_events
+from .state.actions import Context
 from .state.model import GameState
 
 FEATURES: tuple[Feature, ...] = (

@@ -14,15 +14,15 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from ..deciding.actions import Context, Point
 from ..deciding.rules import reject
 from ..feature import Feature
 from ..reading.commands import Command, _Bad, _name
+from ..state.actions import Context, Point
 from ..state.events import Event, PlayerDied
+from ..state.grimoire import is_malfunctioning, true_character
 from ..state.model import GameState
 from ..state.public_model import Countdown
 from ..wording import say
-from .grimoire import is_malfunctioning, true_character
 
 COUNTDOWN = timedelta(minutes=10)
 BOOM_DEATH = "boomdandy"

@@ -13,11 +13,7 @@ night sheet, may drop any (`!effect N off`), and their approval applies them at 
 
 from __future__ import annotations
 
-from ..state.model import GameState
-from ..state.night_model import Effect, Info, NightChoice
-from ..state.private_events import night_of
-from ..wording import Say, say
-from .grimoire import (
+from ..state.grimoire import (
     alignment_of,
     is_evil,
     is_in_play,
@@ -28,6 +24,10 @@ from .grimoire import (
     true_character,
     yesterday,
 )
+from ..state.model import GameState
+from ..state.night_model import Effect, Info, NightChoice
+from ..state.private_events import night_of
+from ..wording import Say, say
 from .star_pass import star_pass
 
 BY_PUKKA = say("by.pukka")  # the Pukka's poison, found again on later nights

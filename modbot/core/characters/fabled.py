@@ -22,16 +22,16 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from ..deciding.actions import Context, Fiddle
 from ..deciding.rules import reject
 from ..feature import Feature
 from ..reading.commands import Command, _Bad, _name
+from ..state.actions import Context, Fiddle
+from ..state.grimoire import alignment_of, players_of_team
 from ..state.model import GameState
 from ..state.night_model import SheetEntry
 from ..state.private_events import night_of
 from ..state.public_model import FiddleVote
 from ..wording import say
-from .grimoire import alignment_of, players_of_team
 from .wins import WinDetected
 
 FIDDLE_VOTE = timedelta(hours=24)

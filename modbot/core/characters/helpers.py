@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..deciding.actions import Context
 from ..deciding.rules import reject
 from ..feature import Feature
+from ..state.actions import Context
+from ..state.ids import BARBER, FIDDLER, LIL_MONSTA
 from ..state.model import GameState
 from ..state.night_model import NightChoice
 from ..state.private_events import NightChoiceMade
-from .ids import BARBER, FIDDLER, LIL_MONSTA
 
 HELPED = {"swap": (BARBER, "demon", 2), "babysit": (LIL_MONSTA, "minion", 1),
           "fiddle": (FIDDLER, "demon", 1)}

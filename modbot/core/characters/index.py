@@ -71,7 +71,7 @@ HOOKS: dict[str, tuple[str, ...]] = {
     "klutz": ("core.characters.public_abilities",),
     "librarian": ("core.characters.information",),
     "lilmonsta": (
-        "core.characters.grimoire", "core.characters.helpers", "core.characters.information",
+        "core.state.grimoire", "core.characters.helpers", "core.characters.information",
         "core.characters.others_choose", "core.night.sheet", "core.setup.composition",
         "files.gamefile"
     ),
@@ -90,7 +90,7 @@ HOOKS: dict[str, tuple[str, ...]] = {
     "moonchild": ("core.characters.public_abilities", "core.night.sheet"),
     "mutant": ("core.characters.madness",),
     "noble": ("core.characters.information",),
-    "nodashii": ("core.characters.grimoire",),
+    "nodashii": ("core.state.grimoire",),
     "oracle": ("core.characters.information",),
     "philosopher": ("core.characters.effects",),
     "pithag": ("core.characters.effects",),
@@ -99,7 +99,7 @@ HOOKS: dict[str, tuple[str, ...]] = {
     "psychopath": ("core.characters.public_abilities", "core.characters.triggers"),
     "pukka": ("core.characters.effects",),
     "puzzlemaster": (
-        "app.private_reactions", "core.characters.grimoire", "core.characters.public_abilities"
+        "app.private_reactions", "core.state.grimoire", "core.characters.public_abilities"
     ),
     "revolutionary": ("app.views", "core.characters.fabled"),
     "sage": ("core.characters.information", "core.night.rows"),

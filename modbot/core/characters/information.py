@@ -13,12 +13,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..night.choices import acting_character
-from ..state.model import YES, GameState
-from ..state.night_model import Effect, Info, NightChoice
-from ..wording import say
-from .effects import EFFECTS, godfather_kill, lunatic
-from .grimoire import (
+from ..state.grimoire import (
+    acting_character,
     alignment_of,
     character_names,
     is_evil,
@@ -27,6 +23,10 @@ from .grimoire import (
     true_character,
     yesterday,
 )
+from ..state.model import YES, GameState
+from ..state.night_model import Effect, Info, NightChoice
+from ..wording import say
+from .effects import EFFECTS, godfather_kill, lunatic
 from .others_choose import barber_swap
 from .public_abilities import juggler_correct
 

@@ -19,9 +19,9 @@ from datetime import datetime
 
 from ..feature import Feature, unchanged
 from ..state.events import PlayerDied
+from ..state.grimoire import character_names, is_malfunctioning, true_character
 from ..state.model import GameState
 from ..wording import Say, say
-from .grimoire import character_names, is_malfunctioning, true_character
 
 
 @dataclass(frozen=True, slots=True)

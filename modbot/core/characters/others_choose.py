@@ -25,11 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from ..state.night_model import Effect, Info, SheetEntry
-from ..state.private_events import night_of
-from ..wording import Say, say
-from .effects import pinned_alignment
-from .grimoire import (
+from ..state.grimoire import (
     BABYSITTER,
     alignment_of,
     babysitter,
@@ -39,7 +35,11 @@ from .grimoire import (
     true_character,
     yesterday,
 )
-from .ids import BARBER, LIL_MONSTA, MEZEPHELES
+from ..state.ids import BARBER, LIL_MONSTA, MEZEPHELES
+from ..state.night_model import Effect, Info, SheetEntry
+from ..state.private_events import night_of
+from ..wording import Say, say
+from .effects import pinned_alignment
 
 
 def barber_swap(state, player, _choice, deaths) -> Info:

@@ -20,15 +20,14 @@ import re
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from ..deciding.actions import Context, PublicChoice, PublicGuess
 from ..deciding.rules import reject
 from ..feature import Feature
-from ..night.choices import acting_character
+from ..state.actions import Context, PublicChoice, PublicGuess
 from ..state.events import PlayerDied
+from ..state.grimoire import PUZZLED, acting_character, is_evil, is_malfunctioning, true_character
 from ..state.model import GameState, Phase
 from ..state.public_model import PublicAbilityUsed, PublicLedger
 from ..wording import say
-from .grimoire import PUZZLED, is_evil, is_malfunctioning, true_character
 from .triggers import ABILITY_DEATH
 from .wins import good_loses
 

@@ -9,10 +9,10 @@ Storytellers may drop the change (`!effect N off`) and pick another with `!chara
 
 from __future__ import annotations
 
+from ..state.grimoire import is_evil, is_malfunctioning, players_of_team, true_character
 from ..state.model import GameState
 from ..state.night_model import Effect, Info
 from ..wording import say
-from .grimoire import is_evil, is_malfunctioning, players_of_team, true_character
 
 
 def star_pass(state: GameState, imp: str) -> Info:

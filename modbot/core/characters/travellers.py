@@ -19,13 +19,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..deciding.actions import Context
 from ..deciding.rules import reject
 from ..feature import Feature, unchanged
 from ..reading.commands import Command, _one_name
+from ..state.actions import Context
+from ..state.grimoire import is_malfunctioning, true_character
 from ..state.model import GameState
 from ..wording import say
-from .grimoire import is_malfunctioning, true_character
 
 
 @dataclass(frozen=True, slots=True)

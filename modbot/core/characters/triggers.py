@@ -23,11 +23,11 @@ from datetime import datetime
 
 from ..feature import Feature, unchanged
 from ..state.events import EXECUTION, Executed, Nominated, PlayerDied
+from ..state.grimoire import is_evil, is_malfunctioning, living_residents, players_of_team, true_character
 from ..state.model import GameState
 from ..wording import Say, say
 from . import boomdandy, madness
 from .effects import lleech_host, lleech_survives
-from .grimoire import is_evil, is_malfunctioning, living_residents, players_of_team, true_character
 from .wins import WinDetected, good_loses, twin_of
 
 ABILITY_DEATH = "ability"  # the cause of a death by an ability (announced, never explained)

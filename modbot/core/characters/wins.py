@@ -19,9 +19,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from ..feature import Feature
-from ..state.model import GameState
-from ..wording import Say, say
-from .grimoire import (
+from ..state.grimoire import (
     alignment_of,
     babysitter,
     is_malfunctioning,
@@ -29,6 +27,8 @@ from .grimoire import (
     players_of_team,
     true_character,
 )
+from ..state.model import GameState
+from ..wording import Say, say
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,22 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..characters.ids import BUTCHER
 from ..feature import Feature
-from ..state.events import (
-    Nominated,
-    NominationSkipped,
-    PlayerDied,
-    StorytellerConsultRequested,
-    VoteCast,
-    VoteWithdrawn,
-    WhisperAnswered,
-    WhisperLimitExceeded,
-    WhisperRequested,
-)
-from ..state.model import EXECUTION, EXILE, GameState, Nomination, Phase
-from ..wording import Say, say
-from .actions import (
+from ..state.actions import (
     AcceptWhisper,
     CallExile,
     Context,
@@ -45,6 +31,20 @@ from .actions import (
     Whisper,
     WhisperStoryteller,
 )
+from ..state.events import (
+    Nominated,
+    NominationSkipped,
+    PlayerDied,
+    StorytellerConsultRequested,
+    VoteCast,
+    VoteWithdrawn,
+    WhisperAnswered,
+    WhisperLimitExceeded,
+    WhisperRequested,
+)
+from ..state.ids import BUTCHER
+from ..state.model import EXECUTION, EXILE, GameState, Nomination, Phase
+from ..wording import Say, say
 from .voting import NOTE_NO_TOKEN
 
 

@@ -11,12 +11,38 @@ applies a post's commands all or nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import timedelta
 
 from ..feature import Feature
+from ..state.actions import Context
 from ..state.events import Event, Exiled, Nominated, PlayerDied, VoteCast, VoteLocked
 from ..state.model import EXECUTION, GameState, Phase
+from ..state.staff_actions import (
+    StAlias,
+    StCancelNomination,
+    StEndDay,
+    StEndVoting,
+    StExecute,
+    StExile,
+    StExtend,
+    StGhostVote,
+    StGrimoire,
+    StKill,
+    StLock,
+    StNextPhase,
+    StNominate,
+    StPause,
+    StResume,
+    StRevive,
+    StSeat,
+    StSetVote,
+    StSub,
+    StUnlock,
+    StVote,
+    StVoteCount,
+    StWin,
+)
 from ..state.staff_events import (
     AliasAdded,
     ClockPaused,
@@ -34,150 +60,8 @@ from ..state.staff_events import (
     VotesUnlocked,
 )
 from ..wording import say
-from .actions import Context
 from .rules import Rejection, reject
 from .voting import is_decided, lock_at_hand
-
-
-@dataclass(frozen=True, slots=True)
-class StKill:
-    player: str
-    reason: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class StRevive:
-    player: str
-
-
-@dataclass(frozen=True, slots=True)
-class StGhostVote:
-    player: str
-    give: bool
-
-
-@dataclass(frozen=True, slots=True)
-class StNominate:
-    nominator: str
-    nominee: str
-
-
-@dataclass(frozen=True, slots=True)
-class StVote:
-    voter: str
-    nominee: str
-    value: str
-
-
-@dataclass(frozen=True, slots=True)
-class StCancelNomination:
-    nominee: str
-
-
-@dataclass(frozen=True, slots=True)
-class StExtend:
-    minutes: int
-
-
-@dataclass(frozen=True, slots=True)
-class StNextPhase:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class StEndDay:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class StEndVoting:
-    force: bool = False
-    reason: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class StVoteCount:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class StExecute:
-    player: str
-
-
-@dataclass(frozen=True, slots=True)
-class StExile:
-    player: str
-
-
-@dataclass(frozen=True, slots=True)
-class StPause:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class StGrimoire:
-    player: str
-    field: str  # character | alignment | poisoned | drunk | mad_as | reminders | heal
-    value: object = None
-
-
-@dataclass(frozen=True, slots=True)
-class StAlias:
-    player: str
-    alias: str
-
-
-@dataclass(frozen=True, slots=True)
-class StSeat:
-    order: tuple[str, ...]  # empty: just show the seats
-
-
-@dataclass(frozen=True, slots=True)
-class StSub:
-    old: str
-    new: str
-
-
-@dataclass(frozen=True, slots=True)
-class StWin:
-    winner: str  # good | evil
-    reason: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class StSetVote:
-    voter: str
-    nominee: str
-    value: str
-
-
-@dataclass(frozen=True, slots=True)
-class StLock:
-    voter: str
-    nominee: str
-
-
-@dataclass(frozen=True, slots=True)
-class StUnlock:
-    voter: str
-    nominee: str
-
-
-@dataclass(frozen=True, slots=True)
-class StResume:
-    pass
-
-
-StaffAction = (StKill | StRevive | StGhostVote | StNominate | StVote | StCancelNomination
-               | StExtend | StNextPhase | StEndDay | StEndVoting | StVoteCount | StExecute
-               | StExile | StPause | StResume | StGrimoire | StWin | StSetVote | StLock
-               | StUnlock | StAlias | StSeat | StSub)
-# Commands that change who lives or plays, end the day or the game: asked to confirm
-# unless `--yes`.
-DESTRUCTIVE = (StKill, StRevive, StEndDay, StExecute, StExile, StWin, StSub)
-# Commands whose effect is the end of the current phase (the engine runs it).
-PHASE_ENDERS = (StNextPhase, StEndDay, StEndVoting)
 
 
 def _seated_alive(state: GameState, player: str, ctx: Context, alive: bool):

@@ -20,15 +20,16 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from ..characters.helpers import HELPED, Help, decide_help
-from ..deciding.actions import Context
 from ..deciding.rules import Rejection, reject
 from ..feature import Feature
-from ..reading.names import Ambiguous, Roster
 from ..reading.textclean import countable_text
-from ..setup.script import Script
+from ..state.actions import Context
+from ..state.grimoire import acting_character
 from ..state.model import GameState, Phase
+from ..state.names import Ambiguous, Roster
 from ..state.night_model import NightChoice
 from ..state.private_events import DayAbilityRequested, NightChoiceMade, night_of
+from ..state.script import Script
 from ..wording import Say, say
 
 APPROVAL_REMINDER = timedelta(hours=1)
@@ -123,15 +124,6 @@ def suggestion(unknown) -> Say | str:
 
 def lock_at(state: GameState) -> datetime:
     return state.phase_ends_at - timedelta(hours=state.setup.lengths.night_action_lock)
-
-
-def acting_character(state: GameState, player: str):
-    """The ability the player uses: one gained (the Philosopher's, the Cannibal's), else what
-    they believe they are (a Drunk's Townsfolk), as a script Character."""
-    script = state.setup.script
-    entry = state.grimoire_of(player)
-    chosen = entry.ability_of or entry.thinks or entry.character
-    return script.get(chosen) or script.find(chosen or "") if script and chosen else None
 
 
 def decide_choice(state: GameState, action, ctx: Context):
@@ -256,5 +248,5 @@ def owes_choice(state: GameState, player: str) -> bool:
 
 FEATURE = Feature("night choices")
 
-__all__ = ["APPROVAL_REMINDER", "Choose", "FreeAction", "Pass", "acting_character", "used_on",
+__all__ = ["APPROVAL_REMINDER", "Choose", "FreeAction", "Pass", "used_on",
            "decide_choice", "suggestion", "lock_at", "owes_choice", "parse_private"]

@@ -16,16 +16,17 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from ..characters.effects import lleech_survives
-from ..characters.ids import HELLS_LIBRARIAN
 from ..deciding.rules import reject
-from ..deciding.staff import StGrimoire, StNextPhase, grimoire_rule, next_phase_rule
+from ..deciding.staff import grimoire_rule, next_phase_rule
 from ..feature import Feature, unchanged
 from ..reading.commands import Command, _Bad, _name, _no_arguments, _one_name
 from ..setup.composition import problems, propose
 from ..setup.dice import Dice
 from ..state.events import Event
+from ..state.ids import HELLS_LIBRARIAN
 from ..state.model import GameState, Phase, iso
 from ..state.private_events import AnswerSent, CharactersDealt, NightApproved, NightSheetEdited, night_of
+from ..state.staff_actions import StGrimoire, StNextPhase
 from ..state.staff_events import GrimoireChanged, PhaseExtended
 from ..wording import Say, say
 from .choices import lock_at

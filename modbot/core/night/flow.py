@@ -14,9 +14,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from ..characters import madness, triggers
-from ..characters.grimoire import is_malfunctioning, players_of_team, true_character
-from ..characters.ids import FEARMONGER
 from ..state.events import Event, PhaseChanged, PlayerDied
+from ..state.grimoire import is_malfunctioning, players_of_team, true_character
+from ..state.ids import FEARMONGER
 from ..state.model import GameState, Phase
 from ..state.private_events import (
     ApprovalReminded,

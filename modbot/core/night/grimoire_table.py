@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..characters.grimoire import alignment_of, character_names, true_character
+from ..state.grimoire import alignment_of, character_names, true_character
 from ..state.model import GameState
 from ..wording import Say, say
 from .rows import status_of

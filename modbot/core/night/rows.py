@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..characters.grimoire import character_names, is_malfunctioning, players_of_team, true_character
-from ..characters.ids import BARBER, LUNATIC, MARIONETTE, SAGE, VORTOX
-from ..setup.script import Character
+from ..state.grimoire import acting_character, character_names, is_malfunctioning, players_of_team, true_character
+from ..state.ids import BARBER, LUNATIC, MARIONETTE, SAGE, VORTOX
 from ..state.model import GameState
 from ..state.night_model import Info, NightChoice, SheetEntry
+from ..state.script import Character
 from ..wording import Say, say
-from .choices import acting_character, used_on
+from .choices import used_on
 
 ACTS_WHEN_KILLED = {SAGE, BARBER}  # abilities that work because their player is killed
 

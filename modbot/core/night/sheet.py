@@ -19,18 +19,17 @@ from typing import Any
 
 from ..characters import fabled
 from ..characters.effects import lleeches_hosted_by, protected_by
-from ..characters.grimoire import alignment_of, is_malfunctioning, true_character
-from ..characters.ids import ASSASSIN, BONE_COLLECTOR, GOON, LIL_MONSTA, MOONCHILD
 from ..characters.information import compute
 from ..characters.others_choose import lil_monsta_step, word_turns
 from ..characters.public_abilities import moonchild_deaths, turned_by_word
 from ..characters.triggers import scarlet_woman_heir
-from ..setup.script import SPECIAL_STEPS
+from ..state.grimoire import acting_character, alignment_of, is_malfunctioning, true_character
+from ..state.ids import ASSASSIN, BONE_COLLECTOR, GOON, LIL_MONSTA, MOONCHILD
 from ..state.model import GameState, GrimoireEntry
 from ..state.night_model import Effect, NightState, SheetEntry
 from ..state.private_events import night_of
+from ..state.script import SPECIAL_STEPS
 from ..wording import Say, say
-from .choices import acting_character
 from .rows import ACTS_WHEN_KILLED, lunatic_rows, name_of, row_of, special_row, status_of
 
 

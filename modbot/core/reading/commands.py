@@ -13,8 +13,10 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from ..deciding.actions import NO, YES
-from ..deciding.staff import (
+from ..feature import Feature
+from ..state.actions import NO, YES
+from ..state.names import Ambiguous, Roster
+from ..state.staff_actions import (
     StAlias,
     StCancelNomination,
     StEndDay,
@@ -39,9 +41,7 @@ from ..deciding.staff import (
     StVoteCount,
     StWin,
 )
-from ..feature import Feature
 from ..wording import Say, say
-from .names import Ambiguous, Roster
 
 _DURATION = re.compile(r"^(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?$", re.I)
 _VALUES = {"yes": YES, "execute": YES, "no": NO, "pardon": NO}

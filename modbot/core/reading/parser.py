@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..deciding.actions import (
+from ..state.actions import (
     NO,
     YES,
     AcceptWhisper,
@@ -34,7 +34,7 @@ from ..deciding.actions import (
     Whisper,
     WhisperStoryteller,
 )
-from .names import Ambiguous, Roster, Unknown, normalise
+from ..state.names import Ambiguous, Roster, Unknown, normalise
 from .textclean import countable_text
 
 MAX_LINE = 500  # longer lines are prose, never commands

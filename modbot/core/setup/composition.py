@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..characters.ids import (
+from ..state.ids import (
     DAMSEL,
     DRUNK,
     FANG_GU,
@@ -28,8 +28,8 @@ from ..characters.ids import (
     VIGORMORTIS,
 )
 from ..state.model import GrimoireEntry
+from ..state.script import Character, Script
 from ..wording import Say, say
-from .script import Character, Script
 
 BOTF_TABLE = {  # players: (townsfolk, outsiders, minions, demons), seed 001
     7: (5, 0, 1, 1), 8: (5, 1, 1, 1), 9: (5, 2, 1, 1), 10: (7, 0, 2, 1), 11: (7, 1, 2, 1),

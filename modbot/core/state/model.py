@@ -17,12 +17,12 @@ from datetime import datetime, timedelta
 from enum import Enum
 from typing import Any
 
-from ..deciding.actions import NO, YES
-from ..reading.names import Roster
-from ..setup.script import Script
 from ..wording import Say
+from .actions import NO, YES
+from .names import Roster
 from .night_model import NightState, WhisperLedger
 from .public_model import Countdown, FiddleVote, PublicLedger
+from .script import Script
 
 EXECUTION = "execution"
 EXILE = "exile"

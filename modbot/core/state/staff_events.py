@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, is_dataclass, replace
 from datetime import datetime, timedelta
 
-from ..characters.grimoire import BABYSITTER
 from ..feature import Feature, unchanged
 from ..wording import say
 from .events import CastVote, _nomination, _today
+from .grimoire import BABYSITTER
 from .model import EXECUTION, GameState, Phase
 
 

@@ -16,16 +16,26 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, cast
 
-from ..reading.commands import Accept, CommandError, CommandLine, Confirm, Help, Log, Status, Undo
-from ..registry import COMMAND_OF, COMMANDS, apply
-from ..state.events import Event, Executed
-from ..state.model import GameState
-from ..state.staff_events import ConfirmationRequested, ConfirmationSettled
-from ..wording import Say, say
-from .actions import Context
 from .command_line import help_text, parse_commands
-from .rules import Rejection
-from .staff import DESTRUCTIVE, StEndDay, StExecute, StExile, StKill, StRevive, StSeat, StSub, StWin
+from .deciding.rules import Rejection
+from .reading.commands import Accept, CommandError, CommandLine, Confirm, Help, Log, Status, Undo
+from .registry import COMMAND_OF, COMMANDS, apply
+from .state.actions import Context
+from .state.events import Event, Executed
+from .state.model import GameState
+from .state.staff_actions import (
+    DESTRUCTIVE,
+    StEndDay,
+    StExecute,
+    StExile,
+    StKill,
+    StRevive,
+    StSeat,
+    StSub,
+    StWin,
+)
+from .state.staff_events import ConfirmationRequested, ConfirmationSettled
+from .wording import Say, say
 
 CONFIRM_WITHIN = timedelta(minutes=10)
 Said = Say | tuple[Say, ...]  # what to tell, written by the catalogue

@@ -1,8 +1,9 @@
-"""Theory of operation: the character ids that code outside this package names.
+"""Theory of operation: the character ids that code outside the characters package names.
 
 Character knowledge lives in `modbot/core/characters/`; elsewhere a character is named by one
 of these constants, never by a string, so that `grep` finds every place that treats it
-specially (and `index.py` lists them all, by character).
+specially (and `characters/index.py` lists them all, by character). They are values, on the
+ground floor, so every floor may name a character.
 """
 
 ASSASSIN = "assassin"
@@ -24,6 +25,7 @@ LUNATIC = "lunatic"
 MARIONETTE = "marionette"
 MEZEPHELES = "mezepheles"
 MOONCHILD = "moonchild"
+NO_DASHII = "nodashii"
 PUZZLEMASTER = "puzzlemaster"
 REVOLUTIONARY = "revolutionary"
 SAGE = "sage"

@@ -2,7 +2,7 @@
 
 The shell passes each PM post with the usernames taking part in its conversation. If no other
 player takes part, it is the player's own channel with the bot and the Storytellers (their
-"grimoire PM"): night commands in it act (night.py). If other players take part, it is a
+"grimoire PM"): night commands in it act (choices.py). If other players take part, it is a
 whisper, and the bot checks it against the whisper rules (seed 001 "Whispers"):
 - the PM must include the bot's account and every Storyteller;
 - the players must have an active declared whisper at the message's forum time (a message
@@ -19,14 +19,14 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..night.choices import decide_choice, parse_private
+from ..deciding.rules import Rejection
 from ..reading.textclean import countable_text
+from ..state.actions import Context
 from ..state.model import GameState
 from ..state.night_model import WhisperFlag
 from ..state.private_events import WhisperPmCounted, WhisperPmFlagged
 from ..wording import Say, say
-from .actions import Context
-from .rules import Rejection
+from .choices import decide_choice, parse_private
 
 NEIGHBOUR_WORDS = 10
 

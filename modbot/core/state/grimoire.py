@@ -7,8 +7,9 @@ who is on a team, who sits next to whom among the living, and yesterday's day.
 
 from __future__ import annotations
 
-from ..setup.script import Character
-from ..state.model import DayState, GameState
+from .ids import LIL_MONSTA, NO_DASHII, PUZZLEMASTER
+from .model import DayState, GameState
+from .script import Character
 
 
 def true_character(state: GameState, player: str) -> Character | None:
@@ -53,7 +54,7 @@ def is_puzzled(state: GameState, player: str) -> bool:
     (seed 002: "When the Puzzlemaster is drunk or poisoned, that player is sober")."""
     if PUZZLED not in state.grimoire_of(player).reminders:
         return False
-    return any((c := true_character(state, s.name)) is not None and c.id == "puzzlemaster"
+    return any((c := true_character(state, s.name)) is not None and c.id == PUZZLEMASTER
                and not _impaired(state, s.name) for s in state.seats)
 
 
@@ -62,7 +63,7 @@ def no_dashii_victims(state: GameState) -> set[str]:
     names, out = [s.name for s in state.seats], set()
     for index, name in enumerate(names):
         character = true_character(state, name)
-        if character is None or character.id != "nodashii" or not state.seat(name).alive \
+        if character is None or character.id != NO_DASHII or not state.seat(name).alive \
                 or _impaired(state, name):
             continue
         for step in (-1, 1):
@@ -102,7 +103,7 @@ def living_residents(state: GameState) -> list[str]:
 
 
 def is_in_play(state: GameState, character_id: str) -> bool:
-    if character_id == "lilmonsta" and state.setup.lil_monsta:
+    if character_id == LIL_MONSTA and state.setup.lil_monsta:
         return True
     return any(state.grimoire_of(s.name).character == character_id for s in state.seats)
 
@@ -136,3 +137,12 @@ __all__ = ["BABYSITTER", "PUZZLED", "alignment_of", "babysitter", "character_nam
            "is_in_play", "is_malfunctioning", "is_puzzled",
            "living_neighbours", "living_residents", "no_dashii_victims", "players_of_team",
            "true_character", "yesterday"]
+
+
+def acting_character(state: GameState, player: str):
+    """The ability the player uses: one gained (the Philosopher's, the Cannibal's), else what
+    they believe they are (a Drunk's Townsfolk), as a script Character."""
+    script = state.setup.script
+    entry = state.grimoire_of(player)
+    chosen = entry.ability_of or entry.thinks or entry.character
+    return script.get(chosen) or script.find(chosen or "") if script and chosen else None

@@ -9,11 +9,11 @@ it, so neither can drift from what is accepted.
 
 from __future__ import annotations
 
-from ..reading.commands import Command, CommandError, CommandLine, _Bad
-from ..reading.names import Roster
-from ..reading.textclean import countable_text
-from ..registry import COMMANDS
-from ..wording import say
+from .reading.commands import Command, CommandError, CommandLine, _Bad
+from .reading.textclean import countable_text
+from .registry import COMMANDS
+from .state.names import Roster
+from .wording import say
 
 
 def parse_commands(raw: str, roster: Roster) -> list[CommandLine | CommandError]:

@@ -1,0 +1,146 @@
+"""Theory of operation: the Storytellers' commands as values (the ground floor): one frozen
+dataclass an action, parsed from a command line by reading/commands.py and decided by
+deciding/staff.py; `DESTRUCTIVE` names the kinds that ask a confirmation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class StKill:
+    player: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StRevive:
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class StGhostVote:
+    player: str
+    give: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StNominate:
+    nominator: str
+    nominee: str
+
+
+@dataclass(frozen=True, slots=True)
+class StVote:
+    voter: str
+    nominee: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class StCancelNomination:
+    nominee: str
+
+
+@dataclass(frozen=True, slots=True)
+class StExtend:
+    minutes: int
+
+
+@dataclass(frozen=True, slots=True)
+class StNextPhase:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class StEndDay:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class StEndVoting:
+    force: bool = False
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StVoteCount:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class StExecute:
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class StExile:
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class StPause:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class StGrimoire:
+    player: str
+    field: str  # character | alignment | poisoned | drunk | mad_as | reminders | heal
+    value: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class StAlias:
+    player: str
+    alias: str
+
+
+@dataclass(frozen=True, slots=True)
+class StSeat:
+    order: tuple[str, ...]  # empty: just show the seats
+
+
+@dataclass(frozen=True, slots=True)
+class StSub:
+    old: str
+    new: str
+
+
+@dataclass(frozen=True, slots=True)
+class StWin:
+    winner: str  # good | evil
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StSetVote:
+    voter: str
+    nominee: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class StLock:
+    voter: str
+    nominee: str
+
+
+@dataclass(frozen=True, slots=True)
+class StUnlock:
+    voter: str
+    nominee: str
+
+
+@dataclass(frozen=True, slots=True)
+class StResume:
+    pass
+
+
+StaffAction = (StKill | StRevive | StGhostVote | StNominate | StVote | StCancelNomination
+               | StExtend | StNextPhase | StEndDay | StEndVoting | StVoteCount | StExecute
+               | StExile | StPause | StResume | StGrimoire | StWin | StSetVote | StLock
+               | StUnlock | StAlias | StSeat | StSub)
+# Commands that change who lives or plays, end the day or the game: asked to confirm
+# unless `--yes`.
+DESTRUCTIVE = (StKill, StRevive, StEndDay, StExecute, StExile, StWin, StSub)

@@ -82,7 +82,7 @@ def demo_command(args) -> int:
 
 
 def rehearse_command(args) -> int:
-    from .rehearse import rehearse_command
+    from .browser_rehearsal import rehearse_command
     return rehearse_command(args)
 
 
@@ -118,7 +118,7 @@ def _open_store(args):
 
 
 def setup_command(args) -> int:
-    from .files.setupfile import run_setup
+    from .setup_check import run_setup
     return run_setup(args)
 
 

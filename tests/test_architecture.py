@@ -177,3 +177,11 @@ def test_any_module_imported_first_changes_nothing():
         if module.endswith("__main__"):
             continue  # running it would run the CLI
         assert _replay_after_importing(module) == expected, f"importing {module} first"
+
+
+LINES = 400  # a module a reader holds in their head (DEVELOPERS.md: under ~400 lines)
+
+
+@pytest.mark.parametrize("path", ALL_FILES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_every_module_is_at_most_400_lines(path):
+    assert len(path.read_text().splitlines()) <= LINES, "split it by concern"

@@ -11,6 +11,7 @@ import pytest
 
 from modbot.cli import _build_parser
 from modbot.core import Roster, parse_post
+from modbot.files.scripts import bundled_scripts, load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -97,3 +98,10 @@ def test_every_private_command_in_the_player_guide_is_understood():
         post = form + (" Can I learn who the Demon is?" if form == "/action" else "")
         parsed = parse_private(post + "\nThanks.", ROSTER, script)
         assert parsed.actions and not parsed.errors, (form, parsed)
+
+
+def test_the_character_count_the_docs_give_is_the_datas():
+    count = len({c.id for name in bundled_scripts() for c in load_script(name).characters})
+    said = [(page.name, int(n)) for page in [ROOT / "README.md", *DOCS.glob("*.md")]
+            for n in re.findall(r"\((\d+) characters\)", page.read_text())]  # "(71 characters)"
+    assert said and all(n == count for _, n in said), (count, said)

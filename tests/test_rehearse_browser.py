@@ -15,7 +15,7 @@ import textwrap
 import pytest
 
 from modbot.app.service import Settings
-from modbot.rehearse import start_rehearsal
+from modbot.browser_rehearsal import start_rehearsal
 
 pytestmark = pytest.mark.slow
 

@@ -1,4 +1,4 @@
-"""One scenario per character of the four scripts (71), named after it (`test_scenario[imp]`),
+"""One scenario per character of the four scripts, named after it (`test_scenario[imp]`),
 and a check that the list matches the script data, so none is forgotten (issue 7).
 
 Each scenario deals a seven-player game with the character at stake, drives it through PMs,
@@ -419,7 +419,6 @@ def _psychopath():
 
 def test_every_character_of_the_four_scripts_has_a_scenario():
     characters = {c.id for name in bundled_scripts() for c in load_script(name).characters}
-    assert len(characters) == 71
     assert set(SCENARIOS) == characters
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from modbot.adapters.store import GameRow, OutboxRow, Store
 from modbot.app.reactions import GameOptions
 from modbot.app.runtime import GameRuntime
-from modbot.gamefile import load_game
+from modbot.files.gamefile import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "demo-before-registry.sqlite"

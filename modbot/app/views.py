@@ -1,7 +1,9 @@
 """View models: plain dicts the templates render. Only public facts go into public views.
 
-Nothing here knows a character or an alignment; when the grimoire arrives, public views must
-keep being built from the public day state only (a test renders every public template).
+Public views are built from the public day state and what seed 001 makes public at the start
+(`public_roles`: the travellers' characters, never their alignments, and the Fabled in play,
+with the Djinn's jinxes and the Revolutionary's pair); never from the rest of the grimoire (a
+test renders every public template).
 """
 
 from __future__ import annotations

@@ -11,7 +11,8 @@ may guess); what happens depends on the grimoire, and on nobody malfunctioning:
 - the Mezepheles' secret word (its first-night result): the first good player to say it in
   the thread turns evil that night (proposed on the night sheet).
 An answer to the player (accepted, or why not) goes to their grimoire PM like any rejection;
-nothing about the grimoire is revealed by it. Registers its rules with rules.py on import.
+nothing about the grimoire is revealed by it. Its rules are in its `FEATURE`, which
+registry.py lists (nothing registers on import).
 """
 
 from __future__ import annotations

@@ -214,11 +214,6 @@ def _actors(state: GameState, order: tuple[str, ...]) -> dict[str, int | None]:
     return actors
 
 
-def _in_night_order(actor: tuple[str, int | None]) -> tuple[bool, int]:
-    """Steps in the night order first, then requests outside it (step None)."""
-    return actor[1] is None, actor[1] or 0
-
-
 def _changes(field: str, value: Any) -> dict[str, Any]:
     """Keyword arguments that set one grimoire field named at run time."""
     return {field: value}

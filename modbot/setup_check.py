@@ -12,9 +12,9 @@ import random
 import re
 from pathlib import Path
 
-from ..app.catalogue import words
-from ..core import dealt_text, problems, propose
-from .gamefile import GameFileError, load_game
+from .app.catalogue import words
+from .core import dealt_text, problems, propose
+from .files.gamefile import GameFileError, load_game
 
 _PRIVATE_KEYS = re.compile(r"^\s*(character|thinks|evil_team|bluffs)\s*=")
 

@@ -26,7 +26,7 @@ import statistics
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -40,7 +40,7 @@ from modbot.sandbox.models import ManualClock
 from modbot.sandbox.server import SandboxServer
 
 KEY = "budget-key"
-START = datetime(2026, 12, 1, 18, tzinfo=timezone.utc)
+START = datetime(2026, 12, 1, 18, tzinfo=UTC)
 DAY1_NOMINATIONS = START + timedelta(hours=37)  # night 24 h, discussion 12 h, then nominations
 POLL = 15
 

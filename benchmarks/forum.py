@@ -31,7 +31,7 @@ import sys
 import tempfile
 import time
 from dataclasses import replace
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -45,7 +45,7 @@ from modbot.sandbox.models import ManualClock
 from modbot.sandbox.server import SandboxServer
 
 KEY = "bench-key"
-START = datetime(2026, 12, 1, 18, tzinfo=timezone.utc)
+START = datetime(2026, 12, 1, 18, tzinfo=UTC)
 PLAYERS = tuple(f"player{n:02d}" for n in range(1, 16))
 
 
@@ -148,7 +148,7 @@ def new_posts(count: int, folder: Path) -> int:
 def start_up(games: int, folder: Path) -> int:
     """Requests made by start-up (account, then each game's topic read once), under
     Discourse's default limits."""
-    server, clock, setups = make_forum(games, limits=True)
+    server, _clock, setups = make_forum(games, limits=True)
     store = Store(f"sqlite:///{folder}/start-{games}.sqlite")
     try:
         service = Service(_client(server), store, setups,
@@ -189,7 +189,7 @@ def sweep_period(games: int, folder: Path, action_posts: int) -> float:
         for _ in range(12):
             now += timedelta(seconds=15)
             clock.set(now)
-            total += requests_in(server, lambda: service.cycle(now))
+            total += requests_in(server, lambda now=now: service.cycle(now))
         return total / 12
     finally:
         store.close()

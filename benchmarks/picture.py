@@ -19,24 +19,24 @@ import json
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from modbot.adapters.forum import ForumClient  # noqa: E402
-from modbot.adapters.outbox import Outbox  # noqa: E402
-from modbot.adapters.store import Batch, Outgoing, Store  # noqa: E402
-from modbot.app.picture import vote_picture  # noqa: E402
-from modbot.app.render import render  # noqa: E402
-from modbot.app.service import Service, Settings  # noqa: E402
-from modbot.app.views import vote_count_view  # noqa: E402
-from modbot.core import GameSetup, GameState, Post, Seat, replay  # noqa: E402
-from modbot.sandbox.forum import Forum  # noqa: E402
-from modbot.sandbox.models import ManualClock  # noqa: E402
-from modbot.sandbox.server import SandboxServer  # noqa: E402
+from modbot.adapters.forum import ForumClient
+from modbot.adapters.outbox import Outbox
+from modbot.adapters.store import Batch, Outgoing, Store
+from modbot.app.picture import vote_picture
+from modbot.app.render import render
+from modbot.app.service import Service, Settings
+from modbot.app.views import vote_count_view
+from modbot.core import GameSetup, GameState, Post, Seat, replay
+from modbot.sandbox.forum import Forum
+from modbot.sandbox.models import ManualClock
+from modbot.sandbox.server import SandboxServer
 
-START = datetime(2026, 12, 1, 18, tzinfo=timezone.utc)
+START = datetime(2026, 12, 1, 18, tzinfo=UTC)
 NAMES = tuple(f"{name}_{n}" for n, name in enumerate(
     ["Alexandra", "Bartholomew", "Cassiopeia", "Dmitri", "Evangeline", "Fitzgerald", "Gus",
      "Hildegard", "Ignatius", "Josephine", "Kazimierz", "Leopoldine", "Maximilian", "Nadia",

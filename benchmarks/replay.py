@@ -21,7 +21,7 @@ import random
 import statistics
 import sys
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -31,7 +31,7 @@ from modbot.core.reporting import replay
 from modbot.core.state.model import GameSetup, GameState, Phase, Seat
 
 PLAYERS = tuple(f"Player{n:02d}" for n in range(1, 16))
-START = datetime(2026, 12, 1, 18, tzinfo=timezone.utc)
+START = datetime(2026, 12, 1, 18, tzinfo=UTC)
 WORDS = ("I", "think", "the", "demon", "is", "probably", "lying", "about", "their", "claim",
          "and", "we", "should", "vote", "today", "because", "night", "info", "says", "so")
 

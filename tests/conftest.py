@@ -14,16 +14,16 @@ def postgres_available() -> str | None:
         psycopg2.connect(POSTGRES_URL.replace("postgresql://", "postgres://"),
                          connect_timeout=3).close()
         return None
-    except Exception as exc:  # noqa: BLE001 - any failure means "not here"
+    except Exception as exc:
         return f"{exc.__class__.__name__}: {str(exc).strip()[:120]}"
 
 
 def _reset_postgres() -> None:
     import psycopg2
-    with psycopg2.connect(POSTGRES_URL.replace("postgresql://", "postgres://")) as conn:
-        with conn.cursor() as cur:
-            cur.execute("DROP TABLE IF EXISTS event_row, input_row, outbox_row, cursor_row, "
-                        "game_row, picture_row, schema_version CASCADE")
+    with psycopg2.connect(POSTGRES_URL.replace("postgresql://", "postgres://")) as conn, \
+            conn.cursor() as cur:
+        cur.execute("DROP TABLE IF EXISTS event_row, input_row, outbox_row, cursor_row, "
+                    "game_row, picture_row, schema_version CASCADE")
     conn.close()
 
 

@@ -56,7 +56,7 @@ def seven(*characters, **kwargs) -> GameSetup:
     the bluffs are the first three good characters not dealt, unless given."""
     spare = [c.id for c in ALL.characters if c.is_good and c.id not in characters]
     kwargs.setdefault("bluffs", tuple(spare[:3]))
-    return botf_setup(dict(zip(SEATS, characters)), script=ALL, **kwargs)
+    return botf_setup(dict(zip(SEATS, characters, strict=False)), script=ALL, **kwargs)
 
 
 class Conversation:

@@ -6,14 +6,14 @@ import os
 import subprocess
 import sys
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from modbot.core.engine import Post
 from modbot.core.reporting import Replay
 from modbot.core.state.model import GameSetup, GameState, Profile, Seat
 
-START = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)  # night 1 begins
+START = datetime(2026, 12, 1, 18, 0, tzinfo=UTC)  # night 1 begins
 DAY1 = START + timedelta(hours=24)  # discussion
 NOMINATIONS1 = DAY1 + timedelta(hours=12)
 VOTING1 = NOMINATIONS1 + timedelta(hours=12)

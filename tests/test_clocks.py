@@ -1,12 +1,12 @@
 """Rehearsal clocks: a start time and a speed factor, for the daemon and the sandbox."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from modbot.app.daemon import RehearsalClock
 from modbot.sandbox.forum import Forum
 from modbot.sandbox.models import Clock, ManualClock
 
-START = datetime(2026, 12, 1, 17, 55, tzinfo=timezone.utc)
+START = datetime(2026, 12, 1, 17, 55, tzinfo=UTC)
 
 
 def test_rehearsal_clocks_run_from_start_at_speed(monkeypatch):
@@ -23,7 +23,7 @@ def test_rehearsal_clocks_run_from_start_at_speed(monkeypatch):
 
 def test_without_a_start_the_clocks_tell_real_utc_time():
     for clock in (RehearsalClock(), Clock()):
-        assert abs(clock.now() - datetime.now(timezone.utc)) < timedelta(seconds=5)
+        assert abs(clock.now() - datetime.now(UTC)) < timedelta(seconds=5)
 
 
 def test_manual_clock_never_goes_back_and_stamps_new_posts():

@@ -129,7 +129,7 @@ def test_endday_says_exactly_what_will_happen_before_it_does():
     for i, voter in enumerate(["Cameron", "Derek", "Ellen"]):
         g.post(voter, "/vote Brianna yes", 1 + i)
     outcome = st(g, "!endday", 10)
-    (line, what), = said(outcome.command.to_confirm)
+    (_line, what), = said(outcome.command.to_confirm)
     assert "Brianna is executed with 3 execute votes" in what
     assert g.state.phase is Phase.NOMINATION
     outcome = st(g, "!confirm", 11)

@@ -49,12 +49,12 @@ def test_fifteen_players_three_minions_learn_each_other_and_the_drunk_like_sees_
 
 def test_an_evil_traveller_learns_the_demon():
     setup = botf_setup({**SEVEN, "Tom": "barista"})
-    seats = setup.seats[:-1] + (Seat("Tom", traveller=True),)
+    seats = (*setup.seats[:-1], Seat("Tom", traveller=True))
     from dataclasses import replace
 
     from modbot.core.state.model import GrimoireEntry
-    grimoire = tuple(g for g in setup.grimoire if g[0] != "Tom") + \
-        (("Tom", GrimoireEntry(character="barista", alignment="evil")),)
+    grimoire = (*(g for g in setup.grimoire if g[0] != "Tom"),
+                ("Tom", GrimoireEntry(character="barista", alignment="evil")))
     talk = Conversation(replace(setup, seats=seats, grimoire=grimoire))
     roles = _roles(talk.tick(START))
     assert "As an evil traveller, you know the Demon: Fatima." in roles["tom"].raw

@@ -137,7 +137,7 @@ def _total(rehearsal) -> int:
 
 
 def test_a_permanent_failure_is_reported_to_the_storytellers(tmp_path):
-    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite", private=False)
+    rehearsal, _script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite", private=False)
     try:
         rehearsal.start_bot()
         requests.post(rehearsal.url + "/_sandbox/faults.json", timeout=5,
@@ -219,7 +219,7 @@ def test_a_read_429_is_honoured_by_waiting(played, monkeypatch):
 
 def test_a_write_429_makes_everything_wait(tmp_path, monkeypatch):
     import time as clock
-    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite", private=False)
+    rehearsal, _script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite", private=False)
     try:
         rehearsal.start_bot()
         requests.post(rehearsal.url + "/_sandbox/faults.json", timeout=5, json={

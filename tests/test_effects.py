@@ -20,7 +20,7 @@ H = timedelta(hours=1)
 
 
 def _game(*characters, dead=()):
-    names = dict(zip(SEATS, characters))
+    names = dict(zip(SEATS, characters, strict=False))
     spare = [c.id for c in BOTH.characters if c.is_good and c.id not in characters]
     return botf_setup(names, script=BOTH, bluffs=tuple(spare[:3]), dead=dead)
 
@@ -58,7 +58,7 @@ def test_poisoner_spoils_later_steps_and_the_poison_ends_at_dusk():
 
 
 def test_imp_passes_the_demon_to_the_scarlet_woman():
-    entries, night, talk = night_sheet(_game(*BASE), night=2, choices=(
+    _entries, night, talk = night_sheet(_game(*BASE), night=2, choices=(
         ("Ellen", "/choose Ellen"),))
     assert night.deaths == ("Ellen",)
     assert [words(e.describe()) for e in night.effects] == [
@@ -71,8 +71,8 @@ def test_imp_passes_the_demon_to_the_scarlet_woman():
 
 
 def test_effect_off_drops_an_effect_before_dawn():
-    characters = BASE[:-1] + ("witch",)  # no Scarlet Woman: the Minion is the Witch
-    _, night, talk = night_sheet(_game(*characters), night=2,
+    characters = (*BASE[:-1], "witch")  # no Scarlet Woman: the Minion is the Witch
+    _, _night, talk = night_sheet(_game(*characters), night=2,
                                  choices=(("Ellen", "/choose Ellen"),))
     said = talk.st("!effect 2 off", talk.state.phase_ends_at - H)
     assert "There is no effect 2 tonight (the sheet lists 1)." in to(said, "pmtopic")[0]
@@ -95,7 +95,7 @@ def test_scarletwoman_becomes_the_demon_when_it_is_executed():
 
 def test_witch_curse_kills_a_cursed_nominator_and_the_nomination_counts():
     characters = ("chef", "empath", "soldier", "witch", "imp", "monk", "pixie")
-    entries, night, talk = night_sheet(_game(*characters), night=2,
+    _entries, night, talk = night_sheet(_game(*characters), night=2,
                                        choices=(("Derek", "/choose Alex"),))
     assert [words(e.describe()) for e in night.effects] == [
         "Alex: cursed, dies if they nominate on day 2 (the Witch)"]

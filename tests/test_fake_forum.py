@@ -2,7 +2,7 @@
 so the service's logic runs in the fast loop. The demo day played on it leaves the bot posts
 it leaves on the HTTP sandbox; faults act as a socket's would."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -68,4 +68,4 @@ def test_the_bot_acts_by_user_id_in_memory_too():
     client.api_user_id = bot.id
     assert client.current_user()["username"] == "modbot"
     assert datetime.fromisoformat(client.forum_time().replace("Z", "+00:00")).tzinfo == \
-        timezone.utc
+        UTC

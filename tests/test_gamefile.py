@@ -1,6 +1,6 @@
 """Game files: valid ones load; invalid ones name the key and the line."""
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -26,7 +26,7 @@ def test_valid_file_with_defaults():
     setup = parse_game(HEADER + FIVE)
     assert setup.name == "BotF 1" and setup.topic_id == 1234
     assert setup.profile is Profile.BOTF
-    assert setup.first_night_starts == datetime(2026, 12, 1, 18, tzinfo=timezone.utc)
+    assert setup.first_night_starts == datetime(2026, 12, 1, 18, tzinfo=UTC)
     assert setup.lengths.voting == 24 and setup.lengths.night_action_lock == 2
     assert [s.name for s in setup.seats] == ["Alex", "Brianna", "Cameron", "Derek", "Ellen"]
 

@@ -20,7 +20,7 @@ SEATS = ("Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fatima", "Gus")
 
 
 def _setup(script, characters, **kwargs):
-    names = dict(zip(SEATS, characters))
+    names = dict(zip(SEATS, characters, strict=False))
     spare = [c.id for c in script.characters if c.is_good and c.id not in characters]
     return botf_setup(names, script=script, bluffs=tuple(spare[:3]), **kwargs)
 
@@ -103,7 +103,7 @@ def test_the_lunatic_gets_demon_info_from_the_st_and_the_demon_learns_of_them():
 
 def test_the_godfather_learns_the_outsiders():
     characters = ("goon", "lunatic", "godfather", "imp", "acrobat", "witch", "vortox")
-    entries, night, _ = night_sheet(_setup(OOPS, characters, thinks={"Brianna": "imp"}))
+    entries, _night, _ = night_sheet(_setup(OOPS, characters, thinks={"Brianna": "imp"}))
     assert entries["Cameron"].suggestion == "Outsiders in play: Acrobat, Goon, Lunatic."
 
 
@@ -119,7 +119,7 @@ def test_information_the_storyteller_decides(character, night, expected, needs):
                   "Derek": "witch", "Ellen": "clockmaker", "Fatima": "nodashii",
                   "Gus": "towncrier"}
     choices = (("Alex", "/choose Derek"),) if character == "dreamer" else ()
-    entries, night_state, _ = night_sheet(botf_setup(characters), night=night,
+    entries, _night_state, _ = night_sheet(botf_setup(characters), night=night,
                                           choices=choices)
     if expected is None:
         assert "Alex" not in entries

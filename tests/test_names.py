@@ -2,7 +2,7 @@
 mention check answers many names at once; a seat's id comes from its first post, or from a
 look-up in the background; a long thread is read by id (thread_reads.py)."""
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -28,7 +28,7 @@ def forum():
 
 def _setup(n: int, names: list[str], topic: int = 1) -> GameSetup:
     return GameSetup(f"game {n}", tuple(Seat(name) for name in names),
-                     datetime(2026, 12, 1, tzinfo=timezone.utc), storytellers=("modbot",),
+                     datetime(2026, 12, 1, tzinfo=UTC), storytellers=("modbot",),
                      topic_id=topic)
 
 

@@ -281,7 +281,7 @@ def test_a_player_whose_character_changed_earlier_tonight_does_not_act_as_the_ol
     later step, that player does not act (neither as the Empath, nor as the new character)."""
     characters = {"Alex": "empath", "Brianna": "chef", "Cameron": "pithag",
                   "Derek": "imp", "Ellen": "oracle", "Fatima": "librarian", "Gus": "towncrier"}
-    entries, night, _ = night_sheet(botf_setup(characters, script=ALL), night=2,
+    _entries, night, _ = night_sheet(botf_setup(characters, script=ALL), night=2,
                                     choices=(("Cameron", "/choose Alex as Sage"),))
     assert ("Alex", "character", "sage") in [(e.player, e.field, e.value) for e in night.effects]
     assert not [e for e in night.sheet if e.player == "Alex"]

@@ -90,7 +90,7 @@ def lil_monsta(**kw):
 def test_lilmonsta_minions_choose_the_babysitter_who_registers_as_the_demon():
     """Seed 000, Lil' Monsta: "Each night, wake all Minions. The majority will (eventually)
     point to one player. ... Mark them with the IS THE DEMON reminder token." """
-    entries, night, talk = night_sheet(lil_monsta(), choices=(
+    entries, _night, talk = night_sheet(lil_monsta(), choices=(
         ("Derek", "/babysit Gus"), ("Gus", "/babysit Gus"), ("Alex", "/choose Gus")))
     assert entries["lilmonsta"].choice == "Derek: Gus; Gus: Gus"
     assert entries["lilmonsta"].suggestion == "Gus babysits Lil' Monsta and \"is the Demon\""
@@ -172,7 +172,7 @@ def test_lilmonsta_setup_deals_one_more_minion_and_no_demon():
 def test_barber_swap_with_the_demon_keeps_both_alignments():
     """The Barber swaps characters, not alignments: the Demon's player stays evil with a good
     character, and the other player becomes a good Demon."""
-    _, night, talk = night_sheet(game(*BARBER), night=2, choices=(
+    _, _night, talk = night_sheet(game(*BARBER), night=2, choices=(
         ("Ellen", "/choose Alex"), ("Ellen", "/swap Ellen Brianna")))
     talk.dawn()
     ellen, brianna = talk.state.grimoire_of("Ellen"), talk.state.grimoire_of("Brianna")

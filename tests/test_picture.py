@@ -48,7 +48,7 @@ def _image(square: TownSquare) -> Image.Image:
 
 
 def _near(colour, expected, tolerance=40) -> bool:
-    return all(abs(a - b) <= tolerance for a, b in zip(colour, expected))
+    return all(abs(a - b) <= tolerance for a, b in zip(colour, expected, strict=False))
 
 
 def _spot(name: str) -> layout.Spot:
@@ -146,13 +146,13 @@ def test_names_never_overlap_each_other_the_tokens_or_the_edge(names, nominee):
     tokens = [layout.token_box(s, radius) for s in layout.spots(len(names))]
     for index, label in enumerate(placed):
         left, top, right, bottom = label.box
-        assert layout.MARGIN <= left and right <= layout.WIDTH - layout.MARGIN
-        assert layout.TOP_BAND <= top and bottom <= layout.BOTTOM_BAND
+        assert left >= layout.MARGIN and right <= layout.WIDTH - layout.MARGIN
+        assert top >= layout.TOP_BAND and bottom <= layout.BOTTOM_BAND
         assert not any(layout.overlaps(label.box, t) for i, t in enumerate(tokens) if i != index)
         assert not any(layout.overlaps(label.box, other.box) for other in placed[index + 1:])
         name = names[index]
-        assert label.text == name or label.text.endswith(layout.ELLIPSIS) and \
-            name.startswith(label.text[:-1]) or label.text == f"#{index + 1}"
+        assert label.text == name or (label.text.endswith(layout.ELLIPSIS) and \
+            name.startswith(label.text[:-1])) or label.text == f"#{index + 1}"
 
 
 def test_a_name_no_font_draws_becomes_the_seats_number():

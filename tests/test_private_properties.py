@@ -12,7 +12,7 @@ from modbot.core.state.model import GameState
 from .conversation import SEVEN, botf_setup
 from .helpers import START
 
-NAMES = st.sampled_from(list(SEVEN) + ["Zed", "al", "@Derek", "Sage", "Imp", ""])
+NAMES = st.sampled_from([*list(SEVEN), "Zed", "al", "@Derek", "Sage", "Imp", ""])
 LINES = st.one_of(
     st.builds(lambda v, a, b: f"/{v} {a} {b}", st.sampled_from(["choose", "pass", "action",
                                                                 "CHOOSE", "whisper"]),

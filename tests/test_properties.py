@@ -21,7 +21,7 @@ COMMANDS = st.sampled_from([
     "[vote]{p}[/vote]", "VOTE: {p}", "yes", "no", "hands up", "/whisper {p}", "/accept",
     "/skip", "/exile {p}", "nominate: {p}", "/pardon {p}", "[unvote][/unvote]",
 ])
-NAMES = st.sampled_from(PLAYERS + ("Bri", "al", "@derek", "zzz"))
+NAMES = st.sampled_from((*PLAYERS, "Bri", "al", "@derek", "zzz"))
 COMMAND_TEXT = st.builds(lambda c, p: c.format(p=p), COMMANDS, NAMES)
 PROSE = st.text(st.characters(blacklist_categories=("Cs",)), max_size=80)
 NOISE = st.sampled_from(["[quote]", "[/quote]", "```", "`", "~~", "<!--", "-->", "> ", "\n",
@@ -34,7 +34,7 @@ def test_parser_never_crashes_and_only_returns_seated_names(text):
     result = parse_post(text, ROSTER, ("Brianna",))
     for action in result.to_json()["actions"]:
         for key in ("target", "nominee", "from"):
-            assert action.get(key) in PLAYERS + (None,)
+            assert action.get(key) in (*PLAYERS, None)
 
 
 WRAPPERS = [

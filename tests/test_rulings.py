@@ -39,7 +39,7 @@ def test_seed_000_monk_protected_player_remains_alive():
     """Seed 000, Monk: "If the Demon attacks the player marked SAFE, the player remains
     alive. ... At dawn, declare that no one died at night. (Do not say why.)" """
     setup = game("chef", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
-    _, night, talk = night_sheet(setup, night=2, choices=(
+    _, _night, talk = night_sheet(setup, night=2, choices=(
         ("Fatima", "/choose Alex"), ("Ellen", "/choose Alex")))
     talk.approve(talk.state.phase_ends_at - H)
     said = talk.tick(talk.state.phase_ends_at)

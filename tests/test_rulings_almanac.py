@@ -76,7 +76,7 @@ def test_seed_000_monk_safe_reminder_is_removed_at_dawn():
     """Seed 000, Monk: "At dawn, remove the SAFE reminder token." (the protection is for that
     night only: the Demon's kill the night after succeeds)"""
     setup = game("chef", "empath", "soldier", "poisoner", "imp", "monk", "savant")
-    _, night, talk = night_sheet(setup, night=2, choices=(("Fatima", "/choose Alex"),))
+    _, _night, talk = night_sheet(setup, night=2, choices=(("Fatima", "/choose Alex"),))
     talk.dawn()
     talk.st("!endday --yes", talk.state.phase_ends_at - H)
     talk.pm("Ellen", "/choose Alex", talk.state.phase_ends_at - 20 * H)
@@ -132,7 +132,7 @@ def test_seed_000_huntsman_chooses_once_and_turns_the_damsel_into_a_townsfolk():
     If they chose the Damsel, wake the Damsel, show them the YOU ARE token and a not-in-play
     Townsfolk character token." """
     setup = game("huntsman", "empath", "damsel", "poisoner", "imp", "monk", "savant")
-    entries, night, talk = night_sheet(setup, choices=(("Alex", "/choose Cameron"),))
+    _entries, night, talk = night_sheet(setup, choices=(("Alex", "/choose Cameron"),))
     (change,) = night.effects
     assert (change.player, change.field) == ("Cameron", "character")
     assert ALL.get(change.value).team == "townsfolk" and change.value not in (

@@ -130,7 +130,7 @@ def test_seed_002_pukka_choosing_itself_dies_the_following_night():
     to die to their ability the following night." """
     characters, teams = TWO_TEAMS
     setup = teams_game({**characters, "Ellen": "pukka"}, teams)
-    _, night, talk = night_sheet(setup, choices=(("Ellen", "/choose Ellen"),))
+    _, _night, talk = night_sheet(setup, choices=(("Ellen", "/choose Ellen"),))
     talk.approve(talk.state.phase_ends_at - H)
     talk.tick(talk.state.phase_ends_at)
     talk.st("!endday --yes", talk.state.phase_ends_at - H)
@@ -389,7 +389,7 @@ def test_seed_002_pit_hag_making_a_demon_leaves_tonights_deaths_to_the_storytell
     characters, teams = TWO_TEAMS
     setup = teams_game({**characters, "Derek": "pithag", "Fatima": "cerenovus",
                         "Gus": "pukka"}, teams)
-    entries, night, talk = night_sheet(setup, night=2,
+    entries, _night, talk = night_sheet(setup, night=2,
                                        choices=(("Derek", "/choose Fatima as Lleech"),))
     assert "A Demon was made: tonight's deaths are arbitrary (!dies, !spare)" in \
         entries["Derek"].suggestion

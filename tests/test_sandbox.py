@@ -1,7 +1,7 @@
 """The local forum sandbox behaves like Discourse where the bot depends on it."""
 
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -163,7 +163,7 @@ def test_per_user_limits_for_non_staff():
 def test_limits_are_counted_on_the_forums_clock():
     """A rehearsal's accelerated clock: the 5 s between posts and the admin budget's minute are
     forum time, so a game played at 60x real time meets the limits a real day would."""
-    clock = ManualClock(datetime(2026, 12, 3, 6, tzinfo=timezone.utc))
+    clock = ManualClock(datetime(2026, 12, 3, 6, tzinfo=UTC))
     forum = Forum(clock, limits=True)
     server = SandboxServer(0, api_key=KEY, forum=forum, admin_api_limit=3).start()
     client = Client(server)

@@ -2,6 +2,8 @@
 Discourse source of each): rename, move posts, unlist, invite into a PM and remove, revoke and
 restore a key, revoke moderation; and the look-ups that answer by id."""
 
+from datetime import UTC
+
 import pytest
 
 from .sandbox_fixtures import Client, populated
@@ -62,7 +64,7 @@ def test_moving_a_post_keeps_its_id_and_time_and_takes_the_next_number(forum):
 
 
 def test_an_unlisted_topic_is_listed_for_staff_only(forum):
-    server, client, topic = forum
+    _server, client, topic = forum
     client.ok("PUT", f"/t/{topic}/status.json", "modbot", data={"status": "visible",
                                                                 "enabled": "false"})
     staff = client.ok("GET", "/latest.json", "modbot", params={"topic_ids": str(topic)})
@@ -112,11 +114,11 @@ def test_user_cards_answer_fifty_ids_at_most(forum):
 
 
 def test_a_new_user_waits_30_seconds_between_posts_others_5():
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
     from modbot.sandbox.forum import ApiError, Forum
     from modbot.sandbox.models import ManualClock
-    clock = ManualClock(datetime(2026, 12, 1, tzinfo=timezone.utc))
+    clock = ManualClock(datetime(2026, 12, 1, tzinfo=UTC))
     forum = Forum(clock)
     newcomer, member = forum.add_user("Newcomer", trust_level=0), forum.add_user("Member")
     topic = forum.create(forum.add_user("Host", moderator=True), {
@@ -131,11 +133,11 @@ def test_a_new_user_waits_30_seconds_between_posts_others_5():
 
 
 def test_twenty_new_personal_messages_a_day_for_non_staff():
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
     from modbot.sandbox.forum import ApiError, Forum
     from modbot.sandbox.models import ManualClock
-    clock = ManualClock(datetime(2026, 12, 1, tzinfo=timezone.utc))
+    clock = ManualClock(datetime(2026, 12, 1, tzinfo=UTC))
     forum = Forum(clock)
     sender = forum.add_user("Sender")
     forum.add_user("Reader")

@@ -4,7 +4,7 @@ the forum clock and the thread export. (The browser itself: test_rehearse_browse
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import requests
@@ -16,7 +16,7 @@ from modbot.sandbox.models import Clock
 from modbot.sandbox.server import SandboxServer
 
 PAGE = {"Accept": "text/html,application/xhtml+xml"}
-START = datetime(2026, 12, 3, 6, 0, tzinfo=timezone.utc)
+START = datetime(2026, 12, 3, 6, 0, tzinfo=UTC)
 
 
 def test_posts_are_cooked_as_discourse_shows_them():
@@ -42,7 +42,7 @@ def test_bbcode_inside_code_stays_literal():
 def test_date_tags_are_read_in_utc():
     assert date_tags('a [date=2026-12-04 time=18:00:00 timezone="UTC"] b [date=2026-12-05 '
                      'time=06:30 timezone="Europe/Paris"]') == [
-        datetime(2026, 12, 4, 18, 0, tzinfo=timezone.utc)]
+        datetime(2026, 12, 4, 18, 0, tzinfo=UTC)]
 
 
 @pytest.fixture
@@ -110,11 +110,11 @@ def test_the_clock_jumps_to_the_next_deadline_or_an_hour_on(site):
     page = session.get(f"{server.url}/")
     assert "Jump to the next deadline (Thu 18:00)" in page.text
     session.post(f"{server.url}/_sandbox/web/clock", data={"to": "deadline", "back": "/"})
-    deadline = datetime(2026, 12, 3, 18, tzinfo=timezone.utc)
+    deadline = datetime(2026, 12, 3, 18, tzinfo=UTC)
     assert deadline <= server.forum.clock.now() < deadline + timedelta(minutes=1)
     assert re.search(r'id="next-deadline"[^>]*disabled', session.get(f"{server.url}/").text)
     session.post(f"{server.url}/_sandbox/web/clock", data={"to": "hour", "back": "/"})
-    assert server.forum.clock.now() >= datetime(2026, 12, 3, 19, tzinfo=timezone.utc)
+    assert server.forum.clock.now() >= datetime(2026, 12, 3, 19, tzinfo=UTC)
 
 
 def test_a_topic_exports_as_a_thread_file_replay_reads(site):

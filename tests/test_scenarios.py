@@ -28,7 +28,7 @@ H = timedelta(hours=1)
 
 def game(alex="chef", *, derek="poisoner", ellen="imp", gus="pixie", travellers=(), **kw):
     characters = [alex, "empath", "soldier", derek, ellen, "monk", gus]
-    names = dict(zip(SEATS, characters))
+    names = dict(zip(SEATS, characters, strict=False))
     spare = [c.id for c in ALL.characters if c.is_good and c.id not in characters]
     kw.setdefault("bluffs", tuple(spare[:3]))
     setup = botf_setup(names, script=ALL, **kw)
@@ -151,7 +151,8 @@ def _scarlet_woman():
 
 
 def _witch():
-    _, night, talk = night_sheet(game(derek="witch"), night=2, choices=(("Derek", "/choose Alex"),))
+    _, _night, talk = night_sheet(game(derek="witch"), night=2,
+                                  choices=(("Derek", "/choose Alex"),))
     talk.approve(talk.state.phase_ends_at - H)
     talk.tick(talk.state.phase_ends_at + timedelta(hours=12))
     talk.thread("Alex", "/nominate Brianna", talk.state.phase_ends_at - H)
@@ -310,7 +311,7 @@ def _acrobat():
 
 
 def _huntsman():
-    _, night, talk = night_sheet(game("huntsman", gus="damsel"),
+    _, night, _talk = night_sheet(game("huntsman", gus="damsel"),
                                  choices=(("Alex", "/choose Gus"),))
     (effect,) = night.effects
     assert effect.player == "Gus" and effect.field == "character"
@@ -318,7 +319,7 @@ def _huntsman():
 
 
 def _devils_advocate():
-    _, night, talk = night_sheet(game(derek="devilsadvocate"),
+    _, _night, talk = night_sheet(game(derek="devilsadvocate"),
                                  choices=(("Derek", "/choose Alex"),))
     talk.approve(START + timedelta(hours=23))
     talk.tick(START + timedelta(hours=24))

@@ -81,7 +81,7 @@ def test_the_botf_night_order_equals_the_seed():
     def shown(order):  # travellers wake first, as one step in the seed
         steps = [names[s] for s in order if script.get(s) is None or
                  script.get(s).team != "traveller"]
-        return ["Travellers"] + steps
+        return ["Travellers", *steps]
     assert shown(script.first_night) == first
     assert shown(script.other_night) == other
 

@@ -68,9 +68,9 @@ def test_seven_and_fifteen_player_botf_set_ups_are_legal(characters):
 
 
 @pytest.mark.parametrize("script, characters, thinks, teams, bluffs, expected_problem", [
-    (BOTF, BOTF_7[:-1] + ("fanggu",), {}, {}, BLUFFS,
+    (BOTF, (*BOTF_7[:-1], "fanggu"), {}, {}, BLUFFS,
      "0 outsider dealt; 7 players need 1 (+1 Outsider: Fang Gu)"),
-    (BOTF, BOTF_15[:-1] + ("vigormortis",), {}, {}, BLUFFS,
+    (BOTF, (*BOTF_15[:-1], "vigormortis"), {}, {}, BLUFFS,
      "2 outsider dealt; 15 players need 1 (-1 Outsider: Vigormortis)"),
     (ALMANAC, ("chef", "librarian", "noble", "pixie", "empath", "poisoner", "lilmonsta"),
      {}, {}, ("monk", "soldier", "savant"), "Lil' Monsta is not a player: deal one more "
@@ -94,7 +94,7 @@ def test_seven_and_fifteen_player_botf_set_ups_are_legal(characters):
      "evil team 2 has 2 Demons; each team has exactly one"),
     (BOTF, BOTF_7, {}, {}, ("sage", "oracle", "artist"), "bluff Oracle is in play"),
     (BOTF, BOTF_7, {}, {}, ("sage", "artist"), "the Demon needs 3 bluffs (2 given)"),
-    (BOTF, BOTF_7[:-3] + ("witch", "witch", "nodashii"), {}, {}, BLUFFS, "Witch is dealt twice"),
+    (BOTF, (*BOTF_7[:-3], "witch", "witch", "nodashii"), {}, {}, BLUFFS, "Witch is dealt twice"),
 ])
 def test_every_problem_is_explained(script, characters, thinks, teams, bluffs,
                                     expected_problem):

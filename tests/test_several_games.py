@@ -45,7 +45,7 @@ def _staff_pm(rehearsal, raw: str, minutes: int) -> None:
 
 
 def test_a_command_naming_no_game_runs_nowhere_and_the_bot_asks(two_games):
-    rehearsal, first, second = two_games
+    rehearsal, _first, _second = two_games
     _staff_pm(rehearsal, "!alias Gus Gussie\nPlease add this.", 2)
     assert all(g.state.setup.roster.resolve("Gussie") != "Gus"
                for g in rehearsal.service.games.values())

@@ -78,7 +78,7 @@ def test_undone_state_survives_a_restart():
     t.post("nightingale", f"!undo {number} --yes", 2)
     assert t.state.seat("Cameron").alive
     rows = []  # the store's input rows, as the daemon would reload them
-    for kind, post, post_id in t.runtime.inputs:
+    for _kind, post, post_id in t.runtime.inputs:
         rows.append(type("Row", (), {"kind": "post", "post_id": post_id, "topic_id": None,
                                      "post_number": post.post_number, "author": post.author,
                                      "at": post.created_at.isoformat(), "raw": post.raw})())

@@ -23,4 +23,4 @@ def worded(value):
     return value
 
 
-__all__ = ["words", "worded"]
+__all__ = ["worded", "words"]

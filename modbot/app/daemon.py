@@ -14,7 +14,7 @@ import signal
 import time
 import tomllib
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import schedule
@@ -147,7 +147,7 @@ class RehearsalClock:
 
     def now(self) -> datetime:
         if self.start is None:
-            return datetime.now(timezone.utc)
+            return datetime.now(UTC)
         return self.start + timedelta(seconds=(time.time() - self.anchor) * self.speed)
 
 

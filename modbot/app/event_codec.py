@@ -101,7 +101,7 @@ def _value(value: Any, hint: Any) -> Any:
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(_value(v, args[0]) for v in value)
         if args:
-            return tuple(_value(v, a) for v, a in zip(value, args))
+            return tuple(_value(v, a) for v, a in zip(value, args, strict=False))
     return _loose(value)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from ..core import EVENT_TYPES, Say
@@ -55,7 +55,7 @@ def _strip(value: Any, hint: Any) -> Any:
         if len(args) == 2 and args[1] is Ellipsis:
             return [_strip(v, args[0]) for v in value]
         if args and len(args) == len(value):
-            return [_strip(v, a) for v, a in zip(value, args)]
+            return [_strip(v, a) for v, a in zip(value, args, strict=False)]
     return value
 
 
@@ -66,7 +66,7 @@ def _is_words(hint: Any) -> bool:
     return origin in (typing.Union, types.UnionType) and Say in args
 
 
-@lru_cache(maxsize=None)
+@cache
 def type_hints(cls: type) -> dict[str, Any]:
     """A class's resolved type hints, once (the outcome and `event_codec` both walk them)."""
     return typing.get_type_hints(cls)

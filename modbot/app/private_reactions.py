@@ -172,7 +172,7 @@ def _promoted(reactor, state: GameState, event: ScarletWomanPromoted) -> list:
         reactor.pm(event.player, f"promoted:{event.player}:{iso(event.at)}",
                     render("night_results.md.j2", night=None,
                            lines=[say("tell.scarlet_woman", character=name)]))]
-    return out + [_st(reactor, state, f"promoted-st:{event.player}:{iso(event.at)}",
+    return [*out, _st(reactor, state, f"promoted-st:{event.player}:{iso(event.at)}",
                       "st_note.md.j2", text=say("st.scarlet_woman", player=event.player,
                                                 character=name, when=when))]
 

@@ -390,7 +390,7 @@ def _is_storyteller_life_change(event) -> bool:
     return isinstance(event, PlayerDied) and event.cause not in ("execution", "exile")
 
 
-__all__ = ["EXILE", "GameOptions", "PUBLIC_TEMPLATES", "Reactor"]
+__all__ = ["EXILE", "PUBLIC_TEMPLATES", "GameOptions", "Reactor"]
 
 
 def _embedding(outgoing: Outgoing, picture: Picture | None) -> Outgoing:

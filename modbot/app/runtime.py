@@ -234,7 +234,7 @@ class GameRuntime:
 
     def on_edit(self, post_id: int, new_raw: str, new_sha1: str, at: datetime) -> Step:
         """A counted post changed on the forum. Flag it if it carried actions; count nothing."""
-        number, author, first_sha1, original = self.seen[post_id]
+        number, author, _first_sha1, original = self.seen[post_id]
         self.seen[post_id] = (number, author, new_sha1, original)
         self.inputs.append(("edit", None, None))
         step = Step({"kind": "edit", "post_id": post_id, "post_number": number,

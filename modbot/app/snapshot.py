@@ -68,7 +68,7 @@ def restore(game, data: bytes) -> bool:
         values = {name: memory[name] for name in FIELDS}
         values["inputs"] = [_entry(flat) for flat in memory["inputs"]]
         reactor = {name: memory["reactor"][name] for name in REACTOR_FIELDS}
-    except Exception as exc:  # noqa: BLE001 - any unreadable cache means: fold instead
+    except Exception as exc:
         log.warning("game %s: its snapshot cannot be read (%s): folding its inputs",
                     game.setup.name, exc)
         return False

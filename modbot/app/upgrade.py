@@ -128,7 +128,7 @@ def game_differences(before: GameState, after: GameState) -> list[dict]:
         out += _day_differences(day.number, was, day)
     for number, was in old_days.items():
         out += _day_differences(number, was, None)
-    for old, new in zip(before.seats, after.seats):
+    for old, new in zip(before.seats, after.seats, strict=False):
         if old.alive != new.alive:
             out.append({"code": "alive", "player": new.name, "before": old.alive,
                         "after": new.alive})

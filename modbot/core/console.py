@@ -91,7 +91,7 @@ def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staf
             return state, (), CommandReport(**report, failed=(("!confirm", say("console.nothing_to_confirm")),),
                                             help=help_lines)
         commands = [CommandLine(line, action, True)
-                    for line, action in zip(pending.lines, pending.actions)] + commands
+                    for line, action in zip(pending.lines, pending.actions, strict=False)] + commands
         events.append(ConfirmationSettled(author, True, ctx.at))
     scratch = _apply_events(state, events)
     effects: list[tuple] = []
@@ -109,7 +109,7 @@ def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staf
             author, tuple(c.line for c in commands), tuple(c.action for c in commands),
             ctx.at + CONFIRM_WITHIN, ctx.post_number, ctx.at)
         described = tuple((c.line, describe(state, c.action, done))
-                          for c, done in zip(commands, effects))
+                          for c, done in zip(commands, effects, strict=False))
         return _apply_events(state, [request]), (request,), \
             CommandReport(**report, to_confirm=described, help=help_lines)
     events.extend(e for done in effects for e in done)

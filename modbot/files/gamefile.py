@@ -231,7 +231,8 @@ def _seats(lines: _Lines, raw) -> tuple[Seat, ...]:
     seats = []
     for index, entry in enumerate(raw):
         line = lines.seat(index)
-        _check_keys(lines, entry, SEAT_KEYS, f"seat {index + 1}", lambda k: lines.key(k, line))
+        _check_keys(lines, entry, SEAT_KEYS, f"seat {index + 1}",
+                    lambda k, line=line: lines.key(k, line))
         player = entry.get("player")
         if not isinstance(player, str) or not player.strip():
             raise lines.error(line, f"seat {index + 1}: 'player' is required (a forum username)")
@@ -286,7 +287,7 @@ def _extra_aliases(lines: _Lines, table, seats: tuple[Seat, ...]) -> tuple[Seat,
             raise lines.error(lines.key(alias, header),
                               f"aliases.{alias}: unknown player {player!r}")
         seat = seats[index]
-        seats[index] = Seat(seat.name, seat.aliases + (alias,), seat.alive, seat.ghost_vote,
+        seats[index] = Seat(seat.name, (*seat.aliases, alias), seat.alive, seat.ghost_vote,
                             seat.traveller)
     return tuple(seats)
 
@@ -295,7 +296,7 @@ def _check_unique_names(lines: _Lines, seats: tuple[Seat, ...]) -> None:
     """No name or alias may point at two seats (case-insensitive, `@` ignored)."""
     owner: dict[str, int] = {}
     for index, seat in enumerate(seats):
-        for name in (seat.name,) + seat.aliases:
+        for name in (seat.name, *seat.aliases):
             key = name.strip().lstrip("@").casefold()
             first = owner.setdefault(key, index)
             if first != index:

@@ -52,7 +52,7 @@ def character_id(lines, script, value, where: str, line) -> str:
 
 def deal_from_file(lines, raw_seats, seats, script) -> tuple:
     grimoire = []
-    for index, (entry, seat) in enumerate(zip(raw_seats or [], seats)):
+    for index, (entry, seat) in enumerate(zip(raw_seats or [], seats, strict=False)):
         line = lines.seat(index)
         where = f"seat {index + 1} ({seat.name})"
         values = {}

@@ -10,7 +10,7 @@ with a team and an ability) load without machine rules: the Storyteller runs the
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from ..bundled import folder
@@ -28,12 +28,12 @@ def bundled_scripts() -> list[str]:
     return sorted(p.stem for p in SCRIPTS.glob("*.json") if not p.stem.endswith(".modbot"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def action_specs() -> dict:
     return json.loads((DATA / "actions.json").read_text(encoding="utf-8"))["characters"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def known_characters() -> dict:
     """Every character object in the bundled scripts, by id (the first script wins)."""
     known: dict = {}
@@ -44,7 +44,7 @@ def known_characters() -> dict:
     return known
 
 
-@lru_cache(maxsize=None)
+@cache
 def bundled_character(name: str):
     """A character of any bundled script, by name or id, with its action spec."""
     key = character_key(name)

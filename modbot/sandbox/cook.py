@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import html
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from markdown_it import MarkdownIt
 
@@ -150,4 +150,4 @@ def _moment(match: re.Match) -> datetime | None:
         moment = datetime.fromisoformat(f"{day}T{clock if clock.count(':') == 2 else clock + ':00'}")
     except ValueError:
         return None
-    return moment.replace(tzinfo=timezone.utc)
+    return moment.replace(tzinfo=UTC)

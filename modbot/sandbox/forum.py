@@ -15,7 +15,7 @@ import json
 import secrets
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from .models import Clock, Post, Topic, User
 
@@ -283,7 +283,7 @@ class Forum:
             wait = int(86400 - (now - made[0])) + 1
             hours = max(1, wait // 3600)
             raise rate_limited(TOO_MANY.format(f"{hours} hour{'s' if hours > 1 else ''}"), wait)
-        self._pms_created[author.username.lower()] = made + [now]
+        self._pms_created[author.username.lower()] = [*made, now]
 
     def _limit(self, author: User, table: dict[str, float], seconds: int, message: str) -> None:
         if author.staff or not self.limits:
@@ -359,4 +359,4 @@ def _parse_time(value) -> datetime | None:
         parsed = datetime.fromisoformat(str(value))
     except ValueError:
         return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from .cook import cook
 
@@ -17,7 +17,7 @@ class User:
     admin: bool = False
     moderator: bool = False
     trust_level: int = 1
-    created_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
+    created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
     @property
     def staff(self) -> bool:
@@ -92,7 +92,7 @@ class Clock:
 
     def now(self) -> datetime:
         if self.start is None:
-            return datetime.now(timezone.utc)
+            return datetime.now(UTC)
         return self.start + timedelta(seconds=(time.monotonic() - self.began) * self.speed)
 
     def advance_to(self, at: datetime) -> None:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .forum import ApiError, Forum, User, errors
 from .shapes import CHUNK, latest_post_json, post_json, topic_json, topic_list_item, user_json

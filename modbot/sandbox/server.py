@@ -9,6 +9,7 @@ code `local.py` runs in memory, with no socket), JSON as `application/json; char
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import socket
 import sys
@@ -167,10 +168,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
         elif result.transport:  # a dropped connection
             self.close_connection = True
-            try:
+            with contextlib.suppress(OSError):
                 self.connection.shutdown(2)
-            except OSError:
-                pass
         else:
             self._send(result)
 
@@ -187,4 +186,4 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
 
 
-__all__ = ["Clock", "Forum", "SandboxServer", "JSON_TYPE"]
+__all__ = ["JSON_TYPE", "Clock", "Forum", "SandboxServer"]

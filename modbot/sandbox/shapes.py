@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from .forum import Forum, Post, Topic, User
 
@@ -13,7 +13,7 @@ def ts(at: datetime | None) -> str | None:
     """ISO-8601 UTC with milliseconds and Z, as Discourse writes timestamps."""
     if at is None:
         return None
-    at = at.astimezone(timezone.utc)
+    at = at.astimezone(UTC)
     return at.strftime("%Y-%m-%dT%H:%M:%S.") + f"{at.microsecond // 1000:03d}Z"
 
 

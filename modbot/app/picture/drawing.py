@@ -54,11 +54,11 @@ def draw(square: TownSquare) -> Picture:
     _nominator_arrow(pen, square, places, radius)
     centre = _centre(pen, square.centre)
     _hand(pen, square, places, radius, centre)
-    for seat, spot in zip(square.seats, places):
+    for seat, spot in zip(square.seats, places, strict=False):
         _token(pen, seat, spot, radius)
     names = layout.labels([s.name for s in square.seats], [s.nominee for s in square.seats],
                           [s.number for s in square.seats])
-    for seat, label in zip(square.seats, names):
+    for seat, label in zip(square.seats, names, strict=False):
         _label(pen, label, seat)
     _legend(pen, square.legend)
     small = image.reduce(S).quantize(colors=COLOURS, method=Image.Quantize.FASTOCTREE,

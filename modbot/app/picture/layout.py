@@ -65,15 +65,15 @@ def labels(names: list[str], bold: list[bool], numbers: list[int]) -> list[Label
     places = spots(len(names))
     radius = token_radius(len(names))
     texts = [name if font_for(name, LABEL_SIZE, b) else f"#{n}"
-             for name, b, n in zip(names, bold, numbers)]
+             for name, b, n in zip(names, bold, numbers, strict=False)]
     tokens = [token_box(p, radius + 5) for p in places]
     for _ in range(sum(len(t) for t in texts) + len(texts)):
-        placed = [_place(t, b, p, radius) for t, b, p in zip(texts, bold, places)]
+        placed = [_place(t, b, p, radius) for t, b, p in zip(texts, bold, places, strict=False)]
         culprit = _first_overlap(placed, tokens)
         if culprit is None:
             return placed
         texts[culprit] = _shorter(texts[culprit], numbers[culprit])
-    return [_place(f"#{n}", b, p, radius) for n, b, p in zip(numbers, bold, places)]
+    return [_place(f"#{n}", b, p, radius) for n, b, p in zip(numbers, bold, places, strict=False)]
 
 
 def _place(text: str, bold: bool, spot: Spot, radius: float) -> Label:

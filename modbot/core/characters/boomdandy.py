@@ -103,7 +103,7 @@ def _boom(state: GameState, action: StBoom, ctx: Context):
         return reject(ctx, "boom_twice")
     events = tuple(PlayerDied(s.name, BOOM_DEATH, ctx.at) for s in state.seats
                    if s.alive and not s.traveller and s.name not in action.survivors)
-    return events + (CountdownStarted(action.survivors, ctx.at + COUNTDOWN, ctx.at),)
+    return (*events, CountdownStarted(action.survivors, ctx.at + COUNTDOWN, ctx.at))
 
 
 def _point(state: GameState, action: Point, ctx: Context):
@@ -124,8 +124,7 @@ def _started(state: GameState, e: CountdownStarted) -> GameState:
 
 
 def _pointed(state: GameState, e: Pointed) -> GameState:
-    points = tuple(p for p in state.countdown.points if p[0] != e.player) + \
-        ((e.player, e.target),)
+    points = (*tuple(p for p in state.countdown.points if p[0] != e.player), (e.player, e.target))
     return replace(state, countdown=replace(state.countdown, points=points))
 
 

@@ -249,7 +249,7 @@ def _fang_gu(state, player, choice, deaths) -> Info:
                 tells=((target, say("tell.fang_gu",
                                     alignment=state.setup.script.terms.alignment(alignment))),),
                 effects=(Effect(target, "character", "fanggu", why),
-                         Effect(target, "alignment", alignment, why)) + joins)
+                         Effect(target, "alignment", alignment, why), *joins))
 
 
 def _vigormortis(state, player, choice, deaths) -> Info:
@@ -278,8 +278,8 @@ def _pit_hag(state, player, choice, _deaths) -> Info:
     return Info(note=say("info.pit_hag_demon" if new.team == "demon" else "info.pit_hag",
                          player=target, character=new.name),
                 tells=((target, say("tell.now_the", character=new.name)),),
-                effects=(Effect(target, "character", new.id, say("by.pit_hag")),) +
-                keep_alignment(state, target, new, say("by.pit_hag")))
+                effects=(Effect(target, "character", new.id, say("by.pit_hag")),
+                         *keep_alignment(state, target, new, say("by.pit_hag"))))
 
 
 def keep_alignment(state: GameState, player: str, new, why: Say) -> tuple[Effect, ...]:
@@ -351,8 +351,8 @@ def _philosopher(state, player, choice, _deaths) -> Info:
     if is_malfunctioning(state, player):
         return Info(note=say("info.philosopher_malfunctions", character=gained.name))
     holders = [s.name for s in state.seats if state.grimoire_of(s.name).character == gained.id]
-    effects = (Effect(player, "ability_of", gained.id, say("by.philosopher")),) + tuple(
-        Effect(h, "drunk", True, say("by.philosophers_choice")) for h in holders)
+    effects = (Effect(player, "ability_of", gained.id, say("by.philosopher")),
+               *(Effect(h, "drunk", True, say("by.philosophers_choice")) for h in holders))
     return Info(note=say("info.philosopher_holders", character=gained.name, players=holders)
                 if holders else say("info.philosopher", character=gained.name), effects=effects)
 
@@ -373,5 +373,13 @@ EFFECTS = {
     "acrobat": _acrobat, "philosopher": _philosopher,
 }
 
-__all__ = ["EFFECTS", "godfather_kill", "keep_alignment", "lleech_survives", "pinned_alignment", "lleech_host",
-           "lunatic", "target_of"]
+__all__ = [
+    "EFFECTS",
+    "godfather_kill",
+    "keep_alignment",
+    "lleech_host",
+    "lleech_survives",
+    "lunatic",
+    "pinned_alignment",
+    "target_of",
+]

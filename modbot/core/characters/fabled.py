@@ -176,7 +176,7 @@ def _vote(state: GameState, action: Fiddle, ctx: Context):
 
 
 def _applied_used(state: GameState, e: FabledUsed) -> GameState:
-    return replace(state, fabled_used=state.fabled_used + (e.fabled,))
+    return replace(state, fabled_used=(*state.fabled_used, e.fabled))
 
 
 def _applied_opened(state: GameState, e: FiddleOpened) -> GameState:
@@ -184,7 +184,7 @@ def _applied_opened(state: GameState, e: FiddleOpened) -> GameState:
 
 
 def _applied_voted(state: GameState, e: FiddleVoted) -> GameState:
-    votes = tuple(v for v in state.fiddle.votes if v[0] != e.player) + ((e.player, e.target),)
+    votes = (*tuple(v for v in state.fiddle.votes if v[0] != e.player), (e.player, e.target))
     return replace(state, fiddle=replace(state.fiddle, votes=votes))
 
 

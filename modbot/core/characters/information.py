@@ -104,7 +104,7 @@ def _noble(state, player, _choice, _deaths) -> Info:
     good = [n for n in others if not is_evil(state, n)]
     if not evil or len(good) < 2:
         return Info(note=say("info.noble_too_few"), needs_result=True)
-    three = sorted([evil[0]] + good[:2], key=_seats(state).index)
+    three = sorted([evil[0], *good[:2]], key=_seats(state).index)
     return Info(note=say("info.noble", player=evil[0]), needs_result=True,
                 result=say("result.noble", players=three))
 

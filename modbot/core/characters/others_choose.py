@@ -101,8 +101,8 @@ def lil_monsta_step(state) -> tuple[SheetEntry, tuple[Effect, ...], tuple[tuple[
     if majority == held:
         return entry, (), ()
     why = say("by.babysitter")
-    effects = [Effect(majority, "reminders", state.grimoire_of(majority).reminders +
-                      (BABYSITTER,), why)]
+    effects = [Effect(majority, "reminders",
+                      (*state.grimoire_of(majority).reminders, BABYSITTER), why)]
     if held is not None:
         effects.insert(0, Effect(held, "reminders", tuple(
             r for r in state.grimoire_of(held).reminders if r != BABYSITTER), why))

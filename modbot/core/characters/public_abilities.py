@@ -208,7 +208,7 @@ def turned_by_word(state: GameState) -> tuple[tuple[str, str], ...]:
 
 
 def _used(state: GameState, e: PublicAbilityUsed) -> GameState:
-    return replace(state, public=replace(ledger(state), uses=ledger(state).uses + (e,)))
+    return replace(state, public=replace(ledger(state), uses=(*ledger(state).uses, e)))
 
 
 FEATURE = Feature(

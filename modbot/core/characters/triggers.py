@@ -249,8 +249,8 @@ def _promoted(state: GameState, e: ScarletWomanPromoted) -> GameState:
     state = state.with_entry(e.player, character=e.character)
     if state.phase.is_day:  # seed 002: she is told "only at night"
         name = state.setup.script.get(e.character).name
-        state = replace(state, untold=state.untold + (
-            (e.player, say("tell.scarlet_woman", character=name)),))
+        state = replace(state, untold=(*state.untold,
+                                       (e.player, say("tell.scarlet_woman", character=name))))
     return state
 
 
@@ -277,6 +277,14 @@ FEATURE = Feature(
               CannibalAte: _cannibal_ate},
 )
 
-__all__ = ["ABILITY_DEATH", "CannibalAte", "PsychopathExecuted", "UntoldDelivered",
-           "deliver_untold", "protected_from_execution", "ScarletWomanPromoted", "SweetheartDied",
-           "after"]
+__all__ = [
+    "ABILITY_DEATH",
+    "CannibalAte",
+    "PsychopathExecuted",
+    "ScarletWomanPromoted",
+    "SweetheartDied",
+    "UntoldDelivered",
+    "after",
+    "deliver_untold",
+    "protected_from_execution",
+]

@@ -185,11 +185,11 @@ def check(state: GameState, at: datetime, day_ended: bool = False) -> tuple:
     found = detect(state, day_ended)
     if found is None or found in state.wins_detected:
         return lost
-    return lost + (WinDetected(found[0], found[1], at),)
+    return (*lost, WinDetected(found[0], found[1], at))
 
 
 def _win_detected(state: GameState, e: WinDetected) -> GameState:
-    return replace(state, wins_detected=state.wins_detected + ((e.winner, e.reason),))
+    return replace(state, wins_detected=(*state.wins_detected, (e.winner, e.reason)))
 
 
 def _good_lost(state: GameState, e: GoodLost) -> GameState:
@@ -199,5 +199,13 @@ def _good_lost(state: GameState, e: GoodLost) -> GameState:
 FEATURE = Feature(
     "wins", appliers={WinDetected: _win_detected, GoodLost: _good_lost, EvilTeamLost: _team_lost})
 
-__all__ = ["EvilTeamLost", "GoodLost", "WinDetected", "check", "good_loses", "detect", "evil_teams",
-           "twin_of"]
+__all__ = [
+    "EvilTeamLost",
+    "GoodLost",
+    "WinDetected",
+    "check",
+    "detect",
+    "evil_teams",
+    "good_loses",
+    "twin_of",
+]

@@ -189,8 +189,7 @@ def _whisper(state: GameState, action: Whisper, ctx: Context):
     limit = state.setup.whispers_per_day
     count = 1 + sum(1 for w in state.today.whispers if w.requester == ctx.author)
     if limit and count > limit:  # recorded all the same: the Storytellers judge
-        return requested + (WhisperLimitExceeded(ctx.author, count, limit, ctx.post_number,
-                                                 ctx.at),)
+        return (*requested, WhisperLimitExceeded(ctx.author, count, limit, ctx.post_number, ctx.at))
     return requested
 
 

@@ -248,5 +248,15 @@ def owes_choice(state: GameState, player: str) -> bool:
 
 FEATURE = Feature("night choices")
 
-__all__ = ["APPROVAL_REMINDER", "Choose", "FreeAction", "Pass", "used_on",
-           "decide_choice", "suggestion", "lock_at", "owes_choice", "parse_private"]
+__all__ = [
+    "APPROVAL_REMINDER",
+    "Choose",
+    "FreeAction",
+    "Pass",
+    "decide_choice",
+    "lock_at",
+    "owes_choice",
+    "parse_private",
+    "suggestion",
+    "used_on",
+]

@@ -351,6 +351,18 @@ FEATURE = Feature(
                 StSheetEdit: "result", StApprove: "approve", StSheet: "sheet", StAnswer: "answer"},
 )
 
-__all__ = ["SilenceCalled", "SpokeInSilence", "silence_broken", "SetupAccepted", "SetupChecked", "SetupProposed",
-           "SheetRequested", "StSetupCheck", "StApprove", "StSheet", "StSheetEdit",
-           "StStart", "GrimoireChanged"]
+__all__ = [
+    "GrimoireChanged",
+    "SetupAccepted",
+    "SetupChecked",
+    "SetupProposed",
+    "SheetRequested",
+    "SilenceCalled",
+    "SpokeInSilence",
+    "StApprove",
+    "StSetupCheck",
+    "StSheet",
+    "StSheetEdit",
+    "StStart",
+    "silence_broken",
+]

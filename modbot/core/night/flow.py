@@ -131,4 +131,4 @@ def deal_at_first_night(state: GameState, at: datetime) -> list:
     return [DealWaiting(tuple(problems), at)] if problems else [CharactersDealt(None, at)]
 
 
-__all__ = ["deal_at_first_night", "dawn", "dusk", "due", "fire", "is_managed", "deal_problems"]
+__all__ = ["dawn", "deal_at_first_night", "deal_problems", "due", "dusk", "fire", "is_managed"]

@@ -74,9 +74,9 @@ def _own_channel(state, author, at, post_number, raw, apply) -> PrivateOutcome:
 def police(state: GameState, author: str, at: datetime, post_number: int | None, raw: str,
            others: tuple[str, ...], participants: tuple[str, ...]) -> tuple:
     day = state.cycle
-    members = tuple(sorted((author,) + others))
+    members = tuple(sorted((author, *others)))
     flags: list[Say] = []
-    hosts = (state.setup.bot_username,) + state.setup.storytellers
+    hosts = (state.setup.bot_username, *state.setup.storytellers)
     missing = [h for h in hosts if h.lower() not in participants]
     if missing:
         flags.append(say("whisper.hosts_missing", missing=missing))

@@ -10,8 +10,8 @@ raises `_Bad` with what is wrong; `command_line.py` turns it into a `CommandErro
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..feature import Feature
 from ..state.actions import NO, YES

@@ -264,7 +264,8 @@ def _draw(script: Script, residents: list[str], rng, evil_teams: int, lil_monsta
             outsiders.append(damsel)
     dealt = [demon] * counts.demon + minions + outsiders + townsfolk
     rng.shuffle(dealt)
-    grimoire = {name: GrimoireEntry(character=c.id) for name, c in zip(residents, dealt)}
+    grimoire = {name: GrimoireEntry(character=c.id)
+                for name, c in zip(residents, dealt, strict=False)}
     return _finish(script, residents, grimoire, rng)
 
 
@@ -288,7 +289,7 @@ def _draw_teams(script, residents, rng, teams, by_team):
     dealt = evil + good
     rng.shuffle(dealt)
     grimoire = {name: GrimoireEntry(character=c.id, evil_team=team)
-                for name, (c, team) in zip(residents, dealt)}
+                for name, (c, team) in zip(residents, dealt, strict=False)}
     return _finish(script, residents, grimoire, rng)
 
 

@@ -197,7 +197,7 @@ def _phase_changed(state: GameState, e: PhaseChanged) -> GameState:
 
 def _day_ended(state: GameState, e: DayEnded) -> GameState:
     day = replace(state.today, ended_at=e.at, executed=e.executed, living_at_end=e.living)
-    return replace(state, today=None, past_days=state.past_days + (day,))
+    return replace(state, today=None, past_days=(*state.past_days, day))
 
 
 def _executed(state: GameState, e: Executed) -> GameState:
@@ -206,10 +206,11 @@ def _executed(state: GameState, e: Executed) -> GameState:
 
 def _player_died(state: GameState, e: PlayerDied) -> GameState:
     state = state.with_seat(replace(state.seat(e.player), alive=False))
-    state = replace(state, deaths_log=state.deaths_log + ((e.player, e.cause, e.at),))
+    state = replace(state, deaths_log=(*state.deaths_log, (e.player, e.cause, e.at)))
     if state.today is None:
         return state
-    return _today(state, replace(state.today, deaths=state.today.deaths + (Death(e.player, e.cause, e.at),)))
+    return _today(state, replace(state.today, deaths=(*state.today.deaths,
+                                                      Death(e.player, e.cause, e.at))))
 
 
 def _nominated(state: GameState, e: Nominated) -> GameState:
@@ -217,8 +218,8 @@ def _nominated(state: GameState, e: Nominated) -> GameState:
                             by_butcher=e.by_butcher)
     day = state.today
     if e.kind == EXECUTION:
-        return _today(state, replace(day, nominations=day.nominations + (nomination,)))
-    return _today(state, replace(day, exiles=day.exiles + (nomination,)))
+        return _today(state, replace(day, nominations=(*day.nominations, nomination)))
+    return _today(state, replace(day, exiles=(*day.exiles, nomination)))
 
 
 def _nomination(state: GameState, kind: str, nominee: str) -> Nomination:
@@ -241,10 +242,10 @@ def _vote_locked(state: GameState, e: VoteLocked) -> GameState:
     n = _nomination(state, e.kind, e.nominee)
     vote = e.vote
     cast = {voter: v for voter, v in n.cast.items() if voter != vote.player}
-    day = state.today.replace_nomination(replace(n, locked=n.locked + (vote,), cast=cast))
+    day = state.today.replace_nomination(replace(n, locked=(*n.locked, vote), cast=cast))
     if vote.ghost_vote_spent:
         state = state.with_seat(replace(state.seat(vote.player), ghost_vote=False))
-        day = replace(day, ghost_votes_spent=day.ghost_votes_spent + (vote.player,))
+        day = replace(day, ghost_votes_spent=(*day.ghost_votes_spent, vote.player))
     return _today(state, day)
 
 
@@ -257,12 +258,12 @@ def _nomination_closed(state: GameState, e: NominationClosed) -> GameState:
 
 
 def _nomination_skipped(state: GameState, e: NominationSkipped) -> GameState:
-    return _today(state, replace(state.today, skipped=state.today.skipped + (e.player,)))
+    return _today(state, replace(state.today, skipped=(*state.today.skipped, e.player)))
 
 
 def _whisper_requested(state: GameState, e: WhisperRequested) -> GameState:
     request = WhisperRequest(e.requester, e.with_, e.post_number, e.at)
-    return _today(state, replace(state.today, whispers=state.today.whispers + (request,)))
+    return _today(state, replace(state.today, whispers=(*state.today.whispers, request)))
 
 
 def _whisper_answered(state: GameState, e: WhisperAnswered) -> GameState:
@@ -290,11 +291,11 @@ def _whisper_broken(state: GameState, e: WhisperBroken) -> GameState:
         for w in day.whispers)
     if state.today is not None:
         return _today(state, replace(day, whispers=whispers))
-    return replace(state, past_days=state.past_days[:-1] + (replace(day, whispers=whispers),))
+    return replace(state, past_days=(*state.past_days[:-1], replace(day, whispers=whispers)))
 
 
 def _consult_requested(state: GameState, e: StorytellerConsultRequested) -> GameState:
-    return _today(state, replace(state.today, consults=state.today.consults + (e.player,)))
+    return _today(state, replace(state.today, consults=(*state.today.consults, e.player)))
 
 
 FEATURE = Feature("votes and whispers: events", appliers={

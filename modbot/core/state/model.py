@@ -319,7 +319,7 @@ class GameState:
         to the end of the grimoire, as the latest written)."""
         entry = replace(self.grimoire_of(player), **changes)
         others = tuple((p, g) for p, g in self.grimoire if p != player)
-        return replace(self, grimoire=others + ((player, entry),))
+        return replace(self, grimoire=(*others, (player, entry)))
 
     def whisper_day(self) -> DayState | None:
         """The day whose whispers hold now: today, or at night the day just ended."""
@@ -330,7 +330,7 @@ class GameState:
 
     def with_seat(self, new: Seat) -> GameState:
         index = self.setup.seat_index[new.name]
-        return replace(self, seats=self.seats[:index] + (new,) + self.seats[index + 1:])
+        return replace(self, seats=(*self.seats[:index], new, *self.seats[index + 1:]))
 
     def is_seated(self, name: str) -> bool:
         return name in self.setup.seat_index

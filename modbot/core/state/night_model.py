@@ -90,7 +90,7 @@ _EFFECT_CODES = {"poisoned": "effect.poisoned", "drunk": "effect.drunk",
 @dataclass(frozen=True, slots=True)
 class Info:
     value: str | None = None  # the true answer, when computable
-    sentence: Say = Say("result.value")  # what the player is told (`value` added)
+    sentence: Say = Say("result.value")  # noqa: RUF009 (a frozen value) what the player is told
     note: Say | None = None  # what the Storyteller decides, or the effect to apply
     needs_result: bool = False
     death: str | None = None

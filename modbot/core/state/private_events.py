@@ -180,7 +180,7 @@ def _choice_made(state: GameState, e: NightChoiceMade) -> GameState:
     night = night_of(state, e.night)
     others = tuple(c for c in night.choices
                    if (c.player, c.helps) != (e.choice.player, e.choice.helps))
-    return _with_night(state, replace(night, choices=others + (e.choice,)))
+    return _with_night(state, replace(night, choices=(*others, e.choice)))
 
 
 def _reminded(state: GameState, e: NightReminded) -> GameState:
@@ -198,16 +198,16 @@ def _edited(state: GameState, e: NightSheetEdited) -> GameState:
     player = e.player or ""  # every field but nodeath and noeffect names a player
     if e.field == "result":
         told = _result_told(night, player, e.text)
-        results = tuple(r for r in night.results if r[0] != player) + ((player, told),)
+        results = (*tuple(r for r in night.results if r[0] != player), (player, told))
         night = replace(night, results=results)
     elif e.field == "dies" and player not in night.deaths:
-        night = replace(night, deaths=night.deaths + (player,))
+        night = replace(night, deaths=(*night.deaths, player))
     elif e.field == "spare":
         night = replace(night, deaths=tuple(d for d in night.deaths if d != player))
     elif e.field == "nodeath":
         night = replace(night, deaths=())
     elif e.field == "tell":
-        night = replace(night, tells=night.tells + ((player, free(e.text)),))
+        night = replace(night, tells=(*night.tells, (player, free(e.text))))
     elif e.field == "noeffect":
         index = int(e.text) - 1
         night = replace(night, effects=night.effects[:index] + night.effects[index + 1:])
@@ -242,7 +242,7 @@ def _delayed(state: GameState, e: DawnDelayed) -> GameState:
 
 def _resolved(state: GameState, e: NightResolved) -> GameState:
     night = night_of(state, e.night)
-    return replace(state, night=None, past_nights=state.past_nights + (night,))
+    return replace(state, night=None, past_nights=(*state.past_nights, night))
 
 
 def _effect_applied(state: GameState, e: EffectApplied) -> GameState:
@@ -270,7 +270,7 @@ def _pm_counted(state: GameState, e: WhisperPmCounted) -> GameState:
     if e.neighbour is not None:
         used = used | {(e.day, e.author, e.neighbour)}
     return replace(state, ledger=replace(ledger, neighbour_used=used,
-                                         messages=ledger.messages + ((e.day, e.members),)))
+                                         messages=(*ledger.messages, (e.day, e.members))))
 
 
 def _pm_flagged(state: GameState, e: WhisperPmFlagged) -> GameState:
@@ -278,7 +278,7 @@ def _pm_flagged(state: GameState, e: WhisperPmFlagged) -> GameState:
     used = ledger.neighbour_used
     if e.flag.spends_neighbour_whisper:
         used = used | {(e.flag.day, e.flag.author, e.flag.others[0])}
-    return replace(state, ledger=replace(ledger, flags=ledger.flags + (e.flag,),
+    return replace(state, ledger=replace(ledger, flags=(*ledger.flags, e.flag),
                                          neighbour_used=used))
 
 
@@ -303,8 +303,22 @@ FEATURE = Feature("private side: events", appliers={
 })
 
 __all__ = [
-    "ApprovalReminded", "CharactersDealt", "EffectApplied", "EffectsExpired",
-    "FearmongerChoseNew", "DawnDelayed", "DealWaiting", "NightApproved",
-    "NightChoiceMade", "NightLocked", "NightReminded", "NightResolved", "NightSheetEdited",
-    "WhisperPmCounted", "WhisperPmFlagged", "night_of", "AnswerSent", "DayAbilityRequested",
+    "AnswerSent",
+    "ApprovalReminded",
+    "CharactersDealt",
+    "DawnDelayed",
+    "DayAbilityRequested",
+    "DealWaiting",
+    "EffectApplied",
+    "EffectsExpired",
+    "FearmongerChoseNew",
+    "NightApproved",
+    "NightChoiceMade",
+    "NightLocked",
+    "NightReminded",
+    "NightResolved",
+    "NightSheetEdited",
+    "WhisperPmCounted",
+    "WhisperPmFlagged",
+    "night_of",
 ]

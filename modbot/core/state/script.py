@@ -183,7 +183,7 @@ def _order(listed, characters: list[Character], attribute: str) -> tuple[str, ..
                     key=lambda c: getattr(c, attribute))
     steps = [c.id for c in ranked]
     if attribute == "first_night":
-        steps = ["minioninfo", "demoninfo"] + steps
+        steps = ["minioninfo", "demoninfo", *steps]
     return tuple(steps)
 
 
@@ -198,5 +198,13 @@ def _merge_order(order: tuple[str, ...], added: tuple[Character, ...],
     return tuple(info + evil + rest + good)
 
 
-__all__ = ["ActionSpec", "Character", "EVIL_TEAMS", "GOOD_TEAMS", "SPECIAL_STEPS", "Script",
-           "Terms", "character_key"]
+__all__ = [
+    "EVIL_TEAMS",
+    "GOOD_TEAMS",
+    "SPECIAL_STEPS",
+    "ActionSpec",
+    "Character",
+    "Script",
+    "Terms",
+    "character_key",
+]

@@ -141,7 +141,7 @@ def _phase_extended(state: GameState, e: PhaseExtended) -> GameState:
 
 def _confirmation_requested(state: GameState, e: ConfirmationRequested) -> GameState:
     others = tuple(p for p in state.pending if p.by != e.by)
-    return replace(state, pending=others + (e,))
+    return replace(state, pending=(*others, e))
 
 
 def _confirmation_settled(state: GameState, e: ConfirmationSettled) -> GameState:
@@ -161,13 +161,13 @@ def _grimoire_changed(state: GameState, e: GrimoireChanged) -> GameState:
     if e.field != "reminders":
         return state.with_entry(e.player, **{e.field: e.value})
     if str(e.value).strip().casefold() != BABYSITTER:
-        return state.with_entry(e.player, reminders=reminders + (e.value,))
+        return state.with_entry(e.player, reminders=(*reminders, e.value))
     # Lil' Monsta's token moves to one holder
     state = replace(state, grimoire=tuple(
         (p, replace(g, reminders=tuple(r for r in g.reminders if r != BABYSITTER)))
         for p, g in state.grimoire))
     kept = tuple(r for r in reminders if r not in (BABYSITTER, e.value))
-    return state.with_entry(e.player, reminders=kept + (BABYSITTER,))
+    return state.with_entry(e.player, reminders=(*kept, BABYSITTER))
 
 
 def _game_ended(state: GameState, e: GameEnded) -> GameState:
@@ -253,7 +253,7 @@ def _with_setup_seats(state: GameState, seats) -> GameState:
 
 
 def _alias_added(state: GameState, e: AliasAdded) -> GameState:
-    seats = [replace(s, aliases=s.aliases + (e.alias,)) if s.name == e.player else s
+    seats = [replace(s, aliases=(*s.aliases, e.alias)) if s.name == e.player else s
              for s in state.setup.seats]
     return _with_setup_seats(state, seats)
 
@@ -271,7 +271,7 @@ def _seats_reordered(state: GameState, e: SeatsReordered) -> GameState:
 
 def _player_substituted(state: GameState, e: PlayerSubstituted) -> GameState:
     renamed = _renamed(state, e.old, e.new)
-    seats = [replace(s, aliases=s.aliases + (e.old,)) if s.name == e.new else s
+    seats = [replace(s, aliases=(*s.aliases, e.old)) if s.name == e.new else s
              for s in renamed.setup.seats]
     return _with_setup_seats(renamed, seats)
 
@@ -280,7 +280,7 @@ def _user_renamed(state: GameState, e: UserRenamed) -> GameState:
     renamed = _renamed(state, e.old, e.new)
     if not renamed.is_seated(e.new):
         return renamed
-    seats = [replace(s, aliases=s.aliases + (e.old,)) if s.name == e.new else s
+    seats = [replace(s, aliases=(*s.aliases, e.old)) if s.name == e.new else s
              for s in renamed.setup.seats]
     return _with_setup_seats(renamed, seats)
 
@@ -325,8 +325,22 @@ FEATURE = Feature("storytellers: events", appliers={
 })
 
 __all__ = [
-    "AliasAdded", "AliasLapsed", "PlayerSubstituted", "SeatsReordered", "ClockPaused", "ClockResumed", "ConfirmationRequested",
-    "ConfirmationSettled", "GameEnded",
-    "GhostVoteChanged", "GrimoireChanged", "NominationCancelled", "PhaseExtended",
-    "PlayerRevived", "UserRenamed", "VoteCorrected", "VoteCountRequested", "VotesUnlocked",
+    "AliasAdded",
+    "AliasLapsed",
+    "ClockPaused",
+    "ClockResumed",
+    "ConfirmationRequested",
+    "ConfirmationSettled",
+    "GameEnded",
+    "GhostVoteChanged",
+    "GrimoireChanged",
+    "NominationCancelled",
+    "PhaseExtended",
+    "PlayerRevived",
+    "PlayerSubstituted",
+    "SeatsReordered",
+    "UserRenamed",
+    "VoteCorrected",
+    "VoteCountRequested",
+    "VotesUnlocked",
 ]

@@ -69,7 +69,8 @@ def game_accounts(forum: Forum, setup: GameSetup) -> dict[str, str]:
 
 class Rehearsal:
     def __init__(self, setup: GameSetup, database_url: str, *, port: int = 0,
-                 server: SandboxServer | None = None, settings: Settings | None = None,
+                 server: SandboxServer | LocalSandbox | None = None,
+                 settings: Settings | None = None,
                  timeout: float = 5, local: bool = False) -> None:
         """`local`: the sandbox in memory (local.py: the same behaviours, no HTTP)."""
         self.timeout = timeout

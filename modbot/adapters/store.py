@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from types import SimpleNamespace
+from typing import cast
 
 import peewee
 from playhouse.db_url import connect
@@ -32,6 +34,8 @@ proxy = peewee.DatabaseProxy()
 
 
 class _Model(peewee.Model):
+    id = peewee.AutoField()  # what peewee gives every model unsaid; said, so mypy knows it
+
     class Meta:
         database = proxy
         legacy_table_names = False
@@ -57,7 +61,7 @@ class InputRow(_Model):
     post_number = peewee.IntegerField(null=True)
     author = peewee.CharField(null=True)
     at = peewee.CharField()  # ISO time: created_at of the post, or the tick's time
-    raw = peewee.TextField(null=True)
+    raw = peewee.TextField(null=True)  # type: ignore[assignment]  # hides Model.raw
     raw_sha1 = peewee.CharField(null=True)
 
     class Meta:
@@ -78,7 +82,7 @@ class OutboxRow(_Model):
     topic_id = peewee.IntegerField(null=True)
     recipients = peewee.CharField(null=True)  # for a new PM topic
     title = peewee.CharField(null=True)
-    raw = peewee.TextField()
+    raw = peewee.TextField()  # type: ignore[assignment]  # hides Model.raw
     status = peewee.CharField(default="pending", index=True)  # pending | sent | failed
     attempts = peewee.IntegerField(default=0)
     not_before = peewee.FloatField(default=0)
@@ -223,9 +227,10 @@ class Store:
     def events_by_input(self, game_id: int) -> dict[int, list[tuple[str, dict]]]:
         """The game's stored events, (type, data) in order, by the id of their input."""
         out: dict[int, list[tuple[str, dict]]] = {}
-        for row in (EventRow.select(EventRow.input, EventRow.type, EventRow.data)
-                    .where(EventRow.game == game_id).order_by(EventRow.id).namedtuples()):
-            out.setdefault(row.input, []).append((row.type, json.loads(row.data)))
+        rows = cast("Iterable[dict]", EventRow.select(EventRow.input, EventRow.type, EventRow.data)
+                    .where(EventRow.game == game_id).order_by(EventRow.id).dicts())
+        for row in rows:
+            out.setdefault(row["input"], []).append((row["type"], json.loads(row["data"])))
         return out
 
     def has_inputs(self, game_id: int) -> bool:
@@ -331,12 +336,12 @@ class Store:
         found: dict[str, set[int]] = {thread: set() for thread in after}
         if not after:
             return found
-        rows = OutboxRow.select(OutboxRow.thread, OutboxRow.post_number).where(
-            OutboxRow.thread.in_(list(after)) & (OutboxRow.status == "sent")
-            & (OutboxRow.post_number > min(after.values())))
+        rows = cast("Iterable[dict]", OutboxRow.select(OutboxRow.thread, OutboxRow.post_number)
+                    .where(OutboxRow.thread.in_(list(after)) & (OutboxRow.status == "sent")
+                           & (OutboxRow.post_number > min(after.values()))).dicts())
         for row in rows:
-            if row.post_number > after[row.thread]:
-                found[row.thread].add(row.post_number)
+            if row["post_number"] > after[row["thread"]]:
+                found[row["thread"]].add(row["post_number"])
         return found
 
     def count_rows(self, prefix: str, status: str) -> int:
@@ -382,6 +387,7 @@ class Store:
         OutboxRow.update(status="failed", last_error=error).where(OutboxRow.id == row.id).execute()
 
     def outbox_counts(self) -> dict[str, int]:
-        query = OutboxRow.select(OutboxRow.status, peewee.fn.COUNT(OutboxRow.id).alias("n")) \
-            .group_by(OutboxRow.status)
-        return {row.status: row.n for row in query}
+        query = cast("Iterable[dict]", OutboxRow.select(
+            OutboxRow.status, peewee.fn.COUNT(OutboxRow.id).alias("n")).group_by(
+            OutboxRow.status).dicts())
+        return {row["status"]: row["n"] for row in query}

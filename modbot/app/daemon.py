@@ -255,7 +255,7 @@ def run(config: Config, *, max_cycles: int | None = None) -> int:
             stopping["flag"] = True
 
     scheduler = schedule.Scheduler()
-    scheduler.every(config.poll_seconds).seconds.do(cycle)
+    scheduler.every(config.poll_seconds).seconds.do(cycle)  # type: ignore[arg-type]  # a float works
     scheduler.every(1).seconds.do(service.drain)
     cycle()
     while not stopping["flag"]:

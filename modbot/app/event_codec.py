@@ -95,8 +95,9 @@ def _value(value: Any, hint: Any) -> Any:
     if isinstance(hint, type) and issubclass(hint, Enum):
         return hint(value)
     if dataclasses.is_dataclass(hint) and isinstance(value, dict):
-        fields = type_hints(hint)
-        return hint(**{k: _value(v, fields[k]) for k, v in value.items() if k in fields})
+        made: Any = hint  # a dataclass type (is_dataclass also answers for instances)
+        fields = type_hints(made)
+        return made(**{k: _value(v, fields[k]) for k, v in value.items() if k in fields})
     if origin is tuple and isinstance(value, list):
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(_value(v, args[0]) for v in value)

@@ -17,25 +17,45 @@ from __future__ import annotations
 
 import heapq
 import logging
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
+from ..adapters.forum import ForumClient
 from ..adapters.port import ForumPost
-from ..adapters.store import Batch, Outgoing
+from ..adapters.store import Batch, Outgoing, Store
+from .conversation_guard import ConversationGuard
+from .identities import Identities
 from .late import is_late
-from .pm_routing import Ask, Member, member
+from .pm_routing import Ask, Member, PmRouter, member
+from .rebuild import Adoption
 from .render import render
 from .runtime import GameRuntime, Step
+from .settings import Settings
 
 log = logging.getLogger("modbot.app.service")
 
 
 class Handling:
+    # what it uses of the service (service.py sets them)
+    client: ForumClient
+    store: Store
+    settings: Settings
+    games: dict[int, GameRuntime]
+    identities: Identities
+    router: PmRouter
+    adopt: Adoption
+    rebuilding: GameRuntime | None
+    bot_id: int | None
+    conversations: ConversationGuard | None
+    _edited: Callable[[GameRuntime, ForumPost], int]  # Intake's
+
     def handle_in_order(self, thread: dict[GameRuntime, list[ForumPost]], pms: list[ForumPost],
-                        edits: list[tuple[GameRuntime, ForumPost]] = (), members=None) -> int:
+                        edits: Sequence[tuple[GameRuntime, ForumPost]] = (),
+                        members=None) -> int:
         """Thread posts (each game's in post-number order), PMs and edit notices merged in the
         forum's order, each after the clock ticks that fell due before it."""
-        streams = [[(p.created, p.id, "post", game, p) for p in posts]
-                   for game, posts in thread.items()]
+        streams: list[list[tuple[datetime, int, str, GameRuntime | None, ForumPost]]] = [
+            [(p.created, p.id, "post", game, p) for p in posts] for game, posts in thread.items()]
         streams.append([(p.created, p.id, "pm", None, p) for p in pms])
         streams.append(sorted(((p.edited, p.id, "edit", game, p) for game, p in edits),
                               key=lambda item: item[:2]))

@@ -26,12 +26,13 @@ and the edit sweep's rounds (edit_sweep.py). It uses the service's `client`, `st
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime
 
 from ..adapters.forum import ForumClient, ForumError
 from ..adapters.port import ForumPost
-from ..adapters.store import Batch
-from .edit_sweep import BATCH
+from ..adapters.store import Batch, Store
+from .edit_sweep import BATCH, EditSweep
 from .runtime import GameRuntime, sha1
 from .thread_reads import read_thread
 
@@ -65,6 +66,14 @@ def changed_topics(client: ForumClient, last_numbers: dict[int, int]) -> list[in
 
 
 class Intake:
+    # what it uses of the service (service.py sets them; Handling has the two methods)
+    client: ForumClient
+    store: Store
+    games: dict[int, GameRuntime]
+    sweeper: EditSweep
+    handle_in_order: Callable[..., int]
+    _commit: Callable[..., None]
+
     def catch_up(self, game: GameRuntime) -> int:
         """Read the game topic after its last post number, 20 posts a request."""
         return self.handle_in_order({game: read_thread(self.client, game.topic_id,

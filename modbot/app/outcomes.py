@@ -45,7 +45,7 @@ def _strip(value: Any, hint: Any) -> Any:
     if _is_words(hint):  # no words at all (None, or "" as older events wrote it) stay none
         return WORDS if value != "" else None
     if dataclasses.is_dataclass(hint) and isinstance(value, dict):
-        hints = type_hints(hint)
+        hints = type_hints(typing.cast(type, hint))
         return {k: _strip(v, hints.get(k, Any)) for k, v in value.items()}
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):

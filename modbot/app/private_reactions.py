@@ -14,6 +14,8 @@ grimoire PM), `post` (the thread) and `note_to_storytellers`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..core import (
     BOOM_DEATH,
     AnswerSent,
@@ -141,7 +143,7 @@ def _setup_checked(reactor, state: GameState, event: SetupChecked) -> list:
 def _setup_proposed(reactor, state: GameState, event: SetupProposed) -> list:
     grimoire = dict(event.grimoire)
     script = state.setup.script
-    rows = []
+    rows: list[dict[str, object]] = []
     for seat in state.seats:
         entry = grimoire.get(seat.name)
         if entry is None:
@@ -368,7 +370,7 @@ def _roshambo(reactor, state: GameState, event: PsychopathExecuted) -> list:
 
 
 def _resolved(reactor, state: GameState, event: NightResolved) -> list:
-    messages = {}
+    messages: dict[str, list] = {}
     for player, told in event.results:
         if told is not None:
             messages.setdefault(player, []).append(told)
@@ -379,7 +381,7 @@ def _resolved(reactor, state: GameState, event: NightResolved) -> list:
             for player, lines in messages.items()]
 
 
-_HANDLERS = {
+_HANDLERS: dict[type, Callable[..., list]] = {
     CharactersDealt: _dealt, DealWaiting: _deal_waiting, PublicAbilityUsed: _puzzle,
     SetupChecked: _setup_checked,
     SetupProposed: _setup_proposed, SetupAccepted: _setup_accepted, WinDetected: _win_detected,
@@ -390,8 +392,7 @@ _HANDLERS = {
     ApprovalReminded: _approval_reminder, DawnDelayed: _delayed, NightResolved: _resolved,
     MadnessNoted: _madness, PixieMayGain: _pixie, FiddleOpened: _fiddle_opened,
     FiddleEnded: _fiddle_ended, ExileRefused: _exile_refused, ButcherResolved: _butcher,
-    UntoldDelivered: _untold,
-    PsychopathExecuted: _roshambo,
+    UntoldDelivered: _untold, PsychopathExecuted: _roshambo,
     DayAbilityRequested: _day_request, AnswerSent: _answer,
     **WHISPER_HANDLERS,
 }

@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 from datetime import datetime
 
-from ..core import handle_name_taken, handle_rename, iso
+from ..core import AliasLapsed, handle_name_taken, handle_rename, iso
 from .render import render
 from .steps import Step, events_of
 
@@ -46,7 +46,7 @@ def lapse(game, name: str, at: datetime):
     game.inputs.append(("lapse", (name, at), None))
     game.state = outcome.state
     game._remember(outcome.events, "forum", None, name, at)
-    player = outcome.events[0].player
+    player = next(e.player for e in outcome.events if isinstance(e, AliasLapsed))
     raw = render("alias_lapsed.md.j2", name=name, player=player)
     note = game.reactor.note_to_storytellers(game.state.setup.storytellers,
                                              f"alias-lapsed:{name.lower()}:{iso(at)}", raw)

@@ -15,6 +15,7 @@ import dataclasses
 import logging
 import re
 from datetime import datetime
+from typing import Any
 
 from ..adapters.store import Outgoing
 from ..core import (
@@ -62,7 +63,7 @@ class GameRuntime:
         self.inputs: list[tuple] = []
         self.undone: set[int] = set()  # the post ids of undone inputs
         self.accepted: set[int] = set()  # the post ids of late posts counted by `!accept`
-        self.upgrade = None  # an upgrade.Held while the stored history stands (upgrade.py)
+        self.upgrade: Any = None  # an upgrade.Held while the stored history stands (upgrade.py)
 
     @property
     def today_posts(self) -> set[int]:

@@ -72,25 +72,12 @@ from .rebuild import Adoption, Rebuilt, ran_before
 from .recovery import rebuild_game
 from .render import render
 from .runtime import GameRuntime
+from .settings import Settings
 from .snapshot import Snapshots
 from .thread_reads import PagedReads, StillReading, read_thread
 from .upgrade import check_history, rules_version, version_cursor
 
 log = logging.getLogger("modbot.app.service")
-
-
-@dataclass
-class Settings:
-    bot_username: str = "modbot"
-    settle_seconds: float = 10
-    vote_count_minutes: float = 60
-    sweep_minutes: float = 3
-    post_spacing: float | None = None  # None: 0 for staff accounts, 6 s otherwise
-    close_topic_at_night: bool = False
-    max_backoff: float = 60  # seconds between retries after 5xx, timeouts, dropped connections
-    snapshot_seconds: float = 60  # at most one snapshot of a game this often (snapshot.py)
-    names_minutes: float = 10  # how often seats' usernames are checked by id (identities.py)
-    requests_per_minute: float = 55  # the key's budget (Discourse's admin default is 60; 0: none)
 
 
 @dataclass

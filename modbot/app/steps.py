@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..adapters.store import Outgoing
@@ -34,6 +35,7 @@ def state_changes(before, after, limit: int = 30) -> list[str]:
 
 
 def _flatten(value, prefix: str = "") -> dict:
+    items: Iterable[tuple[object, object]]
     if isinstance(value, dict):
         items = value.items()
     elif isinstance(value, list):

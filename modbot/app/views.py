@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from typing import Any
 
 from ..core import (
     EXILE,
@@ -62,7 +63,7 @@ def date_tag(at: datetime | None) -> str:
 
 def nomination_view(state: GameState, n: Nomination, topic_id: int | None) -> dict:
     seats = {s.name: s for s in state.seats}
-    view = {
+    view: dict[str, Any] = {
         "kind": n.kind,
         "by_butcher": n.by_butcher,
         "nominee": n.nominee,
@@ -108,21 +109,22 @@ def vote_count_view(state: GameState, *, number: int, as_of: int | None,
     """The vote count of `day` (default: the latest day)."""
     days = state.past_days + ((state.today,) if state.today else ())
     chosen = [d for d in days if day is None or d.number == day]
-    day = chosen[-1] if chosen else None
-    current = day is not None and day is state.today
+    shown = chosen[-1] if chosen else None
+    current = shown is not None and shown is state.today
     return {
         "game": state.setup.name,
-        "day": day.number if day else 0,
+        "day": shown.number if shown else 0,
         "number": number,
         "as_of": as_of,
         "phase": state.phase_label,
         "deadline": date_tag(state.phase_ends_at),
-        "nominations": [nomination_view(state, n, topic_id) for n in day.nominations] if day else [],
-        "exiles": [nomination_view(state, n, topic_id) for n in day.exiles] if day else [],
-        "about_to_die": about_to_die(day) if day else None,
+        "nominations": [nomination_view(state, n, topic_id) for n in shown.nominations]
+        if shown else [],
+        "exiles": [nomination_view(state, n, topic_id) for n in shown.exiles] if shown else [],
+        "about_to_die": about_to_die(shown) if shown else None,
         "decided": is_decided(state) if current else False,
-        "executed": day.executed if day and not current else None,
-        "ended": bool(day and day.ended_at),
+        "executed": shown.executed if shown and not current else None,
+        "ended": bool(shown and shown.ended_at),
         "deadline_label": deadline_label(state),
         # while nominations are open, voting's end is ahead too: both deadlines are shown
         "voting_ends": date_tag(state.phase_ends_at + state.setup.lengths.of(Phase.VOTING))

@@ -10,6 +10,7 @@ consults. Nothing here is public, and no message's content is ever kept.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
 from ..core import DayEnded, GameState, StorytellerConsultRequested, WhisperPmFlagged, iso
 from .render import render
@@ -66,5 +67,5 @@ def _digest(reactor, state: GameState, event: DayEnded) -> list:
                 day=day, counts=counts, flags=flags)]
 
 
-WHISPER_HANDLERS = {WhisperPmFlagged: _flagged, StorytellerConsultRequested: _consult,
+WHISPER_HANDLERS: dict[type, Callable[..., list]] = {WhisperPmFlagged: _flagged, StorytellerConsultRequested: _consult,
                     DayEnded: _digest}

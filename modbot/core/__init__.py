@@ -106,6 +106,7 @@ from .state.private_events import (
 )
 from .state.script import Character, Script, character_key
 from .state.staff_events import (
+    AliasLapsed,
     GameEnded,
     NominationCancelled,
     PlayerRevived,
@@ -121,6 +122,7 @@ __all__ = [
     "EVENT_TYPES",
     "EXILE",
     "NOTE_NO_TOKEN_CAST",
+    "AliasLapsed",
     "AnswerSent",
     "ApprovalReminded",
     "BoomdandyExploded",

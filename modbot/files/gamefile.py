@@ -279,17 +279,17 @@ def _extra_aliases(lines: _Lines, table, seats: tuple[Seat, ...]) -> tuple[Seat,
     if not isinstance(table, dict):
         raise lines.error(None, "[aliases] must be a table of alias = \"player\"")
     by_name = {s.name.casefold(): i for i, s in enumerate(seats)}
-    seats = list(seats)
+    changed = list(seats)
     header = (lines._headers(r"^\s*\[\s*aliases\s*\]") or [None])[0]
     for alias, player in table.items():
         index = by_name.get(str(player).casefold())
         if index is None:
             raise lines.error(lines.key(alias, header),
                               f"aliases.{alias}: unknown player {player!r}")
-        seat = seats[index]
-        seats[index] = Seat(seat.name, (*seat.aliases, alias), seat.alive, seat.ghost_vote,
-                            seat.traveller)
-    return tuple(seats)
+        seat = changed[index]
+        changed[index] = Seat(seat.name, (*seat.aliases, alias), seat.alive, seat.ghost_vote,
+                              seat.traveller)
+    return tuple(changed)
 
 
 def _check_unique_names(lines: _Lines, seats: tuple[Seat, ...]) -> None:

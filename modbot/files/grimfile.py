@@ -10,6 +10,7 @@ checked against the script and stored as ids. Without a script the game has no p
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from ..core import GrimoireEntry
 from .scripts import ScriptError, bundled_character, load_script
@@ -55,7 +56,7 @@ def deal_from_file(lines, raw_seats, seats, script) -> tuple:
     for index, (entry, seat) in enumerate(zip(raw_seats or [], seats, strict=False)):
         line = lines.seat(index)
         where = f"seat {index + 1} ({seat.name})"
-        values = {}
+        values: dict[str, Any] = {}
         for key, field in (("character", "character"), ("thinks", "thinks")):
             if key in entry:
                 values[field] = character_id(lines, script, entry[key], f"{where}: {key}",

@@ -83,7 +83,7 @@ def _blocks(lines: list[str]):
 def _until_closed(lines: list[str], index: int, tag: str) -> tuple[list[str], int]:
     """The body of a block tag opened just before `index`, and the line after its close (an
     unclosed tag runs to the end of the post, as Discourse does)."""
-    depth, body = 1, []
+    depth, body = 1, list[str]()
     while index < len(lines):
         opened, closed = _BLOCK_OPEN.match(lines[index]), _BLOCK_CLOSE.match(lines[index])
         if opened and opened.group(1).lower() == tag:

@@ -169,7 +169,8 @@ def _multipart(content_type: str, body: bytes) -> dict:
         name = part.get_param("name", header="content-disposition")
         if not name:
             continue
-        content = part.get_payload(decode=True) or b""
+        content = part.get_payload(decode=True)
+        content = content if isinstance(content, bytes) else b""
         filename = part.get_filename()
         fields[str(name)] = {"filename": filename, "content": content,
                              "type": part.get_content_type()} if filename is not None \

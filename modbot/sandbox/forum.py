@@ -44,7 +44,7 @@ class ApiError(Exception):
 
 
 def errors(status: int, message: str, error_type: str | None = None, **extras) -> ApiError:
-    body = {"errors": [message]}
+    body: dict[str, object] = {"errors": [message]}
     if error_type:
         body["error_type"] = error_type
     if extras:

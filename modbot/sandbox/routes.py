@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from .forum import ApiError, Forum, User, errors
 from .shapes import CHUNK, latest_post_json, post_json, topic_json, topic_list_item, user_json
@@ -20,7 +21,7 @@ class Request:
     user: User | None
     params: dict
     path: dict
-    server: object
+    server: Any  # the SandboxServer or LocalSandbox answering (its uploads)
 
     def int_path(self, key: str) -> int:
         return int(self.path[key])

@@ -115,7 +115,7 @@ class SandboxServer(ThreadingHTTPServer):
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://{host!s}:{port}"
 
     def count(self, label: str) -> None:
         with self.counts_lock:

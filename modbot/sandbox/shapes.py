@@ -99,7 +99,7 @@ def topic_json(forum: Forum, topic: Topic, viewer: User | None, posts: list[Post
     visible = topic.visible_posts()
     creator = forum.users.get(_username_of(forum, topic.user_id).lower())
     last = visible[-1] if visible else None
-    details = {
+    details: dict[str, object] = {
         **{flag: staff for flag in _STAFF_TOPIC_FLAGS},
         "can_remove_self_id": viewer.id if viewer else 0,
         "notification_level": 3 if viewer else 1,

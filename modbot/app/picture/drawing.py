@@ -16,6 +16,7 @@ import hashlib
 import io
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -68,8 +69,9 @@ def draw(square: TownSquare) -> Picture:
     return Picture(out.getvalue(), layout.WIDTH, layout.HEIGHT, square.alt)
 
 
-def _s(*values: float) -> list[float]:
-    return [v * S for v in values]
+def _s(*values: float) -> Any:
+    """Coordinates scaled to the drawing's resolution (Pillow takes them as a sequence)."""
+    return tuple(v * S for v in values)
 
 
 def _title(pen: ImageDraw.ImageDraw, title: str) -> None:

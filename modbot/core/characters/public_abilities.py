@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from ..deciding.rules import reject
 from ..feature import Feature
 from ..state.actions import Context, PublicChoice, PublicGuess
-from ..state.events import PlayerDied
+from ..state.events import Event, PlayerDied
 from ..state.grimoire import PUZZLED, acting_character, is_evil, is_malfunctioning, true_character
 from ..state.model import GameState, Phase
 from ..state.public_model import PublicAbilityUsed, PublicLedger
@@ -107,7 +107,7 @@ def _psychopath(state, action, ctx):
         return reject(ctx, "public_used")
     if not state.seat(action.target).alive:
         return reject(ctx, "target_dead", nominee=action.target)
-    events = (_use(state, ctx, "psychopath", action.target),)
+    events: tuple[Event, ...] = (_use(state, ctx, "psychopath", action.target),)
     if _works(state, ctx.author, "psychopath"):
         events += (PlayerDied(action.target, ABILITY_DEATH, ctx.at),)
     return events

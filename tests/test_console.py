@@ -324,3 +324,23 @@ def test_a_command_naming_an_unknown_player_suggests_a_close_name():
     outcome = st(g, "!kill Dreek --yes")
     assert 'no seated player is called "Dreek" (did you mean Derek?)' in \
         text(outcome.command.failed[0][1])
+
+
+def test_a_players_storyteller_commands_are_reported_by_code_and_never_applied():
+    """The core says which posts held `!` lines only a Storyteller may give (the shell logs
+    them); a player's `!vote` is a vote form, not one of those."""
+    from modbot.core import GameState, Post, handle_post, is_lone_confirm
+
+    from .helpers import FIVE, NOMINATIONS1, setup
+
+    state = GameState.from_setup(setup(FIVE))
+    player = FIVE[0]
+    kill = handle_post(state, Post(1, player, NOMINATIONS1, f"!kill {FIVE[1]} --yes"))
+    assert kill.ignored_commands and kill.state.seat(FIVE[1]).alive
+    vote = handle_post(state, Post(2, player, NOMINATIONS1, f"!vote {FIVE[1]}"))
+    assert not vote.ignored_commands
+    quoted = handle_post(state, Post(3, player, NOMINATIONS1,
+                                     f'[quote="x"]\n!kill {FIVE[1]}\n[/quote]\nJust quoting.'))
+    assert not quoted.ignored_commands
+    assert is_lone_confirm("!confirm", state.setup.roster)
+    assert not is_lone_confirm("!confirm\n!status", state.setup.roster)

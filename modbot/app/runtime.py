@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import re
 from datetime import datetime
 from typing import Any
 
 from ..adapters.store import Outgoing
 from ..core import (
-    Confirm,
     GameSetup,
     GameState,
     Post,
@@ -28,10 +26,9 @@ from ..core import (
     handle_pm,
     handle_post,
     handle_rename,
+    is_lone_confirm,
     iso,
     next_due,
-    parse_commands,
-    parse_post,
 )
 from . import late, renames
 from .reactions import GameOptions, Reactor
@@ -43,7 +40,6 @@ from .upgrade import version_cursor
 
 SELF_DELETED = "(post deleted by author)"
 log = logging.getLogger("modbot.app.runtime")
-_COMMAND_LINE = re.compile(r"^\s*[*_]*!", re.MULTILINE)  # cheap test before parsing commands
 
 
 
@@ -55,7 +51,8 @@ class GameRuntime:
         self.state = GameState.from_setup(setup)
         self.reactor = Reactor(options)
         self.last_post_number = 0
-        self.seen: dict[int, tuple[int, str, str, str]] = {}  # post id -> (number, author, sha1, raw)
+        # post id -> (number, author, sha1, raw, whether it asked for something when counted)
+        self.seen: dict[int, tuple[int, str, str, str, bool]] = {}
         self.posts_by_day: dict[int, set[int]] = {}
         self.seen_pms: set[int] = set()
         self.history: list[dict] = []  # every event with the input that caused it, for !log
@@ -120,17 +117,15 @@ class GameRuntime:
         self.inputs.append(("post", post, post_id))
         if self._confirms_upgrade(author, raw):
             return self._adopt_upgrade(_post_row(post_id, post))
-        if _COMMAND_LINE.search(raw) and not self.state.setup.is_storyteller(author) \
-                and any(not line.line.lstrip("*_").lower().startswith(("!vote", "!unvote"))
-                        for line in parse_commands(raw, self.state.setup.roster)):
+        outcome = handle_post(self.state, post)
+        if outcome.ignored_commands:
             log.warning("game %s post #%s: %s is not a Storyteller; its ! commands are ignored",
                         self.topic_id, post_number, author)
-        outcome = handle_post(self.state, post)
         self.state = outcome.state
         undo = self._undo(outcome.command)
         self._remember(outcome.events, "thread", post_number, author, at)
         self.last_post_number = max(self.last_post_number, post_number)
-        self.seen[post_id] = (post_number, author, sha1(raw), raw)
+        self.seen[post_id] = (post_number, author, sha1(raw), raw, outcome.carried_actions)
         if self.state.today is not None and outcome.carried_actions:  # what an edit could change
             self.posts_by_day.setdefault(self.state.today.number, set()).add(post_id)
         accepted, accept_events = self._accept(outcome.command)
@@ -235,13 +230,13 @@ class GameRuntime:
 
     def on_edit(self, post_id: int, new_raw: str, new_sha1: str, at: datetime) -> Step:
         """A counted post changed on the forum. Flag it if it carried actions; count nothing."""
-        number, author, _first_sha1, original = self.seen[post_id]
-        self.seen[post_id] = (number, author, new_sha1, original)
+        number, author, _first_sha1, original, carried = self.seen[post_id]
+        self.seen[post_id] = (number, author, new_sha1, original, carried)
         self.inputs.append(("edit", None, None))
         step = Step({"kind": "edit", "post_id": post_id, "post_number": number,
                      "author": author, "at": iso(at), "raw": new_raw,
                      "raw_sha1": new_sha1})
-        if self._carried_actions(original):
+        if carried:  # the post asked for something when it was counted
             step.outgoing = self.reactor.note_edit(
                 author, number, post_id, original, new_raw.strip() == SELF_DELETED, new_sha1,
                 self.setup.storytellers)
@@ -251,11 +246,10 @@ class GameRuntime:
         """A Storyteller's lone `!confirm` while the game is held after an upgrade, and no
         command of theirs waits for a confirmation (that one is confirmed first)."""
         if self.upgrade is None or self.upgrade.held is None or \
-                not self.setup.is_storyteller(author) or not _COMMAND_LINE.search(raw) or \
+                not self.setup.is_storyteller(author) or \
                 any(p.by == author for p in self.state.pending):
             return False
-        lines = parse_commands(raw, self.state.setup.roster)
-        return len(lines) == 1 and isinstance(getattr(lines[0], "action", None), Confirm)
+        return is_lone_confirm(raw, self.state.setup.roster)
 
     def _adopt_upgrade(self, row: dict) -> Step:
         """Adopt the history the current rules derive: every input replayed with them, the
@@ -324,11 +318,6 @@ class GameRuntime:
         """The post's text is not what it was when counted."""
         known = self.seen.get(post_id)
         return known is not None and sha1(raw) != known[2]
-
-    def _carried_actions(self, raw: str) -> bool:
-        parsed = parse_post(raw, self.state.setup.roster, self.state.open_nominees(),
-                            self.setup.storytellers, count_spoilers=self.setup.count_spoilers)
-        return bool(parsed.actions)
 
 
 def _undo_events(undo) -> list[tuple[str, dict]]:

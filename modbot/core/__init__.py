@@ -30,8 +30,8 @@ from .characters.triggers import (
     UntoldDelivered,
 )
 from .characters.wins import EvilTeamLost, WinDetected
+from .command_line import is_lone_confirm, parse_commands
 from .command_line import listed as storyteller_commands
-from .command_line import parse_commands
 from .deciding.voting import (
     NOTE_NO_TOKEN_CAST,
     about_to_die,
@@ -202,6 +202,7 @@ __all__ = [
     "handle_post",
     "handle_rename",
     "is_decided",
+    "is_lone_confirm",
     "iso",
     "leading_others",
     "lock_at",

@@ -9,7 +9,7 @@ it, so neither can drift from what is accepted.
 
 from __future__ import annotations
 
-from .reading.commands import Command, CommandError, CommandLine, _Bad
+from .reading.commands import Command, CommandError, CommandLine, Confirm, _Bad
 from .reading.textclean import countable_text
 from .registry import COMMANDS
 from .state.names import Roster
@@ -25,6 +25,21 @@ def parse_commands(raw: str, roster: Roster) -> list[CommandLine | CommandError]
             continue
         out.append(parse_line(line, roster))
     return out
+
+
+PLAYERS_COMMANDS = ("!vote", "!unvote")  # a vote form players may write (reading/parser.py)
+
+
+def storyteller_lines_by(raw: str, roster: Roster) -> bool:
+    """A player's post holds `!` lines only a Storyteller may give (ignored, and logged)."""
+    return "!" in raw and any(not line.line.lower().startswith(PLAYERS_COMMANDS)
+               for line in parse_commands(raw, roster))
+
+
+def is_lone_confirm(raw: str, roster: Roster) -> bool:
+    """The post is a lone `!confirm` (what adopts the new rules' history: app/upgrade.py)."""
+    lines = parse_commands(raw, roster)
+    return len(lines) == 1 and isinstance(getattr(lines[0], "action", None), Confirm)
 
 
 def parse_line(line: str, roster: Roster) -> CommandLine | CommandError:

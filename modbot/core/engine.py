@@ -18,10 +18,11 @@ state (or the events) and never needs to replay history to handle the next post.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from .characters import boomdandy, fabled, public_abilities, travellers, triggers, wins
+from .command_line import storyteller_lines_by
 from .console import CommandReport, run_commands
 from .deciding.rules import Rejection, butcher_may_nominate
 from .deciding.voting import about_to_die, living_count, lock_at_hand, population, threshold_now
@@ -74,6 +75,7 @@ class Outcome:
     rejections: tuple[Rejection, ...] = ()
     command: CommandReport | None = None  # a Storyteller's post of `!` commands
     carried_actions: bool = False  # a player's post asked for something (the edit sweep's test)
+    ignored_commands: bool = False  # a player's post held `!` lines only a Storyteller may give
 
 
 class _Run:
@@ -131,8 +133,7 @@ def _with_wins(outcome: Outcome, at: datetime) -> Outcome:
     run = _Run(outcome.state)
     run.events = list(outcome.events)
     _check_wins(run, at)
-    return Outcome(run.state, tuple(run.events), outcome.rejections, outcome.command,
-                   outcome.carried_actions)
+    return replace(outcome, state=run.state, events=tuple(run.events))
 
 
 def _run_due(run: _Run, now: datetime) -> None:
@@ -219,7 +220,8 @@ def _handle_post(state: GameState, post: Post) -> Outcome:
         if parsed.actions:
             rejections.append(Rejection("not_a_player", post.author, post.created_at,
                                         post.post_number))
-        return Outcome(state, tuple(events), tuple(rejections))
+        return Outcome(state, tuple(events), tuple(rejections),
+                       ignored_commands=storyteller_lines_by(post.raw, setup.roster))
     for r in parsed.rejections:
         rejections.append(Rejection(r.code, post.author, post.created_at, post.post_number,
                                     {"text": r.text, "candidates": list(r.candidates),
@@ -239,7 +241,8 @@ def _handle_post(state: GameState, post: Post) -> Outcome:
     for event in broken:
         state = apply(state, event)
     return Outcome(state, tuple(events) + broken, tuple(rejections),
-                   carried_actions=bool(parsed.actions))
+                   carried_actions=bool(parsed.actions),
+                   ignored_commands=storyteller_lines_by(post.raw, setup.roster))
 
 
 def handle_pm(state: GameState, post: Post, participants: tuple[str, ...]) -> Outcome:

@@ -21,17 +21,18 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from .characters import boomdandy, fabled, public_abilities, travellers, triggers, wins
+from .characters import public_abilities, travellers, triggers, wins
 from .command_line import storyteller_lines_by
 from .console import CommandReport, run_commands
 from .deciding.rules import Rejection, butcher_may_nominate
 from .deciding.voting import about_to_die, living_count, lock_at_hand, population, threshold_now
+from .feature import Timer
 from .night import commands as night_commands
 from .night import flow as nightflow
 from .night.private import handle_private
 from .reading.parser import parse_post
 from .reading.textclean import countable_text
-from .registry import apply, decide, decide_staff
+from .registry import TIMERS, apply, decide, decide_staff
 from .state.actions import Context
 from .state.events import (
     DayEnded,
@@ -99,18 +100,26 @@ def advance(state: GameState, now: datetime) -> Outcome:
 def next_due(state: GameState) -> datetime | None:
     """The next moment a time-triggered rule applies (what `advance` would do first), or None
     while nothing waits on the clock (a night waiting for approval, a finished game)."""
+    first = _first_due(state)
+    return first[0] if first else None
+
+
+def _phase_end_due(state: GameState) -> datetime | None:
+    """The phase's end, unless a dealt night runs by its own milestones (night/flow.py)."""
+    return None if nightflow.is_managed(state) else state.phase_ends_at
+
+
+PHASE_END = Timer("the phase ends", _phase_end_due, lambda _state, _at: ())  # see _run_due
+
+
+def _first_due(state: GameState) -> tuple[datetime, int, Timer] | None:
+    """The earliest time-triggered rule of the features' table, then the phase's end (a tie
+    goes to the table's order), or None while paused, over, or waiting on no clock."""
     if state.paused_at is not None or state.winner is not None:
         return None
-    moments = [boomdandy.due(state)]
-    fiddling = fabled.due(state)
-    if fiddling is not None and fiddling <= state.phase_ends_at:
-        moments.append(fiddling)
-    if nightflow.is_managed(state):
-        milestone = nightflow.due(state)
-        moments.append(milestone[0] if milestone else None)
-    else:
-        moments.append(state.phase_ends_at)
-    return min((m for m in moments if m is not None), default=None)
+    due = [(at, index, timer) for index, timer in enumerate((*TIMERS, PHASE_END))
+           if (at := timer.due(state)) is not None]
+    return min(due, key=lambda item: item[:2]) if due else None
 
 
 def _advance(state: GameState, now: datetime) -> Outcome:
@@ -137,30 +146,15 @@ def _with_wins(outcome: Outcome, at: datetime) -> Outcome:
 
 
 def _run_due(run: _Run, now: datetime) -> None:
-    """Every time-triggered rule up to `now`, in time order (a dealt night's milestones
-    included); stops at a night that waits for the Storytellers' approval."""
-    while run.state.paused_at is None and run.state.winner is None:
-        pointing = boomdandy.due(run.state)
-        if pointing is not None and now >= pointing:  # the Boomdandy's countdown ends
-            for event in boomdandy.resolve(run.state, pointing):
-                run.emit(event)
+    """Every time-triggered rule up to `now`, the earliest first (one table: `_first_due`);
+    stops at a night that waits for the Storytellers' approval."""
+    while (first := _first_due(run.state)) is not None and first[0] <= now:
+        at, _, timer = first
+        if timer is PHASE_END:
+            _end_phase(run, at)  # the engine's own: the day's end runs through its rules
             continue
-        fiddling = fabled.due(run.state)
-        if fiddling is not None and now >= fiddling and \
-                fiddling <= run.state.phase_ends_at:  # the Fiddler's vote ends (in time order)
-            for event in fabled.resolve(run.state, fiddling):
-                run.emit(event)
-            continue
-        if nightflow.is_managed(run.state):
-            milestone = nightflow.due(run.state)
-            if milestone is None or now < milestone[0]:
-                return
-            for event in nightflow.fire(run.state, milestone[1], milestone[0]):
-                run.emit(event)
-        elif now >= run.state.phase_ends_at:
-            _end_phase(run, run.state.phase_ends_at)
-        else:
-            return
+        for event in timer.fire(run.state, at):
+            run.emit(event)
 
 
 def act(state: GameState, action, ctx: Context) -> Outcome:

@@ -28,9 +28,10 @@ from .characters import (
 )
 from .characters import helpers as night_help
 from .deciding import rules, staff
-from .feature import Applier, Feature, Rule
+from .feature import Applier, Feature, Rule, Timer
 from .night import choices as night
 from .night import commands as night_commands
+from .night import flow as nightflow
 from .reading import commands
 from .state import events, private_events, staff_events
 from .state.actions import Context
@@ -53,6 +54,7 @@ FEATURES: tuple[Feature, ...] = (
     wins.FEATURE,
     boomdandy.FEATURE,
     fabled.FEATURE,
+    nightflow.FEATURE,
     travellers.FEATURE,
 )
 
@@ -89,6 +91,7 @@ RULES: dict[type, Rule] = _merged(((f.name, f.rules) for f in FEATURES), "player
 STAFF_RULES: dict[type, Rule] = _staff_rules(FEATURES)
 COMMANDS: dict[str, Any] = _commands(FEATURES)
 COMMAND_OF: dict[type, str] = _merged(((f.name, f.command_of) for f in FEATURES), "action")
+TIMERS: tuple[Timer, ...] = tuple(t for f in FEATURES for t in f.timers)  # in the list's order
 
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in APPLIERS}  # for stored events
 

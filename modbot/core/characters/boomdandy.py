@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from ..deciding.rules import reject
-from ..feature import Feature
+from ..feature import Feature, Timer
 from ..reading.commands import Command, _Bad, _name
 from ..state.actions import Context, Point
 from ..state.events import Event, PlayerDied
@@ -141,6 +141,7 @@ FEATURE = Feature(
     commands=(Command("boom", "!boom A B C", say("help.boom"), "!boom Alex Brianna Cameron",
                       _boom_words),),
     command_of={StBoom: "boom"},
+    timers=(Timer("the Boomdandy's countdown ends", due, resolve),),
 )
 
 __all__ = ["BOOM_DEATH", "BoomdandyExploded", "CountdownEnded", "CountdownStarted", "Point",

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from ..deciding.rules import reject
-from ..feature import Feature
+from ..feature import Feature, Timer
 from ..reading.commands import Command, _Bad, _name
 from ..state.actions import Context, Fiddle
 from ..state.grimoire import alignment_of, players_of_team
@@ -113,6 +113,12 @@ def _fiddler_entry(state: GameState) -> list[SheetEntry]:
 
 def due(state: GameState) -> datetime | None:
     return state.fiddle.ends_at if state.fiddle is not None else None
+
+
+def _vote_due(state: GameState) -> datetime | None:
+    """The vote's end, while it falls within the phase (the phase's end comes first)."""
+    ends = due(state)
+    return ends if ends is not None and ends <= state.phase_ends_at else None
 
 
 def resolve(state: GameState, at: datetime) -> list:
@@ -206,6 +212,7 @@ FEATURE = Feature(
                 "!fiddle Ellen Alex", _fiddle_words),
     ),
     command_of={StUsed: "used", StFiddle: "fiddle"},
+    timers=(Timer("the Fiddler's vote ends", _vote_due, resolve),),
 )
 
 __all__ = ["FIDDLE_VOTE", "FabledUsed", "Fiddle", "FiddleEnded", "FiddleOpened", "FiddleVoted",

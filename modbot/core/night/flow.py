@@ -14,6 +14,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from ..characters import madness, triggers
+from ..feature import Feature, Timer
 from ..state.events import Event, PhaseChanged, PlayerDied
 from ..state.grimoire import is_malfunctioning, players_of_team, true_character
 from ..state.ids import FEARMONGER
@@ -132,3 +133,17 @@ def deal_at_first_night(state: GameState, at: datetime) -> list:
 
 
 __all__ = ["dawn", "deal_at_first_night", "deal_problems", "due", "dusk", "fire", "is_managed"]
+
+
+def _milestone_due(state: GameState) -> datetime | None:
+    milestone = due(state) if is_managed(state) else None
+    return milestone[0] if milestone else None
+
+
+def _milestone(state: GameState, at: datetime) -> list:
+    milestone = due(state)
+    return fire(state, milestone[1], at) if milestone else []
+
+
+FEATURE = Feature("the night's milestones",
+                  timers=(Timer("a dealt night's milestone", _milestone_due, _milestone),))

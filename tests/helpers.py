@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import subprocess
 import sys
@@ -9,6 +11,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from modbot.cli import main as cli_main
 from modbot.core.engine import Post
 from modbot.core.reporting import Replay
 from modbot.core.state.model import GameSetup, GameState, Profile, Seat
@@ -86,3 +89,22 @@ def loading_time() -> float:
                        env={**os.environ, "PYTHONPATH": str(_ROOT)})
         best = min(best, time.monotonic() - began)
     return best
+
+
+def run_modbot(*args, stdin: str = "", cwd=None) -> subprocess.CompletedProcess:
+    """`modbot ARGS` run in this process (`cli.main`, as the console script calls it), with
+    its own stdin, stdout, stderr and working folder: what a host's shell would see."""
+    out, err, here = io.StringIO(), io.StringIO(), os.getcwd()
+    real_stdin = sys.stdin
+    try:
+        os.chdir(cwd or Path(__file__).resolve().parent.parent)
+        sys.stdin = io.StringIO(stdin)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = cli_main(list(map(str, args)))
+            except SystemExit as exc:  # argparse's usage errors and --help
+                code = exc.code if isinstance(exc.code, int) else 2
+    finally:
+        sys.stdin = real_stdin
+        os.chdir(here)
+    return subprocess.CompletedProcess(["modbot", *args], code, out.getvalue(), err.getvalue())

@@ -1,4 +1,5 @@
-"""The command line as a host uses it: real processes, real files."""
+"""The command line as a host uses it: `cli.main` with its own stdin, stdout, stderr and
+working folder (one test starts the real process), real files."""
 
 import json
 import os
@@ -11,14 +12,18 @@ import pytest
 
 from modbot.files.threadfile import ThreadFileError, posts_from_json
 
+from .helpers import run_modbot as modbot
+
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
 
-def modbot(*args, stdin: str = "", cwd=None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "modbot", *args], input=stdin, text=True,
-                          capture_output=True, cwd=cwd or ROOT, env=env, timeout=60)
+def test_the_console_script_runs_as_a_process():
+    """One real process: the entry point a host's shell starts (the rest run in-process)."""
+    result = subprocess.run([sys.executable, "-m", "modbot", "--help"], capture_output=True,
+                            text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            timeout=60)
+    assert result.returncode == 0 and "usage: modbot" in result.stdout
 
 
 def test_parse_prints_the_documented_json():

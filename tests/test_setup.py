@@ -4,8 +4,6 @@ random legal set-ups from a passed-in random source; `modbot setup` and `!setup`
 
 import random
 import re
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,7 +15,7 @@ from modbot.core.state.model import GrimoireEntry, Seat
 from modbot.files.scripts import load_script
 
 from .conversation import Conversation, botf_setup, to
-from .helpers import START
+from .helpers import START, run_modbot
 from .wording import worded
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -148,8 +146,7 @@ def test_random_set_ups_are_legal_and_repeatable(script, players):
 
 
 def _modbot(*args):
-    return subprocess.run([sys.executable, "-m", "modbot", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=60)
+    return run_modbot(*args, cwd=ROOT)
 
 
 def test_modbot_setup_checks_and_writes_a_proposal(tmp_path):

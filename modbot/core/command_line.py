@@ -9,6 +9,8 @@ it, so neither can drift from what is accepted.
 
 from __future__ import annotations
 
+import re
+
 from .reading.commands import Command, CommandError, CommandLine, Confirm, _Bad
 from .reading.textclean import countable_text
 from .registry import COMMANDS
@@ -28,11 +30,12 @@ def parse_commands(raw: str, roster: Roster) -> list[CommandLine | CommandError]
 
 
 PLAYERS_COMMANDS = ("!vote", "!unvote")  # a vote form players may write (reading/parser.py)
+_COMMAND_LINE = re.compile(r"^\s*[*_]*!", re.MULTILINE)  # a line that may be a command
 
 
 def storyteller_lines_by(raw: str, roster: Roster) -> bool:
     """A player's post holds `!` lines only a Storyteller may give (ignored, and logged)."""
-    return "!" in raw and any(not line.line.lower().startswith(PLAYERS_COMMANDS)
+    return bool(_COMMAND_LINE.search(raw)) and any(not line.line.lower().startswith(PLAYERS_COMMANDS)
                for line in parse_commands(raw, roster))
 
 

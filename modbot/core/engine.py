@@ -18,7 +18,7 @@ state (or the events) and never needs to replay history to handle the next post.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 
 from .characters import public_abilities, travellers, triggers, wins
@@ -117,9 +117,12 @@ def _first_due(state: GameState) -> tuple[datetime, int, Timer] | None:
     goes to the table's order), or None while paused, over, or waiting on no clock."""
     if state.paused_at is not None or state.winner is not None:
         return None
-    due = [(at, index, timer) for index, timer in enumerate((*TIMERS, PHASE_END))
-           if (at := timer.due(state)) is not None]
-    return min(due, key=lambda item: item[:2]) if due else None
+    first: tuple[datetime, int, Timer] | None = None
+    for index, timer in enumerate((*TIMERS, PHASE_END)):
+        at = timer.due(state)
+        if at is not None and (first is None or at < first[0]):  # a tie: the earlier entry
+            first = (at, index, timer)
+    return first
 
 
 def _advance(state: GameState, now: datetime) -> Outcome:
@@ -142,7 +145,8 @@ def _with_wins(outcome: Outcome, at: datetime) -> Outcome:
     run = _Run(outcome.state)
     run.events = list(outcome.events)
     _check_wins(run, at)
-    return replace(outcome, state=run.state, events=tuple(run.events))
+    return Outcome(run.state, tuple(run.events), outcome.rejections, outcome.command,
+                   outcome.carried_actions, outcome.ignored_commands)
 
 
 def _run_due(run: _Run, now: datetime) -> None:

@@ -13,9 +13,6 @@ own calls (players' posts, moderators' actions).
 
 from __future__ import annotations
 
-import secrets
-import threading
-from collections import Counter
 from urllib.parse import urlsplit
 
 import requests
@@ -23,31 +20,15 @@ from requests.adapters import BaseAdapter
 from requests.structures import CaseInsensitiveDict
 
 from .exchange import answer, encode
-from .forum import Forum
-from .server import AdminLimiter, Faults
-from .uploads import Uploads
+from .server import SandboxState
 
 URL = "http://sandbox.invalid"  # never resolved: the transport answers before any socket
 
 
-class LocalSandbox:
+class LocalSandbox(SandboxState):
     """The sandbox's state, served in memory (the attributes tests read of `SandboxServer`)."""
 
     url = URL
-
-    def __init__(self, *, api_key: str | None = None, forum: Forum | None = None,
-                 admin_api_limit: int = 60) -> None:
-        self.forum = forum or Forum()
-        self.api_key = api_key or secrets.token_hex(16)
-        self.limiter = AdminLimiter(admin_api_limit, self.forum.seconds)
-        self.faults = Faults()
-        self.uploads = Uploads()
-        self.counts: Counter[str] = Counter()
-        self.counts_lock = threading.Lock()
-
-    def count(self, label: str) -> None:
-        with self.counts_lock:
-            self.counts[label] += 1
 
     def session(self) -> requests.Session:
         session = requests.Session()

@@ -88,13 +88,12 @@ class AdminLimiter:
             self.times.append(now)
 
 
-class SandboxServer(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
+class SandboxState:
+    """What a sandbox holds, however it is served (over HTTP here, in memory in local.py):
+    the forum, the master key, the shared admin limiter, the faults, the uploads, the counts."""
 
-    def __init__(self, port: int = 0, *, api_key: str | None = None, forum: Forum | None = None,
-                 admin_api_limit: int = 60, host: str = "127.0.0.1") -> None:
-        super().__init__((host, port), _Handler)
+    def __init__(self, *, api_key: str | None = None, forum: Forum | None = None,
+                 admin_api_limit: int = 60) -> None:
         self.forum = forum or Forum()
         self.api_key = api_key or secrets.token_hex(16)
         self.limiter = AdminLimiter(admin_api_limit, self.forum.seconds)
@@ -102,6 +101,21 @@ class SandboxServer(ThreadingHTTPServer):
         self.uploads = Uploads()
         self.counts: Counter[str] = Counter()
         self.counts_lock = threading.Lock()
+
+    def count(self, label: str) -> None:
+        with self.counts_lock:
+            self.counts[label] += 1
+
+
+class SandboxServer(SandboxState, ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, port: int = 0, *, api_key: str | None = None, forum: Forum | None = None,
+                 admin_api_limit: int = 60, host: str = "127.0.0.1") -> None:
+        ThreadingHTTPServer.__init__(self, (host, port), _Handler)
+        SandboxState.__init__(self, api_key=api_key, forum=forum,
+                              admin_api_limit=admin_api_limit)
         self._thread: threading.Thread | None = None
 
     def handle_error(self, request, client_address) -> None:
@@ -116,10 +130,6 @@ class SandboxServer(ThreadingHTTPServer):
     def url(self) -> str:
         host, port = self.server_address[:2]
         return f"http://{host!s}:{port}"
-
-    def count(self, label: str) -> None:
-        with self.counts_lock:
-            self.counts[label] += 1
 
     def start(self) -> SandboxServer:
         self._thread = threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.05},

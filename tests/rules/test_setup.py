@@ -1,0 +1,218 @@
+"""Set-up (issue 6): seed 001's composition table, the official 5 and 6, every set-up modifier
+in the seeds, the Drunk, Lunatic and Marionette, the Djinn's several evil teams (seed 002);
+random legal set-ups from a passed-in random source; `modbot setup` and `!setup`."""
+
+import random
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from modbot.core.setup.composition import composition, expected, propose
+from modbot.core.setup.composition import problems as _problems
+from modbot.core.state.model import GrimoireEntry, Seat
+from modbot.files.scripts import load_script
+
+from ..conversation import Conversation, botf_setup, to
+from ..helpers import START, run_modbot
+from ..wording import worded
+
+ROOT = Path(__file__).resolve().parents[2]
+BOTF, ALMANAC, OOPS = load_script("botf"), load_script("almanac"), load_script("oopsallevil")
+
+
+def _seats(n):
+    return tuple(Seat(f"P{i:02}") for i in range(1, n + 1))
+
+
+def _deal(characters, thinks=None, teams=None):
+    thinks, teams = thinks or {}, teams or {}
+    return {f"P{i:02}": GrimoireEntry(character=c, thinks=thinks.get(i), evil_team=teams.get(i))
+            for i, c in enumerate(characters, start=1)}
+
+
+@pytest.mark.parametrize("players, counts", [
+    (5, (3, 0, 1, 1)), (6, (3, 1, 1, 1)), (7, (5, 0, 1, 1)), (8, (5, 1, 1, 1)),
+    (9, (5, 2, 1, 1)), (10, (7, 0, 2, 1)), (12, (7, 2, 2, 1)), (13, (9, 0, 3, 1)),
+    (15, (9, 2, 3, 1)),
+])
+def test_the_composition_table(players, counts):
+    assert tuple(composition(players).as_dict().values()) == counts
+
+
+@pytest.mark.parametrize("in_play, counts, choices", [
+    ({"fanggu"}, (4, 1, 1, 1), ()),  # [+1 Outsider]
+    ({"vigormortis"}, (5, 0, 1, 1), ()),  # [-1 Outsider], never below zero
+    ({"lilmonsta"}, (5, 0, 2, 0), ()),  # [+1 Minion], and no player holds the Demon
+    ({"huntsman"}, (4, 1, 1, 1), ()),  # [+the Damsel]
+    ({"godfather"}, (5, 0, 1, 1), (0, 1)),  # [-1 or +1 Outsider]
+])
+def test_modifiers_for_seven_players(in_play, counts, choices):
+    found = expected(7, in_play)
+    assert tuple(found.as_dict().values()) == counts and found.outsider_choices == choices
+
+
+BOTF_7 = ("clockmaker", "dreamer", "snakecharmer", "oracle", "savant", "witch", "nodashii")
+BOTF_15 = ("clockmaker", "dreamer", "snakecharmer", "mathematician", "flowergirl",
+           "towncrier", "oracle", "savant", "seamstress", "mutant", "sweetheart",
+           "doppelganger", "witch", "cerenovus", "nodashii")
+BLUFFS = ("sage", "artist", "juggler")
+
+
+@pytest.mark.parametrize("characters", [BOTF_7, BOTF_15])
+def test_seven_and_fifteen_player_botf_set_ups_are_legal(characters):
+    assert problems(BOTF, _seats(len(characters)), _deal(characters), BLUFFS) == []
+
+
+@pytest.mark.parametrize("script, characters, thinks, teams, bluffs, expected_problem", [
+    (BOTF, (*BOTF_7[:-1], "fanggu"), {}, {}, BLUFFS,
+     "0 outsider dealt; 7 players need 1 (+1 Outsider: Fang Gu)"),
+    (BOTF, (*BOTF_15[:-1], "vigormortis"), {}, {}, BLUFFS,
+     "2 outsider dealt; 15 players need 1 (-1 Outsider: Vigormortis)"),
+    (ALMANAC, ("chef", "librarian", "noble", "pixie", "empath", "poisoner", "lilmonsta"),
+     {}, {}, ("monk", "soldier", "savant"), "Lil' Monsta is not a player: deal one more "
+     "Minion instead and set game.lil_monsta = true"),
+    (ALMANAC, ("chef", "librarian", "noble", "huntsman", "mutant", "poisoner", "imp"),
+     {}, {}, ("monk", "soldier", "savant"), "the Huntsman needs the Damsel in play"),
+    (OOPS, ("goon", "acrobat", "puzzlemaster", "sweetheart", "godfather", "imp", "lunatic"),
+     {7: "imp"}, {5: 1, 6: 1}, ("golem", "moonchild", "vortox"),
+     "the Djinn's rules need at least two evil teams"),
+    (ALMANAC, ("chef", "librarian", "noble", "pixie", "drunk", "poisoner", "imp"),
+     {5: "chef"}, {}, ("monk", "soldier", "savant"),
+     "P05 is the Drunk: they must think they are a Townsfolk not in play"),
+    (ALMANAC, ("chef", "librarian", "noble", "pixie", "lunatic", "poisoner", "imp"),
+     {5: "chef"}, {}, ("monk", "soldier", "savant"),
+     "P05 is the Lunatic: they must think they are a Demon"),
+    (OOPS, ("goon", "marionette", "acrobat", "imp", "poisoner", "vortox", "witch"),
+     {2: "goon"}, {2: 1, 4: 1, 5: 1, 6: 2, 7: 2}, ("golem", "moonchild", "lleech"),
+     "P02 is the Marionette: they must neighbour the Demon"),
+    (OOPS, ("goon", "acrobat", "imp", "poisoner", "witch", "vortox", "pukka"),
+     {}, {3: 1, 4: 1, 5: 1, 6: 2, 7: 2}, ("golem", "moonchild", "lleech"),
+     "evil team 2 has 2 Demons; each team has exactly one"),
+    (BOTF, BOTF_7, {}, {}, ("sage", "oracle", "artist"), "bluff Oracle is in play"),
+    (BOTF, BOTF_7, {}, {}, ("sage", "artist"), "the Demon needs 3 bluffs (2 given)"),
+    (BOTF, (*BOTF_7[:-3], "witch", "witch", "nodashii"), {}, {}, BLUFFS, "Witch is dealt twice"),
+])
+def test_every_problem_is_explained(script, characters, thinks, teams, bluffs,
+                                    expected_problem):
+    """Each problem in words; among them seed 002's Marionette: "The Marionette neighbors
+    their team's Demon." and the Djinn: "The game starts with at least two evil teams, each
+    having one Demon and same number of Minions." """
+    found = problems(script, _seats(len(characters)), _deal(characters, thinks, teams), bluffs)
+    assert any(expected_problem in p for p in found), found
+
+
+def test_the_godfather_allows_one_more_or_one_less_outsider():
+    base = ("goon", "chef", "librarian", "noble", "pixie", "godfather", "imp")
+    dealt = ("chef", "librarian", "noble", "pixie", "empath", "godfather", "imp")
+    script = ALMANAC.with_characters((OOPS.find("godfather"), OOPS.find("goon")))
+    bluffs = ("monk", "soldier", "savant")
+    assert problems(script, _seats(7), _deal(base), bluffs) == []  # +1
+    assert problems(script, _seats(7), _deal(dealt), bluffs) == []  # -1 (from 0: 0)
+
+
+def test_the_djinn_teams_each_have_a_demon_and_as_many_minions():
+    """Seed 002, Djinn: "The game starts with at least two evil teams, each having one Demon
+    and same number of Minions." and "Not in play characters Demons are shown might include
+    information about Demons not in play." (the bluffs here include the Lleech and Pukka)"""
+    characters = ("goon", "acrobat", "imp", "poisoner", "witch", "vortox", "golem")
+    teams = {3: 1, 4: 1, 5: 2, 6: 2}
+    assert problems(OOPS, _seats(7), _deal(characters, teams=teams),
+                    ("lleech", "pukka", "fanggu")) == []  # Demon bluffs may be shared
+
+
+def test_the_djinn_teams_are_never_shown_the_same_other_bluff():
+    """Seed 002, Djinn: "That information may be the same for multiple teams, information
+    about characters of other types is unique between teams." (each Demon's own `bluffs`)"""
+    characters = ("goon", "acrobat", "imp", "poisoner", "witch", "vortox", "golem")
+    grimoire = _deal(characters, teams={3: 1, 4: 1, 5: 2, 6: 2})
+    shared = ("lleech", "moonchild", "pukka")
+    assert "bluff Moonchild is shown to two evil teams (seed 002: only Demon bluffs may be " \
+        "shared)" in problems(OOPS, _seats(7), grimoire, shared)
+    grimoire["P03"] = replace(grimoire["P03"], bluffs=("lleech", "moonchild", "pukka"))
+    grimoire["P06"] = replace(grimoire["P06"], bluffs=("lleech", "sweetheart", "pukka"))
+    assert problems(OOPS, _seats(7), grimoire, ()) == []
+
+
+@pytest.mark.parametrize("script", [BOTF, ALMANAC, OOPS], ids=["botf", "almanac", "oops"])
+@pytest.mark.parametrize("players", [5, 7, 11, 15])
+def test_random_set_ups_are_legal_and_repeatable(script, players):
+    seats = _seats(players)
+    for seed in range(25):
+        grimoire, bluffs = propose(script, seats, random.Random(seed))
+        assert problems(script, seats, grimoire, bluffs) == []
+    assert propose(script, seats, random.Random(7)) == propose(script, seats, random.Random(7))
+
+
+def _modbot(*args):
+    return run_modbot(*args, cwd=ROOT)
+
+
+def test_modbot_setup_checks_and_writes_a_proposal(tmp_path):
+    game = tmp_path / "game.toml"
+    game.write_text((ROOT / "config/demo-game.toml").read_text().replace(
+        'character = "Witch"', 'character = "Oracle"'))
+    result = _modbot("setup", str(game))
+    assert result.returncode == 1 and "Oracle is dealt twice" in result.stdout
+    out = tmp_path / "proposed.toml"
+    result = _modbot("setup", str(game), "--propose", "--seed", "4", "--write", str(out))
+    assert result.returncode == 0 and f"Wrote {out}." in result.stdout
+    assert _modbot("setup", str(out)).stdout.strip() == "The set-up is legal."
+    assert out.read_text().count("character = ") == 7
+
+
+def test_the_setup_command_answers_the_storytellers():
+    talk = Conversation(botf_setup())
+    said = talk.st("!setup", START.replace(hour=10))
+    assert "The set-up is legal" in to(said, "pm:storytellers")[0]
+    talk.st("!character Alex Witch", START.replace(hour=11))
+    said = talk.st("!setup", START.replace(hour=12))
+    assert "Witch is dealt twice" in to(said, "pm:storytellers")[0]
+
+
+def test_the_storytellers_can_draw_a_set_up_look_at_it_and_accept_it():
+    talk = Conversation(botf_setup(bluffs=()))
+    said = talk.st("!setup accept", START.replace(hour=9))
+    assert "There is no proposed set-up" in to(said, "pmtopic")[0]
+    said = talk.st("!setup propose", START.replace(hour=10))
+    (proposal,) = to(said, "pm:storytellers")
+    assert "A random legal set-up" in proposal and "Bluffs for the Demon:" in proposal
+    assert talk.state.grimoire == botf_setup().grimoire  # nothing changed yet
+    again = Conversation(botf_setup(bluffs=()))
+    again.st("!setup accept", START.replace(hour=9))
+    assert to(again.st("!setup propose", START.replace(hour=10)), "pm:storytellers") == \
+        [proposal]  # the same post draws the same set-up (a replay draws it again)
+    talk.st("!setup accept", START.replace(hour=11))
+    said = talk.st("!setup", START.replace(hour=12))
+    assert "The set-up is legal" in to(said, "pm:storytellers")[0]
+    assert len(talk.state.bluffs) == 3
+    said = talk.tick(START)
+    assert sum("Your character" in s.raw for s in said) == 7
+
+
+def test_modbot_setup_writes_each_teams_bluffs_for_seed_002(tmp_path):
+    text = (ROOT / "config/demo-game.toml").read_text().replace('script = "botf"',
+                                                                  'script = "oopsallevil"')
+    text = re.sub(r'(?m)^\s*(character|thinks|bluffs|alignment)\s*=.*$', "", text)
+    game = tmp_path / "game.toml"
+    game.write_text(text)
+    out = tmp_path / "proposed.toml"
+    result = _modbot("setup", str(game), "--propose", "--seed", "3", "--write", str(out))
+    assert result.returncode == 0 and "(bluffs: " in result.stdout, result.stdout
+    written = out.read_text()
+    assert written.count("bluffs = [") >= 2 and "\nbluffs = [" not in written.split("[[seat]]")[0]
+    assert _modbot("setup", str(out)).stdout.strip() == "The set-up is legal."
+
+
+def test_setup_propose_for_several_evil_teams_shows_each_demons_bluffs():
+    characters = {"Alex": "goon", "Brianna": "acrobat", "Cameron": "golem", "Derek": "poisoner",
+                  "Ellen": "imp", "Fatima": "witch", "Gus": "vortox"}
+    talk = Conversation(botf_setup(characters, script=OOPS, bluffs=()))
+    said = to(talk.st("!setup propose", START.replace(hour=10)), "pm:storytellers")[0]
+    assert said.count("(bluffs: ") >= 2 and "Bluffs for the Demon" not in said
+
+
+def problems(*args, **kwargs) -> list[str]:
+    """The set-up's problems, in the words the Storytellers read."""
+    return worded(_problems(*args, **kwargs))

@@ -1,0 +1,102 @@
+"""Travellers whose abilities change the day's rules (issue 7, seed 001): the Deviant, who
+cannot be exiled on a day they were funny, and the Butcher's second nomination. Each test is
+named after the traveller it drives."""
+
+from dataclasses import replace
+from datetime import timedelta
+
+from modbot.files.scripts import load_script
+
+from ..conversation import botf_setup, day_one, to
+from ..wording import worded
+
+BOTF = load_script("botf")
+H = timedelta(hours=1)
+SEVEN = {"Alex": "clockmaker", "Brianna": "dreamer", "Cameron": "seamstress",
+         "Derek": "witch", "Ellen": "oracle", "Fatima": "nodashii", "Gus": "deviant"}
+
+
+def game(gus="deviant"):
+    setup = botf_setup({**SEVEN, "Gus": gus}, script=BOTF)
+    return replace(setup, seats=tuple(replace(s, traveller=s.name == "Gus")
+                                      for s in setup.seats))
+
+
+def exile_gus(talk, at):
+    """Everyone votes to exile Gus (7 of 7)."""
+    talk.thread("Alex", "/exile Gus", at)
+    for i, voter in enumerate(talk.state.today.nomination_of("Gus", "exile").order):
+        said = talk.thread(voter, "/vote Gus yes", at + (i + 1) * timedelta(minutes=1))
+    return said
+
+
+def test_deviant_funny_today_is_not_exiled():
+    talk, dawn = day_one(game())
+    said = talk.st("!funny Gus", dawn + H)
+    assert talk.state.grimoire_of("Gus").funny_day == 1
+    said = exile_gus(talk, dawn + 2 * H)
+    assert talk.state.seat("Gus").alive
+    assert any("**Gus** had the votes to be exiled (7), but the Deviant was funny today"
+               in raw for raw in to(said, "topic"))
+
+
+def test_deviant_not_funny_or_not_today_is_exiled():
+    talk, dawn = day_one(game())
+    exile_gus(talk, dawn + 2 * H)
+    assert not talk.state.seat("Gus").alive
+    said = talk.st("!funny Alex", dawn + 3 * H)
+    assert "Alex is not the Deviant." in to(said, "pmtopic")[0]
+
+
+def everyone_votes(talk, nominee, at):
+    for i, voter in enumerate(talk.state.today.nomination_of(nominee).order):
+        said = talk.thread(voter, f"/vote {nominee} yes", at + i * timedelta(minutes=1))
+    return said
+
+
+def test_butcher_nominates_after_nominations_close_and_both_are_executed():
+    talk, dawn = day_one(game("butcher"))
+    talk.thread("Alex", "/nominate Brianna", dawn + 13 * H)
+    everyone_votes(talk, "Brianna", dawn + 14 * H)
+    talk.tick(dawn + 24 * H)  # nominations close; the main vote is all locked
+    assert talk.state.today is not None  # the Butcher may still nominate: no early end
+    said = talk.thread("Derek", "/nominate Cameron", dawn + 25 * H)
+    assert "Nominating" in to(said, "pm:derek")[0]  # only the Butcher, after the close
+    talk.thread("Gus", "/nominate Cameron", dawn + 25 * H)
+    assert talk.state.today.nomination_of("Cameron").by_butcher
+    assert any("(the Butcher's nomination: it resolves alongside the main execution)" in s.raw
+               for s in talk.st("!vc", dawn + 25 * H))
+    said = talk.thread("Gus", "/nominate Derek", dawn + 25 * H)
+    assert to(said, "pm:gus")  # one Butcher nomination a day
+    said = everyone_votes(talk, "Cameron", dawn + 26 * H)
+    assert not talk.state.seat("Brianna").alive and not talk.state.seat("Cameron").alive
+    thread = "\n".join(to(said, "topic"))
+    assert "The Butcher's nomination: **Cameron** is executed too (7 execute votes)." in thread
+    assert talk.state.past_days[-1].executed == "Brianna"  # the main execution
+
+
+def test_butcher_nominee_without_a_majority_is_not_executed_and_the_main_race_ignores_it():
+    talk, dawn = day_one(game("butcher"))
+    talk.thread("Alex", "/nominate Brianna", dawn + 13 * H)
+    for i, voter in enumerate(("Cameron", "Derek", "Ellen", "Fatima")):
+        talk.thread(voter, "/vote Brianna yes", dawn + 14 * H + i * timedelta(minutes=1))
+    talk.thread("Gus", "/nominate Cameron", dawn + 25 * H)
+    talk.thread("Derek", "/vote Cameron yes", dawn + 26 * H)
+    said = talk.st("!endday --yes", dawn + 30 * H)
+    assert not talk.state.seat("Brianna").alive and talk.state.seat("Cameron").alive
+    assert any("**Cameron** is not executed (1 execute vote)" in raw
+               for raw in to(said, "topic"))
+
+
+def test_hostess_chosen_player_character_is_proposed_for_the_night():
+    """Seed 001, Hostess: "Each day, choose a player; if they agree tonight, you learn their
+    character, but both of you might die." """
+    talk, dawn = day_one(game("hostess"))
+    said = talk.pm("Gus", "/choose Brianna", dawn + H)
+    assert "Night 2: accepted: you chose Brianna." in to(said, "pm:gus")[0]
+    talk.st("!endday --yes", dawn + 2 * H)
+    talk.tick(talk.state.phase_ends_at - 2 * H)
+    night = worded(talk.state.night)
+    entry = next(e for e in night.sheet if e.player == "Gus")
+    assert entry.suggestion.startswith("ST decides: ask Brianna whether they agree")
+    assert night.result_of("Gus") == "Brianna is the Dreamer."

@@ -1,0 +1,150 @@
+"""The command line as a host uses it: `cli.main` with its own stdin, stdout, stderr and
+working folder (one test starts the real process), real files."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from modbot.files.threadfile import ThreadFileError, posts_from_json
+
+from ..helpers import run_modbot as modbot
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+
+
+def test_the_console_script_runs_as_a_process():
+    """One real process: the entry point a host's shell starts (the rest run in-process)."""
+    result = subprocess.run([sys.executable, "-m", "modbot", "--help"], capture_output=True,
+                            text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            timeout=60)
+    assert result.returncode == 0 and "usage: modbot" in result.stdout
+
+
+def test_parse_prints_the_documented_json():
+    post = ("/nominate Brianna\n/vote Brianna no\n/unvote\n/whisper @Cameron\n"
+            "/whisper Storyteller\n/accept Alex\n/decline Alex\n/skip\n/vote Al")
+    result = modbot("parse", "--players", "Alex,Albert,Brianna,Cameron", "--open", "Brianna",
+                    stdin=post)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {
+        "actions": [
+            {"type": "nominate", "target": "Brianna"},
+            {"type": "vote", "nominee": "Brianna", "value": "no"},
+            {"type": "unvote", "nominee": None},
+            {"type": "whisper", "with": ["Cameron"]},
+            {"type": "whisper_storyteller"},
+            {"type": "accept_whisper", "from": "Alex"},
+            {"type": "decline_whisper", "from": "Alex"},
+            {"type": "skip_nomination"},
+        ],
+        "rejections": [{"code": "ambiguous", "text": "/vote Al",
+                        "candidates": ["Alex", "Albert"]}],
+    }
+
+
+def test_parse_aliases_and_bare_votes():
+    result = modbot("parse", "--players", "Alex,Brianna,Cameron", "--alias", "Bri=Brianna",
+                    "--open", "bri", stdin="hands up\n/vote bri no")
+    assert json.loads(result.stdout)["actions"] == [
+        {"type": "vote", "nominee": "Brianna", "value": "yes"},
+        {"type": "vote", "nominee": "Brianna", "value": "no"}]
+
+
+def test_parse_bad_alias_is_a_clear_error():
+    result = modbot("parse", "--players", "Alex,Brianna", "--alias", "Bri=Nobody", stdin="")
+    assert result.returncode == 2 and "ALIAS=PLAYER" in result.stderr
+
+
+def test_replay_prints_the_documented_keys(tmp_path):
+    result = modbot("replay", "config/demo-game.toml", "data/demo-thread.json",
+                    "--at", "2026-12-03T12:30:00Z")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["phase"] == "day 1 nomination"
+    day = report["days"][0]
+    assert {"day", "living", "nominations", "about_to_die", "executed", "ghost_votes_spent",
+            "rejections"} <= set(day)
+    derek = day["nominations"][0]
+    assert {"nominator", "nominee", "post_number", "order", "locked", "cast", "yes",
+            "threshold", "status"} <= set(derek)
+    assert derek["order"] == ["Ellen", "Fatima", "Gus", "Alex", "Brianna", "Cameron", "Derek"]
+    assert derek["locked"][0] == {"player": "Ellen", "vote": "yes", "post_number": 11,
+                                  "locked_at": "2026-12-03T08:30:00Z"}
+    assert derek["status"] == "open" and derek["threshold"] == 4
+    assert day["ghost_votes_spent"] == ["Gus"]
+    assert {"post_number": 16, "code": "not_nominated"}.items() <= day["rejections"][-1].items()
+
+
+def test_replay_accepts_pages_and_plain_lists(tmp_path):
+    topic = json.loads((ROOT / "data/demo-thread.json").read_text())
+    posts = topic["post_stream"]["posts"]
+    pages = [{"post_stream": {"posts": posts[:10]}}, {"post_stream": {"posts": posts[8:]}}]
+    outputs = []
+    for shape in (topic, pages, posts):
+        path = tmp_path / "thread.json"
+        path.write_text(json.dumps(shape))
+        outputs.append(modbot("replay", "config/demo-game.toml", str(path)).stdout)
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert json.loads(outputs[0])["days"][0]["executed"] == "Derek"
+
+
+def test_replay_errors_are_clear(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('[{"post_number": 1, "username": "a", "created_at": "2026-12-01T00:00:00Z"}]')
+    result = modbot("replay", "config/demo-game.toml", str(bad))
+    assert result.returncode == 2 and "missing raw" in result.stderr and "include_raw" in result.stderr
+    result = modbot("replay", str(tmp_path / "none.toml"), str(bad))
+    assert result.returncode == 2 and "cannot read the game file" in result.stderr
+
+
+def test_thread_loader_skips_small_actions_and_dedupes_pages():
+    post = {"post_number": 2, "username": "a", "created_at": "2026-12-01T00:00:00.000Z",
+            "raw": "x"}
+    small = {**post, "post_number": 3, "post_type": 3, "raw": ""}
+    assert [p.post_number for p in posts_from_json([post, post, small])] == [2]
+    with pytest.raises(ThreadFileError, match="time zone"):
+        posts_from_json([{**post, "created_at": "2026-12-01T00:00:00"}])
+
+
+@pytest.mark.parametrize("args, golden", [
+    (("replay", "config/demo-game.toml", "data/demo-thread.json", "--text"), "replay-demo.txt"),
+    (("replay", "config/demo-game.toml", "data/demo-thread.json"), "replay-demo.json"),
+])
+def test_replay_matches_the_golden_transcript(args, golden):
+    result = modbot(*args)
+    assert result.returncode == 0, result.stderr
+    expected = (GOLDEN / golden).read_text()
+    assert result.stdout == expected
+
+
+@pytest.mark.slow
+def test_demo_plays_on_the_sandbox_and_exits_0(tmp_path):
+    result = modbot("demo", "--database", f"sqlite:///{tmp_path}/demo.sqlite")
+    assert result.returncode == 0, result.stderr
+    assert "## Day 1 is over" in result.stdout
+    assert "**Derek** was executed." in result.stdout
+    assert re.search(r"\[Gus\]\(/t/1/\d+\) ✅ \(ghost vote\)", result.stdout)  # linked to the vote
+    public, private = result.stdout.split("The private side")
+    assert "Ellen died in the night." in public and "## Dawn is delayed" in public
+    assert "## Your character: No Dashii" in private and "## Night 1: the night sheet" in private
+    assert "Night 2: accepted: you chose Ellen." in private
+    assert "    You were executed ([date=" in private  # Derek, told by PM that he died
+    assert "Outbox: 50 sent, 0 pending, 0 failed." in result.stdout
+    assert (tmp_path / "demo.sqlite").exists()
+
+
+def test_help_texts_name_every_command():
+    result = modbot("--help")
+    for command in ("parse", "replay", "demo", "sandbox", "run", "audit", "game", "setup"):
+        assert command in result.stdout
+    reference = (ROOT / "docs" / "commands.md").read_text()
+    for command in ("modbot parse", "modbot replay", "modbot demo", "modbot sandbox",
+                    "modbot run", "modbot audit", "modbot game new", "modbot game status",
+                    "modbot setup", "modbot check", "modbot rehearse", "modbot picture"):
+        assert f"`{command}`" in reference

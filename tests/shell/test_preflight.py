@@ -1,0 +1,114 @@
+"""`modbot check` against the sandbox: each problem a host can meet, in one line each."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from modbot.adapters.forum import ForumClient
+from modbot.app.preflight import preflight
+from modbot.sandbox.server import SandboxServer
+
+pytestmark = pytest.mark.slow  # against the sandbox over HTTP
+
+ROOT = Path(__file__).resolve().parents[2]
+KEY = "master"
+
+
+@pytest.fixture
+def forum():
+    server = SandboxServer(0, api_key=KEY)
+    server.start()
+    forum = server.forum
+    forum.add_user("modbot", moderator=True, trust_level=4)
+    for name in ("nightingale", "Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fatima", "Gus"):
+        forum.add_user(name)
+    yield server
+    server.stop()
+
+
+def _game(tmp_path: Path, server, topic_id: int, **replace) -> str:
+    text = (ROOT / "config" / "demo-game.toml").read_text()
+    text = text.replace("topic_id = 1", f"topic_id = {topic_id}")
+    for old, new in replace.items():
+        text = text.replace(old, new)
+    path = tmp_path / "game.toml"
+    path.write_text(text)
+    return str(path)
+
+
+def _topic(server, archetype: str = "regular") -> int:
+    client = ForumClient(server.url, "modbot", KEY)
+    if archetype == "private_message":
+        post = client.create_post("Just between us two.", title="A private word",
+                                  archetype="private_message", target_recipients="Alex")
+    else:
+        post = client.create_post("The game thread opens here.", title="Game 1: a test game",
+                                  category_id=1)
+    return post["topic_id"]
+
+
+def test_a_ready_game_has_no_problem(tmp_path, forum):
+    found = preflight(ForumClient(forum.url, "modbot", KEY), "modbot",
+                      [_game(tmp_path, forum, _topic(forum))])
+    assert found.problems == [] and found.ready
+
+
+def test_a_misspelt_player_gets_did_you_mean(tmp_path, forum):
+    game = _game(tmp_path, forum, _topic(forum), **{'player = "Gus"': 'player = "Guss"'})
+    found = preflight(ForumClient(forum.url, "modbot", KEY), "modbot", [game])
+    (problem,) = found.problems
+    assert "seat 7: no forum user is called 'Guss' (did you mean Gus?)" in problem
+    assert "!sub OLD NEW" in problem
+
+
+def test_a_private_message_is_not_a_game_thread(tmp_path, forum):
+    found = preflight(ForumClient(forum.url, "modbot", KEY), "modbot",
+                      [_game(tmp_path, forum, _topic(forum, "private_message"))])
+    assert any("is a private message, not a public topic" in p for p in found.problems)
+
+
+def test_a_missing_topic_and_a_wrong_key_are_named(tmp_path, forum):
+    found = preflight(ForumClient(forum.url, "modbot", KEY), "modbot",
+                      [_game(tmp_path, forum, 999)])
+    assert any("topic 999 does not exist" in p for p in found.problems)
+    found = preflight(ForumClient(forum.url, "modbot", "wrong"), "modbot", [])
+    assert found.problems[0].startswith("the API key does not work for 'modbot'")
+
+
+def test_a_player_who_cannot_send_pms_and_a_non_staff_bot(tmp_path, forum):
+    forum.forum.user("Derek").trust_level = 0
+    forum.forum.user("modbot").moderator = False
+    found = preflight(ForumClient(forum.url, "modbot", KEY), "modbot",
+                      [_game(tmp_path, forum, _topic(forum))])
+    assert any("Derek has trust level 0 and cannot send private messages" in p
+               for p in found.problems)
+    assert found.notes and "is not staff" in found.notes[0]
+
+
+def test_modbot_check_prints_one_line_per_problem_and_exits_1(tmp_path, forum):
+    game = _game(tmp_path, forum, 999)
+    config = tmp_path / "modbot.toml"
+    config.write_text(f'[forum]\nurl = "{forum.url}"\nusername = "modbot"\n'
+                      f'[bot]\ndatabase_url = "sqlite:///{tmp_path}/bot.sqlite"\n'
+                      f'[[game]]\nfile = "{game}"\n')
+    result = subprocess.run([sys.executable, "-m", "modbot", "check", "--config", str(config)],
+                            capture_output=True, text=True, cwd=ROOT, timeout=60,
+                            env={**os.environ, "PYTHONPATH": str(ROOT), "MODBOT_API_KEY": KEY})
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.strip().splitlines() == [
+        "problem: game 'BotF demo': topic 999 does not exist (or the bot cannot see it): check "
+        "game.topic_id"]
+
+
+def test_a_seats_user_id_wins_over_its_name_and_is_checked(tmp_path, forum):
+    gus = forum.forum.user("Gus").id
+    renamed = _game(tmp_path, forum, _topic(forum), **{
+        'player = "Gus"': f'player = "Gustav"\nuser_id = {gus}'})  # renamed since: the id finds him
+    found = preflight(ForumClient(forum.url, "modbot", KEY), "modbot", [renamed])
+    assert found.problems == [] and any(f"user id {gus} is called Gus" in n for n in found.notes)
+    wrong = _game(tmp_path, forum, _topic(forum), **{'player = "Gus"': 'player = "Gus"\nuser_id = 9999'})
+    found = preflight(ForumClient(forum.url, "modbot", KEY), "modbot", [wrong])
+    assert any("no forum user has id 9999" in p for p in found.problems)

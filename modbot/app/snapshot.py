@@ -3,11 +3,12 @@ history again.
 
 A game's state is the fold of its stored inputs; folding 10,000 posts takes a second or two.
 So the service stores, now and then (`Settings.snapshot_seconds` after the last one, when the
-game has new inputs, and when the bot stops cleanly), the runtime's memory: the core state,
-the reactor's, what was seen, the history `!log` shows, and the inputs `!undo` refolds (as
-plain tuples: they unpickle far faster than dataclasses), pickled, with the number of inputs
-it folds. A restart restores it and folds
-only the inputs stored after it.
+game has new inputs, and when the bot stops cleanly), the runtime's memory whole: every
+attribute of the runtime but its configuration (`CONFIG`: the game file's set-up and options,
+its row id, which a restart rebuilds) and every field of its reactor but its options, so a new
+field is kept without being listed here; the inputs `!undo` refolds go as plain tuples (they
+unpickle far faster than dataclasses). Pickled, with the number of inputs it folds. A restart
+restores it and folds only the inputs stored after it.
 
 The snapshot is a cache of the fold and is trusted only by the code and game file that wrote
 it: its version is a hash of modbot's source and of the game's set-up, and any difference
@@ -18,6 +19,7 @@ same way. The store is the bot's own: nothing else writes these bytes.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 import pickle
@@ -29,10 +31,17 @@ from ..core import Post
 
 log = logging.getLogger("modbot.app.snapshot")
 PACKAGE = Path(__file__).resolve().parent.parent
-FIELDS = ("state", "last_post_number", "seen", "posts_by_day", "seen_pms", "history", "inputs",
-          "undone", "accepted", "upgrade")
-REACTOR_FIELDS = ("vc_numbers", "dirty", "last_vc_at", "edits", "as_of", "voting_ends", "nudged",
-                  "running")
+CONFIG = ("setup", "options", "game_id", "reactor")  # rebuilt from the game file, not memory
+
+
+def memory_names(game) -> list[str]:
+    """The runtime's memory: every attribute but its configuration."""
+    return [name for name in vars(game) if name not in CONFIG]
+
+
+def reactor_names(reactor) -> list[str]:
+    """The reactor's memory: every field but its options."""
+    return [f.name for f in dataclasses.fields(reactor) if f.name != "options"]
 
 
 def source_digest(folder: Path) -> str:
@@ -55,9 +64,9 @@ def version(setup) -> str:
 
 
 def take(game) -> bytes:
-    memory = {name: getattr(game, name) for name in FIELDS}
+    memory = {name: getattr(game, name) for name in memory_names(game)}
     memory["inputs"] = [_flat(entry) for entry in game.inputs]
-    memory["reactor"] = {name: getattr(game.reactor, name) for name in REACTOR_FIELDS}
+    memory["reactor"] = {name: getattr(game.reactor, name) for name in reactor_names(game.reactor)}
     return pickle.dumps(memory, protocol=pickle.HIGHEST_PROTOCOL)
 
 
@@ -65,9 +74,9 @@ def restore(game, data: bytes) -> bool:
     """Put a snapshot's memory back into a fresh runtime; False if it cannot be read."""
     try:
         memory = pickle.loads(data)
-        values = {name: memory[name] for name in FIELDS}
+        values = {name: memory[name] for name in memory_names(game)}
         values["inputs"] = [_entry(flat) for flat in memory["inputs"]]
-        reactor = {name: memory["reactor"][name] for name in REACTOR_FIELDS}
+        reactor = {name: memory["reactor"][name] for name in reactor_names(game.reactor)}
     except Exception as exc:
         log.warning("game %s: its snapshot cannot be read (%s): folding its inputs",
                     game.setup.name, exc)

@@ -76,3 +76,4 @@ def test_a_snapshot_that_cannot_be_read_is_ignored(played, caplog):
     assert "its snapshot cannot be read" in caplog.text
     assert game.game_id not in played.service.snapshots.taken
     assert game.state == _folded(played, game).state
+

@@ -27,6 +27,7 @@ def load_runtime(store: Store, setup: GameSetup) -> tuple[GameRow, GameRuntime]:
     row = GameRow.get_or_none(GameRow.key == str(setup.topic_id))
     if row is None:
         raise AuditError(f"game {setup.name!r} (topic {setup.topic_id}) is not in this database")
+    assert setup.topic_id is not None  # its row was found by it
     options = GameOptions(setup.topic_id, f"g{setup.topic_id}",
                           storytellers=setup.storytellers, pictures=False)  # events, not posts
     return row, GameRuntime(setup, options, row.id)

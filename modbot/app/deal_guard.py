@@ -80,10 +80,16 @@ class DealGuard:
         return missing if missing or waiting else None
 
 
+def _topic(setup: GameSetup) -> int:
+    """A waiting game's topic (start-up refuses a game without one)."""
+    assert setup.topic_id is not None, setup.name
+    return setup.topic_id
+
+
 def held_note(setup: GameSetup, unknown) -> Outgoing:
     """The Storytellers' note for a game held by unknown names (one per set of names)."""
     key = "held:" + "+".join(sorted(name.lower() for _, name, _ in unknown))
-    reactor = Reactor(GameOptions(setup.topic_id, f"g{setup.topic_id}",
+    reactor = Reactor(GameOptions(_topic(setup), f"g{setup.topic_id}",
                                   storytellers=setup.storytellers))
     return reactor.note_to_storytellers(setup.storytellers, key, render(
         "deal_held.md.j2", game=setup.name, unknown=unknown))
@@ -91,7 +97,7 @@ def held_note(setup: GameSetup, unknown) -> Outgoing:
 
 def reading_note(setup: GameSetup, read: int, left: int) -> Outgoing:
     """The Storytellers' note, once, that a long thread is read before the game goes live."""
-    reactor = Reactor(GameOptions(setup.topic_id, f"g{setup.topic_id}",
+    reactor = Reactor(GameOptions(_topic(setup), f"g{setup.topic_id}",
                                   storytellers=setup.storytellers))
     minutes = max(1, math.ceil(left / IDS_A_READ / BACKGROUND_READS_A_MINUTE))
     return reactor.note_to_storytellers(setup.storytellers, "reading:thread", render(

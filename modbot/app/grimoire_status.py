@@ -15,7 +15,7 @@ from .views import date_tag, deadline_label
 
 def status_text(state: GameState) -> str:
     script = state.setup.script
-    bluffs = [script.get(b).name for b in state.bluffs if script.get(b)] if script else []
+    bluffs = [c.name for b in state.bluffs if (c := script.get(b))] if script else []
     return render("st_status.md.j2", game=state.setup, phase=state.phase_said,
                   deadline_label=deadline_label(state), deadline=date_tag(state.phase_ends_at),
                   living=sum(1 for s in state.seats if s.alive), rows=grimoire_rows(state),

@@ -61,10 +61,10 @@ class Handling:
                               key=lambda item: item[:2]))
         handled = 0
         for _, _, kind, game, post in heapq.merge(*streams, key=lambda item: item[:2]):
-            if kind == "post":
-                handled += self._handle_post(game, post)
-            elif kind == "pm":
+            if kind == "pm" or game is None:  # a PM's game is found by routing it
                 self._handle_pm(post, members)
+            elif kind == "post":
+                handled += self._handle_post(game, post)
             elif post.id in game.today_posts:  # what the live edit sweep would have read
                 self._edited(game, post)
         return handled

@@ -80,6 +80,13 @@ from .upgrade import check_history, rules_version, version_cursor
 log = logging.getLogger("modbot.app.service")
 
 
+def topic_of(setup: GameSetup) -> int:
+    """The game's topic id; a game file without one is a configuration error."""
+    if setup.topic_id is None:
+        raise ConfigurationError(f"game {setup.name!r}: set game.topic_id")
+    return setup.topic_id
+
+
 @dataclass
 class CycleReport:
     requests: int = 0
@@ -124,9 +131,9 @@ class Service(Handling, Intake):
         for setup in todo:
             self.client.pacer.wait()  # many games: under the forum's per-minute limit
             if setup in new:
-                if setup.topic_id not in listed:
+                if topic_of(setup) not in listed:
                     self._check_topic(setup)  # unlisted, or missing: one read says which
-                self.waiting[setup.topic_id] = setup  # started once its names are checked
+                self.waiting[topic_of(setup)] = setup  # started once its names are checked
             else:
                 self.start_game(setup)
 
@@ -152,24 +159,21 @@ class Service(Handling, Intake):
                              bot_id=self.bot_id, merge_replies=not staff)
 
     def _never_started(self, setup: GameSetup) -> bool:
-        if setup.topic_id is None:
-            raise ConfigurationError(f"game {setup.name!r}: set game.topic_id")
-        row = self.store.find_game(str(setup.topic_id))
+        row = self.store.find_game(str(topic_of(setup)))
         return row is None or not self.store.has_inputs(row.id)
 
     def _check_topic(self, setup: GameSetup) -> None:
         """One read proves the topic exists (a new game is read in full once it starts)."""
         try:
-            self.client.posts_after(setup.topic_id, 0)
+            self.client.posts_after(topic_of(setup), 0)
         except NotFound as exc:
             raise ConfigurationError(f"game {setup.name!r}: topic {setup.topic_id} not found "
                                      "(or the bot cannot see it)") from exc
 
     def start_game(self, setup: GameSetup, now: datetime | None = None) -> None:
-        if setup.topic_id is None:
-            raise ConfigurationError(f"game {setup.name!r}: set game.topic_id")
-        row = self.store.game(str(setup.topic_id), setup.name)
-        options = GameOptions(setup.topic_id, f"g{setup.topic_id}",
+        topic_id = topic_of(setup)
+        row = self.store.game(str(topic_id), setup.name)
+        options = GameOptions(topic_id, f"g{topic_id}",
                               self.settings.vote_count_minutes,
                               self.settings.close_topic_at_night, setup.storytellers,
                               pictures=setup.pictures, vote_counts=setup.vote_counts)
@@ -194,7 +198,7 @@ class Service(Handling, Intake):
         except NotFound as exc:
             raise ConfigurationError(f"game {setup.name!r}: topic {setup.topic_id} not found "
                                      "(or the bot cannot see it)") from exc
-        self.games[setup.topic_id] = runtime
+        self.games[topic_id] = runtime
 
     def save_snapshots(self, every: float | None = None) -> None:
         """Snapshot the games with new inputs (see snapshot.py); `every=0` at a stop."""
@@ -211,11 +215,18 @@ class Service(Handling, Intake):
         else:
             self.handle_in_order({game: posts}, [])
 
+    @property
+    def started(self) -> Outbox:
+        """The outbox, which `start()` (`connect`) sets up before any cycle or drain."""
+        if self.outbox is None:
+            raise RuntimeError("the service is not started: call start() first")
+        return self.outbox
+
     # -- the cycle --------------------------------------------------------------------------
 
     def cycle(self, now: datetime) -> CycleReport:
         report = CycleReport()
-        if time.monotonic() < max(self.quiet_until, self.outbox.quiet_until):
+        if time.monotonic() < max(self.quiet_until, self.started.quiet_until):
             report.deferred.append("waiting for the forum's Retry-After")  # after a 429
             return report
         before = self.client.requests_made
@@ -268,7 +279,7 @@ class Service(Handling, Intake):
 
     def _tell_reading(self, setup: GameSetup) -> None:
         """A long thread takes several cycles: said in the log, and once to the STs."""
-        read, left = self.long_reads.progress(setup.topic_id)
+        read, left = self.long_reads.progress(topic_of(setup))
         log.info("game %s: reading its thread before it starts: %d posts read, %d to go",
                  setup.name, read, left)
         note = reading_note(setup, read, left)
@@ -319,7 +330,7 @@ class Service(Handling, Intake):
             return 0
         try:
             with self.client.budget.spending(Priority.DUE):
-                return self.outbox.drain()
+                return self.started.drain()
         except TransientError as exc:  # raised outside a row (the marker search)
             log.warning("outbox paused: %s", exc)
             if exc.status == 429:
@@ -351,7 +362,7 @@ class Service(Handling, Intake):
     def _pm_limit(self, row, seconds: float) -> None:
         """The bot's new conversations for the day are spent: each game with some waiting is
         told once per day's window, in its Storytellers' conversation."""
-        waiting = [r for r in self.store.pending() if self.outbox.opens_conversation(r)]
+        waiting = [r for r in self.store.pending() if self.started.opens_conversation(r)]
         for game in self.games.values():
             mine = [r for r in waiting if r.key.startswith(game.options.key + ":")]
             if mine:

@@ -148,11 +148,13 @@ def public_roles(state: GameState) -> dict:
     fabled = []
     for fabled_id in state.setup.fabled:
         character = script.get(fabled_id)
+        if character is None:  # the game file's check keeps the Fabled to the script's
+            continue
         notes = []
         if fabled_id == character_ids.DJINN:
-            notes = [say("public.jinx", first=c.name, second=script.get(other).name, reason=reason)
+            notes = [say("public.jinx", first=c.name, second=jinxed.name, reason=reason)
                      for c in script.characters for other, reason in c.jinxes
-                     if script.get(other) is not None]
+                     if (jinxed := script.get(other)) is not None]
         if fabled_id == character_ids.REVOLUTIONARY and state.setup.revolutionary:
             notes = [say("public.revolutionary", players=state.setup.revolutionary)]
         fabled.append({"name": character.name, "ability": character.ability, "notes": notes})

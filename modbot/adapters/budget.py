@@ -69,6 +69,10 @@ class Budget:
             return max(RESERVE[priority], min(self.due_waiting, int(self.per_minute) // 2))
         return RESERVE[priority]
 
+    def share(self, priority: Priority) -> int | None:
+        """Requests a minute this priority may spend now (None: no budget is kept)."""
+        return int(self.per_minute) - self.reserve(priority) if self.per_minute else None
+
     def charge(self) -> float:
         """Spend one request of the current priority: 0, or (nothing spent) the seconds until
         one may go (the caller raises forum.OverBudget)."""

@@ -196,7 +196,7 @@ class ForumClient(DiscourseClient):
         parameters, e.g. `show_deleted`)."""
         body = self.topic_posts(topic_id, post_number=post_number, asc="true", include_raw="true",
                                 **extra)
-        return [ForumPost.from_json(p) for p in body["post_stream"]["posts"]]
+        return _stream(body)
 
     def local_usernames(self, names: list[str]) -> set[str]:
         """Which of `names` are forum users, asked in one request (`GET
@@ -227,8 +227,7 @@ class ForumClient(DiscourseClient):
         /t/{id}/{number}.json` past the last post number: TopicView shows the posts around
         it, the last ones)."""
         body = self._get(f"/t/{topic_id}/99999999.json", include_raw="true")
-        return body.get("user_id"), [ForumPost.from_json(p)
-                                     for p in body["post_stream"]["posts"]]
+        return body.get("user_id"), _stream(body)
 
     def remove_allowed_user(self, topic_id: int, username: str) -> dict:
         """Take someone out of a PM (`PUT /t/{id}/remove-allowed-user`, staff)."""
@@ -238,13 +237,18 @@ class ForumClient(DiscourseClient):
         """These posts of the topic, with raw (`GET /t/{id}/posts.json?post_ids[]=…`: TopicView
         reads them by id with no chunk limit, lib/topic_view.rb `filter_posts_by_ids`)."""
         body = self.posts(topic_id, post_ids=post_ids, include_raw="true", **extra)
-        return [ForumPost.from_json(p) for p in body["post_stream"]["posts"]]
+        return _stream(body)
 
     def thread_post_ids(self, topic_id: int, after: int = 0, **extra) -> list[int]:
         """The ids of every post after post number `after`, in one request (`GET
         /t/{id}/post_ids.json`, TopicsController#post_ids: TopicView with `skip_limit`)."""
         return list(self._get(f"/t/{topic_id}/post_ids.json", post_number=after, **extra)
                     .get("post_ids", []))
+
+
+def _stream(body: dict) -> list[ForumPost]:
+    """A topic view's posts (its `post_stream`), as typed posts."""
+    return [ForumPost.from_json(p) for p in body["post_stream"]["posts"]]
 
 
 def _decode(verb: str, path: str, response: requests.Response):

@@ -28,8 +28,6 @@ from .reactions import GameOptions, Reactor
 from .render import render
 from .thread_reads import IDS_A_READ
 
-BACKGROUND_READS_A_MINUTE = 40  # what the background's share of a 55-a-minute budget leaves
-
 BATCH = 50  # names a request (a URL of a few kilobytes; Discourse sets no limit of its own)
 RECHECK_SECONDS = 600.0
 
@@ -80,26 +78,27 @@ class DealGuard:
         return missing if missing or waiting else None
 
 
-def _topic(setup: GameSetup) -> int:
-    """A waiting game's topic (start-up refuses a game without one)."""
+def _reactor(setup: GameSetup) -> Reactor:
+    """What writes a waiting game's notes (start-up refuses a game without a topic)."""
     assert setup.topic_id is not None, setup.name
-    return setup.topic_id
+    return Reactor(GameOptions(setup.topic_id, f"g{setup.topic_id}",
+                               storytellers=setup.storytellers))
 
 
 def held_note(setup: GameSetup, unknown) -> Outgoing:
     """The Storytellers' note for a game held by unknown names (one per set of names)."""
     key = "held:" + "+".join(sorted(name.lower() for _, name, _ in unknown))
-    reactor = Reactor(GameOptions(_topic(setup), f"g{setup.topic_id}",
-                                  storytellers=setup.storytellers))
+    reactor = _reactor(setup)
     return reactor.note_to_storytellers(setup.storytellers, key, render(
         "deal_held.md.j2", game=setup.name, unknown=unknown))
 
 
-def reading_note(setup: GameSetup, read: int, left: int) -> Outgoing:
-    """The Storytellers' note, once, that a long thread is read before the game goes live."""
-    reactor = Reactor(GameOptions(_topic(setup), f"g{setup.topic_id}",
-                                  storytellers=setup.storytellers))
-    minutes = max(1, math.ceil(left / IDS_A_READ / BACKGROUND_READS_A_MINUTE))
+def reading_note(setup: GameSetup, read: int, left: int, reads_a_minute: int | None) -> Outgoing:
+    """The Storytellers' note, once, that a long thread is read before the game goes live
+    (`reads_a_minute`: the background's share of the request budget; None: unlimited)."""
+    reactor = _reactor(setup)
+    requests = math.ceil(left / IDS_A_READ)
+    minutes = max(1, math.ceil(requests / reads_a_minute) if reads_a_minute else 1)
     return reactor.note_to_storytellers(setup.storytellers, "reading:thread", render(
         "reading_thread.md.j2", game=setup.name, total=read + left, read=read, left=left,
         minutes=minutes))

@@ -282,7 +282,7 @@ class Service(Handling, Intake):
         read, left = self.long_reads.progress(topic_of(setup))
         log.info("game %s: reading its thread before it starts: %d posts read, %d to go",
                  setup.name, read, left)
-        note = reading_note(setup, read, left)
+        note = reading_note(setup, read, left, self.client.budget.share(Priority.BACKGROUND))
         if self.store.row(note.key) is None:
             self.store.commit(Batch(outbox=[note]))
 

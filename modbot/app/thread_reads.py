@@ -43,9 +43,8 @@ class PagedReads:
     def read(self, client: ForumClient, topic_id: int, **extra) -> list[ForumPost]:
         key = read_key(topic_id, extra)
         state = self._resume(key)
-        if state is None:
+        if state is None:  # kept only if it cannot finish now (a short thread never is)
             state = self._begin(client, topic_id, extra)
-            self._keep(key, state)
         for _ in range(self.pages):
             if not state["ids"]:
                 break
@@ -79,11 +78,15 @@ class PagedReads:
         kept = self.store.thread_read(key) if self.store is not None else None
         if kept is None:
             return None
-        return {"posts": [ForumPost(**p) for p in kept["posts"]], "ids": kept["ids"]}
+        state = {"posts": [ForumPost(**p) for p in kept["posts"]], "ids": kept["ids"]}
+        self.partial[key] = state  # a read kept before a restart goes on
+        return state
 
     def _keep(self, key: str, state: dict | None) -> None:
+        """Keep a read's place (None: it is done; forgotten if it was ever kept)."""
         if state is None:
-            self.partial.pop(key, None)
+            if self.partial.pop(key, None) is None:
+                return  # read in one attempt: never kept, nothing to forget
         else:
             self.partial[key] = state
         if self.store is not None:

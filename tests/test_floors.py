@@ -15,7 +15,7 @@ FLOORS = [
     ("characters", ("characters",)),  # every character's behaviour
     ("night", ("night",)),  # the night: choices, order, the sheet, the private side
     ("top", ("registry", "engine", "console", "command_line", "reporting", "renaming",
-             "__init__")),  # the tables and the one entry point
+             "notices", "__init__")),  # the tables and the one entry point
 ]
 
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 import copy
 from contextlib import contextmanager
 from contextvars import ContextVar
+from datetime import datetime
 from functools import lru_cache
 
 import jinja2
 
 from ..core import say, storyteller_commands
 from .catalogue import TEMPLATES, worded_report, words
-from .views import md
+from .views import clock_text, date_tag, md
 
 
 @lru_cache(maxsize=1)
@@ -27,6 +28,7 @@ def environment() -> jinja2.Environment:
     env.filters["word"] = lambda vote: "execute" if vote == "yes" else "pardon"
     env.filters["md"] = md
     env.filters["words"] = words
+    env.filters["clock"] = clock_text
     return env
 
 
@@ -53,6 +55,18 @@ def render(template: str, **context) -> str:
     if _SILENT.get():
         return ""
     return environment().get_template(template).render(**context).strip() + "\n"
+
+
+def render_notice(notice) -> str:
+    """A core `Notice` in words: its template (`{code}.md.j2`) with its view, each moment
+    (`datetime`) of the view shown as a forum [date] tag in the reader's own time."""
+    return render(f"{notice.template}.md.j2", **dated(notice.view))
+
+
+def dated(view) -> dict:
+    """A view with its moments as forum dates."""
+    return {name: date_tag(value) if isinstance(value, datetime) else value
+            for name, value in view.items()}
 
 
 PM_MINIMUM = 10  # Discourse refuses a private message shorter than this (characters)

@@ -1,9 +1,8 @@
 """View models: plain dicts the templates render. Only public facts go into public views.
 
-Public views are built from the public day state and what seed 001 makes public at the start
-(`public_roles`: the travellers' characters, never their alignments, and the Fabled in play,
-with the Djinn's jinxes and the Revolutionary's pair); never from the rest of the grimoire (a
-test renders every public template).
+Public views are built from the public day state (seats, nominations, votes, phases); never
+from the grimoire (a test renders every public template). What seed 001 makes public at the
+start is the core's (`characters/public_roles.py`).
 """
 
 from __future__ import annotations
@@ -18,13 +17,11 @@ from ..core import (
     Nomination,
     Phase,
     about_to_die,
-    character_ids,
     is_decided,
     leading_others,
     max_possible,
     needs,
     population,
-    say,
     threshold_now,
 )
 from .hand_nudge import waiting_since
@@ -131,31 +128,3 @@ def vote_count_view(state: GameState, *, number: int, as_of: int | None,
         if current and state.phase is Phase.NOMINATION and state.phase_ends_at else None,
         "edits": edits or [],
     }
-
-
-def public_roles(state: GameState) -> dict:
-    """What everyone knows at the start (seed 001): the travellers' characters and abilities
-    (not their alignments), and the Fabled in play with their effect on the game."""
-    script = state.setup.script
-    if script is None:
-        return {"travellers": [], "fabled": []}
-    travellers = []
-    for seat in state.seats:
-        character = script.get(state.grimoire_of(seat.name).character)
-        if seat.traveller and character is not None:
-            travellers.append({"player": seat.name, "character": character.name,
-                               "ability": character.ability})
-    fabled = []
-    for fabled_id in state.setup.fabled:
-        character = script.get(fabled_id)
-        if character is None:  # the game file's check keeps the Fabled to the script's
-            continue
-        notes = []
-        if fabled_id == character_ids.DJINN:
-            notes = [say("public.jinx", first=c.name, second=jinxed.name, reason=reason)
-                     for c in script.characters for other, reason in c.jinxes
-                     if (jinxed := script.get(other)) is not None]
-        if fabled_id == character_ids.REVOLUTIONARY and state.setup.revolutionary:
-            notes = [say("public.revolutionary", players=state.setup.revolutionary)]
-        fabled.append({"name": character.name, "ability": character.ability, "notes": notes})
-    return {"travellers": travellers, "fabled": fabled}

@@ -13,6 +13,7 @@ packages show the architecture:
   Storytellers' night commands;
 - `characters/`: what each character knows, does and triggers (see `characters/index.py`);
 - `setup/`: scripts, set-up checks and proposals, dice;
+- each feature says who is told what of its events (`Notice` values, `notices_of`);
 - `registry.py` builds every table from an explicit list of features; `engine.py` drives the
   game forward; `reporting.py` replays and reports.
 """
@@ -43,6 +44,7 @@ from .deciding.voting import (
     threshold_now,
 )
 from .engine import Post, advance, handle_pm, handle_post, next_due
+from .feature import CARRIED, CHANGED, COUNT, DAY_END, PLAYER, STORYTELLERS, THREAD, Notice
 from .night.choices import lock_at
 from .night.commands import (
     SetupAccepted,
@@ -52,10 +54,12 @@ from .night.commands import (
     SilenceCalled,
     SpokeInSilence,
 )
+from .night.deal_notices import role_view
 from .night.grimoire_table import grimoire_rows
+from .night.notices import sheet_view
 from .reading.commands import Confirm
 from .reading.parser import parse_post
-from .registry import EVENT_TYPES
+from .registry import EVENT_TYPES, notices_of
 from .registry import apply as apply_event
 from .renaming import handle_name_taken, handle_rename
 from .reporting import replay, report
@@ -119,9 +123,16 @@ from .wording import Say, free, say
 __all__ = [
     "ABILITY_DEATH",
     "BOOM_DEATH",
+    "CARRIED",
+    "CHANGED",
+    "COUNT",
+    "DAY_END",
     "EVENT_TYPES",
     "EXILE",
     "NOTE_NO_TOKEN_CAST",
+    "PLAYER",
+    "STORYTELLERS",
+    "THREAD",
     "AliasLapsed",
     "AnswerSent",
     "ApprovalReminded",
@@ -154,6 +165,7 @@ __all__ = [
     "Nomination",
     "NominationCancelled",
     "NominationClosed",
+    "Notice",
     "Phase",
     "PhaseChanged",
     "PhaseLengths",
@@ -210,6 +222,7 @@ __all__ = [
     "needs",
     "next_due",
     "night_of",
+    "notices_of",
     "parse_commands",
     "parse_post",
     "players_of_team",
@@ -218,7 +231,9 @@ __all__ = [
     "propose",
     "replay",
     "report",
+    "role_view",
     "say",
+    "sheet_view",
     "storyteller_commands",
     "threshold_now",
     "true_character",

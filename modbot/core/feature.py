@@ -10,6 +10,13 @@ applies (`due`: a moment, or None while it waits for nothing on the clock) and w
 then (`fire`: the events of that moment). The registry lists them in one table, which the
 engine reads both to say when the clock next matters (`next_due`) and to run the moments up
 to a time (`advance`): one list, one order (the earliest first; a tie in the table's order).
+
+A feature also says who is told what of the events it emits: its `notices` map an event type
+to a function `(state, event, batch) -> Notice values` (`state` after the whole batch, `batch`
+the events applied with it). A `Notice` is an address (the thread, the Storytellers, one
+player's grimoire PM), a template's code, a key and a view of codes and values, never words:
+the shell renders it and sends it once. Several features may give notices for one event
+type; they are told in the registry's order.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from datetime import datetime
 from typing import Any
 
 Applier = Callable[[Any, Any], Any]  # (state, event) -> state
+Noticer = Callable[[Any, Any, Any], Sequence["Notice"]]  # (state, event, batch) -> notices
 Rule = Callable[[Any, Any, Any], Any]  # (state, action, ctx) -> events | Rejection
 
 
@@ -31,6 +39,59 @@ class Timer:
     name: str
     due: Callable[[Any], datetime | None]
     fire: Callable[[Any, datetime], Sequence[Any]]
+
+
+THREAD = "thread"  # the game thread: public facts only (the shell posts only public templates)
+STORYTELLERS = "storytellers"  # the Storytellers' conversation with the bot
+PLAYER = "player"  # one player's grimoire PM (the player, the Storytellers, the bot)
+
+# What a notice asks of the day's vote count (the shell numbers the counts, throttles them in
+# forum time and draws their picture; see app/vote_counts.py)
+COUNT = "count"  # a vote count post of its own, now ("open", "closed", "requested", ...)
+CARRIED = "carried"  # the post shows the vote count as of now (the voting phase opens)
+DAY_END = "day_end"  # the day's final count, with how the day ended
+CHANGED = "changed"  # votes changed: a count is owed, at most every `vote_count_minutes`
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One message owed because of an event.
+
+    `to`: THREAD, STORYTELLERS or PLAYER (then `player` names the player). `template`: the
+    template's code ("st_note" is templates/st_note.md.j2; "" for a notice with no message of
+    its own, such as CHANGED). `key`: unique in the game and the same whenever the same inputs
+    are folded again, so the shell sends it once. `view`: the template's values: codes (`Say`),
+    names, numbers and moments (a `datetime` is shown as a forum date), never words.
+    `count`: what the post asks of the vote count ("" for none). `echo`: a Storyteller
+    command's public echo, posted only when the command was posted in the game thread.
+    `topic`: "closed" or "open", the thread closed at night when the game file asks.
+    """
+
+    to: str
+    template: str
+    key: str
+    view: Mapping[str, Any] = field(default_factory=dict)
+    player: str = ""
+    count: str = ""
+    at: datetime | None = None  # COUNT, CARRIED, DAY_END: the moment of the count
+    day: int | None = None  # DAY_END: the day counted
+    echo: bool = False
+    topic: str = ""
+
+
+def to_player(player: str, template: str, key: str, **view: Any) -> Notice:
+    """A notice in `player`'s grimoire PM."""
+    return Notice(PLAYER, template, key, view, player=player)
+
+
+def to_storytellers(template: str, key: str, **view: Any) -> Notice:
+    """A notice in the Storytellers' conversation with the bot."""
+    return Notice(STORYTELLERS, template, key, view)
+
+
+def to_thread(template: str, key: str, **view: Any) -> Notice:
+    """A public post in the game thread: public facts only."""
+    return Notice(THREAD, template, key, view)
 
 
 def _empty() -> Mapping:
@@ -53,6 +114,7 @@ class Feature:
     commands: tuple[Any, ...] = ()  # commands.Command values, in the guide's order
     command_of: Mapping[type, str] = field(default_factory=_empty)
     timers: tuple[Timer, ...] = ()  # its time-triggered rules
+    notices: Mapping[type, Noticer] = field(default_factory=_empty)  # who is told what
 
 
 def unchanged(state: Any, _event: Any) -> Any:

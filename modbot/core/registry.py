@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from . import notices as day_notices
 from .characters import (
     bluffs,
     boomdandy,
@@ -28,10 +29,12 @@ from .characters import (
 )
 from .characters import helpers as night_help
 from .deciding import rules, staff
-from .feature import Applier, Feature, Rule, Timer
+from .feature import Applier, Feature, Notice, Noticer, Rule, Timer
 from .night import choices as night
 from .night import commands as night_commands
+from .night import deal_notices
 from .night import flow as nightflow
+from .night import notices as night_notices
 from .reading import commands
 from .state import events, private_events, staff_events
 from .state.actions import Context
@@ -56,6 +59,9 @@ FEATURES: tuple[Feature, ...] = (
     fabled.FEATURE,
     nightflow.FEATURE,
     travellers.FEATURE,
+    deal_notices.FEATURE,
+    night_notices.FEATURE,
+    day_notices.FEATURE,
 )
 
 
@@ -93,12 +99,22 @@ COMMANDS: dict[str, Any] = _commands(FEATURES)
 COMMAND_OF: dict[type, str] = _merged(((f.name, f.command_of) for f in FEATURES), "action")
 TIMERS: tuple[Timer, ...] = tuple(t for f in FEATURES for t in f.timers)  # in the list's order
 
+NOTICES: dict[type, tuple[Noticer, ...]] = {}  # each event's notices, in the list's order
+for _feature in FEATURES:
+    for _type, _noticer in _feature.notices.items():
+        NOTICES[_type] = (*NOTICES.get(_type, ()), _noticer)
+
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in APPLIERS}  # for stored events
 
 
 def apply(state: GameState, event: Any) -> GameState:
     """The state after `event`: the only way a state changes."""
     return APPLIERS[type(event)](state, event)
+
+
+def notices_of(state: GameState, event: Any, batch: tuple = ()) -> tuple[Notice, ...]:
+    """Who is told what of `event` (`state`: after the batch; `batch`: the events with it)."""
+    return tuple(n for noticer in NOTICES.get(type(event), ()) for n in noticer(state, event, batch))
 
 
 def decide(state: GameState, action: Any, ctx: Context):

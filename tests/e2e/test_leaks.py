@@ -10,8 +10,9 @@ from datetime import datetime, timedelta
 
 import pytest
 
-import modbot.app.private_reactions
 import modbot.app.reactions
+import modbot.app.render
+import modbot.app.vote_counts
 from modbot.app.catalogue import words
 from modbot.app.picture import town_square
 from modbot.app.reactions import PUBLIC_TEMPLATES
@@ -27,20 +28,22 @@ PICTURE_TARGET = re.compile(r"\]\((?:upload://|modbot-picture:)[^)]*\)")  # same
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
     rendered: list[tuple[str, str]] = []
-    originals = modbot.app.reactions.render, modbot.app.private_reactions.render
+    renderers = (modbot.app.reactions, modbot.app.render, modbot.app.vote_counts)
+    original = modbot.app.render.render
 
     def recording(template, **context):
-        text = originals[0](template, **context)
+        text = original(template, **context)
         rendered.append((template, text))
         return text
-    modbot.app.reactions.render = modbot.app.private_reactions.render = recording
+    for module in renderers:
+        module.render = recording
     squares: list[dict] = []  # the data behind every picture, scanned like the posts
-    drawing = modbot.app.reactions.vote_picture
+    drawing = modbot.app.vote_counts.vote_picture
 
     def recording_picture(state, view):
         squares.append(dataclasses.asdict(town_square(state, view)))
         return drawing(state, view)
-    modbot.app.reactions.vote_picture = recording_picture
+    modbot.app.vote_counts.vote_picture = recording_picture
     path = tmp_path_factory.mktemp("leaks") / "bot.sqlite"
     rehearsal, script = demo_rehearsal(f"sqlite:///{path}")
     rehearsal.squares = squares
@@ -54,8 +57,9 @@ def demo(tmp_path_factory):
                          "created_at": (end + timedelta(minutes=1)).isoformat()}])
         yield rehearsal, rendered
     finally:
-        modbot.app.reactions.render, modbot.app.private_reactions.render = originals
-        modbot.app.reactions.vote_picture = drawing
+        for module in renderers:
+            module.render = original
+        modbot.app.vote_counts.vote_picture = drawing
         rehearsal.stop()
 
 

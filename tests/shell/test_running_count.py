@@ -19,14 +19,17 @@ from ..sandbox_fixtures import game_thread
 def test_the_days_first_count_is_posted_and_the_later_ones_edit_it():
     talk, at = _nominations_open()
     reactor = Reactor(GameOptions(1, "g1", pictures=False, vote_counts="edit"))
-    first = reactor._vote_count(talk.state, at, "open:execution:Derek")
-    second = reactor._vote_count(talk.state, at + H, "vc")
-    third = reactor._vote_count(talk.state, at + 2 * H, "vc")
+    first = _count(reactor, talk.state, at, "open:execution:Derek")
+    second, third = _count(reactor, talk.state, at + H), _count(reactor, talk.state, at + 2 * H)
     assert first.kind == "post" and first.edit_of is None
     assert (second.kind, second.edit_of) == (third.kind, third.edit_of) == ("edit", first.key)
     assert third.raw.startswith("## Vote count 1.3")  # the running count shows its number
-    posted = Reactor(GameOptions(1, "g1", pictures=False))._vote_count(talk.state, at, "vc")
+    posted = _count(Reactor(GameOptions(1, "g1", pictures=False)), talk.state, at)
     assert posted.kind == "post"  # the default: each count a post of its own
+
+
+def _count(reactor, state, at, reason="vc"):
+    return reactor.counts.count(reactor, state, at, reason)
 
 
 def test_a_game_file_says_post_or_edit(tmp_path):

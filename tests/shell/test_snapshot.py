@@ -51,7 +51,7 @@ def test_a_restart_from_a_snapshot_is_the_full_fold(played, caplog):
     assert game.state == folded.state
     assert (game.inputs, game.history, game.seen, game.seen_pms, game.posts_by_day) == \
         (folded.inputs, folded.history, folded.seen, folded.seen_pms, folded.posts_by_day)
-    assert game.reactor.vc_numbers == folded.reactor.vc_numbers
+    assert game.reactor.counts.numbers == folded.reactor.counts.numbers
     before = markers(played)
     played.play(played.script[30:])
     assert markers(played)[:len(before)] == before and len(set(markers(played))) == \

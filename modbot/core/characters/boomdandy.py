@@ -15,12 +15,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from ..deciding.rules import reject
-from ..feature import Feature, Timer
+from ..feature import Feature, Timer, to_storytellers, to_thread
 from ..reading.commands import Command, _Bad, _name
 from ..state.actions import Context, Point
 from ..state.events import Event, PlayerDied
 from ..state.grimoire import is_malfunctioning, true_character
-from ..state.model import GameState
+from ..state.model import GameState, iso
 from ..state.public_model import Countdown
 from ..wording import say
 
@@ -132,6 +132,26 @@ def _ended(state: GameState, _e: CountdownEnded) -> GameState:
     return replace(state, countdown=None, boomed=None)
 
 
+def _told_exploded(_state: GameState, event: BoomdandyExploded, _batch) -> tuple:
+    return (to_storytellers("st_note", f"boom:{event.player}",
+                            text=say("st.boomdandy", player=event.player)),)
+
+
+def _told_started(state: GameState, event: CountdownStarted, _batch) -> tuple:
+    dead = [p for p, cause, at in state.deaths_log if cause == BOOM_DEATH and at == event.at]
+    return (to_thread("boom", f"boom-start:{iso(event.at)}", dead=dead,
+                      survivors=event.survivors, deadline=event.ends_at, ended=False),)
+
+
+def _told_ended(_state: GameState, event: CountdownEnded, _batch) -> tuple:
+    told = [to_thread("boom", f"boom-end:{iso(event.at)}", victim=event.victim,
+                      counts=event.counts, ended=True)]
+    if event.victim is None:
+        told.append(to_storytellers("st_note", f"boom-tie:{iso(event.at)}",
+                                    text=say("st.pointing_tie")))
+    return tuple(told)
+
+
 FEATURE = Feature(
     "boomdandy",
     appliers={BoomdandyExploded: _exploded, CountdownStarted: _started, Pointed: _pointed,
@@ -142,6 +162,8 @@ FEATURE = Feature(
                       _boom_words),),
     command_of={StBoom: "boom"},
     timers=(Timer("the Boomdandy's countdown ends", due, resolve),),
+    notices={BoomdandyExploded: _told_exploded, CountdownStarted: _told_started,
+             CountdownEnded: _told_ended},
 )
 
 __all__ = ["BOOM_DEATH", "BoomdandyExploded", "CountdownEnded", "CountdownStarted", "Point",

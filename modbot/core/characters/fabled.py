@@ -23,11 +23,11 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from ..deciding.rules import reject
-from ..feature import Feature, Timer
+from ..feature import Feature, Timer, to_thread
 from ..reading.commands import Command, _Bad, _name
 from ..state.actions import Context, Fiddle
 from ..state.grimoire import alignment_of, players_of_team
-from ..state.model import GameState
+from ..state.model import GameState, iso
 from ..state.night_model import SheetEntry
 from ..state.private_events import night_of
 from ..state.public_model import FiddleVote
@@ -198,6 +198,16 @@ def _applied_ended(state: GameState, _e: FiddleEnded) -> GameState:
     return replace(state, fiddle=None)
 
 
+def _told_opened(_state: GameState, event: FiddleOpened, _batch) -> tuple:
+    return (to_thread("fiddle", f"fiddle-start:{iso(event.at)}", players=event.players,
+                      ended=False, deadline=event.ends_at),)
+
+
+def _told_ended(_state: GameState, event: FiddleEnded, _batch) -> tuple:
+    return (to_thread("fiddle", f"fiddle-end:{iso(event.at)}", counts=event.counts,
+                      ended=True),)
+
+
 FEATURE = Feature(
     "fabled",
     appliers={FabledUsed: _applied_used, FiddleOpened: _applied_opened,
@@ -213,6 +223,7 @@ FEATURE = Feature(
     ),
     command_of={StUsed: "used", StFiddle: "fiddle"},
     timers=(Timer("the Fiddler's vote ends", _vote_due, resolve),),
+    notices={FiddleOpened: _told_opened, FiddleEnded: _told_ended},
 )
 
 __all__ = ["FIDDLE_VOTE", "FabledUsed", "Fiddle", "FiddleEnded", "FiddleOpened", "FiddleVoted",

@@ -28,13 +28,13 @@ HOOKS: dict[str, tuple[str, ...]] = {
     "artist": (),
     "assassin": ("core.night.sheet",),
     "barber": (
-        "app.private_reactions", "core.characters.helpers", "core.characters.information",
-        "core.characters.others_choose", "core.night.rows"
+        "core.characters.helpers", "core.characters.information",
+        "core.characters.others_choose", "core.night.deal_notices", "core.night.rows"
     ),
     "barista": (),
     "bonecollector": ("core.night.sheet",),
     "boomdandy": ("core.characters.boomdandy",),
-    "butcher": ("core.deciding.rules",),
+    "butcher": ("core.characters.travellers", "core.deciding.rules"),
     "cannibal": ("core.characters.triggers",),
     "cerenovus": ("core.characters.information",),
     "chambermaid": ("core.characters.information",),
@@ -46,7 +46,7 @@ HOOKS: dict[str, tuple[str, ...]] = {
     ),
     "deviant": ("core.characters.travellers",),
     "devilsadvocate": ("core.characters.effects",),
-    "djinn": ("app.views",),
+    "djinn": ("core.characters.public_roles",),
     "doppelganger": ("core.characters.information", "core.characters.wins"),
     "dreamer": ("core.characters.information",),
     "drunk": (
@@ -56,7 +56,7 @@ HOOKS: dict[str, tuple[str, ...]] = {
     "fanggu": ("core.characters.effects", "core.setup.composition"),
     "fearmonger": ("core.characters.information", "core.characters.triggers", "core.night.flow"),
     "fibbin": ("core.characters.fabled",),
-    "fiddler": ("app.private_reactions", "core.characters.fabled", "core.characters.helpers"),
+    "fiddler": ("core.characters.fabled", "core.characters.helpers", "core.night.deal_notices"),
     "flowergirl": ("core.characters.information",),
     "gambler": ("core.characters.effects",),
     "godfather": ("core.characters.information", "core.setup.composition"),
@@ -80,7 +80,10 @@ HOOKS: dict[str, tuple[str, ...]] = {
         "core.characters.effects", "core.characters.information", "core.night.rows",
         "core.setup.composition"
     ),
-    "marionette": ("app.private_reactions", "core.night.rows", "core.setup.composition"),
+    "marionette": (
+        "core.characters.wins", "core.night.deal_notices", "core.night.rows",
+        "core.setup.composition"
+    ),
     "mathematician": ("core.characters.information",),
     "mezepheles": (
         "core.characters.information", "core.characters.others_choose",
@@ -98,10 +101,8 @@ HOOKS: dict[str, tuple[str, ...]] = {
     "poisoner": ("core.characters.effects",),
     "psychopath": ("core.characters.public_abilities", "core.characters.triggers"),
     "pukka": ("core.characters.effects",),
-    "puzzlemaster": (
-        "app.private_reactions", "core.state.grimoire", "core.characters.public_abilities"
-    ),
-    "revolutionary": ("app.views", "core.characters.fabled"),
+    "puzzlemaster": ("core.state.grimoire", "core.characters.public_abilities"),
+    "revolutionary": ("core.characters.fabled", "core.characters.public_roles"),
     "sage": ("core.characters.information", "core.night.rows"),
     "savant": (),
     "scarletwoman": ("core.characters.star_pass", "core.characters.triggers"),

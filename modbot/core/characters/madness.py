@@ -17,10 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..feature import Feature, unchanged
+from ..feature import Feature, to_storytellers, unchanged
 from ..state.events import PlayerDied
 from ..state.grimoire import character_names, is_malfunctioning, true_character
-from ..state.model import GameState
+from ..state.model import GameState, iso
 from ..wording import Say, say
 
 
@@ -76,7 +76,19 @@ def _is(state: GameState, player: str, character_id: str) -> bool:
     return real is not None and real.id == character_id
 
 
+def _told_madness(_state: GameState, event: MadnessNoted, _batch) -> tuple:
+    return (to_storytellers("madness", f"madness:{event.day}", day=event.day,
+                            lines=event.lines),)
+
+
+def _told_pixie(state: GameState, event: PixieMayGain, _batch) -> tuple:
+    name = state.setup.private_script.name_of(event.character)
+    return (to_storytellers("pixie_may_gain", f"pixie:{event.pixie}:{iso(event.at)}",
+                            pixie=event.pixie, died=event.died, name=name),)
+
+
 FEATURE = Feature(
-    "madness", appliers={MadnessNoted: unchanged, PixieMayGain: unchanged})
+    "madness", appliers={MadnessNoted: unchanged, PixieMayGain: unchanged},
+    notices={MadnessNoted: _told_madness, PixieMayGain: _told_pixie})
 
 __all__ = ["MadnessNoted", "PixieMayGain", "noted", "pixie_may_gain"]

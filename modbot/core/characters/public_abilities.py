@@ -22,10 +22,18 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from ..deciding.rules import reject
-from ..feature import Feature
+from ..feature import Feature, to_storytellers
 from ..state.actions import Context, PublicChoice, PublicGuess
 from ..state.events import Event, PlayerDied
-from ..state.grimoire import PUZZLED, acting_character, is_evil, is_malfunctioning, true_character
+from ..state.grimoire import (
+    PUZZLED,
+    acting_character,
+    is_evil,
+    is_malfunctioning,
+    players_of_team,
+    true_character,
+)
+from ..state.ids import PUZZLEMASTER
 from ..state.model import GameState, Phase
 from ..state.public_model import PublicAbilityUsed, PublicLedger
 from ..wording import say
@@ -211,10 +219,23 @@ def _used(state: GameState, e: PublicAbilityUsed) -> GameState:
     return replace(state, public=replace(ledger(state), uses=(*ledger(state).uses, e)))
 
 
+def _told_puzzle(state: GameState, event: PublicAbilityUsed, _batch) -> tuple:
+    """The Puzzlemaster's guess, right or wrong, for the Storytellers to answer."""
+    if event.ability != PUZZLEMASTER:
+        return ()
+    if event.character == "right":
+        demons = players_of_team(state, "demon") or say("st.none_alive")
+        text = say("st.puzzle_right", player=event.player, target=event.target, demons=demons)
+    else:
+        text = say("st.puzzle_wrong", player=event.player, target=event.target)
+    return (to_storytellers("st_note", f"puzzle:{event.player}", text=text),)
+
+
 FEATURE = Feature(
     "public abilities",
     appliers={PublicAbilityUsed: _used},
     rules={PublicChoice: _choice, PublicGuess: _guess},
+    notices={PublicAbilityUsed: _told_puzzle},
 )
 
 __all__ = ["PublicAbilityUsed", "PublicLedger", "juggler_correct", "moonchild_deaths",

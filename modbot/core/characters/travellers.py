@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..deciding.rules import reject
-from ..feature import Feature, unchanged
+from ..feature import Feature, to_thread, unchanged
 from ..reading.commands import Command, _one_name
 from ..state.actions import Context
 from ..state.grimoire import is_malfunctioning, true_character
-from ..state.model import GameState
+from ..state.model import GameState, iso
 from ..wording import say
 
 
@@ -81,6 +81,16 @@ def _was_funny(state: GameState, e: DeviantWasFunny) -> GameState:
     return state.with_entry(e.player, funny_day=e.day)
 
 
+def _told_refused(_state: GameState, event: ExileRefused, _batch) -> tuple:
+    return (to_thread("deviant", f"exile-refused:{event.player}:{iso(event.at)}",
+                      player=event.player, votes=event.votes),)
+
+
+def _told_butcher(_state: GameState, event: ButcherResolved, _batch) -> tuple:
+    return (to_thread("butcher", f"butcher:{event.nominee}:{iso(event.at)}",
+                      nominee=event.nominee, votes=event.votes, executed=event.executed),)
+
+
 FEATURE = Feature(
     "travellers",
     appliers={DeviantWasFunny: _was_funny, ExileRefused: unchanged, ButcherResolved: unchanged},
@@ -88,6 +98,7 @@ FEATURE = Feature(
     commands=(Command("funny", "!funny PLAYER", say("help.funny"), "!funny Gus",
                       lambda words, roster: StFunny(_one_name(words, roster))),),
     command_of={StFunny: "funny"},
+    notices={ExileRefused: _told_refused, ButcherResolved: _told_butcher},
 )
 
 __all__ = ["ButcherResolved", "DeviantWasFunny", "ExileRefused", "butcher_malfunctions",

@@ -21,10 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from ..feature import Feature, unchanged
+from ..feature import Feature, to_player, to_storytellers, unchanged
 from ..state.events import EXECUTION, Executed, Nominated, PlayerDied
 from ..state.grimoire import is_evil, is_malfunctioning, living_residents, players_of_team, true_character
-from ..state.model import GameState
+from ..state.model import GameState, iso
 from ..wording import Say, say
 from . import boomdandy, madness
 from .effects import lleech_host, lleech_survives
@@ -270,11 +270,42 @@ def _delivered(state: GameState, _e: UntoldDelivered) -> GameState:
     return replace(state, untold=())
 
 
+def _told_promoted(state: GameState, event: ScarletWomanPromoted, _batch) -> tuple:
+    """Told at once at night; by day, at dusk (UntoldDelivered)."""
+    name = state.setup.private_script.name_of(event.character)
+    day = state.phase.is_day
+    player = () if day else (
+        to_player(event.player, "night_results", f"promoted:{event.player}:{iso(event.at)}",
+                  night=None, lines=[say("tell.scarlet_woman", character=name)]),)
+    return (*player, to_storytellers(
+        "st_note", f"promoted-st:{event.player}:{iso(event.at)}",
+        text=say("st.scarlet_woman", player=event.player, character=name,
+                 when=say("st.told_at_dusk") if day else "")))
+
+
+def _told_untold(_state: GameState, event: UntoldDelivered, _batch) -> tuple:
+    return tuple(to_player(player, "night_results", f"untold:{player}:{iso(event.at)}",
+                           night=None, lines=[text]) for player, text in event.messages)
+
+
+def _told_sweetheart(_state: GameState, event: SweetheartDied, _batch) -> tuple:
+    return (to_storytellers("st_note", f"sweetheart:{event.player}",
+                            text=say("st.sweetheart", player=event.player)),)
+
+
+def _told_roshambo(_state: GameState, event: PsychopathExecuted, _batch) -> tuple:
+    against = event.opponent or say("st.roshambo_you")
+    return (to_storytellers("st_note", f"roshambo:{event.player}:{iso(event.at)}",
+                            text=say("st.roshambo", player=event.player, against=against)),)
+
+
 FEATURE = Feature(
     "triggers",
     appliers={ScarletWomanPromoted: _promoted, UntoldDelivered: _delivered,
               SweetheartDied: unchanged, PsychopathExecuted: unchanged,
               CannibalAte: _cannibal_ate},
+    notices={ScarletWomanPromoted: _told_promoted, UntoldDelivered: _told_untold,
+             SweetheartDied: _told_sweetheart, PsychopathExecuted: _told_roshambo},
 )
 
 __all__ = [

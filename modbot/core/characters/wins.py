@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from ..feature import Feature
+from ..feature import Feature, to_player, to_storytellers
 from ..state.grimoire import (
     alignment_of,
     babysitter,
@@ -27,7 +27,8 @@ from ..state.grimoire import (
     players_of_team,
     true_character,
 )
-from ..state.model import GameState
+from ..state.ids import MARIONETTE
+from ..state.model import GameState, iso
 from ..wording import Say, say
 
 
@@ -196,8 +197,35 @@ def _good_lost(state: GameState, e: GoodLost) -> GameState:
     return replace(state, good_lost=e.reason)
 
 
+def _told_win(state: GameState, event: WinDetected, _batch) -> tuple:
+    terms = state.setup.script.terms if state.setup.script else None
+    team = terms.alignment(event.winner) if terms else event.winner
+    return (to_storytellers("win_detected", f"win:{event.winner}:{iso(event.at)}",
+                            winner=event.winner, team=team, reason=event.reason),)
+
+
+def _told_team_lost(state: GameState, event: EvilTeamLost, _batch) -> tuple:
+    """Each player of the team is told, but a sober and healthy Marionette (seed 002: "never
+    informed of changes to their alignment/team, unless they are drunk or poisoned")."""
+    good = state.setup.script.terms.good
+    players = tuple(
+        to_player(p, "night_results", f"team-lost:{event.team}:{p}", night=None,
+                  lines=[say("tell.team_lost", good=good)])
+        for p in event.players if not unaware_marionette(state, p))
+    return (*players, to_storytellers(
+        "st_note", f"team-lost-st:{event.team}",
+        text=say("st.team_lost", team=event.team, players=event.players, good=good)))
+
+
+def unaware_marionette(state: GameState, player: str) -> bool:
+    """A sober and healthy Marionette: not told that it is evil, nor of changes to its team."""
+    real, entry = true_character(state, player), state.grimoire_of(player)
+    return real is not None and real.id == MARIONETTE and not (entry.poisoned or entry.drunk)
+
+
 FEATURE = Feature(
-    "wins", appliers={WinDetected: _win_detected, GoodLost: _good_lost, EvilTeamLost: _team_lost})
+    "wins", appliers={WinDetected: _win_detected, GoodLost: _good_lost, EvilTeamLost: _team_lost},
+    notices={WinDetected: _told_win, EvilTeamLost: _told_team_lost})
 
 __all__ = [
     "EvilTeamLost",

@@ -115,6 +115,14 @@ class GameSetup:
         start = self.seat_index[nominee] + 1
         return tuple(names[start:] + names[:start])
 
+    @property
+    def private_script(self) -> Script:
+        """The script, where the private side guarantees one (a deal, a night, a character's
+        ability); a game without a private side never reaches those rules."""
+        if self.script is None:
+            raise ValueError(f"game {self.name!r} has no script: it has no private side")
+        return self.script
+
     def is_storyteller(self, username: str) -> bool:
         lowered = username.casefold()
         return any(lowered == st.casefold() for st in self.storytellers)

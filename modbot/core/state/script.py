@@ -148,6 +148,11 @@ class Script:
     def get(self, character_id: str | None) -> Character | None:
         return self.by_key.get(character_id or "")
 
+    def name_of(self, character_id: str) -> str:
+        """The character's name on this script (its id, for one the script lacks)."""
+        character = self.get(character_id)
+        return character.name if character is not None else character_id
+
     def night_order(self, night: int) -> tuple[str, ...]:
         return self.first_night if night == 1 else self.other_night
 

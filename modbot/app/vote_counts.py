@@ -1,0 +1,131 @@
+"""Theory of operation: the day's vote count, numbered and throttled in forum time.
+
+The core says when a post carries the vote count (a `Notice` whose `count` is COUNT, CARRIED
+or DAY_END) and when votes changed (CHANGED); this module remembers what the forum has been
+shown: each day's count number, whether votes changed since the last count, when it was
+posted (forum time, `created_at`, never the clock of the bot), the edits to mention, the last
+post read and today's voting deadline. A count is owed at most every `vote_count_minutes`
+while votes change; with `vote_counts = "edit"` the day's later counts edit its first one.
+Its memory is rebuilt by the same fold of inputs that rebuilds the game, so the keys come out
+the same after a restart.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from ..adapters.store import Outgoing
+from ..core import GameState, Phase
+from .picture import Picture, vote_picture
+from .render import is_silent, render
+from .views import vote_count_view
+
+
+@dataclass
+class VoteCounts:
+    numbers: dict[int, int] = field(default_factory=dict)  # day -> its counts so far
+    dirty: bool = False  # votes changed since the last count
+    last_at: datetime | None = None  # the forum time of the last count
+    edits: list[dict] = field(default_factory=list)  # edited posts to mention in the next count
+    as_of: int | None = None  # the last thread post read
+    voting_ends: datetime | None = None  # today's voting deadline, as of the last reaction
+    running: dict[int, str] = field(default_factory=dict)  # day -> its running count's key
+
+    def due(self, state: GameState, at: datetime, minutes: float) -> bool:
+        """Votes changed since the last count, and the next count is due by `at`."""
+        return self.dirty and state.today is not None and self._interval_passed(at, minutes)
+
+    def owed(self, at: datetime, minutes: float) -> bool:
+        return self.dirty and self._interval_passed(at, minutes)
+
+    def next_due(self, state: GameState, minutes: float) -> datetime | None:
+        if not (self.dirty and state.today is not None and self.last_at):
+            return None
+        return self.last_at + timedelta(minutes=minutes)
+
+    def follow(self, state: GameState) -> None:
+        """After a reaction: today's voting deadline, for how the day ends."""
+        self.voting_ends = state.phase_ends_at if state.phase is Phase.VOTING else None
+
+    # -- the posts --------------------------------------------------------------------------
+
+    def count(self, reactor, state: GameState, at: datetime, reason: str) -> Outgoing:
+        """A vote count post of its own (`reason` ends its key: "open:execution:Derek")."""
+        day = state.today.number if state.today else state.cycle
+        number = self._next_number(state)
+        view = self._view(reactor, state, number)
+        self._counted(at)
+        picture = self._picture(reactor, state, view)
+        outgoing = reactor.post(f"vc:{day}.{number}:{reason}",
+                                render("votecount.md.j2", vc=view, picture=picture))
+        if reactor.options.vote_counts == "edit":
+            outgoing = self._running(day, outgoing)
+        return _embedding(outgoing, picture)
+
+    def carried(self, reactor, state: GameState, notice) -> list[Outgoing]:
+        """The voting phase's opening post, with the count as of now (none when the day
+        opened and ended in one batch); its deadline is remembered for how the day ends."""
+        self.voting_ends = notice.view["voting_ends"]
+        if not notice.template:
+            return []
+        view = self._view(reactor, state, self._next_number(state))
+        self._counted(notice.at)
+        return [reactor.post(notice.key, render(f"{notice.template}.md.j2", vc=view))]
+
+    def day_end(self, reactor, state: GameState, notice, *, by_command: bool,
+                context: dict) -> Outgoing:
+        """How the day ended (the Storytellers, every vote locked early, or the deadline),
+        the execution, then the day's final tables."""
+        view = self._view(reactor, state, self._next_number(state, notice.day), day=notice.day)
+        self._counted(notice.at)
+        picture = self._picture(reactor, state, view)
+        deadline = self.voting_ends
+        ended_by = "storytellers" if by_command else \
+            "deadline" if deadline is not None and notice.at >= deadline else "all_locked"
+        raw = render(f"{notice.template}.md.j2", vc=view, picture=picture, ended_by=ended_by,
+                     **context)
+        return _embedding(reactor.post(notice.key, raw), picture)
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _interval_passed(self, at: datetime, minutes: float) -> bool:
+        return self.last_at is None or at - self.last_at >= timedelta(minutes=minutes)
+
+    def _next_number(self, state: GameState, day: int | None = None) -> int:
+        day = day if day is not None else (state.today.number if state.today else state.cycle)
+        self.numbers[day] = self.numbers.get(day, 0) + 1
+        return self.numbers[day]
+
+    def _counted(self, at: datetime | None) -> None:
+        self.dirty = False
+        self.last_at = at
+        self.edits = []
+
+    def _view(self, reactor, state: GameState, number: int, day: int | None = None) -> dict:
+        return vote_count_view(state, number=number, as_of=self.as_of, day=day,
+                               topic_id=reactor.options.topic_id, edits=list(self.edits))
+
+    def _running(self, day: int, outgoing: Outgoing) -> Outgoing:
+        """`vote_counts = "edit"`: the day's first count is posted; every later one edits it
+        (the nominations-closed and day-end posts stay posts of their own)."""
+        first = self.running.setdefault(day, outgoing.key)
+        if first == outgoing.key:
+            return outgoing
+        return dataclasses.replace(outgoing, kind="edit", edit_of=first)
+
+    @staticmethod
+    def _picture(reactor, state: GameState, view: dict) -> Picture | None:
+        """The town square of this count, unless the game turned pictures off (or nothing is
+        rendered: start-up's fold)."""
+        if not reactor.options.pictures or is_silent():
+            return None
+        return vote_picture(state, view)
+
+
+def _embedding(outgoing: Outgoing, picture: Picture | None) -> Outgoing:
+    """The post carries its picture's bytes to the store; the outbox uploads them once."""
+    if picture is None:
+        return outgoing
+    return dataclasses.replace(outgoing, pictures=((picture.sha1, picture.png),))

@@ -1,0 +1,39 @@
+"""Theory of operation: what everyone knows at the start (seed 001), for the night-1 post.
+
+The travellers' characters and abilities (never their alignments), and the Fabled in play
+with their effect on the game: the Djinn's jinxes, the Revolutionary's pair. Nothing else of
+the grimoire: the night-1 post is public.
+"""
+
+from __future__ import annotations
+
+from ..state.ids import DJINN, REVOLUTIONARY
+from ..state.model import GameState
+from ..wording import say
+
+
+def public_roles(state: GameState) -> dict:
+    """The travellers and the Fabled, as the thread may be told them."""
+    script = state.setup.script
+    if script is None:
+        return {"travellers": [], "fabled": []}
+    travellers = []
+    for seat in state.seats:
+        character = script.get(state.grimoire_of(seat.name).character)
+        if seat.traveller and character is not None:
+            travellers.append({"player": seat.name, "character": character.name,
+                               "ability": character.ability})
+    fabled = []
+    for fabled_id in state.setup.fabled:
+        character = script.get(fabled_id)
+        if character is None:  # the game file's check keeps the Fabled to the script's
+            continue
+        notes = []
+        if fabled_id == DJINN:
+            notes = [say("public.jinx", first=c.name, second=jinxed.name, reason=reason)
+                     for c in script.characters for other, reason in c.jinxes
+                     if (jinxed := script.get(other)) is not None]
+        if fabled_id == REVOLUTIONARY and state.setup.revolutionary:
+            notes = [say("public.revolutionary", players=state.setup.revolutionary)]
+        fabled.append({"name": character.name, "ability": character.ability, "notes": notes})
+    return {"travellers": travellers, "fabled": fabled}

@@ -1,0 +1,122 @@
+"""Theory of operation: who is told what of the deal (a `Feature` of notices only).
+
+Before the deal the Storytellers see the set-up's check, the grimoire proposed and its
+acceptance, or why the deal waits. At the deal each player is told, in their grimoire PM, the
+character they believe they are (`role_view`): its ability and how to choose at night, and,
+for a player who starts evil, their team (a Minion does not learn which of them is the
+Marionette; the Marionette learns nothing, seed 002) and, for a Demon, the bluffs. A
+traveller on the evil side learns who the Demon is (seed 001).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..feature import Feature, to_player, to_storytellers
+from ..setup.composition import dealt_text
+from ..state.grimoire import players_of_team, true_character
+from ..state.ids import BARBER, FIDDLER, MARIONETTE
+from ..state.model import GameState, iso
+from ..state.private_events import CharactersDealt, DealWaiting
+from ..state.script import Character
+from .commands import SetupAccepted, SetupChecked, SetupProposed
+
+
+def role_view(state: GameState, player: str) -> dict[str, Any]:
+    """What one player is told at the deal (the character they believe they are)."""
+    script, entry = state.setup.private_script, state.grimoire_of(player)
+    believed = entry.thinks or entry.character or "?"
+    shown = script.get(believed) or Character(
+        believed, believed, "unknown", "(not on this game's script: ask the Storyteller)")
+    alignment = entry.alignment if entry.alignment and not entry.thinks else \
+        ("good" if shown.is_good else "evil" if shown.is_evil else entry.alignment)
+    view: dict[str, Any] = {
+        "player": player, "character": shown.name, "team": shown.team,
+        "ability": shown.ability, "alignment": script.terms.alignment(alignment),
+        "cultists": [], "bluffs": [], "good_bluffs": True, "demon": None,
+        "evil_term": script.terms.evil, BARBER: False, FIDDLER: False,
+        "lil_monsta": False, "choose": _choose_form(shown.spec), "wakes": shown.spec.wakes}
+    real = true_character(state, player)
+    if real is not None and real.is_evil and not entry.thinks:
+        view.update(_evil_view(state, player, real))
+    if state.seat(player).traveller and alignment == "evil":
+        view["demon"] = ", ".join(players_of_team(state, "demon", False)) or None
+    return view
+
+
+def _evil_view(state: GameState, player: str, real: Character) -> dict[str, Any]:
+    """A player who starts evil: their team; a Demon, its bluffs (seed 002's may be evil)
+    and whether the Barber or the Fiddler may change things; a Minion, Lil' Monsta."""
+    script, entry = state.setup.private_script, state.grimoire_of(player)
+    view: dict[str, Any] = {"cultists": _team_view(state, player, real.team == "demon"),
+                            "lil_monsta": real.team == "minion" and state.setup.lil_monsta}
+    if real.team == "demon":
+        bluffs = [c for c in (script.get(b) for b in entry.bluffs or state.bluffs) if c]
+        view.update({"bluffs": [c.name for c in bluffs],
+                     "good_bluffs": all(c.is_good for c in bluffs),
+                     BARBER: script.get(BARBER) is not None,
+                     FIDDLER: FIDDLER in state.setup.fabled})
+    return view
+
+
+def _choose_form(spec) -> str | None:
+    """The one `/choose` form this character uses (None: it never chooses)."""
+    if not spec.chooses:
+        return None
+    names = " ".join(["NAME"] * spec.players)
+    if spec.players and spec.characters:
+        return f"/choose {names} as CHARACTER"
+    return f"/choose {names}" if spec.players else "/choose CHARACTER"
+
+
+def _team_view(state: GameState, player: str, is_demon: bool) -> list[dict]:
+    """The other starting evil players of the player's team and their types. The Marionette
+    does not know it is evil and the Minions do not learn it; the Demon does."""
+    out, team = [], state.grimoire_of(player).evil_team
+    for other in players_of_team(state, "minion", False) + players_of_team(state, "demon", False):
+        character = true_character(state, other)
+        if character is None or other == player or \
+                (character.id == MARIONETTE and not is_demon) or \
+                state.grimoire_of(other).evil_team != team:  # several teams: only your own
+            continue
+        marionette = character.id == MARIONETTE
+        out.append({"player": other, "team": character.team, "is_marionette": marionette})
+    return out
+
+
+def _dealt(state: GameState, _event: CharactersDealt, _batch) -> tuple:
+    return tuple(to_player(seat.name, "role", f"role:{seat.name}",
+                           role=role_view(state, seat.name), game=state.setup)
+                 for seat in state.seats)
+
+
+def _deal_waiting(_state: GameState, event: DealWaiting, _batch) -> tuple:
+    return (to_storytellers("deal_waiting", f"deal-waiting:{iso(event.at)}",
+                            problems=event.problems),)
+
+
+def _setup_checked(_state: GameState, event: SetupChecked, _batch) -> tuple:
+    return (to_storytellers("setup_check", f"setup:{iso(event.at)}", problems=event.problems,
+                            accepted=False),)
+
+
+def _setup_proposed(state: GameState, event: SetupProposed, _batch) -> tuple:
+    grimoire, script = dict(event.grimoire), state.setup.private_script
+    rows = [{"player": seat.name, "text": dealt_text(script, grimoire[seat.name])
+             if seat.name in grimoire else None} for seat in state.seats]
+    return (to_storytellers("setup_proposed", f"setup-proposed:{iso(event.at)}", rows=rows,
+                            bluffs=[script.name_of(b) for b in event.bluffs]),)
+
+
+def _setup_accepted(_state: GameState, event: SetupAccepted, _batch) -> tuple:
+    return (to_storytellers("setup_check", f"setup-accepted:{iso(event.at)}", problems=(),
+                            accepted=True),)
+
+
+FEATURE = Feature(
+    "the deal's notices",
+    notices={CharactersDealt: _dealt, DealWaiting: _deal_waiting, SetupChecked: _setup_checked,
+             SetupProposed: _setup_proposed, SetupAccepted: _setup_accepted},
+)
+
+__all__ = ["FEATURE", "role_view"]

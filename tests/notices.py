@@ -1,0 +1,49 @@
+"""A core-level harness: the rules alone, asserted as codes and values, never as words.
+
+`Told` drives the pure core (`handle_post`, `handle_pm`, `advance`) with thread posts, PMs
+and the clock, and returns what each step owes the forum as the core says it: `Notice`
+values (an address, a template's code, a key and a view of codes and values). Nothing is
+rendered, so rewording a template or the catalogue never breaks a test written with it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from modbot.core import GameState, Notice, Post, advance, handle_pm, handle_post, notices_of
+
+
+class Told:
+    def __init__(self, setup) -> None:
+        self.state = GameState.from_setup(setup)
+        self.number = 1
+
+    def _told(self, outcome) -> list[Notice]:
+        self.state = outcome.state
+        batch = tuple(outcome.events)
+        return [n for event in batch for n in notices_of(self.state, event, batch)]
+
+    def tick(self, at: datetime) -> list[Notice]:
+        return self._told(advance(self.state, at))
+
+    def thread(self, author: str, raw: str, at: datetime) -> list[Notice]:
+        self.number += 1
+        return self._told(handle_post(self.state, Post(self.number, author, at, raw)))
+
+    def pm(self, author: str, raw: str, at: datetime, *, with_=()) -> list[Notice]:
+        setup = self.state.setup
+        people = {author, *with_, setup.bot_username, *setup.storytellers}
+        return self._told(handle_pm(self.state, Post(1, author, at, raw),
+                                    tuple(sorted(p.lower() for p in people))))
+
+    def st(self, raw: str, at: datetime) -> list[Notice]:
+        """The Storyteller writes to the bot."""
+        return self.pm(self.state.setup.storytellers[0], raw, at)
+
+
+def to_whom(told: list[Notice]) -> list[tuple[str, str, str]]:
+    """(address, player, template) of each notice with a message."""
+    return [(n.to, n.player, n.template) for n in told if n.template]
+
+
+def of(told: list[Notice], template: str) -> list[Notice]:
+    return [n for n in told if n.template == template]

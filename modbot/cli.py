@@ -63,6 +63,11 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="a Storyteller's username, so /whisper @USERNAME asks for a consult")
     p.add_argument("--no-spoilers", action="store_true",
                    help="ignore text inside [spoiler] and [details] (counted by default)")
+    p.add_argument("--forms", choices=("forum", "strict"), default="forum",
+                   help="forum (default): other forum games' vote forms count too (vote X, "
+                        "unvote, VOTE: X after a sentence); strict: only the player guide's")
+    p.add_argument("--bot", default="", metavar="USERNAME",
+                   help="the bot's username, so @USERNAME vote X counts")
     p.set_defaults(command="parse_command")
 
     p = commands.add_parser(

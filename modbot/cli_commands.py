@@ -37,7 +37,7 @@ def parse_command(args) -> int:
             return 2
         open_nominees.append(resolved)
     result = parse_post(sys.stdin.read(), roster, tuple(open_nominees), tuple(args.storyteller),
-                        count_spoilers=not args.no_spoilers)
+                        count_spoilers=not args.no_spoilers, forms=args.forms, bot=args.bot)
     print(json.dumps(result.to_json(), ensure_ascii=False))
     return 0
 

@@ -75,7 +75,7 @@ def test_every_thread_command_in_the_player_guide_is_understood():
     for form in forms:
         post = form.replace("X, Y", "Derek, Ellen").replace("X", "Derek") + \
             "\nThat is my post for today."
-        parsed = parse_post(post, ROSTER, ("Derek",), ("nightingale",)).to_json()
+        parsed = parse_post(post, ROSTER, ("Derek",), ("nightingale",), bot="modbot").to_json()
         actions = parsed["actions"]
         if form in ("yes", "no", "hands up", "hands down") or form in understood:
             assert actions or form in understood, form

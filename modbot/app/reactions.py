@@ -17,7 +17,7 @@ refused, to the Storytellers. The thread gets only the templates in `PUBLIC_TEMP
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from ..adapters.store import Outgoing
 from ..core import (
@@ -53,6 +53,9 @@ PUBLIC_TEMPLATES = frozenset({
 })
 
 
+SOFT_ANSWER_GAP = timedelta(hours=1)  # between two answers to lines that only look like commands
+
+
 @dataclass
 class GameOptions:
     topic_id: int
@@ -70,6 +73,7 @@ class Reactor:
     options: GameOptions
     counts: VoteCounts = field(default_factory=VoteCounts)
     nudged: set[str] = field(default_factory=set)  # hand nudges sent (hand_nudge.py)
+    hinted: dict[str, datetime] = field(default_factory=dict)  # player -> last soft answer
 
     # -- public -----------------------------------------------------------------------------
 
@@ -93,7 +97,7 @@ class Reactor:
                 out.extend(self._told(state, notice, command, source))
         if self.counts.owed(at, self.options.vote_count_minutes) and not ended:
             out.append(self.counts.count(self, state, at, "vc"))
-        if post is not None and rejections:
+        if post is not None and rejections and self._answers(post, rejections):
             out.append(self._rejection_reply(post, rejections, source))
         out.extend(self._nudges(state, at))
         self.counts.follow(state)
@@ -190,6 +194,18 @@ class Reactor:
         return out
 
     # -- private replies --------------------------------------------------------------------
+
+    def _answers(self, post, rejections) -> bool:
+        """A post is answered, but one whose lines only looked like commands (soft
+        rejections: `vtoe Bob`, `vote Zed`) at most once a forum hour for each player, so
+        chat is never spammed."""
+        if not all(r.details.get("soft") for r in rejections):
+            return True
+        last = self.hinted.get(post.author)
+        if last is not None and post.created_at - last < SOFT_ANSWER_GAP:
+            return False
+        self.hinted[post.author] = post.created_at
+        return True
 
     def _rejection_reply(self, post, rejections, source: dict) -> Outgoing:
         private = source["channel"] == "pm"

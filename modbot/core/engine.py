@@ -211,7 +211,8 @@ def _handle_post(state: GameState, post: Post) -> Outcome:
         state, done, report = run_commands(state, post.author, post.raw, ctx, act_staff)
         return Outcome(state, tuple(events) + done, (), report)
     parsed = parse_post(post.raw, setup.roster, state.open_nominees(), setup.storytellers,
-                        count_spoilers=setup.count_spoilers)
+                        count_spoilers=setup.count_spoilers, forms=setup.vote_forms,
+                        bot=setup.bot_username)
     ctx = Context(post.author, post.created_at, post.post_number)
     rejections: list[Rejection] = []
     if not state.is_seated(post.author):
@@ -225,7 +226,8 @@ def _handle_post(state: GameState, post: Post) -> Outcome:
                                     {"text": r.text, "candidates": list(r.candidates),
                                      "suggest": say("hint.did_you_mean", names=r.candidates)
                                      if r.candidates else "",
-                                     "open": len(state.open_nominees())}))
+                                     "open": len(state.open_nominees()),
+                                     **({"soft": True} if r.soft else {})}))
     events.extend(UsualFormSuggested(post.author, post.post_number, form, post.created_at)
                   for form in parsed.hints if parsed.actions)
     for action in parsed.actions:

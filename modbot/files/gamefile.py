@@ -29,7 +29,7 @@ GAME_KEYS = {
     "count_spoilers", "end_day_when_all_locked", "whispers_per_day",
     "night", "discussion", "nomination", "voting", "night_action_lock",
     "script", "script_add", "bluffs", "remind_before_lock", "hand_nudge_hours", "fabled", "revolutionary",
-    "lil_monsta", "picture", "vote_counts",
+    "lil_monsta", "picture", "vote_counts", "vote_forms",
 }
 SEAT_KEYS = {"player", "user_id", "aliases", "dead", "ghost_vote", "traveller", "character", "thinks",
              "alignment", "evil_team", "bluffs"}
@@ -112,6 +112,7 @@ def parse_game(text: str, path: str = "<game file>", base: Path | None = None) -
         whispers_per_day=_count(lines, game, "whispers_per_day"),
         pictures=_bool(lines, game, "picture", True),
         vote_counts=_vote_counts(lines, game),
+        vote_forms=_vote_forms(lines, game),
         script=script,
         grimoire=grimoire,
         bluffs=bluffs_from_file(lines, game, script),
@@ -191,6 +192,15 @@ def _vote_counts(lines: _Lines, game: dict) -> str:
     if value not in ("post", "edit"):
         raise lines.error(lines.game_key("vote_counts"), f"game.vote_counts: {value!r} is neither "
                           "\"post\" (a new post for each count) nor \"edit\" (one running count a day)")
+    return value
+
+
+def _vote_forms(lines: _Lines, game: dict) -> str:
+    value = game.get("vote_forms", "forum")
+    if value not in ("forum", "strict"):
+        raise lines.error(lines.game_key("vote_forms"), f"game.vote_forms: {value!r} is neither "
+                          "\"forum\" (the vote forms of other forum games count too) nor "
+                          "\"strict\" (only the forms of the player guide)")
     return value
 
 

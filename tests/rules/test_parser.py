@@ -195,13 +195,19 @@ def test_very_long_lines_are_prose():
 
 # -- the vote forms players bring from other forums (issue: rules fidelity and vote forms) --
 
+def test_a_bare_slash_vote_yes_counts_on_the_only_open_nomination_unless_strict():
+    assert actions("/vote yes") == [vote("Brianna")]
+    assert actions("/vote no") == [vote("Brianna", "no")]
+    assert actions("/vote yes", open_nominees=("Brianna", "Cameron")) == []
+    assert actions("/vote yes", forms="strict") == []  # a value is not a name
+
+
 @pytest.mark.parametrize("text", [
     "VOTE:",  # the name slot is empty
     "**VOTE:**\nDerek",  # the name on the next line is not in the vote
     "[vote][/vote]",
     "[v][/v]",
     "/vote",
-    "/vote yes",  # a value is not a name
     "##vote",
 ])
 def test_an_empty_name_slot_is_never_a_vote(text):

@@ -36,7 +36,7 @@ def test_parse_prints_the_documented_json():
         "actions": [
             {"type": "nominate", "target": "Brianna"},
             {"type": "vote", "nominee": "Brianna", "value": "no"},
-            {"type": "unvote", "nominee": None},
+            {"type": "unvote", "nominee": "Brianna"},  # the vote just before it
             {"type": "whisper", "with": ["Cameron"]},
             {"type": "whisper_storyteller"},
             {"type": "accept_whisper", "from": "Alex"},

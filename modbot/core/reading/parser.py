@@ -8,13 +8,18 @@ ambiguous, missing target, ...). Nothing is guessed and nothing raises.
 Steps: `countable_text` drops quotes, code, strikethrough and comments; `[vote]X[/vote]` and
 `[unvote][/unvote]` are taken from anywhere in a line; every other command is line-anchored
 (after list markers, headings and emphasis are peeled off), which keeps prose from voting.
+With `forms="forum"` (the default) the forms of other forum games count too (forum_forms.py:
+`vote X` and `unvote` on a line, `@bot vote X`, a command after a sentence when its keyword
+is written as one), a bare `/vote yes` counts on the only open nomination, a bare unvote
+after a vote in the same post withdraws that vote, and a line that is a command's keyword
+one letter off, or `vote` and a name nobody has, is answered (a `soft` rejection: the shell
+answers those at most once an hour a player). `forms="strict"` reads only the usual forms.
 Rule checks (phases, limits, locks) are not the parser's business: see `rules.py`.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from ..state.actions import (
     NO,
@@ -24,7 +29,6 @@ from ..state.actions import (
     DeclineWhisper,
     Fiddle,
     Nominate,
-    PlayerAction,
     Point,
     PublicChoice,
     PublicGuess,
@@ -35,6 +39,8 @@ from ..state.actions import (
     WhisperStoryteller,
 )
 from ..state.names import Ambiguous, Roster, Unknown, normalise
+from .forum_forms import ForumLines, command_segments, without_mention
+from .parsed import VALUE_WORDS, Collector, ParseResult
 from .textclean import countable_text
 
 MAX_LINE = 500  # longer lines are prose, never commands
@@ -53,9 +59,6 @@ _EMPHASIS_EDGE = re.compile(r"^[*_]+|[*_]+$")
 _KEYWORD = re.compile(r"([A-Za-z]+)\s*(:)?\s*(.*)$", re.DOTALL)
 _SEPARATORS = re.compile(r"\s*[:=\-–—]+\s*|\s*,\s*|\s+")
 
-VALUE_WORDS = {
-    "yes": YES, "execute": YES, "aye": YES, "no": NO, "pardon": NO, "nay": NO,
-}
 _SLASH_VALUE_COMMANDS = {
     "yes": YES, "execute": YES, "no": NO, "pardon": NO,
     "hands up": YES, "hand up": YES, "hands down": NO, "hand down": NO,
@@ -65,39 +68,6 @@ _SKIP_LINES = {"/skip", "i am not nominating today", "i'm not nominating today"}
 _STORYTELLER_WORDS = {"storyteller", "storytellers", "st", "the storyteller", "host", "hosts"}
 
 
-@dataclass(frozen=True, slots=True)
-class ParseRejection:
-    code: str  # unknown_player | ambiguous | missing_target | no_single_open_nomination
-    text: str
-    candidates: tuple[str, ...] = ()
-
-    def to_json(self) -> dict:
-        return {"code": self.code, "text": self.text, "candidates": list(self.candidates)}
-
-
-@dataclass(frozen=True, slots=True)
-class ParseResult:
-    actions: tuple[PlayerAction, ...]
-    rejections: tuple[ParseRejection, ...]
-    hints: tuple[str, ...] = ()  # forms that counted but are not the usual ones ("!vote")
-
-    def to_json(self) -> dict:
-        return {
-            "actions": [a.to_json() for a in self.actions],
-            "rejections": [r.to_json() for r in self.rejections],
-        }
-
-
-class _Collector:
-    def __init__(self) -> None:
-        self.actions: list[PlayerAction] = []
-        self.rejections: list[ParseRejection] = []
-        self.hints: list[str] = []
-
-    def reject(self, code: str, text: str, candidates: tuple[str, ...] = ()) -> None:
-        self.rejections.append(ParseRejection(code, text.strip(), candidates))
-
-
 def parse_post(
     raw: str,
     roster: Roster,
@@ -105,30 +75,46 @@ def parse_post(
     storytellers: tuple[str, ...] = (),
     *,
     count_spoilers: bool = True,
+    forms: str = "forum",
+    bot: str = "",
 ) -> ParseResult:
-    """Parse one post (see module docstring). `open_nominees` resolve bare yes/no lines."""
-    out = _Collector()
-    parser = _LineParser(roster, open_nominees, {normalise(s) for s in storytellers}, out)
+    """Parse one post (see module docstring). `open_nominees` resolve bare yes/no lines;
+    `forms`: "forum" or "strict"; `bot`: the bot's username (a mention of it is skipped)."""
+    out = Collector()
+    parser = _LineParser(roster, open_nominees, {normalise(s) for s in storytellers}, out,
+                         forum=forms == "forum", bot=bot)
     for line in countable_text(raw, count_spoilers=count_spoilers).split("\n"):
         if line.strip() and len(line) <= MAX_LINE:
             parser.parse_line(line)
+    if parser.forum:
+        out.unvote_after_vote()
     return ParseResult(tuple(out.actions), tuple(out.rejections), tuple(dict.fromkeys(out.hints)))
 
 
-class _LineParser:
-    def __init__(self, roster: Roster, open_nominees, storytellers: set[str], out: _Collector):
+class _LineParser(ForumLines):
+    def __init__(self, roster: Roster, open_nominees, storytellers: set[str], out: Collector,
+                 *, forum: bool = True, bot: str = ""):
         self.roster = roster
         self.open_nominees = tuple(open_nominees)
         self.storytellers = storytellers
         self.out = out
+        self.forum = forum
+        self.bot = bot
 
     def parse_line(self, line: str) -> None:
+        if not self.forum:
+            self._parse_command(line)
+            return
+        for segment in command_segments(without_mention(line, self.bot)):
+            self._parse_command(segment)
+
+    def _parse_command(self, line: str) -> None:
         line = self._take_bbcode_votes(line)
-        hashed = _HASH_VOTE.match(_FORMAT_TAG.sub("", line).strip()) if "#" in line else None
+        hashed = _HASH_VOTE.match(_unwrapped(line)) if "#" in line else None
         if hashed:  # before _peel, which would read "## vote" as a heading
             self._vote_or_unvote(hashed, line)
             return
-        line = _peel(line)
+        original, line = line, _peel(line)
         if not line:
             return
         banged = _BANG_VOTE.match(line) if line.startswith("!") else None
@@ -145,6 +131,8 @@ class _LineParser:
             return
         if line.startswith("/"):
             self._slash_command(line)
+            return
+        if self.forum and self._forum_line(original, line):
             return
         self._keyword_command(line)
 
@@ -248,7 +236,11 @@ class _LineParser:
         if words and words[0].casefold() == "for" and self.roster.resolve_exact("for") is None:
             words = words[1:]
         if words and words[0].casefold() in VALUE_WORDS and self.roster.resolve_exact(words[0]) is None:
-            self._named_vote(" ".join(words[1:]), line, VALUE_WORDS[words[0].casefold()], False)
+            value = VALUE_WORDS[words[0].casefold()]
+            if len(words) == 1 and self.forum:  # "/vote yes": the only open nomination
+                self._bare_vote(value, line)
+                return
+            self._named_vote(" ".join(words[1:]), line, value, False)
         else:
             self._named_vote(" ".join(words), line, YES)
 
@@ -361,6 +353,16 @@ def _inside_tag(text: str) -> str:
     [vote][color=red]X[/color][/vote], [vote]vote X[/vote]."""
     text = _peel(text)
     return re.sub(r"^(?:un)?vote\b\s*:?\s*", "", text, flags=re.IGNORECASE)
+
+
+def _unwrapped(line: str) -> str:
+    """A line without formatting tags and emphasis around it (`**##vote X**`)."""
+    line = _FORMAT_TAG.sub("", line).strip()
+    previous = None
+    while previous != line:
+        previous = line
+        line = _EMPHASIS_EDGE.sub("", line).strip()
+    return line
 
 
 def _peel(line: str) -> str:

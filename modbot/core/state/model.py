@@ -97,6 +97,7 @@ class GameSetup:
     remind_before_lock: float = 6  # hours before the night lock; 0: no reminders
     hand_nudge_hours: float = 6  # a PM to the player the clock hand waits on; 0: never
     vote_counts: str = "post"  # "post": each count a new post; "edit": one running count a day
+    vote_forms: str = "forum"  # "forum": other forum games' vote forms too; "strict": the usual
     fabled: tuple[str, ...] = ()  # Fabled in play (ids), announced publicly
     revolutionary: tuple[str, ...] = ()  # the Revolutionary's two neighbouring players
     lil_monsta: bool = False  # Lil' Monsta is the Demon: no seat holds it, Minions babysit

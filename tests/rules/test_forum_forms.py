@@ -1,0 +1,91 @@
+"""The vote forms forum players bring (issue 26), read by the parser with `vote_forms =
+"forum"` (the default), or answered; `"strict"` keeps the player guide's forms only."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from modbot.core.reading.parser import parse_post
+from modbot.core.state.names import Roster
+
+from ..conversation import botf_setup, day_one, to
+
+M = timedelta(minutes=1)
+ROSTER = Roster(("Alex", "Bob", "Hiraki", "Blott", "Accalia", "Alice", "Saoirse"))
+
+
+def read(text, open_nominees=("Bob",), forms="forum"):
+    parsed = parse_post(text, ROSTER, open_nominees, ("nightingale",), forms=forms, bot="modbot")
+    return ([(type(a).__name__, getattr(a, "nominee", None), getattr(a, "value", None))
+             for a in parsed.actions], [(r.code, r.soft) for r in parsed.rejections])
+
+
+@pytest.mark.parametrize(("text", "actions"), [
+    ("**##vote Alex**", [("Vote", "Alex", "yes")]),
+    ("**##unvote**", [("Unvote", None, None)]),
+    ("**vote hiraki**", [("Vote", "Hiraki", "yes")]),
+    ("[b] Unvote [/b]", [("Unvote", None, None)]),
+    ("[b]Unvote[/b] Just kiddin'", [("Unvote", None, None)]),
+    ("UNVOTE", [("Unvote", None, None)]),
+    ("vote bob", [("Vote", "Bob", "yes")]),
+    ("vote blott", [("Vote", "Blott", "yes")]),
+    ("vote Bob no", [("Vote", "Bob", "no")]),
+    ("I think it's Bob. VOTE: Bob", [("Vote", "Bob", "yes")]),
+    ("nice try. VOTE: Alice", [("Vote", "Alice", "yes")]),
+    ("so that is settled. ##vote Alex", [("Vote", "Alex", "yes")]),
+    ("@modbot vote accalia", [("Vote", "Accalia", "yes")]),
+    ("/vote yes", [("Vote", "Bob", "yes")]),
+    ("VOTE: Bob actually no UNVOTE", [("Vote", "Bob", "yes"), ("Unvote", "Bob", None)]),
+    ("VOTE: Bob\nvote Alex", [("Vote", "Bob", "yes"), ("Vote", "Alex", "yes")]),  # both stand
+])
+def test_a_forum_form_counts(text, actions):
+    assert read(text + "\nThat is my post for today.") == (actions, [])
+
+
+@pytest.mark.parametrize("text", [
+    "I will vote bob later maybe", "i think we vote bob tomorrow", "unvote is what I would do",
+    "@alex vote bob",  # a mention of someone else: a sentence to them
+    "> vote bob", "`vote bob`", "the vote: who knows", "note bob",
+])
+def test_prose_never_votes_and_is_never_answered(text):
+    assert read(text) == ([], [])
+
+
+def test_quotes_and_code_never_count_in_any_form():
+    assert read("[quote]VOTE: Bob[/quote]\n```\nvote bob\n```") == ([], [])
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("vtoe bob", "misspelt_vote"), ("voet Bob", "misspelt_vote"),
+    ("unvot Bob", "misspelt_unvote"), ("nominat Alice", "misspelt_nominate"),
+    ("vote Zed", "vote_names_nobody"), ("vote al", "ambiguous"),
+])
+def test_a_line_that_looks_like_a_command_is_answered_softly(text, code):
+    assert read(text) == ([], [(code, True)])
+
+
+def test_strict_keeps_only_the_player_guides_forms():
+    for text in ("vote bob", "UNVOTE", "I think it's Bob. VOTE: Bob", "@modbot vote bob",
+                 "/vote yes", "vtoe bob"):
+        assert read(text, forms="strict")[0] == [], text
+    assert read("VOTE: Bob", forms="strict") == ([("Vote", "Bob", "yes")], [])
+    assert read("**##vote Alex**", forms="strict") == ([("Vote", "Alex", "yes")], [])
+
+
+def test_soft_answers_reach_a_player_at_most_once_a_forum_hour():
+    """The answer goes to the player's grimoire PM; a second look-alike line within the hour
+    is not answered again, a real rejection always is, and a vote in a forum form counts."""
+    talk, _ = day_one(botf_setup())
+    nominations = talk.state.phase_ends_at
+    talk.tick(nominations)
+    talk.thread("Alex", "/nominate Derek\nA nomination.", nominations + M)
+    first = to(talk.thread("Brianna", "vtoe Derek\nhmm", nominations + 2 * M), "pm:brianna")
+    assert len(first) == 1 and "vote Derek" in first[0]
+    assert to(talk.thread("Brianna", "vote Zed\nhmm", nominations + 10 * M), "pm:brianna") == []
+    assert to(talk.thread("Brianna", "/vote Zed\nhmm", nominations + 11 * M), "pm:brianna")
+    later = to(talk.thread("Brianna", "vote Zed\nhmm", nominations + 70 * M), "pm:brianna")
+    assert len(later) == 1
+    talk.thread("Cameron", "I think it is Derek. VOTE: Derek", nominations + 71 * M)
+    assert "Cameron" in talk.state.today.nomination_of("Derek").cast

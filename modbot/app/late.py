@@ -20,7 +20,8 @@ from datetime import datetime
 
 from ..core import Post, iso
 from .render import render
-from .steps import Step, post_row, state_changes
+from .steps import Step, post_row
+from .upgrade import game_differences
 from .views import date_tag
 
 
@@ -72,7 +73,7 @@ def hold(game, post_id: int, post_number: int, author: str, at: datetime, raw: s
     post = Post(post_number, author, at, raw)
     game.inputs.append(("late", post, post_id))
     game.last_post_number = max(game.last_post_number, post_number)
-    changes = state_changes(game.state, game.refold(game.undone, game.accepted | {post_id}))
+    changes = game_differences(game.state, game.refold(game.undone, game.accepted | {post_id}))
     note = game.reactor.note_to_storytellers(game.state.setup.storytellers, f"late:{post_id}",
                                              render("late_post.md.j2", post_id=post_id,
                                                     post_number=post_number, author=author,
@@ -95,7 +96,7 @@ def accept(game, report):
         changes, error = [], "not_held"
     else:
         replayed = game.refold(game.undone, game.accepted | {post_id})
-        changes, error = state_changes(game.state, replayed), None
+        changes, error = game_differences(game.state, replayed), None
         game.accepted.add(post_id)
         game.state = replayed
     note = game.reactor.note_to_storytellers(

@@ -28,8 +28,13 @@ def environment() -> jinja2.Environment:
     env.filters["word"] = lambda vote: "execute" if vote == "yes" else "pardon"
     env.filters["md"] = md
     env.filters["words"] = words
-    env.filters["clock"] = clock_text
+    env.filters["clock"] = _clock
     return env
+
+
+def _clock(at: datetime | str) -> str:
+    """A forum time (or its ISO text, as the game's history keeps it) as plain text."""
+    return clock_text(datetime.fromisoformat(at) if isinstance(at, str) else at)
 
 
 _SILENT: ContextVar[bool] = ContextVar("modbot_silent_rendering", default=False)

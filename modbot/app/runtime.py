@@ -29,14 +29,15 @@ from ..core import (
     is_lone_confirm,
     iso,
     next_due,
+    say,
 )
 from . import late, renames
 from .reactions import GameOptions, Reactor
 from .render import render, silent_rendering
-from .steps import Step, sha1, state_changes
+from .steps import Step, sha1
 from .steps import events_of as _events
 from .steps import post_row as _post_row
-from .upgrade import version_cursor
+from .upgrade import described, game_differences, version_cursor
 
 SELF_DELETED = "(post deleted by author)"
 log = logging.getLogger("modbot.app.runtime")
@@ -267,28 +268,43 @@ class GameRuntime:
         for event in events:
             self.history.append({"input": self.inputs[-1][2], "channel": channel,
                                  "post_number": post_number, "author": author, "at": iso(at),
-                                 "event": summarize(event)})
+                                 "event": described(type(event).__name__,
+                                                    dataclasses.asdict(event))})
 
     # -- undo -------------------------------------------------------------------------------
 
     def _undo(self, report) -> dict | None:
-        """Replay the game without input #N (and the inputs undone before): everything that
-        followed from it is recomputed. Applied only when confirmed (`--yes`). N is the forum's
-        id of the post (what `!log` shows), so it names the same input after a rebuild from the
-        forum, whatever order the inputs were first read in."""
+        """Replay the game without one post (and the inputs undone before): everything that
+        followed from it is recomputed. Applied only when confirmed (`--yes`). `!undo #22`
+        names the thread's post #22, `!undo id:1234` the forum's id of a post or PM (what
+        `!log` shows for a PM), so it names the same input after a rebuild from the forum."""
         if report is None or report.undo is None:
             return None
-        number, confirmed = report.undo
-        earlier = {post_id for kind, _, post_id in self.inputs[:-1] if kind in ("post", "pm")}
-        if number not in earlier or number in self.undone:
-            return {"input": number, "error": f"#{number} is not a post that can be undone "
-                    "(see !log for the numbers)"}
-        replayed = self.refold(self.undone | {number})
-        changes = state_changes(self.state, replayed)
+        undo, confirmed = report.undo
+        label = f"id:{undo.input}" if undo.by_id else f"#{undo.input}"
+        found = self._undoable(undo)
+        if found is None:
+            return {"input": label, "error": say("console.undo_none", post=label)}
+        post_id, channel, post = found
+        replayed = self.refold(self.undone | {post_id})
+        changes = game_differences(self.state, replayed)
         if confirmed:
-            self.undone.add(number)
+            self.undone.add(post_id)
             self.state = replayed
-        return {"input": number, "changes": changes, "done": confirmed}
+        return {"input": label, "post_id": post_id, "channel": channel,
+                "post_number": post.post_number, "author": post.author, "changes": changes,
+                "done": confirmed}
+
+    def _undoable(self, undo) -> tuple[int, str, Post] | None:
+        """The earlier post or PM `undo` names, not undone yet: (forum id, channel, post)."""
+        for kind, value, post_id in self.inputs[:-1]:
+            if kind not in ("post", "pm") or post_id in self.undone:
+                continue
+            post = value if kind == "post" else value[0]
+            if (undo.by_id and post_id == undo.input) or \
+                    (not undo.by_id and kind == "post" and post.post_number == undo.input):
+                return post_id, "thread" if kind == "post" else "pm", post
+        return None
 
     def refold(self, excluded: set[int], accepted: set[int] | None = None):
         """The core state from the inputs folded so far, without the `excluded` ones (post

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass, field
+from enum import Enum
 from functools import lru_cache
 from pathlib import Path
 
@@ -113,8 +114,8 @@ def _plain_fields(data: dict, prefix: str = ""):
             continue
         if isinstance(value, dict) and not prefix:
             yield from _plain_fields(value, f"{key}.")
-        elif isinstance(value, (str, int, bool)):
-            yield f"{prefix}{key}", value
+        elif isinstance(value, (str, int, bool)):  # an Enum (a phase) as its code
+            yield f"{prefix}{key}", value.value if isinstance(value, Enum) else value
 
 
 def game_differences(before: GameState, after: GameState) -> list[dict]:

@@ -52,7 +52,7 @@ class CommandReport:
     seats: tuple[str, ...] = ()  # the seat order, after the commands (for !seat)
     log: int | None = None  # the ST asked for the last N events (the shell keeps the history)
     status: bool = False  # the ST asked for the whole state
-    undo: tuple[int, bool] | None = None  # (input number, confirmed): the shell replays
+    undo: tuple[Any, bool] | None = None  # (the Undo, confirmed): the shell replays
     accept: int | None = None  # the post id of a held late post to count: the shell replays
 
 
@@ -73,7 +73,7 @@ def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staf
     if undos and len(lines) > 1:
         errors += ((undos[0].line, say("console.undo_alone")),)
     elif undos:
-        report["undo"] = (cast(Undo, undos[0].action).input, undos[0].confirmed)
+        report["undo"] = (cast(Undo, undos[0].action), undos[0].confirmed)
     accepts = [line for line in lines if isinstance(line, CommandLine) and isinstance(line.action, Accept)]
     if accepts and len(lines) > 1:
         errors += ((accepts[0].line, say("console.accept_alone")),)

@@ -2,7 +2,7 @@
 a post counts in its first version; a post deleted by a moderator counts if it was deleted a
 minute or more after it was made, and is left out and reported otherwise; a marker in anyone's
 post but the bot's adopts nothing; the inputs are numbered by the forum's post ids, so `!log`
-and `!undo N` name the same inputs after a rebuild."""
+and `!undo` (#N in the thread, id:N) name the same inputs after a rebuild."""
 
 from datetime import datetime, timedelta
 

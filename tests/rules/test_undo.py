@@ -25,9 +25,9 @@ class Table:
         return self.runtime.on_post(1000 + self.number, self.number, author,
                                     NOMINATIONS1 + timedelta(minutes=minutes), raw)
 
-    def input_of_last_post(self) -> int:
-        """The number !log shows for the last post: the forum's id of the post."""
-        return self.runtime.inputs[-1][2]
+    def input_of_last_post(self) -> str:
+        """How !log names the last post: #N, its number in the thread."""
+        return f"#{self.runtime.inputs[-1][1].post_number}"
 
     @property
     def state(self):
@@ -48,6 +48,7 @@ def test_undo_of_a_vote_that_later_locks_depended_on():
     assert [(v.player, v.vote) for v in nomination.locked] == [("Cameron", "no"),
                                                                ("Derek", "yes")]
     preview = t.post("nightingale", f"!undo {cameron_post}", 3)
+    assert "Looked at post #3 by Cameron in the thread" in _answer(preview)
     assert "would change" in _answer(preview)
     assert len(t.state.today.nomination_of("Brianna").locked) == 2  # only shown
     done = t.post("nightingale", f"!undo {cameron_post} --yes", 4)
@@ -63,11 +64,32 @@ def test_undo_refuses_what_cannot_be_undone():
     t = Table()
     t.post("Alex", "/nominate Brianna", 0)
     step = t.post("nightingale", "!undo 99 --yes", 1)
-    assert "not a post that can be undone" in _answer(step)
-    step = t.post("nightingale", "!undo 1 --yes", 1)  # a post number is not the id !log shows
-    assert "not a post that can be undone" in _answer(step)
+    assert "#99 is no earlier post of this game" in _answer(step)
+    step = t.post("nightingale", "!undo id:1 --yes", 1)  # the forum's id 1 is no post of it
+    assert "id:1 is no earlier post of this game" in _answer(step)
     step = t.post("nightingale", "!undo 1\n!vc", 2)
     assert "must be alone" in _answer(step)
+
+
+def test_undo_takes_the_threads_post_number_or_the_forums_id():
+    t = Table()
+    t.post("Alex", "/nominate Brianna", 0)
+    t.post("Cameron", "/vote Brianna yes", 1)  # post #2, the forum's id 1002
+    for form in ("!undo 2", "!undo #2", "!undo id:1002", "!undo ID:1002"):
+        assert "Looked at post #2 by Cameron in the thread" in _answer(
+            t.post("nightingale", form, 2)), form
+    assert t.state.today.nomination_of("Brianna").locked  # only shown
+
+
+def test_log_speaks_in_game_terms():
+    t = Table()
+    t.post("Alex", "/nominate Brianna", 0)
+    t.post("Cameron", "/vote Brianna no", 1)
+    log = _answer(t.post("nightingale", "!log 3", 2))
+    assert "#1 Alex: Alex nominates Brianna" in log
+    assert "#2 Cameron: Cameron votes pardon on Brianna" in log
+    assert "#2 Cameron: Cameron's vote on Brianna locks as pardon" in log
+    assert "VoteCast(" not in log and "2026-" not in log  # no class names, no ISO times
 
 
 def test_undone_state_survives_a_restart():

@@ -69,7 +69,8 @@ class Status:
 
 @dataclass(frozen=True, slots=True)
 class Undo:
-    input: int  # the input number shown by !log
+    input: int  # the thread's post number (#22), or with `by_id` the forum's id (id:1234)
+    by_id: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,9 +275,14 @@ def _sub(words, roster):
 
 
 def _undo(words, _roster):
-    if len(words) != 1 or not words[0].lstrip("#").isdigit():
+    """`!undo #22` (or `22`): the thread's post #22; `!undo id:1234`: the forum's id of a post
+    or PM (as `!log` shows a PM)."""
+    value = words[0].lower() if len(words) == 1 else ""
+    by_id = value.startswith("id:")
+    number = value.removeprefix("id:").lstrip("#")
+    if not number.isdigit():
         raise _Bad("undo_number")
-    return Undo(int(words[0].lstrip("#")))
+    return Undo(int(number), by_id)
 
 
 def _accept(words, _roster):
@@ -339,7 +345,7 @@ BASE_COMMANDS: tuple[Command, ...] = (
     Command("vc", "!vc", say("help.vc"), "!vc", _no_arguments(StVoteCount())),
     Command("status", "!status", say("help.status"),
             "!status", _no_arguments(Status())),
-    Command("undo", "!undo N", say("help.undo"), "!undo 1234", _undo),
+    Command("undo", "!undo #N", say("help.undo"), "!undo #22", _undo),
     Command("accept", "!accept id:N", say("help.accept"), "!accept id:1234", _accept),
     Command("log", "!log [N]", say("help.log"), "!log 10", _log),
     Command("confirm", "!confirm", say("help.confirm"),

@@ -342,13 +342,6 @@ def _undo_events(undo) -> list[tuple[str, dict]]:
     return []
 
 
-def summarize(event) -> str:
-    """One line for an event: its name and its plain fields."""
-    fields = ", ".join(f"{k}={v}" for k, v in dataclasses.asdict(event).items()
-                       if k != "at" and isinstance(v, (str, int, bool)) and v not in ("", None))
-    return f"{type(event).__name__}({fields})"
-
-
 def _pm_row(post_id: int, post: Post, topic_id: int, shared: bool,
             participants: tuple[str, ...]) -> dict:
     """The input row a PM is stored as: its conversation's topic and participants too."""

@@ -1,5 +1,6 @@
 """The Storyteller's console over real HTTP: commands by PM and in the game thread."""
 
+import re
 from datetime import datetime, timedelta
 
 import pytest
@@ -118,7 +119,8 @@ def test_log_shows_the_last_events_with_their_posts(game):
     rehearsal, at = game
     topic = _pm(rehearsal, "What happened lately?\n!log 3", at + timedelta(minutes=1))
     answer = _replies(rehearsal, topic)[-1]
-    assert "Last 3 events:" in answer and "thread post #" in answer
+    assert "Last 3 events:" in answer and "Alex: Alex nominates Derek" in answer
+    assert re.search(r"^- #\d+ Alex: ", answer, re.M)  # the thread's post number, as hosts see it
 
 
 def test_status_sends_the_whole_state_privately(game):

@@ -82,7 +82,7 @@ def _reactor(setup: GameSetup) -> Reactor:
     """What writes a waiting game's notes (start-up refuses a game without a topic)."""
     assert setup.topic_id is not None, setup.name
     return Reactor(GameOptions(setup.topic_id, f"g{setup.topic_id}",
-                               storytellers=setup.storytellers))
+                               storytellers=setup.storytellers, name=setup.name))
 
 
 def held_note(setup: GameSetup, unknown) -> Outgoing:

@@ -19,5 +19,6 @@ def status_text(state: GameState) -> str:
     return render("st_status.md.j2", game=state.setup, phase=state.phase_said,
                   deadline_label=deadline_label(state), deadline=date_tag(state.phase_ends_at),
                   living=sum(1 for s in state.seats if s.alive), rows=grimoire_rows(state),
-                  bluffs=bluffs, winner=state.winner,
+                  bluffs=bluffs, winner=state.setup.terms.alignment(state.winner)
+                  if state.winner else None,
                   replay=render_text_report(state.setup, replay_report(state)))

@@ -66,6 +66,7 @@ class GameOptions:
     pictures: bool = True  # the town square in vote counts and the day-end post
     vote_counts: str = "post"  # "edit": one running count a day, edited in place
     threads: tuple[tuple[str, str], ...] = ()  # a renamed player -> their first name (lower)
+    name: str = ""  # the game's name, in the Storytellers' conversation's title
 
 
 @dataclass
@@ -228,7 +229,8 @@ class Reactor:
         """To the Storytellers' conversation with the bot."""
         return Outgoing(f"{self.options.key}:{key}", f"{self.options.key}:pm:storytellers",
                         raw, recipients=tuple(storytellers),
-                        title=f"modbot notes for the Storytellers (game {self.options.topic_id})")
+                        title=f"{self.options.name or 'The game'}: notes for the Storytellers "
+                              f"(game {self.options.topic_id})")
 
     def post(self, key: str, raw: str) -> Outgoing:
         """A public post in the game thread (only through `PUBLIC_TEMPLATES`)."""

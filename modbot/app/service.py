@@ -176,7 +176,8 @@ class Service(Handling, Intake):
         options = GameOptions(topic_id, f"g{topic_id}",
                               self.settings.vote_count_minutes,
                               self.settings.close_topic_at_night, setup.storytellers,
-                              pictures=setup.pictures, vote_counts=setup.vote_counts)
+                              pictures=setup.pictures, vote_counts=setup.vote_counts,
+                              name=setup.name)
         runtime = GameRuntime(setup, options, row.id)
         changed = self.store.cursor(version_cursor(options.key)) != rules_version()
         restored = not changed and self.snapshots.restore(runtime)

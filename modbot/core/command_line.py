@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from .reading.commands import Command, CommandError, CommandLine, Confirm, _Bad
-from .reading.textclean import countable_text
+from .reading.textclean import countable_text, unwrapped
 from .registry import COMMANDS
 from .state.names import Roster
 from .wording import say
@@ -22,7 +22,7 @@ def parse_commands(raw: str, roster: Roster) -> list[CommandLine | CommandError]
     """Every `!` line of the post's countable text, in order."""
     out: list[CommandLine | CommandError] = []
     for line in countable_text(raw).split("\n"):
-        line = line.strip().strip("*_").strip()
+        line = unwrapped(line.strip())
         if not line.startswith("!") or len(line) < 2 or len(line) > 500:
             continue
         out.append(parse_line(line, roster))

@@ -137,7 +137,7 @@ def describe(state: GameState, action, effects) -> Say:
     if isinstance(action, StExile):
         return say("confirm.exile", player=action.player)
     if isinstance(action, StWin):
-        return say("confirm.win", winner=action.winner)
+        return say("confirm.win", winner=state.setup.terms.alignment(action.winner))
     if isinstance(action, StSub):
         return say("confirm.sub", old=action.old, new=action.new)
     if isinstance(action, StEndDay):

@@ -171,8 +171,10 @@ def _echo(player: str, *, alive: bool) -> Notice:
                   echo=True)
 
 
-def _game_over(_state: GameState, event: GameEnded, _batch) -> tuple:
-    return (to_thread("game_over", "game-over", winner=event.winner, reason=event.reason),)
+def _game_over(state: GameState, event: GameEnded, _batch) -> tuple:
+    """The end, with the winning team in the script's words (BotF: the Loyal, the Cultists)."""
+    return (to_thread("game_over", "game-over", winner=event.winner,
+                      team=state.setup.terms.alignment(event.winner), reason=event.reason),)
 
 
 # -- whispers and forms -----------------------------------------------------------------------

@@ -62,7 +62,7 @@ def test_imp_passes_the_demon_to_the_scarlet_woman():
         ("Ellen", "/choose Ellen"),))
     assert night.deaths == ("Ellen",)
     assert [words(e.describe()) for e in night.effects] == [
-        "Gus: character becomes imp (the Imp passed to a Minion)"]
+        "Gus: becomes the imp (the Imp passed to a Minion)"]
     said = talk.approve(talk.state.phase_ends_at - H)
     said += talk.tick(talk.state.phase_ends_at)
     assert talk.state.grimoire_of("Gus").character == "imp"
@@ -220,7 +220,7 @@ def test_fanggu_jumps_to_the_first_outsider_it_kills():
                               choices=(("Ellen", "/choose Brianna"),))
     assert night.deaths == ("Ellen",)
     assert [words(e.describe()) for e in night.effects] == [
-        "Brianna: character becomes fanggu (the Fang Gu jumped)",
+        "Brianna: becomes the fanggu (the Fang Gu jumped)",
         "Brianna: turns evil (the Fang Gu jumped)"]
 
 
@@ -237,7 +237,7 @@ def test_pithag_changes_a_character_not_in_play():
     _, night, _ = night_sheet(_game(*characters), night=2,
                               choices=(("Derek", "/choose Alex as Noble"),))
     assert [words(e.describe()) for e in night.effects] == [
-        "Alex: character becomes noble (the Pit Hag)"]
+        "Alex: becomes the noble (the Pit Hag)"]
     entries, night, _ = night_sheet(_game(*characters), night=2,
                                     choices=(("Derek", "/choose Alex as Empath"),))
     assert night.effects == () and "it is in play" in entries["Derek"].suggestion

@@ -270,12 +270,13 @@ def test_a_bare_number_replaces_a_computed_answer_inside_its_sentence(night1):
 
 def test_status_names_characters_and_alignments_from_the_script(night1):
     """Messages that fit: with a script, `!status` writes each character's name and the
-    alignment it implies; a deadline is a [date] tag, never an ISO string outside the replay."""
+    alignment it implies in the script's words (BotF: Loyal, Cultist, as the role PMs say); a
+    deadline is a [date] tag, never an ISO string outside the replay."""
     said = night1.st("!poison Alex\n!status", START + 2 * H)
     answer = to(said, "pmtopic")[0]
-    assert "| 1 | Alex | Clockmaker | good | alive | poisoned |  |" in answer
-    assert "| 5 | Ellen | Oracle | good | alive | malfunctioning |  |" in answer  # No Dashii
-    assert "| 4 | Derek | Witch | evil | alive |  |  |" in answer
+    assert "| 1 | Alex | Clockmaker | Loyal | alive | poisoned |  |" in answer
+    assert "| 5 | Ellen | Oracle | Loyal | alive | malfunctioning |  |" in answer  # No Dashii
+    assert "| 4 | Derek | Witch | Cultist | alive |  |  |" in answer
     head = answer.split('[details=')[0]
     assert "[date=" in head and not re.search(r"\d{4}-\d\d-\d\dT\d", head)
     assert re.search(r"\d{4}-\d\d-\d\dT\d", answer)  # the replay below keeps its own times

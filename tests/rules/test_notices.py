@@ -15,6 +15,9 @@ from modbot.core import (
     EvilTeamLost,
     notices_of,
 )
+from modbot.core.state.night_model import Effect
+from modbot.core.state.script import Terms
+from modbot.core.wording import say
 
 from ..conversation import DAWN1, NIGHT1_LOCK, seven
 from ..helpers import START
@@ -106,3 +109,15 @@ def test_a_storytellers_kill_is_echoed_and_the_player_told_how_they_vote_now():
     notice = of(killed, "death_notice")[0]
     assert (notice.player, notice.view["cause"], notice.view["ghost_vote"]) == \
         ("Alex", "storyteller", True)
+
+
+def test_the_night_sheets_effects_name_characters_and_teams_as_the_script_does():
+    terms, names = DEAL.script.terms, {"nodashii": "No Dashii", "imp": "Imp"}
+    why = say("by.pit_hag")
+    became = Effect("Alex", "character", "nodashii", why).describe(names, terms)
+    turned = Effect("Alex", "alignment", "evil", why).describe(names, terms)
+    assert (became.code, dict(became.params)["value"]) == ("effect.character", "No Dashii")
+    assert (turned.code, dict(turned.params)["value"]) == ("effect.alignment", "evil")  # ALL
+    botf = Terms(good="Loyal", evil="Cultist")
+    assert dict(Effect("Alex", "alignment", "evil", why).describe(names, botf).params)[
+        "value"] == "Cultist"

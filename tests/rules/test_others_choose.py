@@ -48,8 +48,8 @@ def test_barber_executed_today_counts_and_the_demon_keeps_its_kill():
                                        ("Ellen", "/choose Fatima")))
     assert night.deaths == ("Fatima",)
     assert [words(e.describe()) for e in night.effects if e.field == "character"] == [
-        "Cameron: character becomes imp (the Barber's haircut)",
-        "Ellen: character becomes soldier (the Barber's haircut)"]
+        "Cameron: becomes the imp (the Barber's haircut)",
+        "Ellen: becomes the soldier (the Barber's haircut)"]
 
 
 def test_barber_alive_or_poisoned_means_no_swap():

@@ -235,7 +235,7 @@ def test_seed_002_imp_passes_to_a_minion_of_its_own_team():
     Imp." """
     _, night, _ = night_sheet(teams_game(*TWO_TEAMS), night=2,
                               choices=(("Ellen", "/choose Ellen"),))
-    assert "Derek: character becomes imp (the Imp passed to a Minion)" in \
+    assert "Derek: becomes the imp (the Imp passed to a Minion)" in \
         [words(e.describe()) for e in night.effects]  # Derek is team 1; Fatima (team 2) is not
 
 
@@ -249,7 +249,7 @@ def test_seed_002_imp_without_a_minion_of_its_team_passes_to_a_good_minion():
                                     choices=(("Ellen", "/choose Ellen"),))
     assert night.deaths == ("Ellen",)
     # Derek (dead, of the losing team, so good by then) is proposed; Fatima is team 2's
-    assert "Derek: character becomes imp (the Imp passed to a Minion)" in \
+    assert "Derek: becomes the imp (the Imp passed to a Minion)" in \
         [words(e.describe()) for e in night.effects]
     assert "a good Minion becomes an Imp, even a dead one" in entries["Ellen"].suggestion
 
@@ -431,7 +431,7 @@ def test_seed_002_fang_gu_jumps_into_a_turned_outsider_of_another_team():
     _, night, _ = night_sheet(setup, night=2, choices=(("Gus", "/choose Brianna"),))
     assert night.deaths == ("Gus",)
     assert {words(e.describe()) for e in night.effects if e.player == "Brianna"} >= {
-        "Brianna: character becomes fanggu (the Fang Gu jumped)",
+        "Brianna: becomes the fanggu (the Fang Gu jumped)",
         "Brianna: joins evil team 2 (the Fang Gu jumped)"}
     assert ("Brianna", "You are now the Fang Gu, and evil.") in night.tells
 

@@ -213,7 +213,7 @@ SCENARIOS = {
     "librarian": _sheet("librarian", "Zero Outsiders are in play."),
     "noble": _sheet("noble", "Exactly one of Brianna, Cameron, Derek is evil."),
     "pixie": _sheet("pixie", "The Empath is in play."),
-    "snakecharmer": _effects("snakecharmer", "Alex: character becomes imp (the Snake Charmer's "
+    "snakecharmer": _effects("snakecharmer", "Alex: becomes the imp (the Snake Charmer's "
                              "swap)", night=1, choices=(("Alex", "/choose Ellen"),)),
     "empath": _sheet("empath", "0 of your living neighbours are evil.", player="Brianna"),
     "monk": _deaths("monk", (), choices=(("Fatima", "/choose Alex"), ("Ellen", "/choose Alex"))),
@@ -230,7 +230,7 @@ SCENARIOS = {
     "oracle": _sheet("oracle", "Dead players on the evil team: 0.", night=2),
     "seamstress": _sheet("seamstress", "Brianna and Ellen are the same alignment: no.",
                          choices=(("Alex", "/choose Brianna Ellen"),)),
-    "philosopher": _effects("philosopher", "Alex: ability_of becomes empath (the Philosopher)",
+    "philosopher": _effects("philosopher", "Alex: gains the empath's ability (the Philosopher)",
                             night=1, choices=(("Alex", "/choose Empath"),)),
     "juggler": _juggler,
     "sage": _sheet("sage", "the Demon killed the Sage", night=2,
@@ -248,7 +248,7 @@ SCENARIOS = {
     "lunatic": _sheet("lunatic", "show the Lunatic fake Minions and 3 bluffs",
                       thinks={"Alex": "imp"}),
     "sweetheart": lambda: _sweetheart(),
-    "barber": _effects("barber", "Brianna: character becomes soldier (the Barber's haircut)",
+    "barber": _effects("barber", "Brianna: becomes the soldier (the Barber's haircut)",
                        choices=(("Ellen", "/choose Alex"), ("Ellen", "/swap Brianna Cameron"))),
     "klutz": _klutz,
     "goon": lambda: _goon(),
@@ -266,7 +266,7 @@ SCENARIOS = {
     "doppelganger": lambda: _doppelganger(),
     "cerenovus": _sheet("chef", "Alex must be mad about being the Oracle", derek="cerenovus",
                         player="Derek", choices=(("Derek", "/choose Alex as Oracle"),)),
-    "pithag": _effects("chef", "Alex: character becomes noble (the Pit Hag)", derek="pithag",
+    "pithag": _effects("chef", "Alex: becomes the noble (the Pit Hag)", derek="pithag",
                        choices=(("Derek", "/choose Alex as Noble"),)),
     "godfather": _sheet("chef", "Outsiders in play: none.", derek="godfather", player="Derek"),
     "devilsadvocate": lambda: _devils_advocate(),
@@ -278,7 +278,7 @@ SCENARIOS = {
     "scarletwoman": _scarlet_woman,
     "marionette": _marionette,
     # -- Demons ------------------------------------------------------------------------------
-    "imp": _effects("chef", "Derek: character becomes imp (the Imp passed to a Minion)",
+    "imp": _effects("chef", "Derek: becomes the imp (the Imp passed to a Minion)",
                     choices=(("Ellen", "/choose Ellen"),)),
     "nodashii": _deaths("chef", ("Cameron",), ellen="nodashii",
                         choices=(("Ellen", "/choose Cameron"),)),  # the Soldier malfunctions

@@ -189,7 +189,7 @@ def _cerenovus(state, _player, choice, _deaths) -> Info:
         return Info()
     name = character_names(state).get(choice.chosen_character, "?")
     return Info(note=say("info.cerenovus", player=target, character=name),
-                tells=((target, say("tell.cerenovus", character=name)),),
+                tells=((target, say("tell.cerenovus", character=name, day=state.cycle)),),
                 effects=(Effect(target, "mad_as", choice.chosen_character, say("by.cerenovus"),
                                 until_dusk=True),))
 

@@ -288,9 +288,10 @@ def _told_untold(_state: GameState, event: UntoldDelivered, _batch) -> tuple:
                            night=None, lines=[text]) for player, text in event.messages)
 
 
-def _told_sweetheart(_state: GameState, event: SweetheartDied, _batch) -> tuple:
+def _told_sweetheart(state: GameState, event: SweetheartDied, _batch) -> tuple:
     return (to_storytellers("st_note", f"sweetheart:{event.player}",
-                            text=say("st.sweetheart", player=event.player)),)
+                            text=say("st.sweetheart", player=event.player,
+                                     term=state.setup.terms.malfunction)),)
 
 
 def _told_roshambo(_state: GameState, event: PsychopathExecuted, _batch) -> tuple:

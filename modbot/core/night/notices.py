@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 
 from ..feature import Feature, to_player, to_storytellers, to_thread
+from ..state.grimoire import character_names
 from ..state.model import GameState, iso
 from ..state.private_events import (
     AnswerSent,
@@ -37,7 +38,8 @@ def sheet_view(state: GameState) -> dict:
     night = night_of(state, state.cycle)
     return {"night": night.number, "entries": night.sheet, "deaths": night.deaths,
             "results": dict(night.results), "tells": night.tells,
-            "effects": [e.describe() for e in night.effects], "dawn": state.phase_ends_at}
+            "effects": [e.describe(character_names(state), state.setup.terms)
+                        for e in night.effects], "dawn": state.phase_ends_at}
 
 
 def _choice(state: GameState, event: NightChoiceMade, _batch) -> tuple:

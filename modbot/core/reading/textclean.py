@@ -116,3 +116,14 @@ def _strip_balanced(text: str, tag: re.Pattern[str]) -> str:
     if depth == 0:
         out.append(text[position:])
     return "".join(out)
+
+
+_WRAPPER = re.compile(r"^([*_]+)(.*?)([*_]+)$", re.DOTALL)
+
+
+def unwrapped(line: str) -> str:
+    """A line without the emphasis around it (`**!kill Alex**`, `_!status_`), and only
+    emphasis that closes as it opens: the underscores of a name stay (`!dies mireille_`)."""
+    while (match := _WRAPPER.match(line)) and match.group(1) == match.group(3)[::-1]:
+        line = match.group(2).strip()
+    return line

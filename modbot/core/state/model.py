@@ -22,7 +22,7 @@ from .actions import NO, YES
 from .names import Roster
 from .night_model import NightState, WhisperLedger
 from .public_model import Countdown, FiddleVote, PublicLedger
-from .script import Script
+from .script import Script, Terms
 
 EXECUTION = "execution"
 EXILE = "exile"
@@ -115,6 +115,11 @@ class GameSetup:
         names = [s.name for s in self.seats]
         start = self.seat_index[nominee] + 1
         return tuple(names[start:] + names[:start])
+
+    @property
+    def terms(self) -> Terms:
+        """The script's words for the teams (BotF: Loyal and Cultist); good and evil without."""
+        return self.script.terms if self.script is not None else Terms()
 
     @property
     def private_script(self) -> Script:

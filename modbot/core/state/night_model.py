@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from ..wording import Say, say
 
@@ -72,15 +73,27 @@ class Effect:
     why: Say  # who or what causes it (`by.*`)
     until_dusk: bool = False  # undone when the next night begins (the Poisoner's poison)
 
-    def describe(self) -> Say:
-        """The change, as the night sheet lists it."""
+    def describe(self, names: dict[str, str] | None = None, terms: Any = None) -> Say:
+        """The change, as the night sheet lists it: a character by its name on the script
+        (`names`: ids to names), an alignment in the script's words (`terms`)."""
         code = _EFFECT_CODES.get(self.field, "effect.changed")
-        value = (self.value or say("effect.none")) if self.field == "reminders" else self.value
+        if self.field == "thinks" and self.value is None:
+            code = "effect.thinks_cleared"
+        value = self.value
+        if self.field == "reminders":
+            value = value or say("effect.none")
+        elif self.field in _CHARACTER_FIELDS and isinstance(value, str):
+            value = (names or {}).get(value, value)
+        elif self.field == "alignment" and terms is not None:
+            value = terms.alignment(value)
         return say(code, player=self.player, field=self.field, value=value, why=self.why,
                    until=say("effect.until_dusk") if self.until_dusk else "")
 
 
+_CHARACTER_FIELDS = ("character", "thinks", "ability_of", "mad_as")  # their values are ids
 _EFFECT_CODES = {"poisoned": "effect.poisoned", "drunk": "effect.drunk",
+                 "character": "effect.character", "thinks": "effect.thinks",
+                 "ability_of": "effect.ability_of",
                  "reminders": "effect.reminders", "mad_as": "effect.mad_as",
                  "alignment": "effect.alignment", "evil_team": "effect.evil_team",
                  "cursed_day": "effect.cursed_day",

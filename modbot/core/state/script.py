@@ -163,7 +163,8 @@ class Script:
         """This script completed with characters from others (a partial script), each
         placed in the night order by its own positions."""
         known = {c.id for c in self.characters}
-        added = tuple(c for c in extra if c.id not in known)
+        added = tuple(c for i, c in enumerate(extra)  # each once, though several scripts have it
+                      if c.id not in known and all(o.id != c.id for o in extra[:i]))
         merged = self.characters + added
         return Script(self.id, self.name, merged, _merge_order(self.first_night, added,
                                                               "first_night"),

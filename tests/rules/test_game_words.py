@@ -1,0 +1,67 @@
+"""Words that match the game (issue 26): the script's team words (BotF: Loyal, Cultist) in
+the end and `!status`, the bot's own account in the opening post, the game's name in the
+Storytellers' conversation, the day a Cerenovus's madness is due, the Sweetheart's prompt in
+the sheet's words, and a Storyteller's command echoed as written."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import timedelta
+
+from modbot.app.catalogue import words
+from modbot.app.opening import opening_post
+from modbot.app.reactions import GameOptions, Reactor
+from modbot.core import parse_commands
+from modbot.core.state.names import Roster
+from modbot.core.wording import say
+
+from ..conversation import DAWN1, NIGHT1_LOCK, botf_setup, seven
+from ..helpers import START
+from ..notices import Told, of
+
+
+def test_the_game_over_post_names_the_winning_team_in_the_scripts_words():
+    told = Told(botf_setup())
+    told.tick(START)
+    ended = told.st("!win good the Demon is dead --yes", START + timedelta(hours=1))
+    over = of(ended, "game_over")[0]
+    assert (over.view["winner"], over.view["team"]) == ("good", "Loyal")
+
+
+def test_the_opening_post_names_the_bots_own_account():
+    setup = dataclasses.replace(botf_setup(), bot_username="clocktower_bot")
+    post = opening_post(setup)
+    assert "@clocktower_bot counts the votes" in post and "modbot counts" not in post
+
+
+def test_the_storytellers_conversation_carries_the_games_name():
+    reactor = Reactor(GameOptions(12, "g12", name="Ravenswood 3"))
+    note = reactor.note_to_storytellers(("nightingale",), "k", "x")
+    assert note.title == "Ravenswood 3: notes for the Storytellers (game 12)"
+
+
+def test_a_cerenovus_madness_is_told_for_the_day_it_is_due():
+    setup = seven("cerenovus", "clockmaker", "imp", "dreamer", "oracle", "seamstress", "chef")
+    told = Told(setup)
+    told.tick(START)
+    told.pm("Alex", "/choose Brianna as Chef", START + timedelta(hours=1))
+    told.tick(NIGHT1_LOCK)
+    missing = told.state.night.missing_results()
+    told.st("".join(f"!result {p} none\n" for p in missing) + "!approve",
+            NIGHT1_LOCK + timedelta(hours=1))
+    dawn = told.tick(DAWN1)
+    lines = [line for n in of(dawn, "night_results") if n.player == "Brianna"
+             for line in n.view["lines"]]
+    madness = [line for line in lines if getattr(line, "code", "") == "tell.cerenovus"]
+    assert [dict(m.params)["day"] for m in madness] == [1]
+
+
+def test_a_storytellers_command_is_echoed_as_written():
+    roster = Roster(("_mireille", "Alex", "Brianna", "Cameron", "Derek"))
+    lines = [c.line for c in parse_commands("!dies mireille_\n**!kill _mireille**", roster)]
+    assert lines == ["!dies mireille_", "!kill _mireille"]
+
+
+def test_the_sweetheart_prompt_says_malfunctions_in_the_scripts_words():
+    text = words(say("st.sweetheart", player="Alex", term="drunk or poisoned"))
+    assert "malfunctions (drunk or poisoned)" in text and "!drunk PLAYER" in text

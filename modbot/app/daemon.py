@@ -20,6 +20,7 @@ from pathlib import Path
 import schedule
 
 from ..adapters.forum import ConfigurationError, ForumClient, ForumError, TransientError
+from ..adapters.run_lock import AlreadyRunning, RunLock
 from ..adapters.store import DEFAULT_URL, Batch, Store
 from ..files.gamefile import load_game
 from .service import Service, Settings
@@ -215,7 +216,21 @@ def _start(service: Service, config: Config, stopping: dict) -> int | None:
 
 
 def run(config: Config, *, max_cycles: int | None = None) -> int:
-    """Run the daemon until a signal (or `max_cycles`); return the exit code."""
+    """Run the daemon until a signal (or `max_cycles`); return the exit code. A second
+    daemon on the same database is refused (adapters/run_lock.py)."""
+    try:
+        lock = RunLock.take(config.database_url)
+    except AlreadyRunning:
+        raise ConfigError(f"another modbot is already running on {config.database_url}: stop "
+                          "it first, or give this one a database of its own (database_url in "
+                          "the configuration)") from None
+    try:
+        return _run(config, max_cycles)
+    finally:
+        lock.release()
+
+
+def _run(config: Config, max_cycles: int | None) -> int:
     store = Store(config.database_url)
     client = ForumClient(config.forum_url, config.username, config.api_key,
                          timeout=config.timeout)

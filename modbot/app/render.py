@@ -29,6 +29,7 @@ def environment() -> jinja2.Environment:
     env.filters["md"] = md
     env.filters["words"] = words
     env.filters["clock"] = _clock
+    env.filters["code_cell"] = code_cell
     return env
 
 
@@ -77,12 +78,19 @@ def dated(view) -> dict:
 PM_MINIMUM = 10  # Discourse refuses a private message shorter than this (characters)
 
 
+def code_cell(text: str) -> str:
+    """Code in a Markdown table cell. A `|` would end the cell, and escaped inside code
+    (`\\|`) its backslash shows on some renderers (MkDocs) but not others (Discourse, GitHub):
+    so the code is cut at each `|`, written escaped between the pieces, outside the code,
+    where every one of them shows a plain `|`."""
+    return "\\|".join(f"`{piece}`" for piece in text.split("|"))
+
+
 def command_guide() -> str:
     """The Markdown table of every Storyteller command, as the Storytellers' guide shows it
-    (the README holds a copy; a test keeps the two the same)."""
-    def cell(text: str) -> str:  # a | would end the table cell, even inside backticks
-        return text.replace("|", "\\|")
-    rows = [f"| `{cell(c.usage)}` | {cell(words(c.summary))} | `{cell(c.example)}`"
+    (a test keeps the guide's copy the same)."""
+    rows = [f"| {code_cell(c.usage)} | {words(c.summary).replace('|', chr(92) + '|')} | "
+            f"{code_cell(c.example)}"
             f"{words(say('label.short_command')) if len(c.example) < PM_MINIMUM else ''} |"
             for c in storyteller_commands()]
     return "\n".join(["| Command | What it does | Example |", "|---|---|---|", *rows])

@@ -164,12 +164,12 @@ def test_every_command_has_an_example_that_parses(command):
 def test_every_command_is_in_the_storyteller_guide():
     from pathlib import Path
 
-    from modbot.app.render import command_guide
+    from modbot.app.render import code_cell, command_guide
     readme = (Path(__file__).resolve().parents[2] / "docs" / "storytellers.md").read_text()
     assert command_guide() in readme, \
         "paste modbot.app.render.command_guide() into docs/storytellers.md"
     for command in COMMANDS.values():
-        usage = command.usage.replace("|", "\\|")
+        usage = code_cell(command.usage)
         assert usage in readme and command.example in readme, command.name
 
 

@@ -128,7 +128,7 @@ def test_the_djinn_teams_are_never_shown_the_same_other_bluff():
     characters = ("goon", "acrobat", "imp", "poisoner", "witch", "vortox", "golem")
     grimoire = _deal(characters, teams={3: 1, 4: 1, 5: 2, 6: 2})
     shared = ("lleech", "moonchild", "pukka")
-    assert "bluff Moonchild is shown to two evil teams (seed 002: only Demon bluffs may be " \
+    assert "bluff Moonchild is shown to two evil teams (Oops All Evil: only Demon bluffs may be " \
         "shared)" in problems(OOPS, _seats(7), grimoire, shared)
     grimoire["P03"] = replace(grimoire["P03"], bluffs=("lleech", "moonchild", "pukka"))
     grimoire["P06"] = replace(grimoire["P06"], bluffs=("lleech", "sweetheart", "pukka"))

@@ -165,9 +165,9 @@ def test_every_command_is_in_the_storyteller_guide():
     from pathlib import Path
 
     from modbot.app.render import code_cell, command_guide
-    readme = (Path(__file__).resolve().parents[2] / "docs" / "storytellers.md").read_text()
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "st-commands.md").read_text()
     assert command_guide() in readme, \
-        "paste modbot.app.render.command_guide() into docs/storytellers.md"
+        "paste modbot.app.render.command_guide() into docs/st-commands.md"
     for command in COMMANDS.values():
         usage = code_cell(command.usage)
         assert usage in readme and command.example in readme, command.name

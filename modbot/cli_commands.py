@@ -10,11 +10,12 @@ import dataclasses
 import json
 import os
 import sys
+from pathlib import Path
 
 from .app.catalogue import worded_report
 from .app.render import render_text_report
 from .core import GameState, Roster, parse_post, replay
-from .files.gamefile import load_game
+from .files.gamefile import load_game, with_topic_id
 from .files.threadfile import load_thread
 
 
@@ -170,6 +171,10 @@ def game_new_command(args) -> int:
     from .adapters.forum import ForumClient, ForumError
     from .app.opening import opening_post
     setup = load_game(args.game)
+    if setup.topic_id is not None:
+        print(f"modbot: {args.game} already has its thread (topic_id = {setup.topic_id}): "
+              "remove topic_id to open a new one", file=sys.stderr)
+        return 2
     config = _config(args)
     if config is None:
         return 2
@@ -186,9 +191,12 @@ def game_new_command(args) -> int:
     except ForumError as exc:
         print(f"modbot: the forum refused the game thread: {exc}", file=sys.stderr)
         return 3
+    path = Path(args.game)
+    path.write_text(with_topic_id(path.read_text(encoding="utf-8"), post["topic_id"]),
+                    encoding="utf-8")
     print(f"Opened the game thread: topic {post['topic_id']} "
-          f"({config.forum_url}/t/{post['topic_id']}). Set topic_id = {post['topic_id']} in "
-          f"{args.game}.")
+          f"({config.forum_url}/t/{post['topic_id']}), written into {args.game} as "
+          f"topic_id = {post['topic_id']}.")
     return 0
 
 

@@ -119,9 +119,9 @@ def _user_ids(client: ForumClient, setup: GameSetup, where: str, found: Findings
 
 
 def _topic(client: ForumClient, setup: GameSetup, where: str, found: Findings) -> None:
-    if setup.topic_id is None:
-        found.problems.append(f"{where}: no game.topic_id yet: open the thread with "
-                              "`modbot game new` and put its id in the game file")
+    if setup.topic_id is None:  # the README's order: check, then open the thread
+        found.notes.append(f"{where}: no game thread yet: `modbot game new` opens it and writes "
+                           "its topic_id into the game file (`modbot run` needs it)")
         return
     try:
         topic = client.topic_by_id(setup.topic_id)

@@ -83,7 +83,8 @@ log = logging.getLogger("modbot.app.service")
 def topic_of(setup: GameSetup) -> int:
     """The game's topic id; a game file without one is a configuration error."""
     if setup.topic_id is None:
-        raise ConfigurationError(f"game {setup.name!r}: set game.topic_id")
+        raise ConfigurationError(f"game {setup.name!r} has no thread yet: `modbot game new` "
+                                 "opens it and writes its topic_id into the game file")
     return setup.topic_id
 
 

@@ -151,8 +151,19 @@ def _string(lines: _Lines, game: dict, key: str, where: str) -> str:
 def _optional_int(lines: _Lines, game: dict, key: str) -> int | None:
     value = game.get(key)
     if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
-        raise lines.error(lines.game_key(key), f"game.{key}: must be a positive whole number")
+        leave = " (leave it out until `modbot game new` writes it)" if key == "topic_id" else ""
+        raise lines.error(lines.game_key(key), f"game.{key}: must be a positive whole number"
+                          f"{leave}")
     return value
+
+
+def with_topic_id(text: str, topic_id: int) -> str:
+    """A game file's text with `topic_id = N` in its [game] table, the rest as written."""
+    lines = text.split("\n")
+    start = next((i for i, line in enumerate(lines) if line.strip() == "[game]"), None)
+    if start is None:
+        return f"[game]\ntopic_id = {topic_id}\n{text}"
+    return "\n".join([*lines[:start + 1], f"topic_id = {topic_id}", *lines[start + 1:]])
 
 
 def _count(lines: _Lines, game: dict, key: str) -> int:

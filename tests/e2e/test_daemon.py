@@ -10,6 +10,7 @@ import pytest
 import requests
 
 from modbot.app.daemon import ConfigError, load_config
+from modbot.files.gamefile import load_game, with_topic_id
 
 pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP (or a daemon process)
 
@@ -86,6 +87,11 @@ def test_sandbox_command_serves_and_run_reports_a_bad_key(tmp_path):
         assert result.returncode == 3 and "key is invalid" in result.stderr
         result = _modbot("run", "--config", str(_config(tmp_path, f"http://127.0.0.1:{port}")),
                          env={"MODBOT_API_KEY": "master"})
+        assert result.returncode == 3 and "has no thread yet: `modbot game new`" in result.stderr
+        game = tmp_path / "game.toml"
+        game.write_text(with_topic_id(game.read_text(), 1234))
+        result = _modbot("run", "--config", str(tmp_path / "modbot.toml"),
+                         env={"MODBOT_API_KEY": "master"})
         assert result.returncode == 3 and "topic 1234 not found" in result.stderr
     finally:
         sandbox.terminate()
@@ -113,7 +119,14 @@ def test_game_new_opens_the_thread_with_its_opening_post(tmp_path):
         # the short guide folded, the full one linked
         assert "The full player guide: https://botf.example/modbot/players/" in opening.raw
         assert '[details="How to play: what to post"]' in opening.raw
-        result = _modbot("game", "new", str(tmp_path / "game.toml"), "--config",
+        game_file = tmp_path / "game.toml"
+        assert load_game(game_file).topic_id == topic.id  # written into the game file
+        again = _modbot("game", "new", str(game_file), "--config", str(config),
+                        env={"MODBOT_API_KEY": "master"})
+        assert again.returncode == 2 and "already has its thread" in again.stderr
+        assert len(forum.topics) == 1  # no second thread
+        game_file.write_text(game_file.read_text().replace(f"topic_id = {topic.id}\n", ""))
+        result = _modbot("game", "new", str(game_file), "--config",
                          str(_config(tmp_path, server.url)), env={"MODBOT_API_KEY": "master"})
         assert result.returncode == 2 and "category" in result.stderr
     finally:

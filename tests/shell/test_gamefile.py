@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 import pytest
 
 from modbot.core.state.model import Profile
-from modbot.files.gamefile import GameFileError, load_game, parse_game
+from modbot.files.gamefile import GameFileError, load_game, parse_game, with_topic_id
 
 HEADER = """[game]
 name = "BotF 1"
@@ -29,6 +29,14 @@ def test_valid_file_with_defaults():
     assert setup.first_night_starts == datetime(2026, 12, 1, 18, tzinfo=UTC)
     assert setup.lengths.voting == 24 and setup.lengths.night_action_lock == 2
     assert [s.name for s in setup.seats] == ["Alex", "Brianna", "Cameron", "Derek", "Ellen"]
+
+
+def test_topic_id_may_be_left_out_and_game_new_writes_it():
+    assert parse_game(HEADER.replace("topic_id = 1234\n", "") + FIVE).topic_id is None
+    with pytest.raises(GameFileError, match="leave it out until `modbot game new` writes it"):
+        parse_game(HEADER.replace("topic_id = 1234", "topic_id = 0") + FIVE)
+    written = with_topic_id("# a comment\n" + HEADER.replace("topic_id = 1234\n", "") + FIVE, 77)
+    assert parse_game(written).topic_id == 77 and written.startswith("# a comment\n[game]\n")
 
 
 def test_overrides_seat_flags_and_aliases():

@@ -56,6 +56,14 @@ def test_a_ready_game_has_no_problem(tmp_path, forum):
     assert found.problems == [] and found.ready
 
 
+def test_a_game_without_its_thread_yet_passes_with_a_note(tmp_path, forum):
+    """The README's order: `modbot check` before `modbot game new` opens the thread."""
+    game = _game(tmp_path, forum, 1, **{"topic_id = 1\n": ""})
+    found = preflight(ForumClient(forum.url, "modbot", KEY), "modbot", [game])
+    assert found.problems == [] and found.ready
+    assert any("no game thread yet: `modbot game new` opens it" in n for n in found.notes)
+
+
 def test_a_misspelt_player_gets_did_you_mean(tmp_path, forum):
     game = _game(tmp_path, forum, _topic(forum), **{'player = "Gus"': 'player = "Guss"'})
     found = preflight(ForumClient(forum.url, "modbot", KEY), "modbot", [game])

@@ -169,7 +169,8 @@ def _config(args):
 
 def game_new_command(args) -> int:
     from .adapters.forum import ForumClient, ForumError
-    from .app.opening import opening_post
+    from .adapters.store import Store
+    from .app.opening import open_storytellers_conversation, opening_post
     setup = load_game(args.game)
     if setup.topic_id is not None:
         print(f"modbot: {args.game} already has its thread (topic_id = {setup.topic_id}): "
@@ -197,6 +198,17 @@ def game_new_command(args) -> int:
     print(f"Opened the game thread: topic {post['topic_id']} "
           f"({config.forum_url}/t/{post['topic_id']}), written into {args.game} as "
           f"topic_id = {post['topic_id']}.")
+    store = Store(config.database_url)
+    try:
+        conversation = open_storytellers_conversation(client, store, setup, post["topic_id"])
+    except (ForumError, RuntimeError) as exc:
+        print(f"modbot: the Storytellers' conversation was not opened ({exc}); `modbot run` "
+              "opens it when it starts the game", file=sys.stderr)
+        return 0
+    finally:
+        store.close()
+    print(f"Opened the Storytellers' conversation with the bot: {config.forum_url}/t/"
+          f"{conversation} (send !status there once `modbot run` runs the game).")
     return 0
 
 

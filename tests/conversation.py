@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from modbot.app.reactions import GameOptions
+from modbot.app.reactions import WELCOME, GameOptions
 from modbot.app.runtime import GameRuntime
 from modbot.core.state.model import GameSetup, GrimoireEntry, Seat
 from modbot.files.scripts import load_script
@@ -72,8 +72,10 @@ class Conversation:
         return self.runtime.state
 
     def _said(self, step) -> list[Said]:
+        """What the bot would post, but the Storytellers' conversation's first note (the same
+        for every game: tests/rules/test_game_words.py has it)."""
         return [Said(o.thread.split(":", 1)[1], o.recipients, o.raw, o.key)
-                for o in step.outgoing]
+                for o in step.outgoing if not o.key.endswith(":" + WELCOME)]
 
     def tick(self, at: datetime) -> list[Said]:
         return self._said(self.runtime.on_tick(at))

@@ -53,6 +53,7 @@ PUBLIC_TEMPLATES = frozenset({
 })
 
 
+WELCOME = "st:welcome"  # the key of the Storytellers' conversation's first note
 SOFT_ANSWER_GAP = timedelta(hours=1)  # between two answers to lines that only look like commands
 
 
@@ -75,6 +76,7 @@ class Reactor:
     counts: VoteCounts = field(default_factory=VoteCounts)
     nudged: set[str] = field(default_factory=set)  # hand nudges sent (hand_nudge.py)
     hinted: dict[str, datetime] = field(default_factory=dict)  # player -> last soft answer
+    welcomed: bool = False  # the Storytellers' conversation opened (its first note)
 
     # -- public -----------------------------------------------------------------------------
 
@@ -86,6 +88,9 @@ class Reactor:
         if post is not None and source["channel"] == "thread":
             self.counts.as_of = post.post_number
         out: list[Outgoing] = []
+        if not self.welcomed:  # the game's first reaction opens the Storytellers' conversation
+            self.welcomed = True
+            out.append(self.welcome(state.setup))
         if command is not None:
             out.append(self._command_answer(state, command, source, log or [], undo))
             if undo and undo.get("done") and state.today is not None:
@@ -155,6 +160,12 @@ class Reactor:
             return Outgoing(f"{self.options.key}:{key}", f"{self.options.key}:pmtopic:"
                             f"{source['topic_id']}", raw, topic_id=source["topic_id"])
         return self.note_to_storytellers(state.setup.storytellers, key, raw)
+
+    def welcome(self, setup) -> Outgoing:
+        """The Storytellers' conversation's first note (`modbot game new` posts the same key
+        when it opens the thread, so the conversation exists from then on)."""
+        return self.note_to_storytellers(setup.storytellers, WELCOME, render(
+            "st_welcome.md.j2", game=setup, topic_id=self.options.topic_id))
 
     def note_edit(self, player: str, post_number: int, post_id: int, original: str,
                   deleted: bool, digest: str, storytellers: tuple[str, ...]) -> list[Outgoing]:
@@ -255,4 +266,4 @@ def _failed_post(key: str, recipients: tuple[str, ...]) -> Say:
     return say("failed.pm", player=player) if player else say("failed.thread")
 
 
-__all__ = ["EXILE", "PUBLIC_TEMPLATES", "GameOptions", "Reactor"]
+__all__ = ["EXILE", "PUBLIC_TEMPLATES", "WELCOME", "GameOptions", "Reactor"]

@@ -37,6 +37,7 @@ from datetime import datetime, timedelta
 
 from ..adapters.forum import ForumClient
 from ..adapters.port import ForumPost, forum_time
+from .reactions import WELCOME
 from .thread_reads import read_thread
 
 SERVICE_NOTES = ("rebuilt:", "held:", "reading:")  # the service's notes, not the game's posts
@@ -61,10 +62,11 @@ class ForumHistory:
 
 
 def shows_own_posts(posts: list[ForumPost], bot: str, game_key: str) -> bool:
-    """The bot has posted in this thread under this game's markers: the game ran before."""
-    prefix = f"{game_key}:"
-    return any(_is_bot(p, bot) and any(k.startswith(prefix) for k in MARKER.findall(p.raw))
-               for p in posts)
+    """The bot has posted in this thread under this game's markers: the game ran before. (The
+    Storytellers' conversation's first note proves nothing: `modbot game new` posts it.)"""
+    prefix, welcome = f"{game_key}:", f"{game_key}:{WELCOME}"
+    return any(_is_bot(p, bot) and any(k.startswith(prefix) and k != welcome
+                                       for k in MARKER.findall(p.raw)) for p in posts)
 
 
 def ran_before(client: ForumClient, bot: str, game_key: str, topic_id: int,

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from modbot.adapters.store import Store
 from modbot.app.daemon import ConfigError, load_config
 from modbot.files.gamefile import load_game, with_topic_id
 
@@ -106,11 +107,32 @@ def test_game_new_opens_the_thread_with_its_opening_post(tmp_path):
     server = SandboxServer(0, api_key="master", forum=forum, admin_api_limit=0).start()
     try:
         config = _config(tmp_path, server.url, extra="category = 4",
-                         bot='guide_url = "https://botf.example/modbot/players/"')
+                         bot='guide_url = "https://botf.example/modbot/players/"\n'
+                             'poll_seconds = 1')
+        forum.add_user("nightingale")
         result = _modbot("game", "new", str(tmp_path / "game.toml"), "--config", str(config),
                          env={"MODBOT_API_KEY": "master"})
         assert result.returncode == 0, result.stderr
-        topic = next(iter(forum.topics.values()))
+        topic, conversation = list(forum.topics.values())
+        # the Storytellers' conversation exists from now on, titled with the game's name, and
+        # the database `modbot run` uses knows it as the game's (the notes go into it)
+        assert conversation.is_pm and conversation.title == \
+            f"BotF 1: notes for the Storytellers (game {topic.id})"
+        assert "<!-- modbot:g" in conversation.posts[0].raw and "`!status`" in \
+            conversation.posts[0].raw
+        assert f"/t/{conversation.id}" in result.stdout
+        store = Store(f"sqlite:///{tmp_path}/bot.sqlite")
+        try:
+            assert store.thread_topic(f"g{topic.id}:pm:storytellers") == conversation.id
+        finally:
+            store.close()
+        # the daemon's notes go into that conversation, and its first note is never sent again
+        ran = _modbot("run", "--config", str(config), "--max-cycles", "2",
+                      env={"MODBOT_API_KEY": "master"})
+        assert ran.returncode == 0, ran.stderr
+        notes = [t for t in forum.topics.values() if "notes for the Storytellers" in t.title]
+        assert notes == [conversation] and len(conversation.posts) > 1
+        assert sum("st:welcome" in p.raw for p in conversation.posts) == 1
         assert f"topic {topic.id}" in result.stdout and topic.category_id == 4
         opening = topic.posts[0]
         assert opening.username == "modbot" and opening.raw.startswith("# BotF 1")
@@ -124,7 +146,7 @@ def test_game_new_opens_the_thread_with_its_opening_post(tmp_path):
         again = _modbot("game", "new", str(game_file), "--config", str(config),
                         env={"MODBOT_API_KEY": "master"})
         assert again.returncode == 2 and "already has its thread" in again.stderr
-        assert len(forum.topics) == 1  # no second thread
+        assert len(forum.topics) == 2  # no second thread
         game_file.write_text(game_file.read_text().replace(f"topic_id = {topic.id}\n", ""))
         result = _modbot("game", "new", str(game_file), "--config",
                          str(_config(tmp_path, server.url)), env={"MODBOT_API_KEY": "master"})

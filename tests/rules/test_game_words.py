@@ -10,7 +10,8 @@ from datetime import timedelta
 
 from modbot.app.catalogue import words
 from modbot.app.opening import opening_post
-from modbot.app.reactions import GameOptions, Reactor
+from modbot.app.reactions import WELCOME, GameOptions, Reactor
+from modbot.app.runtime import GameRuntime
 from modbot.core import parse_commands
 from modbot.core.state.names import Roster
 from modbot.core.wording import say
@@ -65,3 +66,15 @@ def test_a_storytellers_command_is_echoed_as_written():
 def test_the_sweetheart_prompt_says_malfunctions_in_the_scripts_words():
     text = words(say("st.sweetheart", player="Alex", term="drunk or poisoned"))
     assert "malfunctions (drunk or poisoned)" in text and "!drunk PLAYER" in text
+
+
+def test_the_games_first_reaction_opens_the_storytellers_conversation_once():
+    runtime = GameRuntime(botf_setup(), GameOptions(1, "g1", storytellers=("nightingale",),
+                                                    name="test"), 1)
+    first = runtime.on_tick(START).outgoing
+    welcome = [o for o in first if o.key == "g1:" + WELCOME]
+    assert [(o.thread, o.title) for o in welcome] == [
+        ("g1:pm:storytellers", "test: notes for the Storytellers (game 1)")]
+    assert "`!status`" in welcome[0].raw
+    later = runtime.on_tick(START + timedelta(hours=1)).outgoing
+    assert all(o.key != "g1:" + WELCOME for o in later)

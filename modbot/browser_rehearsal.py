@@ -103,7 +103,8 @@ def start_rehearsal(game: str | Path, *, speed: float = 60.0, port: int = 0,
                     data_dir: Path = Path("data"), lead: timedelta = LEAD,
                     api_key: str | None = None, settings: Settings | None = None) -> LiveRehearsal:
     """A fresh forum with the game's accounts and thread, and the bot started on it."""
-    setup = load_game(game)
+    # a person gets at least a minute of real time to act (a !confirm, a countdown)
+    setup = dataclasses.replace(load_game(game), shortest_window=timedelta(minutes=speed))
     forum = Forum(Clock(setup.first_night_starts - lead, speed))
     try:
         server = SandboxServer(port, api_key=api_key or secrets.token_hex(16), forum=forum)

@@ -88,7 +88,9 @@ def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staf
     if any(isinstance(line.action, Confirm) for line in parsed):
         pending = next((p for p in state.pending if p.by == author), None)
         if pending is None or pending.expires_at < ctx.at:
-            return state, (), CommandReport(**report, failed=(("!confirm", say("console.nothing_to_confirm")),),
+            minutes = round(state.setup.window(CONFIRM_WITHIN).total_seconds() / 60)
+            return state, (), CommandReport(**report, failed=(
+                ("!confirm", say("console.nothing_to_confirm", minutes=minutes)),),
                                             help=help_lines)
         commands = [CommandLine(line, action, True)
                     for line, action in zip(pending.lines, pending.actions, strict=False)] + commands
@@ -107,7 +109,7 @@ def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staf
     if any(isinstance(c.action, DESTRUCTIVE) and not c.confirmed for c in commands):
         request = ConfirmationRequested(
             author, tuple(c.line for c in commands), tuple(c.action for c in commands),
-            ctx.at + CONFIRM_WITHIN, ctx.post_number, ctx.at)
+            ctx.at + state.setup.window(CONFIRM_WITHIN), ctx.post_number, ctx.at)
         described = tuple((c.line, describe(state, c.action, done))
                           for c, done in zip(commands, effects, strict=False))
         return _apply_events(state, [request]), (request,), \

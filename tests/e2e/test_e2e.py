@@ -74,7 +74,8 @@ def test_rejected_actions_are_answered_by_pm_and_nothing_twice(played):
     assert "Nominating is not possible now" in pms["Brianna"].posts[0].raw
     assert any("Alex has not been nominated today" in p.raw for p in pms["Derek"].posts)
     all_markers = markers(played)
-    assert len(all_markers) == len(set(all_markers)) == 17  # the STs' whisper digest, Derek's death PM
+    assert len(all_markers) == len(set(all_markers)) == 18  # the STs' whisper digest, Derek's death
+    # PM, the Storytellers' conversation's first note
 
 
 def test_a_restart_midway_resumes_without_losing_or_repeating(tmp_path):
@@ -140,12 +141,12 @@ def test_a_permanent_failure_is_reported_to_the_storytellers(tmp_path):
     rehearsal, _script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite", private=False)
     try:
         rehearsal.start_bot()
-        requests.post(rehearsal.url + "/_sandbox/faults.json", timeout=5,
-                      json={"path": "/posts", "method": "POST", "kind": "422", "count": 1})
-        rehearsal.service.cycle(rehearsal.setup.first_night_starts)
+        requests.post(rehearsal.url + "/_sandbox/faults.json", timeout=5,  # the Storytellers'
+                      json={"path": "/posts", "method": "POST", "kind": "422", "count": 2})
+        rehearsal.service.cycle(rehearsal.setup.first_night_starts)  # first note, and night 1
         rehearsal.service.drain()
         counts = rehearsal.store.outbox_counts()
-        assert counts == {"failed": 1, "sent": 1}
+        assert counts == {"failed": 2, "sent": 1}  # the note telling the Storytellers
         notes = [t for t in rehearsal.server.forum.topics.values() if t.is_pm]
         note = notes[0].posts[0].raw
         assert "could not send a post in the game thread: the forum answered" in note
@@ -227,15 +228,15 @@ def test_a_write_429_makes_everything_wait(tmp_path, monkeypatch):
             "wait_seconds": 20, "username": "modbot"})
         now = [clock.monotonic()]
         monkeypatch.setattr(clock, "monotonic", lambda: now[0])
-        start = rehearsal.setup.first_night_starts + timedelta(hours=25)  # two posts owed
+        start = rehearsal.setup.first_night_starts + timedelta(hours=25)  # three posts owed
         rehearsal.clock.set(start)
         first = rehearsal.service.cycle(start)
-        assert first.sent == 0 and len(rehearsal.store.pending()) == 2
+        assert first.sent == 0 and len(rehearsal.store.pending()) == 3  # and the STs' first note
         assert rehearsal.service.cycle(start).requests == 0  # reads wait too
         assert rehearsal.service.drain() == 0
         now[0] += 22
         wall = rehearsal.service.outbox.wall
         rehearsal.service.outbox.wall = lambda: wall() + 22  # the row's own deferral
-        assert rehearsal.service.drain() == 2
+        assert rehearsal.service.drain() == 3
     finally:
         rehearsal.stop()

@@ -163,7 +163,8 @@ def test_a_fifteen_player_game_from_set_up_to_a_win(script_name, seed, town_find
         assert any("The game looks over" in n for n in game.storyteller_notes())
         game.pm("nightingale", f"!win {winner} {reason} --yes", to="storytellers")
         public = game.public_posts()
-        assert any(f"The game is over: {winner} wins" in p for p in public)
+        team = game.state.setup.terms.alignment(winner)  # the script's words: Loyal, Cultist
+        assert any(f"The game is over: {team} wins" in p for p in public)
         names = [c.name for c in game.state.setup.script.characters]
         sanctioned = "The Fearmonger has chosen a new player."  # its ability says all know
         leaked = [(n, p[:60]) for p in public for n in names if p.strip() != sanctioned

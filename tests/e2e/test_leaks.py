@@ -68,6 +68,13 @@ def _bot_public_posts(rehearsal):
             for p in rehearsal.thread() if p["username"] == rehearsal.setup.bot_username]
 
 
+def _scanned(posts):
+    """The posts as scanned for secrets: the game-over post's heading names the winning team
+    (the end makes it public), so only the rest of that post is scanned."""
+    return [post.split("\n", 1)[-1] if post.startswith("## The game is over: ") else post
+            for post in posts]
+
+
 def _secrets(rehearsal) -> list[str]:
     script = load_script("botf")
     secrets = [c.name for c in script.characters] + ["Loyal", "Cultist", "Minion", "Demon",
@@ -86,7 +93,7 @@ def test_no_public_post_carries_hidden_information(demo):
     rehearsal, _ = demo
     posts = _bot_public_posts(rehearsal)
     assert len(posts) > 10 and any("died in the night" in p for p in posts)
-    leaks = [(secret, post[:80]) for post in posts for secret in _secrets(rehearsal)
+    leaks = [(secret, post[:80]) for post in _scanned(posts) for secret in _secrets(rehearsal)
              if re.search(rf"(?<!\w){re.escape(secret)}(?!\w)", post, re.I)]
     assert leaks == []
 

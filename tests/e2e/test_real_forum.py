@@ -567,7 +567,7 @@ def test_a_renamed_storyteller_still_commands_the_bot(tmp_path):
         at = datetime.fromisoformat(RENAME_AT) + timedelta(minutes=5)
         rehearsal.clock.set(at)
         conversation = next(t for t in rehearsal.server.forum.topics.values()
-                            if t.is_pm and t.title.startswith("modbot notes"))
+                            if t.is_pm and "notes for the Storytellers" in t.title)
         rehearsal.request("POST", "/posts.json", as_user="lark", topic_id=conversation.id,
                           raw="!status\nHow does it stand?", created_at=at.isoformat())
         rehearsal.service.cycle(at)

@@ -103,7 +103,8 @@ def _boom(state: GameState, action: StBoom, ctx: Context):
         return reject(ctx, "boom_twice")
     events = tuple(PlayerDied(s.name, BOOM_DEATH, ctx.at) for s in state.seats
                    if s.alive and not s.traveller and s.name not in action.survivors)
-    return (*events, CountdownStarted(action.survivors, ctx.at + COUNTDOWN, ctx.at))
+    return (*events, CountdownStarted(action.survivors, ctx.at + state.setup.window(COUNTDOWN),
+                                      ctx.at))
 
 
 def _point(state: GameState, action: Point, ctx: Context):

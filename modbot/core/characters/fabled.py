@@ -169,7 +169,7 @@ def _open(state: GameState, action: StFiddle, ctx: Context):
     if first == second or state.seat(first).traveller or state.seat(second).traveller:
         return reject(ctx, "fiddle_players")
     return (FabledUsed("fiddler", ctx.author, ctx.at),
-            FiddleOpened(action.players, ctx.at + FIDDLE_VOTE, ctx.at))
+            FiddleOpened(action.players, ctx.at + state.setup.window(FIDDLE_VOTE), ctx.at))
 
 
 def _vote(state: GameState, action: Fiddle, ctx: Context):

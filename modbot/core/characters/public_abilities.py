@@ -82,7 +82,7 @@ def _klutz(state, action, ctx):
         return reject(ctx, "no_public_ability", what="choice")
     if ledger(state).used(ctx.author, "klutz"):
         return reject(ctx, "public_used")
-    if ctx.at > died + timedelta(hours=KLUTZ_HOURS):
+    if ctx.at > died + state.setup.window(timedelta(hours=KLUTZ_HOURS)):
         return reject(ctx, "klutz_late", hours=KLUTZ_HOURS)
     if not state.seat(action.target).alive:
         return reject(ctx, "target_dead", nominee=action.target)

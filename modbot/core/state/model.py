@@ -98,6 +98,9 @@ class GameSetup:
     hand_nudge_hours: float = 6  # a PM to the player the clock hand waits on; 0: never
     vote_counts: str = "post"  # "post": each count a new post; "edit": one running count a day
     vote_forms: str = "forum"  # "forum": other forum games' vote forms too; "strict": the usual
+    # the shortest time anyone is given to act (a !confirm, a countdown, the Klutz), in forum
+    # time: a rehearsal whose clock runs N times faster sets N minutes, one real minute
+    shortest_window: timedelta = timedelta(0)
     fabled: tuple[str, ...] = ()  # Fabled in play (ids), announced publicly
     revolutionary: tuple[str, ...] = ()  # the Revolutionary's two neighbouring players
     lil_monsta: bool = False  # Lil' Monsta is the Demon: no seat holds it, Minions babysit
@@ -115,6 +118,10 @@ class GameSetup:
         names = [s.name for s in self.seats]
         start = self.seat_index[nominee] + 1
         return tuple(names[start:] + names[:start])
+
+    def window(self, length: timedelta) -> timedelta:
+        """A time to act of `length`, never shorter than the game's `shortest_window`."""
+        return max(length, self.shortest_window)
 
     @property
     def terms(self) -> Terms:

@@ -125,6 +125,9 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="rehearsal clock speed factor (e.g. 60: an hour a minute)")
     p.add_argument("--moderator", action="append", default=[], metavar="USERNAME",
                    help="create this user as a moderator at start (repeatable)")
+    p.add_argument("--game", action="append", default=[], metavar="GAME.toml",
+                   help="create every account the game file names: the bot and the "
+                        "Storytellers as moderators, the players (repeatable)")
     p.set_defaults(command="sandbox_command")
 
     p = commands.add_parser(

@@ -47,12 +47,32 @@ def replay_command(args) -> int:
     setup = dataclasses.replace(load_game(args.game), script=None)  # the public side only
     posts = load_thread(args.thread)
     run = replay(GameState.from_setup(setup), posts, args.at)
+    unseen = _not_derived(setup, posts, run.told, args.at)
+    if unseen:
+        print(f"modbot replay: the thread shows {len(unseen)} post{'s' if len(unseen) > 1 else ''} "
+              f"of the bot's that this replay does not derive ({', '.join(unseen[:5])}"
+              f"{', ...' if len(unseen) > 5 else ''}): they follow from private messages (the "
+              "Storytellers' commands, night actions), which a thread file does not hold, so "
+              "this is the thread's side of the game only", file=sys.stderr)
     report = run.report()
     if args.text:
         print(render_text_report(setup, report))
     else:
         print(json.dumps(worded_report(report), indent=2, ensure_ascii=False))
     return 0
+
+
+def _not_derived(setup, posts, told: set[str], at) -> list[str]:
+    """The marker keys of the bot's own thread posts that the replay does not owe (vote
+    counts and echoes aside: their keys hold numbers only the running bot knows)."""
+    from .app.rebuild import MARKER
+    prefix = f"g{setup.topic_id}:"
+    shown = [key.removeprefix(prefix) for post in posts
+             if post.author.casefold() == setup.bot_username.casefold()
+             and (at is None or post.created_at <= at)
+             for key in MARKER.findall(post.raw) if key.startswith(prefix)]
+    return [key for key in dict.fromkeys(shown)
+            if key not in told and not key.startswith(("vc:", "voting:", "life:", "status:"))]
 
 
 def picture_command(args) -> int:
@@ -88,11 +108,13 @@ def rehearse_command(args) -> int:
 
 
 def sandbox_command(args) -> int:
+    from .rehearsal import game_accounts
     from .sandbox.forum import Clock, Forum
     from .sandbox.server import SandboxServer
     forum = Forum(Clock(args.start, args.speed), limits=not args.no_limits)
     for name in args.moderator:
         forum.add_user(name, moderator=True, trust_level=4)
+    named = [name for game in args.game for name in game_accounts(forum, load_game(game))]
     try:
         server = SandboxServer(args.port, api_key=args.api_key, forum=forum,
                                admin_api_limit=args.admin_api_limit)
@@ -101,6 +123,9 @@ def sandbox_command(args) -> int:
               "with --port, or 0 for any free one", file=sys.stderr)
         return 2
     print(f"modbot sandbox on {server.url} (master API key: {server.api_key})", flush=True)
+    if named:
+        print(f"accounts of the game files: {', '.join(dict.fromkeys(named))} (and each "
+              "game's bot)", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

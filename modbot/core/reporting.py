@@ -22,6 +22,8 @@ from .deciding.voting import (
     threshold_now,
 )
 from .engine import Outcome, Post, advance, handle_post
+from .feature import THREAD
+from .registry import notices_of
 from .state.model import DayState, GameState, Nomination, iso
 
 
@@ -32,10 +34,11 @@ class Replay:
         self.state = state
         self.rejections: dict[int, list[Rejection]] = defaultdict(list)
         self.posts_seen = 0
+        self.told: set[str] = set()  # the keys of the thread posts the fold owes (no counts)
 
     def feed(self, post: Post) -> Outcome:
         outcome = handle_post(self.state, post)
-        self.state = outcome.state
+        self._fold(outcome)
         self.posts_seen += 1
         for rejection in outcome.rejections:
             self.rejections[self.state.cycle].append(rejection)
@@ -43,8 +46,14 @@ class Replay:
 
     def advance_to(self, now: datetime) -> Outcome:
         outcome = advance(self.state, now)
-        self.state = outcome.state
+        self._fold(outcome)
         return outcome
+
+    def _fold(self, outcome: Outcome) -> None:
+        self.state = outcome.state
+        batch = tuple(outcome.events)
+        self.told.update(n.key for e in batch for n in notices_of(self.state, e, batch)
+                         if n.to == THREAD and n.template and not n.count and not n.echo)
 
     def report(self) -> dict:
         return report(self.state, self.rejections)

@@ -257,3 +257,38 @@ def test_help_texts_say_what_the_commands_do():
     assert "KEY is" not in " ".join(sandbox.split())  # no placeholder that does not exist
     assert "default: config/modbot.toml" in _modbot("run", "--help").stdout
     assert "default: config/modbot.toml" in _modbot("game", "new", "--help").stdout
+
+
+def test_the_sandbox_recipe_of_the_rehearsal_guide_runs_as_written(tmp_path):
+    """docs/rehearse.md "Check and run against the sandbox", step by step: the sandbox makes
+    the game's accounts (--game), check passes before the thread exists, game new opens it and
+    writes topic_id, check passes again, and run runs (a cycle here)."""
+    port = _free_port()
+    game = tmp_path / "sandbox-game.toml"
+    game.write_text((ROOT / "config" / "example-game.toml").read_text())
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    sandbox = subprocess.Popen([sys.executable, "-m", "modbot", "sandbox", "--port", str(port),
+                                "--api-key", "master", "--game", str(game)],
+                               stdout=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    try:
+        assert "master" in sandbox.stdout.readline()
+        assert "accounts of the game files: nightingale" in sandbox.stdout.readline()
+        config = tmp_path / "sandbox.toml"
+        config.write_text(f'[forum]\nurl = "http://127.0.0.1:{port}"\nusername = "modbot"\n'
+                          'api_key_env = "MODBOT_API_KEY"\ncategory = 1\n\n[bot]\n'
+                          'database_url = "sqlite:///data/sandbox.sqlite"\npoll_seconds = 2\n\n'
+                          '[[game]]\nfile = "sandbox-game.toml"\n')
+        key = {"MODBOT_API_KEY": "master"}
+        check = _modbot("check", "--config", str(config), env=key)
+        assert check.returncode == 0, check.stdout + check.stderr
+        assert "no game thread yet" in check.stdout
+        opened = _modbot("game", "new", str(game), "--config", str(config), env=key)
+        assert opened.returncode == 0, opened.stderr
+        assert load_game(game).topic_id is not None
+        again = _modbot("check", "--config", str(config), env=key)
+        assert again.returncode == 0 and "no game thread yet" not in again.stdout, again.stdout
+        ran = _modbot("run", "--config", str(config), "--max-cycles", "1", env=key)
+        assert ran.returncode == 0, ran.stderr
+    finally:
+        sandbox.terminate()
+        sandbox.wait(timeout=10)

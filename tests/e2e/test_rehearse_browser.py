@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import textwrap
+from datetime import timedelta
 
 import pytest
 
@@ -170,5 +171,18 @@ def test_a_players_messages_show_their_character_pm_and_no_one_elses(tmp_path, b
         assert "Witch" not in browser.page_source  # Derek's character is his alone
         browser.get(live.server.url + "/u/Derek/messages")
         assert "Not found" in browser.page_source
+    finally:
+        live.stop()
+
+
+def test_a_fast_rehearsal_gives_a_person_a_real_minute_to_act(tmp_path):
+    """At 60x, ten forum minutes to `!confirm` would be ten real seconds: the rehearsal's game
+    gives every window at least one real minute (60 forum minutes), and the default game none."""
+    from modbot.rehearsal import DEMO_GAME
+    live = start_rehearsal(DEMO_GAME, speed=60, data_dir=tmp_path, settings=AT_ONCE)
+    try:
+        assert live.setup.shortest_window == timedelta(minutes=60)
+        (served,) = live.service.setups  # the game the bot runs
+        assert served.window(timedelta(minutes=10)) == timedelta(minutes=60)
     finally:
         live.stop()

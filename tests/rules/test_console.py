@@ -45,6 +45,20 @@ def test_confirmation_expires_after_ten_minutes():
     assert outcome.command.failed[0][0] == "!confirm" and g.state.seat("Derek").alive
 
 
+def test_a_rehearsals_shortest_window_keeps_a_confirmation_a_real_minute():
+    """`modbot rehearse` at 60x sets `shortest_window` to 60 forum minutes (one real minute):
+    a confirmation lasts that long, and says so when it has lapsed."""
+    g = Game(shortest_window=timedelta(minutes=60))
+    st(g, "!kill Derek")
+    st(g, "!confirm", 50)
+    assert not g.state.seat("Derek").alive
+    st(g, "!kill Ellen", 51)
+    outcome = st(g, "!confirm", 112)
+    assert words(outcome.command.failed[0][1]) == \
+        "nothing to confirm (confirmations last 60 minutes of forum time)"
+    assert g.state.seat("Ellen").alive
+
+
 def test_yes_suffix_confirms_in_advance():
     g = Game()
     outcome = st(g, "!kill Derek --yes")

@@ -148,3 +148,34 @@ def test_help_texts_name_every_command():
                     "modbot run", "modbot audit", "modbot game new", "modbot game status",
                     "modbot setup", "modbot check", "modbot rehearse", "modbot picture"):
         assert f"`{command}`" in reference
+
+
+def _with_bot_posts(tmp_path, *posts) -> Path:
+    data = json.loads((Path("data") / "demo-thread.json").read_text())
+    stream = data["post_stream"]["posts"]
+    for number, (created, key) in enumerate(posts, start=len(stream) + 1):
+        stream.append({"id": 900 + number, "post_number": number, "post_type": 1,
+                       "username": "modbot", "created_at": created,
+                       "raw": f"A post of the bot's.\n\n<!-- modbot:g1:{key} -->"})
+    path = tmp_path / "thread.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_replay_says_what_a_thread_file_cannot_show(tmp_path):
+    """A saved game whose Storytellers acted by PM: the thread shows the bot's posts for what
+    followed (the end), which the thread alone does not derive; replay says so, on stderr."""
+    path = _with_bot_posts(tmp_path, ("2026-12-01T18:00:00Z", "night:1"),
+                           ("2026-12-04T12:00:00Z", "game-over"),
+                           ("2026-12-04T12:00:00Z", "vc:1.4:requested"))
+    result = modbot("replay", "config/demo-game.toml", str(path), "--text")
+    assert result.returncode == 0
+    assert "the thread shows 1 post of the bot's that this replay does not derive " \
+           "(game-over)" in result.stderr  # night 1's post it derives; counts are not compared
+
+
+def test_replay_of_a_thread_it_can_derive_warns_of_nothing(tmp_path):
+    path = _with_bot_posts(tmp_path, ("2026-12-01T18:00:00Z", "night:1"),
+                           ("2026-12-02T18:00:00Z", "discussion:1"))
+    result = modbot("replay", "config/demo-game.toml", str(path))
+    assert result.returncode == 0 and result.stderr == ""

@@ -57,7 +57,7 @@ def test_an_evil_traveller_learns_the_demon():
                 ("Tom", GrimoireEntry(character="barista", alignment="evil")))
     talk = Conversation(replace(setup, seats=seats, grimoire=grimoire))
     roles = _roles(talk.tick(START))
-    assert "As an evil traveller, you know the Demon: Fatima." in roles["tom"].raw
+    assert "As a traveller of the Cultist team, you know the Demon: Fatima." in roles["tom"].raw
 
 
 def test_an_incomplete_grimoire_waits_for_start():

@@ -34,7 +34,8 @@ def role_view(state: GameState, player: str) -> dict[str, Any]:
         "player": player, "character": shown.name, "team": shown.team,
         "ability": shown.ability, "alignment": script.terms.alignment(alignment),
         "cultists": [], "bluffs": [], "good_bluffs": True, "demon": None,
-        "evil_term": script.terms.evil, BARBER: False, FIDDLER: False,
+        "evil_term": script.terms.evil, "good_term": script.terms.good, BARBER: False,
+        FIDDLER: False,
         "lil_monsta": False, "choose": _choose_form(shown.spec), "wakes": shown.spec.wakes}
     real = true_character(state, player)
     if real is not None and real.is_evil and not entry.thinks:

@@ -293,7 +293,7 @@ def _end_day(run: _Run, at: datetime, condemned: str | None = None) -> None:
     """Lock every remaining vote in clock order, resolve, execute, and begin the night.
     `condemned`: the Storyteller's execution, instead of the player about to die."""
     for kind_first in (False, True):  # executions first (they may spend tokens), then exiles
-        for nomination in run.state.today.open_nominations():
+        for nomination in run.state.current_day.open_nominations():
             if (nomination.kind == EXILE) == kind_first:
                 _lock_all(run, nomination.kind, nomination.nominee, at)
     butchered = _butcher(run, at)
@@ -316,7 +316,7 @@ def _end_day(run: _Run, at: datetime, condemned: str | None = None) -> None:
 def _butcher(run: _Run, at: datetime) -> str | None:
     """The Butcher's nomination resolves alongside the main execution: its nominee is
     executed with more than half the living voting, whatever the other nominations got."""
-    nomination = next((n for n in run.state.today.nominations if n.by_butcher), None)
+    nomination = next((n for n in run.state.current_day.nominations if n.by_butcher), None)
     if nomination is None:
         return None
     passed = nomination.yes >= nomination.threshold_at_close and \
@@ -333,12 +333,12 @@ def _butcher(run: _Run, at: datetime) -> str | None:
 
 def _lock_all(run: _Run, kind: str, nominee: str, at: datetime) -> None:
     while True:
-        nomination = run.state.today.nomination_of(nominee, kind)
+        nomination = run.state.current_day.nomination_of(nominee, kind)
         vote = lock_at_hand(run.state, nomination, at, end_of_day=True)
         if vote is None:
             break
         run.emit(VoteLocked(kind, nominee, vote))
-    _close(run, run.state.today.nomination_of(nominee, kind), at)
+    _close(run, run.state.current_day.nomination_of(nominee, kind), at)
 
 
 # -- state-triggered --------------------------------------------------------------------------
@@ -364,7 +364,7 @@ def _is_all_locked(state: GameState) -> bool:
 
 def _settle_once(run: _Run, at: datetime) -> bool:
     """Lock one vote or close one nomination; False when nothing is left to do."""
-    for nomination in run.state.today.open_nominations():
+    for nomination in run.state.current_day.open_nominations():
         if nomination.hand is None:
             _close(run, nomination, at)
             return True

@@ -137,7 +137,7 @@ def _locked(state: GameState, event: VoteLocked, _batch) -> tuple:
     """Votes changed; a dead voter whose execute vote counted as a pardon (no token) is told."""
     if event.vote.note != NOTE_NO_TOKEN_CAST:
         return (CHANGED_VOTES,)
-    day = state.today.number if state.today else state.cycle
+    day = state.current_day.number if state.today else state.cycle
     return (CHANGED_VOTES, to_player(
         event.vote.player, "token_note", f"token:{day}:{event.nominee}:{event.vote.player}",
         nominee=event.nominee, note=event.vote.note))

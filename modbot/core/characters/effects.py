@@ -44,7 +44,7 @@ def _kill(state, player, choice, _deaths) -> Info:
     if target is None:
         return Info(note=say("info.kill_no_choice"))
     if is_malfunctioning(state, player):
-        return Info(note=say("info.kill_malfunctioning", term=state.setup.script.terms.malfunction,
+        return Info(note=say("info.kill_malfunctioning", term=state.setup.private_script.terms.malfunction,
                              player=target))
     if not state.seat(target).alive:
         return Info(note=say("info.already_dead", player=target))
@@ -101,7 +101,7 @@ def lunatic(state, player, choice) -> Info:
     entry = state.grimoire_of(player)  # it always "thinks" another character: not that
     if entry.poisoned or entry.drunk:
         return Info(note=say("info.lunatic_malfunctioning", player=target,
-                             term=state.setup.script.terms.malfunction))
+                             term=state.setup.private_script.terms.malfunction))
     return Info(note=say("info.lunatic", player=target),
                 tells=tuple((d, say("tell.lunatic_chose", lunatic=player, player=target))
                             for d in demons))
@@ -114,7 +114,7 @@ def _pukka(state, player, choice, _deaths) -> Info:
     victim = _pukka_victim(state, player)
     target = target_of(choice)
     if is_malfunctioning(state, player):
-        return Info(note=say("info.pukka_malfunctioning", term=state.setup.script.terms.malfunction))
+        return Info(note=say("info.pukka_malfunctioning", term=state.setup.private_script.terms.malfunction))
     dies = victim if victim and state.seat(victim).alive else None
     poisoned = target if target != player else None  # seed 002: itself, healthy at once
     if poisoned is not None and protected_by(state, poisoned) is not None:
@@ -203,7 +203,7 @@ def _poisoner(state, player, choice, _deaths) -> Info:
         return Info(note=say("info.no_choice_sent"))
     if is_malfunctioning(state, player):
         return Info(note=say("info.poisoner_malfunctioning", player=target,
-                             term=state.setup.script.terms.malfunction))
+                             term=state.setup.private_script.terms.malfunction))
     return Info(note=say("info.poisoner", player=target),
                 effects=(Effect(target, "poisoned", True, say("by.poisoner"), until_dusk=True),))
 
@@ -217,7 +217,7 @@ def _snake_charmer(state, player, choice, _deaths) -> Info:
         return Info(note=say("info.not_the_demon", player=target))
     if is_malfunctioning(state, player):
         return Info(note=say("info.snake_charmer_malfunctions", player=target))
-    terms, charmer = state.setup.script.terms, true_character(state, player)
+    terms, charmer = state.setup.private_script.terms, true_character(state, player)
     why = say("by.snake_charmer")  # alignments swap too, even an evil Charmer's (seed 000)
     mine, theirs = alignment_of(state, player) or "good", alignment_of(state, target) or "evil"
     return Info(note=say("info.snake_charmer", player=player, demon=target), needs_result=True,
@@ -247,7 +247,7 @@ def _fang_gu(state, player, choice, deaths) -> Info:
     return Info(note=say("info.fang_gu", player=target, alignment=alignment, fang_gu=player),
                 death=player,
                 tells=((target, say("tell.fang_gu",
-                                    alignment=state.setup.script.terms.alignment(alignment))),),
+                                    alignment=state.setup.private_script.terms.alignment(alignment))),),
                 effects=(Effect(target, "character", "fanggu", why),
                          Effect(target, "alignment", alignment, why), *joins))
 
@@ -270,7 +270,7 @@ def _pit_hag(state, player, choice, _deaths) -> Info:
     target = target_of(choice)
     if target is None or choice.chosen_character is None:
         return Info(note=say("info.no_choice_sent"))
-    new = state.setup.script.get(choice.chosen_character)
+    new = state.setup.private_script.get(choice.chosen_character)
     in_play = is_in_play(state, new.id)
     if in_play or is_malfunctioning(state, player):
         return Info(note=say("info.pit_hag_in_play" if in_play else "info.pit_hag_malfunctions",
@@ -336,7 +336,7 @@ def _huntsman(state, player, choice, _deaths) -> Info:
     if chosen is None or chosen.id != "damsel" or is_malfunctioning(state, player):
         return Info(note=say("info.huntsman_not_damsel", player=target or say("info.no_choice")))
     in_play = {state.grimoire_of(s.name).character for s in state.seats}
-    free = [c for c in state.setup.script.of_team("townsfolk") if c.id not in in_play]
+    free = [c for c in state.setup.private_script.of_team("townsfolk") if c.id not in in_play]
     if not free:
         return Info(note=say("info.huntsman_none_free", player=target))
     return Info(note=say("info.huntsman", player=target, character=free[0].name),
@@ -345,7 +345,7 @@ def _huntsman(state, player, choice, _deaths) -> Info:
 
 
 def _philosopher(state, player, choice, _deaths) -> Info:
-    gained = state.setup.script.get(choice.chosen_character) if choice else None
+    gained = state.setup.private_script.get(choice.chosen_character) if choice else None
     if gained is None:
         return Info(note=say("info.no_choice_sent"))
     if is_malfunctioning(state, player):

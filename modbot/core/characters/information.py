@@ -122,7 +122,7 @@ def _pixie(state, player, _choice, _deaths) -> Info:
 def _oracle(state, _player, _choice, _deaths) -> Info:
     dead_evil = sum(1 for s in state.seats if not s.alive and not s.traveller
                     and is_evil(state, s.name))
-    return Info(str(dead_evil), say("result.oracle", team=state.setup.script.terms.evil))
+    return Info(str(dead_evil), say("result.oracle", team=state.setup.private_script.terms.evil))
 
 
 def _undertaker(state, _player, _choice, _deaths) -> Info:
@@ -159,7 +159,7 @@ def _seamstress(state, _player, choice, _deaths) -> Info:
 def _chambermaid(state, _player, choice, deaths) -> Info:
     if choice is None or len(choice.players) != 2:
         return Info()
-    order = state.setup.script.night_order(state.cycle)
+    order = state.setup.private_script.night_order(state.cycle)
     woke = sum(1 for p in choice.players if p not in deaths and state.seat(p).alive
                and (c := acting_character(state, p)) is not None and c.id in order)
     return Info(str(woke), say("result.chambermaid", first=choice.players[0],

@@ -49,7 +49,7 @@ def barber_swap(state, player, _choice, deaths) -> Info:
         return Info(note=say("info.barber_alive"))
     if is_malfunctioning(state, player):
         return Info(note=say("info.barber_malfunctioning",
-                             term=state.setup.script.terms.malfunction))
+                             term=state.setup.private_script.terms.malfunction))
     demons = players_of_team(state, "demon")
     swaps = [c for c in night_of(state, state.cycle).helping(BARBER) if c.player in demons]
     if not swaps:
@@ -70,7 +70,7 @@ def _swap(state, a: str, b: str) -> Info:
         why = say("by.barber")
         effects.append(Effect(player, "character", new.character, why))
         effects.append(Effect(player, "thinks", new.thinks, why))
-        effects.extend(pinned_alignment(state, player, state.setup.script.get(new.character),
+        effects.extend(pinned_alignment(state, player, state.setup.private_script.get(new.character),
                                         why))
         shown = new.thinks or new.character
         tells.append((player, say("tell.now_the", character=names.get(shown, shown))))
@@ -114,7 +114,7 @@ def word_turns(state, player: str, mezepheles: str):
     """(entry, effects, tells) for a player who said the Mezepheles' word: they take its
     alignment (and its evil team) tonight, unless it is impaired now: then the ability is
     spent for nothing (seed 002)."""
-    terms = state.setup.script.terms
+    terms = state.setup.private_script.terms
     if is_malfunctioning(state, mezepheles):
         return SheetEntry(MEZEPHELES, player, say("label.mezepheles"), None, (),
                           say("sheet.word_spent", player=player, term=terms.malfunction)), (), ()

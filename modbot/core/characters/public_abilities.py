@@ -88,7 +88,7 @@ def _klutz(state, action, ctx):
         return reject(ctx, "target_dead", nominee=action.target)
     events = (_use(state, ctx, "klutz", action.target),)
     if _works(state, ctx.author, "klutz") and is_evil(state, action.target):
-        terms = state.setup.script.terms
+        terms = state.setup.private_script.terms
         events += good_loses(state, say("win.klutz", team=terms.evil),
                              ctx.at)
     return events
@@ -201,7 +201,7 @@ def secret_word_said(state: GameState, author: str, text: str, post_number, at) 
 
 
 def _turnable(state: GameState, author: str, mezepheles: str) -> bool:
-    if not state.setup.script.terms.evil_teams:
+    if not state.setup.private_script.terms.evil_teams:
         return not is_evil(state, author)
     real = true_character(state, author)
     return (real is None or real.team != "demon") and (

@@ -21,7 +21,7 @@ def star_pass(state: GameState, imp: str) -> Info:
     own team; a good Imp, or one with no Minion of its team alive (the team loses), passes to
     a good Minion, even a dead one: the first is proposed, the Storytellers may pick another."""
     minions = players_of_team(state, "minion")
-    teams = state.setup.script.terms.evil_teams
+    teams = state.setup.private_script.terms.evil_teams
     if teams and is_evil(state, imp):
         team = state.grimoire_of(imp).evil_team
         minions = [m for m in minions if state.grimoire_of(m).evil_team == team]

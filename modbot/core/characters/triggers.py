@@ -84,7 +84,7 @@ def _doppelganger(state: GameState, event: Executed) -> tuple:
     if pair is None or pair[1] != event.player or is_malfunctioning(state, pair[0]) \
             or is_evil(state, event.player):
         return ()
-    terms = state.setup.script.terms
+    terms = state.setup.private_script.terms
     return good_loses(state, say("win.twin_executed", team=terms.good), event.at)
 
 
@@ -99,7 +99,7 @@ def _fearmonger(state: GameState, event: Executed) -> tuple:
     if character is None or character.id != "fearmonger" or \
             is_malfunctioning(state, fearmonger) or feared_by(state, fearmonger) != event.player:
         return ()
-    if state.setup.script.terms.evil_teams and is_evil(state, event.player):
+    if state.setup.private_script.terms.evil_teams and is_evil(state, event.player):
         return _team_loses(state, state.grimoire_of(event.player).evil_team, event.at)
     reason = say("win.fearmonger", player=event.player)
     if is_evil(state, event.player):
@@ -192,7 +192,7 @@ class PsychopathExecuted:
 def _psychopath(state: GameState, event: Executed) -> tuple:
     if not _is_working(state, event.player, "psychopath"):
         return ()
-    nomination = state.today.nomination_of(event.player) if state.today else None
+    nomination = state.current_day.nomination_of(event.player) if state.today else None
     nominator = nomination.nominator if nomination else None
     opponent = nominator if nominator not in (None, event.player) else None  # seed 002
     return (PsychopathExecuted(event.player, opponent, event.at),)
@@ -236,7 +236,7 @@ def scarlet_woman_heir(state: GameState, dead: str):
 
 def _her_demon_died(state: GameState, woman: str, dead: str) -> bool:
     demons = players_of_team(state, "demon")
-    if not state.setup.script.terms.evil_teams:
+    if not state.setup.private_script.terms.evil_teams:
         return not demons  # no other Demon still lives
     if not is_evil(state, woman):
         return True
@@ -248,7 +248,7 @@ def _her_demon_died(state: GameState, woman: str, dead: str) -> bool:
 def _promoted(state: GameState, e: ScarletWomanPromoted) -> GameState:
     state = state.with_entry(e.player, character=e.character)
     if state.phase.is_day:  # seed 002: she is told "only at night"
-        name = state.setup.script.get(e.character).name
+        name = state.setup.private_script.get(e.character).name
         state = replace(state, untold=(*state.untold,
                                        (e.player, say("tell.scarlet_woman", character=name))))
     return state

@@ -45,7 +45,7 @@ def detect(state: GameState, day_ended: bool = False) -> tuple[str, Say] | None:
     residents = [s for s in state.seats if not s.traveller]
     if not any(true_character(state, s.name) for s in residents):
         return None
-    if state.setup.script.terms.evil_teams:
+    if state.setup.private_script.terms.evil_teams:
         return _detect_teams(state, day_ended)
     demons = players_of_team(state, "demon")  # with Lil' Monsta's living babysitter
     living = len(living_residents(state))
@@ -130,7 +130,7 @@ class GoodLost:
 def good_loses(state: GameState, reason: Say, at: datetime) -> tuple:
     """What an ability that makes good lose emits: the evil win to confirm, or, while several
     evil teams play on, that good lost (the winner is the last team eligible)."""
-    if state.setup.script.terms.evil_teams and len(_live_teams(state)) > 1:
+    if state.setup.private_script.terms.evil_teams and len(_live_teams(state)) > 1:
         return (GoodLost(reason, at),)
     return (WinDetected("evil", reason, at),)
 
@@ -161,7 +161,7 @@ def _detect_teams(state: GameState, day_ended: bool) -> tuple[str, Say] | None:
 
 def _losing_teams(state: GameState, at: datetime) -> tuple:
     if not state.dealt or state.setup.script is None or \
-            not state.setup.script.terms.evil_teams:
+            not state.setup.private_script.terms.evil_teams:
         return ()
     live = _live_teams(state)
     if not live:
@@ -198,7 +198,7 @@ def _good_lost(state: GameState, e: GoodLost) -> GameState:
 
 
 def _told_win(state: GameState, event: WinDetected, _batch) -> tuple:
-    terms = state.setup.script.terms if state.setup.script else None
+    terms = state.setup.private_script.terms if state.setup.script else None
     team = terms.alignment(event.winner) if terms else event.winner
     return (to_storytellers("win_detected", f"win:{event.winner}:{iso(event.at)}",
                             winner=event.winner, team=team, reason=event.reason),)
@@ -207,7 +207,7 @@ def _told_win(state: GameState, event: WinDetected, _batch) -> tuple:
 def _told_team_lost(state: GameState, event: EvilTeamLost, _batch) -> tuple:
     """Each player of the team is told, but a sober and healthy Marionette (seed 002: "never
     informed of changes to their alignment/team, unless they are drunk or poisoned")."""
-    good = state.setup.script.terms.good
+    good = state.setup.private_script.terms.good
     players = tuple(
         to_player(p, "night_results", f"team-lost:{event.team}:{p}", night=None,
                   lines=[say("tell.team_lost", good=good)])

@@ -82,11 +82,11 @@ def _wrong_phase(state: GameState, ctx: Context, what: Say) -> Rejection:
 def butcher_may_nominate(state: GameState, player: str) -> bool:
     """The Butcher (a traveller: its character is public), alive, in the voting window, before
     its second nomination of the day (seed 001: "after nominations have closed")."""
-    character = state.setup.script.get(state.grimoire_of(player).character or "") \
+    character = state.setup.private_script.get(state.grimoire_of(player).character or "") \
         if state.setup.script else None
     return (character is not None and character.id == BUTCHER and state.phase is Phase.VOTING
             and state.seat(player).alive and state.seat(player).traveller
-            and not any(n.by_butcher for n in state.today.nominations))
+            and not any(n.by_butcher for n in state.current_day.nominations))
 
 
 def _nominate(state: GameState, action: Nominate, ctx: Context):
@@ -115,7 +115,7 @@ def _call_exile(state: GameState, action: CallExile, ctx: Context):
         return reject(ctx, "not_a_traveller", nominee=target)
     if not state.seat(target).alive:
         return reject(ctx, "player_dead", nominee=target)
-    if state.today.nomination_of(target, EXILE) is not None:
+    if state.current_day.nomination_of(target, EXILE) is not None:
         return reject(ctx, "exile_already_called", nominee=target)
     order = state.setup.clock_order(target)
     return (Nominated(EXILE, ctx.author, target, ctx.post_number, ctx.at, order),)
@@ -154,7 +154,7 @@ def _unvote(state: GameState, action: Unvote, ctx: Context):
     if action.nominee is None:
         events = tuple(
             VoteWithdrawn(n.kind, n.nominee, ctx.author, ctx.post_number, ctx.at)
-            for n in (state.today.open_nominations() if state.today else ())
+            for n in (state.current_day.open_nominations() if state.today else ())
             if ctx.author in n.cast
         )
         return events or reject(ctx, "nothing_to_withdraw")
@@ -172,10 +172,10 @@ def _unvote(state: GameState, action: Unvote, ctx: Context):
 def _skip(state: GameState, _action: SkipNomination, ctx: Context):
     if state.phase not in (Phase.DISCUSSION, Phase.NOMINATION):
         return _wrong_phase(state, ctx, say("doing.declining_to_nominate"))
-    if state.today.has_nominated(ctx.author):
-        earlier = next(n for n in state.today.nominations if n.nominator == ctx.author)
+    if state.current_day.has_nominated(ctx.author):
+        earlier = next(n for n in state.current_day.nominations if n.nominator == ctx.author)
         return reject(ctx, "nominator_already_used", nominee=earlier.nominee)
-    if ctx.author in state.today.skipped:
+    if ctx.author in state.current_day.skipped:
         return ()
     return (NominationSkipped(ctx.author, ctx.post_number, ctx.at),)
 
@@ -187,7 +187,7 @@ def _whisper(state: GameState, action: Whisper, ctx: Context):
         return reject(ctx, "self_whisper")
     requested = (WhisperRequested(ctx.author, action.with_, ctx.post_number, ctx.at),)
     limit = state.setup.whispers_per_day
-    count = 1 + sum(1 for w in state.today.whispers if w.requester == ctx.author)
+    count = 1 + sum(1 for w in state.current_day.whispers if w.requester == ctx.author)
     if limit and count > limit:  # recorded all the same: the Storytellers judge
         return (*requested, WhisperLimitExceeded(ctx.author, count, limit, ctx.post_number, ctx.at))
     return requested
@@ -202,7 +202,7 @@ def _whisper_storyteller(state: GameState, _action: WhisperStoryteller, ctx: Con
 def _answer(state: GameState, action, ctx: Context, accepted: bool):
     if not state.phase.is_day:
         return _wrong_phase(state, ctx, say("doing.answering_a_whisper"))
-    pending = [w for w in state.today.whispers if w.is_pending_for(ctx.author)]
+    pending = [w for w in state.current_day.whispers if w.is_pending_for(ctx.author)]
     if action.from_ is not None:
         pending = [w for w in pending if w.requester == action.from_]
     requesters = tuple(dict.fromkeys(w.requester for w in pending))

@@ -172,7 +172,7 @@ def _day_request(state: GameState, action: FreeAction, character, ctx: Context):
     the Savant's visit): seed 001 wants it declared in the thread first (/whisper
     Storyteller). Declared, it goes to the Storytellers to answer; not declared, the player is
     told to declare it, and the Storytellers see the request flagged."""
-    declared = state.today is not None and ctx.author in state.today.consults
+    declared = state.today is not None and ctx.author in state.current_day.consults
     return (DayAbilityRequested(ctx.author, character.id, action.text, declared,
                                 ctx.post_number, ctx.at),)
 
@@ -224,9 +224,9 @@ def _check_targets(state: GameState, action: Choose, character, ctx: Context):
             return reject(ctx, "choice_alive", character=name, player=player)
         if spec.dead_only and seat.alive:
             return reject(ctx, "choice_dead", character=name, player=player)
-    chosen = state.setup.script.get(action.character) if action.character else None
+    chosen = state.setup.private_script.get(action.character) if action.character else None
     if chosen is not None and spec.character_teams and chosen.team not in spec.character_teams:
-        teams = state.setup.script.terms.good if set(spec.character_teams) == {
+        teams = state.setup.private_script.terms.good if set(spec.character_teams) == {
             "townsfolk", "outsider"} else say("count.either", teams=spec.character_teams)
         return reject(ctx, "choice_team", character=name, teams=teams, chosen=chosen.name)
     return None

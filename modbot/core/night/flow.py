@@ -116,7 +116,7 @@ def deal_problems(state: GameState) -> list[Say]:
     missing = [s.name for s in state.seats if not state.grimoire_of(s.name).character]
     if missing:
         problems.append(say("setup.deal_no_character", players=missing))
-    wanted = state.setup.script.terms.demon_bluffs
+    wanted = state.setup.private_script.terms.demon_bluffs
     short = [d for d in players_of_team(state, "demon")
              if len(state.grimoire_of(d).bluffs or state.bluffs) < wanted]
     if short and not state.setup.lil_monsta:  # Lil' Monsta skips Demon info

@@ -31,7 +31,7 @@ def name_of(state: GameState, player: str) -> str | Say:
 
 
 def special_row(state: GameState, step: str) -> SheetEntry:
-    terms = state.setup.script.terms
+    terms = state.setup.private_script.terms
     evil = [say("sheet.player_team", player=p, team=true_character(state, p).team) for p in
             players_of_team(state, "minion", False) + players_of_team(state, "demon", False)]
     if step == "minioninfo":
@@ -81,7 +81,7 @@ def status_of(state: GameState, player: str, dead: bool = True) -> tuple[Say, ..
     believes = real is not None and real.id in (LUNATIC, MARIONETTE) and \
         not (entry.poisoned or entry.drunk)
     if is_malfunctioning(state, player) and not believes:
-        out.append(say("status.malfunctioning", term=state.setup.script.terms.malfunction))
+        out.append(say("status.malfunctioning", term=state.setup.private_script.terms.malfunction))
     if entry.mad_as:
         out.append(say("status.mad_as", character=entry.mad_as))
     if entry.thinks and entry.thinks != entry.character:
@@ -124,7 +124,7 @@ def _suggested(state: GameState, base: SheetEntry, player: str, character: Chara
     spec = character.spec
     true = info.told()
     if true is not None and is_malfunctioning(state, player):
-        text = say("sheet.malfunctioning", term=state.setup.script.terms.malfunction, true=true)
+        text = say("sheet.malfunctioning", term=state.setup.private_script.terms.malfunction, true=true)
         return replace(base, suggestion=text, needs_result=True), None
     if true is not None and character.team == "townsfolk" and _vortox_works(state):
         false = _falsify(info.value)

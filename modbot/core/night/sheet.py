@@ -36,7 +36,7 @@ from .rows import ACTS_WHEN_KILLED, lunatic_rows, name_of, row_of, special_row, 
 def build_sheet(state: GameState):
     """(sheet, deaths, results, tells, effects) for the current night."""
     night = night_of(state, state.cycle)
-    order = state.setup.script.night_order(state.cycle)
+    order = state.setup.private_script.night_order(state.cycle)
     actors = _actors(state, order)
     goon = _goon(state, actors)
     # The Goon's chooser is drunk from its step on, except an Assassin: its kill still lands

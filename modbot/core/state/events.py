@@ -196,12 +196,12 @@ def _phase_changed(state: GameState, e: PhaseChanged) -> GameState:
 
 
 def _day_ended(state: GameState, e: DayEnded) -> GameState:
-    day = replace(state.today, ended_at=e.at, executed=e.executed, living_at_end=e.living)
+    day = replace(state.current_day, ended_at=e.at, executed=e.executed, living_at_end=e.living)
     return replace(state, today=None, past_days=(*state.past_days, day))
 
 
 def _executed(state: GameState, e: Executed) -> GameState:
-    return _today(state, replace(state.today, executed=e.player))
+    return _today(state, replace(state.current_day, executed=e.player))
 
 
 def _player_died(state: GameState, e: PlayerDied) -> GameState:
@@ -209,40 +209,44 @@ def _player_died(state: GameState, e: PlayerDied) -> GameState:
     state = replace(state, deaths_log=(*state.deaths_log, (e.player, e.cause, e.at)))
     if state.today is None:
         return state
-    return _today(state, replace(state.today, deaths=(*state.today.deaths,
+    return _today(state, replace(state.current_day, deaths=(*state.current_day.deaths,
                                                       Death(e.player, e.cause, e.at))))
 
 
 def _nominated(state: GameState, e: Nominated) -> GameState:
     nomination = Nomination(e.kind, e.nominator, e.nominee, e.post_number, e.at, e.order,
                             by_butcher=e.by_butcher)
-    day = state.today
+    day = state.current_day
     if e.kind == EXECUTION:
         return _today(state, replace(day, nominations=(*day.nominations, nomination)))
     return _today(state, replace(day, exiles=(*day.exiles, nomination)))
 
 
 def _nomination(state: GameState, kind: str, nominee: str) -> Nomination:
-    return state.today.nomination_of(nominee, kind)
+    """The nomination an event of today names (the event was decided on it)."""
+    found = state.current_day.nomination_of(nominee, kind)
+    if found is None:
+        raise ValueError(f"no {kind} nomination of {nominee} today")
+    return found
 
 
 def _vote_cast(state: GameState, e: VoteCast) -> GameState:
     n = _nomination(state, e.kind, e.nominee)
     cast = {**n.cast, e.voter: CastVote(e.value, e.post_number, e.at)}
-    return _today(state, state.today.replace_nomination(replace(n, cast=cast)))
+    return _today(state, state.current_day.replace_nomination(replace(n, cast=cast)))
 
 
 def _vote_withdrawn(state: GameState, e: VoteWithdrawn) -> GameState:
     n = _nomination(state, e.kind, e.nominee)
     cast = {voter: v for voter, v in n.cast.items() if voter != e.voter}
-    return _today(state, state.today.replace_nomination(replace(n, cast=cast)))
+    return _today(state, state.current_day.replace_nomination(replace(n, cast=cast)))
 
 
 def _vote_locked(state: GameState, e: VoteLocked) -> GameState:
     n = _nomination(state, e.kind, e.nominee)
     vote = e.vote
     cast = {voter: v for voter, v in n.cast.items() if voter != vote.player}
-    day = state.today.replace_nomination(replace(n, locked=(*n.locked, vote), cast=cast))
+    day = state.current_day.replace_nomination(replace(n, locked=(*n.locked, vote), cast=cast))
     if vote.ghost_vote_spent:
         state = state.with_seat(replace(state.seat(vote.player), ghost_vote=False))
         day = replace(day, ghost_votes_spent=(*day.ghost_votes_spent, vote.player))
@@ -254,20 +258,20 @@ def _nomination_closed(state: GameState, e: NominationClosed) -> GameState:
         _nomination(state, e.kind, e.nominee),
         closed_at=e.at, living_at_close=e.living, threshold_at_close=e.threshold,
     )
-    return _today(state, state.today.replace_nomination(n))
+    return _today(state, state.current_day.replace_nomination(n))
 
 
 def _nomination_skipped(state: GameState, e: NominationSkipped) -> GameState:
-    return _today(state, replace(state.today, skipped=(*state.today.skipped, e.player)))
+    return _today(state, replace(state.current_day, skipped=(*state.current_day.skipped, e.player)))
 
 
 def _whisper_requested(state: GameState, e: WhisperRequested) -> GameState:
     request = WhisperRequest(e.requester, e.with_, e.post_number, e.at)
-    return _today(state, replace(state.today, whispers=(*state.today.whispers, request)))
+    return _today(state, replace(state.current_day, whispers=(*state.current_day.whispers, request)))
 
 
 def _whisper_answered(state: GameState, e: WhisperAnswered) -> GameState:
-    whispers = list(state.today.whispers)
+    whispers = list(state.current_day.whispers)
     for index in range(len(whispers) - 1, -1, -1):
         request = whispers[index]
         if request.requester == e.requester and request.is_pending_for(e.player):
@@ -279,12 +283,14 @@ def _whisper_answered(state: GameState, e: WhisperAnswered) -> GameState:
             else:
                 whispers[index] = replace(request, declined=request.declined | {e.player})
             break
-    return _today(state, replace(state.today, whispers=tuple(whispers)))
+    return _today(state, replace(state.current_day, whispers=tuple(whispers)))
 
 
 def _whisper_broken(state: GameState, e: WhisperBroken) -> GameState:
     """In today's whispers, or at night in those of the day just ended."""
     day = state.whisper_day()
+    if day is None:  # a whisper broken before the first day: none was ever declared
+        return state
     whispers = tuple(
         replace(w, broken_by=e.by, broken_at=e.at)
         if w.requester == e.requester and w.post_number == e.request_post else w
@@ -295,7 +301,7 @@ def _whisper_broken(state: GameState, e: WhisperBroken) -> GameState:
 
 
 def _consult_requested(state: GameState, e: StorytellerConsultRequested) -> GameState:
-    return _today(state, replace(state.today, consults=(*state.today.consults, e.player)))
+    return _today(state, replace(state.current_day, consults=(*state.current_day.consults, e.player)))
 
 
 FEATURE = Feature("votes and whispers: events", appliers={

@@ -130,7 +130,7 @@ def yesterday(state: GameState) -> DayState | None:
 
 
 def character_names(state: GameState) -> dict[str, str]:
-    return {c.id: c.name for c in state.setup.script.characters}
+    return {c.id: c.name for c in state.setup.private_script.characters}
 
 
 __all__ = ["BABYSITTER", "PUZZLED", "alignment_of", "babysitter", "character_names", "is_evil",

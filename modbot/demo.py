@@ -65,6 +65,7 @@ def run_demo(database_url: str, out=print) -> int:
         out("\n" + "=" * 20 + " The private side (PMs: players, Storytellers, bot) " +
             "=" * 20 + "\n")
         out(private_text(rehearsal))
+        assert rehearsal.store is not None  # the rehearsal played: its store is open
         counts = rehearsal.store.outbox_counts()
         out(f"\nOutbox: {counts.get('sent', 0)} sent, {counts.get('pending', 0)} pending, "
             f"{counts.get('failed', 0)} failed.")

@@ -77,7 +77,7 @@ def replay(state: GameState, posts, at: datetime | None = None) -> Replay:
 def report(state: GameState, rejections: dict[int, list[Rejection]] | None = None) -> dict:
     rejections = rejections or {}
     days = list(state.past_days) + ([state.today] if state.today is not None else [])
-    out = {
+    out: dict[str, object] = {
         "phase": state.phase_label,
         "phase_ends_at": iso(state.phase_ends_at),
         "living": living_count(state),

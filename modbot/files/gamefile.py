@@ -301,7 +301,8 @@ def _extra_aliases(lines: _Lines, table, seats: tuple[Seat, ...]) -> tuple[Seat,
         raise lines.error(None, "[aliases] must be a table of alias = \"player\"")
     by_name = {s.name.casefold(): i for i, s in enumerate(seats)}
     changed = list(seats)
-    header = (lines._headers(r"^\s*\[\s*aliases\s*\]") or [None])[0]
+    found = lines._headers(r"^\s*\[\s*aliases\s*\]")
+    header = found[0] if found else None
     for alias, player in table.items():
         index = by_name.get(str(player).casefold())
         if index is None:

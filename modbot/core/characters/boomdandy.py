@@ -75,7 +75,7 @@ def due(state: GameState) -> datetime | None:
 
 def resolve(state: GameState, at: datetime) -> list:
     counts: dict[str, int] = {}
-    for _player, target in state.countdown.points:
+    for _player, target in (state.countdown.points if state.countdown else ()):
         counts[target] = counts.get(target, 0) + 1
     ranked = sorted(counts.items(), key=lambda item: -item[1])
     victim = ranked[0][0] if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]) \
@@ -125,8 +125,11 @@ def _started(state: GameState, e: CountdownStarted) -> GameState:
 
 
 def _pointed(state: GameState, e: Pointed) -> GameState:
-    points = (*tuple(p for p in state.countdown.points if p[0] != e.player), (e.player, e.target))
-    return replace(state, countdown=replace(state.countdown, points=points))
+    countdown = state.countdown
+    if countdown is None:  # a point is decided only while the countdown runs
+        raise ValueError("a point with no countdown running")
+    points = (*tuple(p for p in countdown.points if p[0] != e.player), (e.player, e.target))
+    return replace(state, countdown=replace(countdown, points=points))
 
 
 def _ended(state: GameState, _e: CountdownEnded) -> GameState:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ..state.grimoire import (
     alignment_of,
+    character_id,
     is_evil,
     is_in_play,
     is_malfunctioning,
@@ -54,7 +55,7 @@ def _kill(state, player, choice, _deaths) -> Info:
     safe = protected_by(state, target) if is_demon else None
     if safe is not None:
         return Info(note=say("info.safe", player=target, by=safe))
-    if target == player and true_character(state, player).id == "imp":
+    if target == player and character_id(state, player) == "imp":
         return star_pass(state, player)
     return Info(note=say("info.dies", player=target), death=target)
 

@@ -16,6 +16,7 @@ from dataclasses import replace
 from ..state.grimoire import (
     acting_character,
     alignment_of,
+    character_id,
     character_names,
     is_evil,
     living_neighbours,
@@ -37,7 +38,7 @@ def compute(state: GameState, player: str, choice: NightChoice | None,
     if character is None:
         return Info()
     if true_character(state, player) is not None and \
-            true_character(state, player).id == "lunatic" and character.team == "demon":
+            character_id(state, player) == "lunatic" and character.team == "demon":
         return lunatic(state, player, choice)
     handler = _INFO.get(character.spec.info or "")
     return handler(state, player, choice, deaths) if handler else Info()

@@ -52,7 +52,7 @@ def noted(state: GameState, night, deaths: tuple[str, ...], at: datetime) -> lis
         if effect.field == "mad_as":
             mad[effect.player] = (effect.value, say("madness.today", why=effect.why)
                                   if effect.until_dusk else effect.why)
-    lines = [say("madness.mad", player=player, character=names.get(what, what), why=why)
+    lines = [say("madness.mad", player=player, character=names.get(what or "", what), why=why)
              for player, (what, why) in mad.items()
              if state.seat(player).alive and player not in deaths]
     lines += [say("madness.mutant", player=s.name) for s in state.seats

@@ -9,7 +9,7 @@ Storytellers may drop the change (`!effect N off`) and pick another with `!chara
 
 from __future__ import annotations
 
-from ..state.grimoire import is_evil, is_malfunctioning, players_of_team, true_character
+from ..state.grimoire import character_id, is_evil, is_malfunctioning, players_of_team, true_character
 from ..state.model import GameState
 from ..state.night_model import Effect, Info
 from ..wording import say
@@ -27,7 +27,7 @@ def star_pass(state: GameState, imp: str) -> Info:
         minions = [m for m in minions if state.grimoire_of(m).evil_team == team]
     elif teams:
         minions = []
-    scarlet = [m for m in minions if true_character(state, m).id == "scarletwoman"
+    scarlet = [m for m in minions if character_id(state, m) == "scarletwoman"
                and not is_malfunctioning(state, m)]
     heir = scarlet[0] if scarlet else (minions[0] if minions else None)
     if heir is None and teams:

@@ -23,7 +23,14 @@ from datetime import datetime
 
 from ..feature import Feature, to_player, to_storytellers, unchanged
 from ..state.events import EXECUTION, Executed, Nominated, PlayerDied
-from ..state.grimoire import is_evil, is_malfunctioning, living_residents, players_of_team, true_character
+from ..state.grimoire import (
+    character_id,
+    is_evil,
+    is_malfunctioning,
+    living_residents,
+    players_of_team,
+    true_character,
+)
 from ..state.model import GameState, iso
 from ..wording import Say, say
 from . import boomdandy, madness
@@ -118,7 +125,7 @@ def _witch_curse(state: GameState, event: Nominated) -> tuple:
     entry = state.grimoire_of(event.nominator)
     living = len(living_residents(state))
     witches = [w for w in players_of_team(state, "minion")
-               if true_character(state, w).id == "witch" and not is_malfunctioning(state, w)]
+               if character_id(state, w) == "witch" and not is_malfunctioning(state, w)]
     if entry.cursed_day != state.cycle or not witches or living <= 3 or \
             not state.seat(event.nominator).alive:
         return ()
@@ -220,7 +227,7 @@ def _scarlet_woman(state: GameState, event: PlayerDied) -> tuple:
         return ()
     living = len(living_residents(state)) + 1  # before the death
     women = [p for p in players_of_team(state, "minion")
-             if true_character(state, p).id == "scarletwoman" and not is_malfunctioning(state, p)
+             if character_id(state, p) == "scarletwoman" and not is_malfunctioning(state, p)
              and _her_demon_died(state, p, event.player)]
     if not women or living < 5:
         return ()
@@ -248,7 +255,7 @@ def _her_demon_died(state: GameState, woman: str, dead: str) -> bool:
 def _promoted(state: GameState, e: ScarletWomanPromoted) -> GameState:
     state = state.with_entry(e.player, character=e.character)
     if state.phase.is_day:  # seed 002: she is told "only at night"
-        name = state.setup.private_script.get(e.character).name
+        name = state.setup.private_script.name_of(e.character)
         state = replace(state, untold=(*state.untold,
                                        (e.player, say("tell.scarlet_woman", character=name))))
     return state

@@ -22,6 +22,7 @@ from ..feature import Feature, to_player, to_storytellers
 from ..state.grimoire import (
     alignment_of,
     babysitter,
+    character_id,
     is_malfunctioning,
     living_residents,
     players_of_team,
@@ -86,7 +87,7 @@ def _twins_alive(state: GameState) -> bool:
 
 def _no_execution_under_vortox(state: GameState, demons: list[str]) -> bool:
     day = state.past_days[-1] if state.past_days else None
-    working = [d for d in demons if true_character(state, d).id == "vortox"
+    working = [d for d in demons if character_id(state, d) == "vortox"
                and not is_malfunctioning(state, d)]
     return bool(working) and day is not None and day.executed is None
 
@@ -145,13 +146,13 @@ def _detect_teams(state: GameState, day_ended: bool) -> tuple[str, Say] | None:
     if day_ended:
         day = state.past_days[-1] if state.past_days else None
         for team, members in live.items():
-            vortox = [p for p in members if true_character(state, p).id == "vortox"
+            vortox = [p for p in members if character_id(state, p) == "vortox"
                       and state.seat(p).alive and not is_malfunctioning(state, p)]
             if vortox and day is not None and day.executed is None:
                 return "evil", say("win.vortox_team", team=team)
     if len(living) <= 2:
         winners = [team for team, members in live.items()
-                   if any(p in living and true_character(state, p).team == "demon"
+                   if any(p in living and _team(state, p) == "demon"
                           for p in members)]
         if len(winners) == 1:
             return "evil", say("win.two_alive_team", team=winners[0])
@@ -215,6 +216,11 @@ def _told_team_lost(state: GameState, event: EvilTeamLost, _batch) -> tuple:
     return (*players, to_storytellers(
         "st_note", f"team-lost-st:{event.team}",
         text=say("st.team_lost", team=event.team, players=event.players, good=good)))
+
+
+def _team(state: GameState, player: str) -> str | None:
+    real = true_character(state, player)
+    return real.team if real is not None else None
 
 
 def unaware_marionette(state: GameState, player: str) -> bool:

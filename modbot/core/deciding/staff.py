@@ -231,6 +231,8 @@ def _lock(state, action: StLock, ctx):
     if not nomination.is_open or nomination.hand != action.voter:
         return reject(ctx, "not_at_hand", voter=action.voter, hand=nomination.hand or "nobody")
     vote = lock_at_hand(state, nomination, ctx.at, end_of_day=True)
+    if vote is None:  # the hand's seat locks nothing (it has no vote to give)
+        return reject(ctx, "not_at_hand", voter=action.voter, hand=nomination.hand or "nobody")
     return (VoteLocked(EXECUTION, action.nominee, replace(
         vote, note=say("note.locked_by_st_too", note=vote.note) if vote.note
         else say("note.locked_by_st"))),)

@@ -99,8 +99,9 @@ def _choose(text: str, roster: Roster, script: Script | None):
         if found is None:
             return ("unknown_character", text, {"text": split.group(2)})
         character, text = found.id, split.group(1)
-    elif script is not None and roster.resolve_exact(text) is None and script.find(text):
-        return Choose((), script.find(text).id)
+    elif script is not None and roster.resolve_exact(text) is None and \
+            (named := script.find(text)) is not None:
+        return Choose((), named.id)
     players = []
     for token in (t for t in _SEPARATORS.split(text) if t):
         resolved = roster.resolve(token)

@@ -255,9 +255,11 @@ def _sheet_edit(state: GameState, action: StSheetEdit, ctx):
     refused = _night_open(state, ctx)
     if refused is not None:
         return refused
-    if action.field == "dies" and not state.seat(action.player).alive:
+    if action.field == "dies" and action.player is not None and \
+            not state.seat(action.player).alive:
         return reject(ctx, "player_dead", nominee=action.player)
-    if action.field == "dies" and lleech_survives(state, action.player):
+    if action.field == "dies" and action.player is not None and \
+            lleech_survives(state, action.player):
         return reject(ctx, "lleech_lives", player=action.player)
     effects = night_of(state, state.cycle).effects
     if action.field == "noeffect" and not 1 <= int(action.text) <= len(effects):

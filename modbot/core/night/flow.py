@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from ..characters import madness, triggers
 from ..feature import Feature, Timer
 from ..state.events import Event, PhaseChanged, PlayerDied
-from ..state.grimoire import is_malfunctioning, players_of_team, true_character
+from ..state.grimoire import character_id, is_malfunctioning, players_of_team
 from ..state.ids import FEARMONGER
 from ..state.model import GameState, Phase
 from ..state.private_events import (
@@ -56,7 +56,7 @@ def due(state: GameState) -> tuple[datetime, str] | None:
         candidates.append((lock, "lock"))
     elif night.approved_by is None and not night.st_reminded and not night.delayed:
         candidates.append((state.phase_ends_at - APPROVAL_REMINDER, "remind_st"))
-    if night.approved_by is not None and night.locked:
+    if night.approved_by is not None and night.locked and night.approved_at is not None:
         candidates.append((max(state.phase_ends_at, night.approved_at), "dawn"))
     elif not night.delayed:
         candidates.append((state.phase_ends_at, "delay"))
@@ -94,7 +94,7 @@ def dawn(state: GameState, at: datetime) -> list:
 def _fear_announced(state: GameState, night, at: datetime) -> list:
     """All players know when the Fearmonger chooses a new player (seed 002)."""
     for player in players_of_team(state, "minion"):
-        if true_character(state, player).id != FEARMONGER or is_malfunctioning(state, player):
+        if character_id(state, player) != FEARMONGER or is_malfunctioning(state, player):
             continue
         tonight = night.choice_of(player)
         earlier = [n.choice_of(player) for n in state.past_nights]

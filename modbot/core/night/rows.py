@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..state.grimoire import acting_character, character_names, is_malfunctioning, players_of_team, true_character
+from ..state.grimoire import acting_character, character_id, character_names, is_malfunctioning, players_of_team, true_character
 from ..state.ids import BARBER, LUNATIC, MARIONETTE, SAGE, VORTOX
 from ..state.model import GameState
 from ..state.night_model import Info, NightChoice, SheetEntry
@@ -147,7 +147,7 @@ def _suggested(state: GameState, base: SheetEntry, player: str, character: Chara
 
 def _vortox_works(state: GameState) -> bool:
     return any(not is_malfunctioning(state, p) for p in players_of_team(state, "demon")
-               if true_character(state, p).id == VORTOX)
+               if character_id(state, p) == VORTOX)
 
 
 def _falsify(value: str | None) -> str | None:

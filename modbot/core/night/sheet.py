@@ -23,7 +23,7 @@ from ..characters.information import compute
 from ..characters.others_choose import lil_monsta_step, word_turns
 from ..characters.public_abilities import moonchild_deaths, turned_by_word
 from ..characters.triggers import scarlet_woman_heir
-from ..state.grimoire import acting_character, alignment_of, is_malfunctioning, true_character
+from ..state.grimoire import acting_character, alignment_of, character_id, is_malfunctioning, true_character
 from ..state.ids import ASSASSIN, BONE_COLLECTOR, GOON, LIL_MONSTA, MOONCHILD
 from ..state.model import GameState, GrimoireEntry
 from ..state.night_model import Effect, NightState, SheetEntry
@@ -42,7 +42,7 @@ def build_sheet(state: GameState):
     # The Goon's chooser is drunk from its step on, except an Assassin: its kill still lands
     # (seed 002: "they join the Assassin's team and die").
     run = _Night(_with_poison(state, [e for e in goon if e.field == "drunk"
-                                      and true_character(state, e.player).id != ASSASSIN]),
+                                      and character_id(state, e.player) != ASSASSIN]),
                  night, order, effects=list(goon))
     run.entries = fabled.sheet_entries(state)
     run.entries += [SheetEntry(MOONCHILD, victim, say("label.moonchild"), None, (),

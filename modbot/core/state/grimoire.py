@@ -76,6 +76,12 @@ def no_dashii_victims(state: GameState) -> set[str]:
     return out
 
 
+def character_id(state: GameState, player: str) -> str | None:
+    """The id of the player's true character (None: none dealt)."""
+    real = true_character(state, player)
+    return real.id if real is not None else None
+
+
 def players_of_team(state: GameState, team: str, alive: bool = True) -> list[str]:
     """The players of a character type; Lil' Monsta's babysitter registers as the Demon."""
     found = [s.name for s in state.seats if (s.alive or not alive)
@@ -133,7 +139,7 @@ def character_names(state: GameState) -> dict[str, str]:
     return {c.id: c.name for c in state.setup.private_script.characters}
 
 
-__all__ = ["BABYSITTER", "PUZZLED", "alignment_of", "babysitter", "character_names", "is_evil",
+__all__ = ["BABYSITTER", "PUZZLED", "alignment_of", "babysitter", "character_id", "character_names", "is_evil",
            "is_in_play", "is_malfunctioning", "is_puzzled",
            "living_neighbours", "living_residents", "no_dashii_victims", "players_of_team",
            "true_character", "yesterday"]

@@ -51,6 +51,7 @@ class LiveRehearsal:
     store: Store
     database: Path
     keys: dict[str, str]  # username -> single-user API key
+    topic_id: int  # the game thread, opened by the rehearsal
 
     @property
     def forum(self) -> Forum:
@@ -58,7 +59,7 @@ class LiveRehearsal:
 
     @property
     def thread_url(self) -> str:
-        topic = self.forum.topics[self.setup.topic_id]
+        topic = self.forum.topics[self.topic_id]
         return f"{self.server.url}/t/{topic.slug}/{topic.id}"
 
     def cycle(self):
@@ -89,7 +90,7 @@ class LiveRehearsal:
     def export(self, path: Path) -> Path:
         """The game thread as a thread file (`modbot replay GAME.toml FILE`)."""
         with self.forum.lock:
-            data = export_topic(self.forum, self.forum.topics[self.setup.topic_id])
+            data = export_topic(self.forum, self.forum.topics[self.topic_id])
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
         return path
@@ -112,7 +113,8 @@ def start_rehearsal(game: str | Path, *, speed: float = 60.0, port: int = 0,
         raise RehearsalError(f"cannot serve on port {port} ({exc.strerror}): choose another "
                              "with --port, or 0 for any free one") from exc
     keys = game_accounts(forum, setup)
-    setup = dataclasses.replace(setup, topic_id=_open_thread(forum, setup))
+    topic_id = _open_thread(forum, setup)
+    setup = dataclasses.replace(setup, topic_id=topic_id)
     database = _fresh_database(data_dir, setup)
     store = Store(f"sqlite:///{database}")
     server.start()
@@ -122,11 +124,11 @@ def start_rehearsal(game: str | Path, *, speed: float = 60.0, port: int = 0,
     service = Service(client, store, [setup],
                       settings or Settings(bot_username=setup.bot_username))
     service.start()
-    return LiveRehearsal(server, setup, service, store, database, keys)
+    return LiveRehearsal(server, setup, service, store, database, keys, topic_id)
 
 
 def _open_thread(forum: Forum, setup: GameSetup) -> int:
-    bot = forum.user(setup.bot_username)
+    bot = forum.account(setup.bot_username)  # game_accounts made it
     post = forum.create(bot, {"title": f"{setup.name}: the game thread", "category": 1,
                               "raw": opening_post(setup)}, api=False)
     return post.topic_id

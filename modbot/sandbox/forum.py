@@ -108,10 +108,17 @@ class Forum:
     def user(self, username: str) -> User | None:
         return self.users.get(username.lower())
 
+    def account(self, username: str) -> User:
+        """A user the caller knows exists (validated before, or made by the sandbox)."""
+        user = self.user(username)
+        if user is None:
+            raise ValueError(f"the sandbox has no user {username!r}")
+        return user
+
     def new_user_key(self, username: str) -> str:
         with self.lock:
             key = secrets.token_hex(32)
-            self.user_keys[key] = self.user(username).username
+            self.user_keys[key] = self.account(username).username
             self.key_ids[len(self.key_ids) + 1] = key
             return key
 
@@ -227,7 +234,7 @@ class Forum:
                           "private_message" if is_pm else "regular",
                           int(category) if category and not is_pm else None)
             if is_pm:
-                topic.allowed = [author.username] + [self.user(n).username for n in recipients]
+                topic.allowed = [author.username] + [self.account(n).username for n in recipients]
             self._next_topic += 1
             self.topics[topic.id] = topic
             return topic
@@ -304,7 +311,7 @@ class Forum:
             now = self.clock.now()
             limit = GRACE_DIFF_HIGH_TRUST if (editor.staff or editor.trust_level >= 2) else GRACE_DIFF
             in_grace = (editor.username.lower() == post.username.lower() and not reason
-                        and (now - post.last_version_at).total_seconds() < GRACE_SECONDS
+                        and (now - (post.last_version_at or post.created_at)).total_seconds() < GRACE_SECONDS
                         and _diff_size(post.raw, raw) <= limit)
             post.raw = raw
             post.updated_at = now

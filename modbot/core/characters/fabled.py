@@ -122,10 +122,11 @@ def _vote_due(state: GameState) -> datetime | None:
 
 
 def resolve(state: GameState, at: datetime) -> list:
-    vote = state.fiddle
+    vote = _running(state)
     counts = {p: sum(1 for _, t in vote.votes if t == p) for p in vote.players}
     first, second = vote.players
-    chosen = None if counts[first] == counts[second] else max(counts, key=counts.get)
+    chosen = None if counts[first] == counts[second] else \
+        (first if counts[first] > counts[second] else second)
     events: list = [FiddleEnded(tuple(counts.items()), chosen, at)]
     if chosen is None:
         events.append(WinDetected("good", say("win.fiddler_tie"),
@@ -190,8 +191,16 @@ def _applied_opened(state: GameState, e: FiddleOpened) -> GameState:
 
 
 def _applied_voted(state: GameState, e: FiddleVoted) -> GameState:
-    votes = (*tuple(v for v in state.fiddle.votes if v[0] != e.player), (e.player, e.target))
-    return replace(state, fiddle=replace(state.fiddle, votes=votes))
+    vote = _running(state)
+    votes = (*tuple(v for v in vote.votes if v[0] != e.player), (e.player, e.target))
+    return replace(state, fiddle=replace(vote, votes=votes))
+
+
+def _running(state: GameState) -> FiddleVote:
+    """The Fiddler's vote, where its timer or a vote on it guarantees one runs."""
+    if state.fiddle is None:
+        raise ValueError("the Fiddler's vote is not running")
+    return state.fiddle
 
 
 def _applied_ended(state: GameState, _e: FiddleEnded) -> GameState:

@@ -93,7 +93,7 @@ def _nominate(state: GameState, action: Nominate, ctx: Context):
     butcher = butcher_may_nominate(state, ctx.author)
     if state.phase is not Phase.NOMINATION and not butcher:
         return _wrong_phase(state, ctx, say("doing.nominating"))
-    day, target = state.today, action.target
+    day, target = state.current_day, action.target
     if not state.seat(ctx.author).alive:
         return reject(ctx, "dead_cannot_nominate")
     earlier = next((n for n in day.nominations if n.nominator == ctx.author), None)
@@ -124,12 +124,13 @@ def _call_exile(state: GameState, action: CallExile, ctx: Context):
 def _find_votable(state: GameState, nominee: str, ctx: Context) -> Nomination | Rejection:
     day = state.today
     exile = day.nomination_of(nominee, EXILE) if day is not None else None
+    nomination: Nomination | None
     if exile is not None and state.phase.is_day:
         nomination = exile
     elif state.phase not in (Phase.NOMINATION, Phase.VOTING):
         return _wrong_phase(state, ctx, say("doing.voting"))
     else:
-        nomination = day.nomination_of(nominee)
+        nomination = state.current_day.nomination_of(nominee)
     if nomination is None:
         return reject(ctx, "not_nominated", nominee=nominee)
     if not nomination.is_open:

@@ -55,7 +55,7 @@ def majority(profile: Profile, n: int) -> int:
 def threshold_now(state: GameState, nomination: Nomination) -> int:
     """The execute votes this nomination needs, with the players as they are now."""
     if not nomination.is_open:
-        return nomination.threshold_at_close
+        return nomination.closed_threshold
     return majority(state.setup.profile, population(state, nomination))
 
 
@@ -101,7 +101,7 @@ def about_to_die(day: DayState) -> str | None:
             best, tied = n, False
         elif n.yes == best.yes:
             tied = True
-    if best is None or tied or best.yes < best.threshold_at_close:
+    if best is None or tied or best.yes < best.closed_threshold:
         return None
     return best.nominee
 
@@ -142,7 +142,7 @@ class Needs:
 
 def needs(state: GameState, nomination: Nomination) -> Needs:
     """Execute votes needed to put the nominee about to die, and to tie the leader."""
-    other = highest_other(state.today, nomination.nominee)
+    other = highest_other(state.current_day, nomination.nominee)
     threshold = threshold_now(state, nomination)
     to_tie = other if other >= 1 else None
     return Needs(max(threshold, other + 1), to_tie)
@@ -164,7 +164,7 @@ def is_decided(state: GameState) -> bool:
     if top > 0 and all(max_possible(state, n) < top for n in open_noms):
         return True
     closed_can_win = any(
-        not n.is_open and n.yes >= n.threshold_at_close for n in day.nominations
+        not n.is_open and n.yes >= n.closed_threshold for n in day.nominations
     )
     return not closed_can_win and all(
         max_possible(state, n) < threshold_now(state, n) for n in open_noms

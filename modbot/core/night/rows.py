@@ -32,8 +32,9 @@ def name_of(state: GameState, player: str) -> str | Say:
 
 def special_row(state: GameState, step: str) -> SheetEntry:
     terms = state.setup.private_script.terms
-    evil = [say("sheet.player_team", player=p, team=true_character(state, p).team) for p in
-            players_of_team(state, "minion", False) + players_of_team(state, "demon", False)]
+    evil = [say("sheet.player_team", player=p, team=real.team) for p in
+            players_of_team(state, "minion", False) + players_of_team(state, "demon", False)
+            if (real := true_character(state, p)) is not None]
     if step == "minioninfo":
         text = say("sheet.minion_info", team=terms.evil, players=evil or say("sheet.none"))
     elif state.setup.lil_monsta:
@@ -46,11 +47,11 @@ def special_row(state: GameState, step: str) -> SheetEntry:
 
 def _demon_bluffs(state: GameState) -> Say:
     """What each Demon learned: its own bluffs (several evil teams), else the game's."""
-    script = state.setup.script
-    learned = [(demon, [script.get(b).name for b in state.grimoire_of(demon).bluffs or state.bluffs
+    script = state.setup.private_script
+    learned = [(demon, [script.name_of(b) for b in state.grimoire_of(demon).bluffs or state.bluffs
                         if script.get(b)]) for demon in players_of_team(state, "demon", False)]
     if len(learned) <= 1:
-        names = learned[0][1] if learned else [script.get(b).name for b in state.bluffs
+        names = learned[0][1] if learned else [script.name_of(b) for b in state.bluffs
                                                if script.get(b)]
         return say("sheet.demon_info", bluffs=names or say("sheet.none_set"))
     return say("sheet.demons_info", demons=[

@@ -175,6 +175,13 @@ class Nomination:
     by_butcher: bool = False  # the Butcher's second nomination: resolved on its own
 
     @property
+    def closed_threshold(self) -> int:
+        """The threshold it closed with (a closed nomination always has one)."""
+        if self.threshold_at_close is None:
+            raise ValueError(f"the nomination of {self.nominee} has not closed")
+        return self.threshold_at_close
+
+    @property
     def is_open(self) -> bool:
         return self.closed_at is None
 

@@ -176,17 +176,24 @@ class Rehearsal:
                 self.post_pm(item["username"], item["to"], item["raw"], item["created_at"])
             else:
                 self.post(item["username"], item["raw"], item["created_at"])
-            self.service.cycle(at)
+            self.bot.cycle(at)
         if finish_at is not None:
             self.clock.set(finish_at)
-            self.service.cycle(finish_at)
+            self.bot.cycle(finish_at)
         for _ in range(50):  # deliver everything still owed
-            if not self.store.pending():
+            if not self.bot.store.pending():
                 break
-            self.service.drain()
+            self.bot.drain()
+
+    @property
+    def bot(self) -> Service:
+        """The bot, once `start_bot` started it."""
+        if self.service is None:
+            raise RuntimeError("the bot is not started: call start_bot() first")
+        return self.service
 
     def thread(self) -> list[dict]:
-        topic = self.server.forum.topics[self.setup.topic_id]
+        topic = self.server.forum.topics[self.setup.topic_id or 0]  # a rehearsal's game has one
         return [{"post_number": p.post_number, "username": p.username, "raw": p.raw,
                  "created_at": p.created_at} for p in topic.visible_posts()]
 
@@ -220,7 +227,7 @@ def play_demo(rehearsal: Rehearsal, script: list[dict]) -> None:
     item or the end of day 1, whichever is later."""
     rehearsal.start_bot()
     rehearsal.clock.set(rehearsal.setup.first_night_starts)
-    rehearsal.service.cycle(rehearsal.setup.first_night_starts)
+    rehearsal.bot.cycle(rehearsal.setup.first_night_starts)
     last = datetime.fromisoformat(script[-1]["created_at"])
     rehearsal.play(script, finish_at=max(last, day_end(rehearsal.setup)) + timedelta(hours=1))
 

@@ -79,15 +79,21 @@ def grant_moderation(req: Request):
     return _ok({"admin_user": user_json(user)})
 
 
+def _table(params: dict, name: str) -> dict:
+    """A nested parameter (`key[username]` sent as JSON `{"key": {...}}`), or {}."""
+    value = params.get(name)
+    return value if isinstance(value, dict) else {}
+
+
 def create_api_key(req: Request):
     req.need_admin()
-    key_params = req.params.get("key") if isinstance(req.params.get("key"), dict) else {}
+    key_params = _table(req.params, "key")
     username = key_params.get("username") or req.params.get("key[username]")
     if not username or req.forum.user(str(username)) is None:
         raise errors(400, "You supplied invalid parameters to the request: key[username]",
                      "invalid_parameters")
     key = req.forum.new_user_key(str(username))
-    user = req.forum.user(str(username))
+    user = req.forum.account(str(username))
     key_id = next(i for i, k in req.forum.key_ids.items() if k == key)
     return _ok({"key": {"id": key_id, "key": key, "truncated_key": key[:4],
                         "description": key_params.get("description", ""),
@@ -240,7 +246,7 @@ def update_post(req: Request):
         raise _not_found()
     if not (user.staff or user.username.lower() == post.username.lower()):
         raise errors(403, FORBIDDEN, "invalid_access")
-    nested = req.params.get("post") if isinstance(req.params.get("post"), dict) else {}
+    nested = _table(req.params, "post")
     raw = nested.get("raw", req.params.get("post[raw]"))
     if raw is None:
         raise errors(400, "You supplied invalid parameters to the request: post[raw]",

@@ -269,7 +269,8 @@ def _whispers_broken_by(state: GameState, post: Post) -> tuple[Event, ...]:
         WhisperBroken(w.requester, w.post_number, tuple(sorted(w.members)), post.author,
                       post.post_number, post.created_at)
         for w in day.whispers
-        if w.is_active and post.author in w.members and post.post_number > w.active_since)
+        if w.is_active and post.author in w.members and w.active_since is not None
+        and post.post_number > w.active_since)
 
 
 # -- time-triggered ---------------------------------------------------------------------------
@@ -297,11 +298,11 @@ def _end_day(run: _Run, at: datetime, condemned: str | None = None) -> None:
             if (nomination.kind == EXILE) == kind_first:
                 _lock_all(run, nomination.kind, nomination.nominee, at)
     butchered = _butcher(run, at)
-    day = run.state.today
+    day = run.state.current_day
     condemned = condemned or about_to_die(day)
     if condemned is not None:
-        nomination = day.nomination_of(condemned)
-        votes = nomination.yes if nomination else 0
+        executed = day.nomination_of(condemned)
+        votes = executed.yes if executed else 0
         run.emit(Executed(condemned, votes, at))
         spared = triggers.protected_from_execution(run.state, condemned)
         if run.state.seat(condemned).alive and not spared:  # the Devil's Advocate, the Lleech
@@ -319,7 +320,7 @@ def _butcher(run: _Run, at: datetime) -> str | None:
     nomination = next((n for n in run.state.current_day.nominations if n.by_butcher), None)
     if nomination is None:
         return None
-    passed = nomination.yes >= nomination.threshold_at_close and \
+    passed = nomination.yes >= nomination.closed_threshold and \
         run.state.seat(nomination.nominee).alive and \
         not travellers.butcher_malfunctions(run.state, nomination.nominator)
     run.emit(travellers.ButcherResolved(nomination.nominee, nomination.yes, passed, at))
@@ -333,12 +334,19 @@ def _butcher(run: _Run, at: datetime) -> str | None:
 
 def _lock_all(run: _Run, kind: str, nominee: str, at: datetime) -> None:
     while True:
-        nomination = run.state.current_day.nomination_of(nominee, kind)
-        vote = lock_at_hand(run.state, nomination, at, end_of_day=True)
+        vote = lock_at_hand(run.state, _open(run.state, nominee, kind), at, end_of_day=True)
         if vote is None:
             break
         run.emit(VoteLocked(kind, nominee, vote))
-    _close(run, run.state.current_day.nomination_of(nominee, kind), at)
+    _close(run, _open(run.state, nominee, kind), at)
+
+
+def _open(state: GameState, nominee: str, kind: str) -> Nomination:
+    """Today's nomination of `nominee` that the day's end locks (it was listed as open)."""
+    found = state.current_day.nomination_of(nominee, kind)
+    if found is None:
+        raise ValueError(f"no {kind} nomination of {nominee} today")
+    return found
 
 
 # -- state-triggered --------------------------------------------------------------------------
@@ -358,7 +366,7 @@ def _is_all_locked(state: GameState) -> bool:
     """
     day = state.today
     return (state.phase is Phase.VOTING and state.setup.end_day_when_all_locked
-            and bool(day.nominations or day.exiles) and not day.open_nominations()
+            and day is not None and bool(day.nominations or day.exiles) and not day.open_nominations()
             and not any(butcher_may_nominate(state, s.name) for s in state.seats))
 
 

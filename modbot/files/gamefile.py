@@ -95,6 +95,7 @@ def parse_game(text: str, path: str = "<game file>", base: Path | None = None) -
     seats = _seats(lines, data.get("seat"))
     seats = _extra_aliases(lines, data.get("aliases", {}), seats)
     _check_unique_names(lines, seats)
+    _check_no_staff_seated(lines, seats, _storytellers(lines, game), str(game.get("bot", "modbot")))
     script = script_from_file(lines, game, base)
     grimoire = deal_from_file(lines, data.get("seat"), seats, script)
     fabled = fabled_from_file(lines, game, script) if script else ()
@@ -312,6 +313,19 @@ def _extra_aliases(lines: _Lines, table, seats: tuple[Seat, ...]) -> tuple[Seat,
         changed[index] = Seat(seat.name, (*seat.aliases, alias), seat.alive, seat.ghost_vote,
                               seat.traveller)
     return tuple(changed)
+
+
+def _check_no_staff_seated(lines: _Lines, seats: tuple[Seat, ...], storytellers, bot) -> None:
+    """A Storyteller or the bot holds no seat: their thread posts are commands (or the bot's
+    own), so such a seat's votes would never count."""
+    staff = {name.casefold(): what for what, names in (("a Storyteller", storytellers),
+                                                       ("the bot's account", (bot,)))
+             for name in names}
+    for index, seat in enumerate(seats):
+        what = staff.get(seat.name.strip().lstrip("@").casefold())
+        if what is not None:
+            raise lines.error(lines.seat(index), f"seat {index + 1} ({seat.name}) is {what}: "
+                              "a Storyteller or the bot cannot play; seat another account")
 
 
 def _check_unique_names(lines: _Lines, seats: tuple[Seat, ...]) -> None:

@@ -164,6 +164,15 @@ def test_assassin_kills_even_a_protected_player():
     assert night.deaths == ("Cameron",)
 
 
+def test_the_assassins_kill_is_unconditional_even_on_a_lleech_whose_host_lives():
+    """Oops All Evil, the Assassin: "they die, even if for some reason they could not": the
+    Lleech, which otherwise dies only with its host (issue 25)."""
+    characters = ("chef", "empath", "soldier", "assassin", "lleech", "monk", "savant")
+    _, night, _ = night_sheet(_game(*characters), night=2, night1=(("Ellen", "/choose Alex"),),
+                              choices=(("Derek", "/choose Ellen"),))
+    assert "Ellen" in night.deaths and "Alex" not in night.deaths  # the host lives
+
+
 # -- winning ----------------------------------------------------------------------------------
 
 def test_executing_the_demon_is_noticed_and_announced_only_when_confirmed():

@@ -39,6 +39,15 @@ def test_topic_id_may_be_left_out_and_game_new_writes_it():
     assert parse_game(written).topic_id == 77 and written.startswith("# a comment\n[game]\n")
 
 
+def test_a_storyteller_or_the_bot_cannot_hold_a_seat():
+    """Issue 25: their thread posts are commands (or the bot's own), so the seat's votes
+    would be dropped; setup, check and run all load the file, and all refuse it."""
+    with pytest.raises(GameFileError, match=r"seat 3 \(Nightingale\) is a Storyteller"):
+        parse_game(HEADER + seats("Alex", "Brianna", "Nightingale", "Derek", "Ellen"))
+    with pytest.raises(GameFileError, match=r"seat 1 \(modbot\) is the bot's account"):
+        parse_game(HEADER + seats("modbot", "Brianna", "Cameron", "Derek", "Ellen"))
+
+
 def test_overrides_seat_flags_and_aliases():
     text = HEADER + 'rules = "official"\nvoting = 36\n' + seats(
         "Alex", "Brianna", "Cameron", "Derek",

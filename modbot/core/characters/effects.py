@@ -14,8 +14,10 @@ night sheet, may drop any (`!effect N off`), and their approval applies them at 
 from __future__ import annotations
 
 from ..state.grimoire import (
+    acting_character,
     alignment_of,
     character_id,
+    dealt_character,
     is_evil,
     is_in_play,
     is_malfunctioning,
@@ -25,6 +27,7 @@ from ..state.grimoire import (
     true_character,
     yesterday,
 )
+from ..state.ids import ASSASSIN
 from ..state.model import GameState
 from ..state.night_model import Effect, Info, NightChoice
 from ..state.private_events import night_of
@@ -49,9 +52,11 @@ def _kill(state, player, choice, _deaths) -> Info:
                              player=target))
     if not state.seat(target).alive:
         return Info(note=say("info.already_dead", player=target))
-    if lleech_survives(state, target):
+    acting = acting_character(state, player)
+    unconditional = acting is not None and acting.id == ASSASSIN  # "even if they could not"
+    if lleech_survives(state, target) and not unconditional:
         return Info(note=say("info.lleech_host_lives", player=target))
-    is_demon = true_character(state, player).team == "demon"
+    is_demon = dealt_character(state, player).team == "demon"
     safe = protected_by(state, target) if is_demon else None
     if safe is not None:
         return Info(note=say("info.safe", player=target, by=safe))
@@ -218,7 +223,7 @@ def _snake_charmer(state, player, choice, _deaths) -> Info:
         return Info(note=say("info.not_the_demon", player=target))
     if is_malfunctioning(state, player):
         return Info(note=say("info.snake_charmer_malfunctions", player=target))
-    terms, charmer = state.setup.private_script.terms, true_character(state, player)
+    terms, charmer = state.setup.private_script.terms, dealt_character(state, player)
     why = say("by.snake_charmer")  # alignments swap too, even an evil Charmer's (seed 000)
     mine, theirs = alignment_of(state, player) or "good", alignment_of(state, target) or "evil"
     return Info(note=say("info.snake_charmer", player=player, demon=target), needs_result=True,
@@ -240,7 +245,7 @@ def _fang_gu(state, player, choice, deaths) -> Info:
     victim = true_character(state, target) if target else None
     jumped = any(e.field == "character" and e.value == "fanggu" for n in state.past_nights
                  for e in n.effects)
-    if victim is None or victim.team != "outsider" or jumped:
+    if target is None or victim is None or victim.team != "outsider" or jumped:
         return found
     why = say("by.fang_gu")  # seed 002: to the Fang Gu's own alignment and team
     alignment, team = alignment_of(state, player) or "evil", state.grimoire_of(player).evil_team
@@ -255,10 +260,11 @@ def _fang_gu(state, player, choice, deaths) -> Info:
 
 def _vigormortis(state, player, choice, deaths) -> Info:
     found = _kill(state, player, choice, deaths)
-    victim = true_character(state, found.death) if found.death else None
-    if victim is None or victim.team != "minion":
+    dead = found.death
+    victim = true_character(state, dead) if dead else None
+    if dead is None or victim is None or victim.team != "minion":
         return found
-    neighbours = [n for n in living_neighbours(state, found.death)
+    neighbours = [n for n in living_neighbours(state, dead)
                   if (c := true_character(state, n)) is not None and c.team == "townsfolk"]
     effects = (Effect(neighbours[0], "poisoned", True, say("by.vigormortis")),) \
         if neighbours else ()
@@ -334,7 +340,8 @@ def _innkeeper(state, player, choice, _deaths) -> Info:
 def _huntsman(state, player, choice, _deaths) -> Info:
     target = target_of(choice)
     chosen = true_character(state, target) if target else None
-    if chosen is None or chosen.id != "damsel" or is_malfunctioning(state, player):
+    if target is None or chosen is None or chosen.id != "damsel" or \
+            is_malfunctioning(state, player):
         return Info(note=say("info.huntsman_not_damsel", player=target or say("info.no_choice")))
     in_play = {state.grimoire_of(s.name).character for s in state.seats}
     free = [c for c in state.setup.private_script.of_team("townsfolk") if c.id not in in_play]

@@ -26,7 +26,7 @@ KINDS = {
 HOOKS: dict[str, tuple[str, ...]] = {
     "acrobat": ("core.characters.effects",),
     "artist": (),
-    "assassin": ("core.night.sheet",),
+    "assassin": ("core.characters.effects", "core.night.sheet"),
     "barber": (
         "core.characters.helpers", "core.characters.information",
         "core.characters.others_choose", "core.night.deal_notices", "core.night.rows"

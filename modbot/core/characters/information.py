@@ -18,6 +18,7 @@ from ..state.grimoire import (
     alignment_of,
     character_id,
     character_names,
+    dealt_character,
     is_evil,
     living_neighbours,
     players_of_team,
@@ -94,7 +95,7 @@ def _librarian(state, player, _choice, _deaths) -> Info:
     shown = outsiders[0]
     wrong = next(n for n in _seats(state) if n not in (shown, player))
     pair = sorted((shown, wrong), key=_seats(state).index)
-    name = true_character(state, shown).name
+    name = dealt_character(state, shown).name
     return Info(note=say("info.show_one_of", player=shown, character=name), needs_result=True,
                 result=say("result.one_of", first=pair[0], second=pair[1], character=name))
 
@@ -114,7 +115,7 @@ def _pixie(state, player, _choice, _deaths) -> Info:
     townsfolk = [p for p in players_of_team(state, "townsfolk", False) if p != player]
     if not townsfolk:
         return Info(note=say("info.pixie_none"), needs_result=True)
-    shown = true_character(state, townsfolk[0])
+    shown = dealt_character(state, townsfolk[0])
     return Info(note=say("info.pixie", character=shown.name, player=townsfolk[0]),
                 needs_result=True, result=say("result.pixie", character=shown.name),
                 effects=(Effect(player, "mad_as", shown.id, say("by.pixie")),))
@@ -137,14 +138,14 @@ def _undertaker(state, _player, _choice, _deaths) -> Info:
 def _town_crier(state, _player, _choice, _deaths) -> Info:
     day = yesterday(state)
     minions = set(players_of_team(state, "minion", False))
-    nominated = bool(day) and any(n.nominator in minions for n in day.nominations)
+    nominated = day is not None and any(n.nominator in minions for n in day.nominations)
     return Info(_yes(nominated), say("result.towncrier"))
 
 
 def _flowergirl(state, _player, _choice, _deaths) -> Info:
     day = yesterday(state)
     demons = set(players_of_team(state, "demon", False))
-    voted = bool(day) and any(v.player in demons and v.vote == YES
+    voted = day is not None and any(v.player in demons and v.vote == YES
                               for n in day.nominations + day.exiles for v in n.locked)
     return Info(_yes(voted), say("result.flowergirl"))
 
@@ -179,7 +180,7 @@ def _dreamer(state, _player, choice, _deaths) -> Info:
 def _godfather(state, player, choice, deaths) -> Info:
     if state.cycle != 1:
         return godfather_kill(state, player, choice, deaths)
-    names = sorted(true_character(state, p).name
+    names = sorted(dealt_character(state, p).name
                    for p in players_of_team(state, "outsider", False))
     return Info(", ".join(names) or "none", say("result.godfather"))
 

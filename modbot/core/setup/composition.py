@@ -94,7 +94,7 @@ def problems(script: Script, seats: tuple, grimoire: dict[str, GrimoireEntry],
         return out
     ids = [c.id for c in characters.values()]
     for duplicate in sorted({i for i in ids if ids.count(i) > 1}):
-        out.append(say("setup.dealt_twice", character=script.get(duplicate).name))
+        out.append(say("setup.dealt_twice", character=script.character(duplicate).name))
     if LIL_MONSTA in ids:
         out.append(say("setup.lil_monsta_dealt"))
         return out
@@ -235,7 +235,7 @@ def _draw(script: Script, residents: list[str], rng, evil_teams: int, lil_monsta
         return _draw_teams(script, residents, rng, evil_teams, by_team)
     base = composition(len(residents))
     if lil_monsta:
-        by_team["demon"] = [script.get(LIL_MONSTA)]
+        by_team["demon"] = [script.character(LIL_MONSTA)]
         by_team["minion"] = [m for m in by_team["minion"] if m.id != MARIONETTE]
         by_team["outsider"] = [o for o in by_team["outsider"] if o.id != LUNATIC]
     if not by_team["demon"] or base is None:
@@ -246,6 +246,8 @@ def _draw(script: Script, residents: list[str], rng, evil_teams: int, lil_monsta
         return None
     minions = rng.sample(by_team["minion"], wanted)
     counts = expected(len(residents), {demon.id} | {m.id for m in minions})
+    if counts is None:
+        return None
     outsider_count = rng.choice(counts.outsider_choices) if counts.outsider_choices \
         else counts.outsider
     townsfolk_count = len(residents) - outsider_count - len(minions) - counts.demon
@@ -307,8 +309,8 @@ def _finish(script: Script, residents, grimoire, rng):
             free_good.remove(townsfolk[0])
             grimoire[name] = replace(entry, thinks=townsfolk[0].id)
         elif entry.character == LUNATIC:
-            demons = [script.get(e.character) for e in grimoire.values()
-                      if script.get(e.character).team == "demon"]
+            demons = [script.character(e.character) for e in grimoire.values()
+                      if script.character(e.character).team == "demon"]
             grimoire[name] = replace(entry, thinks=demons[0].id)
         elif entry.character == MARIONETTE:
             if not free_good:
@@ -319,7 +321,7 @@ def _finish(script: Script, residents, grimoire, rng):
         free_good += [c for c in script.characters if c.is_evil and c.id not in ids]
         return _team_bluffs(script, residents, grimoire, free_good)
     wanted = script.terms.demon_bluffs if any(
-        script.get(e.character).team == "demon" for e in grimoire.values()) else 0
+        script.character(e.character).team == "demon" for e in grimoire.values()) else 0
     bluffs = tuple(c.id for c in free_good[:wanted])  # none with Lil' Monsta
     return grimoire, bluffs
 
@@ -327,7 +329,7 @@ def _finish(script: Script, residents, grimoire, rng):
 def _team_bluffs(script: Script, residents, grimoire, free):
     """Seed 002: each team's Demon gets its own bluffs, none shown to two teams."""
     for name in residents:
-        if script.get(grimoire[name].character).team != "demon":
+        if script.character(grimoire[name].character).team != "demon":
             continue
         if len(free) < script.terms.demon_bluffs:
             return None
@@ -338,11 +340,11 @@ def _team_bluffs(script: Script, residents, grimoire, free):
 
 def dealt_text(script: Script, entry: GrimoireEntry) -> Say:
     """One seat of a set-up: "Imp [evil team 1] (bluffs: Goon, ...)"."""
-    return say("setup.dealt", character=script.get(entry.character).name,
-               thinks=say("setup.thinks", character=script.get(entry.thinks).name)
+    return say("setup.dealt", character=script.character(entry.character).name,
+               thinks=say("setup.thinks", character=script.character(entry.thinks).name)
                if entry.thinks else "",
                team=say("setup.team", team=entry.evil_team) if entry.evil_team else "",
-               bluffs=say("setup.bluffs", bluffs=[script.get(b).name for b in entry.bluffs])
+               bluffs=say("setup.bluffs", bluffs=[script.character(b).name for b in entry.bluffs])
                if entry.bluffs else "")
 
 
@@ -350,7 +352,7 @@ def _seat_beside_demon(script: Script, residents, grimoire, marionette) -> None:
     """Swap characters so that the Marionette sits just below a Demon of its team."""
     team = grimoire[marionette].evil_team
     demon = next(n for n in residents if grimoire[n].evil_team == team
-                 and script.get(grimoire[n].character).team == "demon")
+                 and script.character(grimoire[n].character).team == "demon")
     below = residents[(residents.index(demon) + 1) % len(residents)]
     grimoire[below], grimoire[marionette] = grimoire[marionette], grimoire[below]
 

@@ -76,6 +76,15 @@ def no_dashii_victims(state: GameState) -> set[str]:
     return out
 
 
+def dealt_character(state: GameState, player: str) -> Character:
+    """The player's true character, where the deal guarantees one (a player of a team, a
+    night's actor)."""
+    real = true_character(state, player)
+    if real is None:
+        raise ValueError(f"{player} has no character dealt")
+    return real
+
+
 def character_id(state: GameState, player: str) -> str | None:
     """The id of the player's true character (None: none dealt)."""
     real = true_character(state, player)
@@ -139,7 +148,7 @@ def character_names(state: GameState) -> dict[str, str]:
     return {c.id: c.name for c in state.setup.private_script.characters}
 
 
-__all__ = ["BABYSITTER", "PUZZLED", "alignment_of", "babysitter", "character_id", "character_names", "is_evil",
+__all__ = ["BABYSITTER", "PUZZLED", "alignment_of", "babysitter", "character_id", "character_names", "dealt_character", "is_evil",
            "is_in_play", "is_malfunctioning", "is_puzzled",
            "living_neighbours", "living_residents", "no_dashii_victims", "players_of_team",
            "true_character", "yesterday"]

@@ -148,6 +148,13 @@ class Script:
     def get(self, character_id: str | None) -> Character | None:
         return self.by_key.get(character_id or "")
 
+    def character(self, character_id: str | None) -> Character:
+        """A character the caller knows is on this script (checked before: a dealt one)."""
+        found = self.get(character_id)
+        if found is None:
+            raise KeyError(f"{character_id!r} is not on the script {self.id}")
+        return found
+
     def name_of(self, character_id: str) -> str:
         """The character's name on this script (its id, for one the script lacks)."""
         character = self.get(character_id)

@@ -46,7 +46,7 @@ def parse_command(args) -> int:
 def replay_command(args) -> int:
     setup = dataclasses.replace(load_game(args.game), script=None)  # the public side only
     posts = load_thread(args.thread)
-    run = replay(GameState.from_setup(setup), posts, args.at)
+    run = replay(GameState.from_setup(setup), posts, args.at, notices=True)
     unseen = _not_derived(setup, posts, run.told, args.at)
     if unseen:
         print(f"modbot replay: the thread shows {len(unseen)} post{'s' if len(unseen) > 1 else ''} "

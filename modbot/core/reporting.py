@@ -30,8 +30,9 @@ from .state.model import DayState, GameState, Nomination, iso
 class Replay:
     """The live fold: feed posts in post-number order, read the state at any time."""
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, state: GameState, *, notices: bool = False) -> None:
         self.state = state
+        self.notices = notices  # collect `told` (what `modbot replay` compares with the thread)
         self.rejections: dict[int, list[Rejection]] = defaultdict(list)
         self.posts_seen = 0
         self.told: set[str] = set()  # the keys of the thread posts the fold owes (no counts)
@@ -51,6 +52,8 @@ class Replay:
 
     def _fold(self, outcome: Outcome) -> None:
         self.state = outcome.state
+        if not self.notices:
+            return
         batch = tuple(outcome.events)
         self.told.update(n.key for e in batch for n in notices_of(self.state, e, batch)
                          if n.to == THREAD and n.template and not n.count and not n.echo)
@@ -59,9 +62,11 @@ class Replay:
         return report(self.state, self.rejections)
 
 
-def replay(state: GameState, posts, at: datetime | None = None) -> Replay:
-    """Feed `posts` (sorted by post number) created at or before `at`; advance to `at`."""
-    run = Replay(state)
+def replay(state: GameState, posts, at: datetime | None = None, *,
+           notices: bool = False) -> Replay:
+    """Feed `posts` (sorted by post number) created at or before `at`; advance to `at`
+    (`notices`: also collect the keys of the thread posts the fold owes, `Replay.told`)."""
+    run = Replay(state, notices=notices)
     last = None
     for post in sorted(posts, key=lambda p: p.post_number):
         if at is not None and post.created_at > at:

@@ -27,10 +27,13 @@ _COMMAND_KEYWORD = re.compile(
     r"(?:(?<=\s)|^)(?:#+\s*(?i:(?:un)?vote)\b"
     r"|(?:UN)?VOTE\b:?"
     r"|(?:\*\*|__|\[b\]|<b>|<strong>)\s*(?i:(?:un)?vote)\b)")
+_MARKED = re.compile(r"[#*_<\[]|VOTE")  # what a keyword written as a command needs
 _MENTION = re.compile(r"^\s*@([\w.\-]+)[:,]?\s+")
 _BOLD_KEYWORD = re.compile(
     r"^\s*(?:\*\*|__|\[b\]|<b>|<strong>)\s*((?:un)?vote)\s*:?\s*"
     r"(?:\*\*|__|\[/b\]|</b>|</strong>)(.*)$", re.IGNORECASE)
+SHORT_LINE = 60  # characters: "vtoe Bob" and its like are short
+MAX_COMMAND_WORDS = 3  # after `vote`: a name (an alias may have two words) and yes/no
 MISSPELT = {"vote": "misspelt_vote", "unvote": "misspelt_unvote", "nominate": "misspelt_nominate"}
 KEYWORDS = tuple(MISSPELT)
 _NOT_TYPOS = {"note", "notes", "voted", "votes", "voter", "vote", "unvote", "nominate", "dote",
@@ -39,6 +42,8 @@ _NOT_TYPOS = {"note", "notes", "voted", "votes", "voter", "vote", "unvote", "nom
 
 def without_mention(line: str, bot: str) -> str:
     """`@modbot vote X` is `vote X`: a mention of the bot's account before a command."""
+    if not bot or "@" not in line:
+        return line  # the common case, cheaply: no mention at all
     match = _MENTION.match(line)
     if match and bot and match.group(1).casefold() == bot.casefold():
         return line[match.end():]
@@ -48,6 +53,8 @@ def without_mention(line: str, bot: str) -> str:
 def command_segments(line: str) -> list[str]:
     """The commands of a line whose keywords are written as commands after a sentence, or
     several on one line: each from its keyword to the next. [line] when there is none."""
+    if "vote" not in line.casefold() or not _MARKED.search(line):
+        return [line]  # no keyword, or none written as a command (most lines of chat)
     starts = [m.start() for m in _COMMAND_KEYWORD.finditer(line)]
     if not starts or (starts == [0] or (len(starts) == 1 and not line[:starts[0]].strip())):
         return [line]
@@ -93,15 +100,16 @@ class ForumLines:
     def _forum_line(self, original: str, line: str) -> bool:
         """`vote X`, `unvote`, `[b]Unvote[/b] words`, or a keyword one letter off (see
         forum_forms.py); True when the line was taken (counted or answered)."""
-        bold = bold_keyword(original)
+        if len(line) > SHORT_LINE and not line[:6].casefold().startswith(("vote", "unvote")):
+            return False  # a sentence: a slip is looked for only on a short line
         words = line.split()
         verb = words[0].casefold()
         if verb == "unvote":
-            return self._plain_unvote(words[1:], bold=bold is not None)
+            return self._plain_unvote(words[1:], bold=bold_keyword(original) is not None)
         if verb == "vote":
             return self._plain_vote(words[1:], line)
-        slip = misspelt_keyword(words[0])
-        if slip is not None and len(words) > 1:
+        slip = misspelt_keyword(words[0]) if 1 < len(words) <= 4 else None  # a short line
+        if slip is not None:
             name, remainder = self._leading_name(" ".join(words[1:]))
             if isinstance(name, str) and not remainder:
                 self.out.reject(MISSPELT[slip], line, (name,), soft=True)
@@ -110,6 +118,8 @@ class ForumLines:
 
     def _plain_unvote(self, words: list[str], *, bold: bool) -> bool:
         """`unvote`, `unvote X`; in bold, `[b]Unvote[/b]` whatever words follow it."""
+        if len(words) > MAX_COMMAND_WORDS and not bold:
+            return False  # a sentence that starts with the word
         name = self._leading_name(" ".join(words))[0] if words else None
         if words and not isinstance(name, str) and not bold:
             return False  # prose: "unvote is what I would do"
@@ -121,8 +131,8 @@ class ForumLines:
         two that name nobody is answered; a longer line is prose."""
         if words and words[0].casefold() == "for" and self.roster.resolve_exact("for") is None:
             words = words[1:]
-        if not words:
-            return False
+        if not words or len(words) > MAX_COMMAND_WORDS:
+            return False  # nothing to vote on, or a sentence ("vote for whoever you trust")
         name, remainder = self._leading_name(" ".join(words))
         if isinstance(name, str) and (not remainder or (
                 len(remainder) == 1 and remainder[0].casefold() in VALUE_WORDS)):

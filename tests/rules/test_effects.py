@@ -114,13 +114,15 @@ def test_witch_curse_kills_a_cursed_nominator_and_the_nomination_counts():
 
 def test_nodashii_poisons_its_townsfolk_neighbours():
     # The No Dashii (Ellen) sits between the Poisoner and the Monk: its closest Townsfolk are
-    # the Soldier (Cameron, past the Poisoner) and the Monk (Fatima).
+    # the Soldier (Cameron, past the Poisoner) and the Monk (Fatima). The almanac: "the
+    # Soldier's protection also prevents all other harmful effects of the Demon's ability, such
+    # as poisoning" (issue 25): the Soldier stays sober, so the kill on it fails.
     characters = ("chef", "empath", "soldier", "poisoner", "nodashii", "monk", "pixie")
     entries, _, _ = night_sheet(_game(*characters))
     assert entries["Brianna"].suggestion == "0 of your living neighbours are evil."
     entries, night, _ = night_sheet(_game(*characters), night=2, choices=(
         ("Fatima", "/choose Cameron"), ("Ellen", "/choose Cameron")))
-    assert night.deaths == ("Cameron",)  # neither the Monk nor the Soldier works
+    assert night.deaths == ()  # the Monk is poisoned, but the Soldier is safe from the Demon
     assert "drunk or poisoned" in entries["Fatima"].status
 
 

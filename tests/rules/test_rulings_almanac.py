@@ -248,12 +248,16 @@ def test_seed_000_witch_curse_kills_the_nominator_and_nominations_continue():
 def test_seed_000_no_dashii_poisons_its_townsfolk_neighbours_and_follows_changes():
     """Seed 000, No Dashii: "the two Townsfolk neighboring the No Dashii become poisoned ... If
     a Townsfolk poisoned by the No Dashii becomes a non-Townsfolk character ... the new
-    neighbors of the No Dashii become poisoned." """
+    neighbors of the No Dashii become poisoned." Soldier: "the Soldier's protection also prevents
+    all other harmful effects of the Demon's ability, such as poisoning": the Soldier beside it
+    stays sober (and the poison does not move past it)."""
     setup = game("chef", "empath", "soldier", "poisoner", "nodashii", "monk", "savant")
     talk, day = day_one(setup)
     state = talk.state
-    assert [p for p in SEATS if is_malfunctioning(state, p)] == ["Cameron", "Fatima"]
+    assert [p for p in SEATS if is_malfunctioning(state, p)] == ["Fatima"]  # not the Soldier
     talk.st("!character Fatima mutant", day + H)  # no longer a Townsfolk: the next one is
+    assert [p for p in SEATS if is_malfunctioning(talk.state, p)] == ["Gus"]
+    talk.st("!poison Cameron", day + 2 * H)  # poisoned otherwise, the Soldier has no protection
     assert [p for p in SEATS if is_malfunctioning(talk.state, p)] == ["Cameron", "Gus"]
 
 

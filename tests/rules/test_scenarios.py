@@ -280,8 +280,8 @@ SCENARIOS = {
     # -- Demons ------------------------------------------------------------------------------
     "imp": _effects("chef", "Derek: becomes the imp (the Imp passed to a Minion)",
                     choices=(("Ellen", "/choose Ellen"),)),
-    "nodashii": _deaths("chef", ("Cameron",), ellen="nodashii",
-                        choices=(("Ellen", "/choose Cameron"),)),  # the Soldier malfunctions
+    "nodashii": _deaths("chef", (), ellen="nodashii",  # the Soldier beside it stays sober
+                        choices=(("Ellen", "/choose Cameron"),)),  # (the almanac): it is safe
     "vortox": _sheet("chef", "false under the Vortox", ellen="vortox"),
     "lilmonsta": lambda: _lil_monsta(),
     "fanggu": _deaths("chef", ("Ellen",), ellen="fanggu", gus="mutant",

@@ -108,7 +108,7 @@ HOOKS: dict[str, tuple[str, ...]] = {
     "scarletwoman": ("core.characters.star_pass", "core.characters.triggers"),
     "seamstress": ("core.characters.information",),
     "snakecharmer": ("core.characters.effects",),
-    "soldier": ("core.characters.effects",),
+    "soldier": ("core.characters.effects", "core.state.grimoire"),
     "sweetheart": ("core.characters.triggers",),
     "towncrier": ("core.characters.information",),
     "undertaker": ("core.characters.information",),

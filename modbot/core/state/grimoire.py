@@ -7,7 +7,7 @@ who is on a team, who sits next to whom among the living, and yesterday's day.
 
 from __future__ import annotations
 
-from .ids import LIL_MONSTA, NO_DASHII, PUZZLEMASTER
+from .ids import LIL_MONSTA, NO_DASHII, PUZZLEMASTER, SOLDIER
 from .model import DayState, GameState
 from .script import Character
 
@@ -59,7 +59,10 @@ def is_puzzled(state: GameState, player: str) -> bool:
 
 
 def no_dashii_victims(state: GameState) -> set[str]:
-    """The closest Townsfolk on each side of each living, working No Dashii."""
+    """The closest Townsfolk on each side of each living, working No Dashii, but a Soldier
+    not otherwise drunk or poisoned: "the Soldier's protection also prevents all other harmful
+    effects of the Demon's ability, such as poisoning" (the almanac), so it stays sober and the
+    Demon's kill on it fails (it is still the neighbour: the poison does not move on)."""
     names, out = [s.name for s in state.seats], set()
     for index, name in enumerate(names):
         character = true_character(state, name)
@@ -71,7 +74,8 @@ def no_dashii_victims(state: GameState) -> set[str]:
                 other = names[(index + step * distance) % len(names)]
                 found = true_character(state, other)
                 if found is not None and found.team == "townsfolk":
-                    out.add(other)
+                    if found.id != SOLDIER or _impaired(state, other):
+                        out.add(other)
                     break
     return out
 

@@ -228,6 +228,18 @@ def test_seed_000_widow_poisons_its_choice_and_a_good_player_learns_it():
     assert knows not in players_of_team(night_sheet(setup)[2].state, "minion")
 
 
+def test_the_almanac_widows_poison_ends_when_she_dies_by_day_too():
+    """The almanac, Widow: "On your 1st night, look at the Grimoire and choose a player: they
+    are poisoned until the Widow dies" (issue 25): her target is sober from her death on."""
+    setup = game("chef", "empath", "soldier", "widow", "imp", "monk", "savant")
+    _, _, talk = night_sheet(setup, choices=(("Derek", "/choose Brianna"),))
+    talk.dawn()
+    assert talk.state.grimoire_of("Brianna").poisoned
+    talk.st("!kill Derek --yes", talk.state.phase_ends_at - 6 * H)  # by day
+    assert not talk.state.seat("Derek").alive and not talk.state.grimoire_of("Brianna").poisoned
+    assert not is_malfunctioning(talk.state, "Brianna")
+
+
 def test_seed_000_witch_curse_kills_the_nominator_and_nominations_continue():
     """Seed 000, Witch: "Each night, wake the Witch. They point at any player. Put the Witch to
     sleep. Mark the chosen player with the CURSED reminder." and "The next day, if the player

@@ -114,7 +114,7 @@ HOOKS: dict[str, tuple[str, ...]] = {
     "undertaker": ("core.characters.information",),
     "vigormortis": ("core.characters.effects", "core.setup.composition"),
     "vortox": ("core.characters.wins", "core.night.rows"),
-    "widow": ("core.characters.effects",),
+    "widow": ("core.characters.effects", "core.characters.triggers"),
     "witch": ("core.characters.effects", "core.characters.triggers"),
 }
 

@@ -32,6 +32,8 @@ from ..state.grimoire import (
     true_character,
 )
 from ..state.model import GameState, iso
+from ..state.night_model import Effect
+from ..state.private_events import EffectApplied
 from ..wording import Say, say
 from . import boomdandy, madness
 from .effects import lleech_host, lleech_survives
@@ -54,12 +56,23 @@ def after(state: GameState, event) -> tuple:
         return _witch_curse(state, event) + _golem(state, event)
     if isinstance(event, PlayerDied):
         return _scarlet_woman(state, event) + _sweetheart(state, event) + \
-            _cannibal(state, event) + _lleech(state, event) + \
+            _cannibal(state, event) + _lleech(state, event) + _widow_died(state, event) + \
             madness.pixie_may_gain(state, event)
     if isinstance(event, Executed):
         return _fearmonger(state, event) + _doppelganger(state, event) + \
             boomdandy.exploded(state, event.player, event.at) + _psychopath(state, event)
     return ()
+
+
+def _widow_died(state: GameState, event: PlayerDied) -> tuple:
+    """The almanac, Widow: her target is "poisoned until the Widow dies": sober from the moment
+    she dies, by day too."""
+    if character_id(state, event.player) != "widow":
+        return ()
+    poisoned = {e.player for night in state.past_nights for e in night.effects
+                if e.field == "poisoned" and e.value is True and e.why.code == "by.widow"}
+    return tuple(EffectApplied(Effect(p, "poisoned", False, say("by.widow_died")), event.at)
+                 for p in sorted(poisoned) if state.grimoire_of(p).poisoned)
 
 
 def _golem(state: GameState, event: Nominated) -> tuple:

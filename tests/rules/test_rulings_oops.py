@@ -708,3 +708,16 @@ def test_seed_002_marionette_belief_may_be_another_teams_bluff():
 def problems(*args, **kwargs) -> list[str]:
     """The set-up's problems, in the words the Storytellers read."""
     return worded(_problems(*args, **kwargs))
+
+
+def test_a_cerenovus_drunk_by_choosing_the_goon_makes_nobody_mad():
+    """Oops All Evil, Goon: "the 1st player to choose you with their ability is drunk until
+    dusk": a Cerenovus that chooses the Goon malfunctions, so nobody is made mad and nobody is
+    told so (issue 25: "a malfunctioning chooser changes nothing")."""
+    characters = {"Alex": "goon", "Brianna": "acrobat", "Cameron": "golem",
+                  "Derek": "cerenovus", "Ellen": "imp", "Fatima": "witch", "Gus": "vortox"}
+    game = teams_game(characters, {"Derek": 1, "Ellen": 1, "Fatima": 2, "Gus": 2})
+    entries, night, _ = night_sheet(game, night=2, choices=(("Derek", "/choose Alex as Imp"),))
+    assert not [text for player, text in night.tells if player == "Alex"]
+    assert not [e for e in night.effects if e.field == "mad_as"]
+    assert "drunk" in words(entries["Derek"].suggestion)

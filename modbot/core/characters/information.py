@@ -20,6 +20,7 @@ from ..state.grimoire import (
     character_names,
     dealt_character,
     is_evil,
+    is_malfunctioning,
     living_neighbours,
     players_of_team,
     true_character,
@@ -185,11 +186,17 @@ def _godfather(state, player, choice, deaths) -> Info:
     return Info(", ".join(names) or "none", say("result.godfather"))
 
 
-def _cerenovus(state, _player, choice, _deaths) -> Info:
+def _cerenovus(state, player, choice, _deaths) -> Info:
+    """A malfunctioning Cerenovus (made drunk by choosing the Goon, say) makes nobody mad:
+    nobody is told, nothing is recorded (Oops All Evil's Goon: "the 1st player to choose you
+    with their ability is drunk")."""
     target = _target(choice)
     if target is None:
         return Info()
     name = character_names(state).get(choice.chosen_character, "?")
+    if is_malfunctioning(state, player):
+        return Info(note=say("info.cerenovus_malfunctioning", player=target, character=name,
+                             term=state.setup.private_script.terms.malfunction))
     return Info(note=say("info.cerenovus", player=target, character=name),
                 tells=((target, say("tell.cerenovus", character=name, day=state.cycle)),),
                 effects=(Effect(target, "mad_as", choice.chosen_character, say("by.cerenovus"),

@@ -17,6 +17,7 @@ from ..core import (
     Nomination,
     Phase,
     about_to_die,
+    about_to_die_now,
     is_decided,
     leading_others,
     max_possible,
@@ -118,7 +119,8 @@ def vote_count_view(state: GameState, *, number: int, as_of: int | None,
         "nominations": [nomination_view(state, n, topic_id) for n in shown.nominations]
         if shown else [],
         "exiles": [nomination_view(state, n, topic_id) for n in shown.exiles] if shown else [],
-        "about_to_die": about_to_die(shown) if shown else None,
+        "about_to_die": (about_to_die_now(state, shown) if current else about_to_die(shown))
+        if shown else None,
         "decided": is_decided(state) if current else False,
         "executed": shown.executed if shown and not current else None,
         "ended": bool(shown and shown.ended_at),

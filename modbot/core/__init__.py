@@ -36,6 +36,7 @@ from .command_line import listed as storyteller_commands
 from .deciding.voting import (
     NOTE_NO_TOKEN_CAST,
     about_to_die,
+    about_to_die_now,
     is_decided,
     leading_others,
     max_possible,
@@ -202,6 +203,7 @@ __all__ = [
     "WhisperPmFlagged",
     "WinDetected",
     "about_to_die",
+    "about_to_die_now",
     "advance",
     "apply_event",
     "character_ids",

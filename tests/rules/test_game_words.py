@@ -16,7 +16,7 @@ from modbot.core import parse_commands
 from modbot.core.state.names import Roster
 from modbot.core.wording import say
 
-from ..conversation import DAWN1, NIGHT1_LOCK, botf_setup, seven
+from ..conversation import DAWN1, NIGHT1_LOCK, botf_setup, night_sheet, seven
 from ..helpers import START
 from ..notices import Told, of
 
@@ -78,3 +78,17 @@ def test_the_games_first_reaction_opens_the_storytellers_conversation_once():
     assert "`!status`" in welcome[0].raw
     later = runtime.on_tick(START + timedelta(hours=1)).outgoing
     assert all(o.key != "g1:" + WELCOME for o in later)
+
+
+def test_whoever_changes_at_dawn_is_told_their_new_ability_and_commands():
+    """Issue 25: the Snake Charmer who chose the Demon is now the Imp: its grimoire PM says
+    so with the Imp's ability and how to choose a kill, as a role PM does (without the deal's
+    team list or bluffs); the old Demon, now the Snake Charmer, is told its new role too."""
+    setup = seven("snakecharmer", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    _, _, talk = night_sheet(setup, choices=(("Alex", "/choose Ellen"),))
+    said = talk.dawn()
+    alex = [s.raw for s in said if s.thread == "pm:alex" and "Your character now" in s.raw]
+    assert len(alex) == 1 and "You are now the **Imp** (demon), on the **evil** team" in alex[0]
+    assert "/choose NAME" in alex[0] and "bluffs" not in alex[0]
+    ellen = [s.raw for s in said if s.thread == "pm:ellen" and "Your character now" in s.raw]
+    assert len(ellen) == 1 and "**Snake Charmer**" in ellen[0]

@@ -326,3 +326,30 @@ def test_open_nomination_view_shows_needed_to_execute_and_to_tie():
     view = g.report()["days"][0]["nominations"][1]
     assert (view["needed_to_execute"], view["needed_to_tie"]) == (6, 5)
     assert view["hand"] == "Derek" and view["status"] == "open"
+
+
+def test_an_open_nomination_whose_locked_votes_decide_it_is_about_to_die_already():
+    """The BotF rules: "If the count of votes to execute is more than half of the number of
+    living players ... and is the highest count of votes against any player that day, the
+    accused will be considered 'about to die'." Locked votes cannot go down: with 3 of 5
+    locked to execute and nothing else open or closed, Derek is about to die while two seats
+    still have to lock (issue 25); the execution at the day's end is unchanged."""
+    from modbot.core import about_to_die, about_to_die_now
+    g = Game()
+    g.post("Alex", "/nominate Derek")
+    for minute, voter in enumerate(("Ellen", "Alex", "Brianna"), start=1):
+        g.post(voter, "/vote Derek yes", minute)
+    day = g.state.today
+    assert g.nomination("Derek").is_open and g.nomination("Derek").yes == 3
+    assert about_to_die(day) is None and about_to_die_now(g.state, day) == "Derek"
+
+
+def test_an_open_leader_that_another_open_nomination_could_still_beat_is_not_about_to_die():
+    from modbot.core import about_to_die_now
+    g = Game(players=("Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fatima", "Gus"))
+    g.post("Alex", "/nominate Derek")
+    g.post("Brianna", "/nominate Cameron", 1)
+    for minute, voter in enumerate(("Ellen", "Fatima", "Gus", "Alex"), start=2):
+        g.post(voter, "/vote Derek yes", minute)
+    assert g.nomination("Derek").yes == 4  # 4 of 7: the threshold
+    assert about_to_die_now(g.state, g.state.today) is None  # Cameron's could still reach 5+

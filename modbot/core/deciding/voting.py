@@ -106,6 +106,21 @@ def about_to_die(day: DayState) -> str | None:
     return best.nominee
 
 
+def about_to_die_now(state: GameState, day: DayState) -> str | None:
+    """Who is about to die as the count stands (the BotF rules: "more than half of the number
+    of living players ... and the highest count of votes against any player that day"). Locked
+    votes never go down, so an open nomination whose locked execute votes already reach its
+    threshold, beat every closed count and every other open nomination's most possible count
+    makes its nominee about to die while it is still open; otherwise the closed leader
+    (`about_to_die`). Who is executed at the day's end is `about_to_die`'s, once all lock."""
+    others = [n for n in day.nominations if n.is_open and not n.by_butcher]
+    for n in others:
+        if n.yes >= threshold_now(state, n) and n.yes > highest_closed(day) and \
+                all(n.yes > max_possible(state, o) for o in others if o is not n):
+            return n.nominee
+    return about_to_die(day)
+
+
 def highest_closed(day: DayState) -> int:
     return max((n.yes for n in day.nominations if not n.is_open and not n.by_butcher),
                default=0)

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..characters.wins import unaware_marionette
 from ..feature import Feature, to_player, to_storytellers
 from ..setup.composition import dealt_text
 from ..state.grimoire import players_of_team, true_character
 from ..state.ids import BARBER, FIDDLER, MARIONETTE
 from ..state.model import GameState, iso
-from ..state.private_events import CharactersDealt, DealWaiting
+from ..state.private_events import CharactersDealt, DealWaiting, EffectApplied
 from ..state.script import Character
 from .commands import SetupAccepted, SetupChecked, SetupProposed
 
@@ -36,7 +37,8 @@ def role_view(state: GameState, player: str) -> dict[str, Any]:
         "cultists": [], "bluffs": [], "good_bluffs": True, "demon": None,
         "evil_term": script.terms.evil, "good_term": script.terms.good, BARBER: False,
         FIDDLER: False,
-        "lil_monsta": False, "choose": _choose_form(shown.spec), "wakes": shown.spec.wakes}
+        "lil_monsta": False, "choose": _choose_form(shown.spec), "wakes": shown.spec.wakes,
+        "changed": False}
     real = true_character(state, player)
     if real is not None and real.is_evil and not entry.thinks:
         view.update(_evil_view(state, player, real))
@@ -85,6 +87,29 @@ def _team_view(state: GameState, player: str, is_demon: bool) -> list[dict]:
     return out
 
 
+def _changed(state: GameState, event: EffectApplied, batch) -> tuple:
+    """Whoever changes character, alignment or team at dawn is told what they now are and the
+    commands their ability uses (Oops All Evil: "If their alignment or team changed, they are
+    informed"), as a role PM shows them, without the deal's team list or bluffs (what else
+    they learn is the Storytellers'); a sober and healthy Marionette is never told."""
+    effect = event.effect
+    if effect.field not in ("character", "alignment", "evil_team") or \
+            unaware_marionette(state, effect.player) or \
+            _told_already(effect.player, event, batch):
+        return ()
+    role = {**role_view(state, effect.player), "changed": True, "cultists": [], "bluffs": [],
+            BARBER: False, FIDDLER: False, "lil_monsta": False}
+    return (to_player(effect.player, "role", f"role-changed:{effect.player}:{iso(event.at)}",
+                      role=role, game=state.setup),)
+
+
+def _told_already(player: str, event: EffectApplied, batch) -> bool:
+    """One notice a player a dawn: only for the first of their changes in the batch."""
+    changes = [e for e in batch if isinstance(e, EffectApplied) and e.effect.player == player
+               and e.effect.field in ("character", "alignment", "evil_team")]
+    return bool(changes) and changes[0] is not event
+
+
 def _dealt(state: GameState, _event: CharactersDealt, _batch) -> tuple:
     return tuple(to_player(seat.name, "role", f"role:{seat.name}",
                            role=role_view(state, seat.name), game=state.setup)
@@ -116,7 +141,8 @@ def _setup_accepted(_state: GameState, event: SetupAccepted, _batch) -> tuple:
 
 FEATURE = Feature(
     "the deal's notices",
-    notices={CharactersDealt: _dealt, DealWaiting: _deal_waiting, SetupChecked: _setup_checked,
+    notices={CharactersDealt: _dealt, EffectApplied: _changed, DealWaiting: _deal_waiting,
+             SetupChecked: _setup_checked,
              SetupProposed: _setup_proposed, SetupAccepted: _setup_accepted},
 )
 

@@ -282,6 +282,21 @@ def test_seed_000_vortox_townsfolk_get_false_information():
     assert night.result_of("Alex") != "There is 1 pair of evil players sitting together."
 
 
+def test_the_vortox_makes_a_drunk_townsfolks_information_false_too():
+    """The almanac, Vortox: "Anytime a Townsfolk player gets information from their ability,
+    they get false information. Even if they are drunk or poisoned, it must be false" (issue
+    25): a poisoned Chef is proposed a false number, never the true one, and a Townsfolk whose
+    answer is the Storytellers' (the Dreamer) is told it must be false."""
+    setup = game("chef", "empath", "soldier", "poisoner", "vortox", "monk", "dreamer")
+    entries, night, _ = night_sheet(setup, changes=("!poison Alex",),
+                                    choices=(("Gus", "/choose Derek"),))
+    chef = words(entries["Alex"].suggestion)
+    assert chef.startswith("false under the Vortox:") and "drunk or poisoned" not in chef
+    assert night.result_of("Alex") != "There is 1 pair of evil players sitting together."
+    dreamer = words(entries["Gus"].suggestion)
+    assert "it must be false under the Vortox" in dreamer and night.result_of("Gus") is None
+
+
 def test_seed_000_vortox_evil_wins_at_dusk_without_an_execution():
     """Seed 000, Vortox: "Each dusk, if no player was executed today, the game ends and the
     evil team wins." """

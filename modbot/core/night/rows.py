@@ -124,17 +124,12 @@ def _suggested(state: GameState, base: SheetEntry, player: str, character: Chara
     """The row with the bot's suggestion, and the result proposed by default (or None)."""
     spec = character.spec
     true = info.told()
+    vortox = character.team == "townsfolk" and _vortox_works(state)
+    if vortox and (true is not None or info.needs_result):
+        return _under_vortox(base, info, true)  # before malfunction: false even if drunk
     if true is not None and is_malfunctioning(state, player):
         text = say("sheet.malfunctioning", term=state.setup.private_script.terms.malfunction, true=true)
         return replace(base, suggestion=text, needs_result=True), None
-    if true is not None and character.team == "townsfolk" and _vortox_works(state):
-        false = _falsify(info.value)
-        if false is None:
-            text = say("sheet.vortox_st", true=true)
-            return replace(base, suggestion=text, needs_result=True), None
-        false_text = info.told(false)
-        text = say("sheet.vortox", false=false_text, true=true)
-        return replace(base, suggestion=text, needs_result=True), false_text
     if info.value is not None:
         return replace(base, suggestion=true, needs_result=True), true
     if info.needs_result:
@@ -144,6 +139,22 @@ def _suggested(state: GameState, base: SheetEntry, player: str, character: Chara
         suggestion = info.note or (say("sheet.st_decides", what=spec.st) if spec.st
                                    else say("sheet.nothing"))
     return replace(base, suggestion=suggestion, needs_result=info.needs_result), true
+
+
+def _under_vortox(base: SheetEntry, info: Info, true: Say | None) -> tuple[SheetEntry, Say | None]:
+    """The almanac, Vortox: "Anytime a Townsfolk player gets information from their ability,
+    they get false information. Even if they are drunk or poisoned, it must be false": a false
+    answer proposed where one can be made (a number, yes or no), else the Storytellers are told
+    it must be false, and the true answer is never the default result."""
+    false = _falsify(info.value)
+    if false is not None:
+        false_text = info.told(false)
+        return replace(base, suggestion=say("sheet.vortox", false=false_text, true=true),
+                       needs_result=True), false_text
+    if true is not None:
+        return replace(base, suggestion=say("sheet.vortox_st", true=true), needs_result=True), None
+    return replace(base, suggestion=say("sheet.vortox_note", what=info.note),
+                   needs_result=True), None
 
 
 def _vortox_works(state: GameState) -> bool:

@@ -240,7 +240,24 @@ def test_vigormortis_poisons_a_townsfolk_neighbour_of_a_killed_minion():
     _, night, _ = night_sheet(_game(*characters), night=2, choices=(("Ellen", "/choose Derek"),))
     assert night.deaths == ("Derek",)
     assert [words(e.describe()) for e in night.effects] == [
+        "Derek: reminders become keeps its ability (the Vigormortis' Minion)",
         "Cameron: poisoned (the Vigormortis' Minion)"]
+
+
+def test_a_minion_the_vigormortis_killed_keeps_its_ability_while_the_vigormortis_works():
+    """The BotF rules, Vigormortis: "Minions you kill keep their ability" (issue 25): the dead
+    Poisoner still chooses at its step; the rules do not say when that ends, and modbot's
+    choice is while the Vigormortis lives and works (docs/st-night.md)."""
+    characters = ("chef", "empath", "soldier", "poisoner", "vigormortis", "monk", "pixie")
+    kept = "!reminder Derek keeps its ability"
+
+    def poisoned(*changes):
+        _, night, _ = night_sheet(_game(*characters, dead=("Derek",)), night=2,
+                                  changes=changes, choices=(("Derek", "/choose Alex"),))
+        return [e.player for e in night.effects if e.field == "poisoned" and e.until_dusk]
+    assert poisoned(kept) == ["Alex"]
+    assert poisoned() == []  # a dead Poisoner the Vigormortis did not kill: no ability
+    assert poisoned(kept, "!poison Ellen") == []  # the Vigormortis malfunctions: it ends
 
 
 def test_pithag_changes_a_character_not_in_play():

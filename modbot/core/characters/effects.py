@@ -14,6 +14,7 @@ night sheet, may drop any (`!effect N off`), and their approval applies them at 
 from __future__ import annotations
 
 from ..state.grimoire import (
+    KEEPS_ABILITY,
     acting_character,
     alignment_of,
     character_id,
@@ -266,8 +267,10 @@ def _vigormortis(state, player, choice, deaths) -> Info:
         return found
     neighbours = [n for n in living_neighbours(state, dead)
                   if (c := true_character(state, n)) is not None and c.team == "townsfolk"]
-    effects = (Effect(neighbours[0], "poisoned", True, say("by.vigormortis")),) \
-        if neighbours else ()
+    kept = Effect(dead, "reminders", (*state.grimoire_of(dead).reminders, KEEPS_ABILITY),
+                  say("by.vigormortis"))  # "Minions you kill keep their ability"
+    effects = (kept, *((Effect(neighbours[0], "poisoned", True, say("by.vigormortis")),)
+                       if neighbours else ()))
     return Info(note=say("info.vigormortis", player=found.death, poisoned=neighbours[0])
                 if neighbours else say("info.vigormortis_alone", player=found.death),
                 death=found.death, effects=effects)

@@ -24,7 +24,7 @@ from ..deciding.rules import Rejection, reject
 from ..feature import Feature
 from ..reading.textclean import countable_text
 from ..state.actions import Context
-from ..state.grimoire import acting_character
+from ..state.grimoire import acting_character, keeps_ability
 from ..state.model import GameState, Phase
 from ..state.names import Ambiguous, Roster
 from ..state.night_model import NightChoice
@@ -183,8 +183,8 @@ def _refuse_now(state: GameState, ctx: Context, by_day: bool = False) -> Rejecti
         return reject(ctx, "not_dealt")
     if state.winner is not None:
         return reject(ctx, "game_over", winner=state.winner)
-    if not state.seat(ctx.author).alive:
-        return reject(ctx, "dead_no_ability")
+    if not state.seat(ctx.author).alive and not keeps_ability(state, ctx.author):
+        return reject(ctx, "dead_no_ability")  # unless the Vigormortis killed them
     if by_day:
         return None
     if state.phase is not Phase.NIGHT:
@@ -241,7 +241,8 @@ def _counted(number: int, noun: str) -> Say:
 def owes_choice(state: GameState, player: str) -> bool:
     """A living player whose character chooses tonight and who has sent nothing yet."""
     character = acting_character(state, player)
-    return (character is not None and state.seat(player).alive
+    return (character is not None
+            and (state.seat(player).alive or keeps_ability(state, player))
             and character.spec.chooses_on(state.cycle)
             and (not character.spec.once or used_on(state, player, character.id) is None)
             and night_of(state, state.cycle).choice_of(player) is None)

@@ -15,14 +15,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..state.grimoire import acting_character, character_id, character_names, is_malfunctioning, players_of_team, true_character
-from ..state.ids import BARBER, LUNATIC, MARIONETTE, SAGE, VORTOX
+from ..state.ids import BARBER, LUNATIC, MARIONETTE, SAGE, SWEETHEART, VORTOX
 from ..state.model import GameState
 from ..state.night_model import Info, NightChoice, SheetEntry
 from ..state.script import Character
 from ..wording import Say, say
 from .choices import used_on
 
-ACTS_WHEN_KILLED = {SAGE, BARBER}  # abilities that work because their player is killed
+ACTS_WHEN_KILLED = {SAGE, BARBER, SWEETHEART}  # abilities that work because their player is killed
 
 
 def name_of(state: GameState, player: str) -> str | Say:

@@ -23,7 +23,14 @@ from ..characters.information import compute
 from ..characters.others_choose import lil_monsta_step, word_turns
 from ..characters.public_abilities import moonchild_deaths, turned_by_word
 from ..characters.triggers import scarlet_woman_heir
-from ..state.grimoire import acting_character, alignment_of, character_id, is_malfunctioning, true_character
+from ..state.grimoire import (
+    acting_character,
+    alignment_of,
+    character_id,
+    is_malfunctioning,
+    keeps_ability,
+    true_character,
+)
 from ..state.ids import ASSASSIN, BONE_COLLECTOR, GOON, LIL_MONSTA, MOONCHILD
 from ..state.model import GameState, GrimoireEntry
 from ..state.night_model import Effect, NightState, SheetEntry
@@ -137,7 +144,8 @@ class _Night:
         if character.id != self.order[index] and player not in self.gained:
             return  # another character since earlier tonight (a Pit-Hag's): not this step's
         killed_tonight = player in self.deaths
-        if killed_tonight and character.spec.info not in ACTS_WHEN_KILLED:
+        if killed_tonight and character.spec.info not in ACTS_WHEN_KILLED and \
+                character.id not in ACTS_WHEN_KILLED:
             self.entries.append(SheetEntry(character.id, player, character.name, None,
                                            status_of(self.seen, player, dead=False),
                                            say("sheet.killed_earlier")))
@@ -188,11 +196,13 @@ class _Night:
 
 
 def regained(state: GameState) -> set[str]:
-    """Dead players a working Bone Collector chose for tonight: their ability works."""
+    """Dead players whose ability works tonight: those a working Bone Collector chose, and
+    the Minions the Vigormortis killed (`keeps_ability`)."""
     night = night_of(state, state.cycle)
-    return {c.players[0] for c in night.choices if c.players and c.character == BONE_COLLECTOR
-            and (real := true_character(state, c.player)) is not None
-            and real.id == BONE_COLLECTOR and not is_malfunctioning(state, c.player)}
+    chosen = {c.players[0] for c in night.choices if c.players and c.character == BONE_COLLECTOR
+              and (real := true_character(state, c.player)) is not None
+              and real.id == BONE_COLLECTOR and not is_malfunctioning(state, c.player)}
+    return chosen | {s.name for s in state.seats if not s.alive and keeps_ability(state, s.name)}
 
 
 def _actors(state: GameState, order: tuple[str, ...]) -> dict[str, int | None]:

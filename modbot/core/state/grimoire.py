@@ -7,7 +7,7 @@ who is on a team, who sits next to whom among the living, and yesterday's day.
 
 from __future__ import annotations
 
-from .ids import LIL_MONSTA, NO_DASHII, PUZZLEMASTER, SOLDIER
+from .ids import LIL_MONSTA, NO_DASHII, PUZZLEMASTER, SOLDIER, VIGORMORTIS
 from .model import DayState, GameState
 from .script import Character
 
@@ -47,6 +47,17 @@ def _impaired(state: GameState, player: str) -> bool:
 
 
 PUZZLED = "puzzled"  # the reminder on the Puzzlemaster's drunk (`!reminder PLAYER puzzled`)
+KEEPS_ABILITY = "keeps its ability"  # a Minion the Vigormortis killed (`!reminder` to set it)
+
+
+def keeps_ability(state: GameState, player: str) -> bool:
+    """A dead Minion the Vigormortis killed: "Minions you kill keep their ability" (the BotF
+    rules). The rules do not say when that ends; modbot's choice: while a Vigormortis lives
+    and works (docs/st-night.md)."""
+    if KEEPS_ABILITY not in state.grimoire_of(player).reminders:
+        return False
+    return any(state.seat(p).alive and not is_malfunctioning(state, p)
+               for p in players_of_team(state, "demon") if character_id(state, p) == VIGORMORTIS)
 
 
 def is_puzzled(state: GameState, player: str) -> bool:
@@ -152,10 +163,27 @@ def character_names(state: GameState) -> dict[str, str]:
     return {c.id: c.name for c in state.setup.private_script.characters}
 
 
-__all__ = ["BABYSITTER", "PUZZLED", "alignment_of", "babysitter", "character_id", "character_names", "dealt_character", "is_evil",
-           "is_in_play", "is_malfunctioning", "is_puzzled",
-           "living_neighbours", "living_residents", "no_dashii_victims", "players_of_team",
-           "true_character", "yesterday"]
+__all__ = [
+    "BABYSITTER",
+    "KEEPS_ABILITY",
+    "PUZZLED",
+    "alignment_of",
+    "babysitter",
+    "character_id",
+    "character_names",
+    "dealt_character",
+    "is_evil",
+    "is_in_play",
+    "is_malfunctioning",
+    "is_puzzled",
+    "keeps_ability",
+    "living_neighbours",
+    "living_residents",
+    "no_dashii_victims",
+    "players_of_team",
+    "true_character",
+    "yesterday",
+]
 
 
 def acting_character(state: GameState, player: str):

@@ -181,9 +181,9 @@ def test_seed_002_djinn_each_team_learns_only_its_own_members():
     assert "Moonchild" in ellen and "Moonchild" in to(said, "pm:gus")[0]
 
 
-def said_the_word(setup, speaker, changes=()):
+def said_the_word(setup, speaker, changes=(), choices=()):
     """Night 1 gives Derek (the Mezepheles) the word; `speaker` says it on day 1; the night 2
-    sheet is returned."""
+    sheet is returned (after `choices`: (player, PM) sent on night 2)."""
     talk = Conversation(setup)
     talk.tick(START)
     talk.tick(START + 22 * H)
@@ -194,6 +194,8 @@ def said_the_word(setup, speaker, changes=()):
     if changes:
         talk.st("\n".join(changes), START + 26 * H)
     talk.st("!endday --yes", START + 27 * H)
+    for player, text in choices:
+        talk.pm(player, text, START + 28 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
     return worded(talk.state.night)
 
@@ -220,6 +222,18 @@ def test_seed_002_mezepheles_poisoned_spends_its_ability_for_nothing():
     (entry,) = [e for e in night.sheet if e.character == "Mezepheles' word"]
     assert "its ability is spent, nothing changes" in entry.suggestion
     assert not [e for e in night.effects if "Mezepheles" in e.why]
+
+
+def test_a_mezepheles_poisoned_at_its_turn_the_night_after_changes_nobody():
+    """Oops All Evil, Mezepheles: "Mezepheles is poisoned. Nothing happens" (issue 25, a
+    regression): the Poisoner chooses it tonight, before its step, so at its step it is
+    poisoned and the word turns nobody."""
+    characters = {**MEZ[0], "Brianna": "poisoner"}
+    game = teams_game(characters, {**MEZ[1], "Brianna": 2})
+    night = said_the_word(game, "Fatima", choices=(("Brianna", "/choose Derek"),))
+    assert not [e for e in night.effects if "Mezepheles" in e.why]
+    night = said_the_word(game, "Fatima")  # unpoisoned: she is turned
+    assert [e.field for e in night.effects if "Mezepheles" in e.why] == ["alignment", "evil_team"]
 
 
 def test_seed_002_mezepheles_a_demon_or_a_teammate_is_not_turned():

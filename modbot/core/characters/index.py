@@ -87,7 +87,7 @@ HOOKS: dict[str, tuple[str, ...]] = {
     "mathematician": ("core.characters.information",),
     "mezepheles": (
         "core.characters.information", "core.characters.others_choose",
-        "core.characters.public_abilities"
+        "core.characters.public_abilities", "core.night.sheet"
     ),
     "monk": ("core.characters.effects", "core.characters.information"),
     "moonchild": ("core.characters.public_abilities", "core.night.sheet"),

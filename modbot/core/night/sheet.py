@@ -31,7 +31,7 @@ from ..state.grimoire import (
     keeps_ability,
     true_character,
 )
-from ..state.ids import ASSASSIN, BONE_COLLECTOR, GOON, LIL_MONSTA, MOONCHILD
+from ..state.ids import ASSASSIN, BONE_COLLECTOR, GOON, LIL_MONSTA, MEZEPHELES, MOONCHILD
 from ..state.model import GameState, GrimoireEntry
 from ..state.night_model import Effect, NightState, SheetEntry
 from ..state.private_events import night_of
@@ -55,13 +55,15 @@ def build_sheet(state: GameState):
     run.entries += [SheetEntry(MOONCHILD, victim, say("label.moonchild"), None, (),
                                say("sheet.moonchild", player=victim))
                     for victim in moonchild_deaths(state)]
-    for player, mezepheles in turned_by_word(state):  # said the Mezepheles' word
-        entry, effects, tells = word_turns(state, player, mezepheles)
-        run.add(entry, effects=effects, tells=tells)
+    spoken = turned_by_word(state)  # said the Mezepheles' word: turned at its step tonight,
+    if MEZEPHELES not in order:  # as it stands then (poisoned by an earlier step: nothing)
+        _word_turns(run, spoken)
     waiting = {index: [s.name for s in state.seats
                        if (c := acting_character(state, s.name)) is not None and c.id == step]
                for index, step in enumerate(order)}
     for index, step in enumerate(order):
+        if step == MEZEPHELES:
+            _word_turns(run, spoken)
         run.step_at(index, step, waiting[index], waiting)
     for player in [p for p, at in actors.items() if at is None]:
         run.outside_order(player)
@@ -193,6 +195,12 @@ class _Night:
 
     def _seat_index(self, player: str) -> int:
         return self.seen.setup.seat_index[player]
+
+
+def _word_turns(run: _Night, spoken) -> None:
+    for player, mezepheles in spoken:
+        entry, effects, tells = word_turns(run.seen, player, mezepheles)
+        run.add(entry, effects=effects, tells=tells)
 
 
 def regained(state: GameState) -> set[str]:

@@ -735,3 +735,12 @@ def test_a_cerenovus_drunk_by_choosing_the_goon_makes_nobody_mad():
     assert not [text for player, text in night.tells if player == "Alex"]
     assert not [e for e in night.effects if e.field == "mad_as"]
     assert "drunk" in words(entries["Derek"].suggestion)
+
+
+def test_a_goon_whose_team_changed_is_told_at_dawn():
+    """Oops All Evil: "If their alignment or team changed, they are informed" (issue 25): the
+    Goon the Imp chose is told at dawn, in its grimoire PM, that it is now on the evil team."""
+    _, _, talk = night_sheet(teams_game(*TWO_TEAMS), night=2, choices=(("Ellen", "/choose Alex"),))
+    said = talk.dawn()
+    told = [s.raw for s in said if s.thread == "pm:alex" and "Your character now" in s.raw]
+    assert len(told) == 1 and "on the **evil** team" in told[0] and "**Goon**" in told[0]

@@ -115,8 +115,7 @@ class Reactor:
             self.counts.dirty = True
             return []
         if notice.count == COUNT:
-            return [self.counts.count(self, state, notice.at or state.phase_ends_at,
-                                      notice.key)]
+            return [self.counts.count(self, state, notice.moment, notice.key)]
         if notice.count == CARRIED:
             return self.counts.carried(self, state, notice)
         if notice.count == DAY_END:

@@ -35,7 +35,7 @@ class VoteCounts:
 
     def due(self, state: GameState, at: datetime, minutes: float) -> bool:
         """Votes changed since the last count, and the next count is due by `at`."""
-        return self.dirty and state.today is not None and self._interval_passed(at, minutes)
+        return state.today is not None and self.owed(at, minutes)
 
     def owed(self, at: datetime, minutes: float) -> bool:
         return self.dirty and self._interval_passed(at, minutes)
@@ -71,7 +71,7 @@ class VoteCounts:
         if not notice.template:
             return []
         view = self._view(reactor, state, self._next_number(state))
-        self._counted(notice.at)
+        self._counted(notice.moment)
         return [reactor.post(notice.key, render(f"{notice.template}.md.j2", vc=view))]
 
     def day_end(self, reactor, state: GameState, notice, *, by_command: bool,
@@ -79,11 +79,11 @@ class VoteCounts:
         """How the day ended (the Storytellers, every vote locked early, or the deadline),
         the execution, then the day's final tables."""
         view = self._view(reactor, state, self._next_number(state, notice.day), day=notice.day)
-        self._counted(notice.at)
+        self._counted(notice.moment)
         picture = self._picture(reactor, state, view)
         deadline = self.voting_ends
         ended_by = "storytellers" if by_command else \
-            "deadline" if deadline is not None and notice.at >= deadline else "all_locked"
+            "deadline" if deadline is not None and notice.moment >= deadline else "all_locked"
         raw = render(f"{notice.template}.md.j2", vc=view, picture=picture, ended_by=ended_by,
                      **context)
         return _embedding(reactor.post(notice.key, raw), picture)
@@ -98,7 +98,7 @@ class VoteCounts:
         self.numbers[day] = self.numbers.get(day, 0) + 1
         return self.numbers[day]
 
-    def _counted(self, at: datetime | None) -> None:
+    def _counted(self, at: datetime) -> None:
         self.dirty = False
         self.last_at = at
         self.edits = []

@@ -78,6 +78,13 @@ class Notice:
     echo: bool = False
     topic: str = ""
 
+    @property
+    def moment(self) -> datetime:
+        """The forum time of a vote count's notice (COUNT, CARRIED, DAY_END always carry it)."""
+        if self.at is None:
+            raise ValueError(f"the notice {self.key!r} carries no moment")
+        return self.at
+
 
 def to_player(player: str, template: str, key: str, **view: Any) -> Notice:
     """A notice in `player`'s grimoire PM."""

@@ -26,7 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from modbot.adapters.forum import ForumClient
 from modbot.adapters.outbox import Outbox
-from modbot.adapters.store import Batch, Outgoing, Store
+from modbot.adapters.outgoing import Batch, Outgoing, Rendered
+from modbot.adapters.store import Store
 from modbot.app.picture import vote_picture
 from modbot.app.render import render
 from modbot.app.service import Service, Settings
@@ -76,8 +77,8 @@ def requests_per_vote_count(state: GameState, view: dict) -> int:
                              api=False).topic_id
         with tempfile.TemporaryDirectory() as folder:
             store = Store(f"sqlite:///{folder}/bench.sqlite")
-            store.commit(Batch(outbox=[Outgoing("g1:vc:1.1", "g1:topic", raw, topic_id=topic,
-                                                pictures=((picture.sha1, picture.png),))]))
+            store.commit(Batch(outbox=[Outgoing("g1:vc:1.1", "g1:topic",
+                Rendered(raw, ((picture.sha1, picture.png),)), topic_id=topic)]))
             client = ForumClient(server.url, "modbot", "k")
             Outbox(client, store).drain()
             store.close()

@@ -53,8 +53,9 @@ from .forum import (
     PermanentError,
     TransientError,
 )
+from .outgoing import Batch, Outgoing
 from .port import ForumPost
-from .store import Batch, OutboxRow, Outgoing, Store
+from .store import OutboxRow, Store
 
 log = logging.getLogger("modbot.adapters.outbox")
 MAX_BACKOFF = 60  # seconds; 1, 2, 4, ... after 5xx, timeouts and dropped connections

@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from types import SimpleNamespace
@@ -28,6 +27,7 @@ import peewee
 from playhouse.db_url import connect
 
 from .migrations import MIGRATIONS
+from .outgoing import Batch
 
 DEFAULT_URL = "sqlite:///data/modbot.sqlite"
 proxy = peewee.DatabaseProxy()
@@ -124,34 +124,6 @@ class ThreadReadRow(_Model):
 
 MODELS = [SchemaVersion, GameRow, InputRow, EventRow, OutboxRow, CursorRow, PictureRow,
           SnapshotRow, ThreadReadRow]
-
-
-@dataclass
-class Outgoing:
-    """A post the bot owes: to a public topic, or a PM thread (created on first use)."""
-
-    key: str
-    thread: str
-    raw: str
-    topic_id: int | None = None
-    recipients: tuple[str, ...] = ()
-    title: str | None = None
-    kind: str = "post"
-    pictures: tuple[tuple[str, bytes], ...] = ()  # (sha1, png) the raw embeds, see outbox
-    edit_of: str | None = None  # kind "edit": the key of the post this one rewrites
-
-
-@dataclass
-class Batch:
-    """One transaction's worth of writes."""
-
-    inputs: list[tuple[int, dict]] = field(default_factory=list)  # (game id, fields)
-    events: list[tuple[int, int | None, str, dict]] = field(default_factory=list)
-    outbox: list[Outgoing] = field(default_factory=list)
-    cursors: dict[str, int] = field(default_factory=dict)
-    last_post_numbers: dict[int, int] = field(default_factory=dict)
-    # outbox keys the forum already shows in the bot's own posts: (post id, topic, number)
-    adopted: dict[str, tuple[int, int, int]] = field(default_factory=dict)
 
 
 class Store:

@@ -18,8 +18,9 @@ from __future__ import annotations
 import logging
 
 from ..adapters.forum import ForumClient, ForumError
-from ..adapters.store import OutboxRow, Outgoing
-from .render import render
+from ..adapters.outgoing import Outgoing
+from ..adapters.store import OutboxRow
+from .render import later
 
 log = logging.getLogger("modbot.app.conversation_guard")
 
@@ -61,9 +62,9 @@ def intrusion_notes(reactor, player: str | None, topic_id: int, names: list[str]
     Storytellers' own when None): the player hears why their messages move, the Storytellers
     what the newcomers could read."""
     key = f"intruder:{topic_id}:{'+'.join(n.lower() for n in names)}"
-    told = [reactor.note_to_storytellers(storytellers, key, render(
+    told = [reactor.note_to_storytellers(storytellers, key, later(
         "intruder_storytellers.md.j2", player=player, topic_id=topic_id, names=names))]
     if player is not None:
-        told.append(reactor.pm(player, key.replace("intruder:", "moved:", 1), render(
+        told.append(reactor.pm(player, key.replace("intruder:", "moved:", 1), later(
             "intruder_player.md.j2", topic_id=topic_id, names=names)))
     return told

@@ -20,8 +20,9 @@ from pathlib import Path
 import schedule
 
 from ..adapters.forum import ConfigurationError, ForumClient, ForumError, TransientError
+from ..adapters.outgoing import Batch
 from ..adapters.run_lock import AlreadyRunning, RunLock
-from ..adapters.store import DEFAULT_URL, Batch, Store
+from ..adapters.store import DEFAULT_URL, Store
 from ..files.gamefile import load_game
 from .service import Service, Settings
 

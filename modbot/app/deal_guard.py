@@ -21,11 +21,11 @@ import math
 import time
 
 from ..adapters.forum import ForumClient, ForumError
-from ..adapters.store import Outgoing
+from ..adapters.outgoing import Outgoing
 from ..core import GameSetup
 from .preflight import near_misses
 from .reactions import GameOptions, Reactor
-from .render import render
+from .render import later
 from .thread_reads import IDS_A_READ
 
 BATCH = 50  # names a request (a URL of a few kilobytes; Discourse sets no limit of its own)
@@ -89,7 +89,7 @@ def held_note(setup: GameSetup, unknown) -> Outgoing:
     """The Storytellers' note for a game held by unknown names (one per set of names)."""
     key = "held:" + "+".join(sorted(name.lower() for _, name, _ in unknown))
     reactor = _reactor(setup)
-    return reactor.note_to_storytellers(setup.storytellers, key, render(
+    return reactor.note_to_storytellers(setup.storytellers, key, later(
         "deal_held.md.j2", game=setup.name, unknown=unknown))
 
 
@@ -99,6 +99,6 @@ def reading_note(setup: GameSetup, read: int, left: int, reads_a_minute: int | N
     reactor = _reactor(setup)
     requests = math.ceil(left / IDS_A_READ)
     minutes = max(1, math.ceil(requests / reads_a_minute) if reads_a_minute else 1)
-    return reactor.note_to_storytellers(setup.storytellers, "reading:thread", render(
+    return reactor.note_to_storytellers(setup.storytellers, "reading:thread", later(
         "reading_thread.md.j2", game=setup.name, total=read + left, read=read, left=left,
         minutes=minutes))

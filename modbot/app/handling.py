@@ -21,14 +21,15 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from ..adapters.forum import ForumClient
+from ..adapters.outgoing import Batch, Outgoing
 from ..adapters.port import ForumPost
-from ..adapters.store import Batch, Outgoing, Store
+from ..adapters.store import Store
 from .conversation_guard import ConversationGuard
 from .identities import Identities
 from .late import is_late
 from .pm_routing import Ask, Member, PmRouter, member
 from .rebuild import Adoption
-from .render import render
+from .render import later
 from .runtime import GameRuntime, Step
 from .settings import Settings
 
@@ -181,7 +182,7 @@ class Handling:
         """A PM from someone in several games, naming none: nothing runs; they are asked."""
         log.warning("PM %s from %s: in several games and names none; asked which",
                     post.id, post.username)
-        raw = render("which_game.md.j2", post_number=post.post_number, games=games)
+        raw = later("which_game.md.j2", post_number=post.post_number, games=games)
         self.commit_outgoing([Outgoing(
             f"modbot:which-game:{post.id}", f"modbot:pmtopic:{post.topic_id}", raw,
             topic_id=post.topic_id)])

@@ -23,8 +23,9 @@ import logging
 from datetime import datetime
 
 from ..adapters.forum import ForumClient, ForumError, NotFound
+from ..adapters.outgoing import Batch
 from ..adapters.port import ForumPost
-from ..adapters.store import Batch, Store
+from ..adapters.store import Store
 
 log = logging.getLogger("modbot.app.identities")
 CARDS = 50  # user ids per /user-cards.json request (Discourse's limit)

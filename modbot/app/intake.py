@@ -30,8 +30,9 @@ from collections.abc import Callable
 from datetime import datetime
 
 from ..adapters.forum import ForumClient, ForumError
+from ..adapters.outgoing import Batch
 from ..adapters.port import ForumPost
-from ..adapters.store import Batch, Store
+from ..adapters.store import Store
 from .edit_sweep import BATCH, EditSweep
 from .runtime import GameRuntime, sha1
 from .thread_reads import read_thread

@@ -19,7 +19,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from ..core import Post, iso
-from .render import render
+from .render import later
 from .steps import Step, post_row
 from .upgrade import game_differences
 from .views import date_tag
@@ -75,7 +75,7 @@ def hold(game, post_id: int, post_number: int, author: str, at: datetime, raw: s
     game.last_post_number = max(game.last_post_number, post_number)
     changes = game_differences(game.state, game.refold(game.undone, game.accepted | {post_id}))
     note = game.reactor.note_to_storytellers(game.state.setup.storytellers, f"late:{post_id}",
-                                             render("late_post.md.j2", post_id=post_id,
+                                             later("late_post.md.j2", post_id=post_id,
                                                     post_number=post_number, author=author,
                                                     at=date_tag(at), changes=changes,
                                                     topic_id=game.topic_id,
@@ -101,6 +101,6 @@ def accept(game, report):
         game.state = replayed
     note = game.reactor.note_to_storytellers(
         game.state.setup.storytellers, f"late-accepted:{post_id}:{len(game.inputs)}",
-        render("late_accepted.md.j2", post_id=post_id, error=error, changes=changes))
+        later("late_accepted.md.j2", post_id=post_id, error=error, changes=changes))
     events = [] if error else [("LatePostAccepted", {"post_id": post_id, "changes": changes})]
     return [note], events

@@ -13,7 +13,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from ..adapters.outbox import Outbox
-from ..adapters.store import Batch, Store
+from ..adapters.outgoing import Batch
+from ..adapters.store import Store
 from ..core import GameSetup
 from .reactions import GameOptions, Reactor
 from .render import render

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import partial
 
-from ..adapters.store import Outgoing
+from ..adapters.outgoing import Body, Outgoing
 from ..core import (
     CARRIED,
     CHANGED,
@@ -38,7 +39,7 @@ from ..core import (
 from .catalogue import rejection_words
 from .grimoire_status import status_text
 from .hand_nudge import due_nudges, nudge_moment
-from .render import dated, render, render_notice
+from .render import dated, later, render, render_notice
 from .views import date_tag
 from .vote_counts import VoteCounts
 
@@ -131,7 +132,7 @@ class Reactor:
         return [self._addressed(state, notice)]
 
     def _addressed(self, state: GameState, notice: Notice) -> Outgoing:
-        raw = render_notice(notice)
+        raw = partial(render_notice, notice)
         if notice.to == PLAYER:
             return self.pm(notice.player, notice.key, raw)
         if notice.to == STORYTELLERS:
@@ -152,8 +153,10 @@ class Reactor:
                         undo: dict | None = None) -> Outgoing:
         """The ST's answer, in the PM they wrote (or, where players read it or the command was
         posted in the thread, in the Storytellers' conversation)."""
-        status = status_text(state) if report.status else ""
-        raw = render("st_report.md.j2", report=report, log=log, status=status, undo=undo)
+        def raw() -> str:
+            status = status_text(state) if report.status else ""
+            return render("st_report.md.j2", report=report, log=log, status=status, undo=undo)
+
         key = f"st:{source['channel']}:{source.get('id')}"
         if source["channel"] == "pm" and not source.get("shared"):
             return Outgoing(f"{self.options.key}:{key}", f"{self.options.key}:pmtopic:"
@@ -163,20 +166,20 @@ class Reactor:
     def welcome(self, setup) -> Outgoing:
         """The Storytellers' conversation's first note (`modbot game new` posts the same key
         when it opens the thread, so the conversation exists from then on)."""
-        return self.note_to_storytellers(setup.storytellers, WELCOME, render(
+        return self.note_to_storytellers(setup.storytellers, WELCOME, later(
             "st_welcome.md.j2", game=setup, topic_id=self.options.topic_id))
 
     def note_edit(self, player: str, post_number: int, post_id: int, original: str,
                   deleted: bool, digest: str, storytellers: tuple[str, ...]) -> list[Outgoing]:
         self.counts.edits.append({"player": player, "post_number": post_number})
-        raw = render("edit_flag.md.j2", player=player, post_number=post_number,
+        raw = later("edit_flag.md.j2", player=player, post_number=post_number,
                      original=original, deleted=deleted)
         return [self.note_to_storytellers(storytellers, f"edit:{post_id}:{digest[:10]}", raw)]
 
     def failure_report(self, storytellers: tuple[str, ...], key: str, error: str,
                        recipients: tuple[str, ...] = ()) -> Outgoing:
         """A post the forum refused for good, told in words (never by its internal key)."""
-        raw = render("post_failed.md.j2", what=_failed_post(key, recipients),
+        raw = later("post_failed.md.j2", what=_failed_post(key, recipients),
                      error=error.rstrip(". "))
         return self.note_to_storytellers(storytellers, f"failed:{key}", raw)
 
@@ -199,7 +202,7 @@ class Reactor:
         out = []
         for nudge in due_nudges(state, self.nudged, at):
             self.nudged.add(nudge.key)
-            out.append(self.pm(nudge.player, nudge.key, render(
+            out.append(self.pm(nudge.player, nudge.key, later(
                 "hand_nudge.md.j2", nudge=nudge, since=date_tag(nudge.since),
                 exile=nudge.kind == EXILE)))
         return out
@@ -220,29 +223,27 @@ class Reactor:
 
     def _rejection_reply(self, post, rejections, source: dict) -> Outgoing:
         private = source["channel"] == "pm"
-        raw = render("rejection.md.j2", post_number=post.post_number, private=private,
-                     rejections=[{"message": rejection_words(r.code, r.details), "text": r.details.get("text")}
-                                 for r in rejections])
+        raw = partial(_rejection_words, post.post_number, private, rejections)
         key = f"rejected:pm:{source.get('id')}" if private else f"rejected:{post.post_number}"
         return self.pm(post.author, key, raw)
 
     # -- the messages the bot sends -----------------------------------------------------------
 
-    def pm(self, player: str, key: str, raw: str) -> Outgoing:
+    def pm(self, player: str, key: str, raw: Body) -> Outgoing:
         """To the player's grimoire PM (the player, the Storytellers and the bot)."""
         thread = dict(self.options.threads).get(player.lower(), player.lower())
         return Outgoing(f"{self.options.key}:{key}", f"{self.options.key}:pm:{thread}",
                         raw, recipients=(player, *self.options.storytellers),
                         title=f"{player}'s grimoire (game {self.options.topic_id})")
 
-    def note_to_storytellers(self, storytellers, key: str, raw: str) -> Outgoing:
+    def note_to_storytellers(self, storytellers, key: str, raw: Body) -> Outgoing:
         """To the Storytellers' conversation with the bot."""
         return Outgoing(f"{self.options.key}:{key}", f"{self.options.key}:pm:storytellers",
                         raw, recipients=tuple(storytellers),
                         title=f"{self.options.name or 'The game'}: notes for the Storytellers "
                               f"(game {self.options.topic_id})")
 
-    def post(self, key: str, raw: str) -> Outgoing:
+    def post(self, key: str, raw: Body) -> Outgoing:
         """A public post in the game thread (only through `PUBLIC_TEMPLATES`)."""
         return Outgoing(f"{self.options.key}:{key}", self.thread, raw,
                         topic_id=self.options.topic_id)
@@ -252,6 +253,12 @@ class Reactor:
     @property
     def thread(self) -> str:
         return f"{self.options.key}:topic"
+
+
+def _rejection_words(post_number: int, private: bool, rejections) -> str:
+    return render("rejection.md.j2", post_number=post_number, private=private,
+                  rejections=[{"message": rejection_words(r.code, r.details),
+                               "text": r.details.get("text")} for r in rejections])
 
 
 def _failed_post(key: str, recipients: tuple[str, ...]) -> Say:

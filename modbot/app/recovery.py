@@ -14,11 +14,11 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
+from ..adapters.outgoing import Batch
 from ..adapters.port import ForumPost
-from ..adapters.store import Batch
 from .pm_routing import member, waiting_member
 from .rebuild import Rebuilt, gather, unmatched
-from .render import render
+from .render import later
 from .runtime import GameRuntime
 
 log = logging.getLogger("modbot.app.recovery")
@@ -65,7 +65,7 @@ def _tell_storytellers(service, game: GameRuntime, history) -> Rebuilt:
         owed=service.store.count_rows(prefix, "pending"), left_out=history.left_out,
         unmatched=unmatched(history, service.adopt.derived, game.options.key))
     last = max((p.id for p in [*history.thread, *history.pms]), default=0)
-    raw = render("rebuilt.md.j2", done=done, topic_id=game.topic_id)
+    raw = later("rebuilt.md.j2", done=done, topic_id=game.topic_id)
     service.commit_outgoing([game.reactor.note_to_storytellers(
         game.setup.storytellers, f"rebuilt:{last}", raw)])
     log.warning("game %s: rebuilt: %d thread posts and %d PMs replayed, %d of the bot's posts "

@@ -17,7 +17,7 @@ import dataclasses
 from datetime import datetime
 
 from ..core import AliasLapsed, handle_name_taken, handle_rename, iso
-from .render import render
+from .render import later
 from .steps import Step, events_of
 
 
@@ -29,7 +29,7 @@ def rename(game, old: str, new: str, at: datetime):
     game.state = outcome.state
     game._remember(outcome.events, "forum", None, new, at)
     follow(game)
-    raw = render("renamed.md.j2", old=old, new=new, seated=game.state.is_seated(new),
+    raw = later("renamed.md.j2", old=old, new=new, seated=game.state.is_seated(new),
                  storyteller=game.state.setup.is_storyteller(new),
                  bot=game.state.setup.bot_username == new)
     note = game.reactor.note_to_storytellers(game.state.setup.storytellers,
@@ -47,7 +47,7 @@ def lapse(game, name: str, at: datetime):
     game.state = outcome.state
     game._remember(outcome.events, "forum", None, name, at)
     player = next(e.player for e in outcome.events if isinstance(e, AliasLapsed))
-    raw = render("alias_lapsed.md.j2", name=name, player=player)
+    raw = later("alias_lapsed.md.j2", name=name, player=player)
     note = game.reactor.note_to_storytellers(game.state.setup.storytellers,
                                              f"alias-lapsed:{name.lower()}:{iso(at)}", raw)
     return Step({"kind": "lapse", "author": name, "at": iso(at), "raw": name},

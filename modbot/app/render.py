@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import copy
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable
 from datetime import datetime
 from functools import lru_cache
 
@@ -38,29 +37,16 @@ def _clock(at: datetime | str) -> str:
     return clock_text(datetime.fromisoformat(at) if isinstance(at, str) else at)
 
 
-_SILENT: ContextVar[bool] = ContextVar("modbot_silent_rendering", default=False)
-
-
-@contextmanager
-def silent_rendering():
-    """While folding stored inputs at start-up, what they derive was posted long ago: the
-    keys matter, the words do not, so nothing is rendered."""
-    token = _SILENT.set(True)
-    try:
-        yield
-    finally:
-        _SILENT.reset(token)
-
-
-def is_silent() -> bool:
-    return _SILENT.get()
-
-
 def render(template: str, **context) -> str:
     """Render one template to text (trailing blank lines trimmed)."""
-    if _SILENT.get():
-        return ""
     return environment().get_template(template).render(**context).strip() + "\n"
+
+
+def later(template: str, **context) -> Callable[[], str]:
+    """One template, rendered when the post is first read (`Outgoing.body`): a fold whose
+    posts went out long ago (start-up, the upgrade check) renders nothing. The context must
+    not change afterwards: views are built of frozen values or fresh copies."""
+    return lambda: render(template, **context)
 
 
 def render_notice(notice) -> str:

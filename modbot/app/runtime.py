@@ -16,7 +16,7 @@ import logging
 from datetime import datetime
 from typing import Any
 
-from ..adapters.store import Outgoing
+from ..adapters.outgoing import Outgoing
 from ..core import (
     GameSetup,
     GameState,
@@ -33,7 +33,7 @@ from ..core import (
 )
 from . import late, renames
 from .reactions import GameOptions, Reactor
-from .render import render, silent_rendering
+from .render import later
 from .steps import Step, sha1
 from .steps import events_of as _events
 from .steps import post_row as _post_row
@@ -79,11 +79,10 @@ class GameRuntime:
         is rendered; only the keys and the reactor's memory are rebuilt. With `collect`, the
         events each input derives now, by input id (for the upgrade check)."""
         derived: dict[int, list[tuple[str, dict]]] = {}
-        with silent_rendering():
-            for row in inputs:
-                step = self.apply_input(row)
-                if collect:
-                    derived[row.id] = step.events
+        for row in inputs:  # the posts each derives are never read, so never rendered
+            step = self.apply_input(row)
+            if collect:
+                derived[row.id] = step.events
         return derived
 
     def hold(self, held) -> None:
@@ -258,7 +257,7 @@ class GameRuntime:
         version = self.upgrade.version
         self.state = self.refold(self.undone)
         self.upgrade = None
-        raw = render("upgrade_adopted.md.j2")
+        raw = later("upgrade_adopted.md.j2")
         note = self.reactor.note_to_storytellers(self.setup.storytellers,
                                                  f"upgrade-adopted:{version}", raw)
         return Step(row, [("UpgradeAdopted", {"version": version})], [note],

@@ -58,7 +58,8 @@ from ..adapters.forum import (
     TransientError,
 )
 from ..adapters.outbox import Outbox
-from ..adapters.store import Batch, Store
+from ..adapters.outgoing import Batch
+from ..adapters.store import Store
 from ..core import GameSetup
 from .conversation_guard import ConversationGuard, intrusion_notes
 from .deal_guard import DealGuard, held_note, reading_note
@@ -70,7 +71,7 @@ from .pm_routing import PmRouter
 from .reactions import GameOptions
 from .rebuild import Adoption, Rebuilt, ran_before
 from .recovery import rebuild_game
-from .render import render
+from .render import later
 from .runtime import GameRuntime
 from .settings import Settings
 from .snapshot import Snapshots
@@ -371,7 +372,7 @@ class Service(Handling, Intake):
                 window = int((time.time() + seconds) // 3600)
                 self.commit_outgoing([game.reactor.note_to_storytellers(
                     game.state.setup.storytellers, f"pm-limit:{window}",
-                    render("pm_limit.md.j2", waiting=len(mine), hours=max(1, round(seconds / 3600)),
+                    later("pm_limit.md.j2", waiting=len(mine), hours=max(1, round(seconds / 3600)),
                            bot=self.settings.bot_username))])
 
     def _failure_report(self, row, error: str):

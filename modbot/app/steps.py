@@ -8,7 +8,7 @@ import dataclasses
 import hashlib
 from dataclasses import dataclass, field
 
-from ..adapters.store import Outgoing
+from ..adapters.outgoing import Outgoing
 from ..core import Post, iso
 
 

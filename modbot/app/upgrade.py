@@ -25,12 +25,12 @@ from enum import Enum
 from functools import lru_cache
 from pathlib import Path
 
-from ..adapters.store import Batch
+from ..adapters.outgoing import Batch
 from ..core import GameState, Say
 from .catalogue import catalogue
 from .event_codec import CannotFold, fold
 from .outcomes import comparable
-from .render import render
+from .render import later
 from .snapshot import source_digest
 
 log = logging.getLogger("modbot.app.upgrade")
@@ -203,7 +203,7 @@ def check_history(store, game, inputs, derived: dict[int, list[tuple[str, dict]]
     log.warning("game %s: the rules now read %d of its posts differently; %s", game.setup.name,
                 len(found.differences), "held until a Storyteller confirms" if found.held
                 else f"cannot be held ({found.why_not_held})")
-    raw = render("upgrade_held.md.j2", found=found, topic_id=game.topic_id,
+    raw = later("upgrade_held.md.j2", found=found, topic_id=game.topic_id,
                  changes=game_differences(found.held, found.replayed) if found.held else [],
                  differences=[_described(d) for d in found.differences[:MAX_SHOWN]],
                  more=max(0, len(found.differences) - MAX_SHOWN))

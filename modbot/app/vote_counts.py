@@ -13,13 +13,14 @@ the same after a restart.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from ..adapters.store import Outgoing
+from ..adapters.outgoing import Outgoing, Rendered
 from ..core import GameState, Phase
 from .picture import Picture, vote_picture
-from .render import is_silent, render
+from .render import render
 from .views import vote_count_view
 
 
@@ -54,15 +55,19 @@ class VoteCounts:
     def count(self, reactor, state: GameState, at: datetime, reason: str) -> Outgoing:
         """A vote count post of its own (`reason` ends its key: "open:execution:Derek")."""
         day = state.today.number if state.today else state.cycle
-        number = self._next_number(state)
-        view = self._view(reactor, state, number)
+        view = self._view(reactor, state, self._next_number(state))
         self._counted(at)
-        picture = self._picture(reactor, state, view)
-        outgoing = reactor.post(f"vc:{day}.{number}:{reason}",
-                                render("votecount.md.j2", vc=view, picture=picture))
+        pictured = reactor.options.pictures
+
+        def body() -> Rendered:
+            vc = view()
+            picture = vote_picture(state, vc) if pictured else None
+            return _embedding(render("votecount.md.j2", vc=vc, picture=picture), picture)
+
+        outgoing = reactor.post(f"vc:{day}.{self.numbers[day]}:{reason}", body)
         if reactor.options.vote_counts == "edit":
             outgoing = self._running(day, outgoing)
-        return _embedding(outgoing, picture)
+        return outgoing
 
     def carried(self, reactor, state: GameState, notice) -> list[Outgoing]:
         """The voting phase's opening post, with the count as of now (none when the day
@@ -72,7 +77,7 @@ class VoteCounts:
             return []
         view = self._view(reactor, state, self._next_number(state))
         self._counted(notice.moment)
-        return [reactor.post(notice.key, render(f"{notice.template}.md.j2", vc=view))]
+        return [reactor.post(notice.key, lambda: render(f"{notice.template}.md.j2", vc=view()))]
 
     def day_end(self, reactor, state: GameState, notice, *, by_command: bool,
                 context: dict) -> Outgoing:
@@ -80,13 +85,18 @@ class VoteCounts:
         the execution, then the day's final tables."""
         view = self._view(reactor, state, self._next_number(state, notice.day), day=notice.day)
         self._counted(notice.moment)
-        picture = self._picture(reactor, state, view)
+        pictured = reactor.options.pictures
         deadline = self.voting_ends
         ended_by = "storytellers" if by_command else \
             "deadline" if deadline is not None and notice.moment >= deadline else "all_locked"
-        raw = render(f"{notice.template}.md.j2", vc=view, picture=picture, ended_by=ended_by,
-                     **context)
-        return _embedding(reactor.post(notice.key, raw), picture)
+
+        def body() -> Rendered:
+            vc = view()
+            picture = vote_picture(state, vc) if pictured else None
+            return _embedding(render(f"{notice.template}.md.j2", vc=vc, picture=picture,
+                                     ended_by=ended_by, **context), picture)
+
+        return reactor.post(notice.key, body)
 
     # -- helpers ----------------------------------------------------------------------------
 
@@ -103,9 +113,12 @@ class VoteCounts:
         self.last_at = at
         self.edits = []
 
-    def _view(self, reactor, state: GameState, number: int, day: int | None = None) -> dict:
-        return vote_count_view(state, number=number, as_of=self.as_of, day=day,
-                               topic_id=reactor.options.topic_id, edits=list(self.edits))
+    def _view(self, reactor, state: GameState, number: int,
+              day: int | None = None) -> Callable[[], dict]:
+        """The count's view, built when the post is first read, of the values as of now."""
+        as_of, edits, topic_id = self.as_of, list(self.edits), reactor.options.topic_id
+        return lambda: vote_count_view(state, number=number, as_of=as_of, day=day,
+                                       topic_id=topic_id, edits=edits)
 
     def _running(self, day: int, outgoing: Outgoing) -> Outgoing:
         """`vote_counts = "edit"`: the day's first count is posted; every later one edits it
@@ -115,17 +128,8 @@ class VoteCounts:
             return outgoing
         return dataclasses.replace(outgoing, kind="edit", edit_of=first)
 
-    @staticmethod
-    def _picture(reactor, state: GameState, view: dict) -> Picture | None:
-        """The town square of this count, unless the game turned pictures off (or nothing is
-        rendered: start-up's fold)."""
-        if not reactor.options.pictures or is_silent():
-            return None
-        return vote_picture(state, view)
 
 
-def _embedding(outgoing: Outgoing, picture: Picture | None) -> Outgoing:
+def _embedding(raw: str, picture: Picture | None) -> Rendered:
     """The post carries its picture's bytes to the store; the outbox uploads them once."""
-    if picture is None:
-        return outgoing
-    return dataclasses.replace(outgoing, pictures=((picture.sha1, picture.png),))
+    return Rendered(raw, ((picture.sha1, picture.png),) if picture is not None else ())

@@ -9,7 +9,8 @@ import requests
 
 from modbot.adapters.forum import ForumClient
 from modbot.adapters.outbox import Outbox, marker
-from modbot.adapters.store import Batch, OutboxRow, Outgoing, Store
+from modbot.adapters.outgoing import Batch, Outgoing
+from modbot.adapters.store import OutboxRow, Store
 from modbot.rehearsal import demo_rehearsal
 
 pytestmark = pytest.mark.slow  # the outbox against the sandbox over HTTP

@@ -11,7 +11,8 @@ import requests
 
 from modbot.adapters.forum import ForumClient
 from modbot.adapters.outbox import Outbox
-from modbot.adapters.store import Batch, OutboxRow, Outgoing, PictureRow, Store
+from modbot.adapters.outgoing import Batch, Outgoing, Rendered
+from modbot.adapters.store import OutboxRow, PictureRow, Store
 from modbot.app.picture import drawing
 
 from ..sandbox_fixtures import game_thread
@@ -27,8 +28,8 @@ def forum(tmp_path):
     picture = drawing.draw(_square())
     raw = (f"## Vote count 1.1\n\n![{picture.alt}|690x500](modbot-picture:{picture.sha1})\n\n"
            "Votes / needed: Derek **2**/5")
-    store.commit(Batch(outbox=[Outgoing(KEY, "g1:topic", raw, topic_id=topic,
-                                        pictures=((picture.sha1, picture.png),))]))
+    store.commit(Batch(outbox=[Outgoing(KEY, "g1:topic",
+                Rendered(raw, ((picture.sha1, picture.png),)), topic_id=topic)]))
     yield server, store, ForumClient(server.url, "modbot", "master"), topic
     store.close()
     server.stop()

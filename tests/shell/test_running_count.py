@@ -7,7 +7,8 @@ import requests
 
 from modbot.adapters.forum import ForumClient
 from modbot.adapters.outbox import Outbox, marker
-from modbot.adapters.store import Batch, OutboxRow, Outgoing, Store
+from modbot.adapters.outgoing import Batch, Outgoing
+from modbot.adapters.store import OutboxRow, Store
 from modbot.app.reactions import GameOptions, Reactor
 from modbot.files.gamefile import GameFileError, load_game
 from modbot.rehearsal import DEMO_GAME

@@ -77,3 +77,19 @@ def test_a_snapshot_that_cannot_be_read_is_ignored(played, caplog):
     assert game.game_id not in played.service.snapshots.taken
     assert game.state == _folded(played, game).state
 
+
+
+def test_a_fold_renders_nothing_until_a_post_is_read(played, monkeypatch):
+    """Rendered late (adapters/outgoing.py): folding a game's stored inputs renders no template
+    and draws no picture, yet every post it derives keeps its key and, once read, its words."""
+    from modbot.app import render as rendering
+    calls: list[int] = []
+    real = rendering.environment
+    monkeypatch.setattr(rendering, "environment", lambda: calls.append(1) or real())
+    game = _game(played)
+    rows = played.store.inputs(game.game_id)
+    fresh = GameRuntime(game.setup, game.options, game.game_id)
+    owed = [o for row in rows for o in fresh.apply_input(row).outgoing]
+    assert owed and calls == []  # the whole fold derived posts and rendered none of them
+    assert all(o.raw.strip() for o in owed[-5:]) and calls  # read: rendered, in words
+    assert fresh.state == _folded(played, game).state

@@ -4,17 +4,8 @@ import peewee
 import pytest
 
 from modbot.adapters.migrations import MIGRATIONS
-from modbot.adapters.store import (
-    Batch,
-    CursorRow,
-    EventRow,
-    GameRow,
-    InputRow,
-    OutboxRow,
-    Outgoing,
-    SchemaVersion,
-    Store,
-)
+from modbot.adapters.outgoing import Batch, Outgoing
+from modbot.adapters.store import CursorRow, EventRow, GameRow, InputRow, OutboxRow, SchemaVersion, Store
 
 
 @pytest.fixture()

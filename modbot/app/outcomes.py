@@ -23,8 +23,10 @@ WORDS = "<words>"
 
 
 # Events the runtime writes beside the core's: a Storyteller adopted an upgrade's reading. A
-# replay of that `!confirm` derives nothing, so comparisons leave them out.
-RUNTIME_NOTES = frozenset({"UpgradeAdopted"})
+# replay of that `!confirm` derives nothing, so comparisons leave them out. And a reminder that
+# changes no game fact (the clock hand's, which the shell sent before the core kept it): a game
+# stored before it is not held for it.
+RUNTIME_NOTES = frozenset({"UpgradeAdopted", "HandNudged"})
 
 
 def comparable(events) -> list:

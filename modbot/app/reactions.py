@@ -10,7 +10,7 @@ The vote count's notices go to `VoteCounts` (vote_counts.py), which numbers the 
 throttles them in forum time (`created_at`), never in wall-clock time.
 
 Besides the events: the Storytellers' answer to a command, a reply to a post with rejected
-actions, the clock-hand nudges (hand_nudge.py), edit and delete flags and the posts the forum
+actions, edit and delete flags and the posts the forum
 refused, to the Storytellers. The thread gets only the templates in `PUBLIC_TEMPLATES`.
 """
 
@@ -38,9 +38,7 @@ from ..core import (
 )
 from .catalogue import rejection_words
 from .grimoire_status import status_text
-from .hand_nudge import due_nudges, nudge_moment
 from .render import dated, later, render, render_notice
-from .views import date_tag
 from .vote_counts import VoteCounts
 
 # The only templates ever posted in the game thread. None receives the grimoire: their views
@@ -75,7 +73,6 @@ class GameOptions:
 class Reactor:
     options: GameOptions
     counts: VoteCounts = field(default_factory=VoteCounts)
-    nudged: set[str] = field(default_factory=set)  # hand nudges sent (hand_nudge.py)
     hinted: dict[str, datetime] = field(default_factory=dict)  # player -> last soft answer
     welcomed: bool = False  # the Storytellers' conversation opened (its first note)
 
@@ -106,7 +103,6 @@ class Reactor:
             out.append(self.counts.count(self, state, at, "vc"))
         if post is not None and rejections and self._answers(post, rejections):
             out.append(self._rejection_reply(post, rejections, source))
-        out.extend(self._nudges(state, at))
         self.counts.follow(state)
         return out
 
@@ -188,24 +184,6 @@ class Reactor:
     def count_due(self, state: GameState, at: datetime) -> bool:
         """Votes changed since the last count, and the next count is due by `at`."""
         return self.counts.due(state, at, self.options.vote_count_minutes)
-
-    def next_due(self, state: GameState) -> datetime | None:
-        """The next moment a count or a hand nudge becomes due (see `count_due`)."""
-        moments = [nudge_moment(state, self.nudged),
-                   self.counts.next_due(state, self.options.vote_count_minutes)]
-        return min((m for m in moments if m is not None), default=None)
-
-    def nudge_due(self, state: GameState, at: datetime) -> bool:
-        return bool(due_nudges(state, self.nudged, at))
-
-    def _nudges(self, state: GameState, at: datetime) -> list[Outgoing]:
-        out = []
-        for nudge in due_nudges(state, self.nudged, at):
-            self.nudged.add(nudge.key)
-            out.append(self.pm(nudge.player, nudge.key, later(
-                "hand_nudge.md.j2", nudge=nudge, since=date_tag(nudge.since),
-                exile=nudge.kind == EXILE)))
-        return out
 
     # -- private replies --------------------------------------------------------------------
 

@@ -162,14 +162,14 @@ class GameRuntime:
                     outgoing + accepted)
 
     def on_tick(self, now: datetime) -> Step:
-        """The clock: phase ends and locks due by `now`, a vote count that has become due
+        """The clock: the core's timed rules due by `now` (phase ends, locks, a reminder to a
+        player the clock hand has waited on too long), and a vote count that has become due
         (votes changed and `vote_count_minutes` passed since the last count) even when nobody
-        posts, and a nudge to a player the clock hand has waited on too long. A tick that
+        posts. A tick that
         changes anything is stored like an input, so a restart derives the same posts under the
         same keys (and remembers the nudges sent)."""
         outcome = advance(self.state, now)
-        if not outcome.events and not self.reactor.count_due(self.state, now) and \
-                not self.reactor.nudge_due(self.state, now):
+        if not outcome.events and not self.reactor.count_due(self.state, now):
             return Step()
         self.inputs.append(("tick", now, None))
         self.state = outcome.state
@@ -199,9 +199,12 @@ class GameRuntime:
         renames.follow(self)
 
     def next_due(self) -> datetime | None:
-        """The next moment the clock matters: a deadline or milestone, a vote count or a hand
-        nudge falling due."""
-        moments = [next_due(self.state), self.reactor.next_due(self.state)]
+        """The next moment the clock matters: the core's one table of timed rules (phase ends,
+        milestones, countdowns, reminders), or the next vote count while votes changed since
+        the last one (how often the forum is shown a count is the shell's publishing rate,
+        like the outbox's: vote_counts.py)."""
+        moments = [next_due(self.state),
+                   self.reactor.counts.next_due(self.state, self.options.vote_count_minutes)]
         return min((m for m in moments if m is not None), default=None)
 
     def ticks_until(self, until: datetime) -> list[Step]:

@@ -24,8 +24,8 @@ from ..core import (
     needs,
     population,
     threshold_now,
+    waiting_since,
 )
-from .hand_nudge import waiting_since
 
 _MD_SPECIAL = re.compile(r"([\\`*_~#|!])")
 _ENTITIES = {"@": "&#64;", "[": "&#91;", "]": "&#93;", "<": "&lt;", ">": "&gt;", "&": "&amp;",

@@ -33,6 +33,7 @@ from .characters.triggers import (
 from .characters.wins import EvilTeamLost, WinDetected
 from .command_line import is_lone_confirm, parse_commands
 from .command_line import listed as storyteller_commands
+from .deciding.hand_nudge import HandNudged, waiting_since
 from .deciding.voting import (
     NOTE_NO_TOKEN_CAST,
     about_to_die,
@@ -157,6 +158,7 @@ __all__ = [
     "GameSetup",
     "GameState",
     "GrimoireEntry",
+    "HandNudged",
     "MadnessNoted",
     "NightChoiceMade",
     "NightLocked",
@@ -239,4 +241,5 @@ __all__ = [
     "storyteller_commands",
     "threshold_now",
     "true_character",
+    "waiting_since",
 ]

@@ -28,7 +28,7 @@ from .characters import (
     wins,
 )
 from .characters import helpers as night_help
-from .deciding import rules, staff
+from .deciding import hand_nudge, rules, staff
 from .feature import Applier, Feature, Notice, Noticer, Rule, Timer
 from .night import choices as night
 from .night import commands as night_commands
@@ -55,6 +55,7 @@ FEATURES: tuple[Feature, ...] = (
     triggers.FEATURE,
     madness.FEATURE,
     wins.FEATURE,
+    hand_nudge.FEATURE,
     boomdandy.FEATURE,
     fabled.FEATURE,
     nightflow.FEATURE,

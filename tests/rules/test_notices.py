@@ -121,3 +121,21 @@ def test_the_night_sheets_effects_name_characters_and_teams_as_the_script_does()
     botf = Terms(good="Loyal", evil="Cultist")
     assert dict(Effect("Alex", "alignment", "evil", why).describe(names, botf).params)[
         "value"] == "Cultist"
+
+
+def test_a_stalled_clock_hand_is_one_timed_rule_of_the_core_table():
+    """The reminder (deciding/hand_nudge.py) is in the engine's one table: `next_due` names
+    its moment, the tick that reaches it tells the player the hand waits on, once."""
+    from modbot.core import next_due
+    told, at = _nominations()
+    told.thread("Alex", "/nominate Derek\nQuiet all day.", at + timedelta(minutes=5))
+    nominated = at + timedelta(minutes=5)
+    due = nominated + timedelta(hours=DEAL.hand_nudge_hours)
+    assert next_due(told.state) == due
+    assert of(told.tick(due - timedelta(minutes=1)), "hand_nudge") == []
+    (nudge,) = of(told.tick(due), "hand_nudge")
+    assert (nudge.to, nudge.player, nudge.key) == (PLAYER, "Ellen", "nudge:1:execution:Derek:Ellen")
+    assert nudge.view == {"nominee": "Derek", "since": nominated, "exile": False}
+    assert told.state.today.nudged == ("execution:Derek:Ellen",)
+    assert of(told.tick(due + timedelta(hours=3)), "hand_nudge") == []
+    assert next_due(told.state) != due  # nobody else waits yet: no reminder is due again

@@ -18,10 +18,10 @@ def test_the_whole_memory_is_kept_a_new_field_included(monkeypatch):
 
     game = runtime()
     game.remembered_since_v9 = {42}
-    game.reactor.nudged.add("nudge:1")
+    game.reactor.hinted["alex"] = game.setup.first_night_starts
     game.last_post_number = 12
     assert "remembered_since_v9" in memory_names(game) and "setup" in CONFIG
     fresh = runtime()
     assert restore(fresh, take(game))
     assert fresh.remembered_since_v9 == {42} and fresh.last_post_number == 12
-    assert fresh.reactor.nudged == {"nudge:1"} and fresh.options.topic_id == 7  # options: config
+    assert fresh.reactor.hinted == {"alex": game.setup.first_night_starts} and fresh.options.topic_id == 7  # options: config

@@ -251,6 +251,7 @@ class DayState:
     ended_at: datetime | None = None
     executed: str | None = None
     living_at_end: int | None = None
+    nudged: tuple[str, ...] = ()  # "kind:nominee:player": hands reminded (deciding/hand_nudge.py)
 
     def nomination_of(self, nominee: str, kind: str = EXECUTION) -> Nomination | None:
         pool = self.nominations if kind == EXECUTION else self.exiles

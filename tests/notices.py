@@ -39,6 +39,11 @@ class Told:
         """The Storyteller writes to the bot."""
         return self.pm(self.state.setup.storytellers[0], raw, at)
 
+    def approve(self, at: datetime) -> list[Notice]:
+        """The Storyteller approves tonight, sending nothing to whoever still needs a result."""
+        missing = self.state.night.missing_results()
+        return self.st("".join(f"!result {p} none\n" for p in missing) + "!approve", at)
+
 
 def to_whom(told: list[Notice]) -> list[tuple[str, str, str]]:
     """(address, player, template) of each notice with a message."""
@@ -47,3 +52,35 @@ def to_whom(told: list[Notice]) -> list[tuple[str, str, str]]:
 
 def of(told: list[Notice], template: str) -> list[Notice]:
     return [n for n in told if n.template == template]
+
+
+def night_sheet(setup, *, night: int = 1, choices=(), day=None, changes=(), night1=()):
+    """The night sheet as the core keeps it (codes, `Say` values), by player: the core-level
+    twin of tests/conversation.py's `night_sheet`, with the same arguments (`day(told, at)`
+    plays day 1 first and returns the time it ended)."""
+    from datetime import timedelta
+
+    from .conversation import DAWN1, NIGHT1_LOCK
+    from .helpers import START
+    told = Told(setup)
+    told.tick(START)
+    at = START + timedelta(hours=1)
+    if night == 2:
+        for player, text in night1:
+            told.pm(player, text, at)
+        told.tick(NIGHT1_LOCK)
+        told.approve(NIGHT1_LOCK + timedelta(minutes=30))
+        told.tick(DAWN1)
+        at = DAWN1 + timedelta(hours=13)
+        if day is not None:
+            at = day(told, at)
+        if told.state.phase.is_day:
+            told.st("!endday --yes", at)
+        at += timedelta(hours=1)
+    if changes:
+        told.st("\n".join(changes), at)
+    for player, text in choices:
+        told.pm(player, text, at)
+    told.tick(told.state.phase_ends_at - timedelta(hours=2))
+    sheet = told.state.night
+    return {e.player or e.step: e for e in sheet.sheet}, sheet, told

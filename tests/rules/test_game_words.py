@@ -92,3 +92,19 @@ def test_whoever_changes_at_dawn_is_told_their_new_ability_and_commands():
     assert "/choose NAME" in alex[0] and "bluffs" not in alex[0]
     ellen = [s.raw for s in said if s.thread == "pm:ellen" and "Your character now" in s.raw]
     assert len(ellen) == 1 and "**Snake Charmer**" in ellen[0]
+
+
+def test_the_night_sheet_reads_its_answers_in_words():
+    """The information rules are asserted as codes (test_information.py); here, once, the
+    words a Storyteller reads for them: sober, malfunctioning, and under the Vortox."""
+    chef = seven("chef", "librarian", "empath", "poisoner", "imp", "noble", "pixie")
+    entries, _, _ = night_sheet(chef)
+    assert entries["Alex"].suggestion == "There is 1 pair of evil players sitting together."
+    entries, _, _ = night_sheet(chef, changes=("!poison Alex",))
+    assert entries["Alex"].suggestion == ("ST decides (drunk or poisoned); true answer: There is "
+                                          "1 pair of evil players sitting together.")
+    vortox = seven("chef", "librarian", "empath", "poisoner", "vortox", "noble", "pixie")
+    entries, _, _ = night_sheet(vortox)
+    assert entries["Alex"].suggestion == (
+        "false under the Vortox: There are 0 pairs of evil players sitting together. "
+        "(true: There is 1 pair of evil players sitting together.)")

@@ -1,16 +1,21 @@
 """True information for every information character of the four scripts (issue 6): the
 night sheet's answer when sober, "ST decides" with the true answer when malfunctioning, and
-a false answer under a working Vortox. Seeds: 000 (almanac "How to Run"), 001, 002, 003."""
+a false answer under a working Vortox. Seeds: 000 (almanac "How to Run"), 001, 002, 003.
+
+Asserted at the core, as codes and values (`Say`): the sheet's words are the catalogue's
+(tests/rules/test_game_words.py reads one sheet in words)."""
 
 from dataclasses import replace
 
 import pytest
 
 from modbot.core.state.model import GrimoireEntry, Seat
+from modbot.core.wording import say
 from modbot.files.scripts import load_script
 
-from ..conversation import Conversation, botf_setup, night_sheet
+from ..conversation import Conversation, botf_setup
 from ..helpers import START
+from ..notices import night_sheet
 
 ALMANAC = load_script("almanac")
 OOPS = load_script("oopsallevil")
@@ -30,52 +35,66 @@ ALMANAC_7 = ("chef", "librarian", "empath", "poisoner", "imp", "noble", "pixie")
 CRIMSON_7 = ("chef", "chambermaid", "dreamer", "poisoner", "imp", "empath", "pixie")
 
 
+def _answers(night, entry, player, sober):
+    """The sober answer is proposed; malfunctioning, the sheet shows the true one for the ST
+    to decide from; under the Vortox, a false one (or the ST's, told it must be false)."""
+    return entry.suggestion.code, entry.suggestion.param("true"), night.result_of(player)
+
+
 @pytest.mark.parametrize("script, characters, player, choice, sober", [
-    (ALMANAC, ALMANAC_7, "Alex", None, "There is 1 pair of evil players sitting together."),
-    (ALMANAC, ALMANAC_7, "Cameron", None, "1 of your living neighbours are evil."),
-    (ALMANAC, ALMANAC_7, "Brianna", None, "Zero Outsiders are in play."),
+    (ALMANAC, ALMANAC_7, "Alex", None, say("result.chef", value="1")),
+    (ALMANAC, ALMANAC_7, "Cameron", None, say("result.empath", value="1")),
+    (ALMANAC, ALMANAC_7, "Brianna", None, say("result.librarian_none")),
     (ALMANAC, ("chef", "librarian", "empath", "poisoner", "imp", "mutant", "drunk"), "Brianna",
-     None, "One of Alex and Fatima is the Mutant."),  # the Librarian is never shown itself
-    (ALMANAC, ALMANAC_7, "Fatima", None, "Exactly one of Alex, Brianna, Derek is evil."),
-    (ALMANAC, ALMANAC_7, "Gus", None, "The Chef is in play."),
+     None, say("result.one_of", character="Mutant", first="Alex", second="Fatima")),
+    # (the Librarian is never shown itself)
+    (ALMANAC, ALMANAC_7, "Fatima", None, say("result.noble", players=("Alex", "Brianna", "Derek"))),
+    (ALMANAC, ALMANAC_7, "Gus", None, say("result.pixie", character="Chef")),
     (CRIMSON, CRIMSON_7, "Brianna", "/choose Cameron Alex",
-     "Of Cameron and Alex, 2 woke tonight due to their ability."),
-    (CRIMSON, CRIMSON_7, "Fatima", None, "1 of your living neighbours are evil."),
+     say("result.chambermaid", first="Cameron", second="Alex", value="2")),
+    (CRIMSON, CRIMSON_7, "Fatima", None, say("result.empath", value="1")),
 ])
 def test_first_night_information_sober_malfunctioning_and_under_the_vortox(
         script, characters, player, choice, sober):
     choices = ((player, choice),) if choice else ()
     entries, night, _ = night_sheet(_setup(script, characters), choices=choices)
-    assert sober in entries[player].suggestion
-    entries, _, _ = night_sheet(_setup(script, characters), choices=choices,
-                                changes=(f"!poison {player}",))
-    assert entries[player].suggestion.startswith("ST decides (drunk or poisoned); true answer:")
-    assert sober in entries[player].suggestion
+    assert night.result_of(player) == sober
+    entries, night, _ = night_sheet(_setup(script, characters), choices=choices,
+                                    changes=(f"!poison {player}",))
+    assert _answers(night, entries[player], player, sober) == ("sheet.malfunctioning", sober, None)
     vortox = tuple("vortox" if c == "imp" else c for c in characters)
     script = script if script.find("vortox") else script.with_characters(
         (load_script("botf").find("vortox"),))
     entries, night, _ = night_sheet(_setup(script, vortox), choices=choices)
-    text = entries[player].suggestion
-    assert "Vortox" in text and f"(true: {sober}" in text.replace("true: ", "true: ")
-    assert night.result_of(player) != sober
+    _vortox_false(night, entries[player], player, sober)
+
+
+def _vortox_false(night, entry, player, sober):
+    """Under a working Vortox: a false answer proposed (with the true one beside it), or the
+    Storytellers' to give, told it must be false; never the true one."""
+    code, true, result = _answers(night, entry, player, sober)
+    assert code in ("sheet.vortox", "sheet.vortox_st") and true == sober and result != sober
+    if code == "sheet.vortox":
+        assert entry.suggestion.param("false") == result and result.code == sober.code
+    else:
+        assert result is None
 
 
 def test_a_drunk_shows_as_the_drunk_to_the_undertaker():
     characters = ("undertaker", "drunk", "empath", "poisoner", "imp", "towncrier", "soldier")
     setup = _setup(ALMANAC, characters, thinks={"Brianna": "chef"})
 
-    def execute_brianna(talk, at):
-        talk.st("!execute Brianna --yes", at)
+    def execute_brianna(told, at):
+        told.st("!execute Brianna --yes", at)
         return at
-    entries, night, _ = night_sheet(setup, night=2, day=execute_brianna)
-    assert entries["Alex"].suggestion == "Brianna was the Drunk."
-    assert night.result_of("Alex") == "Brianna was the Drunk."
+    _, night, _ = night_sheet(setup, night=2, day=execute_brianna)
+    assert night.result_of("Alex") == say("result.undertaker", player="Brianna", value="Drunk")
 
 
 def test_the_undertaker_learns_nothing_without_an_execution():
     characters = ("undertaker", "chef", "empath", "poisoner", "imp", "towncrier", "soldier")
     entries, night, _ = night_sheet(_setup(ALMANAC, characters), night=2)
-    assert "nobody was executed today" in entries["Alex"].suggestion
+    assert entries["Alex"].suggestion == say("info.undertaker_none")
     assert night.result_of("Alex") is None
 
 
@@ -83,36 +102,37 @@ def test_the_minions_learn_a_damsel_is_in_play_and_a_widow_is_announced():
     characters = ("chef", "librarian", "empath", "widow", "imp", "noble", "damsel")
     entries, night, _ = night_sheet(_setup(ALMANAC, characters),
                                     choices=(("Derek", "/choose Alex"),))
-    assert ("Derek", "A Damsel is in play.") in night.tells
-    assert ("Alex", "A Widow is in play.") in night.tells
-    assert "Alex is poisoned" in entries["Derek"].suggestion
+    assert ("Derek", say("tell.damsel")) in night.tells
+    assert ("Alex", say("tell.widow")) in night.tells
+    assert entries["Derek"].suggestion == say("info.widow", knows="Alex", player="Alex")
 
 
 def test_the_lunatic_gets_demon_info_from_the_st_and_the_demon_learns_of_them():
     characters = ("chef", "lunatic", "empath", "poisoner", "imp", "noble", "pixie")
     setup = _setup(ALMANAC, characters, thinks={"Brianna": "imp"})
     entries, night, _ = night_sheet(setup)
-    assert "show the Lunatic fake Minions and 3 bluffs" in entries["Brianna"].suggestion
-    assert ("Ellen", "Brianna is the Lunatic.") in night.tells
+    assert entries["Brianna"].suggestion == say("sheet.lunatic_demon_info")
+    assert ("Ellen", say("tell.lunatic", player="Brianna")) in night.tells
     assert "Brianna" in night.missing_results()
     entries, night, _ = night_sheet(setup, night=2, choices=(("Brianna", "/choose Alex"),
                                                             ("Ellen", "/choose Cameron")))
-    assert ("Ellen", "The Lunatic (Brianna) chose Alex tonight.") in night.tells
+    assert ("Ellen", say("tell.lunatic_chose", lunatic="Brianna", player="Alex")) in night.tells
     assert night.deaths == ("Cameron",)  # only the real Demon kills
 
 
 def test_the_godfather_learns_the_outsiders():
     characters = ("goon", "lunatic", "godfather", "imp", "acrobat", "witch", "vortox")
-    entries, _night, _ = night_sheet(_setup(OOPS, characters, thinks={"Brianna": "imp"}))
-    assert entries["Cameron"].suggestion == "Outsiders in play: Acrobat, Goon, Lunatic."
+    _, night, _ = night_sheet(_setup(OOPS, characters, thinks={"Brianna": "imp"}))
+    assert night.result_of("Cameron") == say("result.godfather", value="Acrobat, Goon, Lunatic")
 
 
 @pytest.mark.parametrize("character, night, expected, needs", [
-    ("mathematician", 1, "ST decides: how many abilities worked abnormally", True),
+    ("mathematician", 1, ("sheet.st_decides", say("info.mathematician")), True),
     ("juggler", 1, None, False),  # the Juggler wakes on other nights only
-    ("juggler", 2, "made no guesses on day 1: nothing to learn", False),
-    ("sage", 2, "not killed by the Demon: nothing to learn", False),
-    ("dreamer", 1, "one must be the Witch", True),
+    ("juggler", 2, ("info.juggler_none", None), False),  # no guesses on day 1: nothing to learn
+    ("sage", 2, ("info.sage_none", None), False),  # not killed by the Demon: nothing to learn
+    ("dreamer", 1, ("sheet.st_decides", say("info.dreamer", character="Witch", player="Derek")),
+     True),  # one of the two must be the Witch
 ])
 def test_information_the_storyteller_decides(character, night, expected, needs):
     characters = {"Alex": character, "Brianna": "oracle", "Cameron": "seamstress",
@@ -124,7 +144,8 @@ def test_information_the_storyteller_decides(character, night, expected, needs):
     if expected is None:
         assert "Alex" not in entries
         return
-    assert expected in entries["Alex"].suggestion
+    suggestion = entries["Alex"].suggestion
+    assert (suggestion.code, suggestion.param("what")) == expected
     assert entries["Alex"].needs_result is needs
 
 
@@ -134,7 +155,7 @@ def test_the_sage_killed_by_the_demon_learns_two_players():
                   "Gus": "towncrier"}
     entries, night, _ = night_sheet(botf_setup(characters), night=2,
                                     choices=(("Fatima", "/choose Alex"),))
-    assert "the Demon killed the Sage" in entries["Alex"].suggestion
+    assert entries["Alex"].suggestion == say("sheet.st_decides", what=say("info.sage"))
     assert night.missing_results() == ("Alex",)
 
 
@@ -157,12 +178,12 @@ def test_seat_fixture_is_the_seven_players():
     assert isinstance(Seat("x"), Seat) and GrimoireEntry().character is None
 
 
-def _day_one(talk, at):
+def _day_one(told, at):
     """Derek (the Witch, a Minion) nominates Alex; Fatima (the Demon) votes; Derek is
     executed."""
-    talk.thread("Derek", "/nominate Alex", at)
-    talk.thread("Fatima", "/vote Alex yes", at)
-    talk.st("!execute Derek --yes", at)
+    told.thread("Derek", "/nominate Alex", at)
+    told.thread("Fatima", "/vote Alex yes", at)
+    told.st("!execute Derek --yes", at)
     return at
 
 
@@ -172,32 +193,33 @@ NIGHT2 = {"Alex": "oracle", "Brianna": "towncrier", "Cameron": "flowergirl",
 
 
 @pytest.mark.parametrize("player, choice, sober", [
-    ("Alex", None, "Dead players on the Cultist team: 1."),
-    ("Brianna", None, "A Minion nominated today: yes."),
-    ("Cameron", None, "The Demon voted today: yes."),
-    ("Ellen", None, "Derek was the Witch."),
-    ("Gus", "/choose Alex Fatima", "Alex and Fatima are the same alignment: no."),
+    ("Alex", None, say("result.oracle", team="Cultist", value="1")),  # dead Cultists: 1
+    ("Brianna", None, say("result.towncrier", value="yes")),  # a Minion nominated today
+    ("Cameron", None, say("result.flowergirl", value="yes")),  # the Demon voted today
+    ("Ellen", None, say("result.undertaker", player="Derek", value="Witch")),
+    ("Gus", "/choose Alex Fatima", say("result.seamstress", first="Alex", second="Fatima",
+                                       value="no")),
 ])
 def test_other_night_information_sober_malfunctioning_and_under_the_vortox(player, choice,
                                                                            sober):
     choices = ((player, choice),) if choice else ()
     entries, night, _ = night_sheet(botf_setup(NIGHT2, script=BOTF_PLUS), night=2,
                                     day=_day_one, choices=choices)
-    assert entries[player].suggestion == sober and night.result_of(player) == sober
+    assert night.result_of(player) == sober and entries[player].suggestion.code == sober.code
     entries, night, _ = night_sheet(botf_setup(NIGHT2, script=BOTF_PLUS), night=2,
                                     day=_day_one, choices=choices,
                                     changes=(f"!poison {player}",))
-    assert entries[player].suggestion == f"ST decides (malfunctioning); true answer: {sober}"
-    assert night.result_of(player) is None
+    assert _answers(night, entries[player], player, sober) == ("sheet.malfunctioning", sober, None)
+    assert entries[player].suggestion.param("term") == "malfunctioning"
     vortox = {**NIGHT2, "Fatima": "vortox"}
     entries, night, _ = night_sheet(botf_setup(vortox, script=BOTF_PLUS), night=2,
                                     day=_day_one, choices=choices)
-    assert "Vortox" in entries[player].suggestion and night.result_of(player) != sober
+    _vortox_false(night, entries[player], player, sober)
 
 
 def test_the_dead_who_still_act_are_on_the_sheet():
     characters = {**NIGHT2, "Derek": "witch", "Gus": "barber"}
     entries, _, _ = night_sheet(botf_setup(characters, dead=("Gus", "Derek"),
                                            script=BOTF_PLUS), night=2)
-    assert entries["Gus"].suggestion == "the Barber did not die today or tonight: no swap"
-    assert entries["Derek"].suggestion == "dead: does not act"  # the Witch
+    assert entries["Gus"].suggestion == say("info.barber_alive")  # did not die: no swap
+    assert entries["Derek"].suggestion == say("sheet.dead")  # the Witch does not act

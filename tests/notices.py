@@ -16,9 +16,13 @@ class Told:
     def __init__(self, setup) -> None:
         self.state = GameState.from_setup(setup)
         self.number = 1
+        self.rejected: tuple = ()  # the last step's rejections (codes and details)
+        self.command = None  # the last step's answer to a Storyteller (a CommandReport)
 
     def _told(self, outcome) -> list[Notice]:
         self.state = outcome.state
+        self.rejected = outcome.rejections
+        self.command = outcome.command
         batch = tuple(outcome.events)
         return [n for event in batch for n in notices_of(self.state, event, batch)]
 
@@ -43,6 +47,36 @@ class Told:
         """The Storyteller approves tonight, sending nothing to whoever still needs a result."""
         missing = self.state.night.missing_results()
         return self.st("".join(f"!result {p} none\n" for p in missing) + "!approve", at)
+
+
+def day_one(setup) -> tuple[Told, datetime]:
+    """The core at the dawn of day 1 (night 1 approved); returns (told, dawn)."""
+    from datetime import timedelta
+
+    from .conversation import DAWN1, NIGHT1_LOCK
+    from .helpers import START
+    told = Told(setup)
+    told.tick(START)
+    told.tick(NIGHT1_LOCK)
+    told.approve(NIGHT1_LOCK + timedelta(hours=1))
+    told.tick(DAWN1)
+    return told, DAWN1
+
+
+def rejected(told: Told) -> list[str]:
+    """The codes of the last step's rejections."""
+    return [r.code for r in told.rejected]
+
+
+def effects(night) -> list[tuple]:
+    """Tonight's proposed grimoire changes as (player, field, value, cause's code)."""
+    return [(e.player, e.field, e.value, e.why.code) for e in night.effects]
+
+
+def lines_to(told: list[Notice], player: str) -> list:
+    """The `Say` lines of the night-results notices to `player`."""
+    return [line for n in told if n.player == player and n.template == "night_results"
+            for line in n.view["lines"]]
 
 
 def to_whom(told: list[Notice]) -> list[tuple[str, str, str]]:

@@ -24,16 +24,17 @@ from datetime import datetime
 from .characters import public_abilities, travellers, triggers, wins
 from .command_line import storyteller_lines_by
 from .console import CommandReport, run_commands
-from .deciding.rules import Rejection, butcher_may_nominate
+from .deciding import activity
+from .deciding.rules import Rejection, butcher_may_nominate, whispers_broken_by
 from .deciding.voting import about_to_die, living_count, lock_at_hand, population, threshold_now
 from .feature import Timer
 from .night import commands as night_commands
 from .night import flow as nightflow
 from .night.private import handle_private
-from .reading.parser import parse_post
+from .reading.parser import asks_for_count, parse_post
 from .reading.textclean import countable_text
 from .registry import TIMERS, apply, decide, decide_staff
-from .state.actions import Context
+from .state.actions import AskForCount, Context
 from .state.events import (
     DayEnded,
     Event,
@@ -44,7 +45,6 @@ from .state.events import (
     PlayerDied,
     UsualFormSuggested,
     VoteLocked,
-    WhisperBroken,
 )
 from .state.model import EXILE, YES, GameState, Nomination, Phase
 from .state.staff_actions import StEndDay, StExecute
@@ -230,12 +230,13 @@ def _handle_post(state: GameState, post: Post) -> Outcome:
                                      **({"soft": True} if r.soft else {})}))
     events.extend(UsualFormSuggested(post.author, post.post_number, form, post.created_at)
                   for form in parsed.hints if parsed.actions)
+    state = activity.posted(state, post.author, post.created_at)
     for action in parsed.actions:
         outcome = act(state, action, ctx)
         state = outcome.state
         events.extend(outcome.events)
         rejections.extend(outcome.rejections)
-    broken = _whispers_broken_by(state, post) + public_abilities.secret_word_said(
+    broken = whispers_broken_by(state, post.author, post.post_number, post.created_at) + public_abilities.secret_word_said(
         state, post.author, countable_text(post.raw), post.post_number, post.created_at) + \
         night_commands.silence_broken(state, post.author, post.post_number, post.created_at)
     for event in broken:
@@ -255,22 +256,18 @@ def handle_pm(state: GameState, post: Post, participants: tuple[str, ...]) -> Ou
     advanced = advance(state, post.created_at)
     if not advanced.state.is_seated(post.author):
         return advanced
-    private = handle_private(advanced.state, post.author, post.created_at, post.post_number,
-                             post.raw, participants, apply)
-    return Outcome(private.state, advanced.events + private.events, private.rejections)
-
-
-def _whispers_broken_by(state: GameState, post: Post) -> tuple[Event, ...]:
-    """Speaking publicly ends a player's active whispers (not the post that accepted one)."""
-    day = state.whisper_day()
-    if day is None:
-        return ()
-    return tuple(
-        WhisperBroken(w.requester, w.post_number, tuple(sorted(w.members)), post.author,
-                      post.post_number, post.created_at)
-        for w in day.whispers
-        if w.is_active and post.author in w.members and w.active_since is not None
-        and post.post_number > w.active_since)
+    asked, raw = asks_for_count(post.raw)
+    state, events = advanced.state, advanced.events
+    rejections: tuple[Rejection, ...] = ()
+    if asked:  # `/vc` in the player's own PM: the count, in the thread
+        outcome = act(state, AskForCount(), Context(post.author, post.created_at,
+                                                    post.post_number))
+        state, events, rejections = outcome.state, events + outcome.events, outcome.rejections
+    if not raw.strip():
+        return Outcome(state, events, rejections)
+    private = handle_private(state, post.author, post.created_at, post.post_number,
+                             raw, participants, apply)
+    return Outcome(private.state, events + private.events, rejections + private.rejections)
 
 
 # -- time-triggered ---------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from .characters import (
     wins,
 )
 from .characters import helpers as night_help
-from .deciding import hand_nudge, rules, staff
+from .deciding import activity, hand_nudge, rules, staff
 from .feature import Applier, Feature, Notice, Noticer, Rule, Timer
 from .night import choices as night
 from .night import commands as night_commands
@@ -56,6 +56,7 @@ FEATURES: tuple[Feature, ...] = (
     madness.FEATURE,
     wins.FEATURE,
     hand_nudge.FEATURE,
+    activity.FEATURE,
     boomdandy.FEATURE,
     fabled.FEATURE,
     nightflow.FEATURE,

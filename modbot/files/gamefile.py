@@ -29,7 +29,8 @@ GAME_KEYS = {
     "count_spoilers", "end_day_when_all_locked", "whispers_per_day",
     "night", "discussion", "nomination", "voting", "night_action_lock",
     "script", "script_add", "bluffs", "remind_before_lock", "hand_nudge_hours", "fabled", "revolutionary",
-    "lil_monsta", "picture", "vote_counts", "vote_forms",
+    "lil_monsta", "picture", "vote_counts", "vote_forms", "prod_hours", "backups", "reveal",
+    "signup_topic_id", "players_max", "signups_close",
 }
 SEAT_KEYS = {"player", "user_id", "aliases", "dead", "ghost_vote", "traveller", "character", "thinks",
              "alignment", "evil_team", "bluffs"}
@@ -119,6 +120,9 @@ def parse_game(text: str, path: str = "<game file>", base: Path | None = None) -
         bluffs=bluffs_from_file(lines, game, script),
         remind_before_lock=hours_value(lines, game, "remind_before_lock", 6),
         hand_nudge_hours=hours_value(lines, game, "hand_nudge_hours", 6),
+        prod_hours=hours_value(lines, game, "prod_hours", 24),
+        backups=_names(lines, game, "backups"),
+        reveal=_reveal(lines, game),
         fabled=fabled,
         revolutionary=revolutionary_from_file(lines, game, seats, fabled),
         user_ids=_user_ids(lines, data.get("seat")),
@@ -240,11 +244,23 @@ def _lengths(lines: _Lines, game: dict) -> PhaseLengths:
 
 
 def _storytellers(lines: _Lines, game: dict) -> tuple[str, ...]:
-    value = game.get("storytellers", [])
+    return _names(lines, game, "storytellers")
+
+
+def _names(lines: _Lines, game: dict, key: str) -> tuple[str, ...]:
+    value = game.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-        raise lines.error(lines.game_key("storytellers"),
-                          "game.storytellers: a list of forum usernames")
+        raise lines.error(lines.game_key(key), f"game.{key}: a list of forum usernames")
     return tuple(value)
+
+
+def _reveal(lines: _Lines, game: dict) -> str:
+    value = game.get("reveal", "command")
+    if value not in ("command", "auto", "off"):
+        raise lines.error(lines.game_key("reveal"), f"game.reveal: {value!r} is none of "
+                          "\"command\" (the Storytellers post it with !reveal), \"auto\" (at "
+                          "the game's end) and \"off\"")
+    return value
 
 
 def _seats(lines: _Lines, raw) -> tuple[Seat, ...]:

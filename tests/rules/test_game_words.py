@@ -16,7 +16,7 @@ from modbot.core import parse_commands
 from modbot.core.state.names import Roster
 from modbot.core.wording import say
 
-from ..conversation import DAWN1, NIGHT1_LOCK, botf_setup, night_sheet, seven
+from ..conversation import DAWN1, NIGHT1_LOCK, botf_setup, day_one, night_sheet, seven
 from ..helpers import START
 from ..notices import Told, of
 
@@ -108,3 +108,22 @@ def test_the_night_sheet_reads_its_answers_in_words():
     assert entries["Alex"].suggestion == (
         "false under the Vortox: There are 0 pairs of evil players sitting together. "
         "(true: There is 1 pair of evil players sitting together.)")
+
+
+def test_a_prod_the_quiet_list_and_a_count_asked_too_soon_in_words():
+    talk, dawn = day_one(dataclasses.replace(seven("chef", "empath", "soldier", "poisoner",
+                                                   "imp", "monk", "pixie"),
+                                             prod_hours=4, backups=("Zed",)))
+    talk.thread("Alex", "Morning.", dawn + timedelta(hours=1))
+    said = talk.tick(dawn + timedelta(hours=4))
+    (prod,) = [s.raw for s in said if s.thread == "pm:brianna"]
+    assert prod.startswith("## The town has not heard from you")
+    assert "for 4 hours of day" in prod and "your last post" not in prod
+    (listed,) = [s.raw for s in talk.st("!prods", dawn + timedelta(hours=4, minutes=30))
+                 if s.thread == "pm:storytellers" and "Who is quiet" in s.raw]
+    assert "| Alex | 3 |  |" in listed and "| Brianna | 4 | prodded |" in listed
+    assert "`!sub PLAYER Zed`" in listed
+    talk.thread("Alex", "/vc", dawn + timedelta(hours=6))
+    said = talk.thread("Brianna", "/vc", dawn + timedelta(hours=6, minutes=2))
+    (answer,) = [s.raw for s in said if s.thread == "pm:brianna"]
+    assert f"the next can be asked for from {(dawn + timedelta(hours=6, minutes=10)):%H:%M} UTC" in answer

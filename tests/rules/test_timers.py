@@ -13,7 +13,8 @@ from ..helpers import FIVE, NOMINATIONS1, setup
 
 def test_the_table_holds_every_features_timers_in_the_features_order():
     assert tuple(t for f in FEATURES for t in f.timers) == TIMERS
-    assert [t.name for t in TIMERS] == ["a stalled clock hand's reminder", "the Boomdandy's countdown ends",
+    assert [t.name for t in TIMERS] == ["a stalled clock hand's reminder", "a quiet player's prod",
+                                       "the Boomdandy's countdown ends",
                                        "the Fiddler's vote ends", "a dealt night's milestone"]
 
 

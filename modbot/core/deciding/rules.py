@@ -39,6 +39,7 @@ from ..state.events import (
     VoteCast,
     VoteWithdrawn,
     WhisperAnswered,
+    WhisperBroken,
     WhisperLimitExceeded,
     WhisperRequested,
 )
@@ -231,6 +232,21 @@ def _locked_rejection(nomination: Nomination, ctx: Context) -> Rejection:
 
 def _word(vote: str) -> str:
     return "execute" if vote == "yes" else "pardon"
+
+
+def whispers_broken_by(state: GameState, author: str, post_number: int,
+                       at: datetime) -> tuple:
+    """Speaking publicly (thread post `post_number`) ends a player's active whispers (not the
+    post that accepted one)."""
+    day = state.whisper_day()
+    if day is None:
+        return ()
+    return tuple(
+        WhisperBroken(w.requester, w.post_number, tuple(sorted(w.members)), author,
+                      post_number, at)
+        for w in day.whispers
+        if w.is_active and author in w.members and w.active_since is not None
+        and post_number > w.active_since)
 
 
 FEATURE = Feature("votes and whispers", rules={

@@ -25,6 +25,7 @@ from ..state.actions import (
     NO,
     YES,
     AcceptWhisper,
+    AskForCount,
     CallExile,
     DeclineWhisper,
     Fiddle,
@@ -89,6 +90,14 @@ def parse_post(
     if parser.forum:
         out.unvote_after_vote()
     return ParseResult(tuple(out.actions), tuple(out.rejections), tuple(dict.fromkeys(out.hints)))
+
+
+def asks_for_count(raw: str) -> tuple[bool, str]:
+    """Whether a private message holds a `/vc` line, and its text without such lines (the
+    night commands and whispers are read from the rest)."""
+    lines = raw.split("\n")
+    kept = [line for line in lines if line.strip().casefold() != "/vc"]
+    return len(kept) < len(lines), "\n".join(kept)
 
 
 class _LineParser(ForumLines):
@@ -171,7 +180,7 @@ class _LineParser(ForumLines):
             "vote": self._vote_command, "unvote": self._unvote,
             "whisper": self._whisper, "accept": self._accept, "decline": self._decline,
             "exile": self._exile, "choose": self._public_choice, "guess": self._guess,
-            "point": self._point, "fiddle": self._fiddle,
+            "point": self._point, "fiddle": self._fiddle, "vc": self._ask_for_count,
         }.get(verb.casefold().rstrip(":"))
         if handler is not None:
             handler(rest.strip(), line)
@@ -195,6 +204,10 @@ class _LineParser(ForumLines):
             self._unvote(rest, line)
 
     # -- commands ---------------------------------------------------------------------------
+
+    def _ask_for_count(self, rest: str, line: str) -> None:
+        if not rest:  # `/vc` alone; `/vc and more` is prose
+            self.out.actions.append(AskForCount())
 
     def _nominate(self, rest: str, line: str) -> None:
         name = self._target(rest, line)

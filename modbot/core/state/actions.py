@@ -70,6 +70,14 @@ class DeclineWhisper:
 
 
 @dataclass(frozen=True, slots=True)
+class AskForCount:
+    """`/vc`: a player asks for the vote count now."""
+
+    def to_json(self) -> dict:
+        return {"type": "ask_for_count"}
+
+
+@dataclass(frozen=True, slots=True)
 class SkipNomination:
     def to_json(self) -> dict:
         return {"type": "skip_nomination"}
@@ -137,7 +145,7 @@ class Kill:
 
 PlayerAction = (
     Nominate | Vote | Unvote | Whisper | WhisperStoryteller | AcceptWhisper | DeclineWhisper
-    | SkipNomination | CallExile | PublicChoice | PublicGuess | Point | Fiddle
+    | SkipNomination | CallExile | PublicChoice | PublicGuess | Point | Fiddle | AskForCount
 )
 Action = PlayerAction | Kill
 

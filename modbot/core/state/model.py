@@ -96,6 +96,10 @@ class GameSetup:
     bluffs: tuple[str, ...] = ()  # character ids the Demon learns as not in play
     remind_before_lock: float = 6  # hours before the night lock; 0: no reminders
     hand_nudge_hours: float = 6  # a PM to the player the clock hand waits on; 0: never
+    prod_hours: float = 24  # hours of day without a thread post before a prod; 0: never
+    backups: tuple[str, ...] = ()  # players waiting to replace one (the sign-ups' backups)
+    reveal: str = "command"  # the grimoire reveal: "command" (!reveal), "auto" or "off"
+    seal_salt: str = ""  # 64 hex digits made by the shell: the deal's commitment (seal.py)
     vote_counts: str = "post"  # "post": each count a new post; "edit": one running count a day
     vote_forms: str = "forum"  # "forum": other forum games' vote forms too; "strict": the usual
     # the shortest time anyone is given to act (a !confirm, a countdown, the Klutz), in forum
@@ -327,6 +331,9 @@ class GameState:
     good_lost: Say | None = None  # several evil teams: why good lost to an ability (the game went on)
     untold: tuple[tuple[str, Say], ...] = ()  # (player, message) held until dusk (by day, a
     # Scarlet Woman's change is told "at the earliest convenience, but only at night")
+    last_posted: tuple[tuple[str, datetime], ...] = ()  # (seat, its last thread post's time)
+    prodded: tuple[tuple[str, int], ...] = ()  # (seat, 1: prodded, 2: Storytellers told)
+    count_asked_at: datetime | None = None  # the last count a player asked for (/vc)
 
     @classmethod
     def from_setup(cls, setup: GameSetup) -> GameState:

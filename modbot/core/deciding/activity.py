@@ -1,0 +1,211 @@
+"""Theory of operation: players kept active; a count when a player asks for one.
+
+Each seat's last post in the game thread is part of reading the post (`posted`, called by the
+engine for every seated author): a post also clears the seat's prods. Quiet time counts day
+phases only (dawn to dusk: a night or a pause in between adds nothing), from the seat's last
+post, or from the start of the game for a seat that never posted. When a living seat has been
+quiet for the game file's `prod_hours` (default 24; 0 turns prods off), a timed rule (in the
+engine's one table) emits `PlayerProdded`: one PM to the player. After twice that,
+`QuietPlayerReported`: the Storytellers are told, with the next backup who is not seated
+proposed for `!sub`. `!prods` lists every living seat by how long it has been quiet.
+
+`/vc` (in the thread, or in the player's own PM) asks for the vote count now: at most one such
+count a game every `ASK_GAP` of forum time, besides the scheduled counts; sooner, or with no
+day under way, the player is answered why not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+from ..feature import COUNT, THREAD, Feature, Notice, Timer, to_player, to_storytellers, unchanged
+from ..reading.commands import Command, _no_arguments
+from ..state.actions import AskForCount, Context
+from ..state.model import GameState, iso
+from ..wording import say
+from .rules import reject
+
+ASK_GAP = timedelta(minutes=10)  # between two counts players ask for
+PRODDED, REPORTED = 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class StProds:
+    """`!prods`: who is quiet."""
+
+
+@dataclass(frozen=True, slots=True)
+class CountAsked:
+    player: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerProdded:
+    player: str
+    since: datetime | None  # the seat's last thread post (None: never posted)
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class QuietPlayerReported:
+    player: str
+    since: datetime | None
+    backup: str | None  # the next backup not seated, proposed for `!sub`
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ProdsListed:
+    quiet: tuple[tuple[str, int, int], ...]  # (seat, whole hours of day quiet, prod level)
+    backup: str | None
+    at: datetime
+
+
+# -- reading a post -----------------------------------------------------------------------------
+
+def posted(state: GameState, player: str, at: datetime) -> GameState:
+    """A seat posted in the game thread at `at`: its quiet time starts again."""
+    last = (*tuple(p for p in state.last_posted if p[0] != player), (player, at))
+    prodded = tuple(p for p in state.prodded if p[0] != player)
+    return replace(state, last_posted=last, prodded=prodded)
+
+
+# -- quiet time -----------------------------------------------------------------------------------
+
+def last_post(state: GameState, player: str) -> datetime | None:
+    return dict(state.last_posted).get(player)
+
+
+def day_time_between(state: GameState, since: datetime, until: datetime) -> timedelta:
+    """How much of [since, until] fell in day phases (dawn to dusk)."""
+    total = timedelta(0)
+    for day in (*state.past_days, state.today):
+        if day is None:
+            continue
+        start, end = max(day.started_at, since), min(day.ended_at or until, until)
+        if end > start:
+            total += end - start
+    return total
+
+
+def _since(state: GameState, player: str) -> datetime:
+    return last_post(state, player) or state.setup.first_night_starts
+
+
+def _level(state: GameState, player: str) -> int:
+    return dict(state.prodded).get(player, 0)
+
+
+def _due_at(state: GameState, player: str, level: int) -> datetime | None:
+    """When `player`'s quiet time reaches `level` × `prod_hours`, if that falls today."""
+    day = state.today
+    if day is None:
+        return None
+    since = _since(state, player)
+    start = max(day.started_at, since)
+    before_today = day_time_between(state, since, start)
+    remaining = timedelta(hours=state.setup.prod_hours * level) - before_today
+    return start + max(remaining, timedelta(0))
+
+
+def _waiting(state: GameState) -> list[tuple[datetime, str, int]]:
+    """(when due, seat, level) of each living seat's next prod, earliest first."""
+    if not state.setup.prod_hours or state.today is None:
+        return []
+    out = []
+    for seat in state.seats:
+        level = _level(state, seat.name) + 1
+        if seat.alive and level <= REPORTED:
+            at = _due_at(state, seat.name, level)
+            if at is not None:
+                out.append((at, seat.name, level))
+    return sorted(out)
+
+
+def due(state: GameState) -> datetime | None:
+    waiting = _waiting(state)
+    return waiting[0][0] if waiting else None
+
+
+def next_backup(state: GameState) -> str | None:
+    """The first backup who does not hold a seat."""
+    return next((b for b in state.setup.backups if not state.is_seated(b)), None)
+
+
+def fire(state: GameState, at: datetime) -> list:
+    events: list = []
+    for when, player, level in _waiting(state):
+        if when > at:
+            break
+        since = last_post(state, player)
+        events.append(PlayerProdded(player, since, at) if level == PRODDED else
+                      QuietPlayerReported(player, since, next_backup(state), at))
+    return events
+
+
+def _prodded(state: GameState, player: str, level: int) -> GameState:
+    return replace(state, prodded=(*tuple(p for p in state.prodded if p[0] != player),
+                                   (player, level)))
+
+
+# -- /vc and !prods -----------------------------------------------------------------------------
+
+def _ask(state: GameState, _action: AskForCount, ctx: Context):
+    if state.today is None:
+        return reject(ctx, "vc_no_day")
+    last = state.count_asked_at
+    if last is not None and ctx.at - last < ASK_GAP:
+        return reject(ctx, "vc_too_soon", at=last, next=last + ASK_GAP)
+    return (CountAsked(ctx.author, ctx.at),)
+
+
+def _prods(state: GameState, _action: StProds, ctx: Context):
+    quiet = sorted(((s.name, int(day_time_between(state, _since(state, s.name), ctx.at)
+                                 .total_seconds() // 3600), _level(state, s.name))
+                    for s in state.seats if s.alive), key=lambda q: (-q[1], q[0]))
+    return (ProdsListed(tuple(quiet), next_backup(state), ctx.at),)
+
+
+# -- who is told what -----------------------------------------------------------------------------
+
+def _told_asked(_state: GameState, event: CountAsked, _batch) -> tuple:
+    return (Notice(THREAD, "votecount", f"asked:{iso(event.at)}", count=COUNT, at=event.at),)
+
+
+def _told_prodded(state: GameState, event: PlayerProdded, _batch) -> tuple:
+    return (to_player(event.player, "prod", f"prod:{event.player}:{iso(event.at)}",
+                      hours=state.setup.prod_hours, since=event.since,
+                      bot=state.setup.bot_username),)
+
+
+def _told_reported(state: GameState, event: QuietPlayerReported, _batch) -> tuple:
+    hours = state.setup.prod_hours * REPORTED
+    text = say("st.quiet_backup", player=event.player, hours=hours, backup=event.backup) \
+        if event.backup else say("st.quiet", player=event.player, hours=hours)
+    return (to_storytellers("st_note", f"quiet:{event.player}:{iso(event.at)}", text=text),)
+
+
+def _told_listed(state: GameState, event: ProdsListed, _batch) -> tuple:
+    quiet = [{"player": p, "hours": h, "level": level} for p, h, level in event.quiet]
+    return (to_storytellers("st_prods", f"prods:{iso(event.at)}", quiet=quiet,
+                            backup=event.backup, hours=state.setup.prod_hours),)
+
+
+FEATURE = Feature(
+    "players kept active",
+    appliers={
+        CountAsked: lambda state, e: replace(state, count_asked_at=e.at),
+        PlayerProdded: lambda state, e: _prodded(state, e.player, PRODDED),
+        QuietPlayerReported: lambda state, e: _prodded(state, e.player, REPORTED),
+        ProdsListed: unchanged,
+    },
+    rules={AskForCount: _ask},
+    staff_rules={StProds: _prods},
+    commands=(Command("prods", "!prods", say("help.prods"), "!prods", _no_arguments(StProds())),),
+    command_of={StProds: "prods"},
+    timers=(Timer("a quiet player's prod", due, fire),),
+    notices={CountAsked: _told_asked, PlayerProdded: _told_prodded,
+             QuietPlayerReported: _told_reported, ProdsListed: _told_listed},
+)

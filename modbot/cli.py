@@ -141,6 +141,41 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the audit as JSON")
     p.set_defaults(command="audit_command")
 
+    p = commands.add_parser(
+        "export", help="write a finished game's whole record as JSON (for stats and archives)",
+        description="Write a stored game's record as JSON (schema: docs/export.md): the "
+                    "seats, the grimoire as dealt and every change since, each night's "
+                    "choices and what each player learned, the days with every nomination "
+                    "and vote (with post numbers), the deaths, the winner and the seal. "
+                    "Refused while the game is not over (the record holds every secret) "
+                    "unless --before-the-end.",
+    )
+    p.add_argument("game", help="the game file (TOML)")
+    _database_option(p)
+    p.add_argument("--output", default=None, metavar="FILE",
+                   help="write the JSON to FILE (default: print it)")
+    p.add_argument("--thread", default=None, metavar="FILE",
+                   help="also save the game thread (read with --config's forum) as a thread "
+                        "file, for `modbot verify --thread` and `modbot replay`")
+    p.add_argument("--before-the-end", action="store_true",
+                   help="export a game that is not over (for the Storytellers only)")
+    p.set_defaults(command="export_command")
+
+    p = commands.add_parser(
+        "verify", help="check a revealed grimoire against the seal posted at the deal",
+        description="Find the seal the bot posted at the deal and the grimoire and salt its "
+                    "reveal published, recompute SHA-256(salt + grimoire) and say whether "
+                    "the published grimoire is the one sealed at the deal (exit status 0), "
+                    "or not (1). Reads a thread file, or the topic on the forum of --config.",
+    )
+    p.add_argument("--thread", default=None, metavar="FILE",
+                   help="a thread file (what `modbot export --thread` saves)")
+    p.add_argument("--config", default=None, help="a configuration file: read --topic on its forum")
+    p.add_argument("--topic", type=int, default=None, help="the game thread's topic id")
+    p.add_argument("--bot", default=None,
+                   help="the bot's username (default: the configuration's, else modbot)")
+    p.set_defaults(command="verify_command")
+
     game = commands.add_parser(
         "game", help="open a game thread, or show a stored game's state",
         description="Game set-up and state: 'game new' opens the game thread on the forum; "

@@ -196,6 +196,7 @@ def game_new_command(args) -> int:
     from .adapters.forum import ForumClient, ForumError
     from .adapters.store import Store
     from .app.opening import open_storytellers_conversation, opening_post
+    from .app.seal_salt import salted
     setup = load_game(args.game)
     if setup.topic_id is not None:
         print(f"modbot: {args.game} already has its thread (topic_id = {setup.topic_id}): "
@@ -225,6 +226,7 @@ def game_new_command(args) -> int:
           f"topic_id = {post['topic_id']}.")
     store = Store(config.database_url)
     try:
+        setup = salted(store, setup, post["topic_id"])  # the seal's salt, in the first note
         conversation = open_storytellers_conversation(client, store, setup, post["topic_id"])
     except (ForumError, RuntimeError) as exc:
         print(f"modbot: the Storytellers' conversation was not opened ({exc}); `modbot run` "
@@ -275,3 +277,73 @@ def check_command(args) -> int:
     if found.ready:
         print(f"Ready: {len(config.games)} game(s) checked on {config.forum_url}.")
     return 0 if found.ready else 1
+
+
+def export_command(args) -> int:
+    from .export import ExportError, export_game, thread_file
+    setup = load_game(args.game)
+    store = _open_store(args)
+    try:
+        record = export_game(store, setup, before_the_end=args.before_the_end)
+    except (ExportError, ValueError) as exc:
+        print(f"modbot: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        store.close()
+    text = json.dumps(record, indent=2, ensure_ascii=False)
+    if not _write(args.output, text):
+        return 2
+    if args.thread:
+        posts = _thread_posts(args, setup.topic_id)
+        if posts is None or not _write(args.thread, json.dumps(thread_file(posts), indent=1,
+                                                               ensure_ascii=False)):
+            return 2
+    return 0
+
+
+def verify_command(args) -> int:
+    from .export import verify_thread
+    if args.thread:
+        posts = [(p.author, p.raw) for p in load_thread(args.thread)]
+        bot = args.bot or "modbot"
+    else:
+        if args.config is None or args.topic is None:
+            print("modbot: give --thread FILE, or --config FILE and --topic N", file=sys.stderr)
+            return 2
+        read = _thread_posts(args, args.topic)
+        if read is None:
+            return 2
+        posts = [(p.username, p.raw) for p in read]
+        bot = args.bot or _config(args).username
+    verdict = verify_thread(posts, bot)
+    print(verdict.message)
+    return 0 if verdict.ok else 1
+
+
+def _thread_posts(args, topic_id):
+    """The game thread's posts, read with the configuration's forum and key (None: said why)."""
+    from .adapters.forum import ForumClient, ForumError
+    from .app.thread_reads import read_thread
+    config = _config(args)
+    if config is None:
+        return None
+    client = ForumClient(config.forum_url, config.username, config.api_key,
+                         timeout=config.timeout)
+    try:
+        return read_thread(client, topic_id)
+    except ForumError as exc:
+        print(f"modbot: cannot read topic {topic_id}: {exc}", file=sys.stderr)
+        return None
+
+
+def _write(path: str | None, text: str) -> bool:
+    """To the file, or stdout for none or "-"; False after one line if it cannot."""
+    if path in (None, "-"):
+        print(text)
+        return True
+    try:
+        Path(path).write_text(text + "\n", encoding="utf-8")
+    except OSError as exc:
+        print(f"modbot: cannot write {path} ({exc.strerror})", file=sys.stderr)
+        return False
+    return True

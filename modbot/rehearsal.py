@@ -15,6 +15,7 @@ on both back-ends.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -66,6 +67,18 @@ def game_accounts(forum: Forum, setup: GameSetup) -> dict[str, str]:
     return {name: forum.new_user_key(name) for name in [*staff, *(s.name for s in setup.seats)]
             if name != setup.bot_username}
 
+
+
+def fixed_salt(store: Store, setup: GameSetup) -> None:
+    """A rehearsal's seal salt is fixed (the game's name, hashed): the same scripted game
+    leaves the same posts, in memory or over HTTP, on every run. A real game's is random
+    (app/seal_salt.py); a rehearsal keeps no secret."""
+    if setup.topic_id is None:
+        return
+    row = store.game(str(setup.topic_id), setup.name)
+    if not row.seal_salt:
+        row.seal_salt = hashlib.sha256(f"rehearsal:{setup.name}".encode()).hexdigest()
+        row.save()
 
 class Rehearsal:
     def __init__(self, setup: GameSetup, database_url: str, *, port: int = 0,
@@ -161,6 +174,7 @@ class Rehearsal:
         # scripted game's forum minute passes in no time
         client.budget.clock = lambda: self.clock.now().timestamp()
         self.store = Store(self.database_url)
+        fixed_salt(self.store, self.setup)
         self.service = Service(client, self.store, [self.setup], self.settings)
         self.service.start()
         return self.service

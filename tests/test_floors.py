@@ -14,8 +14,8 @@ FLOORS = [
     ("deciding", ("deciding",)),  # the rules of the day: voting, nominations, the STs' actions
     ("characters", ("characters",)),  # every character's behaviour
     ("night", ("night",)),  # the night: choices, order, the sheet, the private side
-    ("top", ("registry", "engine", "console", "command_line", "reporting", "renaming",
-             "notices", "__init__")),  # the tables and the one entry point
+    ("top", ("seal", "record", "reveal", "registry", "engine", "console", "command_line",
+             "reporting", "renaming", "notices", "__init__")),  # the tables and the one entry point
 ]
 
 

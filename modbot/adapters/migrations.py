@@ -69,6 +69,13 @@ def _v9_thread_reads(db, m):
     db.create_tables([m.ThreadReadRow])
 
 
+def _v10_seal_salt(db, m):
+    """Each game's secret salt for the seal of its grimoire (made once, kept until the reveal)."""
+    if "seal_salt" not in {c.name for c in db.get_columns("game_row")}:
+        migrator = SchemaMigrator.from_database(db)
+        migrate(migrator.add_column("game_row", "seal_salt", peewee.CharField(null=True)))
+
+
 MIGRATIONS = [_v1_create, _v2_input_topic, _v3_input_shared, _v4_input_participants,
               _v5_outbox_first_attempt, _v6_pictures, _v7_outbox_edits,
-              _v8_snapshots, _v9_thread_reads]  # append; never edit one
+              _v8_snapshots, _v9_thread_reads, _v10_seal_salt]  # append; never edit one

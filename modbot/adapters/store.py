@@ -49,6 +49,7 @@ class GameRow(_Model):
     key = peewee.CharField(unique=True)  # the game's topic id as text
     name = peewee.CharField()
     last_post_number = peewee.IntegerField(default=0)
+    seal_salt = peewee.CharField(null=True)  # the seal's secret salt (v10; app/seal_salt.py)
 
 
 class InputRow(_Model):

@@ -17,22 +17,24 @@ import typing
 from functools import cache
 from typing import Any
 
-from ..core import EVENT_TYPES, Say
+from ..core import BOOKKEEPING, EVENT_TYPES, Say
 
 WORDS = "<words>"
 
 
 # Events the runtime writes beside the core's: a Storyteller adopted an upgrade's reading. A
-# replay of that `!confirm` derives nothing, so comparisons leave them out. And a reminder that
-# changes no game fact (the clock hand's, which the shell sent before the core kept it): a game
-# stored before it is not held for it.
-RUNTIME_NOTES = frozenset({"UpgradeAdopted", "HandNudged"})
+# replay of that `!confirm` derives nothing, so comparisons leave them out (and a fold).
+RUNTIME_NOTES = frozenset({"UpgradeAdopted"})
+# Events comparisons leave out though a fold applies them: a reminder that changes no game fact
+# (the clock hand's, which the shell sent before the core kept it) and the core's bookkeeping
+# (a seat posted): a game stored before them is not held for them.
+UNCOMPARED = RUNTIME_NOTES | {"HandNudged", *BOOKKEEPING}
 
 
 def comparable(events) -> list:
     """Stored or replayed events, (name, data) pairs, as two versions compare: without their
     words and without the runtime's notes."""
-    return [(name, outcome(name, data)) for name, data in events if name not in RUNTIME_NOTES]
+    return [(name, outcome(name, data)) for name, data in events if name not in UNCOMPARED]
 
 
 def outcome(name: str, data: Any) -> Any:

@@ -49,6 +49,9 @@ PUBLIC_TEMPLATES = frozenset({
     "game_over.md.j2", "dawn_delayed.md.j2", "fear_announced.md.j2", "silence.md.j2",
     "boom.md.j2", "fiddle.md.j2", "deviant.md.j2",
     "butcher.md.j2",
+    # the seal (a commitment that tells nothing) and the reveal, refused until the game is over
+    "seal.md.j2", "reveal_grimoire.md.j2", "reveal_nights.md.j2", "reveal_timeline.md.j2",
+    "reveal_votes.md.j2",
 })
 
 

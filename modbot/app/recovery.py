@@ -11,15 +11,19 @@ shows is posted again; it ends with one note to the Storytellers. All in one tra
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from datetime import datetime, timedelta
 
 from ..adapters.outgoing import Batch
 from ..adapters.port import ForumPost
+from ..core import GameState
 from .pm_routing import member, waiting_member
+from .reactions import WELCOME
 from .rebuild import Rebuilt, gather, unmatched
 from .render import later
 from .runtime import GameRuntime
+from .seal_salt import keep_salt, recovered_salt
 
 log = logging.getLogger("modbot.app.recovery")
 
@@ -34,6 +38,7 @@ def rebuild_game(service, game: GameRuntime, now: datetime | None,
     log.warning("game %s: nothing stored, but the forum shows the bot's posts: rebuilding it "
                 "from %d thread posts and %d PMs", game.setup.name, len(history.thread),
                 len(history.pms))
+    _recover_salt(service.store, game, history)
     service.adopt.add(history)
     members = [*service.members(), member(game),
                *(waiting_member(s) for s in service.setups
@@ -54,6 +59,18 @@ def rebuild_game(service, game: GameRuntime, now: datetime | None,
     store.send_again(list(service.adopt.last_edit.values()))  # once: this game's
     service.adopt.last_edit.clear()
     return done
+
+
+def _recover_salt(store, game: GameRuntime, history) -> None:
+    """The seal's salt, as the Storytellers' conversation's first note shows it: the deal's
+    seal was made with it (seal_salt.py). Set before anything is folded."""
+    welcome = history.own.get(f"{game.options.key}:{WELCOME}")
+    salt = recovered_salt(welcome.raw) if welcome is not None else None
+    if salt is None or salt == game.setup.seal_salt:
+        return
+    keep_salt(store, str(game.topic_id), salt)
+    game.setup = dataclasses.replace(game.setup, seal_salt=salt)
+    game.state = GameState.from_setup(game.setup)
 
 
 def _tell_storytellers(service, game: GameRuntime, history) -> Rebuilt:

@@ -29,7 +29,20 @@ def environment() -> jinja2.Environment:
     env.filters["words"] = words
     env.filters["clock"] = _clock
     env.filters["code_cell"] = code_cell
+    env.filters["date"] = date_tag
+    env.filters["reveal_value"] = reveal_value
     return env
+
+
+def reveal_value(value) -> str:
+    """A grimoire value in the reveal: yes or no for a flag, a list joined, names escaped."""
+    if value is True or value is False:
+        return "yes" if value else "no"
+    if value is None or value == [] or value == ():
+        return "–"
+    if isinstance(value, list | tuple):
+        return md(", ".join(str(v) for v in value))
+    return md(value)
 
 
 def _clock(at: datetime | str) -> str:

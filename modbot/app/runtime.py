@@ -18,6 +18,7 @@ from typing import Any
 
 from ..adapters.outgoing import Outgoing
 from ..core import (
+    BOOKKEEPING,
     GameSetup,
     GameState,
     Post,
@@ -268,6 +269,8 @@ class GameRuntime:
 
     def _remember(self, events, channel: str, post_number, author, at: datetime) -> None:
         for event in events:
+            if type(event).__name__ in BOOKKEEPING:
+                continue
             self.history.append({"input": self.inputs[-1][2], "channel": channel,
                                  "post_number": post_number, "author": author, "at": iso(at),
                                  "event": described(type(event).__name__,

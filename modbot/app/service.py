@@ -73,6 +73,7 @@ from .rebuild import Adoption, Rebuilt, ran_before
 from .recovery import rebuild_game
 from .render import later
 from .runtime import GameRuntime
+from .seal_salt import salted
 from .settings import Settings
 from .snapshot import Snapshots
 from .thread_reads import PagedReads, StillReading, read_thread
@@ -174,6 +175,7 @@ class Service(Handling, Intake):
 
     def start_game(self, setup: GameSetup, now: datetime | None = None) -> None:
         topic_id = topic_of(setup)
+        setup = salted(self.store, setup, topic_id)  # the seal's secret (seal_salt.py)
         row = self.store.game(str(topic_id), setup.name)
         options = GameOptions(topic_id, f"g{topic_id}",
                               self.settings.vote_count_minutes,

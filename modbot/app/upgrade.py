@@ -29,7 +29,7 @@ from ..adapters.outgoing import Batch
 from ..core import GameState, Say
 from .catalogue import catalogue
 from .event_codec import CannotFold, fold
-from .outcomes import comparable
+from .outcomes import UNCOMPARED, comparable
 from .render import later
 from .snapshot import source_digest
 
@@ -69,8 +69,9 @@ def compare(setup, inputs, derived: dict[int, list[tuple[str, dict]]],
         before = [(name, data) for name, data in stored.get(row.id, [])]
         if comparable(now) != comparable(before):
             where = {k: getattr(row, k) for k in ("kind", "post_number", "author", "at")}
-            differences.append({"input": where, "before": [described(n, d) for n, d in before],
-                                "after": [described(n, d) for n, d in now]})
+            differences.append({"input": where,
+                                "before": [described(n, d) for n, d in before if n not in UNCOMPARED],
+                                "after": [described(n, d) for n, d in now if n not in UNCOMPARED]})
     if not differences:
         return None
     events = [event for row in inputs for event in stored.get(row.id, [])]

@@ -33,6 +33,7 @@ from .characters.triggers import (
 from .characters.wins import EvilTeamLost, WinDetected
 from .command_line import is_lone_confirm, parse_commands
 from .command_line import listed as storyteller_commands
+from .deciding.activity import BOOKKEEPING
 from .deciding.hand_nudge import HandNudged, waiting_since
 from .deciding.voting import (
     NOTE_NO_TOKEN_CAST,
@@ -61,10 +62,12 @@ from .night.grimoire_table import grimoire_rows
 from .night.notices import sheet_view
 from .reading.commands import Confirm
 from .reading.parser import parse_post
+from .record import SCHEMA_VERSION, game_record
 from .registry import EVENT_TYPES, notices_of
 from .registry import apply as apply_event
 from .renaming import handle_name_taken, handle_rename
 from .reporting import replay, report
+from .seal import commitment
 from .setup.composition import dealt_text, problems, propose
 from .state import ids as character_ids
 from .state.events import (
@@ -124,6 +127,7 @@ from .wording import Say, free, say
 
 __all__ = [
     "ABILITY_DEATH",
+    "BOOKKEEPING",
     "BOOM_DEATH",
     "CARRIED",
     "CHANGED",
@@ -133,6 +137,7 @@ __all__ = [
     "EXILE",
     "NOTE_NO_TOKEN_CAST",
     "PLAYER",
+    "SCHEMA_VERSION",
     "STORYTELLERS",
     "THREAD",
     "AliasLapsed",
@@ -210,8 +215,10 @@ __all__ = [
     "apply_event",
     "character_ids",
     "character_key",
+    "commitment",
     "dealt_text",
     "free",
+    "game_record",
     "grimoire_rows",
     "handle_name_taken",
     "handle_pm",

@@ -230,7 +230,9 @@ def _handle_post(state: GameState, post: Post) -> Outcome:
                                      **({"soft": True} if r.soft else {})}))
     events.extend(UsualFormSuggested(post.author, post.post_number, form, post.created_at)
                   for form in parsed.hints if parsed.actions)
-    state = activity.posted(state, post.author, post.created_at)
+    posted = activity.PlayerPosted(post.author, post.post_number, post.created_at)
+    state = apply(state, posted)
+    events.append(posted)
     for action in parsed.actions:
         outcome = act(state, action, ctx)
         state = outcome.state

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from . import notices as day_notices
+from . import reveal
 from .characters import (
     bluffs,
     boomdandy,
@@ -39,6 +40,7 @@ from .reading import commands
 from .state import events, private_events, staff_events
 from .state.actions import Context
 from .state.model import GameState
+from .state.record import logged
 
 FEATURES: tuple[Feature, ...] = (
     events.FEATURE,
@@ -64,6 +66,7 @@ FEATURES: tuple[Feature, ...] = (
     deal_notices.FEATURE,
     night_notices.FEATURE,
     day_notices.FEATURE,
+    reveal.FEATURE,
 )
 
 
@@ -109,9 +112,16 @@ for _feature in FEATURES:
 EVENT_TYPES: dict[str, type] = {cls.__name__: cls for cls in APPLIERS}  # for stored events
 
 
+STAFF_EVENTS = frozenset(staff_events.FEATURE.appliers)  # the Storytellers' commands' events
+
+
 def apply(state: GameState, event: Any) -> GameState:
-    """The state after `event`: the only way a state changes."""
-    return APPLIERS[type(event)](state, event)
+    """The state after `event`: the only way a state changes. From the deal on, the grimoire's
+    changes are recorded as they happen (state/record.py)."""
+    after = APPLIERS[type(event)](state, event)
+    if state.dealt and after.grimoire is not state.grimoire:
+        after = logged(state, after, event, type(event) in STAFF_EVENTS)
+    return after
 
 
 def notices_of(state: GameState, event: Any, batch: tuple = ()) -> tuple[Notice, ...]:

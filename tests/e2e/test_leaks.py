@@ -54,7 +54,9 @@ def demo(tmp_path_factory):
         rehearsal.play([{"username": "nightingale", "raw": "Sad news, everyone.\n!kill Alex --yes",
                          "created_at": end.isoformat()},
                         {"username": "nightingale", "raw": "!win good Fatima was found --yes",
-                         "created_at": (end + timedelta(minutes=1)).isoformat()}])
+                         "created_at": (end + timedelta(minutes=1)).isoformat()},
+                        {"username": "nightingale", "raw": "And now, the grimoire.\n!reveal --yes",
+                         "created_at": (end + timedelta(minutes=2)).isoformat()}])
         yield rehearsal, rendered
     finally:
         for module in renderers:
@@ -63,9 +65,16 @@ def demo(tmp_path_factory):
         rehearsal.stop()
 
 
-def _bot_public_posts(rehearsal):
-    return [PICTURE_TARGET.sub("](picture)", MARKER.sub("", p["raw"])).strip()
-            for p in rehearsal.thread() if p["username"] == rehearsal.setup.bot_username]
+def _bot_public_posts(rehearsal, *, reveal: bool = True):
+    """The bot's thread posts as rendered; without the reveal, which the Storytellers publish
+    once the game is over (it shows everything: `test_the_reveal_comes_only_after_the_end`)."""
+    posts = [PICTURE_TARGET.sub("](picture)", MARKER.sub("", p["raw"])).strip()
+             for p in rehearsal.thread() if p["username"] == rehearsal.setup.bot_username]
+    if reveal:
+        return posts
+    first = next((i for i, p in enumerate(posts) if p.startswith("## The grimoire revealed")),
+                 len(posts))
+    return posts[:first]
 
 
 def _scanned(posts):
@@ -91,11 +100,22 @@ def _secrets(rehearsal) -> list[str]:
 
 def test_no_public_post_carries_hidden_information(demo):
     rehearsal, _ = demo
-    posts = _bot_public_posts(rehearsal)
+    posts = _bot_public_posts(rehearsal, reveal=False)
     assert len(posts) > 10 and any("died in the night" in p for p in posts)
     leaks = [(secret, post[:80]) for post in _scanned(posts) for secret in _secrets(rehearsal)
              if re.search(rf"(?<!\w){re.escape(secret)}(?!\w)", post, re.I)]
     assert leaks == []
+
+
+def test_the_reveal_comes_only_after_the_end(demo):
+    rehearsal, _ = demo
+    posts = _bot_public_posts(rehearsal)
+    over = next(i for i, p in enumerate(posts) if p.startswith("## The game is over"))
+    revealed = [i for i, p in enumerate(posts) if p.startswith(("## The grimoire revealed",
+                                                                "## The nights", "## The timeline",
+                                                                "## Every player's votes"))]
+    assert len(revealed) == 4 and min(revealed) > over
+    assert len(_bot_public_posts(rehearsal, reveal=False)) == min(revealed)
 
 
 def test_no_picture_carries_hidden_information(demo):

@@ -1,7 +1,8 @@
 """Theory of operation: players kept active; a count when a player asks for one.
 
-Each seat's last post in the game thread is part of reading the post (`posted`, called by the
-engine for every seated author): a post also clears the seat's prods. Quiet time counts day
+Each seat's last post in the game thread is remembered (`PlayerPosted`, which the engine emits
+for every seated author; bookkeeping the shell neither tells nor lists): a post also clears
+the seat's prods. Quiet time counts day
 phases only (dawn to dusk: a night or a pause in between adds nothing), from the seat's last
 post, or from the start of the game for a seat that never posted. When a living seat has been
 quiet for the game file's `prod_hours` (default 24; 0 turns prods off), a timed rule (in the
@@ -26,6 +27,7 @@ from ..state.model import GameState, iso
 from ..wording import say
 from .rules import reject
 
+BOOKKEEPING = frozenset({"PlayerPosted"})  # events the shell neither tells nor lists in !log
 ASK_GAP = timedelta(minutes=10)  # between two counts players ask for
 PRODDED, REPORTED = 1, 2
 
@@ -33,6 +35,15 @@ PRODDED, REPORTED = 1, 2
 @dataclass(frozen=True, slots=True)
 class StProds:
     """`!prods`: who is quiet."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerPosted:
+    """A seat posted in the game thread (bookkeeping: the prods' clock, never told)."""
+
+    player: str
+    post_number: int
+    at: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,10 +76,10 @@ class ProdsListed:
 
 # -- reading a post -----------------------------------------------------------------------------
 
-def posted(state: GameState, player: str, at: datetime) -> GameState:
-    """A seat posted in the game thread at `at`: its quiet time starts again."""
-    last = (*tuple(p for p in state.last_posted if p[0] != player), (player, at))
-    prodded = tuple(p for p in state.prodded if p[0] != player)
+def _posted(state: GameState, event: PlayerPosted) -> GameState:
+    """A seat posted in the game thread: its quiet time starts again."""
+    last = (*tuple(p for p in state.last_posted if p[0] != event.player), (event.player, event.at))
+    prodded = tuple(p for p in state.prodded if p[0] != event.player)
     return replace(state, last_posted=last, prodded=prodded)
 
 
@@ -196,6 +207,7 @@ def _told_listed(state: GameState, event: ProdsListed, _batch) -> tuple:
 FEATURE = Feature(
     "players kept active",
     appliers={
+        PlayerPosted: _posted,
         CountAsked: lambda state, e: replace(state, count_asked_at=e.at),
         PlayerProdded: lambda state, e: _prodded(state, e.player, PRODDED),
         QuietPlayerReported: lambda state, e: _prodded(state, e.player, REPORTED),

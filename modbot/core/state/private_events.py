@@ -173,7 +173,7 @@ def _with_night(state: GameState, night: NightState) -> GameState:
 
 
 def _dealt(state: GameState, _e: CharactersDealt) -> GameState:
-    return replace(state, dealt=True)
+    return replace(state, dealt=True, dealt_grimoire=state.grimoire, dealt_bluffs=state.bluffs)
 
 
 def _choice_made(state: GameState, e: NightChoiceMade) -> GameState:

@@ -143,4 +143,9 @@ StaffAction = (StKill | StRevive | StGhostVote | StNominate | StVote | StCancelN
                | StUnlock | StAlias | StSeat | StSub)
 # Commands that change who lives or plays, end the day or the game: asked to confirm
 # unless `--yes`.
-DESTRUCTIVE = (StKill, StRevive, StEndDay, StExecute, StExile, StWin, StSub)
+@dataclass(frozen=True, slots=True)
+class StReveal:
+    """`!reveal`: publish the whole grimoire and the game's record (once it is over)."""
+
+
+DESTRUCTIVE = (StKill, StRevive, StEndDay, StExecute, StExile, StWin, StSub, StReveal)

@@ -1,0 +1,101 @@
+"""Theory of operation: the seal at the deal, and the grimoire reveal at the end.
+
+When the characters are dealt, the thread gets the seal: the commitment to the grimoire as
+dealt (seal.py), nothing else. When the game is over (a Storyteller's `!win`), `!reveal`
+publishes the game's record (record.py) in the thread, in parts that each fit a Discourse post:
+the grimoire (each seat's character as dealt, every change since with its night or day and who
+made it, the bluffs, the winner, and the seal's text and salt), the nights (their choices and
+what each player learned, `NIGHTS_A_POST` to a post), the timeline of the days (nominations
+with their votes and thresholds, executions, exiles, deaths, `DAYS_A_POST` to a post) and each
+player's votes. With `reveal = "auto"` in the game file it comes with the game's end; with
+`"off"`, never. Before the end it is refused: hidden information stays hidden.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from .deciding.rules import reject
+from .feature import THREAD, Feature, Notice, to_thread
+from .reading.commands import Command, _no_arguments
+from .record import game_record
+from .seal import commitment, sealed_grimoire, sealed_text
+from .state.actions import Context
+from .state.model import GameState
+from .state.private_events import CharactersDealt
+from .state.staff_actions import StReveal
+from .state.staff_events import GameEnded
+from .wording import say
+
+NIGHTS_A_POST = 4
+DAYS_A_POST = 4
+REVEAL_TEMPLATES = ("reveal_grimoire", "reveal_nights", "reveal_timeline", "reveal_votes")
+
+
+@dataclass(frozen=True, slots=True)
+class GrimoireRevealed:
+    by: str | None  # the Storyteller who asked (None: at the game's end, `reveal = "auto"`)
+    at: datetime
+
+
+def _reveal(state: GameState, _action: StReveal, ctx: Context):
+    if state.setup.reveal == "off":
+        return reject(ctx, "reveal_off")
+    if state.setup.script is None or not state.dealt:
+        return reject(ctx, "reveal_no_grimoire")
+    if state.winner is None:
+        return reject(ctx, "reveal_not_over")
+    if state.revealed:
+        return reject(ctx, "reveal_done")
+    return (GrimoireRevealed(ctx.author, ctx.at),)
+
+
+def reveal_notices(state: GameState) -> tuple[Notice, ...]:
+    """The reveal's posts, in order (each keyed by its part, so it is posted once)."""
+    record = game_record(state)
+    told = [to_thread("reveal_grimoire", "reveal:grimoire", record=record)]
+    for part in _chunks(record["nights"], NIGHTS_A_POST):
+        told.append(to_thread("reveal_nights", f"reveal:nights:{part[0]['number']}",
+                              nights=part, game=record["game"]))
+    for part in _chunks(record["days"], DAYS_A_POST):
+        told.append(to_thread("reveal_timeline", f"reveal:timeline:{part[0]['number']}",
+                              days=part, game=record["game"]))
+    told.append(to_thread("reveal_votes", "reveal:votes", votes=record["votes"],
+                          game=record["game"]))
+    return tuple(told)
+
+
+def _chunks(rows: list, size: int) -> list[list]:
+    return [rows[i:i + size] for i in range(0, len(rows), size)]
+
+
+def _told_revealed(state: GameState, _event: GrimoireRevealed, _batch) -> tuple:
+    return reveal_notices(state)
+
+
+def _told_ended(state: GameState, _event: GameEnded, _batch) -> tuple:
+    """`reveal = "auto"`: the reveal comes with the game's end."""
+    ready = state.setup.reveal == "auto" and state.setup.script is not None and state.dealt
+    return reveal_notices(state) if ready else ()
+
+
+def _told_sealed(state: GameState, _event: CharactersDealt, _batch) -> tuple:
+    """The commitment, in the thread, as the characters go out (none without a salt)."""
+    if not state.setup.seal_salt:
+        return ()
+    digest = commitment(state.setup.seal_salt, sealed_text(sealed_grimoire(state)))
+    return (Notice(THREAD, "seal", "seal", {"commitment": digest,
+                                            "reveal": state.setup.reveal}),)
+
+
+FEATURE = Feature(
+    "the seal and the reveal",
+    appliers={GrimoireRevealed: lambda state, _e: replace(state, revealed=True)},
+    staff_rules={StReveal: _reveal},
+    commands=(Command("reveal", "!reveal", say("help.reveal"), "!reveal --yes",
+                      _no_arguments(StReveal())),),
+    command_of={StReveal: "reveal"},
+    notices={GrimoireRevealed: _told_revealed, GameEnded: _told_ended,
+             CharactersDealt: _told_sealed},
+)

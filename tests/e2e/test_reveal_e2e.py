@@ -1,0 +1,136 @@
+"""From the deal to the reveal on the sandbox (issue 27): the demo game, played with every
+private message, ends with `!win` and `!reveal`; the seal posted at the deal checks against the
+published grimoire (`modbot verify`), one changed character fails it, every fact of the reveal
+matches the game's state and events, and the export validates against its schema."""
+
+import json
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from modbot import cli
+from modbot.export import export_game, verify_thread
+from modbot.rehearsal import DEMO_GAME, demo_rehearsal, play_demo
+
+pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP
+
+SCHEMA = Path(__file__).resolve().parents[2] / "data" / "export-schema.json"
+
+
+@pytest.fixture(scope="module")
+def revealed(tmp_path_factory):
+    path = tmp_path_factory.mktemp("reveal") / "bot.sqlite"
+    rehearsal, script = demo_rehearsal(f"sqlite:///{path}")
+    try:
+        play_demo(rehearsal, script)
+        end = datetime.fromisoformat(script[-1]["created_at"]) + timedelta(hours=2)
+        rehearsal.play([{"username": "nightingale", "raw": "!win good Fatima was found --yes",
+                         "created_at": end.isoformat()},
+                        {"username": "nightingale", "raw": "The grimoire, for all.\n!reveal --yes",
+                         "created_at": (end + timedelta(minutes=1)).isoformat()}])
+        yield rehearsal
+    finally:
+        rehearsal.stop()
+
+
+def _posts(rehearsal) -> list[tuple[str, str]]:
+    return [(p["username"], p["raw"]) for p in rehearsal.thread()]
+
+
+def _game(rehearsal):
+    return rehearsal.service.games[rehearsal.setup.topic_id]
+
+
+def test_the_published_grimoire_is_the_one_sealed_at_the_deal(revealed):
+    verdict = verify_thread(_posts(revealed), "modbot")
+    assert verdict.ok and verdict.message.startswith("OK: the published grimoire (7 seats)")
+
+
+def test_one_changed_character_fails_the_check(revealed):
+    posts = _posts(revealed)
+    tampered = [(a, raw.replace('"character":"clockmaker"', '"character":"oracle"', 1))
+                for a, raw in posts]
+    assert tampered != posts
+    verdict = verify_thread(tampered, "modbot")
+    assert not verdict.ok and verdict.message.startswith("MISMATCH")
+
+
+def test_the_seal_checks_by_hand_as_the_reveal_says(revealed, tmp_path):
+    """The reveal's own instructions, run: the salt, then the JSON line, through sha256sum."""
+    import re
+    import subprocess
+    (grimoire,) = [raw for _, raw in _posts(revealed) if ":reveal:grimoire -->" in raw]
+    (seal,) = [raw for _, raw in _posts(revealed) if ":seal -->" in raw]
+    line = re.search(r"^```json\n(.*)\n```$", grimoire, re.M).group(1)
+    (tmp_path / "grimoire.json").write_text(line)
+    command = re.search(r"run `(\(printf %s [0-9a-f]{64}; cat grimoire.json\) \| sha256sum)`",
+                        grimoire).group(1)
+    out = subprocess.run(["sh", "-c", command], cwd=tmp_path, capture_output=True, text=True,
+                         check=True).stdout.split()[0]
+    assert f"SHA-256: `{out}`" in seal
+
+
+def test_a_seal_posted_by_someone_else_proves_nothing(revealed):
+    posts = [(a if ":seal -->" not in raw else "mallory", raw) for a, raw in _posts(revealed)]
+    assert not verify_thread(posts, "modbot").ok
+
+
+def test_verify_reads_a_thread_file(revealed, tmp_path, capsys):
+    honest = tmp_path / "thread.json"
+    honest.write_text(json.dumps(revealed.thread(), default=datetime.isoformat))
+    assert cli.main(["verify", "--thread", str(honest)]) == 0
+    assert capsys.readouterr().out.startswith("OK:")
+    changed = tmp_path / "changed.json"
+    changed.write_text(honest.read_text().replace('\\"character\\":\\"clockmaker\\"',
+                                                  '\\"character\\":\\"oracle\\"', 1))
+    assert changed.read_text() != honest.read_text()
+    assert cli.main(["verify", "--thread", str(changed)]) == 1
+
+
+def test_every_fact_of_the_reveal_matches_the_game(revealed):
+    game = _game(revealed)
+    state = game.state
+    raw = {key: text for _, text in _posts(revealed) for key in
+           ("reveal:grimoire", "reveal:nights:1", "reveal:timeline:1", "reveal:votes")
+           if f"<!-- modbot:g{game.topic_id}:{key} -->" in text}
+    assert len(raw) == 4
+    script = state.setup.private_script
+    for player, entry in state.dealt_grimoire:
+        assert f"| {player} | {script.name_of(entry.character)} |" in raw["reveal:grimoire"]
+    for night in state.past_nights:
+        assert f'[details="Night {night.number}:' in raw["reveal:nights:1"]
+        died = ", ".join(night.deaths) if night.deaths else "nobody"
+        assert f"Died: {died}." in raw["reveal:nights:1"]
+    for day in state.past_days:
+        for n in day.nominations:
+            assert f"of **{n.nominee}** by {n.nominator}" in raw["reveal:timeline:1"]
+            assert f"{n.yes} yes of {n.threshold_at_close} needed" in raw["reveal:timeline:1"]
+    record = export_game(revealed.store, revealed.setup)
+    assert [s["dealt"]["character"] for s in record["seats"]] == [
+        script.name_of(e.character) for _, e in state.dealt_grimoire]
+    assert [(d["player"], d["cause"]) for d in record["deaths"]] == [
+        (p, cause) for p, cause, _ in state.deaths_log]
+    locked = [(v.player, n.nominee, v.vote, v.post_number) for d in state.past_days
+              for n in d.nominations + d.exiles for v in n.locked]
+    assert locked and sorted((p["player"], v["nominee"], v["vote"], v["post_number"])
+                             for p in record["votes"] for v in p["votes"]) == sorted(locked)
+    assert record["winner"]["team"] == "good" and record["seal"]["commitment"] in "".join(
+        text for _, text in _posts(revealed))
+
+
+def test_the_export_validates_against_its_schema(revealed, tmp_path):
+    out = tmp_path / "game.json"
+    assert cli.main(["export", str(DEMO_GAME), "--database", revealed.database_url,
+                     "--output", str(out)]) == 0
+    record = json.loads(out.read_text())
+    schema = json.loads(SCHEMA.read_text())
+    jsonschema.validate(record, schema)
+    broken = json.loads(out.read_text())
+    broken["days"][0]["nominations"][0]["votes"][0]["vote"] = "maybe"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(broken, schema)
+    assert record["schema"] == 1 and record["nights"] and record["days"]
+    assert all("text" in said for n in record["nights"] for said in
+               (row["said"] for row in n["learned"]))

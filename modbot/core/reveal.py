@@ -26,10 +26,11 @@ from .state.model import GameState
 from .state.private_events import CharactersDealt
 from .state.staff_actions import StReveal
 from .state.staff_events import GameEnded
-from .wording import say
+from .wording import Say, say
 
-NIGHTS_A_POST = 4
+NIGHTS_A_POST = 4  # at most, and fewer when they are long (`POST_BUDGET`)
 DAYS_A_POST = 4
+POST_BUDGET = 24_000  # estimated characters a part may hold (an upper estimate): Discourse takes 32,000
 REVEAL_TEMPLATES = ("reveal_grimoire", "reveal_nights", "reveal_timeline", "reveal_votes")
 
 
@@ -55,19 +56,48 @@ def reveal_notices(state: GameState) -> tuple[Notice, ...]:
     """The reveal's posts, in order (each keyed by its part, so it is posted once)."""
     record = game_record(state)
     told = [to_thread("reveal_grimoire", "reveal:grimoire", record=record)]
-    for part in _chunks(record["nights"], NIGHTS_A_POST):
+    for part in packed(record["nights"], NIGHTS_A_POST):
         told.append(to_thread("reveal_nights", f"reveal:nights:{part[0]['number']}",
                               nights=part, game=record["game"]))
-    for part in _chunks(record["days"], DAYS_A_POST):
+    for part in packed(record["days"], DAYS_A_POST):
         told.append(to_thread("reveal_timeline", f"reveal:timeline:{part[0]['number']}",
                               days=part, game=record["game"]))
-    told.append(to_thread("reveal_votes", "reveal:votes", votes=record["votes"],
-                          game=record["game"]))
+    for number, part in enumerate(packed(record["votes"], len(record["votes"]))):
+        told.append(to_thread("reveal_votes", "reveal:votes" + (f":{number + 1}" if number else ""),
+                              votes=part, game=record["game"]))
     return tuple(told)
 
 
-def _chunks(rows: list, size: int) -> list[list]:
-    return [rows[i:i + size] for i in range(0, len(rows), size)]
+def packed(rows: list, most: int) -> list[list]:
+    """Rows in order, as few to a part as `most` and `POST_BUDGET` allow (a row bigger than
+    the budget is a part of its own). The words are the shell's, so a row's size is estimated
+    from its values: what a person wrote counts in full, a message a fixed allowance."""
+    parts: list[list] = []
+    size = 0
+    for row in rows:
+        weight = estimated_size(row)
+        if not parts or len(parts[-1]) >= most or size + weight > POST_BUDGET:
+            parts.append([])
+            size = 0
+        parts[-1].append(row)
+        size += weight
+    return parts
+
+
+def estimated_size(value) -> int:
+    """Characters a value may take once worded and laid out (an upper estimate)."""
+    if isinstance(value, Say):
+        words = sum(estimated_size(v) for _, v in value.params)
+        return words + (0 if value.code == "free" else MESSAGE_ALLOWANCE)
+    if isinstance(value, dict):
+        return ROW_ALLOWANCE + sum(estimated_size(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return sum(estimated_size(v) for v in value)
+    return len(str(value)) if isinstance(value, str) else 8
+
+
+MESSAGE_ALLOWANCE = 160  # the catalogue's longest sentence a player learns, with a margin
+ROW_ALLOWANCE = 12  # a table row's or a line's markup
 
 
 def _told_revealed(state: GameState, _event: GrimoireRevealed, _batch) -> tuple:

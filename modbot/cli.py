@@ -176,6 +176,27 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="the bot's username (default: the configuration's, else modbot)")
     p.set_defaults(command="verify_command")
 
+    signups = commands.add_parser(
+        "signups", help="open a sign-up thread, or show who signed up",
+        description="Sign-ups: 'signups open' posts the sign-up thread (or uses the game "
+                    "file's signup_topic_id) and the bot's list post, which `modbot run` keeps "
+                    "up to date; 'signups status' prints the players and backups.",
+    )
+    signup_commands = signups.add_subparsers(title="sign-up commands", required=True,
+                                             metavar="WHAT")
+    for name, summary, command in (
+            ("open", "post the sign-up thread and the list post", "signups_open_command"),
+            ("status", "who signed up, and the backups", "signups_status_command")):
+        p = signup_commands.add_parser(name, help=summary, description=summary[0].upper() +
+                                       summary[1:] + " (a game file before its seats).")
+        p.add_argument("game", help="the game file (TOML), its [game] table filled in")
+        p.add_argument("--config", default="config/modbot.toml",
+                       help="configuration file (TOML; default: config/modbot.toml)")
+        if name == "open":
+            p.add_argument("--category", type=int, default=None,
+                           help="the forum category id (default: [forum] category in the config)")
+        p.set_defaults(command=command)
+
     game = commands.add_parser(
         "game", help="open a game thread, or show a stored game's state",
         description="Game set-up and state: 'game new' opens the game thread on the forum; "
@@ -194,6 +215,12 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="configuration file (TOML; default: config/modbot.toml)")
     p.add_argument("--category", type=int, default=None,
                    help="the forum category id (default: [forum] category in the config)")
+    p.add_argument("--from-signups", action="store_true",
+                   help="first write the seats (with their user ids) and the backups from the "
+                        "game's sign-up thread into the game file")
+    p.add_argument("--shuffle", type=int, default=None, metavar="SEED",
+                   help="with --from-signups: seat the players in a shuffled order, from this "
+                        "seed (the file records it), not in sign-up order")
     p.set_defaults(command="game_new_command")
     p = game_commands.add_parser(
         "status", help="the current state of a stored game (phase, votes, days)",

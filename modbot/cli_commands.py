@@ -14,6 +14,7 @@ from pathlib import Path
 
 from .app.catalogue import worded_report
 from .app.render import render_text_report
+from .cli_config import config_or_none
 from .core import GameState, Roster, parse_post, replay
 from .files.gamefile import load_game, with_topic_id
 from .files.threadfile import load_thread
@@ -182,14 +183,17 @@ def status_command(args) -> int:
     return 0
 
 
-def _config(args):
-    """The configuration `--config` names, or None after one line saying what is wrong."""
-    from .app.daemon import ConfigError, load_config
-    try:
-        return load_config(args.config)
-    except ConfigError as exc:
-        print(f"modbot: {exc}", file=sys.stderr)
-        return None
+_config = config_or_none  # the configuration `--config` names (cli_config.py)
+
+
+def signups_open_command(args) -> int:
+    from .cli_signups import open_command
+    return open_command(args)
+
+
+def signups_status_command(args) -> int:
+    from .cli_signups import status_command
+    return status_command(args)
 
 
 def game_new_command(args) -> int:
@@ -197,6 +201,11 @@ def game_new_command(args) -> int:
     from .adapters.store import Store
     from .app.opening import open_storytellers_conversation, opening_post
     from .app.seal_salt import salted
+    if args.from_signups:
+        from .cli_signups import seats_command
+        failed = seats_command(args)
+        if failed is not None:
+            return failed
     setup = load_game(args.game)
     if setup.topic_id is not None:
         print(f"modbot: {args.game} already has its thread (topic_id = {setup.topic_id}): "

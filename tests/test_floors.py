@@ -14,7 +14,7 @@ FLOORS = [
     ("deciding", ("deciding",)),  # the rules of the day: voting, nominations, the STs' actions
     ("characters", ("characters",)),  # every character's behaviour
     ("night", ("night",)),  # the night: choices, order, the sheet, the private side
-    ("top", ("seal", "record", "reveal", "registry", "engine", "console", "command_line",
+    ("top", ("seal", "record", "reveal", "signups", "registry", "engine", "console", "command_line",
              "reporting", "renaming", "notices", "__init__")),  # the tables and the one entry point
 ]
 

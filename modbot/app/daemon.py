@@ -24,7 +24,9 @@ from ..adapters.outgoing import Batch
 from ..adapters.run_lock import AlreadyRunning, RunLock
 from ..adapters.store import DEFAULT_URL, Store
 from ..files.gamefile import load_game
+from ..files.signupfile import load_signups
 from .service import Service, Settings
+from .signups import SignupWatch
 
 log = logging.getLogger("modbot")
 FORUM_KEYS = {"url", "username", "api_key_env", "timeout", "category"}
@@ -235,8 +237,11 @@ def _run(config: Config, max_cycles: int | None) -> int:
     store = Store(config.database_url)
     client = ForumClient(config.forum_url, config.username, config.api_key,
                          timeout=config.timeout)
-    games = [load_game(g) for g in config.games]
+    loaded = [(g, load_signups(g)) for g in config.games]  # a file before its seats: sign-ups
+    in_signups = [s for _, s in loaded if not s.seated and s.topic_id is not None]
+    games = [load_game(g) for g, s in loaded if s.seated or s.topic_id is None]
     service = Service(client, store, games, config.settings)
+    watch = SignupWatch(client, store, in_signups)
     if config.forum_clock or config.rehearsal_start is not None:
         # a rehearsal's minutes pass faster than real ones: the sandbox's own limiter (on the
         # forum's clock) answers instead of the bot's budget in real seconds
@@ -259,6 +264,7 @@ def _run(config: Config, max_cycles: int | None) -> int:
 
     def cycle():
         try:
+            watch.cycle(clock.now())  # the sign-up threads' lists (app/signups.py)
             report = service.cycle(clock.now())
         except ForumError as exc:  # never ends a running daemon: logged, tried next cycle
             log.error("cycle failed (tried again next cycle): %s", exc)

@@ -69,6 +69,8 @@ from .renaming import handle_name_taken, handle_rename
 from .reporting import replay, report
 from .seal import commitment
 from .setup.composition import dealt_text, problems, propose
+from .signups import SignupChange, SignupRules, Signups
+from .signups import fold as fold_signups
 from .state import ids as character_ids
 from .state.events import (
     DayEnded,
@@ -193,6 +195,9 @@ __all__ = [
     "SetupChecked",
     "SetupProposed",
     "SheetRequested",
+    "SignupChange",
+    "SignupRules",
+    "Signups",
     "SilenceCalled",
     "SpokeInSilence",
     "StorytellerConsultRequested",
@@ -217,6 +222,7 @@ __all__ = [
     "character_key",
     "commitment",
     "dealt_text",
+    "fold_signups",
     "free",
     "game_record",
     "grimoire_rows",

@@ -1,0 +1,112 @@
+"""A sign-up thread played by scripted players on the sandbox, through to a game file (issue
+27): `modbot signups open` posts it, players sign up, withdraw and wait as backups, `modbot
+run` keeps the bot's list post up to date, and `modbot game new --from-signups` seats them
+with their forum user ids, then opens the game thread."""
+
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from modbot import cli
+from modbot.files.gamefile import load_game
+from modbot.sandbox.forum import Forum
+from modbot.sandbox.models import ManualClock
+from modbot.sandbox.server import SandboxServer
+
+from ..sandbox_fixtures import KEY, Client
+
+pytestmark = pytest.mark.slow  # the CLI and the daemon against the sandbox over HTTP
+
+PLAYERS = ("Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fatima", "Gus", "Hank")
+GAME = """[game]
+name = "Sign-up test"
+storytellers = ["nightingale"]
+first_night_starts = "2026-12-10T18:00:00Z"
+players_max = 6
+signups_close = "2026-12-09T18:00:00Z"
+"""
+
+
+@pytest.fixture
+def forum(tmp_path, monkeypatch):
+    clock = ManualClock(datetime(2026, 12, 5, 12, tzinfo=UTC))
+    forum = Forum(clock)
+    forum.add_user("modbot", moderator=True)
+    for name in ("nightingale", *PLAYERS):
+        forum.add_user(name, trust_level=1)
+    server = SandboxServer(0, api_key=KEY, forum=forum, admin_api_limit=0).start()
+    monkeypatch.setenv("MODBOT_API_KEY", KEY)
+    (tmp_path / "game.toml").write_text(GAME)
+    (tmp_path / "modbot.toml").write_text(
+        f'[forum]\nurl = "{server.url}"\nusername = "modbot"\ncategory = 1\n'
+        f'[bot]\ndatabase_url = "sqlite:///{tmp_path}/bot.sqlite"\npoll_seconds = 1\n'
+        '[[game]]\nfile = "game.toml"\n')
+    yield server, clock, tmp_path
+    server.stop()
+
+
+def _post(server, clock, author: str, raw: str, topic: int) -> None:
+    clock.set(clock.at + timedelta(minutes=3))  # players minutes apart, as the limits want
+    Client(server).post(author, raw, topic_id=topic)
+
+
+def _list_post(server, topic: int) -> str:
+    (post,) = [p for p in server.forum.topics[topic].posts if ":list -->" in p.raw]
+    return post.raw
+
+
+def test_a_sign_up_thread_becomes_the_seats(forum, capsys):
+    server, clock, folder = forum
+    game, config = str(folder / "game.toml"), str(folder / "modbot.toml")
+    assert cli.main(["signups", "open", game, "--config", config]) == 0
+    topic = load_game_topic(folder)
+    assert "Nobody yet" in _list_post(server, topic)
+    script = [("Alex", "/in\nCount me in, please."), ("Brianna", "I'd love to play!\n/sign"),
+              ("Cameron", "in\nFirst game here, hello all."), ("Derek", "/in\nLet's go, dear town."),
+              ("nightingale", "/in\nThe host is not a player."),
+              ("Ellen", "**/in**\nBold, as ever, friends."), ("Fatima", "/in\nThe sixth seat is mine."),
+              ("Gus", "/in\nAm I too late for a seat?"), ("Hank", "/backup\nHappy to wait."),
+              ("Brianna", "Sorry, something came up.\n/out"), ("Alex", "> /out\nquoting, no more")]
+    for author, raw in script:
+        _post(server, clock, author, raw, topic)
+    assert cli.main(["run", "--config", config, "--max-cycles", "2"]) == 0
+    shown = _list_post(server, topic)
+    assert "## Signed up: 6 of 6" in shown
+    assert "1. Alex\n2. Cameron\n3. Derek\n4. Ellen\n5. Fatima\n6. Gus" in shown
+    assert "**Backups**, in order: Hank" in shown
+    assert "Gus (post #" in shown and "waiting as a backup" in shown  # told when it was full
+    capsys.readouterr()
+    assert cli.main(["signups", "status", game, "--config", config]) == 0
+    assert "6 of 6 signed up: Alex, Cameron, Derek, Ellen, Fatima, Gus" in capsys.readouterr().out
+    assert cli.main(["game", "new", game, "--config", config, "--from-signups",
+                     "--shuffle", "7"]) == 0
+    setup = load_game(game)
+    order = ["Alex", "Cameron", "Derek", "Ellen", "Fatima", "Gus"]
+    random.Random(7).shuffle(order)
+    assert [s.name for s in setup.seats] == order and setup.backups == ("Hank",)
+    ids = {u.username: u.id for u in server.forum.users.values()}
+    assert dict(setup.user_ids) == {name: ids[name] for name in order}
+    assert "shuffled with seed 7" in (folder / "game.toml").read_text()
+    assert setup.topic_id is not None and server.forum.topics[setup.topic_id].title == \
+        "Sign-up test: the game thread"
+
+
+def test_a_second_from_signups_is_refused(forum, capsys):
+    server, clock, folder = forum
+    game, config = str(folder / "game.toml"), str(folder / "modbot.toml")
+    assert cli.main(["signups", "open", game, "--config", config]) == 0
+    topic = load_game_topic(folder)
+    for name in PLAYERS[:5]:
+        _post(server, clock, name, "/in\nI am in for this one.", topic)
+    assert cli.main(["game", "new", game, "--config", config, "--from-signups"]) == 0
+    capsys.readouterr()
+    assert cli.main(["game", "new", game, "--config", config, "--from-signups"]) == 2
+    assert "has seats already" in capsys.readouterr().err
+
+
+def load_game_topic(folder) -> int:
+    from modbot.files.signupfile import load_signups
+    topic = load_signups(folder / "game.toml").topic_id
+    assert topic is not None
+    return topic

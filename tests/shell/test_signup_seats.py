@@ -1,0 +1,55 @@
+"""`game new --from-signups` refuses a name that is no forum user (app/signups.py), and the
+game file's sign-up keys are checked with one line (files/signupfile.py)."""
+
+import pytest
+
+from modbot.adapters.forum import NotFound
+from modbot.adapters.port import ForumUser
+from modbot.app.signups import seats_from_signups
+from modbot.core import Signups
+from modbot.files.gamefile import GameFileError
+from modbot.files.signupfile import load_signups, with_seats
+
+
+class _Forum:
+    def __init__(self, users):
+        self.users = users
+
+    def account(self, name):
+        if name not in self.users:
+            raise NotFound(f"no user {name}")
+        return ForumUser(self.users[name], name)
+
+
+def test_a_player_who_is_no_forum_user_is_refused_by_name():
+    with pytest.raises(NotFound, match="Brianna signed up but is not a forum user"):
+        seats_from_signups(_Forum({"Alex": 3}), Signups(players=("Alex", "Brianna")), None)
+    seats, order = seats_from_signups(_Forum({"Alex": 3, "Bri": 4}), Signups(players=("Alex",
+                                                                                     "Bri")), None)
+    assert seats == [("Alex", 3), ("Bri", 4)] and order == "in sign-up order"
+
+
+def test_the_seats_written_load_as_a_game(tmp_path):
+    path = tmp_path / "game.toml"
+    path.write_text('[game]\nname = "G"\nstorytellers = ["st"]\n'
+                    'first_night_starts = "2026-12-10T18:00:00Z"\nsignup_topic_id = 9\n')
+    assert not load_signups(path).seated
+    names = ["Alex", "Bri", "Cam", "Dee", "Eve"]
+    path.write_text(with_seats(path.read_text(), [(n, i) for i, n in enumerate(names, 1)],
+                               ['Zed "Z"'], "in sign-up order"))
+    from modbot.files.gamefile import load_game
+    setup = load_game(path)
+    assert [s.name for s in setup.seats] == names and setup.backups == ('Zed "Z"',)
+    assert dict(setup.user_ids)["Eve"] == 5 and load_signups(path).seated
+
+
+@pytest.mark.parametrize("line, message", [
+    ("players_max = 3", "game.players_max: 5 to 20 players"),
+    ('signups_close = "soon"', "game.signups_close: a timestamp"),
+    ("signup_topic_id = -1", "game.signup_topic_id: a positive whole number"),
+])
+def test_sign_up_keys_are_checked(tmp_path, line, message):
+    path = tmp_path / "game.toml"
+    path.write_text(f'[game]\nname = "G"\n{line}\n')
+    with pytest.raises(GameFileError, match=message):
+        load_signups(path)

@@ -40,7 +40,7 @@ def test_quiet_players_are_prodded_once_by_pm_on_the_forums_clock(played):
         times = [p.created_at for p in prods[name]]
         assert len(times) == len(set(times))  # never twice for the same quiet spell
     assert "Gus" not in prodded  # dead from the start: never prodded
-    for name, found in prods.items():
+    for found in prods.values():
         for post in found:  # each prod came four hours of day after the player's last post
             assert "for 4 hours of day" in post.raw
 

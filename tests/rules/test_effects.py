@@ -490,3 +490,28 @@ def test_lleech_dies_with_its_host_and_not_otherwise():
     told.st("!kill Alex --yes", START + timedelta(hours=31))
     assert not told.state.seat("Ellen").alive  # the host died: so does the Lleech
     assert _wins(told) == [("good", "win.demons_dead")]
+
+
+def test_the_monks_choice_is_not_poisoned_by_the_demon_from_the_monks_step():
+    """Seed 000, Monk: "the Monk's protection also prevents all other harmful effects of the
+    Demon's ability, such as poisoning" (issue 25): from the Monk's step to dawn, the Pukka's
+    poison on the Monk's choice fails, and a No Dashii's neighbour the Monk protects learns
+    sober information (modbot's window, docs/st-night.md)."""
+    pukka = ("monk", "empath", "soldier", "poisoner", "pukka", "chef", "savant")
+    _, night, _ = night_sheet(_game(*pukka), night=2, choices=(
+        ("Alex", "/choose Brianna"), ("Ellen", "/choose Brianna")))
+    assert [e for e in effects(night) if e[0] == "Brianna"] == []
+    entries, night, _ = night_sheet(_game(*pukka), night=2, choices=(("Ellen", "/choose Brianna"),))
+    assert ("Brianna", "poisoned", True, "by.pukka") in effects(night)  # unprotected: poisoned
+    _, night, _ = night_sheet(_game(*pukka), night=2, choices=(
+        ("Alex", "/choose Brianna"), ("Derek", "/choose Brianna")))
+    assert ("Brianna", "poisoned", True, "by.poisoner") in effects(night)  # a Minion's: not the Demon's
+    # Fatima (the Empath) sits beside the No Dashii (Gus): its poison, but not under the Monk
+    # (Brianna, away from the No Dashii: its other neighbour is Alex, the Chef)
+    dashii = ("chef", "monk", "soldier", "poisoner", "imp", "empath", "nodashii")
+    entries, _, _ = night_sheet(_game(*dashii), night=2)
+    assert entries["Fatima"].suggestion.code == "sheet.malfunctioning"
+    entries, night, _ = night_sheet(_game(*dashii), night=2,
+                                    choices=(("Brianna", "/choose Fatima"),))
+    assert entries["Fatima"].suggestion.code == "result.empath"
+    assert night.result_of("Fatima") is not None

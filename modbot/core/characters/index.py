@@ -89,7 +89,7 @@ HOOKS: dict[str, tuple[str, ...]] = {
         "core.characters.information", "core.characters.others_choose",
         "core.characters.public_abilities", "core.night.sheet"
     ),
-    "monk": ("core.characters.effects", "core.characters.information"),
+    "monk": ("core.characters.effects", "core.characters.information", "core.night.sheet"),
     "moonchild": ("core.characters.public_abilities", "core.night.sheet"),
     "mutant": ("core.characters.madness",),
     "noble": ("core.characters.information",),

@@ -31,7 +31,7 @@ from ..state.grimoire import (
     keeps_ability,
     true_character,
 )
-from ..state.ids import ASSASSIN, BONE_COLLECTOR, GOON, LIL_MONSTA, MEZEPHELES, MOONCHILD
+from ..state.ids import ASSASSIN, BONE_COLLECTOR, GOON, LIL_MONSTA, MEZEPHELES, MONK, MOONCHILD
 from ..state.model import GameState, GrimoireEntry
 from ..state.night_model import Effect, NightState, SheetEntry
 from ..state.private_events import night_of
@@ -70,6 +70,10 @@ def build_sheet(state: GameState):
     for victim in moonchild_deaths(state):  # chosen by a dead Moonchild yesterday
         run.dies(victim, None)
     return run.result()
+
+
+# The Demons' poisons, as their effects name their cause (characters/effects.py)
+DEMON_POISONS = frozenset({"by.pukka", "by.vigormortis", "by.lleech"})
 
 
 @dataclass
@@ -124,6 +128,13 @@ class _Night:
             self.dies(lleech, None)
         return None
 
+    def _shielded_from(self, effect: Effect) -> bool:
+        """A poison of the Demon's ability on the Monk's choice (seed 000, Monk: the
+        protection "also prevents all other harmful effects of the Demon's ability, such as
+        poisoning"), from the Monk's step to dawn."""
+        return effect.field == "poisoned" and effect.value is True and \
+            effect.player in self.seen.shielded and effect.why.code in DEMON_POISONS
+
     def step_at(self, index: int, step: str, players: list[str], waiting: dict) -> None:
         if step == LIL_MONSTA and self.seen.setup.lil_monsta:  # held by no player
             entry, effects, tells = lil_monsta_step(self.seen)
@@ -158,6 +169,12 @@ class _Night:
             self.seen, player, character, choice, alive,
             lambda: compute(self.seen, player, choice, tuple(self.deaths), character))
         for effect in info.effects if info else ():  # before the death: a star-pass heir
+            if self._shielded_from(effect):  # the Monk's choice: the Demon's poison fails
+                entry = replace(entry, suggestion=say(
+                    "sheet.protected", what=entry.suggestion, player=effect.player,
+                    by=say("by.character", character=self.seen.setup.private_script
+                           .name_of(MONK))))
+                continue
             self.propose(effect)
         shield = self.dies(info.death, player) if info is not None and info.death else None
         if shield is not None:
@@ -165,6 +182,9 @@ class _Night:
                                                   player=info.death, by=shield))
         self.add(entry, tells=info.tells if info else ())
         self.results.extend([(player, result)] if result else [])
+        if character.id == MONK and choice is not None and choice.players and \
+                not is_malfunctioning(self.seen, player):  # from the Monk's step to dawn
+            self.seen = replace(self.seen, shielded=(*self.seen.shielded, *choice.players))
         now = acting_character(self.seen, player)
         if info is not None and now is not None and now.id != character.id:
             self._acts_as(player, now.id, index, waiting)

@@ -80,12 +80,15 @@ def no_dashii_victims(state: GameState) -> set[str]:
         if character is None or character.id != NO_DASHII or not state.seat(name).alive \
                 or _impaired(state, name):
             continue
+        # the Monk's choice, from the Monk's step on, is safe from the Demon's poison too
+        # (the almanac, Monk): it stays the neighbour, sober (night/sheet.py sets `shielded`)
         for step in (-1, 1):
             for distance in range(1, len(names)):
                 other = names[(index + step * distance) % len(names)]
                 found = true_character(state, other)
                 if found is not None and found.team == "townsfolk":
-                    if found.id != SOLDIER or _impaired(state, other):
+                    if (found.id != SOLDIER or _impaired(state, other)) and \
+                            other not in state.shielded:
                         out.add(other)
                     break
     return out

@@ -224,6 +224,9 @@ class GameState:
     dealt_bluffs: tuple[str, ...] = ()
     grimoire_log: tuple = ()  # GrimoireChange values since the deal (record.py)
     revealed: bool = False  # the grimoire reveal was posted (reveal.py)
+    # while tonight's sheet is built, from the Monk's step on: the players safe from the
+    # Demon's poison too (night/sheet.py; never kept in the game's state)
+    shielded: tuple[str, ...] = ()
 
     @classmethod
     def from_setup(cls, setup: GameSetup) -> GameState:

@@ -139,3 +139,34 @@ def test_a_stalled_clock_hand_is_one_timed_rule_of_the_core_table():
     assert told.state.today.nudged == ("execution:Derek:Ellen",)
     assert of(told.tick(due + timedelta(hours=3)), "hand_nudge") == []
     assert next_due(told.state) != due  # nobody else waits yet: no reminder is due again
+
+
+def test_a_scarlet_woman_made_the_demon_by_day_learns_her_ability_and_commands_at_dusk():
+    """Oops All Evil, Scarlet Woman: she is told "at the earliest convenience, but only at
+    night" (issue 25): by day nothing; at dusk her role PM as the Demon, with its commands."""
+    woman = seven("chef", "empath", "soldier", "poisoner", "imp", "monk", "scarletwoman")
+    told = Told(woman)
+    told.tick(START)
+    told.tick(NIGHT1_LOCK)
+    told.approve(NIGHT1_LOCK + timedelta(hours=1))
+    told.tick(DAWN1)
+    executed = told.st("!execute Ellen --yes", DAWN1 + timedelta(hours=2))
+    roles = [n for n in executed if n.template == "role" and n.player == "Gus"]
+    assert len(roles) == 1 and told.state.phase.value == "night"  # the execution ended the day
+    role = roles[0].view["role"]
+    assert (role["character"], role["changed"], role["choose"]) == ("Imp", True, "/choose NAME")
+    assert "Each night*, choose a player: they die" in role["ability"]
+
+
+def test_a_scarlet_woman_promoted_mid_day_waits_for_dusk():
+    woman = seven("chef", "empath", "soldier", "poisoner", "imp", "monk", "scarletwoman")
+    told = Told(woman)
+    told.tick(START)
+    told.tick(NIGHT1_LOCK)
+    told.approve(NIGHT1_LOCK + timedelta(hours=1))
+    told.tick(DAWN1)
+    killed = told.st("!kill Ellen --yes", DAWN1 + timedelta(hours=2))
+    assert told.state.phase.is_day and told.state.grimoire_of("Gus").character == "imp"
+    assert [n for n in killed if n.player == "Gus"] == []  # by day: nothing yet
+    dusk = told.st("!endday --yes", DAWN1 + timedelta(hours=3))
+    assert [n.template for n in dusk if n.player == "Gus"] == ["night_results", "role"]

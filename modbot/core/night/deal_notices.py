@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..characters.triggers import ScarletWomanPromoted, UntoldDelivered
 from ..characters.wins import unaware_marionette
-from ..feature import Feature, to_player, to_storytellers
+from ..feature import Feature, Notice, to_player, to_storytellers
 from ..setup.composition import dealt_text
 from ..state.grimoire import players_of_team, true_character
 from ..state.ids import BARBER, FIDDLER, MARIONETTE
@@ -97,10 +98,30 @@ def _changed(state: GameState, event: EffectApplied, batch) -> tuple:
             unaware_marionette(state, effect.player) or \
             _told_already(effect.player, event, batch):
         return ()
-    role = {**role_view(state, effect.player), "changed": True, "cultists": [], "bluffs": [],
+    return (_role_changed(state, effect.player, event.at),)
+
+
+def _role_changed(state: GameState, player: str, at) -> Notice:
+    """The role PM of a player whose character, alignment or team changed."""
+    role = {**role_view(state, player), "changed": True, "cultists": [], "bluffs": [],
             BARBER: False, FIDDLER: False, "lil_monsta": False}
-    return (to_player(effect.player, "role", f"role-changed:{effect.player}:{iso(event.at)}",
-                      role=role, game=state.setup),)
+    return to_player(player, "role", f"role-changed:{player}:{iso(at)}", role=role,
+                     game=state.setup)
+
+
+def _promoted(state: GameState, event: ScarletWomanPromoted, batch) -> tuple:
+    """The Scarlet Woman who became the Demon: her new ability and commands at once at night;
+    by day at dusk, with the message held till then (Oops All Evil: "only at night")."""
+    held = any(isinstance(e, UntoldDelivered) and event.player in dict(e.messages)
+               for e in batch)
+    if state.phase.is_day or held or any(p == event.player for p, _ in state.untold):
+        return ()
+    return (_role_changed(state, event.player, event.at),)
+
+
+def _untold(state: GameState, event: UntoldDelivered, _batch) -> tuple:
+    return tuple(_role_changed(state, player, event.at)
+                 for player in dict.fromkeys(p for p, _ in event.messages))
 
 
 def _told_already(player: str, event: EffectApplied, batch) -> bool:
@@ -142,6 +163,7 @@ def _setup_accepted(_state: GameState, event: SetupAccepted, _batch) -> tuple:
 FEATURE = Feature(
     "the deal's notices",
     notices={CharactersDealt: _dealt, EffectApplied: _changed, DealWaiting: _deal_waiting,
+             ScarletWomanPromoted: _promoted, UntoldDelivered: _untold,
              SetupChecked: _setup_checked,
              SetupProposed: _setup_proposed, SetupAccepted: _setup_accepted},
 )

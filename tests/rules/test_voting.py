@@ -353,3 +353,22 @@ def test_an_open_leader_that_another_open_nomination_could_still_beat_is_not_abo
         g.post(voter, "/vote Derek yes", minute)
     assert g.nomination("Derek").yes == 4  # 4 of 7: the threshold
     assert about_to_die_now(g.state, g.state.today) is None  # Cameron's could still reach 5+
+
+
+def test_an_open_leader_short_of_about_to_die_is_shown_as_leading_so_far():
+    """Seed 001's "about to die" needs the highest count; a leader that another open
+    nomination could still beat is shown as leading so far (display only, issue 25)."""
+    from modbot.app.views import vote_count_view
+    from modbot.core import leading_so_far
+    g = Game(players=("Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fatima", "Gus"))
+    g.post("Alex", "/nominate Derek")
+    g.post("Brianna", "/nominate Cameron", 1)
+    assert leading_so_far(g.state, g.state.today) is None  # nobody reaches the threshold yet
+    for minute, voter in enumerate(("Ellen", "Fatima", "Gus", "Alex"), start=2):
+        g.post(voter, "/vote Derek yes", minute)
+    assert leading_so_far(g.state, g.state.today) == "Derek"
+    view = vote_count_view(g.state, number=1, as_of=None, topic_id=1)
+    assert (view["about_to_die"], view["leading"]) == (None, "Derek")
+    from modbot.app.render import render
+    text = render("votecount.md.j2", vc=view, picture=None)
+    assert "About to die: **nobody**; leading so far: **Derek** (votes still to lock)." in text

@@ -121,6 +121,20 @@ def about_to_die_now(state: GameState, day: DayState) -> str | None:
     return about_to_die(day)
 
 
+def leading_so_far(state: GameState, day: DayState) -> str | None:
+    """The nominee ahead as the votes stand, while nobody is about to die yet (display only:
+    the day's end decides): the one nomination with the most execute votes that reaches its
+    threshold (an open one's as it stands), with votes still to lock somewhere."""
+    if about_to_die_now(state, day) is not None:
+        return None
+    counted = [(n.yes, n.nominee) for n in day.nominations if not n.by_butcher and n.yes >=
+               (threshold_now(state, n) if n.is_open else n.closed_threshold)]
+    if not counted or not any(n.is_open for n in day.nominations):
+        return None
+    best = max(counted)
+    return best[1] if [yes for yes, _ in counted].count(best[0]) == 1 else None
+
+
 def highest_closed(day: DayState) -> int:
     return max((n.yes for n in day.nominations if not n.is_open and not n.by_butcher),
                default=0)

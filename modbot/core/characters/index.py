@@ -50,7 +50,9 @@ HOOKS: dict[str, tuple[str, ...]] = {
     "doppelganger": ("core.characters.information", "core.characters.wins"),
     "dreamer": ("core.characters.information",),
     "drunk": (
-        "core.characters.effects", "core.characters.public_abilities", "core.setup.composition"
+        "core.characters.effects", "core.characters.public_abilities",
+        "core.characters.triggers",  # the grimoire's field "drunk" (the Philosopher's), the same word
+        "core.setup.composition"
     ),
     "empath": ("core.characters.information",),
     "fanggu": ("core.characters.effects", "core.setup.composition"),
@@ -95,7 +97,7 @@ HOOKS: dict[str, tuple[str, ...]] = {
     "noble": ("core.characters.information",),
     "nodashii": ("core.state.grimoire",),
     "oracle": ("core.characters.information",),
-    "philosopher": ("core.characters.effects",),
+    "philosopher": ("core.characters.effects", "core.characters.triggers"),
     "pithag": ("core.characters.effects",),
     "pixie": ("core.characters.information", "core.characters.madness"),
     "poisoner": ("core.characters.effects",),
@@ -112,7 +114,8 @@ HOOKS: dict[str, tuple[str, ...]] = {
     "sweetheart": ("core.characters.triggers", "core.night.rows"),
     "towncrier": ("core.characters.information",),
     "undertaker": ("core.characters.information",),
-    "vigormortis": ("core.characters.effects", "core.setup.composition", "core.state.grimoire"),
+    "vigormortis": ("core.characters.effects", "core.characters.triggers", "core.setup.composition",
+                    "core.state.grimoire"),
     "vortox": ("core.characters.wins", "core.night.rows"),
     "widow": ("core.characters.effects", "core.characters.triggers"),
     "witch": ("core.characters.effects", "core.characters.triggers"),

@@ -64,15 +64,29 @@ def after(state: GameState, event) -> tuple:
     return ()
 
 
+# Lasting effects that end when the character causing them dies: (field, cause, the end's code).
+# The almanac says so of the Widow ("poisoned until the Widow dies"); of the Philosopher's
+# drunk and the Vigormortis' poison the seeds say nothing, and modbot ends them with their
+# cause too, as the Vigormortis' Minions keep their ability only while it lives (a choice,
+# docs/st-night.md).
+ENDS_WITH_DEATH = {
+    "widow": ("poisoned", "by.widow", "by.widow_died"),
+    "philosopher": ("drunk", "by.philosophers_choice", "by.philosopher_died"),
+    "vigormortis": ("poisoned", "by.vigormortis", "by.vigormortis_died"),
+}
+
+
 def _widow_died(state: GameState, event: PlayerDied) -> tuple:
-    """The almanac, Widow: her target is "poisoned until the Widow dies": sober from the moment
-    she dies, by day too."""
-    if character_id(state, event.player) != "widow":
+    """Whoever a dead character's lasting effect still holds is freed from the moment it dies,
+    by day too (`ENDS_WITH_DEATH`)."""
+    ends = ENDS_WITH_DEATH.get(character_id(state, event.player) or "")
+    if ends is None:
         return ()
-    poisoned = {e.player for night in state.past_nights for e in night.effects
-                if e.field == "poisoned" and e.value is True and e.why.code == "by.widow"}
-    return tuple(EffectApplied(Effect(p, "poisoned", False, say("by.widow_died")), event.at)
-                 for p in sorted(poisoned) if state.grimoire_of(p).poisoned)
+    field, cause, ended = ends
+    held = {e.player for night in state.past_nights for e in night.effects
+            if e.field == field and e.value is True and e.why.code == cause}
+    return tuple(EffectApplied(Effect(p, field, False, say(ended)), event.at)
+                 for p in sorted(held) if getattr(state.grimoire_of(p), field))
 
 
 def _golem(state: GameState, event: Nominated) -> tuple:

@@ -105,3 +105,15 @@ def test_the_character_count_the_docs_give_is_the_datas():
     said = [(page.name, int(n)) for page in [ROOT / "README.md", *DOCS.glob("*.md")]
             for n in re.findall(r"\((\d+) characters\)", page.read_text())]  # "(71 characters)"
     assert said and all(n == count for _, n in said), (count, said)
+
+
+def test_the_characters_page_holds_the_table_built_from_the_data_and_the_tests():
+    """docs/characters.md's table (tests/character_table.py) as built, with exactly the
+    characters of the code's index (issue 25)."""
+    from modbot.core.characters.index import HOOKS
+
+    from .character_table import PAGE, _characters, characters_in_table, table
+    page = PAGE.read_text()
+    assert table() in page, "run `python -m tests.character_table` to rewrite the table"
+    assert set(_characters()) == set(HOOKS)
+    assert characters_in_table(page) == len(HOOKS)

@@ -300,6 +300,32 @@ def _build_parser() -> argparse.ArgumentParser:
     p.set_defaults(command="recover_command")
 
     p = commands.add_parser(
+        "login", help="get the bot's own User API key, without a forum admin",
+        description="Ask the forum for a User API key for the bot's own account (Discourse's "
+                    "user API keys: any account the site allows, staff always): prints an "
+                    "address to open signed in as the bot's account, reads the payload the "
+                    "forum then shows, checks it (its nonce, this login's RSA key) and saves "
+                    "the key and its client id in a file only you can read (mode 0600).",
+    )
+    p.add_argument("--forum", required=True, help="the forum's address (https://...)")
+    p.add_argument("--username", default=None,
+                   help="the bot's account: the key is refused if it is another's")
+    p.add_argument("--key-file", default="config/modbot.key",
+                   help="where to save the key (default: config/modbot.key)")
+    p.add_argument("--print", action="store_true",
+                   help="print the key and client id (for environment variables) instead")
+    p.add_argument("--timeout", type=float, default=10, help=argparse.SUPPRESS)
+    p.set_defaults(command="login_command")
+
+    p = commands.add_parser(
+        "logout", help="revoke the bot's User API key on the forum",
+        description="Revoke the configuration's User API key on the forum and delete its file.",
+    )
+    p.add_argument("--config", default="config/modbot.toml",
+                   help="configuration file (TOML; default: config/modbot.toml)")
+    p.set_defaults(command="logout_command")
+
+    p = commands.add_parser(
         "check", help="check that the forum, the bot account and every game are ready",
         description="Check, without changing anything: the forum answers; the API key works "
                     "and belongs to the bot account; the account is staff (or what not being "

@@ -186,6 +186,16 @@ def status_command(args) -> int:
 _config = config_or_none  # the configuration `--config` names (cli_config.py)
 
 
+def login_command(args) -> int:
+    from .cli_login import login_command as login
+    return login(args)
+
+
+def logout_command(args) -> int:
+    from .cli_login import logout_command as logout
+    return logout(args)
+
+
 def signups_open_command(args) -> int:
     from .cli_signups import open_command
     return open_command(args)
@@ -197,7 +207,7 @@ def signups_status_command(args) -> int:
 
 
 def game_new_command(args) -> int:
-    from .adapters.forum import ForumClient, ForumError
+    from .adapters.forum import ForumError
     from .adapters.store import Store
     from .app.opening import open_storytellers_conversation, opening_post
     from .app.seal_salt import salted
@@ -219,8 +229,7 @@ def game_new_command(args) -> int:
         print("modbot: give the forum category: --category N, or category in [forum]",
               file=sys.stderr)
         return 2
-    client = ForumClient(config.forum_url, config.username, config.api_key,
-                         timeout=config.timeout)
+    client = config.forum_client()
     try:
         post = client.create_post(opening_post(setup, config.guide_url), category_id=category,
                                   title=f"{setup.name}: the game thread")
@@ -271,14 +280,12 @@ def recover_command(args) -> int:
 
 
 def check_command(args) -> int:
-    from .adapters.forum import ForumClient
     from .app.preflight import preflight
     config = _config(args)
     if config is None:
         return 2
-    client = ForumClient(config.forum_url, config.username, config.api_key,
-                         timeout=config.timeout)
-    found = preflight(client, config.username, config.games)
+    client = config.forum_client()
+    found = preflight(client, config.username, config.games, config.key_kind)
     for note in found.notes:
         print(f"note: {note}")
     for problem in found.problems:
@@ -331,13 +338,12 @@ def verify_command(args) -> int:
 
 def _thread_posts(args, topic_id):
     """The game thread's posts, read with the configuration's forum and key (None: said why)."""
-    from .adapters.forum import ForumClient, ForumError
+    from .adapters.forum import ForumError
     from .app.thread_reads import read_thread
     config = _config(args)
     if config is None:
         return None
-    client = ForumClient(config.forum_url, config.username, config.api_key,
-                         timeout=config.timeout)
+    client = config.forum_client()
     try:
         return read_thread(client, topic_id)
     except ForumError as exc:

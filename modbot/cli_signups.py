@@ -107,10 +107,8 @@ def _read(args):
 
 
 def _client(args):
-    from .adapters.forum import ForumClient
     from .cli_config import config_or_none
     config = config_or_none(args)
     if config is None:
         return None, None
-    return ForumClient(config.forum_url, config.username, config.api_key,
-                       timeout=config.timeout), config
+    return config.forum_client(), config

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from datetime import datetime
 
-from .adapters.forum import ConfigurationError, ForumClient, ForumError
+from .adapters.forum import ConfigurationError, ForumError
 from .adapters.store import Store
 from .app.daemon import clock_for
 from .app.rebuild import ran_before
@@ -42,8 +42,7 @@ def recover(config, names: list[str], *, replace: bool = False, out=print) -> in
                 f"({config.database_url}); add --replace to drop what it holds and rebuild "
                 "from the forum")
             return 1
-        client = ForumClient(config.forum_url, config.username, config.api_key,
-                             timeout=config.timeout)
+        client = config.forum_client()
         service = Service(client, store, setups, config.settings)
         service.connect()
         now = clock_for(config, client, store).now()

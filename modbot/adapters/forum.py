@@ -118,8 +118,12 @@ class Pacer:
 
 
 class ForumClient(DiscourseClient):
-    def __init__(self, host: str, api_username: str, api_key: str, *, timeout: float = 10.0):
+    def __init__(self, host: str, api_username: str, api_key: str, *, timeout: float = 10.0,
+                 user_api_client_id: str | None = None):
         super().__init__(host.rstrip("/"), api_username, api_key, timeout=timeout)
+        # a User API key (user_key.py) goes in `User-Api-Key`, with its client id; an admin's
+        # key in `Api-Key`, with the account it acts as
+        self.user_api_client_id = user_api_client_id
         self.session = requests.Session()
         self.session.headers["User-Agent"] = USER_AGENT
         self.requests_made = 0
@@ -131,11 +135,16 @@ class ForumClient(DiscourseClient):
 
     def _request(self, verb, path, params=None, files=None, data=None, json=None,
                  override_request_kwargs=None):
-        headers = {"Accept": JSON_TYPE, "Api-Key": self.api_key}
-        if self.api_user_id is not None:  # by id: the key keeps working when the bot is renamed
+        headers = {"Accept": JSON_TYPE}
+        if self.user_api_client_id is not None:  # the key is the account's own
+            headers.update({"User-Api-Key": self.api_key,
+                            "User-Api-Client-Id": self.user_api_client_id})
+        elif self.api_user_id is not None:  # by id: the key keeps working when renamed
             headers["Api-User-Id"] = str(self.api_user_id)
         else:
             headers["Api-Username"] = self.api_username
+        if self.user_api_client_id is None:
+            headers["Api-Key"] = self.api_key
         wait = self.budget.charge()
         if wait:
             raise OverBudget(f"{verb} {path}: over the request budget", wait)

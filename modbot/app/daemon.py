@@ -23,13 +23,14 @@ from ..adapters.forum import ConfigurationError, ForumClient, ForumError, Transi
 from ..adapters.outgoing import Batch
 from ..adapters.run_lock import AlreadyRunning, RunLock
 from ..adapters.store import DEFAULT_URL, Store
+from ..adapters.user_key import UserKeyError, load_key
 from ..files.gamefile import load_game
 from ..files.signupfile import load_signups
 from .service import Service, Settings
 from .signups import SignupWatch
 
 log = logging.getLogger("modbot")
-FORUM_KEYS = {"url", "username", "api_key_env", "timeout", "category"}
+FORUM_KEYS = {"url", "username", "api_key_env", "user_api_key_file", "timeout", "category"}
 BOT_KEYS = {"poll_seconds", "database_url", "vote_count_minutes", "settle_seconds",
             "sweep_minutes", "post_spacing", "close_topic_at_night", "max_backoff", "guide_url",
             "snapshot_seconds", "names_minutes", "requests_per_minute"}
@@ -55,6 +56,17 @@ class Config:
     notices: list[str] = field(default_factory=list)  # said once at start (a database moved)
     forum_clock: bool = False  # [rehearsal] clock = "forum": the sandbox's clock, the one clock
     guide_url: str | None = None  # where the community publishes the player guide
+    user_api_client_id: str | None = None  # a User API key's client id (None: an admin's key)
+    key_file: str | None = None  # where that key is kept (`modbot login` wrote it)
+
+    @property
+    def key_kind(self) -> str:
+        return "user" if self.user_api_client_id is not None else "admin"
+
+    def forum_client(self) -> ForumClient:
+        """A client for the forum, with the configuration's key (an admin's or the bot's own)."""
+        return ForumClient(self.forum_url, self.username, self.api_key, timeout=self.timeout,
+                           user_api_client_id=self.user_api_client_id)
 
 
 def load_config(path: str | Path, environ=os.environ) -> Config:
@@ -72,10 +84,24 @@ def load_config(path: str | Path, environ=os.environ) -> Config:
     if not url.startswith(("http://", "https://")):
         raise ConfigError(f"{path}: forum.url must be an http(s) URL, got {url!r}")
     key_env = str(forum.get("api_key_env", "MODBOT_API_KEY"))
-    api_key = environ.get(key_env, "")
+    key_file, client_id = forum.get("user_api_key_file"), None
+    if key_file is not None:  # the bot's own User API key (`modbot login`)
+        if "api_key_env" in forum:
+            raise ConfigError(f"{path}: give forum.user_api_key_file or forum.api_key_env, "
+                              "not both")
+        key_file = str(Path(key_file) if Path(key_file).is_absolute()
+                       else (path.parent / str(key_file)).resolve())
+        try:
+            saved = load_key(key_file)
+        except UserKeyError as exc:
+            raise ConfigError(str(exc)) from None
+        api_key, client_id = saved.key, saved.client_id
+    else:
+        api_key = environ.get(key_env, "")
     if not api_key:
         raise ConfigError(f"{path}: the API key is read from the environment variable "
-                          f"{key_env}, which is not set")
+                          f"{key_env}, which is not set (or run `modbot login` and name its "
+                          "file as forum.user_api_key_file)")
     games = [str(Path(g["file"]) if Path(g["file"]).is_absolute()
                  else (path.parent / g["file"]).resolve()) for g in data.get("game", [])]
     if not games:
@@ -99,7 +125,7 @@ def load_config(path: str | Path, environ=os.environ) -> Config:
                   float(bot.get("poll_seconds", 15)), database,
                   settings, start, float(rehearsal.get("speed", 1.0)),
                   forum.get("category"), notices, rehearsal.get("clock") == "forum",
-                  bot.get("guide_url"))
+                  bot.get("guide_url"), client_id, key_file)
 
 
 def configured_database(path: str | Path) -> str | None:
@@ -235,8 +261,7 @@ def run(config: Config, *, max_cycles: int | None = None) -> int:
 
 def _run(config: Config, max_cycles: int | None) -> int:
     store = Store(config.database_url)
-    client = ForumClient(config.forum_url, config.username, config.api_key,
-                         timeout=config.timeout)
+    client = config.forum_client()
     loaded = [(g, load_signups(g)) for g in config.games]  # a file before its seats: sign-ups
     in_signups = [s for _, s in loaded if not s.seated and s.topic_id is not None]
     games = [load_game(g) for g, s in loaded if s.seated or s.topic_id is None]

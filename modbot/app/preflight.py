@@ -31,9 +31,10 @@ class Findings:
         return not self.problems
 
 
-def preflight(client: ForumClient, username: str, game_files: list[str]) -> Findings:
+def preflight(client: ForumClient, username: str, game_files: list[str],
+              key_kind: str = "admin") -> Findings:
     found = Findings()
-    if not _account(client, username, found):
+    if not _account(client, username, found, key_kind):
         return found  # without a working key, nothing else can be asked
     for path in game_files:
         try:
@@ -45,13 +46,17 @@ def preflight(client: ForumClient, username: str, game_files: list[str]) -> Find
     return found
 
 
-def _account(client: ForumClient, username: str, found: Findings) -> bool:
+def _account(client: ForumClient, username: str, found: Findings, key_kind: str) -> bool:
     try:
         me = client.current_user()
     except (ConfigurationError, PermanentError) as exc:
         if exc.status not in (401, 403):
             found.problems.append(f"the forum at {client.host} is not a Discourse answering "
                                   f"the API ({exc}): check forum.url")
+            return False
+        if key_kind == "user":
+            found.problems.append(f"the User API key of {username!r} was revoked or is unknown "
+                                  f"to the forum ({exc}): run `modbot login` again")
             return False
         found.problems.append(f"the API key does not work for {username!r} ({exc}): create a "
                               "single-user key for that account, or an All Users key")
@@ -64,7 +69,9 @@ def _account(client: ForumClient, username: str, found: Findings) -> bool:
         found.problems.append(f"the API key belongs to {me['username']!r}, not to {username!r}:"
                               " set forum.username, or use that account's key")
         return False
-    if not (me.get("admin") or me.get("moderator")):
+    staff = bool(me.get("admin") or me.get("moderator"))
+    found.notes.append(_key_note(username, key_kind, staff, me.get("trust_level")))
+    if not staff:
         gap = 30 if me.get("trust_level") == 0 else 5
         found.notes.append(f"{username} is not staff: PMs need its trust level, posts wait "
                            f"{gap} s each and new topics 15 s (a deal of 15 role PMs takes "
@@ -75,8 +82,21 @@ def _account(client: ForumClient, username: str, found: Findings) -> bool:
     return True
 
 
+def _key_note(username: str, key_kind: str, staff: bool, trust_level) -> str:
+    who = f"{username} ({'staff' if staff else f'trust level {trust_level}'})"
+    if key_kind == "user":
+        return (f"key: {who}'s own User API key (`modbot login`): 20 requests a minute and "
+                "2,880 a day for this key (max_user_api_reqs_per_minute and _per_day), shared "
+                "with no other bot")
+    return (f"key: an admin's API key acting as {who}: every admin key of the site shares "
+            "one budget (60 requests a minute by default)")
+
+
 def _game(client: ForumClient, username: str, setup: GameSetup, found: Findings) -> None:
     where = f"game {setup.name!r}"
+    if any(username.casefold() == s.casefold() for s in setup.storytellers):
+        found.problems.append(f"{where}: the bot's account {username!r} is also a Storyteller: "
+                              "give the bot an account of its own")
     if setup.bot_username.casefold() != username.casefold():
         found.problems.append(f"{where}: game.bot_username is {setup.bot_username!r} but the "
                               f"bot runs as {username!r}: make them the same")

@@ -21,7 +21,7 @@ from email.parser import BytesParser
 from email.policy import HTTP
 from urllib.parse import parse_qs
 
-from . import web
+from . import user_keys, web
 from .forum import ApiError, errors, rate_limited
 from .moderation_routes import ROUTES as MODERATION_ROUTES
 from .routes import ROUTES, Request
@@ -46,6 +46,10 @@ def answer(sandbox, method: str, path: str, query: str, headers, body: bytes) ->
     except ValueError:
         return Answer(400, {"errors": ["You supplied invalid parameters to the request: body"],
                             "error_type": "invalid_parameters"})
+    if path.startswith("/user-api-key"):  # the User API key pages (user_keys.py)
+        found = _user_key_route(sandbox, method, path, params, headers)
+        if found is not None:
+            return found
     if web.wants_page(method, path, headers):
         return Answer(*web.respond(sandbox.forum, method, path, params, headers))
     if path.startswith("/_sandbox/"):
@@ -56,7 +60,7 @@ def answer(sandbox, method: str, path: str, query: str, headers, body: bytes) ->
     if fault and (fault["kind"] in ("429", "500", "422") or not fault["after"]):
         return _fault(fault)
     try:
-        result = Answer(*_dispatch(sandbox, headers, route, match, params))
+        result = Answer(*_dispatch(sandbox, headers, route, match, params, method, path))
     except ApiError as exc:
         result = Answer(exc.status, exc.body, exc.headers)
     return _fault(fault) if fault else result
@@ -73,8 +77,21 @@ def acting_name(sandbox, headers) -> str | None:
     return headers.get("Api-Username")
 
 
-def _dispatch(sandbox, headers, route, match, params):
-    user = _authenticate(sandbox, headers)
+def _user_key_route(sandbox, method, path, params, headers) -> Answer | None:
+    params = {**params, "_user_api_key": headers.get("User-Api-Key", "")}
+    try:
+        found = user_keys.respond(sandbox, method, path, params,
+                                  web.viewer_of(sandbox.forum, headers.get("Cookie", "")))
+    except ApiError as exc:
+        return Answer(exc.status, exc.body, exc.headers)
+    return Answer(*found) if found is not None else None
+
+
+def _dispatch(sandbox, headers, route, match, params, method="GET", path="/"):
+    if headers.get("User-Api-Key"):  # a User API key (user_keys.py)
+        user = sandbox.user_keys.authenticate(sandbox.forum, headers, method, path)
+    else:
+        user = _authenticate(sandbox, headers)
     if route is None:
         raise errors(404, "The requested URL or resource could not be found.", "not_found")
     request = Request(sandbox.forum, user, params, match.groupdict(), sandbox)

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from .exchange import Answer, answer, encode
 from .forum import Clock, Forum, errors, rate_limited
 from .uploads import Uploads
+from .user_keys import UserKeys
 
 JSON_TYPE = "application/json; charset=utf-8"
 
@@ -99,6 +100,7 @@ class SandboxState:
         self.limiter = AdminLimiter(admin_api_limit, self.forum.seconds)
         self.faults = Faults()
         self.uploads = Uploads()
+        self.user_keys = UserKeys(self.forum.seconds)  # User API keys (user_keys.py)
         self.counts: Counter[str] = Counter()
         self.counts_lock = threading.Lock()
 
@@ -168,6 +170,9 @@ class _Handler(BaseHTTPRequestHandler):
     def do_DELETE(self):
         self._handle("DELETE")
 
+    def do_HEAD(self):
+        self._handle("HEAD")
+
     def _handle(self, method: str) -> None:
         split = urlsplit(self.path)
         length = int(self.headers.get("Content-Length") or 0)
@@ -191,7 +196,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self.send_header(name, value)
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
-            self.wfile.write(data)
+            if self.command != "HEAD":
+                self.wfile.write(data)
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
 

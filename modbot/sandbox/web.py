@@ -207,6 +207,11 @@ def _view_cookie(forum: Forum, name: str) -> str:
     return f"{COOKIE}={value}; Path=/; SameSite=Lax" + ("" if user else "; Max-Age=0")
 
 
+def viewer_of(forum: Forum, cookie: str) -> User | None:
+    """Who a browser is viewing as (the switcher's cookie), if anyone."""
+    return _viewer(forum, cookie)
+
+
 def _viewer(forum: Forum, cookie: str) -> User | None:
     for part in cookie.split(";"):
         name, _, value = part.strip().partition("=")

@@ -1,0 +1,109 @@
+"""Theory of operation: a User API key for the bot's own account, without a forum admin.
+
+`modbot login` makes a `KeyRequest`: a fresh RSA key pair (2048 bits), a client id and a
+nonce; the host opens `authorize_url` signed in as the bot's account and authorizes; the forum
+shows an encrypted payload (app/controllers/user_api_keys_controller.rb: `{key, nonce, push,
+api}` as JSON, RSA PKCS #1 v1.5, Base64), which `key_from_payload` decrypts with the private
+key and checks: a payload for another request (its nonce not ours, or not decryptable with our
+key) is refused with one line. The key is saved with its client id in a file only its owner
+can read (mode 0600), which the configuration names (`user_api_key_file`). Requests then carry
+`User-Api-Key` and `User-Api-Client-Id` (forum.py). The scopes asked are the fewest that run a
+game: `write` (every read and post), `message_bus` (the forum's pushes) and `session_info`
+(who the key's account is).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import os
+import secrets
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlencode
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import padding, rsa
+
+SCOPES = ("write", "message_bus", "session_info")
+APPLICATION = "modbot"
+RSA_BITS = 2048
+
+
+class UserKeyError(ValueError):
+    """A payload or key file that cannot be used; the message says what to do."""
+
+
+@dataclass
+class KeyRequest:
+    client_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    nonce: str = field(default_factory=lambda: secrets.token_urlsafe(16))
+    private_key: rsa.RSAPrivateKey = field(
+        default_factory=lambda: rsa.generate_private_key(public_exponent=65537, key_size=RSA_BITS))
+
+    @property
+    def public_pem(self) -> str:
+        return self.private_key.public_key().public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+
+    def authorize_url(self, forum_url: str) -> str:
+        query = urlencode({"application_name": APPLICATION, "client_id": self.client_id,
+                           "scopes": ",".join(SCOPES), "nonce": self.nonce,
+                           "public_key": self.public_pem})
+        return f"{forum_url.rstrip('/')}/user-api-key/new?{query}"
+
+    def key_from_payload(self, payload: str) -> str:
+        """The key the pasted payload holds, once decrypted and its nonce checked."""
+        try:
+            sealed = base64.b64decode("".join(payload.split()), validate=True)
+            data = json.loads(self.private_key.decrypt(sealed, padding.PKCS1v15()))
+        except (binascii.Error, ValueError) as exc:
+            raise UserKeyError("the payload does not decrypt with this login's key: paste the "
+                               "payload the forum showed for the address printed above, whole "
+                               f"({exc.__class__.__name__})") from None
+        if not isinstance(data, dict) or not isinstance(data.get("key"), str):
+            raise UserKeyError("the payload holds no key: paste the forum's payload, whole")
+        if data.get("nonce") != self.nonce:
+            raise UserKeyError("the payload was made for another login (its nonce is not "
+                               "this one's): authorize again with the address printed above")
+        return data["key"]
+
+
+@dataclass(frozen=True)
+class SavedKey:
+    forum_url: str
+    username: str
+    key: str
+    client_id: str
+
+
+def save_key(path: str | Path, saved: SavedKey) -> Path:
+    """Write the key file, readable by its owner only (0600), replacing any earlier one."""
+    path = Path(path)
+    text = json.dumps({"forum": saved.forum_url, "username": saved.username, "key": saved.key,
+                       "client_id": saved.client_id, "kind": "user_api_key"}, indent=1)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+        out.write(text + "\n")
+    os.chmod(path, 0o600)  # an existing file keeps its mode through os.open: set it
+    return path
+
+
+def load_key(path: str | Path) -> SavedKey:
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UserKeyError(f"{path}: cannot read the key file ({exc.strerror}): run `modbot "
+                           "login` first") from None
+    except json.JSONDecodeError:
+        raise UserKeyError(f"{path}: not a key file `modbot login` wrote") from None
+    if path.stat().st_mode & 0o077:
+        raise UserKeyError(f"{path}: others can read this key file: `chmod 600 {path}`")
+    try:
+        return SavedKey(str(data["forum"]), str(data["username"]), str(data["key"]),
+                        str(data["client_id"]))
+    except (KeyError, TypeError):
+        raise UserKeyError(f"{path}: not a key file `modbot login` wrote") from None

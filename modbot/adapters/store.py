@@ -218,6 +218,10 @@ class Store:
         row = CursorRow.get_or_none(CursorRow.name == name)
         return row.value if row else None
 
+    def cursors_with(self, prefix: str) -> dict[str, int]:
+        return {row.name: row.value for row in
+                CursorRow.select().where(CursorRow.name.startswith(prefix))}
+
     # -- the one transaction ----------------------------------------------------------------
 
     def commit(self, batch: Batch) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import threading
 import time
 import tomllib
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from ..adapters.store import DEFAULT_URL, Store
 from ..adapters.user_key import UserKeyError, load_key
 from ..files.gamefile import load_game
 from ..files.signupfile import load_signups
+from .bus_watch import BusWatch, saved_last, stored_last
 from .service import Service, Settings
 from .signups import SignupWatch
 
@@ -33,7 +35,8 @@ log = logging.getLogger("modbot")
 FORUM_KEYS = {"url", "username", "api_key_env", "user_api_key_file", "timeout", "category"}
 BOT_KEYS = {"poll_seconds", "database_url", "vote_count_minutes", "settle_seconds",
             "sweep_minutes", "post_spacing", "close_topic_at_night", "max_backoff", "guide_url",
-            "snapshot_seconds", "names_minutes", "requests_per_minute"}
+            "snapshot_seconds", "names_minutes", "requests_per_minute", "message_bus",
+            "bus_sweep_seconds"}
 
 
 class ConfigError(ValueError):
@@ -58,6 +61,9 @@ class Config:
     guide_url: str | None = None  # where the community publishes the player guide
     user_api_client_id: str | None = None  # a User API key's client id (None: an admin's key)
     key_file: str | None = None  # where that key is kept (`modbot login` wrote it)
+    message_bus: bool = True  # woken by the forum's pushes (bus_watch.py), polling the rest
+    budget_set: bool = False  # [bot] requests_per_minute given (else a User API key's 18)
+    bus_sweep_seconds: float = 120  # while the bus works: a full poll this often anyway
 
     @property
     def key_kind(self) -> str:
@@ -125,7 +131,10 @@ def load_config(path: str | Path, environ=os.environ) -> Config:
                   float(bot.get("poll_seconds", 15)), database,
                   settings, start, float(rehearsal.get("speed", 1.0)),
                   forum.get("category"), notices, rehearsal.get("clock") == "forum",
-                  bot.get("guide_url"), client_id, key_file)
+                  bot.get("guide_url"), client_id, key_file,
+                  message_bus=bool(bot.get("message_bus", True)),
+                  bus_sweep_seconds=float(bot.get("bus_sweep_seconds", 120)),
+                  budget_set="requests_per_minute" in bot)
 
 
 def configured_database(path: str | Path) -> str | None:
@@ -259,6 +268,16 @@ def run(config: Config, *, max_cycles: int | None = None) -> int:
         lock.release()
 
 
+USER_KEY_PER_MINUTE = 18  # of a User API key's 20 a minute: two for the bus's held polls
+
+
+def _channels(service, watch) -> list[str]:
+    """What the bus watches: each game thread and sign-up thread, and the bot's new PMs."""
+    topics = [*service.games, *(s.topic_id for s in watch.setups if s.topic_id)]
+    alerts = [f"/notification-alert/{service.bot_id}"] if service.bot_id else []
+    return [f"/topic/{t}" for t in topics] + alerts
+
+
 def _run(config: Config, max_cycles: int | None) -> int:
     store = Store(config.database_url)
     client = config.forum_client()
@@ -286,8 +305,20 @@ def _run(config: Config, max_cycles: int | None) -> int:
         return failed
     clock = clock_for(config, client, store)
     _warn_if_behind(clock, store)
+    if config.key_kind == "user" and not config.budget_set:
+        client.budget.per_minute = USER_KEY_PER_MINUTE  # of the key's own 20, the bus beside
+    wake = threading.Event()
+    buses: list[BusWatch] = []  # started after the first cycle, once the games are known
+    swept = {"at": float("-inf")}
 
-    def cycle():
+    def cycle(woken: bool = False):
+        bus = buses[0] if buses else None
+        if not woken and bus is not None and bus.healthy and \
+                time.monotonic() - swept["at"] < config.bus_sweep_seconds:
+            return  # the bus wakes the bot; a full poll only every bus_sweep_seconds
+        swept["at"] = time.monotonic()
+        if bus is not None:
+            store.commit(Batch(cursors=saved_last(bus)))  # a restart resumes from the backlog
         try:
             watch.cycle(clock.now())  # the sign-up threads' lists (app/signups.py)
             report = service.cycle(clock.now())
@@ -305,9 +336,18 @@ def _run(config: Config, max_cycles: int | None) -> int:
     scheduler.every(config.poll_seconds).seconds.do(cycle)  # type: ignore[arg-type]  # a float works
     scheduler.every(1).seconds.do(service.drain)
     cycle()
+    if config.message_bus:
+        buses.append(BusWatch(config.forum_client, lambda: _channels(service, watch), wake,
+                              stored_last(store)).start())
     while not stopping["flag"]:
         scheduler.run_pending()
-        time.sleep(0.05)
+        if wake.wait(0.05):  # the forum pushed: read what is new now
+            wake.clear()
+            cycle(woken=True)
+    for bus in buses:
+        bus.stop()
+        store.commit(Batch(cursors=saved_last(bus)))
+    service.drain()  # what the last cycle owes goes out before the stop
     service.save_snapshots(every=0)  # the next start folds nothing
     store.close()
     log.info("stopped")

@@ -54,6 +54,9 @@ def answer(sandbox, method: str, path: str, query: str, headers, body: bytes) ->
         return Answer(*web.respond(sandbox.forum, method, path, params, headers))
     if path.startswith("/_sandbox/"):
         return Answer(*_sandbox_call(sandbox, method, path, params))
+    if path.startswith("/message-bus/") and method == "POST":  # held outside the forum's lock
+        sandbox.count("POST /message-bus/poll")
+        return _bus_poll(sandbox, path, params, headers)
     route, match = _route(method, path)
     sandbox.count(route.label if route else f"{method} {path}")
     fault = sandbox.faults.take(method, path, acting_name(sandbox, headers))
@@ -75,6 +78,24 @@ def acting_name(sandbox, headers) -> str | None:
                      if str(u.id) == str(user_id).strip()), None)
         return user.username if user else f"#{user_id}"
     return headers.get("Api-Username")
+
+
+def _bus_poll(sandbox, path: str, params: dict, headers) -> Answer:
+    try:
+        if not sandbox.bus.enabled:
+            raise errors(404, "The requested URL or resource could not be found.", "not_found")
+        if headers.get("User-Api-Key"):
+            user = sandbox.user_keys.authenticate(sandbox.forum, headers, "POST", path)
+        else:
+            user = _authenticate(sandbox, headers)
+        if user is None:
+            raise errors(403, INVALID_KEY, "invalid_access")
+    except ApiError as exc:
+        return Answer(exc.status, exc.body, exc.headers)
+    subscriptions = {k: int(v) for k, v in params.items()
+                     if k.startswith("/") and str(v).lstrip("-").isdigit()}
+    wait = str(params.get("dlp", "")).lower() not in ("t", "true", "1")
+    return Answer(200, sandbox.bus.poll(user.id, subscriptions, wait=wait))
 
 
 def _user_key_route(sandbox, method, path, params, headers) -> Answer | None:

@@ -84,6 +84,7 @@ class Forum:
         self._recent_raw: dict[str, float] = {}
         self._pms_created: dict[str, list[float]] = {}  # username -> forum times (a day)
         self.pms_per_day = PMS_PER_DAY
+        self.listeners: list = []  # f(kind, topic, post): created, revised, deleted (the bus)
         self.add_user("system", admin=True, trust_level=4)
 
     # -- users ------------------------------------------------------------------------------
@@ -251,7 +252,12 @@ class Forum:
             topic.posts.append(post)
             self.posts[post.id] = post
             topic.bumped_at = created_at
+            self._tell("created", topic, post)
             return post
+
+    def _tell(self, kind: str, topic: Topic, post: Post) -> None:
+        for listener in self.listeners:
+            listener(kind, topic, post)
 
     def _check_body(self, author: User, raw: str, is_pm: bool) -> None:
         minimum = 10 if is_pm else 20
@@ -321,6 +327,7 @@ class Forum:
                 post.version += 1
                 post.last_version_at = now
                 post.versions.append(raw)
+            self._tell("revised", self.topics[post.topic_id], post)
             return post
 
     def delete(self, post: Post, actor: User) -> None:
@@ -336,6 +343,7 @@ class Forum:
             else:
                 raise errors(403, "You are not permitted to view the requested resource.",
                              "invalid_access")
+            self._tell("deleted", self.topics[post.topic_id], post)
 
     def set_status(self, topic: Topic, actor: User, status: str, enabled: bool) -> None:
         if not actor.staff:

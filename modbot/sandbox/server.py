@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 from .exchange import Answer, answer, encode
 from .forum import Clock, Forum, errors, rate_limited
+from .message_bus import Bus, published
 from .uploads import Uploads
 from .user_keys import UserKeys
 
@@ -101,6 +102,9 @@ class SandboxState:
         self.faults = Faults()
         self.uploads = Uploads()
         self.user_keys = UserKeys(self.forum.seconds)  # User API keys (user_keys.py)
+        self.bus = Bus()  # MessageBus (message_bus.py)
+        self.forum.listeners.append(
+            lambda kind, topic, post: published(self.bus, self.forum, kind, topic, post))
         self.counts: Counter[str] = Counter()
         self.counts_lock = threading.Lock()
 

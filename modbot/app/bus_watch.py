@@ -1,0 +1,101 @@
+"""Theory of operation: the forum pushes; the bot wakes (Discourse's MessageBus).
+
+A `BusWatch` thread long-polls `POST /message-bus/{client_id}/poll` (its own client: a requests
+session is not shared between threads) for each game thread (`/topic/{id}`) and the bot's
+new-PM channel (`/notification-alert/{bot id}`), all in one request. A poll is held by the forum
+until something is published (or up to 25 s); a message that names a channel is only a
+wake-up: the daemon runs a cycle at once and reads what is new with the reads it always makes
+(the cursors stay the truth). Polling stays: at start-up, after an error, and as a slow sweep
+(`bus_sweep_seconds`). Each channel's last id is kept in memory and, by the daemon's thread,
+in the store (`bus:` cursors), so a restart resumes from the bus's backlog; whatever a
+backlog no longer holds, the start-up's cursor reads find. A forum or key that refuses the
+bus (404: no bus; 403: a key without the `message_bus` scope) is left to polling, said once in
+the log; other errors wait and try again (a 429's `Retry-After`).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from collections.abc import Callable
+
+from ..adapters.forum import ConfigurationError, ForumError, NotFound, PermanentError, TransientError
+
+log = logging.getLogger("modbot.app.bus_watch")
+CURSOR = "bus:"  # the store's cursor of a channel's last id: "bus:/topic/12"
+RETRY_SECONDS = 10
+HOLD_TIMEOUT = 40  # seconds: longer than the forum's hold (long_polling_interval, 25 s)
+
+
+class BusWatch:
+    def __init__(self, make_client: Callable, channels: Callable[[], list[str]],
+                 wake: threading.Event, last: dict[str, int] | None = None) -> None:
+        self.client = make_client()
+        self.client.budget.per_minute = 0  # one held poll at a time: its own pace
+        self.client.timeout = HOLD_TIMEOUT
+        self.channels = channels
+        self.wake = wake
+        self.last: dict[str, int] = dict(last or {})
+        self.client_id = uuid.uuid4().hex
+        self.refused: str | None = None  # why the forum refused the bus (then: polling only)
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="modbot-bus", daemon=True)
+
+    @property
+    def healthy(self) -> bool:
+        return self.refused is None and self.thread.is_alive()
+
+    def start(self) -> BusWatch:
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.stopping.set()
+
+    def _run(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                self.poll_once()
+            except (NotFound, ConfigurationError, PermanentError) as exc:
+                self.refused = str(exc)
+                log.warning("the forum refuses MessageBus (%s): polling only", exc)
+                return
+            except TransientError as exc:
+                self.stopping.wait(max(exc.retry_after, RETRY_SECONDS))
+            except ForumError as exc:
+                log.info("MessageBus poll failed (%s): trying again", exc)
+                self.stopping.wait(RETRY_SECONDS)
+
+    def poll_once(self, *, hold: bool = True) -> list[dict]:
+        """One poll of every channel; wakes the daemon when a channel had news."""
+        subscriptions = {c: self.last.get(c, -1) for c in self.channels()}
+        data: dict[str, int | str] = dict(subscriptions)
+        if not hold:
+            data["dlp"] = "t"
+        answer = self.client._request("POST", f"/message-bus/{self.client_id}/poll",
+                                      data=data) or []
+        news = False
+        for message in answer:
+            channel = message.get("channel")
+            if channel == "/__status":  # where each channel stands: resume from there
+                for name, last in (message.get("data") or {}).items():
+                    if self.last.get(name, -1) < 0:
+                        self.last[name] = int(last)
+                continue
+            if channel in subscriptions:
+                self.last[channel] = max(self.last.get(channel, 0), int(message["message_id"]))
+                news = True
+        if news:
+            self.wake.set()
+        return answer
+
+
+def stored_last(store) -> dict[str, int]:
+    """The channels' last ids the store kept (a restart resumes from the bus's backlog)."""
+    return {name[len(CURSOR):]: value for name, value in store.cursors_with(CURSOR).items()}
+
+
+def saved_last(watch: BusWatch) -> dict[str, int]:
+    return {CURSOR + channel: last for channel, last in watch.last.items() if last >= 0}
+

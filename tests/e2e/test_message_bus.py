@@ -1,0 +1,97 @@
+"""The forum pushes (issue 23): the daemon on a User API key long-polls the sandbox's
+MessageBus, and a player's post is handled at once, though the bot's polling and its sweep are
+ten minutes apart; the channels' last ids are stored for a restart; a forum without the bus
+is left to polling."""
+
+import threading
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from modbot import cli
+from modbot.adapters.store import Store
+from modbot.adapters.user_key import SavedKey, save_key
+from modbot.sandbox.forum import Forum
+from modbot.sandbox.server import SandboxServer
+
+from ..sandbox_fixtures import KEY, Client
+
+pytestmark = pytest.mark.slow  # the daemon against the sandbox over HTTP, in real time
+
+PLAYERS = ("Alex", "Brianna", "Cameron", "Derek", "Ellen")
+
+
+@pytest.fixture
+def forum(tmp_path):
+    forum = Forum(limits=False)  # real time: the players' posts come seconds apart
+    bot = forum.add_user("modbot", moderator=True)
+    for name in ("nightingale", *PLAYERS):
+        forum.add_user(name)
+    server = SandboxServer(0, api_key=KEY, forum=forum, admin_api_limit=0).start()
+    server.user_keys.per_minute = 100  # as the config's requests_per_minute: see _config
+    topic = forum.create(bot, {"title": "Bus test: the game thread", "category": 1,
+                               "raw": "The opening post of the bus test."}, api=False).topic_id
+    granted = server.user_keys.grant(bot, {"client_id": "c1", "application_name": "modbot",
+                                           "scopes": "write,message_bus,session_info"})
+    save_key(tmp_path / "modbot.key", SavedKey(server.url, "modbot", granted.key, "c1"))
+    started = datetime.now(UTC) - timedelta(hours=37)  # now: day 1's nominations
+    (tmp_path / "game.toml").write_text(
+        f'[game]\nname = "Bus test"\nstorytellers = ["nightingale"]\ntopic_id = {topic}\n'
+        f'first_night_starts = "{started:%Y-%m-%dT%H:%M:%SZ}"\n'
+        + "".join(f'[[seat]]\nplayer = "{n}"\n' for n in PLAYERS))
+    yield server, topic, tmp_path
+    server.stop()
+
+
+def _config(folder, server, bus: bool = True) -> str:
+    path = folder / "modbot.toml"
+    path.write_text(f'[forum]\nurl = "{server.url}"\nusername = "modbot"\n'
+                    'user_api_key_file = "modbot.key"\n'
+                    f'[bot]\ndatabase_url = "sqlite:///{folder}/bot.sqlite"\npoll_seconds = 600\n'
+                    f'bus_sweep_seconds = 600\nvote_count_minutes = 0\nsettle_seconds = 0\n'
+                    # this test is the bus's: the key's per-minute budget has its own tests
+                    'requests_per_minute = 100\n'
+                    f'message_bus = {"true" if bus else "false"}\n'
+                    '[[game]]\nfile = "game.toml"\n')
+    return str(path)
+
+
+def _nominate_soon(server, topic) -> threading.Timer:
+    timer = threading.Timer(2.0, lambda: Client(server).post(
+        "Alex", "/nominate Brianna\nShe has been very quiet.", topic_id=topic))
+    timer.start()
+    return timer
+
+
+def test_a_post_is_handled_at_once_over_the_bus(forum):
+    server, topic, folder = forum
+    timer = _nominate_soon(server, topic)
+    assert cli.main(["run", "--config", _config(folder, server), "--max-cycles", "2"]) == 0
+    timer.join()
+    raws = [p.raw for p in server.forum.topics[topic].posts if p.username == "modbot"]
+    assert any(":vc:1.1:open:execution:Brianna -->" in raw for raw in raws)
+    assert server.bus.polls >= 1 and server.counts.get("POST /message-bus/poll", 0) >= 1
+    store = Store(f"sqlite:///{folder}/bot.sqlite")
+    nominated = next(n for n, data, _ in server.bus.channels[f"/topic/{topic}"]
+                     if data["user_id"] == server.forum.user("Alex").id)
+    try:  # a restart resumes from the backlog after the nomination's message, at least
+        assert store.cursor(f"bus:/topic/{topic}") >= nominated
+    finally:
+        store.close()
+    (granted,) = server.user_keys.keys.values()
+    assert len(granted.day) < 40  # every request was the key's own, within its day
+
+
+def test_a_forum_without_the_bus_is_polled(forum, caplog):
+    server, topic, folder = forum
+    server.bus.enabled = False
+    path = _config(folder, server).replace("poll_seconds = 600", "poll_seconds = 1")
+    text = (folder / "modbot.toml").read_text().replace("poll_seconds = 600", "poll_seconds = 1")
+    (folder / "modbot.toml").write_text(text)
+    timer = _nominate_soon(server, topic)
+    with caplog.at_level("WARNING", logger="modbot.app.bus_watch"):
+        assert cli.main(["run", "--config", path, "--max-cycles", "5"]) == 0
+    timer.join()
+    raws = [p.raw for p in server.forum.topics[topic].posts if p.username == "modbot"]
+    assert any(":vc:1.1:open:execution:Brianna -->" in raw for raw in raws)
+    assert sum("refuses MessageBus" in r.message for r in caplog.records) == 1

@@ -10,7 +10,9 @@ wake-up: the daemon runs a cycle at once and reads what is new with the reads it
 in the store (`bus:` cursors), so a restart resumes from the bus's backlog; whatever a
 backlog no longer holds, the start-up's cursor reads find. A forum or key that refuses the
 bus (404: no bus; 403: a key without the `message_bus` scope) is left to polling, said once in
-the log; other errors wait and try again (a 429's `Retry-After`).
+the log; other errors wait and try again (a 429's `Retry-After`). On a User API key (2,880
+requests a day, bus polls included) the polls are planned (`user_key_pace`): held continuously
+while a game is busy, a minute apart after a quiet one otherwise.
 """
 
 from __future__ import annotations
@@ -30,11 +32,13 @@ HOLD_TIMEOUT = 40  # seconds: longer than the forum's hold (long_polling_interva
 
 class BusWatch:
     def __init__(self, make_client: Callable, channels: Callable[[], list[str]],
-                 wake: threading.Event, last: dict[str, int] | None = None) -> None:
+                 wake: threading.Event, last: dict[str, int] | None = None,
+                 pace: Callable[[], float] = lambda: 0.0) -> None:
         self.client = make_client()
         self.client.budget.per_minute = 0  # one held poll at a time: its own pace
         self.client.timeout = HOLD_TIMEOUT
         self.channels = channels
+        self.pace = pace  # seconds to wait after a quiet poll (a User API key's day: below)
         self.wake = wake
         self.last: dict[str, int] = dict(last or {})
         self.client_id = uuid.uuid4().hex
@@ -56,7 +60,8 @@ class BusWatch:
     def _run(self) -> None:
         while not self.stopping.is_set():
             try:
-                self.poll_once()
+                if not self.poll_once():  # the hold ended quietly: maybe wait before the next
+                    self.stopping.wait(self.pace())
             except (NotFound, ConfigurationError, PermanentError) as exc:
                 self.refused = str(exc)
                 log.warning("the forum refuses MessageBus (%s): polling only", exc)
@@ -75,7 +80,7 @@ class BusWatch:
             data["dlp"] = "t"
         answer = self.client._request("POST", f"/message-bus/{self.client_id}/poll",
                                       data=data) or []
-        news = False
+        news: list[dict] = []
         for message in answer:
             channel = message.get("channel")
             if channel == "/__status":  # where each channel stands: resume from there
@@ -85,10 +90,29 @@ class BusWatch:
                 continue
             if channel in subscriptions:
                 self.last[channel] = max(self.last.get(channel, 0), int(message["message_id"]))
-                news = True
+                news.append(message)
         if news:
             self.wake.set()
-        return answer
+        return news
+
+
+BUSY_DEADLINE = 2 * 3600  # seconds: a deadline this near keeps the poll held continuously
+BUSY_SINCE = 30 * 60  # and so does a post this recent (votes being cast)
+IDLE_GAP = 60.0  # otherwise, on a User API key: a minute between quiet polls
+
+
+def user_key_pace(games, now) -> float:
+    """A User API key's plan within its 2,880 requests a day: held continuously while a game
+    is busy (a deadline near, or a post in the last half hour), a quiet poll a minute and a
+    half otherwise (some 1,000 polls a day at most, the rest for reads and posts)."""
+    for game in games:
+        state, latest = game.state, game.clock_at
+        if state.phase_ends_at is not None and \
+                0 <= (state.phase_ends_at - now).total_seconds() < BUSY_DEADLINE:
+            return 0.0
+        if latest is not None and (now - latest).total_seconds() < BUSY_SINCE:
+            return 0.0
+    return IDLE_GAP
 
 
 def stored_last(store) -> dict[str, int]:

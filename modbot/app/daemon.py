@@ -27,7 +27,7 @@ from ..adapters.store import DEFAULT_URL, Store
 from ..adapters.user_key import UserKeyError, load_key
 from ..files.gamefile import load_game
 from ..files.signupfile import load_signups
-from .bus_watch import BusWatch, saved_last, stored_last
+from .bus_watch import BusWatch, saved_last, stored_last, user_key_pace
 from .service import Service, Settings
 from .signups import SignupWatch
 
@@ -63,7 +63,7 @@ class Config:
     key_file: str | None = None  # where that key is kept (`modbot login` wrote it)
     message_bus: bool = True  # woken by the forum's pushes (bus_watch.py), polling the rest
     budget_set: bool = False  # [bot] requests_per_minute given (else a User API key's 18)
-    bus_sweep_seconds: float = 120  # while the bus works: a full poll this often anyway
+    bus_sweep_seconds: float = 300  # while the bus works: a full poll this often anyway
 
     @property
     def key_kind(self) -> str:
@@ -133,7 +133,7 @@ def load_config(path: str | Path, environ=os.environ) -> Config:
                   forum.get("category"), notices, rehearsal.get("clock") == "forum",
                   bot.get("guide_url"), client_id, key_file,
                   message_bus=bool(bot.get("message_bus", True)),
-                  bus_sweep_seconds=float(bot.get("bus_sweep_seconds", 120)),
+                  bus_sweep_seconds=float(bot.get("bus_sweep_seconds", 300)),
                   budget_set="requests_per_minute" in bot)
 
 
@@ -310,6 +310,7 @@ def _run(config: Config, max_cycles: int | None) -> int:
     wake = threading.Event()
     buses: list[BusWatch] = []  # started after the first cycle, once the games are known
     swept = {"at": float("-inf")}
+    seen = {"now": clock.now()}  # the main thread's last reading, for the bus's thread
 
     def cycle(woken: bool = False):
         bus = buses[0] if buses else None
@@ -320,8 +321,9 @@ def _run(config: Config, max_cycles: int | None) -> int:
         if bus is not None:
             store.commit(Batch(cursors=saved_last(bus)))  # a restart resumes from the backlog
         try:
-            watch.cycle(clock.now())  # the sign-up threads' lists (app/signups.py)
-            report = service.cycle(clock.now())
+            seen["now"] = clock.now()
+            watch.cycle(seen["now"])  # the sign-up threads' lists (app/signups.py)
+            report = service.cycle(seen["now"])
         except ForumError as exc:  # never ends a running daemon: logged, tried next cycle
             log.error("cycle failed (tried again next cycle): %s", exc)
             return
@@ -337,8 +339,10 @@ def _run(config: Config, max_cycles: int | None) -> int:
     scheduler.every(1).seconds.do(service.drain)
     cycle()
     if config.message_bus:
+        pace = (lambda: user_key_pace(tuple(service.games.values()), seen["now"])) \
+            if config.key_kind == "user" else (lambda: 0.0)
         buses.append(BusWatch(config.forum_client, lambda: _channels(service, watch), wake,
-                              stored_last(store)).start())
+                              stored_last(store), pace).start())
     while not stopping["flag"]:
         scheduler.run_pending()
         if wake.wait(0.05):  # the forum pushed: read what is new now

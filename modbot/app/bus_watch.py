@@ -60,7 +60,8 @@ class BusWatch:
     def _run(self) -> None:
         while not self.stopping.is_set():
             try:
-                if not self.poll_once():  # the hold ended quietly: maybe wait before the next
+                fresh = any(self.last.get(c, -1) < 0 for c in self.channels())
+                if not self.poll_once() and not fresh:  # the hold ended quietly: maybe wait
                     self.stopping.wait(self.pace())
             except (NotFound, ConfigurationError, PermanentError) as exc:
                 self.refused = str(exc)

@@ -140,10 +140,9 @@ def table() -> str:
         row, action = characters[cid], spec.get(cid, {})
         shown = _ranked(cid, row["name"], tests.get(cid, []))
         named = ", ".join(f"`{t.split('.', 1)[1]}`" for t in shown[:2])
-        more = ""
         rows.append(f"| {row['name']} | {row['team']} | {', '.join(row['scripts'])} | "
                     f"{'yes' if action.get('acts_dead') else 'no'} | {EFFECTS.get(cid, '–')} | "
-                    f"{_malfunction(cid, action)} | {named + more or '–'} |")
+                    f"{_malfunction(cid, action)} | {named or '–'} |")
     return "\n".join(rows)
 
 

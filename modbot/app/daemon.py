@@ -271,6 +271,13 @@ def run(config: Config, *, max_cycles: int | None = None) -> int:
 USER_KEY_PER_MINUTE = 18  # of a User API key's 20 a minute: two for the bus's held polls
 
 
+def _due(service, clock) -> bool:
+    """A game has something due on the clock by now (the cycle must run, bus or not)."""
+    now = clock.now()
+    return any((due := game.next_due()) is not None and due <= now
+               for game in service.games.values())
+
+
 def _channels(service, watch) -> list[str]:
     """What the bus watches: each game thread and sign-up thread, and the bot's new PMs."""
     topics = [*service.games, *(s.topic_id for s in watch.setups if s.topic_id)]
@@ -312,11 +319,17 @@ def _run(config: Config, max_cycles: int | None) -> int:
     swept = {"at": float("-inf")}
     seen = {"now": clock.now()}  # the main thread's last reading, for the bus's thread
 
+    def counted() -> None:
+        stopping["cycles"] += 1
+        if max_cycles is not None and stopping["cycles"] >= max_cycles:
+            stopping["flag"] = True
+
     def cycle(woken: bool = False):
         bus = buses[0] if buses else None
-        if not woken and bus is not None and bus.healthy and \
+        if not woken and bus is not None and bus.healthy and not _due(service, clock) and \
                 time.monotonic() - swept["at"] < config.bus_sweep_seconds:
-            return  # the bus wakes the bot; a full poll only every bus_sweep_seconds
+            counted()  # the bus wakes the bot; a full poll only every bus_sweep_seconds, or
+            return  # when the clock has something due (a deadline, a lock, a reminder)
         swept["at"] = time.monotonic()
         if bus is not None:
             store.commit(Batch(cursors=saved_last(bus)))  # a restart resumes from the backlog
@@ -338,7 +351,7 @@ def _run(config: Config, max_cycles: int | None) -> int:
     scheduler.every(config.poll_seconds).seconds.do(cycle)  # type: ignore[arg-type]  # a float works
     scheduler.every(1).seconds.do(service.drain)
     cycle()
-    if config.message_bus:
+    if config.message_bus and config.rehearsal_start is None and not config.forum_clock:
         pace = (lambda: user_key_pace(tuple(service.games.values()), seen["now"])) \
             if config.key_kind == "user" else (lambda: 0.0)
         buses.append(BusWatch(config.forum_client, lambda: _channels(service, watch), wake,

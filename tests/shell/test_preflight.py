@@ -93,7 +93,8 @@ def test_a_player_who_cannot_send_pms_and_a_non_staff_bot(tmp_path, forum):
                       [_game(tmp_path, forum, _topic(forum))])
     assert any("Derek has trust level 0 and cannot send private messages" in p
                for p in found.problems)
-    assert found.notes and "is not staff" in found.notes[0]
+    assert found.notes[0].startswith("key: an admin's API key acting as modbot")
+    assert "is not staff" in found.notes[1]
 
 
 def test_modbot_check_prints_one_line_per_problem_and_exits_1(tmp_path, forum):
@@ -107,6 +108,8 @@ def test_modbot_check_prints_one_line_per_problem_and_exits_1(tmp_path, forum):
                             env={**os.environ, "PYTHONPATH": str(ROOT), "MODBOT_API_KEY": KEY})
     assert result.returncode == 1, result.stderr
     assert result.stdout.strip().splitlines() == [
+        "note: key: an admin's API key acting as modbot (staff): every admin key of the site "
+        "shares one budget (60 requests a minute by default)",
         "problem: game 'BotF demo': topic 999 does not exist (or the bot cannot see it): check "
         "game.topic_id"]
 

@@ -21,7 +21,7 @@ from modbot.core.wording import say
 
 from ..conversation import DAWN1, NIGHT1_LOCK, seven
 from ..helpers import START
-from ..notices import Told, of, to_whom
+from ..notices import Told, day_one, of, to_whom
 
 # Brianna, the Marionette, sits beside Cameron, the Imp; she believes she is the Chef
 DEAL = seven("clockmaker", "marionette", "imp", "poisoner", "oracle", "dreamer", "seamstress",
@@ -145,11 +145,7 @@ def test_a_scarlet_woman_made_the_demon_by_day_learns_her_ability_and_commands_a
     """Oops All Evil, Scarlet Woman: she is told "at the earliest convenience, but only at
     night" (issue 25): by day nothing; at dusk her role PM as the Demon, with its commands."""
     woman = seven("chef", "empath", "soldier", "poisoner", "imp", "monk", "scarletwoman")
-    told = Told(woman)
-    told.tick(START)
-    told.tick(NIGHT1_LOCK)
-    told.approve(NIGHT1_LOCK + timedelta(hours=1))
-    told.tick(DAWN1)
+    told, _ = day_one(woman)
     executed = told.st("!execute Ellen --yes", DAWN1 + timedelta(hours=2))
     roles = [n for n in executed if n.template == "role" and n.player == "Gus"]
     assert len(roles) == 1 and told.state.phase.value == "night"  # the execution ended the day
@@ -160,11 +156,7 @@ def test_a_scarlet_woman_made_the_demon_by_day_learns_her_ability_and_commands_a
 
 def test_a_scarlet_woman_promoted_mid_day_waits_for_dusk():
     woman = seven("chef", "empath", "soldier", "poisoner", "imp", "monk", "scarletwoman")
-    told = Told(woman)
-    told.tick(START)
-    told.tick(NIGHT1_LOCK)
-    told.approve(NIGHT1_LOCK + timedelta(hours=1))
-    told.tick(DAWN1)
+    told, _ = day_one(woman)
     killed = told.st("!kill Ellen --yes", DAWN1 + timedelta(hours=2))
     assert told.state.phase.is_day and told.state.grimoire_of("Gus").character == "imp"
     assert [n for n in killed if n.player == "Gus"] == []  # by day: nothing yet

@@ -142,8 +142,9 @@ def seal_row(state: GameState) -> dict[str, Any] | None:
     if not state.dealt or not state.setup.seal_salt:
         return None
     grimoire = sealed_grimoire(state)
-    return {"grimoire": grimoire, "text": sealed_text(grimoire), "salt": state.setup.seal_salt,
-            "commitment": commitment(state.setup.seal_salt, sealed_text(grimoire))}
+    text = sealed_text(grimoire)
+    return {"grimoire": grimoire, "text": text, "salt": state.setup.seal_salt,
+            "commitment": commitment(state.setup.seal_salt, text)}
 
 
 # -- helpers --------------------------------------------------------------------------------------

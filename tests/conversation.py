@@ -120,12 +120,17 @@ class Conversation:
 
 def day_one(setup: GameSetup):
     """A conversation at the dawn of day 1 (night 1 approved); returns (talk, dawn)."""
-    talk = Conversation(setup)
-    talk.tick(START)
-    talk.tick(NIGHT1_LOCK)
-    talk.approve(NIGHT1_LOCK + timedelta(hours=1))
-    talk.tick(DAWN1)
-    return talk, DAWN1
+    return to_dawn_one(Conversation(setup))
+
+
+def to_dawn_one(harness):
+    """Play a harness (a Conversation, or the core's Told) to the dawn of day 1, night 1
+    approved; returns (harness, dawn)."""
+    harness.tick(START)
+    harness.tick(NIGHT1_LOCK)
+    harness.approve(NIGHT1_LOCK + timedelta(hours=1))
+    harness.tick(DAWN1)
+    return harness, DAWN1
 
 
 def night_sheet(setup: GameSetup, *, night: int = 1, choices=(), day=None, changes=(),
@@ -134,28 +139,35 @@ def night_sheet(setup: GameSetup, *, night: int = 1, choices=(), day=None, chang
     given night; `day(talk, at)` plays day 1 first; `changes` are grimoire commands for the
     Storyteller to send just before the night (e.g. "!poison Alex"); `night1`: choices sent
     on night 1 when the sheet is night 2's."""
-    talk = Conversation(setup)
-    talk.tick(START)
+    talk = to_the_sheet(Conversation(setup), night=night, choices=choices, day=day,
+                        changes=changes, night1=night1)
+    night_state = worded(talk.state.night)
+    return {e.player or e.step: e for e in night_state.sheet}, night_state, talk
+
+
+def to_the_sheet(harness, *, night: int = 1, choices=(), day=None, changes=(), night1=()):
+    """Play a harness (a Conversation, or the core's Told) to the given night's sheet, as
+    `night_sheet` says; returns the harness."""
+    harness.tick(START)
     at = START + timedelta(hours=1)
     if night == 2:
         for player, text in night1:
-            talk.pm(player, text, at)
-        talk.tick(NIGHT1_LOCK)
-        talk.approve(NIGHT1_LOCK + timedelta(minutes=30))
-        talk.tick(DAWN1)
+            harness.pm(player, text, at)
+        harness.tick(NIGHT1_LOCK)
+        harness.approve(NIGHT1_LOCK + timedelta(minutes=30))
+        harness.tick(DAWN1)
         at = DAWN1 + timedelta(hours=13)
         if day is not None:
-            at = day(talk, at)
-        if talk.state.phase.is_day:
-            talk.st("!endday --yes", at)
+            at = day(harness, at)
+        if harness.state.phase.is_day:
+            harness.st("!endday --yes", at)
         at += timedelta(hours=1)
     if changes:
-        talk.st("\n".join(changes), at)
+        harness.st("\n".join(changes), at)
     for player, text in choices:
-        talk.pm(player, text, at)
-    talk.tick(talk.state.phase_ends_at - timedelta(hours=2))
-    night_state = worded(talk.state.night)
-    return {e.player or e.step: e for e in night_state.sheet}, night_state, talk
+        harness.pm(player, text, at)
+    harness.tick(harness.state.phase_ends_at - timedelta(hours=2))
+    return harness
 
 
 def to(said: list[Said], thread: str) -> list[str]:

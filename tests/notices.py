@@ -51,16 +51,8 @@ class Told:
 
 def day_one(setup) -> tuple[Told, datetime]:
     """The core at the dawn of day 1 (night 1 approved); returns (told, dawn)."""
-    from datetime import timedelta
-
-    from .conversation import DAWN1, NIGHT1_LOCK
-    from .helpers import START
-    told = Told(setup)
-    told.tick(START)
-    told.tick(NIGHT1_LOCK)
-    told.approve(NIGHT1_LOCK + timedelta(hours=1))
-    told.tick(DAWN1)
-    return told, DAWN1
+    from .conversation import to_dawn_one
+    return to_dawn_one(Told(setup))
 
 
 def rejected(told: Told) -> list[str]:
@@ -92,29 +84,8 @@ def night_sheet(setup, *, night: int = 1, choices=(), day=None, changes=(), nigh
     """The night sheet as the core keeps it (codes, `Say` values), by player: the core-level
     twin of tests/conversation.py's `night_sheet`, with the same arguments (`day(told, at)`
     plays day 1 first and returns the time it ended)."""
-    from datetime import timedelta
-
-    from .conversation import DAWN1, NIGHT1_LOCK
-    from .helpers import START
-    told = Told(setup)
-    told.tick(START)
-    at = START + timedelta(hours=1)
-    if night == 2:
-        for player, text in night1:
-            told.pm(player, text, at)
-        told.tick(NIGHT1_LOCK)
-        told.approve(NIGHT1_LOCK + timedelta(minutes=30))
-        told.tick(DAWN1)
-        at = DAWN1 + timedelta(hours=13)
-        if day is not None:
-            at = day(told, at)
-        if told.state.phase.is_day:
-            told.st("!endday --yes", at)
-        at += timedelta(hours=1)
-    if changes:
-        told.st("\n".join(changes), at)
-    for player, text in choices:
-        told.pm(player, text, at)
-    told.tick(told.state.phase_ends_at - timedelta(hours=2))
+    from .conversation import to_the_sheet
+    told = to_the_sheet(Told(setup), night=night, choices=choices, day=day, changes=changes,
+                        night1=night1)
     sheet = told.state.night
     return {e.player or e.step: e for e in sheet.sheet}, sheet, told

@@ -31,6 +31,7 @@ class Bus:
         self.channels: dict[str, deque] = {}
         self.last: dict[str, int] = {}
         self.polls = 0
+        self.asked: list[dict[str, int]] = []  # each poll's subscriptions, for the tests
 
     def publish(self, channel: str, data: dict, user_ids: tuple[int, ...] | None = None) -> int:
         with self.cond:
@@ -44,6 +45,7 @@ class Bus:
     def poll(self, user_id: int | None, subscriptions: dict[str, int], *,
              wait: bool = True) -> list[dict]:
         self.polls += 1
+        self.asked.append(dict(subscriptions))
         deadline = time.monotonic() + (self.hold if wait else 0)
         with self.cond:
             while True:

@@ -12,6 +12,7 @@ from modbot import cli
 from modbot.adapters.store import Store
 from modbot.adapters.user_key import SavedKey, save_key
 from modbot.sandbox.forum import Forum
+from modbot.sandbox.message_bus import BACKLOG
 from modbot.sandbox.server import SandboxServer
 
 from ..sandbox_fixtures import KEY, Client
@@ -95,3 +96,69 @@ def test_a_forum_without_the_bus_is_polled(forum, caplog):
     raws = [p.raw for p in server.forum.topics[topic].posts if p.username == "modbot"]
     assert any(":vc:1.1:open:execution:Brianna -->" in raw for raw in raws)
     assert sum("refuses MessageBus" in r.message for r in caplog.records) == 1
+
+
+def _stored(folder, name: str) -> int:
+    store = Store(f"sqlite:///{folder}/bot.sqlite")
+    try:
+        return store.cursor(name)
+    finally:
+        store.close()
+
+
+def _first_day(server, topic, folder) -> tuple[str, int]:
+    """The daemon runs the nomination in, then stops as a restart would; the stored last id."""
+    config = _config(folder, server)
+    timer = _nominate_soon(server, topic)
+    assert cli.main(["run", "--config", config, "--max-cycles", "2"]) == 0
+    timer.join()
+    resumed = _stored(folder, f"bus:/topic/{topic}")
+    assert resumed > 0
+    return config, resumed
+
+
+def _counted(server, topic) -> list[str]:
+    return [p.raw for p in server.forum.topics[topic].posts
+            if p.username == "modbot" and ":vc:1." in p.raw]
+
+
+VOTERS = ("Alex", "Cameron", "Derek")  # Alex votes ahead of the hand; the others lock
+
+
+def _vote(server, topic, voter: str) -> int:
+    post = Client(server).post(voter, f"/vote Brianna yes\n{voter} agrees: too quiet.",
+                               topic_id=topic)
+    return post["post_number"]
+
+
+def _locked(latest: str, topic, numbers) -> bool:
+    return all(f"(/t/{topic}/{n})" in latest for n in numbers)
+
+
+def test_a_restarted_daemon_resumes_from_the_bus_backlog_with_nothing_lost(forum):
+    server, topic, folder = forum
+    config, resumed = _first_day(server, topic, folder)
+    counts_before = len(_counted(server, topic))
+    numbers = [_vote(server, topic, voter) for voter in VOTERS]  # while the bot is down
+    asked_before = len(server.bus.asked)
+    assert cli.main(["run", "--config", config, "--max-cycles", "2"]) == 0
+    restarted = server.bus.asked[asked_before]
+    assert restarted[f"/topic/{topic}"] == resumed  # from the stored id, not from now (-1)
+    assert _locked(_counted(server, topic)[-1], topic, numbers[1:])
+    counts = _counted(server, topic)[counts_before:]
+    assert len(counts) == len(set(counts)) == len(VOTERS)  # a count a vote, none sent twice
+    assert _stored(folder, f"bus:/topic/{topic}") >= resumed + len(VOTERS)
+
+
+def test_a_daemon_away_longer_than_the_backlog_catches_up_through_its_cursor(forum):
+    server, topic, folder = forum
+    config, resumed = _first_day(server, topic, folder)
+    first = _vote(server, topic, "Cameron")  # soon out of the bus's backlog
+    for n in range(BACKLOG + 20):
+        Client(server).post(PLAYERS[n % 5], f"Talk while the bot is away, post {n}.",
+                            topic_id=topic)
+    last = _vote(server, topic, "Derek")
+    oldest = server.bus.channels[f"/topic/{topic}"][0][0]
+    assert oldest > resumed + 1  # the bus no longer holds what came just after the stored id
+    assert cli.main(["run", "--config", config, "--max-cycles", "2"]) == 0
+    assert _locked(_counted(server, topic)[-1], topic, (first, last))

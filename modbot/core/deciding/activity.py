@@ -109,12 +109,11 @@ def _level(state: GameState, player: str) -> int:
     return dict(state.prodded).get(player, 0)
 
 
-def _due_at(state: GameState, player: str, level: int) -> datetime | None:
-    """When `player`'s quiet time reaches `level` × `prod_hours`, if that falls today."""
+def _due_at(state: GameState, since: datetime, level: int) -> datetime | None:
+    """When a seat quiet `since` reaches `level` × `prod_hours` of quiet, if that falls today."""
     day = state.today
     if day is None:
         return None
-    since = _since(state, player)
     start = max(day.started_at, since)
     before_today = day_time_between(state, since, start)
     remaining = timedelta(hours=state.setup.prod_hours * level) - before_today
@@ -126,18 +125,32 @@ def _waiting(state: GameState) -> list[tuple[datetime, str, int]]:
     if not state.setup.prod_hours or state.today is None:
         return []
     out = []
+    posted, prodded = dict(state.last_posted), dict(state.prodded)  # once, not once a seat
     for seat in state.seats:
-        level = _level(state, seat.name) + 1
+        level = prodded.get(seat.name, 0) + 1
         if seat.alive and level <= REPORTED:
-            at = _due_at(state, seat.name, level)
+            since = posted.get(seat.name) or state.setup.first_night_starts
+            at = _due_at(state, since, level)
             if at is not None:
                 out.append((at, seat.name, level))
     return sorted(out)
 
 
 def due(state: GameState) -> datetime | None:
-    waiting = _waiting(state)
-    return waiting[0][0] if waiting else None
+    """The earliest prod due: a seat quiet longer is due no later, so for each level only the
+    seat quiet longest counts (asked after every post: two sums, not one a seat)."""
+    if not state.setup.prod_hours or state.today is None:
+        return None
+    posted, prodded = dict(state.last_posted), dict(state.prodded)
+    earliest: dict[int, datetime] = {}
+    for seat in state.seats:
+        level = prodded.get(seat.name, 0) + 1
+        if seat.alive and level <= REPORTED:
+            since = posted.get(seat.name) or state.setup.first_night_starts
+            earliest[level] = min(since, earliest.get(level, since))
+    times = [at for level, since in earliest.items()
+             if (at := _due_at(state, since, level)) is not None]
+    return min(times, default=None)
 
 
 def next_backup(state: GameState) -> str | None:

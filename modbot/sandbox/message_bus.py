@@ -31,7 +31,7 @@ class Bus:
         self.channels: dict[str, deque] = {}
         self.last: dict[str, int] = {}
         self.polls = 0
-        self.asked: list[dict[str, int]] = []  # each poll's subscriptions, for the tests
+        self.asked: deque[dict[str, int]] = deque(maxlen=1000)  # the polls' subscriptions: tests
 
     def publish(self, channel: str, data: dict, user_ids: tuple[int, ...] | None = None) -> int:
         with self.cond:

@@ -142,7 +142,7 @@ def test_a_restarted_daemon_resumes_from_the_bus_backlog_with_nothing_lost(forum
     numbers = [_vote(server, topic, voter) for voter in VOTERS]  # while the bot is down
     asked_before = len(server.bus.asked)
     assert cli.main(["run", "--config", config, "--max-cycles", "2"]) == 0
-    restarted = server.bus.asked[asked_before]
+    restarted = list(server.bus.asked)[asked_before]
     assert restarted[f"/topic/{topic}"] == resumed  # from the stored id, not from now (-1)
     assert _locked(_counted(server, topic)[-1], topic, numbers[1:])
     counts = _counted(server, topic)[counts_before:]

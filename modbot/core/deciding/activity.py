@@ -124,16 +124,20 @@ def _waiting(state: GameState) -> list[tuple[datetime, str, int]]:
     """(when due, seat, level) of each living seat's next prod, earliest first."""
     if not state.setup.prod_hours or state.today is None:
         return []
-    out = []
+    out = [(at, player, level) for player, since, level in _quiet(state)
+           if (at := _due_at(state, since, level)) is not None]
+    return sorted(out)
+
+
+def _quiet(state: GameState) -> list[tuple[str, datetime, int]]:
+    """(seat, quiet since, its next prod's level) of each living seat still to be prodded."""
     posted, prodded = dict(state.last_posted), dict(state.prodded)  # once, not once a seat
+    out = []
     for seat in state.seats:
         level = prodded.get(seat.name, 0) + 1
         if seat.alive and level <= REPORTED:
-            since = posted.get(seat.name) or state.setup.first_night_starts
-            at = _due_at(state, since, level)
-            if at is not None:
-                out.append((at, seat.name, level))
-    return sorted(out)
+            out.append((seat.name, posted.get(seat.name) or state.setup.first_night_starts, level))
+    return out
 
 
 def due(state: GameState) -> datetime | None:
@@ -141,13 +145,9 @@ def due(state: GameState) -> datetime | None:
     seat quiet longest counts (asked after every post: two sums, not one a seat)."""
     if not state.setup.prod_hours or state.today is None:
         return None
-    posted, prodded = dict(state.last_posted), dict(state.prodded)
     earliest: dict[int, datetime] = {}
-    for seat in state.seats:
-        level = prodded.get(seat.name, 0) + 1
-        if seat.alive and level <= REPORTED:
-            since = posted.get(seat.name) or state.setup.first_night_starts
-            earliest[level] = min(since, earliest.get(level, since))
+    for _, since, level in _quiet(state):
+        earliest[level] = min(since, earliest.get(level, since))
     times = [at for level, since in earliest.items()
              if (at := _due_at(state, since, level)) is not None]
     return min(times, default=None)

@@ -340,12 +340,10 @@ def _run(config: Config, max_cycles: int | None) -> int:
         except ForumError as exc:  # never ends a running daemon: logged, tried next cycle
             log.error("cycle failed (tried again next cycle): %s", exc)
             return
-        stopping["cycles"] += 1
+        counted()
         log.info("cycle %d: %d requests, %d posts handled, %d sent%s", stopping["cycles"],
                  report.requests, report.posts, report.sent,
                  f", deferred: {report.deferred[0]}" if report.deferred else "")
-        if max_cycles is not None and stopping["cycles"] >= max_cycles:
-            stopping["flag"] = True
 
     scheduler = schedule.Scheduler()
     scheduler.every(config.poll_seconds).seconds.do(cycle)  # type: ignore[arg-type]  # a float works

@@ -122,15 +122,16 @@ def _due_at(state: GameState, since: datetime, level: int) -> datetime | None:
 
 def _waiting(state: GameState) -> list[tuple[datetime, str, int]]:
     """(when due, seat, level) of each living seat's next prod, earliest first."""
-    if not state.setup.prod_hours or state.today is None:
-        return []
     out = [(at, player, level) for player, since, level in _quiet(state)
            if (at := _due_at(state, since, level)) is not None]
     return sorted(out)
 
 
 def _quiet(state: GameState) -> list[tuple[str, datetime, int]]:
-    """(seat, quiet since, its next prod's level) of each living seat still to be prodded."""
+    """(seat, quiet since, its next prod's level) of each living seat still to be prodded,
+    while prods are on and it is day."""
+    if not state.setup.prod_hours or state.today is None:
+        return []
     posted, prodded = dict(state.last_posted), dict(state.prodded)  # once, not once a seat
     out = []
     for seat in state.seats:
@@ -143,8 +144,6 @@ def _quiet(state: GameState) -> list[tuple[str, datetime, int]]:
 def due(state: GameState) -> datetime | None:
     """The earliest prod due: a seat quiet longer is due no later, so for each level only the
     seat quiet longest counts (asked after every post: two sums, not one a seat)."""
-    if not state.setup.prod_hours or state.today is None:
-        return None
     earliest: dict[int, datetime] = {}
     for _, since, level in _quiet(state):
         earliest[level] = min(since, earliest.get(level, since))

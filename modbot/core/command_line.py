@@ -35,7 +35,7 @@ _COMMAND_LINE = re.compile(r"^\s*[*_]*!", re.MULTILINE)  # a line that may be a 
 
 def storyteller_lines_by(raw: str, roster: Roster) -> bool:
     """A player's post holds `!` lines only a Storyteller may give (ignored, and logged)."""
-    return bool(_COMMAND_LINE.search(raw)) and any(not line.line.lower().startswith(PLAYERS_COMMANDS)
+    return "!" in raw and bool(_COMMAND_LINE.search(raw)) and any(not line.line.lower().startswith(PLAYERS_COMMANDS)
                for line in parse_commands(raw, roster))
 
 

@@ -112,39 +112,41 @@ def _phase_end_due(state: GameState) -> datetime | None:
 PHASE_END = Timer("the phase ends", _phase_end_due, lambda _state, _at: ())  # see _run_due
 
 
-def _first_due(state: GameState) -> tuple[datetime, int, Timer] | None:
+def _first_due(state: GameState) -> tuple[datetime, Timer] | None:
     """The earliest time-triggered rule of the features' table, then the phase's end (a tie
     goes to the table's order), or None while paused, over, or waiting on no clock."""
     if state.paused_at is not None or state.winner is not None:
         return None
-    first: tuple[datetime, int, Timer] | None = None
-    for index, timer in enumerate((*TIMERS, PHASE_END)):
+    first: tuple[datetime, Timer] | None = None
+    for timer in (*TIMERS, PHASE_END):  # the features' timed rules, then the phase's end
         at = timer.due(state)
         if at is not None and (first is None or at < first[0]):  # a tie: the earlier entry
-            first = (at, index, timer)
+            first = (at, timer)
     return first
 
 
 def _advance(state: GameState, now: datetime) -> Outcome:
     """Every time-triggered rule up to `now`, without the win check (the caller makes it
     once, after whatever else it handles)."""
+    first = _first_due(state)
+    if first is None or first[0] > now:
+        return Outcome(state, ())  # the usual case between two posts: nothing due
     run = _Run(state)
     _run_due(run, now)
     return Outcome(run.state, tuple(run.events))
 
 
-def _check_wins(run: _Run, at: datetime) -> None:
+def _with_wins(outcome: Outcome, at: datetime) -> Outcome:
     """Tell the Storytellers when the game looks over (they confirm with !win). Checked once
     a whole post or moment has been handled, so deaths in one post count together."""
-    ended = any(isinstance(e, DayEnded) for e in run.events)
-    for event in wins.check(run.state, at, day_ended=ended):
-        run.emit(event)
-
-
-def _with_wins(outcome: Outcome, at: datetime) -> Outcome:
+    ended = any(isinstance(e, DayEnded) for e in outcome.events)
+    found = wins.check(outcome.state, at, day_ended=ended)
+    if not found:
+        return outcome  # the usual case: nothing owed, nothing rebuilt
     run = _Run(outcome.state)
     run.events = list(outcome.events)
-    _check_wins(run, at)
+    for event in found:
+        run.emit(event)
     return Outcome(run.state, tuple(run.events), outcome.rejections, outcome.command,
                    outcome.carried_actions, outcome.ignored_commands)
 
@@ -153,7 +155,7 @@ def _run_due(run: _Run, now: datetime) -> None:
     """Every time-triggered rule up to `now`, the earliest first (one table: `_first_due`);
     stops at a night that waits for the Storytellers' approval."""
     while (first := _first_due(run.state)) is not None and first[0] <= now:
-        at, _, timer = first
+        at, timer = first
         if timer is PHASE_END:
             _end_phase(run, at)  # the engine's own: the day's end runs through its rules
             continue

@@ -13,7 +13,7 @@ player's votes. With `reveal = "auto"` in the game file it comes with the game's
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 
 from .deciding.rules import reject
@@ -121,7 +121,7 @@ def _told_sealed(state: GameState, _event: CharactersDealt, _batch) -> tuple:
 
 FEATURE = Feature(
     "the seal and the reveal",
-    appliers={GrimoireRevealed: lambda state, _e: replace(state, revealed=True)},
+    appliers={GrimoireRevealed: lambda state, _e: state.evolve(revealed=True)},
     staff_rules={StReveal: _reveal},
     commands=(Command("reveal", "!reveal", say("help.reveal"), "!reveal --yes",
                       _no_arguments(StReveal())),),

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from modbot.core import COUNT, PLAYER, STORYTELLERS, next_due
 from modbot.core.deciding import activity
 from modbot.core.wording import say
@@ -119,3 +122,21 @@ def test_vc_inside_a_sentence_is_prose():
     told, dawn = _day()
     assert [n for n in told.thread("Alex", "/vc please, anyone?", dawn + H)
             if n.count == COUNT] == []
+
+
+@given(st.lists(st.tuples(st.sampled_from(("Alex", "Brianna", "Cameron", "Gus", "tick")),
+                          st.integers(1, 240)), max_size=25))
+@settings(max_examples=60, deadline=None)
+def test_the_earliest_prod_due_is_the_first_the_clock_fires(steps):
+    """`due` takes the quietest seat of each level from one pass over the last posts (asked
+    after every post); it must name the moment of the first prod the per-seat list fires."""
+    told, dawn = _day(prod_hours=2, backups=("Zed",))
+    at = dawn
+    for who, minutes in steps:
+        at += minutes * timedelta(minutes=1)
+        if who == "tick":
+            told.tick(at)
+        else:
+            told.thread(who, f"Thinking out loud at {at:%H:%M}.", at)
+        waiting = activity._waiting(told.state)
+        assert activity.due(told.state) == (waiting[0][0] if waiting else None)

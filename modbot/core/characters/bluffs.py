@@ -10,7 +10,7 @@ unless the script has several evil teams. `FEATURE` hands the command to the reg
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 
 from ..deciding.rules import reject
@@ -66,7 +66,7 @@ def _rule(state: GameState, action: StBluffs, ctx):
 
 def _applied(state: GameState, e: BluffsSet) -> GameState:
     if e.demon is None:
-        return replace(state, bluffs=e.characters)
+        return state.evolve(bluffs=e.characters)
     return state.with_entry(e.demon, bluffs=e.characters)
 
 

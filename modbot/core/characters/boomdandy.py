@@ -117,11 +117,11 @@ def _point(state: GameState, action: Point, ctx: Context):
 
 
 def _exploded(state: GameState, e: BoomdandyExploded) -> GameState:
-    return replace(state, boomed=e.player)
+    return state.evolve(boomed=e.player)
 
 
 def _started(state: GameState, e: CountdownStarted) -> GameState:
-    return replace(state, countdown=Countdown(e.survivors, e.ends_at))
+    return state.evolve(countdown=Countdown(e.survivors, e.ends_at))
 
 
 def _pointed(state: GameState, e: Pointed) -> GameState:
@@ -129,11 +129,11 @@ def _pointed(state: GameState, e: Pointed) -> GameState:
     if countdown is None:  # a point is decided only while the countdown runs
         raise ValueError("a point with no countdown running")
     points = (*tuple(p for p in countdown.points if p[0] != e.player), (e.player, e.target))
-    return replace(state, countdown=replace(countdown, points=points))
+    return state.evolve(countdown=replace(countdown, points=points))
 
 
 def _ended(state: GameState, _e: CountdownEnded) -> GameState:
-    return replace(state, countdown=None, boomed=None)
+    return state.evolve(countdown=None, boomed=None)
 
 
 def _told_exploded(_state: GameState, event: BoomdandyExploded, _batch) -> tuple:

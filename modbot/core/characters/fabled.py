@@ -183,17 +183,17 @@ def _vote(state: GameState, action: Fiddle, ctx: Context):
 
 
 def _applied_used(state: GameState, e: FabledUsed) -> GameState:
-    return replace(state, fabled_used=(*state.fabled_used, e.fabled))
+    return state.evolve(fabled_used=(*state.fabled_used, e.fabled))
 
 
 def _applied_opened(state: GameState, e: FiddleOpened) -> GameState:
-    return replace(state, fiddle=FiddleVote(e.players, e.ends_at))
+    return state.evolve(fiddle=FiddleVote(e.players, e.ends_at))
 
 
 def _applied_voted(state: GameState, e: FiddleVoted) -> GameState:
     vote = _running(state)
     votes = (*tuple(v for v in vote.votes if v[0] != e.player), (e.player, e.target))
-    return replace(state, fiddle=replace(vote, votes=votes))
+    return state.evolve(fiddle=replace(vote, votes=votes))
 
 
 def _running(state: GameState) -> FiddleVote:
@@ -204,7 +204,7 @@ def _running(state: GameState) -> FiddleVote:
 
 
 def _applied_ended(state: GameState, _e: FiddleEnded) -> GameState:
-    return replace(state, fiddle=None)
+    return state.evolve(fiddle=None)
 
 
 def _told_opened(_state: GameState, event: FiddleOpened, _batch) -> tuple:

@@ -70,7 +70,7 @@ def _chef(state, _player, _choice, _deaths) -> Info:
 def _empath(state, player, _choice, deaths) -> Info:
     """Accurate at dawn: a neighbour killed tonight is skipped (seed 000)."""
     if deaths:
-        state = replace(state, seats=tuple(replace(s, alive=s.alive and s.name not in deaths)
+        state = state.evolve(seats=tuple(replace(s, alive=s.alive and s.name not in deaths)
                                            for s in state.seats))
     evil = sum(1 for n in living_neighbours(state, player) if is_evil(state, n))
     return Info(str(evil), say("result.empath"))

@@ -216,7 +216,7 @@ def turned_by_word(state: GameState) -> tuple[tuple[str, str], ...]:
 
 
 def _used(state: GameState, e: PublicAbilityUsed) -> GameState:
-    return replace(state, public=replace(ledger(state), uses=(*ledger(state).uses, e)))
+    return state.evolve(public=replace(ledger(state), uses=(*ledger(state).uses, e)))
 
 
 def _told_puzzle(state: GameState, event: PublicAbilityUsed, _batch) -> tuple:

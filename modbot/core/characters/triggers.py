@@ -18,7 +18,7 @@ Deaths by ability are announced in the thread without saying why.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 
 from ..feature import Feature, to_player, to_storytellers, unchanged
@@ -283,7 +283,7 @@ def _promoted(state: GameState, e: ScarletWomanPromoted) -> GameState:
     state = state.with_entry(e.player, character=e.character)
     if state.phase.is_day:  # seed 002: she is told "only at night"
         name = state.setup.private_script.name_of(e.character)
-        state = replace(state, untold=(*state.untold,
+        state = state.evolve(untold=(*state.untold,
                                        (e.player, say("tell.scarlet_woman", character=name))))
     return state
 
@@ -301,7 +301,7 @@ def deliver_untold(state: GameState, at: datetime) -> list:
 
 
 def _delivered(state: GameState, _e: UntoldDelivered) -> GameState:
-    return replace(state, untold=())
+    return state.evolve(untold=())
 
 
 def _told_promoted(state: GameState, event: ScarletWomanPromoted, _batch) -> tuple:

@@ -175,7 +175,7 @@ def _team_lost(state: GameState, e: EvilTeamLost) -> GameState:
     grimoire = dict(state.grimoire)
     for player in e.players:
         grimoire[player] = replace(grimoire[player], alignment="good", evil_team=None)
-    return replace(state, grimoire=tuple(grimoire.items()))
+    return state.evolve(grimoire=tuple(grimoire.items()))
 
 
 def check(state: GameState, at: datetime, day_ended: bool = False) -> tuple:
@@ -191,11 +191,11 @@ def check(state: GameState, at: datetime, day_ended: bool = False) -> tuple:
 
 
 def _win_detected(state: GameState, e: WinDetected) -> GameState:
-    return replace(state, wins_detected=(*state.wins_detected, (e.winner, e.reason)))
+    return state.evolve(wins_detected=(*state.wins_detected, (e.winner, e.reason)))
 
 
 def _good_lost(state: GameState, e: GoodLost) -> GameState:
-    return replace(state, good_lost=e.reason)
+    return state.evolve(good_lost=e.reason)
 
 
 def _told_win(state: GameState, event: WinDetected, _batch) -> tuple:

@@ -17,12 +17,13 @@ day under way, the player is answered why not.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from ..feature import COUNT, THREAD, Feature, Notice, Timer, to_player, to_storytellers, unchanged
 from ..reading.commands import Command, _no_arguments
 from ..state.actions import AskForCount, Context
+from ..state.memo import last_answer
 from ..state.model import GameState, iso
 from ..wording import say
 from .rules import reject
@@ -77,10 +78,14 @@ class ProdsListed:
 # -- reading a post -----------------------------------------------------------------------------
 
 def _posted(state: GameState, event: PlayerPosted) -> GameState:
-    """A seat posted in the game thread: its quiet time starts again."""
-    last = (*tuple(p for p in state.last_posted if p[0] != event.player), (event.player, event.at))
-    prodded = tuple(p for p in state.prodded if p[0] != event.player)
-    return replace(state, last_posted=last, prodded=prodded)
+    """A seat posted in the game thread: its quiet time starts again (applied after every
+    post, so the prods' list is rebuilt only when it names the seat)."""
+    player = event.player
+    last = (*[p for p in state.last_posted if p[0] != player], (player, event.at))
+    prodded = state.prodded
+    if any(p[0] == player for p in prodded):
+        prodded = tuple(p for p in prodded if p[0] != player)
+    return state.evolve(last_posted=last, prodded=prodded)
 
 
 # -- quiet time -----------------------------------------------------------------------------------
@@ -114,7 +119,9 @@ def _due_at(state: GameState, since: datetime, level: int) -> datetime | None:
     day = state.today
     if day is None:
         return None
-    start = max(day.started_at, since)
+    if since >= day.started_at:  # quiet since a post today (most seats, most of the time)
+        return since + timedelta(hours=state.setup.prod_hours * level)
+    start = day.started_at
     before_today = day_time_between(state, since, start)
     remaining = timedelta(hours=state.setup.prod_hours * level) - before_today
     return start + max(remaining, timedelta(0))
@@ -143,13 +150,28 @@ def _quiet(state: GameState) -> list[tuple[str, datetime, int]]:
 
 def due(state: GameState) -> datetime | None:
     """The earliest prod due: a seat quiet longer is due no later, so for each level only the
-    seat quiet longest counts (asked after every post: two sums, not one a seat)."""
-    earliest: dict[int, datetime] = {}
-    for _, since, level in _quiet(state):
-        earliest[level] = min(since, earliest.get(level, since))
-    times = [at for level, since in earliest.items()
-             if (at := _due_at(state, since, level)) is not None]
+    seat quiet longest counts (asked after every post: the seats waiting at each level are
+    remembered while no seat dies or is prodded, and one pass over the last posts finds each
+    level's longest quiet)."""
+    times = [at for level, seats in _waiting_by_level(state)
+             if (at := _due_at(state, _longest_quiet(state, seats), level)) is not None]
     return min(times, default=None)
+
+
+@last_answer(lambda state: (state.setup, state.seats, state.prodded, state.today is None))
+def _waiting_by_level(state: GameState) -> tuple[tuple[int, frozenset[str]], ...]:
+    """(level, the living seats whose next prod is of that level), while prods are on and it is day."""
+    levels: dict[int, set[str]] = {}
+    for seat, _since, level in _quiet(state):
+        levels.setdefault(level, set()).add(seat)
+    return tuple((level, frozenset(seats)) for level, seats in levels.items())
+
+
+def _longest_quiet(state: GameState, seats: frozenset[str]) -> datetime:
+    """The earliest 'quiet since' among `seats` (a seat that never posted: the game's start)."""
+    posted = [at for player, at in state.last_posted if player in seats]
+    earliest = min(posted, default=state.setup.first_night_starts)
+    return earliest if len(posted) == len(seats) else min(earliest, state.setup.first_night_starts)
 
 
 def next_backup(state: GameState) -> str | None:
@@ -169,7 +191,7 @@ def fire(state: GameState, at: datetime) -> list:
 
 
 def _prodded(state: GameState, player: str, level: int) -> GameState:
-    return replace(state, prodded=(*tuple(p for p in state.prodded if p[0] != player),
+    return state.evolve(prodded=(*tuple(p for p in state.prodded if p[0] != player),
                                    (player, level)))
 
 
@@ -220,7 +242,7 @@ FEATURE = Feature(
     "players kept active",
     appliers={
         PlayerPosted: _posted,
-        CountAsked: lambda state, e: replace(state, count_asked_at=e.at),
+        CountAsked: lambda state, e: state.evolve(count_asked_at=e.at),
         PlayerProdded: lambda state, e: _prodded(state, e.player, PRODDED),
         QuietPlayerReported: lambda state, e: _prodded(state, e.player, REPORTED),
         ProdsListed: unchanged,

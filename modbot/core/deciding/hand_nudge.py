@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from ..feature import Feature, Timer, to_player
+from ..state.memo import last_answer
 from ..state.model import EXILE, GameState, Nomination
 
 
@@ -51,6 +52,7 @@ def _waiting(state: GameState) -> list[tuple[datetime, Nomination, str]]:
     return sorted(out, key=lambda item: item[0])
 
 
+@last_answer(lambda state: (state.setup, state.today))  # asked after every post
 def due(state: GameState) -> datetime | None:
     """The earliest moment a reminder not yet sent becomes due (None: none waits)."""
     waiting = _waiting(state)
@@ -66,7 +68,7 @@ def fire(state: GameState, at: datetime) -> list[HandNudged]:
 def _nudged(state: GameState, event: HandNudged) -> GameState:
     day = state.current_day
     token = _token(event.kind, event.nominee, event.player)
-    return replace(state, today=replace(day, nudged=(*day.nudged, token)))
+    return state.evolve(today=replace(day, nudged=(*day.nudged, token)))
 
 
 def _notice(_state: GameState, event: HandNudged, _batch) -> tuple:

@@ -12,7 +12,7 @@ Character names are checked against the game's script (`!character`, `!thinks`, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 
 from ..characters.effects import lleech_survives
@@ -317,17 +317,17 @@ def _next_phase_checked(state: GameState, action, ctx):
 
 
 def _setup_proposed(state: GameState, e: SetupProposed) -> GameState:
-    return replace(state, proposed_setup=(e.grimoire, e.bluffs))
+    return state.evolve(proposed_setup=(e.grimoire, e.bluffs))
 
 
 def _setup_accepted(state: GameState, e: SetupAccepted) -> GameState:
     dealt = dict(e.grimoire)
     kept = tuple((p, g) for p, g in state.grimoire if p not in dealt)  # travellers
-    return replace(state, grimoire=kept + e.grimoire, bluffs=e.bluffs, proposed_setup=None)
+    return state.evolve(grimoire=kept + e.grimoire, bluffs=e.bluffs, proposed_setup=None)
 
 
 def _silence_called(state: GameState, e: SilenceCalled) -> GameState:
-    return replace(state, silence_since=e.at if e.on else None)
+    return state.evolve(silence_since=e.at if e.on else None)
 
 
 def silence_broken(state: GameState, author: str, post_number, at) -> tuple:

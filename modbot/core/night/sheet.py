@@ -289,7 +289,7 @@ def _with_poison(state: GameState, impaired: list[Effect]) -> GameState:
     for effect in impaired:
         grimoire[effect.player] = replace(grimoire.get(effect.player, GrimoireEntry()),
                                           **_changes(effect.field, True))
-    return replace(state, grimoire=tuple(grimoire.items()))
+    return state.evolve(grimoire=tuple(grimoire.items()))
 
 
 

@@ -149,6 +149,8 @@ class _LineParser(ForumLines):
 
     def _take_bbcode_votes(self, line: str) -> str:
         """Vote tags count anywhere in a line, as on other forums."""
+        if "[" not in line:
+            return line  # no tag at all (most lines of chat)
         for match in _BB_UNVOTE.finditer(line):
             self._unvote(_inside_tag(match.group(2)), match.group(0))
         line = _BB_UNVOTE.sub(" ", line)
@@ -379,9 +381,13 @@ def _unwrapped(line: str) -> str:
 
 
 def _peel(line: str) -> str:
-    """Strip formatting tags, list/heading markers and emphasis around a line."""
-    line = _FORMAT_TAG.sub("", line)
+    """Strip formatting tags, list/heading markers and emphasis around a line (each pass
+    only where its marks can be: most lines of chat have none)."""
+    if "[" in line or "<" in line:
+        line = _FORMAT_TAG.sub("", line)
     line = _LINE_PREFIX.sub("", line, count=1)
+    if "*" not in line and "_" not in line:
+        return line.strip()
     previous = None
     while previous != line:
         previous = line

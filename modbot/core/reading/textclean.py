@@ -13,12 +13,15 @@ this order (the order matters: a `[quote]` typed inside a code block is literal)
 5. optionally spoilers and `[details]` (they count by default).
 
 What remains keeps its line structure so that line-anchored commands still work. Everything
-here is a pure function of its input and never raises on any string.
+here is a pure function of its input and never raises on any string. Each pass runs only when
+the text holds the character its pattern cannot match without (most posts are plain prose),
+and the last few answers are remembered: the engine asks twice for each post.
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _FLAGS = re.IGNORECASE | re.DOTALL
 
@@ -45,26 +48,40 @@ _HTML_DETAILS = re.compile(r"<details\b[^>\n]{0,200}>.*?(?:</details\s*>|\Z)", _
 
 def countable_text(raw: str, *, count_spoilers: bool = True) -> str:
     """Return the parts of `raw` that may carry actions (see module docstring)."""
+    return _countable(raw, count_spoilers)
+
+
+@lru_cache(maxsize=64)
+def _countable(raw: str, count_spoilers: bool) -> str:
     text = raw.replace("\r\n", "\n").replace("\r", "\n")
     text = _strip_code(text)
-    text = _COMMENT.sub("", text)
-    text = _strip_balanced(text, _QUOTE_TAG)
-    text = _HTML_BLOCKQUOTE.sub("", text)
-    text = _GT_LINE.sub("", text)
-    for pattern in _STRIKE:
-        text = pattern.sub("", text)
+    if "<" in text:
+        text = _COMMENT.sub("", text)
+    if "[" in text:
+        text = _strip_balanced(text, _QUOTE_TAG)
+    if "<" in text:
+        text = _HTML_BLOCKQUOTE.sub("", text)
+    if ">" in text:
+        text = _GT_LINE.sub("", text)
+    if "~" in text or "[" in text or "<" in text:
+        for pattern in _STRIKE:
+            text = pattern.sub("", text)
     if not count_spoilers:
-        text = _strip_balanced(text, _SPOILER_TAG)
-        text = _HTML_DETAILS.sub("", text)
+        text = _strip_balanced(text, _SPOILER_TAG) if "[" in text else text
+        text = _HTML_DETAILS.sub("", text) if "<" in text else text
     return text
 
 
 def _strip_code(text: str) -> str:
-    text = _strip_fenced_and_indented(text)
-    text = _BB_CODE.sub("", text)
-    text = _HTML_PRE.sub("", text)
-    text = _INLINE_CODE.sub("", text)
-    return _HTML_CODE.sub("", text)
+    if "```" in text or "~~~" in text or "    " in text or "\t" in text:
+        text = _strip_fenced_and_indented(text)
+    if "[" in text:
+        text = _BB_CODE.sub("", text)
+    if "<" in text:
+        text = _HTML_PRE.sub("", text)
+    if "`" in text:
+        text = _INLINE_CODE.sub("", text)
+    return _HTML_CODE.sub("", text) if "<" in text else text
 
 
 def _strip_fenced_and_indented(text: str) -> str:

@@ -187,17 +187,17 @@ class Event(Protocol):
 
 
 def _today(state: GameState, day: DayState) -> GameState:
-    return replace(state, today=day)
+    return state.evolve(today=day)
 
 
 def _phase_changed(state: GameState, e: PhaseChanged) -> GameState:
     today = DayState(e.cycle, e.at) if e.phase is Phase.DISCUSSION else state.today
-    return replace(state, phase=e.phase, cycle=e.cycle, phase_ends_at=e.ends_at, today=today)
+    return state.evolve(phase=e.phase, cycle=e.cycle, phase_ends_at=e.ends_at, today=today)
 
 
 def _day_ended(state: GameState, e: DayEnded) -> GameState:
     day = replace(state.current_day, ended_at=e.at, executed=e.executed, living_at_end=e.living)
-    return replace(state, today=None, past_days=(*state.past_days, day))
+    return state.evolve(today=None, past_days=(*state.past_days, day))
 
 
 def _executed(state: GameState, e: Executed) -> GameState:
@@ -206,7 +206,7 @@ def _executed(state: GameState, e: Executed) -> GameState:
 
 def _player_died(state: GameState, e: PlayerDied) -> GameState:
     state = state.with_seat(replace(state.seat(e.player), alive=False))
-    state = replace(state, deaths_log=(*state.deaths_log, (e.player, e.cause, e.at)))
+    state = state.evolve(deaths_log=(*state.deaths_log, (e.player, e.cause, e.at)))
     if state.today is None:
         return state
     return _today(state, replace(state.current_day, deaths=(*state.current_day.deaths,
@@ -297,7 +297,7 @@ def _whisper_broken(state: GameState, e: WhisperBroken) -> GameState:
         for w in day.whispers)
     if state.today is not None:
         return _today(state, replace(day, whispers=whispers))
-    return replace(state, past_days=(*state.past_days[:-1], replace(day, whispers=whispers)))
+    return state.evolve(past_days=(*state.past_days[:-1], replace(day, whispers=whispers)))
 
 
 def _consult_requested(state: GameState, e: StorytellerConsultRequested) -> GameState:

@@ -12,8 +12,9 @@ state can be kept, compared or replayed against.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
+from operator import attrgetter
 from typing import Any
 
 from ..wording import Say
@@ -233,6 +234,14 @@ class GameState:
         return cls(setup, setup.seats, Phase.PREGAME, 0, setup.first_night_starts,
                    grimoire=setup.grimoire, bluffs=setup.bluffs)
 
+    def evolve(self, **changes: Any) -> GameState:
+        """The state with these fields changed: `dataclasses.replace`, in half the time (the
+        engine evolves a state at least once a post, and a state has some forty fields)."""
+        values = list(_STATE_VALUES(self))
+        for name, value in changes.items():
+            values[_STATE_INDEX[name]] = value
+        return GameState(*values)
+
     def grimoire_of(self, player: str) -> GrimoireEntry:
         return dict(self.grimoire).get(player, GrimoireEntry())
 
@@ -248,7 +257,7 @@ class GameState:
         to the end of the grimoire, as the latest written)."""
         entry = replace(self.grimoire_of(player), **changes)
         others = tuple((p, g) for p, g in self.grimoire if p != player)
-        return replace(self, grimoire=(*others, (player, entry)))
+        return self.evolve(grimoire=(*others, (player, entry)))
 
     def whisper_day(self) -> DayState | None:
         """The day whose whispers hold now: today, or at night the day just ended."""
@@ -259,7 +268,7 @@ class GameState:
 
     def with_seat(self, new: Seat) -> GameState:
         index = self.setup.seat_index[new.name]
-        return replace(self, seats=(*self.seats[:index], new, *self.seats[index + 1:]))
+        return self.evolve(seats=(*self.seats[:index], new, *self.seats[index + 1:]))
 
     def is_seated(self, name: str) -> bool:
         return name in self.setup.seat_index
@@ -285,6 +294,9 @@ class GameState:
             return ()
         return tuple(n.nominee for n in self.today.open_nominations())
 
+
+_STATE_INDEX = {f.name: i for i, f in enumerate(fields(GameState))}
+_STATE_VALUES = attrgetter(*_STATE_INDEX)
 
 __all__ = [
     "EXECUTION", "EXILE", "NO", "YES", "CastVote", "DayState", "Death", "GameSetup",

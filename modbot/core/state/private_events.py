@@ -169,11 +169,11 @@ def night_of(state: GameState, number: int) -> NightState:
 
 
 def _with_night(state: GameState, night: NightState) -> GameState:
-    return replace(state, night=night)
+    return state.evolve(night=night)
 
 
 def _dealt(state: GameState, _e: CharactersDealt) -> GameState:
-    return replace(state, dealt=True, dealt_grimoire=state.grimoire, dealt_bluffs=state.bluffs)
+    return state.evolve(dealt=True, dealt_grimoire=state.grimoire, dealt_bluffs=state.bluffs)
 
 
 def _choice_made(state: GameState, e: NightChoiceMade) -> GameState:
@@ -242,7 +242,7 @@ def _delayed(state: GameState, e: DawnDelayed) -> GameState:
 
 def _resolved(state: GameState, e: NightResolved) -> GameState:
     night = night_of(state, e.night)
-    return replace(state, night=None, past_nights=(*state.past_nights, night))
+    return state.evolve(night=None, past_nights=(*state.past_nights, night))
 
 
 def _effect_applied(state: GameState, e: EffectApplied) -> GameState:
@@ -257,7 +257,7 @@ def _effects_expired(state: GameState, e: EffectsExpired) -> GameState:
     for player, field in e.changes:  # back to the field's default (False, or None: mad_as)
         default: Any = GrimoireEntry.__dataclass_fields__[field].default
         grimoire[player] = replace(grimoire[player], **{field: default})
-    return replace(state, grimoire=tuple(grimoire.items()), expiring=())
+    return state.evolve(grimoire=tuple(grimoire.items()), expiring=())
 
 
 def _ledger(state: GameState) -> WhisperLedger:
@@ -269,7 +269,7 @@ def _pm_counted(state: GameState, e: WhisperPmCounted) -> GameState:
     used = ledger.neighbour_used
     if e.neighbour is not None:
         used = used | {(e.day, e.author, e.neighbour)}
-    return replace(state, ledger=replace(ledger, neighbour_used=used,
+    return state.evolve(ledger=replace(ledger, neighbour_used=used,
                                          messages=(*ledger.messages, (e.day, e.members))))
 
 
@@ -278,7 +278,7 @@ def _pm_flagged(state: GameState, e: WhisperPmFlagged) -> GameState:
     used = ledger.neighbour_used
     if e.flag.spends_neighbour_whisper:
         used = used | {(e.flag.day, e.flag.author, e.flag.others[0])}
-    return replace(state, ledger=replace(ledger, flags=(*ledger.flags, e.flag),
+    return state.evolve(ledger=replace(ledger, flags=(*ledger.flags, e.flag),
                                          neighbour_used=used))
 
 

@@ -136,24 +136,24 @@ def _nomination_cancelled(state: GameState, e: NominationCancelled) -> GameState
 
 
 def _phase_extended(state: GameState, e: PhaseExtended) -> GameState:
-    return replace(state, phase_ends_at=e.ends_at)
+    return state.evolve(phase_ends_at=e.ends_at)
 
 
 def _confirmation_requested(state: GameState, e: ConfirmationRequested) -> GameState:
     others = tuple(p for p in state.pending if p.by != e.by)
-    return replace(state, pending=(*others, e))
+    return state.evolve(pending=(*others, e))
 
 
 def _confirmation_settled(state: GameState, e: ConfirmationSettled) -> GameState:
-    return replace(state, pending=tuple(p for p in state.pending if p.by != e.by))
+    return state.evolve(pending=tuple(p for p in state.pending if p.by != e.by))
 
 
 def _clock_paused(state: GameState, e: ClockPaused) -> GameState:
-    return replace(state, paused_at=e.at)
+    return state.evolve(paused_at=e.at)
 
 
 def _clock_resumed(state: GameState, e: ClockResumed) -> GameState:
-    return replace(state, paused_at=None, phase_ends_at=state.phase_ends_at + e.shift)
+    return state.evolve(paused_at=None, phase_ends_at=state.phase_ends_at + e.shift)
 
 
 def _grimoire_changed(state: GameState, e: GrimoireChanged) -> GameState:
@@ -163,7 +163,7 @@ def _grimoire_changed(state: GameState, e: GrimoireChanged) -> GameState:
     if str(e.value).strip().casefold() != BABYSITTER:
         return state.with_entry(e.player, reminders=(*reminders, e.value))
     # Lil' Monsta's token moves to one holder
-    state = replace(state, grimoire=tuple(
+    state = state.evolve(grimoire=tuple(
         (p, replace(g, reminders=tuple(r for r in g.reminders if r != BABYSITTER)))
         for p, g in state.grimoire))
     kept = tuple(r for r in reminders if r not in (BABYSITTER, e.value))
@@ -171,7 +171,7 @@ def _grimoire_changed(state: GameState, e: GrimoireChanged) -> GameState:
 
 
 def _game_ended(state: GameState, e: GameEnded) -> GameState:
-    return replace(state, winner=e.winner, winner_reason=e.reason)
+    return state.evolve(winner=e.winner, winner_reason=e.reason)
 
 
 def _vote_corrected(state: GameState, e: VoteCorrected) -> GameState:
@@ -248,7 +248,7 @@ def _with_setup_seats(state: GameState, seats) -> GameState:
     """Replace the seating (the setup's roster and seat index are recomputed from it)."""
     live = {s.name: s for s in state.seats}
     setup = replace(state.setup, seats=tuple(seats))
-    return replace(state, setup=setup, seats=tuple(
+    return state.evolve(setup=setup, seats=tuple(
         replace(live[s.name], aliases=s.aliases) for s in setup.seats))
 
 

@@ -15,11 +15,18 @@ games starting at once cannot hold back the posts the first of them owe. So a bu
 spent on live games first, background work waits for quiet ones, and nothing bursts past the
 budget.
 
+A User API key is also metered by the day (2,880 by default: `max_user_api_reqs_per_day`), so
+a budget may keep a sliding day too (`per_day`); `day_left()` is what the MessageBus planner
+reads (app/bus_watch.py). The bus's thread charges the same budget as the daemon's (a held
+poll is a request like any other to Discourse), so `charge` takes a lock and its priority as
+an argument.
+
 No clock of its own: `clock` is passed in (time.monotonic by default), and nothing sleeps.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import deque
 from contextlib import contextmanager
@@ -34,16 +41,20 @@ class Priority(IntEnum):
 
 RESERVE = {Priority.LIVE: 0, Priority.DUE: 4, Priority.BACKGROUND: 12}
 WINDOW = 60.0
+DAY = 86400.0
 
 
 class Budget:
     """A sliding minute, as Discourse's RateLimiter counts (lib/rate_limiter.rb keeps the times
     of the last `max` requests and refuses one while the oldest is under a minute old)."""
 
-    def __init__(self, per_minute: float = 55, *, clock=None) -> None:
+    def __init__(self, per_minute: float = 55, *, per_day: int = 0, clock=None) -> None:
         self.per_minute = per_minute  # 0: no budget kept (a forum without limits)
+        self.per_day = per_day  # 0: no day kept (an admin's key)
         self.clock = clock or (lambda: time.monotonic())  # looked up when called
         self.times: deque[float] = deque()  # the requests of the last minute
+        self.day_times: deque[float] = deque()  # and of the last day, when a day is kept
+        self.lock = threading.Lock()  # the bus's thread charges it too
         self.priority = Priority.LIVE
         self.spent = 0
         self.refused = 0
@@ -51,17 +62,34 @@ class Budget:
 
     def wait_for(self, priority: Priority | None = None) -> float:
         """Seconds until a request of this priority may go (0: now)."""
+        now = self.clock()
+        return max(self._minute_wait(now, self.priority if priority is None else priority),
+                   self._day_wait(now))
+
+    def _minute_wait(self, now: float, priority: Priority) -> float:
         if not self.per_minute:
             return 0.0
-        now = self.clock()
         while self.times and now - self.times[0] >= WINDOW:
             self.times.popleft()
-        allowed = int(self.per_minute) - self.reserve(self.priority if priority is None
-                                                      else priority)
+        allowed = int(self.per_minute) - self.reserve(priority)
         over = len(self.times) - allowed + 1  # how many must leave the window first
         if over <= 0:
             return 0.0
         return WINDOW - (now - self.times[over - 1])
+
+    def _day_wait(self, now: float) -> float:
+        if not self.per_day:
+            return 0.0
+        while self.day_times and now - self.day_times[0] >= DAY:
+            self.day_times.popleft()
+        return 0.0 if len(self.day_times) < self.per_day else DAY - (now - self.day_times[0])
+
+    def day_left(self) -> int | None:
+        """Requests left in the sliding day (None: no day is kept)."""
+        if not self.per_day:
+            return None
+        self._day_wait(self.clock())
+        return self.per_day - len(self.day_times)
 
     def reserve(self, priority: Priority) -> int:
         """Requests of the minute this priority leaves to the ones above it."""
@@ -73,17 +101,21 @@ class Budget:
         """Requests a minute this priority may spend now (None: no budget is kept)."""
         return int(self.per_minute) - self.reserve(priority) if self.per_minute else None
 
-    def charge(self) -> float:
-        """Spend one request of the current priority: 0, or (nothing spent) the seconds until
-        one may go (the caller raises forum.OverBudget)."""
-        wait = self.wait_for()
-        if wait > 0:
-            self.refused += 1
-            return wait
-        if self.per_minute:
-            self.times.append(self.clock())
-        self.spent += 1
-        return 0.0
+    def charge(self, priority: Priority | None = None) -> float:
+        """Spend one request of `priority` (by default the current one): 0, or (nothing spent)
+        the seconds until one may go (the caller raises forum.OverBudget)."""
+        with self.lock:
+            wait = self.wait_for(priority)
+            if wait > 0:
+                self.refused += 1
+                return wait
+            now = self.clock()
+            if self.per_minute:
+                self.times.append(now)
+            if self.per_day:
+                self.day_times.append(now)
+            self.spent += 1
+            return 0.0
 
     @contextmanager
     def spending(self, priority: Priority):

@@ -23,7 +23,7 @@ from collections import deque
 import requests
 from pydiscourse import DiscourseClient
 
-from .budget import Budget
+from .budget import Budget, Priority
 from .port import ForumPost, ForumUser
 
 JSON_TYPE = "application/json; charset=utf-8"
@@ -129,6 +129,7 @@ class ForumClient(DiscourseClient):
         self.requests_made = 0
         self.pacer = Pacer()
         self.budget = Budget()  # every request is charged to it (budget.py)
+        self.charge_as: Priority | None = None  # this client's priority (else the budget's)
         # once the account's id is known, requests act as it by id (`Api-User-Id`, which
         # Discourse reads as `Api-Username`'s equal: lib/auth/default_current_user_provider.rb)
         self.api_user_id: int | None = None
@@ -145,7 +146,7 @@ class ForumClient(DiscourseClient):
             headers["Api-Username"] = self.api_username
         if self.user_api_client_id is None:
             headers["Api-Key"] = self.api_key
-        wait = self.budget.charge()
+        wait = self.budget.charge(self.charge_as)
         if wait:
             raise OverBudget(f"{verb} {path}: over the request budget", wait)
         self.requests_made += 1

@@ -10,9 +10,13 @@ wake-up: the daemon runs a cycle at once and reads what is new with the reads it
 in the store (`bus:` cursors), so a restart resumes from the bus's backlog; whatever a
 backlog no longer holds, the start-up's cursor reads find. A forum or key that refuses the
 bus (404: no bus; 403: a key without the `message_bus` scope) is left to polling, said once in
-the log; other errors wait and try again (a 429's `Retry-After`). On a User API key (2,880
-requests a day, bus polls included) the polls are planned (`user_key_pace`): held continuously
-while a game is busy, a minute apart after a quiet one otherwise.
+the log; other errors wait and try again (a 429's `Retry-After`). Each poll is charged to the
+daemon's own request budget (adapters/budget.py, as a live game's read): Discourse counts a
+bus poll like any request, so the bus and the daemon together stay under the key's minute
+instead of meeting the forum's 429. On a User API key (2,880 requests a day, bus polls
+included) the polls are planned from the day's budget left (`user_key_pace`): held
+continuously while a game is busy, a minute apart after a quiet one otherwise, and further
+apart as the day's budget runs low.
 """
 
 from __future__ import annotations
@@ -22,7 +26,15 @@ import threading
 import uuid
 from collections.abc import Callable
 
-from ..adapters.forum import ConfigurationError, ForumError, NotFound, PermanentError, TransientError
+from ..adapters.budget import Budget, Priority
+from ..adapters.forum import (
+    ConfigurationError,
+    ForumError,
+    NotFound,
+    OverBudget,
+    PermanentError,
+    TransientError,
+)
 
 log = logging.getLogger("modbot.app.bus_watch")
 CURSOR = "bus:"  # the store's cursor of a channel's last id: "bus:/topic/12"
@@ -33,9 +45,12 @@ HOLD_TIMEOUT = 40  # seconds: longer than the forum's hold (long_polling_interva
 class BusWatch:
     def __init__(self, make_client: Callable, channels: Callable[[], list[str]],
                  wake: threading.Event, last: dict[str, int] | None = None,
-                 pace: Callable[[], float] = lambda: 0.0) -> None:
+                 pace: Callable[[], float] = lambda: 0.0, budget: Budget | None = None) -> None:
         self.client = make_client()
-        self.client.budget.per_minute = 0  # one held poll at a time: its own pace
+        if budget is not None:  # the daemon's: one budget for the key, polls and all
+            self.client.budget, self.client.charge_as = budget, Priority.LIVE
+        else:
+            self.client.budget.per_minute = 0  # one held poll at a time: its own pace
         self.client.timeout = HOLD_TIMEOUT
         self.channels = channels
         self.pace = pace  # seconds to wait after a quiet poll (a User API key's day: below)
@@ -67,6 +82,8 @@ class BusWatch:
                 self.refused = str(exc)
                 log.warning("the forum refuses MessageBus (%s): polling only", exc)
                 return
+            except OverBudget as exc:  # the minute is the daemon's: poll when it has room
+                self.stopping.wait(exc.retry_after)
             except TransientError as exc:
                 self.stopping.wait(max(exc.retry_after, RETRY_SECONDS))
             except ForumError as exc:
@@ -100,20 +117,27 @@ class BusWatch:
 BUSY_DEADLINE = 2 * 3600  # seconds: a deadline this near keeps the poll held continuously
 BUSY_SINCE = 30 * 60  # and so does a post this recent (votes being cast)
 IDLE_GAP = 60.0  # otherwise, on a User API key: a minute between quiet polls
+LONGEST_GAP = 300.0  # and never more than the slow sweep's five minutes
+BUSY_FLOOR = 0.25  # below a quarter of the day's budget left, no poll is held back to back
 
 
-def user_key_pace(games, now) -> float:
-    """A User API key's plan within its 2,880 requests a day: held continuously while a game
-    is busy (a deadline near, or a post in the last half hour), a quiet poll a minute and a
-    half otherwise (some 1,000 polls a day at most, the rest for reads and posts)."""
-    for game in games:
-        state, latest = game.state, game.clock_at
-        if state.phase_ends_at is not None and \
-                0 <= (state.phase_ends_at - now).total_seconds() < BUSY_DEADLINE:
-            return 0.0
-        if latest is not None and (now - latest).total_seconds() < BUSY_SINCE:
-            return 0.0
-    return IDLE_GAP
+def user_key_pace(games, now, day_left: int | None = None, per_day: int = 0) -> float:
+    """Seconds to wait after a quiet poll, on a User API key's 2,880 requests a day: none while
+    a game is busy (a deadline near, or a post in the last half hour) and the day has a quarter
+    of its budget left; a minute otherwise while half is left, then longer as it runs down
+    (half left: a minute; a quarter: two; an eighth: four; never more than five)."""
+    share = day_left / per_day if day_left is not None and per_day else 1.0
+    if share >= BUSY_FLOOR and any(_busy(game, now) for game in games):
+        return 0.0
+    return min(LONGEST_GAP, IDLE_GAP * max(1.0, 0.5 / max(share, 1e-3)))
+
+
+def _busy(game, now) -> bool:
+    state, latest = game.state, game.clock_at
+    if state.phase_ends_at is not None and \
+            0 <= (state.phase_ends_at - now).total_seconds() < BUSY_DEADLINE:
+        return True
+    return latest is not None and (now - latest).total_seconds() < BUSY_SINCE
 
 
 def stored_last(store) -> dict[str, int]:

@@ -268,7 +268,8 @@ def run(config: Config, *, max_cycles: int | None = None) -> int:
         lock.release()
 
 
-USER_KEY_PER_MINUTE = 18  # of a User API key's 20 a minute: two for the bus's held polls
+USER_KEY_PER_MINUTE = 18  # of a User API key's 20 a minute (the bus's polls charged to it too)
+USER_KEY_PER_DAY = 2_800  # of its 2,880 a day: a margin for `modbot check` and a restart
 
 
 def _due(service, clock) -> bool:
@@ -313,7 +314,9 @@ def _run(config: Config, max_cycles: int | None) -> int:
     clock = clock_for(config, client, store)
     _warn_if_behind(clock, store)
     if config.key_kind == "user" and not config.budget_set:
-        client.budget.per_minute = USER_KEY_PER_MINUTE  # of the key's own 20, the bus beside
+        client.budget.per_minute = USER_KEY_PER_MINUTE  # of the key's own 20, bus polls and all
+    if config.key_kind == "user":
+        client.budget.per_day = USER_KEY_PER_DAY
     wake = threading.Event()
     buses: list[BusWatch] = []  # started after the first cycle, once the games are known
     swept = {"at": float("-inf")}
@@ -350,10 +353,12 @@ def _run(config: Config, max_cycles: int | None) -> int:
     scheduler.every(1).seconds.do(service.drain)
     cycle()
     if config.message_bus and config.rehearsal_start is None and not config.forum_clock:
-        pace = (lambda: user_key_pace(tuple(service.games.values()), seen["now"])) \
+        budget = client.budget
+        pace = (lambda: user_key_pace(tuple(service.games.values()), seen["now"],
+                                      budget.day_left(), budget.per_day)) \
             if config.key_kind == "user" else (lambda: 0.0)
         buses.append(BusWatch(config.forum_client, lambda: _channels(service, watch), wake,
-                              stored_last(store), pace).start())
+                              stored_last(store), pace, budget).start())
     while not stopping["flag"]:
         scheduler.run_pending()
         if wake.wait(0.05):  # the forum pushed: read what is new now

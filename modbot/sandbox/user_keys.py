@@ -64,6 +64,7 @@ class UserKeys:
         self.per_minute, self.per_day = PER_MINUTE, PER_DAY
         self.keys: dict[str, UserKey] = {}
         self.lock = threading.Lock()
+        self.refused = 0  # the 429s answered (what a benchmark or a test counts)
 
     def grant(self, user, params: dict) -> UserKey:
         for old in [k for k in self.keys.values()
@@ -97,6 +98,7 @@ class UserKeys:
                     times.popleft()
                 if limit and len(times) >= limit:
                     wait = max(1, int(window - (now - times[0]) + 0.999))
+                    self.refused += 1
                     raise rate_limited("You’ve performed this action too many times. Please "
                                        f"wait {wait} seconds before trying again.", wait, code)
             found.minute.append(now)

@@ -5,6 +5,7 @@ is left to polling."""
 
 import threading
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
@@ -162,3 +163,40 @@ def test_a_daemon_away_longer_than_the_backlog_catches_up_through_its_cursor(for
     assert oldest > resumed + 1  # the bus no longer holds what came just after the stored id
     assert cli.main(["run", "--config", config, "--max-cycles", "2"]) == 0
     assert _locked(_counted(server, topic)[-1], topic, (first, last))
+
+
+def test_on_the_keys_own_limits_a_burst_of_votes_meets_no_429(forum):
+    """The bus's held polls are charged to the daemon's budget (18 of the key's 20 a minute),
+    so a burst of votes (a wake-up, reads and a count each) waits for the bot's own minute
+    instead of meeting the forum's 429; every vote is counted in the end."""
+    import os
+    import signal
+    import time
+    server, topic, folder = forum
+    server.user_keys.per_minute = 20  # Discourse's default max_user_api_reqs_per_minute
+    path = Path(_config(folder, server))  # the bot's own budget, as shipped
+    path.write_text(path.read_text().replace("requests_per_minute = 100\n", ""))
+    numbers: list[int] = []
+
+    def players() -> None:
+        try:
+            time.sleep(2)
+            Client(server).post("Alex", "/nominate Brianna\nShe has been very quiet.",
+                                topic_id=topic)
+            for voter in ("Alex", "Cameron", "Derek", "Ellen"):
+                time.sleep(1.5)
+                numbers.append(_vote(server, topic, voter))
+            ends = time.monotonic() + 150
+            while time.monotonic() < ends and not (
+                    _counted(server, topic) and _locked(_counted(server, topic)[-1], topic,
+                                                        numbers[1:])):
+                time.sleep(0.2)
+        finally:
+            os.kill(os.getpid(), signal.SIGINT)  # the daemon stops after its cycle
+
+    thread = threading.Thread(target=players, daemon=True)
+    thread.start()
+    assert cli.main(["run", "--config", str(path)]) == 0
+    thread.join()
+    assert _locked(_counted(server, topic)[-1], topic, numbers[1:])
+    assert server.bus.polls >= 1 and server.user_keys.refused == 0

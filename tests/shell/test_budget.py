@@ -59,3 +59,29 @@ def test_background_work_leaves_room_for_the_posts_that_are_due():
     assert background_share(0) == 40 - RESERVE[Priority.BACKGROUND]
     assert background_share(15) == 25  # the 15 posts owed now can still go this minute
     assert background_share(500) == 20  # never less than half the minute for the background
+
+
+def test_a_day_kept_refuses_past_its_size_until_the_oldest_request_is_a_day_old():
+    clock = Clock()
+    budget = Budget(0, per_day=3, clock=clock)  # a User API key's day, no minute kept
+    for n in range(3):
+        clock.t = n * 600
+        assert budget.charge() == 0
+    assert budget.day_left() == 0
+    clock.t = 3600
+    assert budget.charge() == 86400 - 3600 and budget.spent == 3
+    clock.t = 86400
+    assert budget.day_left() == 1 and budget.charge() == 0
+    assert Budget(10).day_left() is None  # an admin's key: no day kept
+
+
+def test_a_charge_of_its_own_priority_ignores_the_current_one():
+    """The bus's thread charges as a live read while the daemon's thread spends background."""
+    clock = Clock()
+    budget = Budget(20, clock=clock)
+    with budget.spending(Priority.BACKGROUND):
+        while budget.charge() == 0:
+            pass
+        assert budget.charge(Priority.LIVE) == 0  # what background work left
+        assert budget.charge() > 0
+

@@ -1,10 +1,11 @@
 """A User API key's day (app/bus_watch.py): the bus's polls are held back to back while a game
-is busy, a minute apart after a quiet one otherwise."""
+is busy, a minute apart after a quiet one otherwise, and further apart as the day's budget
+runs low."""
 
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 
-from modbot.app.bus_watch import IDLE_GAP, user_key_pace
+from modbot.app.bus_watch import IDLE_GAP, LONGEST_GAP, user_key_pace
 
 NOW = datetime(2026, 12, 3, 12, tzinfo=UTC)
 
@@ -14,10 +15,23 @@ def _game(deadline_in: timedelta, last_post_ago: timedelta | None):
                            clock_at=NOW - last_post_ago if last_post_ago is not None else None)
 
 
+BUSY = _game(timedelta(hours=1), None)  # a deadline near
+QUIET = _game(timedelta(hours=9), timedelta(hours=3))
+
+
 def test_a_busy_game_keeps_the_poll_held_and_a_quiet_one_spaces_it():
-    assert user_key_pace([_game(timedelta(hours=1), None)], NOW) == 0  # a deadline near
+    assert user_key_pace([BUSY], NOW) == 0
     assert user_key_pace([_game(timedelta(hours=9), timedelta(minutes=5))], NOW) == 0  # posting
-    quiet = _game(timedelta(hours=9), timedelta(hours=3))
-    assert user_key_pace([quiet], NOW) == IDLE_GAP
-    assert user_key_pace([quiet, _game(timedelta(minutes=30), None)], NOW) == 0
+    assert user_key_pace([QUIET], NOW) == IDLE_GAP
+    assert user_key_pace([QUIET, BUSY], NOW) == 0
     assert user_key_pace([], NOW) == IDLE_GAP
+
+
+def test_the_days_budget_left_spaces_the_polls_as_it_runs_down():
+    day = 2_800
+    assert user_key_pace([QUIET], NOW, 2_000, day) == IDLE_GAP  # more than half left
+    assert user_key_pace([QUIET], NOW, 700, day) == 2 * IDLE_GAP  # a quarter
+    assert user_key_pace([QUIET], NOW, 350, day) == 4 * IDLE_GAP  # an eighth
+    assert user_key_pace([QUIET], NOW, 10, day) == LONGEST_GAP
+    assert user_key_pace([BUSY], NOW, 700, day) == 0  # busy, a quarter left: still held
+    assert user_key_pace([BUSY], NOW, 600, day) > 0  # less: the day's budget wins

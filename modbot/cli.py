@@ -302,10 +302,13 @@ def _build_parser() -> argparse.ArgumentParser:
     p = commands.add_parser(
         "login", help="get the bot's own User API key, without a forum admin",
         description="Ask the forum for a User API key for the bot's own account (Discourse's "
-                    "user API keys: any account the site allows, staff always): prints an "
-                    "address to open signed in as the bot's account, reads the payload the "
-                    "forum then shows, checks it (its nonce, this login's RSA key) and saves "
-                    "the key and its client id in a file only you can read (mode 0600).",
+                    "user API keys: any account the site allows, staff always). Where the "
+                    "forum offers Discourse's device flow, prints an address and a code: open "
+                    "it signed in as the bot's account, enter the code and authorize; modbot "
+                    "waits for the forum's answer. Otherwise (or with --classic) prints an "
+                    "address to open and reads the payload the forum then shows. The payload "
+                    "is checked (its nonce, this login's RSA key) and the key and its client "
+                    "id saved in a file only you can read (mode 0600).",
     )
     p.add_argument("--forum", required=True, help="the forum's address (https://...)")
     p.add_argument("--username", default=None,
@@ -314,6 +317,8 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="where to save the key (default: config/modbot.key)")
     p.add_argument("--print", action="store_true",
                    help="print the key and client id (for environment variables) instead")
+    p.add_argument("--classic", action="store_true",
+                   help="paste the forum's payload even where the device flow is offered")
     p.add_argument("--timeout", type=float, default=10, help=argparse.SUPPRESS)
     p.set_defaults(command="login_command")
 

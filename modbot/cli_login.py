@@ -8,16 +8,15 @@ from pathlib import Path
 
 
 def login_command(args) -> int:
+    from .adapters import device_login
     from .adapters.forum import ForumClient, ForumError
     from .adapters.user_key import KeyRequest, SavedKey, UserKeyError, save_key
     request = KeyRequest()
-    print("Sign in to the forum as the bot's own account (never a Storyteller's), open this "
-          "address, and authorize modbot:\n")
-    print(request.authorize_url(args.forum) + "\n")
-    print("Then paste the payload the forum shows, and an empty line:", flush=True)
-    payload = _pasted(sys.stdin)
     try:
-        key = request.key_from_payload(payload)
+        if not args.classic and device_login.offers_device_flow(args.forum):
+            key = _by_device(args.forum, request)
+        else:
+            key = _by_payload(args.forum, request)
     except UserKeyError as exc:
         print(f"modbot: {exc}", file=sys.stderr)
         return 2
@@ -48,6 +47,26 @@ def login_command(args) -> int:
     print(f"Logged in as @{name} ({staff}). The key is in {path} (readable by you only); put "
           f'user_api_key_file = "{path}" in the configuration\'s [forum] table.')
     return 0
+
+
+def _by_device(forum: str, request) -> str:
+    """Discourse's device flow: an address and a code for the host, then the forum's answer."""
+    from .adapters import device_login
+    login = device_login.start(forum, request)
+    print("Sign in to the forum as the bot's own account (never a Storyteller's), open this "
+          f"address:\n\n{login.address}\n\nenter the code {login.user_code} and authorize "
+          f"modbot. Waiting for the forum (up to {int(login.expires_in // 60)} minutes)...",
+          flush=True)
+    return device_login.wait_for_key(forum, request, login)
+
+
+def _by_payload(forum: str, request) -> str:
+    """The classic flow: the host pastes the encrypted payload the forum shows."""
+    print("Sign in to the forum as the bot's own account (never a Storyteller's), open this "
+          "address, and authorize modbot:\n")
+    print(request.authorize_url(forum) + "\n")
+    print("Then paste the payload the forum shows, and an empty line:", flush=True)
+    return request.key_from_payload(_pasted(sys.stdin))
 
 
 def logout_command(args) -> int:

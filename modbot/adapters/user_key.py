@@ -1,7 +1,9 @@
 """Theory of operation: a User API key for the bot's own account, without a forum admin.
 
 `modbot login` makes a `KeyRequest`: a fresh RSA key pair (2048 bits), a client id and a
-nonce; the host opens `authorize_url` signed in as the bot's account and authorizes; the forum
+nonce. Where the forum offers the device flow (device_login.py) the host opens an address and
+enters a code; otherwise (the classic flow) the host opens `authorize_url` signed in as the
+bot's account and authorizes; the forum
 shows an encrypted payload (app/controllers/user_api_keys_controller.rb: `{key, nonce, push,
 api}` as JSON, RSA PKCS #1 v1.5, Base64), which `key_from_payload` decrypts with the private
 key and checks: a payload for another request (its nonce not ours, or not decryptable with our
@@ -24,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
 
-from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 SCOPES = ("write", "message_bus", "session_info")
@@ -48,17 +50,24 @@ class KeyRequest:
         return self.private_key.public_key().public_bytes(
             serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo).decode()
 
+    def fields(self) -> dict[str, str]:
+        """What the forum is asked for: this application, its key pair's public half, the
+        scopes and the nonce (both flows)."""
+        return {"application_name": APPLICATION, "client_id": self.client_id,
+                "scopes": ",".join(SCOPES), "nonce": self.nonce, "public_key": self.public_pem}
+
     def authorize_url(self, forum_url: str) -> str:
-        query = urlencode({"application_name": APPLICATION, "client_id": self.client_id,
-                           "scopes": ",".join(SCOPES), "nonce": self.nonce,
-                           "public_key": self.public_pem})
+        query = urlencode(self.fields())
         return f"{forum_url.rstrip('/')}/user-api-key/new?{query}"
 
-    def key_from_payload(self, payload: str) -> str:
-        """The key the pasted payload holds, once decrypted and its nonce checked."""
+    def key_from_payload(self, payload: str, padding_mode: str = "pkcs1") -> str:
+        """The key the payload holds, once decrypted (PKCS #1 v1.5, or OAEP with SHA-1 as
+        the device flow asks) and its nonce checked."""
+        scheme = padding.OAEP(padding.MGF1(hashes.SHA1()), hashes.SHA1(), None) \
+            if padding_mode == "oaep" else padding.PKCS1v15()
         try:
             sealed = base64.b64decode("".join(payload.split()), validate=True)
-            data = json.loads(self.private_key.decrypt(sealed, padding.PKCS1v15()))
+            data = json.loads(self.private_key.decrypt(sealed, scheme))
         except (binascii.Error, ValueError) as exc:
             raise UserKeyError("the payload does not decrypt with this login's key: paste the "
                                "payload the forum showed for the address printed above, whole "

@@ -21,7 +21,7 @@ from email.parser import BytesParser
 from email.policy import HTTP
 from urllib.parse import parse_qs
 
-from . import user_keys, web
+from . import device_auth, user_keys, web
 from .forum import ApiError, errors, rate_limited
 from .moderation_routes import ROUTES as MODERATION_ROUTES
 from .routes import ROUTES, Request
@@ -100,9 +100,10 @@ def _bus_poll(sandbox, path: str, params: dict, headers) -> Answer:
 
 def _user_key_route(sandbox, method, path, params, headers) -> Answer | None:
     params = {**params, "_user_api_key": headers.get("User-Api-Key", "")}
+    viewer = web.viewer_of(sandbox.forum, headers.get("Cookie", ""))
     try:
-        found = user_keys.respond(sandbox, method, path, params,
-                                  web.viewer_of(sandbox.forum, headers.get("Cookie", "")))
+        found = device_auth.respond(sandbox, method, path, params, viewer) or \
+            user_keys.respond(sandbox, method, path, params, viewer)
     except ApiError as exc:
         return Answer(exc.status, exc.body, exc.headers)
     return Answer(*found) if found is not None else None

@@ -19,6 +19,7 @@ from collections import Counter, deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
+from .device_auth import DeviceGrants
 from .exchange import Answer, answer, encode
 from .forum import Clock, Forum, errors, rate_limited
 from .message_bus import Bus, published
@@ -102,6 +103,7 @@ class SandboxState:
         self.faults = Faults()
         self.uploads = Uploads()
         self.user_keys = UserKeys(self.forum.seconds)  # User API keys (user_keys.py)
+        self.device_grants = DeviceGrants(self.forum.seconds)  # their device flow
         self.bus = Bus()  # MessageBus (message_bus.py)
         self.forum.listeners.append(
             lambda kind, topic, post: published(self.bus, self.forum, kind, topic, post))

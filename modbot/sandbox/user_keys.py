@@ -9,7 +9,8 @@ authorizes (`POST /user-api-key`); a new key is made (replacing the user's earli
 that client id) and, without `auth_redirect`, the page shows the payload to paste back:
 `{key, nonce, push, api}` as JSON, encrypted with the public key (PKCS #1 v1.5, as Ruby's
 `public_encrypt`) and in Base64 with a line break every 60 characters (`Base64.encode64`).
-`HEAD /user-api-key/new` answers with `Auth-Api-Version`. `POST /user-api-key/revoke` with
+`HEAD /user-api-key/new` answers with `Auth-Api-Version` (and `Auth-Api-Device-Code` where the
+device flow is on: device_auth.py). `POST /user-api-key/revoke` with
 the key revokes it.
 
 A request with a `User-Api-Key` header acts as its user (lib/auth/default_current_user_provider.rb):
@@ -31,7 +32,7 @@ import threading
 from collections import deque
 from dataclasses import dataclass, field
 
-from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 from .forum import errors, rate_limited
@@ -116,12 +117,15 @@ def permits(scopes: frozenset[str], method: str, path: str) -> bool:
     return method == "GET" and path.startswith("/session/current") and "session_info" in scopes
 
 
-def encrypted_payload(public_key_pem: str, payload: dict) -> str:
-    """The payload as Discourse sends it: RSA PKCS #1 v1.5, Base64 in lines of 60."""
+def encrypted_payload(public_key_pem: str, payload: dict, padding_mode: str = "pkcs1") -> str:
+    """The payload as Discourse sends it: RSA with PKCS #1 v1.5 padding (or OAEP with SHA-1,
+    OpenSSL's, when asked: device_auth/crypto.rb), Base64 in lines of 60."""
     key = serialization.load_pem_public_key(public_key_pem.encode("ascii"))
     if not isinstance(key, rsa.RSAPublicKey):
         raise ValueError("not an RSA key")
-    sealed = key.encrypt(json.dumps(payload, separators=(",", ":")).encode(), padding.PKCS1v15())
+    scheme = padding.OAEP(padding.MGF1(hashes.SHA1()), hashes.SHA1(), None) \
+        if padding_mode == "oaep" else padding.PKCS1v15()
+    sealed = key.encrypt(json.dumps(payload, separators=(",", ":")).encode(), scheme)
     text = base64.b64encode(sealed).decode("ascii")
     return "".join(text[i:i + 60] + "\n" for i in range(0, len(text), 60))
 
@@ -131,29 +135,30 @@ def encrypted_payload(public_key_pem: str, payload: dict) -> str:
 def respond(sandbox, method: str, path: str, params: dict, viewer) -> tuple | None:
     """The user-api-key routes (None: not one of them)."""
     keys: UserKeys = sandbox.user_keys
-    if path == "/user-api-key/new" and method == "HEAD":
-        return 200, b"", {"Auth-Api-Version": str(AUTH_API_VERSION)}
+    if path == "/user-api-key/new" and method == "HEAD":  # what the forum offers (device_auth.py)
+        device = {"Auth-Api-Device-Code": "true"} if sandbox.device_grants.enabled else {}
+        return 200, b"", {"Auth-Api-Version": str(AUTH_API_VERSION), **device}
     if path == "/user-api-key/revoke" and method == "POST":
         return _revoke(sandbox, params)
     if path not in ("/user-api-key/new", "/user-api-key") or method not in ("GET", "POST"):
         return None
     problem = _invalid(params)
     if problem:
-        return 403, _page("Not allowed", f"<p>{html.escape(problem)}</p>"), {}
+        return 403, page("Not allowed", f"<p>{html.escape(problem)}</p>"), {}
     if viewer is None:
-        return 403, _page("Log in first", "<p>Log in (the sandbox's “viewing as” switcher) "
+        return 403, page("Log in first", "<p>Log in (the sandbox's “viewing as” switcher) "
                           "to authorize an application.</p>"), {}
     if not (viewer.staff or viewer.trust_level >= keys.min_trust_level):
-        return 403, _page("Not allowed", "<p>Your trust level cannot authorize "
+        return 403, page("Not allowed", "<p>Your trust level cannot authorize "
                           "applications on this site.</p>"), {}
     if method == "GET":
-        return 200, _authorize_page(params, viewer), {}
+        return 200, _authorizepage(params, viewer), {}
     granted = keys.grant(viewer, params)
     payload = encrypted_payload(params["public_key"], {
         "key": granted.key, "nonce": params["nonce"], "push": False, "api": AUTH_API_VERSION})
     if params.get("format") == "json":
         return 200, {"payload": payload, "instructions": "Paste the payload in the application."}, {}
-    return 200, _page("Authorized", f"<p>{html.escape(params['application_name'])} can now "
+    return 200, page("Authorized", f"<p>{html.escape(params['application_name'])} can now "
                       "use your account. Copy this and paste it in the application:</p>"
                       f'<pre id="payload">{html.escape(payload)}</pre>'), {}
 
@@ -179,17 +184,17 @@ def _revoke(sandbox, params: dict):
     return 200, {"success": "OK"}, {}
 
 
-def _authorize_page(params: dict, viewer) -> str:
+def _authorizepage(params: dict, viewer) -> str:
     hidden = "".join(f'<input type="hidden" name="{name}" value="{html.escape(str(params[name]))}">'
                      for name in REQUIRED if name in params)
     scopes = ", ".join(html.escape(s) for s in str(params["scopes"]).split(","))
-    return _page("Authorize an application", (
+    return page("Authorize an application", (
         f"<p><b>{html.escape(params['application_name'])}</b> asks to use the account "
         f"<b>@{html.escape(viewer.username)}</b>, to: {scopes}.</p>"
         f'<form method="post" action="/user-api-key">{hidden}'
         '<button id="authorize" type="submit">Authorize</button></form>'))
 
 
-def _page(title: str, body: str) -> str:
+def page(title: str, body: str) -> str:
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}"
             f"</title></head><body><h1>{html.escape(title)}</h1>{body}</body></html>")

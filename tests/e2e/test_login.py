@@ -46,9 +46,10 @@ def _authorized(server, request: KeyRequest, as_user: str = "modbot") -> str:
 
 
 def _login(monkeypatch, request, payload, *extra):
+    """`modbot login --classic` (this file's flow: the device flow has test_login_device.py)."""
     monkeypatch.setattr(user_key, "KeyRequest", lambda: request)
     monkeypatch.setattr("sys.stdin", io.StringIO(payload + "\n\n"))
-    return cli.main(["login", *extra])
+    return cli.main(["login", "--classic", *extra])
 
 
 def _config(tmp_path, server, key_file) -> str:
@@ -85,6 +86,19 @@ def test_login_keeps_the_bots_own_key_in_a_file_only_its_owner_reads(server, tmp
     assert "problem: the User API key" not in out
     assert cli.main(["logout", "--config", config]) == 0
     assert granted.revoked and not key_file.exists()
+
+
+def test_a_forum_without_the_device_flow_gets_the_classic_one(server, tmp_path, monkeypatch,
+                                                               capsys):
+    server.device_grants.enabled = False  # a Discourse older than the device flow
+    assert "Auth-Api-Device-Code" not in requests.head(server.url + "/user-api-key/new",
+                                                       timeout=10).headers
+    request = KeyRequest()
+    monkeypatch.setattr(user_key, "KeyRequest", lambda: request)
+    monkeypatch.setattr("sys.stdin", io.StringIO(_authorized(server, request) + "\n\n"))
+    assert cli.main(["login", "--forum", server.url, "--key-file",
+                     str(tmp_path / "modbot.key")]) == 0
+    assert "paste the payload" in capsys.readouterr().out
 
 
 def test_a_revoked_key_is_reported_by_check(server, tmp_path, monkeypatch, capsys):

@@ -8,8 +8,6 @@ time. `.ci/run` installs chromium and chromium-driver; outside CI a machine with
 
 from __future__ import annotations
 
-import os
-import shutil
 import textwrap
 from datetime import timedelta
 
@@ -17,6 +15,8 @@ import pytest
 
 from modbot.app.service import Settings
 from modbot.browser_rehearsal import start_rehearsal
+
+from .browser import chromium
 
 pytestmark = pytest.mark.slow
 
@@ -40,25 +40,6 @@ GAME = textwrap.dedent("""\
 AT_ONCE = Settings(bot_username="modbot", settle_seconds=0)
 
 
-def _browser():
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver = shutil.which("chromedriver")
-    if not (chromium and driver):
-        if os.environ.get("CI"):
-            pytest.fail("Chromium and chromedriver are required in CI (apt-get install "
-                        "chromium chromium-driver)")
-        pytest.skip("Chromium or chromedriver not installed (apt-get install chromium "
-                    "chromium-driver)")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                     "--window-size=1100,1400"):
-        options.add_argument(argument)
-    return webdriver.Chrome(service=Service(driver), options=options)
-
-
 @pytest.fixture
 def rehearsal(tmp_path):
     game = tmp_path / "game.toml"
@@ -70,7 +51,7 @@ def rehearsal(tmp_path):
 
 @pytest.fixture
 def browser():
-    driver = _browser()
+    driver = chromium()
     yield driver
     driver.quit()
 

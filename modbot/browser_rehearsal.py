@@ -3,12 +3,16 @@
 Theory of operation: one process holds the sandbox forum (Discourse's default limits, its
 clock started `lead` before the game's first night and running `speed` times real time), the
 accounts the game file names (the bot and the Storytellers as moderators, the players; each
-with a single-user API key, as on a real forum, so the shared admin budget is the bot's alone),
+with a single-user API key for scripts),
 the game thread (the opening post `modbot game new` writes, posted by the bot), and the bot
 itself: a `Service` on a fresh SQLite file under `data/`, polled on the forum's own clock (the
-one clock). People play through the sandbox's pages (`sandbox/web.py`); scripts use the
-master key. Ctrl-C stops everything it started and saves the thread as a thread file for
-`modbot replay`. Every run starts over from scratch: a new forum and a new database.
+one clock). The bot runs as on a forum without an admin: on its own User API key (granted by
+the sandbox as `modbot login` would get it, within the key's limits on the forum's clock), woken
+by the forum's MessageBus (app/bus_watch.py: a post is answered as soon as the bot has read it,
+so a rehearsal shows the real latency), with a poll every `poll_seconds` as the sweep. People
+play through the sandbox's pages (`sandbox/web.py`); scripts use the master key. Ctrl-C
+stops everything it started and saves the thread as a thread file for `modbot replay`. Every
+run starts over from scratch: a new forum and a new database.
 """
 
 from __future__ import annotations
@@ -26,6 +30,9 @@ from pathlib import Path
 
 from .adapters.forum import ForumClient, ForumError
 from .adapters.store import Store
+from .adapters.user_key import APPLICATION, SCOPES
+from .app.bus_watch import BusWatch
+from .app.daemon import USER_KEY_PER_MINUTE
 from .app.opening import opening_post
 from .app.service import Service, Settings
 from .core import GameSetup
@@ -52,6 +59,7 @@ class LiveRehearsal:
     database: Path
     keys: dict[str, str]  # username -> single-user API key
     topic_id: int  # the game thread, opened by the rehearsal
+    bot_client: ForumClient | None = None  # the bot's client, on its User API key
 
     @property
     def forum(self) -> Forum:
@@ -67,25 +75,46 @@ class LiveRehearsal:
         return self.service.cycle(self.forum.clock.now())
 
     def run(self, stop: threading.Event, poll_seconds: float = 5.0) -> None:
-        """Poll every `poll_seconds` and deliver the outbox every second until `stop` is set."""
+        """Until `stop` is set: a cycle as soon as the forum pushes news and every
+        `poll_seconds` besides, and the outbox delivered every second."""
+        wake = threading.Event()
+        bus = self._bus(wake)
         next_poll = 0.0
-        while not stop.is_set():
-            if time.monotonic() >= next_poll:
-                self._logged_cycle()
-                next_poll = time.monotonic() + poll_seconds
-            else:
-                self.service.drain()
-            stop.wait(min(1.0, poll_seconds))
+        try:
+            while not stop.is_set():
+                if wake.is_set() or time.monotonic() >= next_poll:
+                    wake.clear()
+                    owed = self._logged_cycle()  # reads put off, or a game still to start:
+                    next_poll = time.monotonic() + (1.0 if owed else poll_seconds)  # soon
+                else:
+                    self.service.drain()
+                wake.wait(min(1.0, poll_seconds))
+        finally:
+            if bus is not None:
+                bus.stop()
 
-    def _logged_cycle(self) -> None:
+    def _bus(self, wake: threading.Event) -> BusWatch | None:
+        client = self.bot_client
+        if client is None:
+            return None
+        channels = [f"/topic/{self.topic_id}"] + \
+            ([f"/notification-alert/{self.service.bot_id}"] if self.service.bot_id else [])
+        return BusWatch(lambda: ForumClient(client.host, client.api_username, client.api_key,
+                                            user_api_client_id=client.user_api_client_id),
+                        lambda: channels, wake, budget=client.budget).start()
+
+    def _logged_cycle(self) -> bool:
+        """One cycle, logged; True when it left work for the next one (reads the request
+        budget put off, or a game still to start)."""
         try:
             report = self.cycle()
         except ForumError as exc:  # the sandbox refused a read: said, and tried again
             log.warning("cycle: %s", exc)
-            return
+            return True
         if report.posts or report.sent:
             log.info("forum time %s: %d posts handled, %d sent",
                      f"{self.forum.clock.now():%a %d %b %H:%M}", report.posts, report.sent)
+        return bool(report.deferred or self.service.waiting)
 
     def export(self, path: Path) -> Path:
         """The game thread as a thread file (`modbot replay GAME.toml FILE`)."""
@@ -118,13 +147,18 @@ def start_rehearsal(game: str | Path, *, speed: float = 60.0, port: int = 0,
     database = _fresh_database(data_dir, setup)
     store = Store(f"sqlite:///{database}")
     server.start()
-    client = ForumClient(server.url, setup.bot_username, server.api_key)
+    granted = server.user_keys.grant(forum.account(setup.bot_username), {
+        "client_id": f"rehearsal-{secrets.token_hex(4)}", "application_name": APPLICATION,
+        "scopes": ",".join(SCOPES)})  # what `modbot login` gets on a real forum
+    client = ForumClient(server.url, setup.bot_username, granted.key,
+                         user_api_client_id=granted.client_id)
     client.budget.clock = lambda: forum.seconds()  # the budget counts the forum's minutes,
     # as the sandbox's limiter does (a rehearsal's minute passes faster than a real one)
     service = Service(client, store, [setup],
                       settings or Settings(bot_username=setup.bot_username))
+    client.budget.per_minute = USER_KEY_PER_MINUTE  # of the key's 20, as the daemon keeps
     service.start()
-    return LiveRehearsal(server, setup, service, store, database, keys, topic_id)
+    return LiveRehearsal(server, setup, service, store, database, keys, topic_id, client)
 
 
 def _open_thread(forum: Forum, setup: GameSetup) -> int:

@@ -248,8 +248,8 @@ def _build_parser() -> argparse.ArgumentParser:
                         "plays an hour in a minute (default 60)")
     p.add_argument("--port", type=int, default=8080, help="port on 127.0.0.1 (default 8080)")
     p.add_argument("--poll", type=float, default=5.0,
-                   help="real seconds between the bot's polls (default 5: two reads a poll "
-                        "stay well inside Discourse's 60 admin requests a minute)")
+                   help="real seconds between the bot's sweeps (default 5; the forum's "
+                        "MessageBus wakes the bot at once between them)")
     p.add_argument("--data", default="data",
                    help="folder for the database, the keys and the saved thread (default data)")
     p.set_defaults(command="rehearse_command")

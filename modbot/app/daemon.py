@@ -273,10 +273,11 @@ USER_KEY_PER_DAY = 2_800  # of its 2,880 a day: a margin for `modbot check` and 
 
 
 def _due(service, clock) -> bool:
-    """A game has something due on the clock by now (the cycle must run, bus or not)."""
+    """A game has something due on the clock by now, or waits to start (the cycle must run,
+    bus or not: a start-up the request budget put off is tried again at the next tick)."""
     now = clock.now()
-    return any((due := game.next_due()) is not None and due <= now
-               for game in service.games.values())
+    return bool(service.waiting) or any((due := game.next_due()) is not None and due <= now
+                                        for game in service.games.values())
 
 
 def _channels(service, watch) -> list[str]:
@@ -319,7 +320,8 @@ def _run(config: Config, max_cycles: int | None) -> int:
         client.budget.per_day = USER_KEY_PER_DAY
     wake = threading.Event()
     buses: list[BusWatch] = []  # started after the first cycle, once the games are known
-    swept = {"at": float("-inf")}
+    swept = {"at": float("-inf"), "deferred": False}  # the last full cycle, and whether it
+    # left reads for later (the budget's next tokens): then the next tick runs one again
     seen = {"now": clock.now()}  # the main thread's last reading, for the bus's thread
 
     def counted() -> None:
@@ -330,7 +332,7 @@ def _run(config: Config, max_cycles: int | None) -> int:
     def cycle(woken: bool = False):
         bus = buses[0] if buses else None
         if not woken and bus is not None and bus.healthy and not _due(service, clock) and \
-                time.monotonic() - swept["at"] < config.bus_sweep_seconds:
+                not swept["deferred"] and time.monotonic() - swept["at"] < config.bus_sweep_seconds:
             counted()  # the bus wakes the bot; a full poll only every bus_sweep_seconds, or
             return  # when the clock has something due (a deadline, a lock, a reminder)
         swept["at"] = time.monotonic()
@@ -343,6 +345,7 @@ def _run(config: Config, max_cycles: int | None) -> int:
         except ForumError as exc:  # never ends a running daemon: logged, tried next cycle
             log.error("cycle failed (tried again next cycle): %s", exc)
             return
+        swept["deferred"] = bool(report.deferred)
         counted()
         log.info("cycle %d: %d requests, %d posts handled, %d sent%s", stopping["cycles"],
                  report.requests, report.posts, report.sent,

@@ -167,3 +167,41 @@ def test_a_fast_rehearsal_gives_a_person_a_real_minute_to_act(tmp_path):
         assert served.window(timedelta(minutes=10)) == timedelta(minutes=60)
     finally:
         live.stop()
+
+
+def test_a_rehearsals_bot_runs_on_its_user_key_and_is_woken_by_the_bus(tmp_path):
+    """As on a forum without an admin: the bot's requests carry its own User API key, and a
+    post wakes it through MessageBus though its sweep is ten minutes apart, so a post is read
+    in the latency a host will see."""
+    import threading
+    import time
+
+    from tests.sandbox_fixtures import KEY, Client
+    game = tmp_path / "game.toml"
+    game.write_text(GAME, encoding="utf-8")
+    # 60x: the key's minute (on the forum's clock) passes in a second, as in `modbot rehearse`
+    live = start_rehearsal(game, speed=60, data_dir=tmp_path / "data", settings=AT_ONCE,
+                           api_key=KEY)
+    stop = threading.Event()
+    runner = threading.Thread(target=live.run, args=(stop, 600.0), daemon=True)
+    try:
+        runner.start()
+        started = time.monotonic()
+        while not live.service.games and time.monotonic() - started < 20:
+            time.sleep(0.05)  # the game's start-up, woken by the bus's first answers
+        time.sleep(1)
+        reads = live.server.counts["GET /t/{id}/posts(.json)"]
+        posted = time.monotonic()
+        Client(live.server).post("Alex", "Hello all, looking forward to this game.",
+                                 topic_id=live.topic_id)
+        while time.monotonic() - posted < 20 and \
+                live.server.counts["GET /t/{id}/posts(.json)"] == reads:
+            time.sleep(0.05)
+        read = live.server.counts["GET /t/{id}/posts(.json)"] > reads  # the bot read the post
+    finally:
+        stop.set()
+        runner.join(10)
+        live.stop()
+    assert read and live.server.bus.polls >= 1  # within seconds, not the ten-minute sweep
+    (bot_key,) = [k for k in live.server.user_keys.keys.values() if k.username == "modbot"]
+    assert len(bot_key.day) > 0 and bot_key.scopes == {"write", "message_bus", "session_info"}

@@ -1,0 +1,172 @@
+"""Benchmark: a key's day. Requests a minute, idle and busy, on a User API key and an admin's key.
+
+The daemon (`modbot run`, MessageBus on, `poll_seconds = 15`, the sweep every 300 s) runs
+against the sandbox at real speed with 1 or 10 game threads and nothing posted. After a
+minute's start-up, its requests are counted for `--minutes` (the sandbox counts each request:
+on a User API key, those the key was charged). Three kinds of run, each with 1 and 10 games:
+
+- `user_quiet`: a User API key, every deadline hours away and nobody posting: the planned day
+  (a held poll, then a minute's gap);
+- `user_busy`: a User API key, a deadline within two hours: polls held back to back;
+- `admin`: an admin's key (its polls are always held back to back).
+
+Then, on the busy User API key with 1 game, `--votes` votes 20 s apart: the requests each
+costs (the wake-up, the reads, the count with its picture and post).
+
+Prints one JSON object: each run's requests a minute and a day at that rate; the cost of a
+vote; and, from those figures, a day for 1 and 10 games on each key, assuming each game is busy
+(a deadline near or posts in the last half hour) 12 hours a day with 200 posts that carry an
+action, and quiet the other 12; and how many such games one User API key serves within the
+bot's 2,800 of the key's 2,880 requests a day. The worst off-peak latency on a User API key is
+the planned gap plus a read (`bus_watch.IDLE_GAP`): printed beside it. The runs go in parallel
+(each holds a poll open most of the time: little to compete for).
+
+Run: python benchmarks/key_day.py [--minutes 4] [--votes 6]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from modbot.adapters.user_key import SCOPES, SavedKey, save_key
+from modbot.app.bus_watch import IDLE_GAP
+from modbot.app.daemon import USER_KEY_PER_DAY
+from modbot.sandbox.forum import Forum
+from modbot.sandbox.server import SandboxServer
+
+ROOT = Path(__file__).resolve().parent.parent
+KEY = "bench-key"
+PLAYERS = ("Alex", "Brianna", "Cameron", "Derek", "Ellen")
+BUSY_HOURS, POSTS_A_DAY = 12, 200  # the day a game is assumed to have
+
+
+def _forum(folder: Path, games: int, kind: str, busy: bool):
+    forum = Forum(limits=False)  # the bot alone posts (staff); the players only vote
+    bot = forum.add_user("modbot", moderator=True)
+    for name in ("nightingale", *PLAYERS):
+        forum.add_user(name)
+    server = SandboxServer(0, api_key=KEY, forum=forum, admin_api_limit=0).start()
+    # a deadline within two hours (busy), or day 1's discussion with hours to go (quiet)
+    started = datetime.now(UTC) - (timedelta(hours=47) if busy else timedelta(hours=25))
+    for n in range(games):
+        topic = forum.create(bot, {"title": f"Key day: game thread {n + 1}", "category": 1,
+                                   "raw": f"The opening post of game {n + 1}."}, api=False).topic_id
+        (folder / f"game{n}.toml").write_text(
+            f'[game]\nname = "Game {n + 1}"\nstorytellers = ["nightingale"]\ntopic_id = {topic}\n'
+            f'first_night_starts = "{started:%Y-%m-%dT%H:%M:%SZ}"\n'
+            + "".join(f'[[seat]]\nplayer = "{p}"\n' for p in PLAYERS))
+    forum_table = f'[forum]\nurl = "{server.url}"\nusername = "modbot"\n'
+    if kind == "user":
+        granted = server.user_keys.grant(bot, {"client_id": "c1", "application_name": "modbot",
+                                               "scopes": ",".join(SCOPES)})
+        save_key(folder / "modbot.key", SavedKey(server.url, "modbot", granted.key, "c1"))
+        forum_table += 'user_api_key_file = "modbot.key"\n'
+    (folder / "modbot.toml").write_text(
+        forum_table + f'[bot]\ndatabase_url = "sqlite:///{folder}/bot.sqlite"\n'
+        'poll_seconds = 15\nvote_count_minutes = 0\nsettle_seconds = 0\n'
+        + "".join(f'[[game]]\nfile = "game{n}.toml"\n' for n in range(games)))
+    return server
+
+
+def _charged(server, kind: str) -> int:
+    if kind == "user":
+        return sum(len(k.day) for k in server.user_keys.keys.values())
+    return sum(server.counts.values())
+
+
+def one_run(kind: str, games: int, busy: bool, minutes: float, votes: int) -> dict:
+    """In a child process: start the daemon, count, stop it (SIGINT), print the figures."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        server = _forum(folder, games, kind, busy)
+        env = {**os.environ, "MODBOT_API_KEY": KEY}
+        daemon = subprocess.Popen([sys.executable, "-m", "modbot", "run", "--config",
+                                   str(folder / "modbot.toml")], env=env, cwd=ROOT,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            time.sleep(60)  # start-up: the deal, the phases owed, the first reads
+            before, began = _charged(server, kind), time.monotonic()
+            time.sleep(minutes * 60)
+            idle = (_charged(server, kind) - before) / ((time.monotonic() - began) / 60)
+            per_vote = _votes(server, kind, votes, idle) if votes else None
+        finally:
+            daemon.terminate()
+            daemon.wait(30)
+            server.stop()
+    return {"per_minute": round(idle, 2), "per_day_at_that_rate": round(idle * 1440),
+            **({"requests_per_vote": per_vote} if per_vote is not None else {})}
+
+
+def _votes(server, kind: str, votes: int, idle_per_minute: float) -> float:
+    """Requests a vote costs beyond the polls the idle rate already counts."""
+    from tests.sandbox_fixtures import Client
+    topic = min(server.forum.topics)
+    client = Client(server)
+    client.post("Alex", "/nominate Ellen\nEllen has said nothing at all today.", topic_id=topic)
+    time.sleep(20)
+    before, began = _charged(server, kind), time.monotonic()
+    for n in range(votes):
+        client.post(PLAYERS[1 + n % 3], f"/vote Ellen {'yes' if n % 2 else 'no'}\nMy vote {n}.",
+                    topic_id=topic)
+        time.sleep(20)
+    spent = _charged(server, kind) - before - idle_per_minute * (time.monotonic() - began) / 60
+    return round(spent / votes, 1)
+
+
+def _day(quiet: float, busy: float, per_vote: float, games: int) -> int:
+    """A day: busy BUSY_HOURS (polls held, any game busy), quiet the rest, and each game's
+    posts' own requests (the polls the posts cut short are in the busy rate already)."""
+    return round(busy * 60 * BUSY_HOURS + quiet * 60 * (24 - BUSY_HOURS)
+                 + games * POSTS_A_DAY * per_vote)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--minutes", type=float, default=4)
+    parser.add_argument("--votes", type=int, default=6)
+    parser.add_argument("--one", nargs=3, metavar=("KIND", "GAMES", "BUSY"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:  # a child: one run
+        kind, games, busy = args.one[0], int(args.one[1]), args.one[2] == "busy"
+        votes = args.votes if (kind, games, busy) == ("user", 1, True) else 0
+        print(json.dumps(one_run(kind, games, busy, args.minutes, votes)))
+        return 0
+    runs = {f"{kind}_{'busy' if busy else 'quiet'}_{games}_game{'s' if games > 1 else ''}":
+            (kind, games, busy) for kind, busy in (("user", False), ("user", True), ("admin", False))
+            for games in (1, 10)}
+    children = {name: subprocess.Popen(
+        [sys.executable, __file__, "--minutes", str(args.minutes), "--votes", str(args.votes),
+         "--one", kind, str(games), "busy" if busy else "quiet"], stdout=subprocess.PIPE, text=True)
+        for name, (kind, games, busy) in runs.items()}
+    out = {name: json.loads(child.communicate()[0].strip().splitlines()[-1])
+           for name, child in children.items()}
+    per_vote = out["user_busy_1_game"]["requests_per_vote"]
+    days = {}
+    for kind in ("user", "admin"):
+        for games, suffix in ((1, "1_game"), (10, "10_games")):
+            quiet = out[f"{kind}_quiet_{suffix}"]["per_minute"]
+            busy = out[f"user_busy_{suffix}"]["per_minute"] if kind == "user" else quiet
+            days[f"day_{kind}_key_{suffix}"] = _day(quiet, busy, per_vote, games)
+    quiet, busy = out["user_quiet_10_games"]["per_minute"], out["user_busy_10_games"]["per_minute"]
+    polls = busy * 60 * BUSY_HOURS + quiet * 60 * (24 - BUSY_HOURS)
+    serves = max(0, math.floor((USER_KEY_PER_DAY - polls) / (POSTS_A_DAY * per_vote)))
+    print(json.dumps({"runs": out, "assumed": {"busy_hours": BUSY_HOURS,
+                                               "posts_with_an_action_a_day": POSTS_A_DAY},
+                      **days, "games_one_user_key_serves": serves,
+                      "worst_off_peak_latency_s_user_key": IDLE_GAP + 1}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -6,7 +6,7 @@ minute's start-up, its requests are counted for `--minutes` (the sandbox counts 
 on a User API key, those the key was charged). Three kinds of run, each with 1 and 10 games:
 
 - `user_quiet`: a User API key, every deadline hours away and nobody posting: the planned day
-  (a held poll, then a minute's gap);
+  (a held poll, then `bus_watch.IDLE_GAP`, 50 s);
 - `user_busy`: a User API key, a deadline within two hours: polls held back to back;
 - `admin`: an admin's key (its polls are always held back to back).
 
@@ -44,9 +44,9 @@ from modbot.app.bus_watch import IDLE_GAP
 from modbot.app.daemon import USER_KEY_PER_DAY
 from modbot.sandbox.forum import Forum
 from modbot.sandbox.server import SandboxServer
+from tests.sandbox_fixtures import KEY, Client
 
 ROOT = Path(__file__).resolve().parent.parent
-KEY = "bench-key"
 PLAYERS = ("Alex", "Brianna", "Cameron", "Derek", "Ellen")
 BUSY_HOURS, POSTS_A_DAY = 12, 200  # the day a game is assumed to have
 
@@ -110,7 +110,6 @@ def one_run(kind: str, games: int, busy: bool, minutes: float, votes: int) -> di
 
 def _votes(server, kind: str, votes: int, idle_per_minute: float) -> float:
     """Requests a vote costs beyond the polls the idle rate already counts."""
-    from tests.sandbox_fixtures import Client
     topic = min(server.forum.topics)
     client = Client(server)
     client.post("Alex", "/nominate Ellen\nEllen has said nothing at all today.", topic_id=topic)

@@ -1,17 +1,20 @@
-"""Benchmark: seconds from a player's vote to the bot's vote count, over MessageBus and by polling.
+"""Benchmark: seconds from a player's vote (or night choice) to the bot's answer, bus or polling.
 
 The daemon (`modbot run`, in this process's main thread, on a User API key) runs against the
 sandbox over HTTP on loopback at real speed, `vote_count_minutes = 0` so a count follows each
 vote. A player thread posts votes at uneven gaps (so polling's phase is sampled) and times each
 from just before its post to the moment the forum created the bot's next count post (a
 listener on the sandbox's forum: the vote stored, and the count it causes sent). Then the same
-with the bus off and `poll_seconds = 15`. Prints one JSON object: median and worst seconds for
-each, the samples, and the requests each run made per minute (bus polls included).
+with the bus off and `poll_seconds = 15`. Then the same two ways for a night choice: the demo
+game (config/demo-game.toml) in night 1, its Dreamer sending `/choose NAME` in her character
+PM, timed to the bot's answer in that PM (the choice stored, its acceptance sent). Prints one
+JSON object: median and worst seconds for each, the samples, and the requests each run made
+per minute (bus polls included).
 
 The players' rate limits are off (they post seconds apart here); the bot is staff, whom
 Discourse's RateLimiter does not limit (lib/rate_limiter.rb, `rate_unlimited?`).
 
-Run: python benchmarks/pushes.py [--samples N]
+Run: python benchmarks/pushes.py [--samples N] [--only votes|choices]
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import sys
 import tempfile
 import threading
 import time
+import tomllib
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -66,11 +70,50 @@ def _setup(folder: Path, bus: bool):
     return server, topic
 
 
-def _player(server, topic, samples: int, counted: list[float], out: list[float]) -> None:
+def _night(folder: Path, server, topic: int) -> None:
+    """The demo game's file, in night 1 (an hour in), on this thread; its players made."""
+    demo = (Path(__file__).resolve().parent.parent / "config" / "demo-game.toml").read_text()
+    started = datetime.now(UTC) - timedelta(hours=1)
+    for name in tomllib.loads(demo)["seat"]:
+        if server.forum.user(name["player"]) is None:
+            server.forum.add_user(name["player"])
+    (folder / "game.toml").write_text(
+        demo.replace("topic_id = 1", f"topic_id = {topic}").replace(
+            'first_night_starts = "2026-12-01T18:00:00Z"',
+            f'first_night_starts = "{started:%Y-%m-%dT%H:%M:%SZ}"'))
+
+
+def _player(server, topic, samples: int, counted: list[float], out: list[float],
+            choices: bool = False) -> None:
     try:
-        _votes(Client(server), topic, samples, counted, out)
+        (_choices if choices else _votes)(Client(server), topic, samples, counted, out)
     finally:
         os.kill(os.getpid(), signal.SIGINT)  # the daemon stops after its cycle
+
+
+def _character_pm(client, player: str) -> int:
+    """The PM the bot dealt the player's character in (waits for the deal)."""
+    forum = client.server.forum
+    for _ in range(600):
+        found = [t.id for t in list(forum.topics.values()) if t.is_pm and player.lower() in
+                 [n.lower() for n in t.allowed] and len(t.allowed) == 2]
+        if found:
+            return min(found)
+        time.sleep(0.1)
+    raise RuntimeError(f"no character PM for {player}")
+
+
+def _choices(client, _topic, samples: int, counted: list[float], out: list[float]) -> None:
+    pm = _character_pm(client, "Brianna")
+    time.sleep(5)  # the rest of the deal goes out
+    for n in range(samples):
+        time.sleep(GAPS[n % len(GAPS)])
+        before, seen = time.monotonic(), len(counted)
+        target = ("Alex", "Cameron", "Derek")[n % 3]
+        client.post("Brianna", f"/choose {target}\nMy choice tonight, number {n}.", topic_id=pm)
+        while len(counted) == seen and time.monotonic() - before < 60:
+            time.sleep(0.02)
+        out.append(round(counted[-1] - before, 2) if len(counted) > seen else 60.0)
 
 
 def _votes(client, topic, samples: int, counted: list[float], out: list[float]) -> None:
@@ -89,17 +132,28 @@ def _votes(client, topic, samples: int, counted: list[float], out: list[float]) 
         out.append(round(counted[-1] - before, 2) if len(counted) > seen else 60.0)
 
 
-def run(bus: bool, samples: int) -> dict:
+def _answered(counted: list[float], topic: int, choices: bool):
+    """The listener that times the bot's answers: a count in the thread, or a PM reply."""
+    def heard(kind, t, post) -> None:
+        if kind != "created" or post.username != "modbot":
+            return
+        if (choices and t.is_pm and "brianna" in [n.lower() for n in t.allowed]
+                and post.post_number > 1) or (not choices and t.id == topic and ":vc:" in post.raw):
+            counted.append(time.monotonic())
+    return heard
+
+
+def run(bus: bool, samples: int, choices: bool = False) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         server, topic = _setup(folder, bus)
+        if choices:
+            _night(folder, server, topic)
         counted: list[float] = []
-        server.forum.listeners.append(lambda kind, t, post: counted.append(time.monotonic())
-                                      if kind == "created" and post.username == "modbot"
-                                      and t.id == topic and ":vc:" in post.raw else None)
+        server.forum.listeners.append(_answered(counted, topic, choices))
         latencies: list[float] = []
         player = threading.Thread(target=_player, args=(server, topic, samples, counted,
-                                                        latencies), daemon=True)
+                                                        latencies, choices), daemon=True)
         started = time.monotonic()
         player.start()
         cli.main(["run", "--config", str(folder / "modbot.toml")])
@@ -113,9 +167,16 @@ def run(bus: bool, samples: int) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=6)
-    samples = parser.parse_args().samples
-    print(json.dumps({"vote_to_count_on_message_bus": run(True, samples),
-                      "vote_to_count_by_polling_15s": run(False, samples)}, indent=1))
+    parser.add_argument("--only", choices=("votes", "choices"))
+    args = parser.parse_args()
+    out = {}
+    if args.only != "choices":
+        out["vote_to_count_on_message_bus"] = run(True, args.samples)
+        out["vote_to_count_by_polling_15s"] = run(False, args.samples)
+    if args.only != "votes":
+        out["night_choice_to_answer_on_message_bus"] = run(True, args.samples, True)
+        out["night_choice_to_answer_by_polling_15s"] = run(False, args.samples, True)
+    print(json.dumps(out, indent=1))
     return 0
 
 

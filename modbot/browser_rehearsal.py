@@ -101,7 +101,8 @@ class LiveRehearsal:
             ([f"/notification-alert/{self.service.bot_id}"] if self.service.bot_id else [])
         return BusWatch(lambda: ForumClient(client.host, client.api_username, client.api_key,
                                             user_api_client_id=client.user_api_client_id),
-                        lambda: channels, wake, budget=client.budget).start()
+                        lambda: channels, wake, budget=client.budget,
+                        own=lambda: self.service.bot_id).start()
 
     def _logged_cycle(self) -> bool:
         """One cycle, logged; True when it left work for the next one (reads the request
@@ -114,7 +115,7 @@ class LiveRehearsal:
         if report.posts or report.sent:
             log.info("forum time %s: %d posts handled, %d sent",
                      f"{self.forum.clock.now():%a %d %b %H:%M}", report.posts, report.sent)
-        return bool(report.deferred or self.service.waiting)
+        return bool(report.deferred)
 
     def export(self, path: Path) -> Path:
         """The game thread as a thread file (`modbot replay GAME.toml FILE`)."""

@@ -5,17 +5,18 @@ session is not shared between threads) for each game thread (`/topic/{id}`) and 
 new-PM channel (`/notification-alert/{bot id}`), all in one request. A poll is held by the forum
 until something is published (or up to 25 s); a message that names a channel is only a
 wake-up: the daemon runs a cycle at once and reads what is new with the reads it always makes
-(the cursors stay the truth). Polling stays: at start-up, after an error, and as a slow sweep
-(`bus_sweep_seconds`). Each channel's last id is kept in memory and, by the daemon's thread,
-in the store (`bus:` cursors), so a restart resumes from the bus's backlog; whatever a
-backlog no longer holds, the start-up's cursor reads find. A forum or key that refuses the
+(the cursors stay the truth); a message about the bot's own post wakes nobody. Polling stays:
+at start-up, after an error, and as a slow sweep (`bus_sweep_seconds`). Each channel's last id
+is kept in memory and, by the daemon's thread, in the store (`bus:` cursors), so a restart
+resumes from the bus's backlog; whatever a backlog no longer holds, the start-up's cursor reads
+find. A forum or key that refuses the
 bus (404: no bus; 403: a key without the `message_bus` scope) is left to polling, said once in
 the log; other errors wait and try again (a 429's `Retry-After`). Each poll is charged to the
 daemon's own request budget (adapters/budget.py, as a live game's read): Discourse counts a
 bus poll like any request, so the bus and the daemon together stay under the key's minute
 instead of meeting the forum's 429. On a User API key (2,880 requests a day, bus polls
 included) the polls are planned from the day's budget left (`user_key_pace`): held
-continuously while a game is busy, a minute apart after a quiet one otherwise, and further
+continuously while a game is busy, 50 s apart after a quiet one otherwise, and further
 apart as the day's budget runs low.
 """
 
@@ -45,7 +46,8 @@ HOLD_TIMEOUT = 40  # seconds: longer than the forum's hold (long_polling_interva
 class BusWatch:
     def __init__(self, make_client: Callable, channels: Callable[[], list[str]],
                  wake: threading.Event, last: dict[str, int] | None = None,
-                 pace: Callable[[], float] = lambda: 0.0, budget: Budget | None = None) -> None:
+                 pace: Callable[[], float] = lambda: 0.0, budget: Budget | None = None,
+                 own: Callable[[], int | None] = lambda: None) -> None:
         self.client = make_client()
         if budget is not None:  # the daemon's: one budget for the key, polls and all
             self.client.budget, self.client.charge_as = budget, Priority.LIVE
@@ -54,6 +56,7 @@ class BusWatch:
         self.client.timeout = HOLD_TIMEOUT
         self.channels = channels
         self.pace = pace  # seconds to wait after a quiet poll (a User API key's day: below)
+        self.own = own  # the bot's user id: its own posts wake nobody
         self.wake = wake
         self.last: dict[str, int] = dict(last or {})
         self.client_id = uuid.uuid4().hex
@@ -108,15 +111,24 @@ class BusWatch:
                 continue
             if channel in subscriptions:
                 self.last[channel] = max(self.last.get(channel, 0), int(message["message_id"]))
-                news.append(message)
+                if not self._own(message):
+                    news.append(message)
         if news:
             self.wake.set()
         return news
 
+    def _own(self, message: dict) -> bool:
+        """A post the bot made itself (a topic's message names its author): nothing to read,
+        and a wake-up for it would cost a cycle's reads after every post the bot sends."""
+        data = message.get("data")
+        me = self.own()
+        return me is not None and isinstance(data, dict) and data.get("user_id") == me
+
 
 BUSY_DEADLINE = 2 * 3600  # seconds: a deadline this near keeps the poll held continuously
 BUSY_SINCE = 30 * 60  # and so does a post this recent (votes being cast)
-IDLE_GAP = 60.0  # otherwise, on a User API key: a minute between quiet polls
+IDLE_GAP = 50.0  # otherwise, on a User API key, between quiet polls: a post waits at most
+# this (and a read) to be seen, under the minute a player should wait off-peak
 LONGEST_GAP = 300.0  # and never more than the slow sweep's five minutes
 BUSY_FLOOR = 0.25  # below a quarter of the day's budget left, no poll is held back to back
 
@@ -124,8 +136,8 @@ BUSY_FLOOR = 0.25  # below a quarter of the day's budget left, no poll is held b
 def user_key_pace(games, now, day_left: int | None = None, per_day: int = 0) -> float:
     """Seconds to wait after a quiet poll, on a User API key's 2,880 requests a day: none while
     a game is busy (a deadline near, or a post in the last half hour) and the day has a quarter
-    of its budget left; a minute otherwise while half is left, then longer as it runs down
-    (half left: a minute; a quarter: two; an eighth: four; never more than five)."""
+    of its budget left; 50 s otherwise while half is left, then longer as it runs down
+    (a quarter left: 100 s; an eighth: 200 s; never more than five minutes)."""
     share = day_left / per_day if day_left is not None and per_day else 1.0
     if share >= BUSY_FLOOR and any(_busy(game, now) for game in games):
         return 0.0

@@ -273,11 +273,10 @@ USER_KEY_PER_DAY = 2_800  # of its 2,880 a day: a margin for `modbot check` and 
 
 
 def _due(service, clock) -> bool:
-    """A game has something due on the clock by now, or waits to start (the cycle must run,
-    bus or not: a start-up the request budget put off is tried again at the next tick)."""
+    """A game has something due on the clock by now (the cycle must run, bus or not)."""
     now = clock.now()
-    return bool(service.waiting) or any((due := game.next_due()) is not None and due <= now
-                                        for game in service.games.values())
+    return any((due := game.next_due()) is not None and due <= now
+               for game in service.games.values())
 
 
 def _channels(service, watch) -> list[str]:
@@ -361,7 +360,8 @@ def _run(config: Config, max_cycles: int | None) -> int:
                                       budget.day_left(), budget.per_day)) \
             if config.key_kind == "user" else (lambda: 0.0)
         buses.append(BusWatch(config.forum_client, lambda: _channels(service, watch), wake,
-                              stored_last(store), pace, budget).start())
+                              stored_last(store), pace, budget,
+                              own=lambda: service.bot_id).start())
     while not stopping["flag"]:
         scheduler.run_pending()
         if wake.wait(0.05):  # the forum pushed: read what is new now

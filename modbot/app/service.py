@@ -239,7 +239,8 @@ class Service(Handling, Intake):
         budget.due_waiting = self.store.due_count()  # background work leaves them room
         try:
             with budget.spending(Priority.BACKGROUND):  # start-up and rebuild reads, names
-                self._admit_waiting(now)
+                report.deferred.extend(f"game {name}: start-up put off"
+                                       for name in self._admit_waiting(now))
             with budget.spending(Priority.LIVE):
                 report.posts = self._read_new()
             with budget.spending(Priority.BACKGROUND):
@@ -261,8 +262,10 @@ class Service(Handling, Intake):
         report.requests = self.client.requests_made - before
         return report
 
-    def _admit_waiting(self, now: datetime) -> None:
-        """Start each new game whose names are all forum users (see deal_guard.py)."""
+    def _admit_waiting(self, now: datetime) -> list[str]:
+        """Start each new game whose names are all forum users (see deal_guard.py); the names
+        of those whose start-up is put off to a later cycle (a long thread, the budget)."""
+        put_off: list[str] = []
         self.guard.check(list(self.waiting.values()))
         for topic_id, setup in list(self.waiting.items()):
             unknown = self.guard.unknown_names(setup)
@@ -273,14 +276,17 @@ class Service(Handling, Intake):
                     self.start_game(setup, now)
                 except StillReading:
                     self._tell_reading(setup)
+                    put_off.append(setup.name)
                     continue
                 except OverBudget:  # its reads wait for the budget's next tokens
                     log.info("game %s: start-up waits for the request budget", setup.name)
+                    put_off.append(setup.name)
                     continue
                 except (ConfigurationError, ForumError) as exc:
                     log.error("game %s: cannot start yet: %s", setup.name, exc)
                     continue
                 del self.waiting[topic_id]
+        return put_off
 
     def _tell_reading(self, setup: GameSetup) -> None:
         """A long thread takes several cycles: said in the log, and once to the STs."""

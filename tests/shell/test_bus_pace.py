@@ -35,3 +35,28 @@ def test_the_days_budget_left_spaces_the_polls_as_it_runs_down():
     assert user_key_pace([QUIET], NOW, 10, day) == LONGEST_GAP
     assert user_key_pace([BUSY], NOW, 700, day) == 0  # busy, a quarter left: still held
     assert user_key_pace([BUSY], NOW, 600, day) > 0  # less: the day's budget wins
+
+
+class _Client:
+    """A forum client that answers one bus poll with the given messages."""
+
+    def __init__(self, messages) -> None:
+        from modbot.adapters.budget import Budget
+        self.budget, self.timeout, self.messages = Budget(0), 10, messages
+
+    def _request(self, *_args, **_kwargs):
+        return self.messages
+
+
+def test_the_bots_own_post_moves_the_channels_id_but_wakes_nobody():
+    import threading
+
+    from modbot.app.bus_watch import BusWatch
+    own = [{"channel": "/topic/7", "message_id": 4, "data": {"user_id": 2, "post_number": 9}}]
+    wake = threading.Event()
+    watch = BusWatch(lambda: _Client(own), lambda: ["/topic/7"], wake, {"/topic/7": 3},
+                     own=lambda: 2)
+    assert watch.poll_once() == [] and not wake.is_set() and watch.last["/topic/7"] == 4
+    theirs = [{"channel": "/topic/7", "message_id": 5, "data": {"user_id": 5, "post_number": 10}}]
+    watch.client = _Client(theirs)
+    assert watch.poll_once() == theirs and wake.is_set() and watch.last["/topic/7"] == 5

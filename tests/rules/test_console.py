@@ -15,6 +15,7 @@ from modbot.core.state.staff_events import (
     PhaseExtended,
     VoteCountRequested,
 )
+from modbot.core.wording import say
 
 from ..helpers import DAY1, NOMINATIONS1, VOTING1, Game
 
@@ -130,9 +131,9 @@ def test_endvoting_is_refused_until_decided_unless_forced_with_a_reason():
     g.post("Alex", "/nominate Brianna")
     g.voting("Cameron", "/vote Brianna yes", 1)
     outcome = st(g, "!endvoting", 2, base=VOTING1)
-    assert "not decided" in text(outcome.command.failed[0][1])
+    assert codes(outcome.command.failed[0][1]) == ["rejection.not_decided"]
     outcome = st(g, "!endvoting force", 3, base=VOTING1)
-    assert "needs a reason" in text(outcome.command.failed[0][1])
+    assert codes(outcome.command.failed[0][1]) == ["rejection.force_needs_reason"]
     outcome = st(g, "!endvoting force everyone asked for it", 4, base=VOTING1)
     assert g.state.phase is Phase.NIGHT and g.state.past_days[0].executed is None
 
@@ -143,8 +144,8 @@ def test_endday_says_exactly_what_will_happen_before_it_does():
     for i, voter in enumerate(["Cameron", "Derek", "Ellen"]):
         g.post(voter, "/vote Brianna yes", 1 + i)
     outcome = st(g, "!endday", 10)
-    (_line, what), = said(outcome.command.to_confirm)
-    assert "Brianna is executed with 3 execute votes" in what
+    (_line, what), = outcome.command.to_confirm
+    assert what == say("confirm.end_day_executing", day=1, player="Brianna", votes=3)
     assert g.state.phase is Phase.NOMINATION
     outcome = st(g, "!confirm", 11)
     assert any(isinstance(e, Executed) and e.player == "Brianna" for e in outcome.events)
@@ -200,7 +201,7 @@ def test_execute_ends_the_day_with_that_execution():
 
 def test_exile_needs_a_living_traveller():
     g = Game(SEVEN, travellers=("Gus",))
-    assert "not a traveller" in text(st(g, "!exile Alex --yes").command.failed[0][1])
+    assert codes(st(g, "!exile Alex --yes").command.failed[0][1]) == ["rejection.not_a_traveller"]
     st(g, "!exile Gus --yes", 1)
     assert not g.state.seat("Gus").alive and g.state.today.executed is None
 
@@ -213,7 +214,7 @@ def test_pause_stops_the_clock_and_resume_shifts_every_deadline():
     assert "paused" in text(st(g, "!phase next", 60 * 14 + 1).command.failed[0][1])
     st(g, "!resume", 60 * 15)
     assert g.state.phase_ends_at == VOTING1 + timedelta(hours=4)
-    assert "not paused" in text(st(g, "!resume", 60 * 15 + 1).command.failed[0][1])
+    assert codes(st(g, "!resume", 60 * 15 + 1).command.failed[0][1]) == ["rejection.not_paused"]
 
 
 def test_grimoire_commands_record_private_facts():
@@ -229,7 +230,9 @@ def test_grimoire_commands_record_private_facts():
     assert (alex.poisoned, alex.drunk) == (False, False)
     assert g.state.grimoire_of("Ellen").reminders == ("protected by the monk", "second note")
     assert g.state.grimoire_of("Brianna").mad_as == "mutant"
-    assert "good or evil" in text(st(g, "!alignment Derek chaotic", 2).command.failed[0][1])
+    bad = st(g, "!alignment Derek chaotic", 2).command.failed[0][1]
+    assert bad.code == "command.bad" and bad.param("why") == say("command.one_of",
+                                                                  choices="good or evil")
 
 
 def test_win_ends_the_game_and_players_can_no_longer_act():
@@ -260,7 +263,8 @@ def test_setvote_corrects_a_locked_vote_and_the_count():
 def test_lock_only_at_the_hand_and_unlock_reopens_seats():
     g = Game(dead=("Derek",))
     g.post("Alex", "/nominate Brianna")
-    assert "Only the seat at the clock hand" in text(st(g, "!lock Ellen on Brianna", 1).command.failed[0][1])
+    assert codes(st(g, "!lock Ellen on Brianna", 1).command.failed[0][1]) == [
+        "rejection.not_at_hand"]
     st(g, "!lock Cameron on Brianna", 2)  # Cameron has not voted: pardon
     assert g.locked("Brianna") == [("Cameron", "no")]
     g.post("Derek", "/vote Brianna yes", 3)  # a ghost vote, locked at once
@@ -276,7 +280,7 @@ def test_alias_lets_players_use_a_new_name():
     st(g, "!alias Brianna Bree", base=DAY1)
     g.post("Alex", "/nominate Bree")
     assert g.nomination("Brianna") is not None
-    assert "already names Alex" in text(st(g, "!alias Derek alex", 1).command.failed[0][1])
+    assert codes(st(g, "!alias Derek alex", 1).command.failed[0][1]) == ["rejection.name_taken"]
 
 
 def test_seat_shows_and_reorders_before_the_game_only():
@@ -288,10 +292,10 @@ def test_seat_shows_and_reorders_before_the_game_only():
     outcome = st(g, "!seat Ellen Derek Cameron Brianna Alex", 1, base=before)
     assert outcome.command.seats == ("Ellen", "Derek", "Cameron", "Brianna", "Alex")
     assert g.state.setup.clock_order("Derek") == ("Cameron", "Brianna", "Alex", "Ellen", "Derek")
-    assert "List every seated player" in text(st(g, "!seat Ellen Derek", 2, base=before)
-                                              .command.failed[0][1])
-    assert "before the game starts" in text(st(g, "!seat Alex Brianna Cameron Derek Ellen")
-                                            .command.failed[0][1])
+    assert codes(st(g, "!seat Ellen Derek", 2, base=before).command.failed[0][1]) == [
+        "rejection.seats_must_match"]
+    assert codes(st(g, "!seat Alex Brianna Cameron Derek Ellen").command.failed[0][1]) == [
+        "rejection.seats_fixed"]
 
 
 FIVE_SEATS = ("Alex", "Brianna", "Cameron", "Derek", "Ellen")
@@ -327,6 +331,11 @@ def test_revive_brings_a_dead_player_back():
 def text(item) -> str:
     """What the Storyteller reads for one line of the report."""
     return words(item, "; ")
+
+
+def codes(item) -> list[str]:
+    """The codes of a report line's messages (a rule is asserted as codes, not words)."""
+    return [m.code for m in (item if isinstance(item, tuple) else (item,))]
 
 
 def said(pairs) -> tuple:

@@ -1,17 +1,19 @@
 """Benchmark: a key's day. Requests a minute, idle and busy, on a User API key and an admin's key.
 
 The daemon (`modbot run`, MessageBus on, `poll_seconds = 15`, the sweep every 300 s) runs
-against the sandbox at real speed with 1 or 10 game threads and nothing posted. After a
-minute's start-up, its requests are counted for `--minutes` (the sandbox counts each request:
-on a User API key, those the key was charged). Three kinds of run, each with 1 and 10 games:
+against the sandbox at real speed with 1 or 10 game threads before night 1 and nothing posted.
+Once its start-up is done (no post of its own for 45 s), its requests are counted for
+`--minutes` (the sandbox counts each request: on a User API key, those the key was charged).
+Three kinds of run, each with 1 and 10 games:
 
-- `user_quiet`: a User API key, every deadline hours away and nobody posting: the planned day
+- `user_quiet`: a User API key, night 1 ten hours away and nobody posting: the planned day
   (a held poll, then `bus_watch.IDLE_GAP`, 50 s);
-- `user_busy`: a User API key, a deadline within two hours: polls held back to back;
+- `user_busy`: a User API key, night 1 within the hour: polls held back to back;
 - `admin`: an admin's key (its polls are always held back to back).
 
-Then, on the busy User API key with 1 game, `--votes` votes 20 s apart: the requests each
-costs (the wake-up, the reads, the count with its picture and post).
+Then, on a User API key with 1 game in day 1's nominations (its start-up owes the deal and the
+day's posts first), `--votes` votes 20 s apart: the requests each costs beyond the held polls
+(the wake-up, the read, the count with its picture and post).
 
 Prints one JSON object: each run's requests a minute and a day at that rate; the cost of a
 vote; and, from those figures, a day for 1 and 10 games on each key, assuming each game is busy
@@ -51,14 +53,16 @@ PLAYERS = ("Alex", "Brianna", "Cameron", "Derek", "Ellen")
 BUSY_HOURS, POSTS_A_DAY = 12, 200  # the day a game is assumed to have
 
 
-def _forum(folder: Path, games: int, kind: str, busy: bool):
+def _forum(folder: Path, games: int, kind: str, busy: bool, votes: int):
     forum = Forum(limits=False)  # the bot alone posts (staff); the players only vote
     bot = forum.add_user("modbot", moderator=True)
     for name in ("nightingale", *PLAYERS):
         forum.add_user(name)
     server = SandboxServer(0, api_key=KEY, forum=forum, admin_api_limit=0).start()
-    # a deadline within two hours (busy), or day 1's discussion with hours to go (quiet)
-    started = datetime.now(UTC) - (timedelta(hours=47) if busy else timedelta(hours=25))
+    # before the game: night 1 an hour away (busy: a deadline near) or ten hours (quiet), so
+    # nothing is owed; the run that times votes starts in day 1's nominations instead
+    started = datetime.now(UTC) + (timedelta(hours=-47) if votes else
+                                   timedelta(hours=1) if busy else timedelta(hours=10))
     for n in range(games):
         topic = forum.create(bot, {"title": f"Key day: game thread {n + 1}", "category": 1,
                                    "raw": f"The opening post of game {n + 1}."}, api=False).topic_id
@@ -89,13 +93,13 @@ def one_run(kind: str, games: int, busy: bool, minutes: float, votes: int) -> di
     """In a child process: start the daemon, count, stop it (SIGINT), print the figures."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        server = _forum(folder, games, kind, busy)
+        server = _forum(folder, games, kind, busy, votes)
         env = {**os.environ, "MODBOT_API_KEY": KEY}
         daemon = subprocess.Popen([sys.executable, "-m", "modbot", "run", "--config",
                                    str(folder / "modbot.toml")], env=env, cwd=ROOT,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            time.sleep(60)  # start-up: the deal, the phases owed, the first reads
+            _settled(server)  # start-up: the first reads, and what the bot owes
             before, began = _charged(server, kind), time.monotonic()
             time.sleep(minutes * 60)
             idle = (_charged(server, kind) - before) / ((time.monotonic() - began) / 60)
@@ -106,6 +110,19 @@ def one_run(kind: str, games: int, busy: bool, minutes: float, votes: int) -> di
             server.stop()
     return {"per_minute": round(idle, 2), "per_day_at_that_rate": round(idle * 1440),
             **({"requests_per_vote": per_vote} if per_vote is not None else {})}
+
+
+def _settled(server, quiet_for: float = 45, longest: float = 600) -> None:
+    """Wait until the bot has posted nothing for `quiet_for` seconds (its start-up done)."""
+    began = last_change = time.monotonic()
+    seen = -1
+    while time.monotonic() - began < longest:
+        posts = sum(len(t.posts) for t in list(server.forum.topics.values()))
+        if posts != seen:
+            seen, last_change = posts, time.monotonic()
+        elif time.monotonic() - last_change >= quiet_for:
+            return
+        time.sleep(1)
 
 
 def _votes(server, kind: str, votes: int, idle_per_minute: float) -> float:
@@ -137,20 +154,22 @@ def main() -> int:
     parser.add_argument("--one", nargs=3, metavar=("KIND", "GAMES", "BUSY"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:  # a child: one run
-        kind, games, busy = args.one[0], int(args.one[1]), args.one[2] == "busy"
-        votes = args.votes if (kind, games, busy) == ("user", 1, True) else 0
+        kind, games, busy = args.one[0], int(args.one[1]), args.one[2] != "quiet"
+        votes = args.votes if args.one[2] == "votes" else 0
         print(json.dumps(one_run(kind, games, busy, args.minutes, votes)))
         return 0
     runs = {f"{kind}_{'busy' if busy else 'quiet'}_{games}_game{'s' if games > 1 else ''}":
             (kind, games, busy) for kind, busy in (("user", False), ("user", True), ("admin", False))
             for games in (1, 10)}
+    runs["user_votes_1_game"] = ("user", 1, "votes")
     children = {name: subprocess.Popen(
         [sys.executable, __file__, "--minutes", str(args.minutes), "--votes", str(args.votes),
-         "--one", kind, str(games), "busy" if busy else "quiet"], stdout=subprocess.PIPE, text=True)
+         "--one", kind, str(games), busy if isinstance(busy, str) else
+         "busy" if busy else "quiet"], stdout=subprocess.PIPE, text=True)
         for name, (kind, games, busy) in runs.items()}
     out = {name: json.loads(child.communicate()[0].strip().splitlines()[-1])
            for name, child in children.items()}
-    per_vote = out["user_busy_1_game"]["requests_per_vote"]
+    per_vote = out["user_votes_1_game"]["requests_per_vote"]
     days = {}
     for kind in ("user", "admin"):
         for games, suffix in ((1, "1_game"), (10, "10_games")):

@@ -33,6 +33,7 @@ from .adapters.store import Store
 from .adapters.user_key import APPLICATION, SCOPES
 from .app.bus_watch import BusWatch
 from .app.daemon import USER_KEY_PER_MINUTE
+from .app.intake import Wake
 from .app.opening import opening_post
 from .app.service import Service, Settings
 from .core import GameSetup
@@ -70,9 +71,9 @@ class LiveRehearsal:
         topic = self.forum.topics[self.topic_id]
         return f"{self.server.url}/t/{topic.slug}/{topic.id}"
 
-    def cycle(self):
-        """One poll cycle of the bot at the forum's time."""
-        return self.service.cycle(self.forum.clock.now())
+    def cycle(self, wake: Wake | None = None):
+        """One poll cycle of the bot at the forum's time (`wake`: what the bus named)."""
+        return self.service.cycle(self.forum.clock.now(), wake)
 
     def run(self, stop: threading.Event, poll_seconds: float = 5.0) -> None:
         """Until `stop` is set: a cycle as soon as the forum pushes news and every
@@ -82,8 +83,13 @@ class LiveRehearsal:
         next_poll = 0.0
         try:
             while not stop.is_set():
-                if wake.is_set() or time.monotonic() >= next_poll:
+                if wake.is_set() and bus is not None and time.monotonic() < next_poll:
                     wake.clear()
+                    self._logged_cycle(Wake.of(bus.take_named()))  # what the bus named
+                elif time.monotonic() >= next_poll:
+                    wake.clear()
+                    if bus is not None:
+                        bus.take_named()  # the full cycle reads all of it
                     owed = self._logged_cycle()  # reads put off, or a game still to start:
                     next_poll = time.monotonic() + (1.0 if owed else poll_seconds)  # soon
                 else:
@@ -104,11 +110,11 @@ class LiveRehearsal:
                         lambda: channels, wake, budget=client.budget,
                         own=lambda: self.service.bot_id).start()
 
-    def _logged_cycle(self) -> bool:
+    def _logged_cycle(self, wake: Wake | None = None) -> bool:
         """One cycle, logged; True when it left work for the next one (reads the request
         budget put off, or a game still to start)."""
         try:
-            report = self.cycle()
+            report = self.cycle(wake)
         except ForumError as exc:  # the sandbox refused a read: said, and tried again
             log.warning("cycle: %s", exc)
             return True

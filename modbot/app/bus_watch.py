@@ -57,6 +57,8 @@ class BusWatch:
         self.channels = channels
         self.pace = pace  # seconds to wait after a quiet poll (a User API key's day: below)
         self.own = own  # the bot's user id: its own posts wake nobody
+        self.named: set[str] = set()  # the channels with news since the daemon last took them
+        self.named_lock = threading.Lock()
         self.wake = wake
         self.last: dict[str, int] = dict(last or {})
         self.client_id = uuid.uuid4().hex
@@ -114,8 +116,16 @@ class BusWatch:
                 if not self._own(message):
                     news.append(message)
         if news:
+            with self.named_lock:
+                self.named.update(m["channel"] for m in news)
             self.wake.set()
         return news
+
+    def take_named(self) -> set[str]:
+        """The channels with news since the last call (what the woken cycle reads)."""
+        with self.named_lock:
+            named, self.named = self.named, set()
+        return named
 
     def _own(self, message: dict) -> bool:
         """A post the bot made itself (a topic's message names its author): nothing to read,

@@ -28,6 +28,7 @@ from ..adapters.user_key import UserKeyError, load_key
 from ..files.gamefile import load_game
 from ..files.signupfile import load_signups
 from .bus_watch import BusWatch, saved_last, stored_last, user_key_pace
+from .intake import Wake
 from .service import Service, Settings
 from .signups import SignupWatch
 
@@ -334,13 +335,16 @@ def _run(config: Config, max_cycles: int | None) -> int:
                 not swept["deferred"] and time.monotonic() - swept["at"] < config.bus_sweep_seconds:
             counted()  # the bus wakes the bot; a full poll only every bus_sweep_seconds, or
             return  # when the clock has something due (a deadline, a lock, a reminder)
-        swept["at"] = time.monotonic()
+        named = bus.take_named() if bus is not None else set()
+        wake = Wake.of(named) if woken and named else None  # else a full cycle reads it all
+        if wake is None:
+            swept["at"] = time.monotonic()  # a full cycle: the sweep's clock starts again
         if bus is not None:
             store.commit(Batch(cursors=saved_last(bus)))  # a restart resumes from the backlog
         try:
             seen["now"] = clock.now()
             watch.cycle(seen["now"])  # the sign-up threads' lists (app/signups.py)
-            report = service.cycle(seen["now"])
+            report = service.cycle(seen["now"], wake)  # woken: only what the bus named
         except ForumError as exc:  # never ends a running daemon: logged, tried next cycle
             log.error("cycle failed (tried again next cycle): %s", exc)
             return

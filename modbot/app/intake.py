@@ -15,7 +15,9 @@ and the bot is not staff) is read directly every cycle while it is left out.
 Idle cost: one listing request per `LISTING` games (with the PM inbox, 2 requests a cycle
 for up to 100 games); a thread that changed costs one read more (more when over 20 posts came),
 and a thread whose only new posts are the bot's own costs nothing (`_skip_own_posts`: the
-outbox knows their numbers).
+outbox knows their numbers). A cycle the forum's MessageBus woke (`Wake`: the channels its
+messages named) reads only what they named: each named game thread, without the listing, and
+the PM inbox only when a new PM was announced; the sweep's full cycles catch anything else.
 
 `Intake` is the part of `Service` that reads: the threads (above), the PM inbox
 (`/private-posts.json`, paging back while a page is full and newer than the stored cursor),
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 
 from ..adapters.forum import ForumClient, ForumError
@@ -66,6 +69,28 @@ def changed_topics(client: ForumClient, last_numbers: dict[int, int]) -> list[in
     return [t for t in sorted(last_numbers) if t not in highest or highest[t] > last_numbers[t]]
 
 
+@dataclass(frozen=True)
+class Wake:
+    """What a MessageBus wake-up named: the topics with news, and whether a PM came."""
+
+    topics: frozenset[int]
+    pms: bool
+
+    @classmethod
+    def of(cls, channels) -> Wake | None:
+        """The wake-up of these channels, or None (read everything) for one it cannot place."""
+        topics, pms = set(), False
+        for channel in channels:
+            kind, _, rest = channel.rpartition("/")
+            if kind == "/topic" and rest.isdigit():
+                topics.add(int(rest))
+            elif kind == "/notification-alert":
+                pms = True
+            else:
+                return None
+        return cls(frozenset(topics), pms)
+
+
 class Intake:
     # what it uses of the service (service.py sets them; Handling has the two methods)
     client: ForumClient
@@ -80,13 +105,21 @@ class Intake:
         return self.handle_in_order({game: read_thread(self.client, game.topic_id,
                                                        after=game.last_post_number)}, [])
 
-    def _read_new(self) -> int:
+    def _read_new(self, wake: Wake | None = None) -> int:
         """The new posts of the game threads (found by `intake.py`) and the new PMs, handled in
-        the order the forum made them (`created_at`, then post id), as a rebuild would."""
+        the order the forum made them (`created_at`, then post id), as a rebuild would. Woken
+        by the forum (`wake`), only what the wake-up named is read: its topics, without the
+        listing, and the PMs only when a new one was announced."""
         self._skip_own_posts()
-        changed = changed_topics(self.client, {t: g.last_post_number for t, g in self.games.items()})
+        if wake is None:
+            changed = changed_topics(self.client, {t: g.last_post_number
+                                                   for t, g in self.games.items()})
+        else:
+            changed = sorted(t for t in wake.topics if t in self.games)
         thread = {self.games[t]: read_thread(self.client, t, after=self.games[t].last_post_number)
                   for t in changed}
+        if wake is not None and not wake.pms:
+            return self.handle_in_order(thread, [])
         private, private_cursor = self._private_listing()
         # On the very first run, PMs older than the inbox's newest are not read (old commands
         # must not run again); a game rebuilt from the forum has read them already.

@@ -66,7 +66,7 @@ from .deal_guard import DealGuard, held_note, reading_note
 from .edit_sweep import EditSweep
 from .handling import Handling
 from .identities import Identities
-from .intake import Intake, highest_post_numbers
+from .intake import Intake, Wake, highest_post_numbers
 from .pm_routing import PmRouter
 from .reactions import GameOptions
 from .rebuild import Adoption, Rebuilt, ran_before
@@ -229,7 +229,9 @@ class Service(Handling, Intake):
 
     # -- the cycle --------------------------------------------------------------------------
 
-    def cycle(self, now: datetime) -> CycleReport:
+    def cycle(self, now: datetime, wake: Wake | None = None) -> CycleReport:
+        """One cycle: start what waits, read what is new (only what `wake` names, when the
+        forum's MessageBus woke it: intake.py), run the clock, send what is owed."""
         report = CycleReport()
         if time.monotonic() < max(self.quiet_until, self.started.quiet_until):
             report.deferred.append("waiting for the forum's Retry-After")  # after a 429
@@ -242,7 +244,7 @@ class Service(Handling, Intake):
                 report.deferred.extend(f"game {name}: start-up put off"
                                        for name in self._admit_waiting(now))
             with budget.spending(Priority.LIVE):
-                report.posts = self._read_new()
+                report.posts = self._read_new(wake)
             with budget.spending(Priority.BACKGROUND):
                 if self.identities.due(now):
                     bot = (self.bot_id,) if self.bot_id else ()

@@ -60,3 +60,10 @@ def test_the_bots_own_post_moves_the_channels_id_but_wakes_nobody():
     theirs = [{"channel": "/topic/7", "message_id": 5, "data": {"user_id": 5, "post_number": 10}}]
     watch.client = _Client(theirs)
     assert watch.poll_once() == theirs and wake.is_set() and watch.last["/topic/7"] == 5
+
+
+def test_a_wake_up_names_the_topics_and_whether_a_pm_came():
+    from modbot.app.intake import Wake
+    assert Wake.of({"/topic/12", "/topic/7"}) == Wake(frozenset({7, 12}), False)
+    assert Wake.of({"/topic/12", "/notification-alert/3"}) == Wake(frozenset({12}), True)
+    assert Wake.of({"/topic/12", "/latest"}) is None  # a channel it cannot place: read it all

@@ -16,11 +16,12 @@ day's posts first), `--votes` votes 20 s apart: the requests each costs beyond t
 (the wake-up, the read, the count with its picture and post).
 
 Prints one JSON object: each run's requests a minute and a day at that rate; the cost of a
-vote; and, from those figures, a day for 1 and 10 games on each key, assuming each game is busy
-(a deadline near or posts in the last half hour) 12 hours a day with 200 posts that carry an
-action, and quiet the other 12; and how many such games one User API key serves within the
-bot's 2,800 of the key's 2,880 requests a day. The worst off-peak latency on a User API key is
-the planned gap plus a read (`bus_watch.IDLE_GAP`): printed beside it. The runs go in parallel
+vote; and, from those figures, a day for 1 and 10 games on each key, assuming the key is busy
+(a game's deadline near, or posts in the last half hour) 6 hours a day and quiet the other 18,
+with 200 posts that carry an action a game; and how many games one User API key serves within
+the bot's 2,800 of the key's 2,880 requests a day, at 50, 100 and 200 such posts a game. The
+worst off-peak latency on a User API key is the planned gap plus a read (`bus_watch.IDLE_GAP`):
+printed beside it. The runs go in parallel
 (each holds a poll open most of the time: little to compete for).
 
 Run: python benchmarks/key_day.py [--minutes 4] [--votes 6]
@@ -50,7 +51,9 @@ from tests.sandbox_fixtures import KEY, Client
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ("Alex", "Brianna", "Cameron", "Derek", "Ellen")
-BUSY_HOURS, POSTS_A_DAY = 12, 200  # the day a game is assumed to have
+BUSY_HOURS, POSTS_A_DAY = 6, 200  # the day a game is assumed to have (busy: the hours before
+# its deadlines and its peak of votes)
+ACTIVITY = (50, 100, 200)  # posts with an action a day, for the games a key serves
 
 
 def _forum(folder: Path, games: int, kind: str, busy: bool, votes: int):
@@ -99,7 +102,7 @@ def one_run(kind: str, games: int, busy: bool, minutes: float, votes: int) -> di
                                    str(folder / "modbot.toml")], env=env, cwd=ROOT,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            _settled(server)  # start-up: the first reads, and what the bot owes
+            _settled(server, kind)  # start-up: the first reads, and what the bot owes
             before, began = _charged(server, kind), time.monotonic()
             time.sleep(minutes * 60)
             idle = (_charged(server, kind) - before) / ((time.monotonic() - began) / 60)
@@ -112,15 +115,18 @@ def one_run(kind: str, games: int, busy: bool, minutes: float, votes: int) -> di
             **({"requests_per_vote": per_vote} if per_vote is not None else {})}
 
 
-def _settled(server, quiet_for: float = 45, longest: float = 600) -> None:
-    """Wait until the bot has posted nothing for `quiet_for` seconds (its start-up done)."""
-    began = last_change = time.monotonic()
-    seen = -1
+def _settled(server, kind: str, quiet_for: float = 60, longest: float = 900) -> None:
+    """Wait until the bot's start-up is done: no post of its own and at most 3 requests (the
+    polls, a sweep) in the last `quiet_for` seconds. On a User API key 10 games' start-up
+    reads take minutes: background work gets 6 of the key's 18 requests a minute."""
+    began = time.monotonic()
+    seen: list[tuple[float, int, int]] = []
     while time.monotonic() - began < longest:
+        now = time.monotonic()
         posts = sum(len(t.posts) for t in list(server.forum.topics.values()))
-        if posts != seen:
-            seen, last_change = posts, time.monotonic()
-        elif time.monotonic() - last_change >= quiet_for:
+        seen.append((now, posts, _charged(server, kind)))
+        old = [s for s in seen if now - s[0] >= quiet_for]
+        if old and old[-1][1] == posts and seen[-1][2] - old[-1][2] <= 3:
             return
         time.sleep(1)
 
@@ -178,7 +184,9 @@ def main() -> int:
             days[f"day_{kind}_key_{suffix}"] = _day(quiet, busy, per_vote, games)
     quiet, busy = out["user_quiet_10_games"]["per_minute"], out["user_busy_10_games"]["per_minute"]
     polls = busy * 60 * BUSY_HOURS + quiet * 60 * (24 - BUSY_HOURS)
-    serves = max(0, math.floor((USER_KEY_PER_DAY - polls) / (POSTS_A_DAY * per_vote)))
+    serves = {f"{posts}_posts_a_day": max(0, math.floor((USER_KEY_PER_DAY - polls)
+                                                      / (posts * per_vote)))
+              for posts in ACTIVITY}
     print(json.dumps({"runs": out, "assumed": {"busy_hours": BUSY_HOURS,
                                                "posts_with_an_action_a_day": POSTS_A_DAY},
                       **days, "games_one_user_key_serves": serves,

@@ -44,6 +44,9 @@ PLAYERS = ("Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fiona", "Gwen", "Har
 # seconds between votes: uneven, and slow enough for a User API key's 20 requests a minute
 # (each vote costs a wake-up's poll, its reads and the count's post: some 5 requests)
 GAPS = (17.1, 23.7, 19.3, 28.9, 21.5, 26.1, 18.9, 31.3)
+# the start-up's minute passes before the first sample (the deal, the first count: on a User
+# API key they fill the bot's 18 requests of that minute; a live game starts once)
+WARM_UP = 60
 
 
 def _setup(folder: Path, bus: bool):
@@ -96,7 +99,7 @@ def _character_pm(client, player: str) -> int:
     forum = client.server.forum
     for _ in range(600):
         found = [t.id for t in list(forum.topics.values()) if t.is_pm and player.lower() in
-                 [n.lower() for n in t.allowed] and len(t.allowed) == 2]
+                 [n.lower() for n in t.allowed]]
         if found:
             return min(found)
         time.sleep(0.1)
@@ -105,7 +108,7 @@ def _character_pm(client, player: str) -> int:
 
 def _choices(client, _topic, samples: int, counted: list[float], out: list[float]) -> None:
     pm = _character_pm(client, "Brianna")
-    time.sleep(5)  # the rest of the deal goes out
+    time.sleep(WARM_UP)
     for n in range(samples):
         time.sleep(GAPS[n % len(GAPS)])
         before, seen = time.monotonic(), len(counted)
@@ -119,7 +122,7 @@ def _choices(client, _topic, samples: int, counted: list[float], out: list[float
 def _votes(client, topic, samples: int, counted: list[float], out: list[float]) -> None:
     time.sleep(3)  # the daemon's start-up cycle
     client.post("Alex", "/nominate Harry\nHarry has said nothing all day.", topic_id=topic)
-    time.sleep(5)
+    time.sleep(WARM_UP)
     voters = PLAYERS[1:7]
     for n in range(samples):
         time.sleep(GAPS[n % len(GAPS)])

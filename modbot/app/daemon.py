@@ -20,6 +20,7 @@ from pathlib import Path
 
 import schedule
 
+from ..adapters.budget import Priority
 from ..adapters.forum import ConfigurationError, ForumClient, ForumError, TransientError
 from ..adapters.outgoing import Batch
 from ..adapters.run_lock import AlreadyRunning, RunLock
@@ -321,7 +322,8 @@ def _run(config: Config, max_cycles: int | None) -> int:
     wake = threading.Event()
     buses: list[BusWatch] = []  # started after the first cycle, once the games are known
     swept = {"at": float("-inf"), "deferred": False}  # the last full cycle, and whether it
-    # left reads for later (the budget's next tokens): then the next tick runs one again
+    # left reads for later: then the first tick the budget has room for them runs one again
+    # (not every tick: the full cycles' own reads would leave the put-off ones none)
     seen = {"now": clock.now()}  # the main thread's last reading, for the bus's thread
 
     def counted() -> None:
@@ -331,8 +333,9 @@ def _run(config: Config, max_cycles: int | None) -> int:
 
     def cycle(woken: bool = False):
         bus = buses[0] if buses else None
+        owed = swept["deferred"] and not client.budget.wait_for(Priority.BACKGROUND)
         if not woken and bus is not None and bus.healthy and not _due(service, clock) and \
-                not swept["deferred"] and time.monotonic() - swept["at"] < config.bus_sweep_seconds:
+                not owed and time.monotonic() - swept["at"] < config.bus_sweep_seconds:
             counted()  # the bus wakes the bot; a full poll only every bus_sweep_seconds, or
             return  # when the clock has something due (a deadline, a lock, a reminder)
         named = bus.take_named() if bus is not None else set()

@@ -24,7 +24,7 @@ worst off-peak latency on a User API key is the planned gap plus a read (`bus_wa
 printed beside it. The runs go in parallel
 (each holds a poll open most of the time: little to compete for).
 
-Run: python benchmarks/key_day.py [--minutes 4] [--votes 6]
+Run: python benchmarks/key_day.py [--minutes 4] [--votes 6] [--runs-from SAVED.json]
 """
 
 from __future__ import annotations
@@ -153,16 +153,44 @@ def _day(quiet: float, busy: float, per_vote: float, games: int) -> int:
                  + games * POSTS_A_DAY * per_vote)
 
 
+def figures(out: dict) -> dict:
+    """The day figures from the runs' rates. The days and the games one key serves use the
+    1-game rates of the polls: one poll carries every game's channels and one listing every
+    game topic (the admin key's 1- and 10-game runs spend the same), so only the posts grow
+    with the games (a 10-game run on a User API key idles only once all ten have started,
+    which its 6 background requests a minute make slow: its rates show what is left of that)."""
+    per_vote = out["user_votes_1_game"]["requests_per_vote"]
+    days = {}
+    for kind in ("user", "admin"):
+        for games, suffix in ((1, "1_game"), (10, "10_games")):
+            quiet = out[f"{kind}_quiet_1_game"]["per_minute"]  # the polls: as with one game
+            busy = out["user_busy_1_game"]["per_minute"] if kind == "user" else quiet
+            days[f"day_{kind}_key_{suffix}"] = _day(quiet, busy, per_vote, games)
+    quiet, busy = out["user_quiet_1_game"]["per_minute"], out["user_busy_1_game"]["per_minute"]
+    polls = busy * 60 * BUSY_HOURS + quiet * 60 * (24 - BUSY_HOURS)
+    serves = {f"{posts}_posts_a_day": max(0, math.floor((USER_KEY_PER_DAY - polls)
+                                                      / (posts * per_vote)))
+              for posts in ACTIVITY}
+    return {"runs": out, "assumed": {"busy_hours": BUSY_HOURS,
+                                     "posts_with_an_action_a_day": POSTS_A_DAY},
+            **days, "user_key_polls_a_day": round(polls), "games_one_user_key_serves": serves,
+            "worst_off_peak_latency_s_user_key": IDLE_GAP + 1}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=4)
     parser.add_argument("--votes", type=int, default=6)
+    parser.add_argument("--runs-from", metavar="JSON", help="recompute from a saved output")
     parser.add_argument("--one", nargs=3, metavar=("KIND", "GAMES", "BUSY"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:  # a child: one run
         kind, games, busy = args.one[0], int(args.one[1]), args.one[2] != "quiet"
         votes = args.votes if args.one[2] == "votes" else 0
         print(json.dumps(one_run(kind, games, busy, args.minutes, votes)))
+        return 0
+    if args.runs_from:  # the figures again from a saved run's "runs"
+        print(json.dumps(figures(json.loads(Path(args.runs_from).read_text())["runs"]), indent=1))
         return 0
     runs = {f"{kind}_{'busy' if busy else 'quiet'}_{games}_game{'s' if games > 1 else ''}":
             (kind, games, busy) for kind, busy in (("user", False), ("user", True), ("admin", False))
@@ -175,22 +203,7 @@ def main() -> int:
         for name, (kind, games, busy) in runs.items()}
     out = {name: json.loads(child.communicate()[0].strip().splitlines()[-1])
            for name, child in children.items()}
-    per_vote = out["user_votes_1_game"]["requests_per_vote"]
-    days = {}
-    for kind in ("user", "admin"):
-        for games, suffix in ((1, "1_game"), (10, "10_games")):
-            quiet = out[f"{kind}_quiet_{suffix}"]["per_minute"]
-            busy = out[f"user_busy_{suffix}"]["per_minute"] if kind == "user" else quiet
-            days[f"day_{kind}_key_{suffix}"] = _day(quiet, busy, per_vote, games)
-    quiet, busy = out["user_quiet_10_games"]["per_minute"], out["user_busy_10_games"]["per_minute"]
-    polls = busy * 60 * BUSY_HOURS + quiet * 60 * (24 - BUSY_HOURS)
-    serves = {f"{posts}_posts_a_day": max(0, math.floor((USER_KEY_PER_DAY - polls)
-                                                      / (posts * per_vote)))
-              for posts in ACTIVITY}
-    print(json.dumps({"runs": out, "assumed": {"busy_hours": BUSY_HOURS,
-                                               "posts_with_an_action_a_day": POSTS_A_DAY},
-                      **days, "games_one_user_key_serves": serves,
-                      "worst_off_peak_latency_s_user_key": IDLE_GAP + 1}, indent=1))
+    print(json.dumps(figures(out), indent=1))
     return 0
 
 

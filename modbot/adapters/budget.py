@@ -18,8 +18,8 @@ budget.
 A User API key is also metered by the day (2,880 by default: `max_user_api_reqs_per_day`), so
 a budget may keep a sliding day too (`per_day`); `day_left()` is what the MessageBus planner
 reads (app/bus_watch.py). The bus's thread charges the same budget as the daemon's (a held
-poll is a request like any other to Discourse), so `charge` takes a lock and its priority as
-an argument.
+poll is a request like any other to Discourse), so every look at it takes a lock, and `charge`
+takes its priority as an argument.
 
 No clock of its own: `clock` is passed in (time.monotonic by default), and nothing sleeps.
 """
@@ -54,7 +54,7 @@ class Budget:
         self.clock = clock or (lambda: time.monotonic())  # looked up when called
         self.times: deque[float] = deque()  # the requests of the last minute
         self.day_times: deque[float] = deque()  # and of the last day, when a day is kept
-        self.lock = threading.Lock()  # the bus's thread charges it too
+        self.lock = threading.RLock()  # the bus's thread charges it too: every look is locked
         self.priority = Priority.LIVE
         self.spent = 0
         self.refused = 0
@@ -62,9 +62,10 @@ class Budget:
 
     def wait_for(self, priority: Priority | None = None) -> float:
         """Seconds until a request of this priority may go (0: now)."""
-        now = self.clock()
-        return max(self._minute_wait(now, self.priority if priority is None else priority),
-                   self._day_wait(now))
+        with self.lock:
+            now = self.clock()
+            return max(self._minute_wait(now, self.priority if priority is None else priority),
+                       self._day_wait(now))
 
     def _minute_wait(self, now: float, priority: Priority) -> float:
         if not self.per_minute:
@@ -88,8 +89,9 @@ class Budget:
         """Requests left in the sliding day (None: no day is kept)."""
         if not self.per_day:
             return None
-        self._day_wait(self.clock())
-        return self.per_day - len(self.day_times)
+        with self.lock:
+            self._day_wait(self.clock())
+            return self.per_day - len(self.day_times)
 
     def reserve(self, priority: Priority) -> int:
         """Requests of the minute this priority leaves to the ones above it."""

@@ -85,11 +85,11 @@ class LiveRehearsal:
             while not stop.is_set():
                 if wake.is_set() and bus is not None and time.monotonic() < next_poll:
                     wake.clear()
-                    self._logged_cycle(Wake.of(bus.take_named()))  # what the bus named
+                    self._logged_cycle(bus.take_wake())  # what the bus named
                 elif time.monotonic() >= next_poll:
                     wake.clear()
                     if bus is not None:
-                        bus.take_named()  # the full cycle reads all of it
+                        bus.take_wake()  # the full cycle reads all of it
                     owed = self._logged_cycle()  # reads put off, or a game still to start:
                     next_poll = time.monotonic() + (1.0 if owed else poll_seconds)  # soon
                 else:

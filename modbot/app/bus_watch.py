@@ -36,6 +36,7 @@ from ..adapters.forum import (
     PermanentError,
     TransientError,
 )
+from .intake import Wake
 
 log = logging.getLogger("modbot.app.bus_watch")
 CURSOR = "bus:"  # the store's cursor of a channel's last id: "bus:/topic/12"
@@ -121,11 +122,12 @@ class BusWatch:
             self.wake.set()
         return news
 
-    def take_named(self) -> set[str]:
-        """The channels with news since the last call (what the woken cycle reads)."""
+    def take_wake(self) -> Wake | None:
+        """What the channels with news since the last call name (what a woken cycle reads), or
+        None when they name nothing it can place (the cycle then reads everything)."""
         with self.named_lock:
             named, self.named = self.named, set()
-        return named
+        return Wake.of(named) if named else None
 
     def _own(self, message: dict) -> bool:
         """A post the bot made itself (a topic's message names its author): nothing to read,

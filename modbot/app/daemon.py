@@ -29,7 +29,6 @@ from ..adapters.user_key import UserKeyError, load_key
 from ..files.gamefile import load_game
 from ..files.signupfile import load_signups
 from .bus_watch import BusWatch, saved_last, stored_last, user_key_pace
-from .intake import Wake
 from .service import Service, Settings
 from .signups import SignupWatch
 
@@ -338,8 +337,8 @@ def _run(config: Config, max_cycles: int | None) -> int:
                 not owed and time.monotonic() - swept["at"] < config.bus_sweep_seconds:
             counted()  # the bus wakes the bot; a full poll only every bus_sweep_seconds, or
             return  # when the clock has something due (a deadline, a lock, a reminder)
-        named = bus.take_named() if bus is not None else set()
-        wake = Wake.of(named) if woken and named else None  # else a full cycle reads it all
+        pushed = bus.take_wake() if bus is not None else None  # taken either way: a full
+        wake = pushed if woken else None  # cycle reads it all
         if wake is None:
             swept["at"] = time.monotonic()  # a full cycle: the sweep's clock starts again
         if bus is not None:

@@ -147,20 +147,20 @@ def respond(sandbox, method: str, path: str, params: dict, viewer) -> tuple | No
         return 403, page("Not allowed", f"<p>{html.escape(problem)}</p>"), {}
     if viewer is None:
         return 403, page("Log in first", "<p>Log in (the sandbox's “viewing as” switcher) "
-                          "to authorize an application.</p>"), {}
+                         "to authorize an application.</p>"), {}
     if not (viewer.staff or viewer.trust_level >= keys.min_trust_level):
         return 403, page("Not allowed", "<p>Your trust level cannot authorize "
-                          "applications on this site.</p>"), {}
+                         "applications on this site.</p>"), {}
     if method == "GET":
-        return 200, _authorizepage(params, viewer), {}
+        return 200, _authorize_page(params, viewer), {}
     granted = keys.grant(viewer, params)
     payload = encrypted_payload(params["public_key"], {
         "key": granted.key, "nonce": params["nonce"], "push": False, "api": AUTH_API_VERSION})
     if params.get("format") == "json":
         return 200, {"payload": payload, "instructions": "Paste the payload in the application."}, {}
     return 200, page("Authorized", f"<p>{html.escape(params['application_name'])} can now "
-                      "use your account. Copy this and paste it in the application:</p>"
-                      f'<pre id="payload">{html.escape(payload)}</pre>'), {}
+                     "use your account. Copy this and paste it in the application:</p>"
+                     f'<pre id="payload">{html.escape(payload)}</pre>'), {}
 
 
 def _invalid(params: dict) -> str:
@@ -184,7 +184,7 @@ def _revoke(sandbox, params: dict):
     return 200, {"success": "OK"}, {}
 
 
-def _authorizepage(params: dict, viewer) -> str:
+def _authorize_page(params: dict, viewer) -> str:
     hidden = "".join(f'<input type="hidden" name="{name}" value="{html.escape(str(params[name]))}">'
                      for name in REQUIRED if name in params)
     scopes = ", ".join(html.escape(s) for s in str(params["scopes"]).split(","))

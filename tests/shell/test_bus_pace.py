@@ -67,3 +67,18 @@ def test_a_wake_up_names_the_topics_and_whether_a_pm_came():
     assert Wake.of({"/topic/12", "/topic/7"}) == Wake(frozenset({7, 12}), False)
     assert Wake.of({"/topic/12", "/notification-alert/3"}) == Wake(frozenset({12}), True)
     assert Wake.of({"/topic/12", "/latest"}) is None  # a channel it cannot place: read it all
+
+
+def test_the_watch_hands_over_what_its_news_named_once():
+    import threading
+
+    from modbot.app.bus_watch import BusWatch
+    from modbot.app.intake import Wake
+    news = [{"channel": "/topic/7", "message_id": 5, "data": {"user_id": 5}},
+            {"channel": "/notification-alert/2", "message_id": 1, "data": {}}]
+    watch = BusWatch(lambda: _Client(news), lambda: ["/topic/7", "/notification-alert/2"],
+                     threading.Event(), {"/topic/7": 4, "/notification-alert/2": 0})
+    assert watch.take_wake() is None  # nothing yet: a cycle would read everything
+    watch.poll_once()
+    assert watch.take_wake() == Wake(frozenset({7}), True)
+    assert watch.take_wake() is None  # handed over once

@@ -71,7 +71,7 @@ def _empath(state, player, _choice, deaths) -> Info:
     """Accurate at dawn: a neighbour killed tonight is skipped (seed 000)."""
     if deaths:
         state = state.evolve(seats=tuple(replace(s, alive=s.alive and s.name not in deaths)
-                                           for s in state.seats))
+                                         for s in state.seats))
     evil = sum(1 for n in living_neighbours(state, player) if is_evil(state, n))
     return Info(str(evil), say("result.empath"))
 

@@ -284,7 +284,7 @@ def _promoted(state: GameState, e: ScarletWomanPromoted) -> GameState:
     if state.phase.is_day:  # seed 002: she is told "only at night"
         name = state.setup.private_script.name_of(e.character)
         state = state.evolve(untold=(*state.untold,
-                                       (e.player, say("tell.scarlet_woman", character=name))))
+                                     (e.player, say("tell.scarlet_woman", character=name))))
     return state
 
 

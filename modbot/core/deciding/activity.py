@@ -192,7 +192,7 @@ def fire(state: GameState, at: datetime) -> list:
 
 def _prodded(state: GameState, player: str, level: int) -> GameState:
     return state.evolve(prodded=(*tuple(p for p in state.prodded if p[0] != player),
-                                   (player, level)))
+                                 (player, level)))
 
 
 # -- /vc and !prods -----------------------------------------------------------------------------

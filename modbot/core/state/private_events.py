@@ -270,7 +270,7 @@ def _pm_counted(state: GameState, e: WhisperPmCounted) -> GameState:
     if e.neighbour is not None:
         used = used | {(e.day, e.author, e.neighbour)}
     return state.evolve(ledger=replace(ledger, neighbour_used=used,
-                                         messages=(*ledger.messages, (e.day, e.members))))
+                                       messages=(*ledger.messages, (e.day, e.members))))
 
 
 def _pm_flagged(state: GameState, e: WhisperPmFlagged) -> GameState:
@@ -279,7 +279,7 @@ def _pm_flagged(state: GameState, e: WhisperPmFlagged) -> GameState:
     if e.flag.spends_neighbour_whisper:
         used = used | {(e.flag.day, e.flag.author, e.flag.others[0])}
     return state.evolve(ledger=replace(ledger, flags=(*ledger.flags, e.flag),
-                                         neighbour_used=used))
+                                       neighbour_used=used))
 
 
 FEATURE = Feature("private side: events", appliers={

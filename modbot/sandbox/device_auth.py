@@ -35,7 +35,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from .forum import errors
-from .user_keys import ALLOWED_SCOPES, encrypted_payload, page
+from .user_keys import ALLOWED_SCOPES, below_trust_level, encrypted_payload, not_signed_in, page
 
 TTL, PAYLOAD_TTL, INTERVAL = 600, 60, 5  # DEVICE_AUTH_TTL, _AUTHORIZED_PAYLOAD_TTL, _INTERVAL
 ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # USER_CODE_ALPHABET
@@ -65,15 +65,13 @@ class DeviceGrants:
         self.interval = INTERVAL
         self.grants: dict[str, Grant] = {}
 
-    def create(self, params: dict) -> dict:
+    def create(self, params: dict) -> Grant:
         _check(params)
         code = "".join(secrets.choice(ALPHABET) for _ in range(8))
         grant = Grant(secrets.token_hex(32), f"{code[:4]}-{code[4:]}",
                       secrets.token_urlsafe(6), dict(params), self.seconds())
         self.grants[grant.device_code] = grant
-        return {"device_code": grant.device_code, "user_code": grant.user_code,
-                "expires_in": TTL, "interval": self.interval,
-                "request_token": grant.request_token}
+        return grant
 
     def live(self, device_code: str) -> Grant | None:
         found = self.grants.get(device_code)
@@ -91,14 +89,17 @@ class DeviceGrants:
         if len(code) != 8:
             return None
         wanted = f"{code[:4]}-{code[4:]}"
-        return next((g for g in list(self.grants.values())
-                     if g.user_code == wanted and self.live(g.device_code) is g
-                     and g.status == "pending"), None)
+        return self._pending(lambda g: g.user_code == wanted)
 
     def by_approval(self, token: str) -> Grant | None:
+        typed = token.encode()  # bytes: compare_digest refuses a str that is not ASCII
+        return self._pending(lambda g: secrets.compare_digest(g.approval.encode(), typed))
+
+    def _pending(self, matches) -> Grant | None:
+        """The live grant still pending that `matches` (expired ones are dropped)."""
         return next((g for g in list(self.grants.values())
-                     if secrets.compare_digest(g.approval, token)
-                     and self.live(g.device_code) is g and g.status == "pending"), None)
+                     if matches(g) and self.live(g.device_code) is g and g.status == "pending"),
+                    None)
 
     def poll(self, device_code: str) -> dict:
         grant = self.live(device_code) if len(device_code) == 64 else None
@@ -140,11 +141,12 @@ def respond(sandbox, method: str, path: str, params: dict, viewer) -> tuple | No
     if not grants.enabled:
         return None
     if path == "/user-api-key/device.json" and method == "POST":
-        made = grants.create(params)
+        grant = grants.create(params)
         address = f"{sandbox.url}/user-api-key/activate"
-        token = made.pop("request_token")
-        return 200, {**made, "verification_uri": address,
-                     "verification_uri_with_request": f"{address}?request={token}"}, {}
+        return 200, {"device_code": grant.device_code, "user_code": grant.user_code,
+                     "verification_uri": address,
+                     "verification_uri_with_request": f"{address}?request={grant.request_token}",
+                     "expires_in": TTL, "interval": grants.interval}, {}
     if path == "/user-api-key/device/poll.json" and method == "POST":
         return 200, grants.poll(str(params.get("device_code", ""))), {}
     if path in ("/user-api-key/activate", "/user-api-key/device/authorize",
@@ -154,19 +156,16 @@ def respond(sandbox, method: str, path: str, params: dict, viewer) -> tuple | No
 
 
 def _browser(sandbox, grants: DeviceGrants, method: str, path: str, params: dict, viewer):
-    if viewer is None:
-        return 403, page("Log in first", "<p>Log in (the sandbox's “viewing as” switcher) "
-                         "to authorize an application.</p>"), {}
+    refused = not_signed_in(viewer)
+    if refused:
+        return refused
     if method == "GET":
         return 200, _enter_code(params.get("request", "")), {}
     if path == "/user-api-key/activate":
         grant = grants.by_user_code(str(params.get("code", "")))
         if grant is None:
             return 200, _enter_code(params.get("request", ""), wrong=True), {}
-        if not (viewer.staff or viewer.trust_level >= sandbox.user_keys.min_trust_level):
-            return 403, page("Not allowed", "<p>Your trust level cannot authorize "
-                             "applications on this site.</p>"), {}
-        return 200, _authorize(grant, viewer), {}
+        return below_trust_level(sandbox.user_keys, viewer) or (200, _authorize(grant, viewer), {})
     grant = grants.by_approval(str(params.get("approval_token", "")))
     if grant is None:
         return 200, _enter_code("", wrong=True), {}

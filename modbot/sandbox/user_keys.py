@@ -145,12 +145,9 @@ def respond(sandbox, method: str, path: str, params: dict, viewer) -> tuple | No
     problem = _invalid(params)
     if problem:
         return 403, page("Not allowed", f"<p>{html.escape(problem)}</p>"), {}
-    if viewer is None:
-        return 403, page("Log in first", "<p>Log in (the sandbox's “viewing as” switcher) "
-                         "to authorize an application.</p>"), {}
-    if not (viewer.staff or viewer.trust_level >= keys.min_trust_level):
-        return 403, page("Not allowed", "<p>Your trust level cannot authorize "
-                         "applications on this site.</p>"), {}
+    refused = not_signed_in(viewer) or below_trust_level(keys, viewer)
+    if refused:
+        return refused
     if method == "GET":
         return 200, _authorize_page(params, viewer), {}
     granted = keys.grant(viewer, params)
@@ -193,6 +190,23 @@ def _authorize_page(params: dict, viewer) -> str:
         f"<b>@{html.escape(viewer.username)}</b>, to: {scopes}.</p>"
         f'<form method="post" action="/user-api-key">{hidden}'
         '<button id="authorize" type="submit">Authorize</button></form>'))
+
+
+def not_signed_in(viewer) -> tuple | None:
+    """The page for nobody signed in (both flows ask for a signed-in user)."""
+    if viewer is not None:
+        return None
+    return 403, page("Log in first", "<p>Log in (the sandbox's “viewing as” switcher) to "
+                     "authorize an application.</p>"), {}
+
+
+def below_trust_level(keys: UserKeys, viewer) -> tuple | None:
+    """The page for a user the site does not let authorize applications (`meets_tl?`: staff,
+    or `min_trust_level_for_user_api_key`)."""
+    if viewer.staff or viewer.trust_level >= keys.min_trust_level:
+        return None
+    return 403, page("Not allowed", "<p>Your trust level cannot authorize applications on "
+                     "this site.</p>"), {}
 
 
 def page(title: str, body: str) -> str:

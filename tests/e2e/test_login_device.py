@@ -21,7 +21,7 @@ pytestmark = pytest.mark.slow  # the CLI against the sandbox over HTTP
 
 @pytest.fixture
 def server():
-    forum = Forum(limits=False)
+    forum = Forum(limits=False)  # the login's few requests; the posting limits have their tests
     forum.add_user("modbot", trust_level=1)
     forum.add_user("newbie", trust_level=0)
     server = SandboxServer(0, api_key="master", forum=forum).start()
@@ -123,6 +123,9 @@ def test_the_forum_refuses_a_device_request_it_cannot_serve(server):
     polled = requests.post(server.url + "/user-api-key/device/poll.json", timeout=10,
                            json={"device_code": "0" * 64})
     assert polled.json() == {"status": "expired_token"}
+    hostile = requests.post(server.url + "/user-api-key/device/authorize", timeout=10,
+                            cookies={COOKIE: "modbot"}, data={"approval_token": "jeté ☃"})
+    assert hostile.status_code == 200 and "wrong or has expired" in hostile.text
 
 
 def test_the_host_authorizes_in_a_real_browser(server, tmp_path, capsys):

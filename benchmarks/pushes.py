@@ -110,13 +110,9 @@ def _choices(client, _topic, samples: int, counted: list[float], out: list[float
     pm = _character_pm(client, "Brianna")
     time.sleep(WARM_UP)
     for n in range(samples):
-        time.sleep(GAPS[n % len(GAPS)])
-        before, seen = time.monotonic(), len(counted)
         target = ("Alex", "Cameron", "Derek")[n % 3]
-        client.post("Brianna", f"/choose {target}\nMy choice tonight, number {n}.", topic_id=pm)
-        while len(counted) == seen and time.monotonic() - before < 60:
-            time.sleep(0.02)
-        out.append(round(counted[-1] - before, 2) if len(counted) > seen else 60.0)
+        _timed(n, counted, out, client, "Brianna",
+               f"/choose {target}\nMy choice tonight, number {n}.", pm)
 
 
 def _votes(client, topic, samples: int, counted: list[float], out: list[float]) -> None:
@@ -125,14 +121,20 @@ def _votes(client, topic, samples: int, counted: list[float], out: list[float]) 
     time.sleep(WARM_UP)
     voters = PLAYERS[1:7]
     for n in range(samples):
-        time.sleep(GAPS[n % len(GAPS)])
-        before, seen = time.monotonic(), len(counted)
         vote = "yes" if (n // len(voters)) % 2 == 0 else "no"
-        client.post(voters[n % len(voters)], f"/vote Harry {vote}\nMy vote, number {n}.",
-                    topic_id=topic)
-        while len(counted) == seen and time.monotonic() - before < 60:
-            time.sleep(0.02)
-        out.append(round(counted[-1] - before, 2) if len(counted) > seen else 60.0)
+        _timed(n, counted, out, client, voters[n % len(voters)],
+               f"/vote Harry {vote}\nMy vote, number {n}.", topic)
+
+
+def _timed(n: int, counted: list[float], out: list[float], client, author: str, raw: str,
+           topic: int) -> None:
+    """After the nth gap, post and time it to the bot's next answer (60 s at most)."""
+    time.sleep(GAPS[n % len(GAPS)])
+    before, seen = time.monotonic(), len(counted)
+    client.post(author, raw, topic_id=topic)
+    while len(counted) == seen and time.monotonic() - before < 60:
+        time.sleep(0.02)
+    out.append(round(counted[-1] - before, 2) if len(counted) > seen else 60.0)
 
 
 def _answered(counted: list[float], topic: int, choices: bool):

@@ -3,7 +3,10 @@ MessageBus, and a player's post is handled at once, though the bot's polling and
 ten minutes apart; the channels' last ids are stored for a restart; a forum without the bus
 is left to polling."""
 
+import os
+import signal
 import threading
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -171,9 +174,6 @@ def test_on_the_keys_own_limits_a_burst_of_votes_meets_no_429(forum):
     """The bus's held polls are charged to the daemon's budget (18 of the key's 20 a minute),
     so a burst of votes (a wake-up, reads and a count each) waits for the bot's own minute
     instead of meeting the forum's 429; every vote is counted in the end."""
-    import os
-    import signal
-    import time
     server, topic, folder = forum
     server.user_keys.per_minute = 20  # Discourse's default max_user_api_reqs_per_minute
     path = Path(_config(folder, server))  # the bot's own budget, as shipped

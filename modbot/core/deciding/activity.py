@@ -170,8 +170,9 @@ def _waiting_by_level(state: GameState) -> tuple[tuple[int, frozenset[str]], ...
 def _longest_quiet(state: GameState, seats: frozenset[str]) -> datetime:
     """The earliest 'quiet since' among `seats` (a seat that never posted: the game's start)."""
     posted = [at for player, at in state.last_posted if player in seats]
-    earliest = min(posted, default=state.setup.first_night_starts)
-    return earliest if len(posted) == len(seats) else min(earliest, state.setup.first_night_starts)
+    if len(posted) < len(seats):  # a seat that never posted is quiet since the game's start
+        posted.append(state.setup.first_night_starts)
+    return min(posted)
 
 
 def next_backup(state: GameState) -> str | None:

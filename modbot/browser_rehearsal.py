@@ -30,7 +30,6 @@ from pathlib import Path
 
 from .adapters.forum import ForumClient, ForumError
 from .adapters.store import Store
-from .adapters.user_key import APPLICATION, SCOPES
 from .app.bus_watch import BusWatch
 from .app.daemon import USER_KEY_PER_MINUTE
 from .app.intake import Wake
@@ -38,7 +37,7 @@ from .app.opening import opening_post
 from .app.service import Service, Settings
 from .core import GameSetup
 from .files.gamefile import load_game
-from .rehearsal import game_accounts
+from .rehearsal import bot_key_client, game_accounts, watch_bus
 from .sandbox.forum import Clock, Forum
 from .sandbox.server import SandboxServer
 from .sandbox.web import export_topic
@@ -105,10 +104,7 @@ class LiveRehearsal:
             return None
         channels = [f"/topic/{self.topic_id}"] + \
             ([f"/notification-alert/{self.service.bot_id}"] if self.service.bot_id else [])
-        return BusWatch(lambda: ForumClient(client.host, client.api_username, client.api_key,
-                                            user_api_client_id=client.user_api_client_id),
-                        lambda: channels, wake, budget=client.budget,
-                        own=lambda: self.service.bot_id).start()
+        return watch_bus(client, lambda: channels, wake, lambda: self.service.bot_id)
 
     def _logged_cycle(self, wake: Wake | None = None) -> bool:
         """One cycle, logged; True when it left work for the next one (reads the request
@@ -154,11 +150,7 @@ def start_rehearsal(game: str | Path, *, speed: float = 60.0, port: int = 0,
     database = _fresh_database(data_dir, setup)
     store = Store(f"sqlite:///{database}")
     server.start()
-    granted = server.user_keys.grant(forum.account(setup.bot_username), {
-        "client_id": f"rehearsal-{secrets.token_hex(4)}", "application_name": APPLICATION,
-        "scopes": ",".join(SCOPES)})  # what `modbot login` gets on a real forum
-    client = ForumClient(server.url, setup.bot_username, granted.key,
-                         user_api_client_id=granted.client_id)
+    client = bot_key_client(server, setup.bot_username, f"rehearsal-{secrets.token_hex(4)}")
     client.budget.clock = lambda: forum.seconds()  # the budget counts the forum's minutes,
     # as the sandbox's limiter does (a rehearsal's minute passes faster than a real one)
     service = Service(client, store, [setup],

@@ -9,7 +9,11 @@ bot's clock is the game's clock: between posts it runs one poll cycle at the pos
 a whole day is played in seconds. `modbot demo` and the end-to-end tests use it. With
 `local=True` the sandbox runs in memory (sandbox/local.py: the same code answers, no HTTP and
 no socket), so the service's logic is tested in the fast loop; `local_and_http` runs a test
-on both back-ends.
+on both back-ends. With `pushed=True` the bot runs as on a forum without an admin: on its own
+User API key (within the key's limits, on the forum's clock) and woken by the forum's MessageBus
+(app/bus_watch.py): each scripted post is read by the cycle its bus message wakes, which reads
+only what the message named (a post the bus does not announce fails the play), and a moment
+with no post (a deadline) by a full cycle, the daemon's sweep.
 """
 
 from __future__ import annotations
@@ -17,13 +21,18 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import threading
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import requests
 
+from .adapters.budget import Priority
 from .adapters.forum import ForumClient
 from .adapters.store import Store
+from .adapters.user_key import APPLICATION, SCOPES
+from .app.bus_watch import BusWatch
+from .app.daemon import USER_KEY_PER_DAY, USER_KEY_PER_MINUTE
 from .app.service import Service, Settings
 from .bundled import folder
 from .core import GameSetup
@@ -37,6 +46,7 @@ DEMO_GAME = folder("config") / "demo-game.toml"
 DEMO_THREAD = folder("data") / "demo-thread.json"
 DEMO_PRIVATE = folder("data") / "demo-private.json"
 MASTER_KEY = "sandbox-master-key"
+BUS_SECONDS = 10.0  # how long a pushed play waits for the bus to announce a post
 
 
 def load_script(path: Path = DEMO_THREAD) -> list[dict]:
@@ -84,9 +94,15 @@ class Rehearsal:
     def __init__(self, setup: GameSetup, database_url: str, *, port: int = 0,
                  server: SandboxServer | LocalSandbox | None = None,
                  settings: Settings | None = None,
-                 timeout: float = 5, local: bool = False) -> None:
-        """`local`: the sandbox in memory (local.py: the same behaviours, no HTTP)."""
+                 timeout: float = 5, local: bool = False, pushed: bool = False) -> None:
+        """`local`: the sandbox in memory (local.py: the same behaviours, no HTTP);
+        `pushed`: the bot on its own User API key, woken by the MessageBus (over HTTP only)."""
+        if pushed and local:
+            raise ValueError("the MessageBus is long-polled over HTTP: pushed needs local=False")
         self.timeout = timeout
+        self.pushed = pushed
+        self.bus: BusWatch | None = None
+        self.woken = threading.Event()
         self.clock = ManualClock(setup.first_night_starts - timedelta(hours=1))
         # Discourse's default limits, counted on the forum's (scripted) clock
         if server is None and local:
@@ -167,6 +183,10 @@ class Rehearsal:
     def start_bot(self) -> Service:
         if isinstance(self.server, LocalSandbox):
             client = self.server.client(self.setup.bot_username, timeout=self.timeout)
+        elif self.pushed:
+            assert isinstance(self.server, SandboxServer)
+            client = bot_key_client(self.server, self.setup.bot_username,
+                                    f"rehearsal-{self.setup.topic_id}", timeout=self.timeout)
         else:
             client = ForumClient(self.url, self.setup.bot_username, self.server.api_key,
                                  timeout=self.timeout)
@@ -176,8 +196,44 @@ class Rehearsal:
         self.store = Store(self.database_url)
         fixed_salt(self.store, self.setup)
         self.service = Service(client, self.store, [self.setup], self.settings)
+        if self.pushed:  # the daemon's share of the key's own limits (the settings' is an admin's)
+            client.budget.per_minute, client.budget.per_day = USER_KEY_PER_MINUTE, USER_KEY_PER_DAY
         self.service.start()
+        if self.pushed:
+            self.bus = self._watch_bus(client)
         return self.service
+
+    def _watch_bus(self, client: ForumClient) -> BusWatch:
+        """The bus watched for the game thread and the bot's new PMs, once it has told where
+        each channel stands (a post made before that would be announced to nobody)."""
+        service = self.bot
+        channels = [f"/topic/{self.setup.topic_id}", f"/notification-alert/{service.bot_id}"]
+        bus = watch_bus(client, lambda: channels, self.woken, lambda: service.bot_id)
+        for _ in range(int(BUS_SECONDS * 20)):
+            if all(bus.last.get(c, -1) >= 0 for c in channels):
+                return bus
+            threading.Event().wait(0.05)
+        raise RuntimeError(f"the MessageBus did not answer in {BUS_SECONDS:g} s")
+
+    def _pushed_cycle(self, at: datetime, what: str) -> None:
+        """The cycle the bus's message about the post just made wakes: it reads only what
+        the message named."""
+        assert self.bus is not None
+        if not self.woken.wait(BUS_SECONDS):
+            raise RuntimeError(f"the MessageBus announced nothing after {what}")
+        self.woken.clear()
+        wake = self.bus.take_wake()
+        if wake is None:
+            raise RuntimeError(f"the MessageBus named nothing a cycle can read after {what}")
+        if self.bot.cycle(at, wake).deferred:  # the key's minute is spent: reads put off
+            self._full_cycle(self._budget_room())  # are read once it has room, as the daemon
+
+    def _budget_room(self) -> datetime:
+        """Forum time when the bot's budget has room again (the scripted clock is moved on
+        to it: the bot waits for its minute, as on a real forum)."""
+        wait = self.bot.client.budget.wait_for(Priority.BACKGROUND)
+        self.clock.set(self.clock.now() + timedelta(seconds=wait))
+        return self.clock.now()
 
     def play(self, script: list[dict], *, finish_at: datetime | None = None) -> None:
         """Post each scripted post, running one bot cycle at each post's time."""
@@ -185,19 +241,31 @@ class Rehearsal:
             at = datetime.fromisoformat(item["created_at"])
             self.clock.set(at)
             if item.get("tick"):
-                pass  # only a poll cycle at that moment
-            elif "to" in item:
+                self._full_cycle(at)  # only a poll cycle at that moment
+                continue
+            if "to" in item:
                 self.post_pm(item["username"], item["to"], item["raw"], item["created_at"])
             else:
                 self.post(item["username"], item["raw"], item["created_at"])
-            self.bot.cycle(at)
+            if self.pushed:
+                self._pushed_cycle(at, f"{item['username']}'s post at {item['created_at']}")
+            else:
+                self.bot.cycle(at)
         if finish_at is not None:
             self.clock.set(finish_at)
-            self.bot.cycle(finish_at)
+            self._full_cycle(finish_at)
         for _ in range(50):  # deliver everything still owed
             if not self.bot.store.pending():
                 break
+            if self.pushed:  # on the key's 20 a minute a deal takes minutes of forum time
+                self._budget_room()
             self.bot.drain()
+
+    def _full_cycle(self, at: datetime) -> None:
+        if self.bus is not None:
+            self.woken.clear()
+            self.bus.take_wake()  # a full cycle reads all of it
+        self.bot.cycle(at)
 
     @property
     def bot(self) -> Service:
@@ -212,10 +280,30 @@ class Rehearsal:
                  "created_at": p.created_at} for p in topic.visible_posts()]
 
     def stop(self) -> None:
+        if self.bus is not None:
+            self.bus.stop()
         if self.store is not None:
             self.store.close()
         self.http.close()
         self.server.stop()
+
+
+def bot_key_client(server: SandboxServer, username: str, client_id: str,
+                   timeout: float = 10.0) -> ForumClient:
+    """The bot's client on its own User API key, granted by the sandbox as `modbot login`
+    gets it on a real forum."""
+    granted = server.user_keys.grant(server.forum.account(username), {
+        "client_id": client_id, "application_name": APPLICATION, "scopes": ",".join(SCOPES)})
+    return ForumClient(server.url, username, granted.key, timeout=timeout,
+                       user_api_client_id=granted.client_id)
+
+
+def watch_bus(client: ForumClient, channels, wake: threading.Event, own) -> BusWatch:
+    """The MessageBus watched on the bot's key (its own session: one is not shared between
+    threads), its polls charged to the bot's budget, the bot's own posts waking nobody."""
+    return BusWatch(lambda: ForumClient(client.host, client.api_username, client.api_key,
+                                        user_api_client_id=client.user_api_client_id),
+                    channels, wake, budget=client.budget, own=own).start()
 
 
 def demo_rehearsal(database_url: str, *, private: bool = True,

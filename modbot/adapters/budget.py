@@ -19,7 +19,10 @@ A User API key is also metered by the day (2,880 by default: `max_user_api_reqs_
 a budget may keep a sliding day too (`per_day`); `day_left()` is what the MessageBus planner
 reads (app/bus_watch.py). The bus's thread charges the same budget as the daemon's (a held
 poll is a request like any other to Discourse), so every look at it takes a lock, and `charge`
-takes its priority as an argument.
+takes its priority as an argument. The forum counts the key's day, not the daemon's: the day's
+requests are kept in the store by the hour (`day_cursors`, one cursor an hour) and
+charged again at a restart (`restore_day`), each at its hour's end (a restored request leaves
+the day no sooner than the real one did).
 
 No clock of its own: `clock` is passed in (time.monotonic by default), and nothing sleeps.
 """
@@ -28,7 +31,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
 from contextlib import contextmanager
 from enum import IntEnum
 
@@ -42,6 +45,10 @@ class Priority(IntEnum):
 RESERVE = {Priority.LIVE: 0, Priority.DUE: 4, Priority.BACKGROUND: 12}
 WINDOW = 60.0
 DAY = 86400.0
+HOUR = 3600
+DAY_CURSOR = "key-day:"  # the store's cursors of a key's day by the hour: "key-day:07"
+HOURS_KEPT = 25  # a sliding day touches 25 wall-clock hours (its first and last in part)
+SLOT = 100_000  # a cursor's value: the hour's number (since 1970) * SLOT + its requests
 
 
 class Budget:
@@ -127,3 +134,30 @@ class Budget:
             yield self
         finally:
             self.priority = before
+
+
+def day_cursors(budget: Budget, wall_now: float) -> dict[str, int]:
+    """The day's requests by the wall clock's hour, as the store's cursors (25 names, the hour's
+    number modulo 25: an hour that has left the day is overwritten by a later one)."""
+    with budget.lock:
+        now = budget.clock()
+        budget._day_wait(now)  # what has left the day goes
+        hours = Counter(int((wall_now - (now - t)) // HOUR) for t in budget.day_times)
+    return {f"{DAY_CURSOR}{hour % HOURS_KEPT:02}": hour * SLOT + min(count, SLOT - 1)
+            for hour, count in hours.items()}
+
+
+def restore_day(budget: Budget, cursors: dict[str, int], wall_now: float) -> int:
+    """Charge the requests an earlier run made within the day (`day_cursors`' cursors), each
+    at its hour's end, so the day's budget counts them; returns how many."""
+    restored: list[float] = []
+    with budget.lock:
+        now = budget.clock()
+        for name, value in cursors.items():
+            hour, count = divmod(value, SLOT)
+            if not name.startswith(DAY_CURSOR) or (hour + 1) * HOUR <= wall_now - DAY:
+                continue  # another cursor, or an hour that has left the day
+            age = max(0.0, wall_now - ((hour + 1) * HOUR - 1))
+            restored.extend([now - age] * count)
+        budget.day_times = deque(sorted([*restored, *budget.day_times]))
+    return len(restored)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import schedule
 
-from ..adapters.budget import Priority
+from ..adapters.budget import DAY_CURSOR, Priority, day_cursors, restore_day
 from ..adapters.forum import ConfigurationError, ForumClient, ForumError, TransientError
 from ..adapters.outgoing import Batch
 from ..adapters.run_lock import AlreadyRunning, RunLock
@@ -280,6 +280,15 @@ def _due(service, clock) -> bool:
                for game in service.games.values())
 
 
+def _count_the_keys_day(client: ForumClient, store: Store) -> None:
+    """A User API key's day is the forum's: what an earlier run spent of it still counts."""
+    client.budget.per_day = USER_KEY_PER_DAY
+    spent = restore_day(client.budget, store.cursors_with(DAY_CURSOR), time.time())
+    if spent:
+        log.info("the key made %d of its %d requests of the day before this start", spent,
+                 USER_KEY_PER_DAY)
+
+
 def _channels(service, watch) -> list[str]:
     """What the bus watches: each game thread and sign-up thread, and the bot's new PMs."""
     topics = [*service.games, *(s.topic_id for s in watch.setups if s.topic_id)]
@@ -309,6 +318,8 @@ def _run(config: Config, max_cycles: int | None) -> int:
     signal.signal(signal.SIGINT, stop)
     for notice in config.notices:
         log.warning("%s", notice)
+    if config.key_kind == "user":
+        _count_the_keys_day(client, store)
     failed = _start(service, config, stopping)
     if failed is not None:
         return failed
@@ -316,8 +327,6 @@ def _run(config: Config, max_cycles: int | None) -> int:
     _warn_if_behind(clock, store)
     if config.key_kind == "user" and not config.budget_set:
         client.budget.per_minute = USER_KEY_PER_MINUTE  # of the key's own 20, bus polls and all
-    if config.key_kind == "user":
-        client.budget.per_day = USER_KEY_PER_DAY
     wake = threading.Event()
     buses: list[BusWatch] = []  # started after the first cycle, once the games are known
     swept = {"at": float("-inf"), "deferred": False}  # the last full cycle, and whether it
@@ -330,6 +339,13 @@ def _run(config: Config, max_cycles: int | None) -> int:
         if max_cycles is not None and stopping["cycles"] >= max_cycles:
             stopping["flag"] = True
 
+    def _kept(bus: BusWatch | None) -> dict[str, int]:
+        """What a restart resumes from: the bus's last ids, a User API key's day."""
+        kept = saved_last(bus) if bus is not None else {}
+        if client.budget.per_day:
+            kept.update(day_cursors(client.budget, time.time()))
+        return kept
+
     def cycle(woken: bool = False):
         bus = buses[0] if buses else None
         owed = swept["deferred"] and not client.budget.wait_for(Priority.BACKGROUND)
@@ -341,8 +357,8 @@ def _run(config: Config, max_cycles: int | None) -> int:
         wake = pushed if woken else None  # cycle reads it all
         if wake is None:
             swept["at"] = time.monotonic()  # a full cycle: the sweep's clock starts again
-        if bus is not None:
-            store.commit(Batch(cursors=saved_last(bus)))  # a restart resumes from the backlog
+        store.commit(Batch(cursors=_kept(bus)))  # a restart resumes from the bus's backlog,
+        # and counts the key's day so far
         try:
             seen["now"] = clock.now()
             watch.cycle(seen["now"])  # the sign-up threads' lists (app/signups.py)
@@ -375,7 +391,7 @@ def _run(config: Config, max_cycles: int | None) -> int:
             cycle(woken=True)
     for bus in buses:
         bus.stop()
-        store.commit(Batch(cursors=saved_last(bus)))
+    store.commit(Batch(cursors=_kept(buses[0] if buses else None)))
     service.drain()  # what the last cycle owes goes out before the stop
     service.save_snapshots(every=0)  # the next start folds nothing
     store.close()

@@ -5,7 +5,8 @@ grimoire PMs and nominate and vote in the thread; the Storyteller approves every
 "none" for results only they could give) and confirms the win the bot notices. The town is
 told who the Demon is on day 2 (a scripted cheat, to reach an end); everything else is the
 bot's own work over HTTP: the deal, the sheets, dawn, executions, the win, and no secret in
-any public post."""
+any public post. One game is played as on a forum without an admin (issue 23): the bot on its
+own User API key, every post read by the cycle the forum's MessageBus woke for it."""
 
 import random
 import re
@@ -36,7 +37,8 @@ def _script(name):
 
 
 class Game:
-    def __init__(self, script_name: str, seed: int, tmp_path, town_finds_demon=True) -> None:
+    def __init__(self, script_name: str, seed: int, tmp_path, town_finds_demon=True,
+                 pushed=False) -> None:
         self.rng = random.Random(seed)
         self.town_finds_demon = town_finds_demon
         script = _script(script_name)
@@ -46,12 +48,14 @@ class Game:
                           storytellers=("nightingale",), script=script,
                           grimoire=tuple(grimoire.items()), bluffs=bluffs,
                           remind_before_lock=0)
-        self.rehearsal = Rehearsal(setup, f"sqlite:///{tmp_path}/{script_name}.sqlite")
+        self.rehearsal = Rehearsal(setup, f"sqlite:///{tmp_path}/{script_name}.sqlite",
+                                   pushed=pushed)
         self.rehearsal.create_accounts()
         self.rehearsal.open_topic({"raw": "Welcome: a simulated game. Good luck!",
                                    "created_at": (START - timedelta(hours=1)).isoformat()})
         self.rehearsal.start_bot()
         self.at = START
+        self.full_cycles = self.posts = 0
 
     @property
     def state(self):
@@ -59,17 +63,25 @@ class Game:
 
     def tick(self, at: datetime) -> None:
         self.at = at
+        self.full_cycles += 1
         self.rehearsal.play([], finish_at=at)
 
+    def _next_minute(self) -> None:
+        """A minute after the last post, or after the forum's time if a bot on a User API
+        key waited for its minute since."""
+        self.at = max(self.at, self.rehearsal.clock.now()) + timedelta(minutes=1)
+
     def pm(self, player: str, raw: str, to="grimoire") -> None:
-        self.at += timedelta(minutes=1)
+        self._next_minute()
         raw += "\n\n(sent by the simulation)"  # the forum's minimum post length
+        self.posts += 1
         self.rehearsal.play([{"username": player, "to": to, "raw": raw,
                               "created_at": self.at.isoformat()}])
 
     def post(self, player: str, raw: str) -> None:
-        self.at += timedelta(minutes=1)
+        self._next_minute()
         raw += "\n\n(posted by the simulation)"
+        self.posts += 1
         self.rehearsal.play([{"username": player, "raw": raw, "created_at": self.at.isoformat()}])
 
     # -- one night, one day ---------------------------------------------------------------
@@ -146,31 +158,52 @@ def test_a_fifteen_player_game_from_set_up_to_a_win(script_name, seed, town_find
                                                      winner, tmp_path):
     game = Game(script_name, seed, tmp_path, town_finds_demon)
     try:
-        game.tick(START)
-        roles = [t for t in game.rehearsal.server.forum.topics.values()
-                 if t.is_pm and "grimoire" in t.title]
-        assert len(roles) == 15
-        for number in range(1, 12):
-            game.night()
-            assert game.state.phase_label.startswith(f"day {number}"), game.state.phase_label
-            if game.state.wins_detected:
-                break
-            game.day(number)
-            if game.state.wins_detected:
-                break
-        found, reason = game.state.wins_detected[0]
-        assert found == winner
-        assert any("The game looks over" in n for n in game.storyteller_notes())
-        game.pm("nightingale", f"!win {winner} {reason} --yes", to="storytellers")
-        public = game.public_posts()
-        team = game.state.setup.terms.alignment(winner)  # the script's words: Loyal, Cultist
-        assert any(f"The game is over: {team} wins" in p for p in public)
-        names = [c.name for c in game.state.setup.script.characters]
-        sanctioned = "The Fearmonger has chosen a new player."  # its ability says all know
-        leaked = [(n, p[:60]) for p in public for n in names if p.strip() != sanctioned
-                  and re.search(rf"(?<!\w){re.escape(n)}(?!\w)", p)]
-        assert leaked == []
-        counts = game.rehearsal.store.outbox_counts()
-        assert counts.get("pending", 0) == 0 and counts.get("failed", 0) == 0
+        _play_to_the_win(game, winner)
     finally:
         game.rehearsal.stop()
+
+
+def test_a_whole_game_on_a_user_api_key_woken_by_the_message_bus(tmp_path):
+    game = Game("botf", 2, tmp_path, pushed=True)
+    try:
+        _play_to_the_win(game, "good")
+        server = game.rehearsal.server
+        (key,) = server.user_keys.keys.values()
+        assert key.username == "modbot"  # the bot's own key, no admin's
+        assert server.user_keys.refused == 0  # within the key's 20 a minute and 2,880 a day
+        assert server.bus.polls > 0
+        # the thread was listed by the start-up and the full cycles (deadlines) alone: every
+        # player's post was read by the cycle its bus message woke
+        full_cycles = game.full_cycles + 1
+        assert server.counts["GET /latest.json"] <= full_cycles < game.posts
+    finally:
+        game.rehearsal.stop()
+
+
+def _play_to_the_win(game: Game, winner: str) -> None:
+    game.tick(START)
+    roles = [t for t in game.rehearsal.server.forum.topics.values()
+             if t.is_pm and "grimoire" in t.title]
+    assert len(roles) == 15
+    for number in range(1, 12):
+        game.night()
+        assert game.state.phase_label.startswith(f"day {number}"), game.state.phase_label
+        if game.state.wins_detected:
+            break
+        game.day(number)
+        if game.state.wins_detected:
+            break
+    found, reason = game.state.wins_detected[0]
+    assert found == winner
+    assert any("The game looks over" in n for n in game.storyteller_notes())
+    game.pm("nightingale", f"!win {winner} {reason} --yes", to="storytellers")
+    public = game.public_posts()
+    team = game.state.setup.terms.alignment(winner)  # the script's words: Loyal, Cultist
+    assert any(f"The game is over: {team} wins" in p for p in public)
+    names = [c.name for c in game.state.setup.script.characters]
+    sanctioned = "The Fearmonger has chosen a new player."  # its ability says all know
+    leaked = [(n, p[:60]) for p in public for n in names if p.strip() != sanctioned
+              and re.search(rf"(?<!\w){re.escape(n)}(?!\w)", p)]
+    assert leaked == []
+    counts = game.rehearsal.store.outbox_counts()
+    assert counts.get("pending", 0) == 0 and counts.get("failed", 0) == 0

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from modbot import cli
+from modbot.adapters.budget import DAY_CURSOR, SLOT
 from modbot.adapters.store import Store
 from modbot.adapters.user_key import SavedKey, save_key
 from modbot.sandbox.forum import Forum
@@ -154,6 +155,17 @@ def test_a_restarted_daemon_resumes_from_the_bus_backlog_with_nothing_lost(forum
     counts = _counted(server, topic)[counts_before:]
     assert len(counts) == len(set(counts)) == len(VOTERS)  # a count a vote, none sent twice
     assert _stored(folder, f"bus:/topic/{topic}") >= resumed + len(VOTERS)
+    (granted,) = server.user_keys.keys.values()  # the key's day is the forum's: the second
+    assert _day_kept(folder) == len(granted.day)  # run counted the first's requests too
+
+
+def _day_kept(folder) -> int:
+    """The requests of the key's day the store keeps (adapters/budget.py's cursors)."""
+    store = Store(f"sqlite:///{folder}/bot.sqlite")
+    try:
+        return sum(v % SLOT for v in store.cursors_with(DAY_CURSOR).values())
+    finally:
+        store.close()
 
 
 def test_a_daemon_away_longer_than_the_backlog_catches_up_through_its_cursor(forum):

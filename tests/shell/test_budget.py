@@ -1,7 +1,7 @@
 """The request budget (modbot/adapters/budget.py): a sliding minute as Discourse counts it,
 spent by priority."""
 
-from modbot.adapters.budget import RESERVE, Budget, Priority
+from modbot.adapters.budget import DAY, HOUR, RESERVE, Budget, Priority, day_cursors, restore_day
 
 
 class Clock:
@@ -85,3 +85,37 @@ def test_a_charge_of_its_own_priority_ignores_the_current_one():
         assert budget.charge(Priority.LIVE) == 0  # what background work left
         assert budget.charge() > 0
 
+
+
+WALL = 1_796_148_000.0  # 2026-12-01 18:00 UTC: the wall clock's hour 498,930
+
+
+def _spent_at(ages_in_hours: list[float]) -> Budget:
+    """A key's budget (100 a day) whose requests were made these many hours before its now."""
+    clock = Clock()
+    clock.t = 500_000.0  # the budget's clock (monotonic) is not the wall clock
+    budget = Budget(0, per_day=100, clock=clock)
+    for age in sorted(ages_in_hours, reverse=True):
+        budget.day_times.append(clock.t - age * HOUR)
+    return budget
+
+
+def test_a_restart_charges_again_what_an_earlier_run_spent_of_the_keys_day():
+    ages = [0.2, 0.4, 3.5, 23.9]  # hours before 18:30: 18:18, 18:06, 15:00, and 18:36 the day
+    now = WALL + HOUR / 2  # before, whose hour of the day is today's 18:00 too
+    cursors = day_cursors(_spent_at(ages), now)
+    assert len(cursors) == 3 and sum(v % 100_000 for v in cursors.values()) == 4
+    after = Budget(0, per_day=100, clock=lambda: 7.0)  # a new process, another monotonic clock
+    assert restore_day(after, cursors, now) == 4
+    assert after.day_left() == 96
+    # each at its hour's end (or now): none leaves the day before the request it stands for
+    real_leaves = sorted(now - a * HOUR + DAY for a in ages)
+    restored_leaves = sorted(now - (7.0 - t) + DAY for t in after.day_times)
+    assert all(r >= t for r, t in zip(restored_leaves, real_leaves, strict=True))
+
+
+def test_an_hour_a_day_old_is_not_charged_again():
+    cursors = day_cursors(_spent_at([0.5, 25.0]), WALL)  # the second has left the key's day
+    after = Budget(0, per_day=100, clock=lambda: 0.0)
+    assert restore_day(after, {**cursors, "bus:/topic/12": 40}, WALL) == 1
+    assert restore_day(Budget(0, per_day=100), cursors, WALL + DAY + HOUR) == 0

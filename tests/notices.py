@@ -7,9 +7,23 @@ rendered, so rewording a template or the catalogue never breaks a test written w
 
 from __future__ import annotations
 
-from datetime import datetime
+import dataclasses
+from collections.abc import Iterator, Mapping
+from datetime import datetime, timedelta
 
-from modbot.core import GameState, Notice, Post, advance, handle_pm, handle_post, notices_of
+from modbot.core import (
+    PLAYER,
+    STORYTELLERS,
+    THREAD,
+    GameState,
+    Notice,
+    Post,
+    Say,
+    advance,
+    handle_pm,
+    handle_post,
+    notices_of,
+)
 
 
 class Told:
@@ -47,6 +61,11 @@ class Told:
         """The Storyteller approves tonight, sending nothing to whoever still needs a result."""
         missing = self.state.night.missing_results()
         return self.st("".join(f"!result {p} none\n" for p in missing) + "!approve", at)
+
+    def dawn(self) -> list[Notice]:
+        """Approve tonight an hour before dawn, then reach dawn: what the core owed then."""
+        self.approve(self.state.phase_ends_at - timedelta(hours=1))
+        return self.tick(self.state.phase_ends_at)
 
 
 def day_one(setup) -> tuple[Told, datetime]:
@@ -89,3 +108,51 @@ def night_sheet(setup, *, night: int = 1, choices=(), day=None, changes=(), nigh
                         night1=night1)
     sheet = told.state.night
     return {e.player or e.step: e for e in sheet.sheet}, sheet, told
+
+
+def sayings(value) -> Iterator[Say]:
+    """Every `Say` in `value` (a notice, a view, a sheet, a report: dataclasses, tuples, lists
+    and dicts are searched), the Says inside a Say's parameters too."""
+    if isinstance(value, Say):
+        yield value
+        for _, param in value.params:
+            yield from sayings(param)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            yield from sayings(getattr(value, f.name))
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            yield from sayings(item)
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from sayings(item)
+
+
+def says(value, code: str, /, **params) -> bool:
+    """Whether `value` holds a `Say` of `code` whose parameters include `params` (what a
+    message means, asserted without its words)."""
+    return any(s.code == code and all(s.param(k) == v for k, v in params.items())
+               for s in sayings(value))
+
+
+def for_player(told: list[Notice], player: str, template: str | None = None) -> list[Notice]:
+    """The notices in `player`'s grimoire PM (of `template`, when given)."""
+    return [n for n in told if n.to == PLAYER and n.player == player
+            and (template is None or n.template == template)]
+
+
+def public(told: list[Notice]) -> list[Notice]:
+    """The notices posted in the game thread (those with a message)."""
+    return [n for n in told if n.to == THREAD and n.template]
+
+
+def for_storytellers(told: list[Notice], template: str | None = None) -> list[Notice]:
+    return [n for n in told if n.to == STORYTELLERS
+            and (template is None or n.template == template)]
+
+
+def failed(told: Told) -> list[str]:
+    """The codes of why the last Storyteller post's commands failed."""
+    report = told.command
+    return [] if report is None else [s.code for _, why in report.failed
+                                      for s in (why if isinstance(why, tuple) else (why,))]

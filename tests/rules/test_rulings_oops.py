@@ -1,23 +1,39 @@
 """Seed 002's rulings ("Actually Oops All Evil": the notes under each character, its
 "Examples", and the Djinn's rules for several evil teams), each quoted and checked (issue 7).
 Continues tests/rules/test_rulings.py, which has the Imp's Scarlet Woman, the Scarlet Woman's type,
-the Fang Gu jump, the poisoned Pukka, the Golem and the Moonchild."""
+the Fang Gu jump, the poisoned Pukka, the Golem and the Moonchild. Asserted at the core, as
+codes and values (tests/notices.py)."""
 
 from dataclasses import replace
 from datetime import timedelta
 
-from modbot.core.setup.composition import problems as _problems
+from modbot.core.setup.composition import problems
 from modbot.core.state.grimoire import is_malfunctioning
 from modbot.core.state.model import GrimoireEntry, Seat
 from modbot.files.scripts import load_script
 
-from ..conversation import Conversation, botf_setup, day_one, night_sheet, to
+from ..conversation import botf_setup
 from ..helpers import START
-from ..wording import worded, words
+from ..notices import Told, day_one, effects, for_player, for_storytellers, night_sheet, of, says
 
 OOPS = load_script("oopsallevil")
 H = timedelta(hours=1)
 GOOD = ("goon", "acrobat", "golem")
+
+
+def noted(told: list, code: str, /, **params) -> bool:
+    """Whether the Storytellers were told `code` (with these parameters)."""
+    return says(for_storytellers(told), code, **params)
+
+
+def told_to(told: list, player: str, code: str, /, **params) -> bool:
+    """Whether `player`'s grimoire PM told them `code` (with these parameters)."""
+    return says(for_player(told, player), code, **params)
+
+
+def roles(setup) -> dict:
+    """Each player's role PM's view at the deal."""
+    return {n.player: n.view["role"] for n in of(Told(setup).tick(START), "role")}
 
 
 def teams_game(characters: dict, teams: dict, **kw):
@@ -37,9 +53,10 @@ def test_seed_002_goon_chosen_by_an_evil_player_turns_evil_and_drunks_them():
     informed they are now evil, Goon joins Imp's team." """
     _, night, _ = night_sheet(teams_game(*TWO_TEAMS), night=2,
                               choices=(("Ellen", "/choose Alex"),))
-    described = [words(e.describe()) for e in night.effects]
-    assert "Ellen: drunk until dusk (chose the Goon)" in described
-    assert "Alex: turns evil (the Goon)" in described
+    assert ("Ellen", "drunk", True, "by.chose_goon") in effects(night)
+    assert ("Alex", "alignment", "evil", "by.goon") in effects(night)
+    (drunk,) = [e for e in night.effects if e.field == "drunk"]
+    assert drunk.until_dusk
 
 
 def test_seed_002_goon_chosen_by_a_player_of_its_own_alignment_changes_nothing():
@@ -59,7 +76,7 @@ def test_seed_002_sweetheart_executed_the_storytellers_choose_who_is_drunk():
     characters, teams = TWO_TEAMS
     talk, day = day_one(teams_game({**characters, "Alex": "sweetheart"}, teams))
     said = talk.st("!execute Alex --yes", day + H)
-    assert any("Sweetheart" in raw and "!drunk" in raw for raw in to(said, "pm:storytellers"))
+    assert noted(said, "st.sweetheart", player="Alex")
     talk.st("!drunk Brianna", day + 2 * H)
     assert talk.state.grimoire_of("Brianna").drunk
 
@@ -71,11 +88,12 @@ def test_seed_002_lunatic_poisoned_choice_is_not_told_to_the_demons():
     characters, teams = TWO_TEAMS
     setup = teams_game({**characters, "Alex": "lunatic"}, teams, thinks={"Alex": "imp"})
     _, night, _ = night_sheet(setup, night=2, choices=(("Alex", "/choose Brianna"),))
-    told = sorted(p for p, text in night.tells if "The Lunatic (Alex) chose Brianna" in text)
+    told = sorted(p for p, tell in night.tells
+                  if says(tell, "tell.lunatic_chose", lunatic="Alex", player="Brianna"))
     assert told == ["Ellen", "Gus"]  # every Demon, of both teams
     _, night, _ = night_sheet(setup, night=2, changes=("!poison Alex",),
                               choices=(("Alex", "/choose Brianna"),))
-    assert not [t for t in night.tells if "The Lunatic" in t[1]]
+    assert not [t for t in night.tells if says(t, "tell.lunatic_chose")]
 
 
 def test_seed_002_cerenovus_may_choose_any_character_on_the_script():
@@ -85,8 +103,8 @@ def test_seed_002_cerenovus_may_choose_any_character_on_the_script():
     characters, teams = TWO_TEAMS
     setup = teams_game({**characters, "Alex": "puzzlemaster", "Fatima": "cerenovus"}, teams)
     _, night, _ = night_sheet(setup, choices=(("Fatima", "/choose Alex as Vortox"),))
-    assert any(p == "Alex" and "You are mad that you are the Vortox" in text
-               for p, text in night.tells)
+    assert any(p == "Alex" and says(tell, "tell.cerenovus", character="Vortox")
+               for p, tell in night.tells)
 
 
 def test_seed_002_assassin_kills_even_a_protected_player():
@@ -118,10 +136,11 @@ def test_seed_002_marionette_only_its_team_demon_is_told():
     characters, teams = TWO_TEAMS
     setup = teams_game({**characters, "Fatima": "marionette"}, {**teams, "Fatima": 2},
                        thinks={"Fatima": "golem"})
-    said = Conversation(setup).tick(START)
-    assert "Fatima (Minion, the Marionette)" in to(said, "pm:gus")[0]
-    assert "Fatima" not in to(said, "pm:ellen")[0]
-    assert "Golem" in to(said, "pm:fatima")[0] and "Marionette" not in to(said, "pm:fatima")[0]
+    dealt = roles(setup)
+    assert {"player": "Fatima", "team": "minion", "is_marionette": True} in \
+        dealt["Gus"]["cultists"]
+    assert "Fatima" not in [c["player"] for c in dealt["Ellen"]["cultists"]]
+    assert dealt["Fatima"]["character"] == "Golem" and dealt["Fatima"]["cultists"] == []
 
 
 def test_seed_002_pukka_choosing_itself_dies_the_following_night():
@@ -136,15 +155,16 @@ def test_seed_002_pukka_choosing_itself_dies_the_following_night():
     talk.st("!endday --yes", talk.state.phase_ends_at - H)
     talk.pm("Ellen", "/choose Brianna", talk.state.phase_ends_at - 20 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    assert "Ellen" in worded(talk.state.night).deaths
+    assert "Ellen" in talk.state.night.deaths
 
 
 def test_seed_002_vortox_only_its_team_wins():
     """Seed 002, Vortox: "Only Vortox's team wins." Example: "Noone is executed. All other evil
     teams lose and become good, their Demons die. Evil wins." """
     talk, day = day_one(teams_game(*TWO_TEAMS))
-    said = talk.st("!endday --yes", day + H)
-    assert any("the Vortox's team (2) wins" in raw for raw in to(said, "pm:storytellers"))
+    talk.st("!endday --yes", day + H)
+    (win,) = talk.state.wins_detected
+    assert win[0] == "evil" and says(win[1], "win.vortox_team", team=2)
 
 
 def test_seed_002_djinn_a_team_without_a_living_demon_loses_and_turns_good():
@@ -154,7 +174,7 @@ def test_seed_002_djinn_a_team_without_a_living_demon_loses_and_turns_good():
     talk, day = day_one(teams_game(*TWO_TEAMS))
     said = talk.st("!execute Ellen --yes", day + H)
     assert talk.state.grimoire_of("Derek").alignment == "good"
-    assert "Your evil team has lost: you are now good." in to(said, "pm:derek")[0]
+    assert told_to(said, "Derek", "tell.team_lost")
 
 
 def test_seed_002_djinn_good_loses_when_two_live_and_one_is_an_evil_demon():
@@ -164,27 +184,26 @@ def test_seed_002_djinn_good_loses_when_two_live_and_one_is_an_evil_demon():
     talk, day = day_one(teams_game(characters, teams))
     talk.st("\n".join(f"!kill {p} --yes" for p in ("Alex", "Brianna", "Cameron", "Derek",
                                                    "Fatima")), day + H)
-    assert worded(talk.state.wins_detected)[-1][0] == "good"  # Ellen's and Gus' teams: a tie
+    assert talk.state.wins_detected[-1][0] == "good"  # Ellen's and Gus' teams: a tie
     talk, day = day_one(teams_game(characters, teams))
     talk.st("\n".join(f"!kill {p} --yes" for p in ("Brianna", "Cameron", "Derek", "Fatima",
                                                    "Gus")), day + H)
-    assert worded(talk.state.wins_detected)[-1][0] == "evil"
+    assert talk.state.wins_detected[-1][0] == "evil"
 
 
 def test_seed_002_djinn_each_team_learns_only_its_own_members():
     """Seed 002: "Each evil team learns their teammates and receives bluffs as normal, but they
     don't learn of other evil teams." Djinn: "Each evil team starts informed of their team like
     in a regular game, but know nothing about the other team(s)." """
-    said = Conversation(teams_game(*TWO_TEAMS)).tick(START)
-    ellen = to(said, "pm:ellen")[0]
-    assert "Derek (Minion)" in ellen and "Fatima" not in ellen and "Gus" not in ellen
-    assert "Moonchild" in ellen and "Moonchild" in to(said, "pm:gus")[0]
+    dealt = roles(teams_game(*TWO_TEAMS))
+    assert [c["player"] for c in dealt["Ellen"]["cultists"]] == ["Derek"]
+    assert "Moonchild" in dealt["Ellen"]["bluffs"] and "Moonchild" in dealt["Gus"]["bluffs"]
 
 
 def said_the_word(setup, speaker, changes=(), choices=()):
     """Night 1 gives Derek (the Mezepheles) the word; `speaker` says it on day 1; the night 2
     sheet is returned (after `choices`: (player, PM) sent on night 2)."""
-    talk = Conversation(setup)
+    talk = Told(setup)
     talk.tick(START)
     talk.tick(START + 22 * H)
     talk.st("!result Derek Your secret word is pineapple.", START + 22 * H)
@@ -197,7 +216,7 @@ def said_the_word(setup, speaker, changes=(), choices=()):
     for player, text in choices:
         talk.pm(player, text, START + 28 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    return worded(talk.state.night)
+    return talk.state.night
 
 
 MEZ = ({**TWO_TEAMS[0], "Derek": "mezepheles", "Fatima": "cerenovus"}, TWO_TEAMS[1])
@@ -209,9 +228,9 @@ def test_seed_002_mezepheles_turns_a_player_of_another_evil_team():
     yet, Cerenovus is shown "You are" card and thumbs down. They are now part of Mezepheles'
     team." """
     night = said_the_word(teams_game(*MEZ), "Fatima")
-    assert [words(e.describe()) for e in night.effects if "Mezepheles" in e.why] == [
-        "Fatima: turns evil (the Mezepheles' word)",
-        "Fatima: joins evil team 1 (the Mezepheles' word)"]
+    assert [e for e in effects(night) if e[3] == "by.mezepheles"] == [
+        ("Fatima", "alignment", "evil", "by.mezepheles"),
+        ("Fatima", "evil_team", 1, "by.mezepheles")]
 
 
 def test_seed_002_mezepheles_poisoned_spends_its_ability_for_nothing():
@@ -219,9 +238,9 @@ def test_seed_002_mezepheles_poisoned_spends_its_ability_for_nothing():
     word yesterday. Mezepheles is poisoned. Nothing happens, but Mezepheles has "used their
     ability" and may not turn a player later on." """
     night = said_the_word(teams_game(*MEZ), "Fatima", changes=("!poison Derek",))
-    (entry,) = [e for e in night.sheet if e.character == "Mezepheles' word"]
-    assert "its ability is spent, nothing changes" in entry.suggestion
-    assert not [e for e in night.effects if "Mezepheles" in e.why]
+    (entry,) = [e for e in night.sheet if says(e.character, "label.mezepheles")]
+    assert says(entry.suggestion, "sheet.word_spent", player="Fatima")
+    assert not [e for e in effects(night) if e[3] == "by.mezepheles"]
 
 
 def test_a_mezepheles_poisoned_at_its_turn_the_night_after_changes_nobody():
@@ -231,9 +250,10 @@ def test_a_mezepheles_poisoned_at_its_turn_the_night_after_changes_nobody():
     characters = {**MEZ[0], "Brianna": "poisoner"}
     game = teams_game(characters, {**MEZ[1], "Brianna": 2})
     night = said_the_word(game, "Fatima", choices=(("Brianna", "/choose Derek"),))
-    assert not [e for e in night.effects if "Mezepheles" in e.why]
+    assert not [e for e in effects(night) if e[3] == "by.mezepheles"]
     night = said_the_word(game, "Fatima")  # unpoisoned: she is turned
-    assert [e.field for e in night.effects if "Mezepheles" in e.why] == ["alignment", "evil_team"]
+    assert [e[1] for e in effects(night) if e[3] == "by.mezepheles"] == ["alignment",
+                                                                         "evil_team"]
 
 
 def test_seed_002_mezepheles_a_demon_or_a_teammate_is_not_turned():
@@ -241,7 +261,7 @@ def test_seed_002_mezepheles_a_demon_or_a_teammate_is_not_turned():
     word becomes Mezepheles' alignment and joins their team." """
     for speaker in ("Gus", "Ellen"):  # another team's Demon; its own team's Demon
         night = said_the_word(teams_game(*MEZ), speaker)
-        assert not [e for e in night.sheet if e.character == "Mezepheles' word"]
+        assert not [e for e in night.sheet if says(e.character, "label.mezepheles")]
 
 
 def test_seed_002_imp_passes_to_a_minion_of_its_own_team():
@@ -249,8 +269,8 @@ def test_seed_002_imp_passes_to_a_minion_of_its_own_team():
     Imp." """
     _, night, _ = night_sheet(teams_game(*TWO_TEAMS), night=2,
                               choices=(("Ellen", "/choose Ellen"),))
-    assert "Derek: becomes the imp (the Imp passed to a Minion)" in \
-        [words(e.describe()) for e in night.effects]  # Derek is team 1; Fatima (team 2) is not
+    # Derek is team 1; Fatima (team 2) is not
+    assert ("Derek", "character", "imp", "by.star_pass") in effects(night)
 
 
 def test_seed_002_imp_without_a_minion_of_its_team_passes_to_a_good_minion():
@@ -263,9 +283,8 @@ def test_seed_002_imp_without_a_minion_of_its_team_passes_to_a_good_minion():
                                     choices=(("Ellen", "/choose Ellen"),))
     assert night.deaths == ("Ellen",)
     # Derek (dead, of the losing team, so good by then) is proposed; Fatima is team 2's
-    assert "Derek: becomes the imp (the Imp passed to a Minion)" in \
-        [words(e.describe()) for e in night.effects]
-    assert "a good Minion becomes an Imp, even a dead one" in entries["Ellen"].suggestion
+    assert ("Derek", "character", "imp", "by.star_pass") in effects(night)
+    assert says(entries["Ellen"].suggestion, "info.star_pass_good_minion", heir="Derek")
 
 
 def test_seed_002_good_imp_passes_to_a_good_minion():
@@ -293,7 +312,7 @@ def test_seed_002_lleech_hosting_itself_can_die():
     ability, thus becoming healthy. Host part of the ability has no effect (Lleech can die), but
     they will be able to choose players to die." """
     entries, night, talk = night_sheet(teams_game(*LLEECH), choices=(("Ellen", "/choose Ellen"),))
-    assert entries["Ellen"].suggestion == "Ellen hosts itself: healthy at once, and it can die"
+    assert says(entries["Ellen"].suggestion, "info.lleech_itself", player="Ellen")
     assert not [e for e in night.effects if e.player == "Ellen"]
     talk.approve(talk.state.phase_ends_at - H)
     talk.tick(talk.state.phase_ends_at)
@@ -328,12 +347,12 @@ def test_seed_002_psychopath_executed_plays_roshambo_before_dying():
         talk.thread(voter, "/vote Fatima yes", day + 14 * H + i * timedelta(minutes=1))
     said = talk.st("!endday --yes", day + 30 * H)
     assert talk.state.seat("Fatima").alive
-    assert any("roshambo against Alex. If it loses, `!kill Fatima`" in raw
-               for raw in to(said, "pm:storytellers"))
+    assert noted(said, "st.roshambo", player="Fatima", against="Alex")
     talk, day = day_one(setup)
     said = talk.st("!execute Fatima --yes", day + H)  # the Storytellers' call (madness)
     assert talk.state.seat("Fatima").alive
-    assert any("roshambo against you" in raw for raw in to(said, "pm:storytellers"))
+    assert noted(said, "st.roshambo", player="Fatima")
+    assert not noted(said, "st.roshambo", against="Alex")  # against the Storyteller
 
 
 def test_seed_002_fang_gu_jump_takes_its_alignment_and_team():
@@ -343,8 +362,7 @@ def test_seed_002_fang_gu_jump_takes_its_alignment_and_team():
     setup = teams_game({**characters, "Gus": "fanggu"}, teams)
     _, night, _ = night_sheet(setup, night=2, choices=(("Gus", "/choose Brianna"),))
     assert night.deaths == ("Gus",)
-    assert "Brianna: joins evil team 2 (the Fang Gu jumped)" in \
-        [words(e.describe()) for e in night.effects]
+    assert ("Brianna", "evil_team", 2, "by.fang_gu") in effects(night)
 
 
 def test_seed_002_assassin_choosing_the_goon_still_kills_it():
@@ -353,10 +371,9 @@ def test_seed_002_assassin_choosing_the_goon_still_kills_it():
     characters, teams = TWO_TEAMS
     setup = teams_game({**characters, "Fatima": "assassin"}, teams)
     _, night, _ = night_sheet(setup, night=2, choices=(("Fatima", "/choose Alex"),))
-    described = [words(e.describe()) for e in night.effects]
     assert "Alex" in night.deaths
-    assert "Alex: turns evil (the Goon)" in described
-    assert "Alex: joins evil team 2 (the Goon)" in described
+    assert ("Alex", "alignment", "evil", "by.goon") in effects(night)
+    assert ("Alex", "evil_team", 2, "by.goon") in effects(night)
 
 
 def test_seed_002_sweetheart_killed_at_night_the_storytellers_choose_who_is_drunk():
@@ -367,7 +384,7 @@ def test_seed_002_sweetheart_killed_at_night_the_storytellers_choose_who_is_drun
     talk.approve(talk.state.phase_ends_at - H)
     said = talk.tick(talk.state.phase_ends_at)
     assert not talk.state.seat("Alex").alive
-    assert any("Sweetheart" in raw and "!drunk" in raw for raw in to(said, "pm:storytellers"))
+    assert noted(said, "st.sweetheart", player="Alex")
 
 
 def test_seed_002_djinn_outsider_count_is_arbitrary_and_good_may_be_empty():
@@ -391,9 +408,9 @@ def test_seed_002_lunatic_as_a_lleech_is_told_like_any_choice():
     for thinks in ("lleech", "pukka"):
         setup = teams_game({**characters, "Alex": "lunatic"}, teams, thinks={"Alex": thinks})
         _, night, _ = night_sheet(setup, choices=(("Alex", "/choose Brianna"),))
-        tells.append(sorted(t for t in night.tells if "chose" in t[1]))
-    assert tells[0] == tells[1] == [("Ellen", "The Lunatic (Alex) chose Brianna tonight."),
-                                    ("Gus", "The Lunatic (Alex) chose Brianna tonight.")]
+        tells.append(sorted(p for p, t in night.tells
+                            if says(t, "tell.lunatic_chose", lunatic="Alex", player="Brianna")))
+    assert tells[0] == tells[1] == ["Ellen", "Gus"]
 
 
 def test_seed_002_pit_hag_making_a_demon_leaves_tonights_deaths_to_the_storytellers():
@@ -405,8 +422,7 @@ def test_seed_002_pit_hag_making_a_demon_leaves_tonights_deaths_to_the_storytell
                         "Gus": "pukka"}, teams)
     entries, _night, talk = night_sheet(setup, night=2,
                                        choices=(("Derek", "/choose Fatima as Lleech"),))
-    assert "A Demon was made: tonight's deaths are arbitrary (!dies, !spare)" in \
-        entries["Derek"].suggestion
+    assert says(entries["Derek"].suggestion, "info.pit_hag_demon", player="Fatima")
     talk.st("!dies Derek\n!dies Gus\n!dies Brianna", talk.state.phase_ends_at - H)
     assert set(talk.state.night.deaths) >= {"Derek", "Gus", "Brianna"}
 
@@ -444,10 +460,11 @@ def test_seed_002_fang_gu_jumps_into_a_turned_outsider_of_another_team():
         for p, e in setup.grimoire))
     _, night, _ = night_sheet(setup, night=2, choices=(("Gus", "/choose Brianna"),))
     assert night.deaths == ("Gus",)
-    assert {words(e.describe()) for e in night.effects if e.player == "Brianna"} >= {
-        "Brianna: becomes the fanggu (the Fang Gu jumped)",
-        "Brianna: joins evil team 2 (the Fang Gu jumped)"}
-    assert ("Brianna", "You are now the Fang Gu, and evil.") in night.tells
+    assert {e for e in effects(night) if e[0] == "Brianna"} >= {
+        ("Brianna", "character", "fanggu", "by.fang_gu"),
+        ("Brianna", "evil_team", 2, "by.fang_gu")}
+    assert any(p == "Brianna" and says(t, "tell.fang_gu", alignment="evil")
+               for p, t in night.tells)
 
 
 def test_seed_002_moonchild_poisoned_when_choosing_kills_once_healthy():
@@ -466,7 +483,7 @@ def test_seed_002_moonchild_poisoned_when_choosing_kills_once_healthy():
     talk.st("!alignment Alex evil", day + 3 * H)
     talk.st("!endday --yes", day + 4 * H)  # dusk: the Poisoner's poison ends
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    assert "Alex" in worded(talk.state.night).deaths
+    assert "Alex" in talk.state.night.deaths
 
 
 def test_seed_002_golem_second_nomination_is_the_storytellers_to_allow_or_deny():
@@ -496,11 +513,11 @@ def test_seed_002_godfather_kills_only_after_an_outsider_died_today():
     """Seed 002, Godfather: "You start knowing which Outsiders are in play. If 1 died today,
     choose a player tonight: they die." """
     entries, _, _ = night_sheet(teams_game(*GODFATHER))
-    assert entries["Derek"].suggestion == "Outsiders in play: Acrobat, Golem, Goon."
-    talk = Conversation(teams_game(*GODFATHER))
+    assert says(entries["Derek"].suggestion, "result.godfather", value="Acrobat, Golem, Goon")
+    talk = Told(teams_game(*GODFATHER))
     talk.tick(START)
-    said = talk.pm("Derek", "/choose Alex", START + H)
-    assert "makes no choice tonight" in to(said, "pm:derek")[0]
+    talk.pm("Derek", "/choose Alex", START + H)
+    assert [r.code for r in talk.rejected] == ["no_choice_tonight"]
 
     def outsider_dies(talk, at):
         talk.st("!kill Brianna --yes", at)  # the Acrobat
@@ -511,8 +528,7 @@ def test_seed_002_godfather_kills_only_after_an_outsider_died_today():
     entries, night, _ = night_sheet(teams_game(*GODFATHER), night=2,
                                     choices=(("Derek", "/choose Cameron"),))
     assert "Cameron" not in night.deaths
-    assert entries["Derek"].suggestion == "no Outsider died today: the Godfather's choice " \
-        "does nothing"
+    assert says(entries["Derek"].suggestion, "info.godfather_no_outsider")
 
 
 def test_seed_002_marionette_is_not_told_its_team_lost_unless_impaired():
@@ -525,8 +541,8 @@ def test_seed_002_marionette_is_not_told_its_team_lost_unless_impaired():
         talk, day = day_one(setup)
         said = talk.st(changes + "!execute Ellen --yes", day + H)
         assert talk.state.grimoire_of("Alex").alignment == "good"
-        assert bool(to(said, "pm:alex")) is told
-        assert "Your evil team has lost" in to(said, "pm:derek")[0]
+        assert bool(for_player(said, "Alex")) is told
+        assert told_to(said, "Derek", "tell.team_lost")
 
 
 def test_seed_002_pukka_impaired_kills_its_last_victim_once_healthy():
@@ -544,9 +560,9 @@ def test_seed_002_pukka_impaired_kills_its_last_victim_once_healthy():
         talk.pm("Ellen", "/choose Cameron", talk.state.phase_ends_at - 20 * H)
         talk.tick(talk.state.phase_ends_at - 2 * H)
         if night == 2:
-            assert worded(talk.state.night).deaths == ()  # impaired: nothing happens
+            assert talk.state.night.deaths == ()  # impaired: nothing happens
             talk.st("!heal Ellen", talk.state.phase_ends_at - 90 * timedelta(minutes=1))
-    assert worded(talk.state.night).deaths == ("Brianna",)
+    assert talk.state.night.deaths == ("Brianna",)
 
 
 def test_seed_002_puzzlemaster_drunk_is_sober_while_the_puzzlemaster_is_impaired():
@@ -572,15 +588,13 @@ def test_seed_002_puzzlemaster_guess_is_answered_by_the_storytellers():
     talk, day = day_one(teams_game({**characters, "Brianna": "puzzlemaster"}, teams))
     talk.st("!reminder Cameron puzzled", day + H)
     said = talk.thread("Brianna", "/guess Cameron as Drunk", day + 2 * H)
-    assert any("guessed its drunk right (Cameron): tell it the Demon player (Demons: Ellen, "
-               "Gus)" in raw for raw in to(said, "pm:storytellers"))
-    said = talk.thread("Brianna", "/guess Alex as Drunk", day + 3 * H)
-    assert "already used" in to(said, "pm:brianna")[0]
+    assert noted(said, "st.puzzle_right", player="Brianna", target="Cameron")
+    talk.thread("Brianna", "/guess Alex as Drunk", day + 3 * H)
+    assert [r.code for r in talk.rejected] == ["public_used"]
     talk, day = day_one(teams_game({**characters, "Brianna": "puzzlemaster"}, teams))
     talk.st("!reminder Cameron puzzled", day + H)
     said = talk.thread("Brianna", "/guess Alex as Drunk", day + 2 * H)
-    assert any("guessed Alex, not its drunk: give it false information" in raw
-               for raw in to(said, "pm:storytellers"))
+    assert noted(said, "st.puzzle_wrong", player="Brianna", target="Alex")
 
 
 def test_seed_002_scarlet_woman_changed_by_day_is_told_at_night():
@@ -590,10 +604,10 @@ def test_seed_002_scarlet_woman_changed_by_day_is_told_at_night():
     talk, day = day_one(teams_game({**characters, "Derek": "scarletwoman"}, teams))
     said = talk.st("!kill Ellen --yes", day + H)  # team 1's Imp dies by day
     assert talk.state.grimoire_of("Derek").character == "imp"  # at once
-    assert to(said, "pm:derek") == []
-    assert any("is now the Imp. She is told at dusk" in raw for raw in to(said, "pm:storytellers"))
+    assert for_player(said, "Derek") == []
+    assert noted(said, "st.told_at_dusk")
     said = talk.st("!endday --yes", day + 2 * H)
-    assert "The Demon died: you are now the Imp." in to(said, "pm:derek")[0]
+    assert told_to(said, "Derek", "tell.scarlet_woman", character="Imp")
 
 
 def test_seed_002_djinn_a_team_that_loses_to_an_ability_loses_its_demon():
@@ -611,8 +625,8 @@ def test_seed_002_djinn_a_team_that_loses_to_an_ability_loses_its_demon():
     said = talk.st("!endday --yes", day + 30 * H)
     assert not talk.state.seat("Fatima").alive and not talk.state.seat("Gus").alive
     assert talk.state.grimoire_of("Gus").alignment == "good"  # team 2 lost, turned good
-    assert talk.state.winner is None and not any("looks over" in raw
-                                                 for raw in to(said, "pm:storytellers"))
+    assert talk.state.winner is None and talk.state.wins_detected == ()
+    assert not for_storytellers(said, "win_detected")
 
 
 def test_seed_002_marionette_made_the_goon_by_the_pit_hag_is_told():
@@ -624,7 +638,8 @@ def test_seed_002_marionette_made_the_goon_by_the_pit_hag_is_told():
     setup = teams_game({**characters, "Alex": "marionette", "Derek": "pithag"},
                        {**teams, "Alex": 1}, thinks={"Alex": "goon"})
     _, night, talk = night_sheet(setup, night=2, choices=(("Derek", "/choose Alex as Goon"),))
-    assert ("Alex", "You are now the Goon.") in night.tells
+    assert any(p == "Alex" and says(t, "tell.now_the", character="Goon")
+               for p, t in night.tells)
     talk.dawn()
     alex = talk.state.grimoire_of("Alex")
     assert (alex.character, alex.thinks, alex.alignment) == ("goon", None, "evil")
@@ -638,8 +653,8 @@ def test_seed_002_lleech_with_a_living_host_cannot_die_to_arbitrary_deaths():
     talk.dawn()
     talk.st("!endday --yes", talk.state.phase_ends_at - 11 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    said = talk.st("!dies Ellen", talk.state.phase_ends_at - H)
-    assert "Ellen is a sober and healthy Lleech whose host lives" in to(said, "pmtopic")[0]
+    talk.st("!dies Ellen", talk.state.phase_ends_at - H)
+    assert says(talk.command.failed, "rejection.lleech_lives", player="Ellen")
     talk.st("!dies Cameron", talk.state.phase_ends_at - H)
     talk.dawn()
     assert not talk.state.seat("Cameron").alive and not talk.state.seat("Ellen").alive
@@ -663,8 +678,8 @@ def test_seed_002_scarlet_woman_become_lleech_chooses_a_host_and_survives_till_t
     assert talk.state.seat("Derek").alive  # no host yet: it does not die
     talk.pm("Derek", "/choose Alex", day + 3 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    entry = next(e for e in worded(talk.state.night).sheet if e.player == "Derek")
-    assert entry.suggestion.startswith("Alex is the Lleech's host: poisoned")
+    entry = next(e for e in talk.state.night.sheet if e.player == "Derek")
+    assert says(entry.suggestion, "info.lleech_host", player="Alex")
 
 
 FEAR = ({**TWO_TEAMS[0], "Derek": "fearmonger"}, TWO_TEAMS[1])
@@ -686,12 +701,12 @@ def test_seed_002_djinn_good_lost_to_an_ability_the_last_eligible_team_wins():
     """Seed 002, Djinn: "The winning team is the last team eligible to win." (good lost to the
     Fearmonger; the game goes on until one evil team is left)"""
     talk, said, night = good_lost_to_the_fearmonger()
-    assert words(talk.state.good_lost).startswith("the Fearmonger executed the player it feared")
-    assert not any("looks over" in raw for raw in to(said, "pm:storytellers"))
+    assert says(talk.state.good_lost, "win.fearmonger", player="Brianna")
+    assert talk.state.wins_detected == ()  # good lost, but no team has won yet
+    assert not for_storytellers(said, "win_detected")
     talk.st("!kill Gus --yes", night - 20 * H)  # team 2 loses: team 1 is the last
-    assert worded(talk.state.wins_detected)[-1][0] == "evil"
-    assert worded(talk.state.wins_detected)[-1][1].endswith("evil team 1 is the last team eligible "
-                                                    "to win")
+    team, why = talk.state.wins_detected[-1]
+    assert team == "evil" and says(why, "win.last_team", team=1)
 
 
 def test_seed_002_djinn_good_that_lost_to_an_ability_still_wins_a_tie():
@@ -700,8 +715,8 @@ def test_seed_002_djinn_good_that_lost_to_an_ability_still_wins_a_tie():
     talk, _, night = good_lost_to_the_fearmonger()
     talk.st("\n".join(f"!kill {p} --yes" for p in ("Alex", "Cameron", "Derek", "Fatima")),
             night - 20 * H)
-    assert worded(talk.state.wins_detected)[-1] == (
-        "good", "only two players live: a tie between evil teams goes to good")
+    team, why = talk.state.wins_detected[-1]
+    assert team == "good" and why.code == "win.two_alive_tie"
 
 
 def test_seed_002_marionette_belief_may_be_another_teams_bluff():
@@ -716,12 +731,8 @@ def test_seed_002_marionette_belief_may_be_another_teams_bluff():
                 for n, (c, t) in deal.items()}
     assert problems(OOPS, seats, grimoire, ()) == []
     grimoire["A"] = replace(grimoire["A"], bluffs=("goon", "lleech", "pukka"))  # its own team
-    assert "bluff Goon is in play (or shown to a player)" in problems(OOPS, seats, grimoire, ())
+    assert says(problems(OOPS, seats, grimoire, ()), "setup.bluff_in_play", bluff="Goon")
 
-
-def problems(*args, **kwargs) -> list[str]:
-    """The set-up's problems, in the words the Storytellers read."""
-    return worded(_problems(*args, **kwargs))
 
 
 def test_a_cerenovus_drunk_by_choosing_the_goon_makes_nobody_mad():
@@ -732,9 +743,9 @@ def test_a_cerenovus_drunk_by_choosing_the_goon_makes_nobody_mad():
                   "Derek": "cerenovus", "Ellen": "imp", "Fatima": "witch", "Gus": "vortox"}
     game = teams_game(characters, {"Derek": 1, "Ellen": 1, "Fatima": 2, "Gus": 2})
     entries, night, _ = night_sheet(game, night=2, choices=(("Derek", "/choose Alex as Imp"),))
-    assert not [text for player, text in night.tells if player == "Alex"]
+    assert not [tell for player, tell in night.tells if player == "Alex"]
     assert not [e for e in night.effects if e.field == "mad_as"]
-    assert "drunk" in words(entries["Derek"].suggestion)
+    assert entries["Derek"].suggestion.code == "info.cerenovus_malfunctioning"
 
 
 def test_a_goon_whose_team_changed_is_told_at_dawn():
@@ -742,5 +753,6 @@ def test_a_goon_whose_team_changed_is_told_at_dawn():
     Goon the Imp chose is told at dawn, in its grimoire PM, that it is now on the evil team."""
     _, _, talk = night_sheet(teams_game(*TWO_TEAMS), night=2, choices=(("Ellen", "/choose Alex"),))
     said = talk.dawn()
-    told = [s.raw for s in said if s.thread == "pm:alex" and "Your character now" in s.raw]
-    assert len(told) == 1 and "on the **evil** team" in told[0] and "**Goon**" in told[0]
+    (changed,) = [n for n in for_player(said, "Alex") if n.template == "role"]
+    role = changed.view["role"]
+    assert role["changed"] and role["character"] == "Goon" and role["alignment"] == "evil"

@@ -5,12 +5,23 @@ Pixie's and the Mutant's in test_madness.py."""
 from dataclasses import replace
 from datetime import timedelta
 
-from modbot.core.setup.composition import problems as _problems
+from modbot.core.setup.composition import problems
 from modbot.core.state.grimoire import is_malfunctioning, players_of_team
 
-from ..conversation import ALL, SEATS, Conversation, day_one, night_sheet, seven, to
+from ..conversation import ALL, SEATS, seven
 from ..helpers import START
-from ..wording import worded, words
+from ..notices import (
+    Told,
+    day_one,
+    effects,
+    for_player,
+    for_storytellers,
+    night_sheet,
+    of,
+    public,
+    rejected,
+    says,
+)
 
 H = timedelta(hours=1)
 
@@ -23,8 +34,7 @@ def test_seed_000_chef_counts_pairs_of_neighbouring_evil_players():
     neighboring evil players." (the circle wraps: the last seat neighbours the first)"""
     setup = game("poisoner", "chef", "soldier", "monk", "empath", "witch", "imp")
     entries, _, _ = night_sheet(setup)
-    assert entries["Brianna"].suggestion == "There are 2 pairs of evil players sitting " \
-        "together."  # Fatima-Gus and Gus-Alex
+    assert says(entries["Brianna"].suggestion, "result.chef", value="2")  # Fatima-Gus, Gus-Alex
 
 
 def test_seed_000_librarian_points_to_the_outsider_and_one_other_player():
@@ -32,9 +42,11 @@ def test_seed_000_librarian_points_to_the_outsider_and_one_other_player():
     marked OUTSIDER and WRONG. Show the character token marked OUTSIDER to the Librarian." """
     setup = game("librarian", "empath", "mutant", "poisoner", "imp", "monk", "chef")
     entries, night, _ = night_sheet(setup)
-    result = night.result_of("Alex")
-    assert result == "One of Brianna and Cameron is the Mutant."
-    assert entries["Alex"].suggestion.startswith("ST decides: show Cameron (the Mutant)")
+    assert night.result_of("Alex").code == "result.one_of"
+    assert says(night.result_of("Alex"), "result.one_of", first="Brianna", second="Cameron",
+                character="Mutant")
+    assert says(entries["Alex"].suggestion, "info.show_one_of", player="Cameron",
+                character="Mutant")
 
 
 def test_seed_000_snake_charmer_choosing_a_non_demon_does_nothing():
@@ -42,7 +54,7 @@ def test_seed_000_snake_charmer_choosing_a_non_demon_does_nothing():
     and "If that player is not the Demon, nothing happens." """
     setup = game("snakecharmer", "empath", "soldier", "poisoner", "imp", "monk", "chef")
     entries, night, _ = night_sheet(setup, choices=(("Alex", "/choose Derek"),))
-    assert entries["Alex"].suggestion == "Derek is not the Demon: nothing happens"
+    assert says(entries["Alex"].suggestion, "info.not_the_demon", player="Derek")
     assert night.effects == ()
 
 
@@ -62,14 +74,14 @@ def test_seed_000_snake_charmer_evil_swaps_alignments_as_appropriate():
 def test_seed_000_monk_wakes_from_night_2_and_never_chooses_itself():
     """Seed 000, Monk: "Each night except the first, wake the Monk. The Monk points at any
     player except themself." """
-    talk = Conversation(game("chef", "empath", "soldier", "poisoner", "imp", "monk", "savant"))
+    talk = Told(game("chef", "empath", "soldier", "poisoner", "imp", "monk", "savant"))
     talk.tick(START)
-    said = talk.pm("Fatima", "/choose Alex", START + H)
-    assert "makes no choice tonight" in to(said, "pm:fatima")[0]
+    talk.pm("Fatima", "/choose Alex", START + H)
+    assert rejected(talk) == ["no_choice_tonight"]
     talk, day = day_one(game("chef", "empath", "soldier", "poisoner", "imp", "monk", "savant"))
     talk.st("!endday --yes", day + 13 * H)
-    said = talk.pm("Fatima", "/choose Fatima", day + 14 * H)
-    assert "The Monk may not choose themselves." in to(said, "pm:fatima")[0]
+    talk.pm("Fatima", "/choose Fatima", day + 14 * H)
+    assert rejected(talk) == ["choice_self"]
 
 
 def test_seed_000_monk_safe_reminder_is_removed_at_dawn():
@@ -81,7 +93,7 @@ def test_seed_000_monk_safe_reminder_is_removed_at_dawn():
     talk.st("!endday --yes", talk.state.phase_ends_at - H)
     talk.pm("Ellen", "/choose Alex", talk.state.phase_ends_at - 20 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    assert worded(talk.state.night).deaths == ("Alex",)
+    assert talk.state.night.deaths == ("Alex",)
 
 
 def test_seed_000_soldier_survives_the_demon_and_no_one_died_is_declared():
@@ -90,8 +102,8 @@ def test_seed_000_soldier_survives_the_demon_and_no_one_died_is_declared():
     setup = game("chef", "empath", "soldier", "poisoner", "imp", "monk", "savant")
     _, night, talk = night_sheet(setup, night=2, choices=(("Ellen", "/choose Cameron"),))
     assert night.deaths == ()
-    (post,) = to(talk.dawn(), "topic")
-    assert "Nobody died in the night." in post and "Soldier" not in post
+    (post,) = public(talk.dawn())
+    assert post.template == "phase_discussion" and post.view["deaths"] == ()
 
 
 def test_seed_000_town_crier_learns_if_a_minion_nominated_today():
@@ -106,9 +118,9 @@ def test_seed_000_town_crier_learns_if_a_minion_nominated_today():
         return at + H
     setup = game("towncrier", "empath", "soldier", "poisoner", "imp", "monk", "savant")
     entries, _, _ = night_sheet(setup, night=2, day=minion_nominates)
-    assert entries["Alex"].suggestion == "A Minion nominated today: yes."
+    assert says(entries["Alex"].suggestion, "result.towncrier", value="yes")
     entries, _, _ = night_sheet(setup, night=2)
-    assert entries["Alex"].suggestion == "A Minion nominated today: no."
+    assert says(entries["Alex"].suggestion, "result.towncrier", value="no")
 
 
 def test_seed_000_undertaker_learns_the_executed_character_only():
@@ -121,10 +133,9 @@ def test_seed_000_undertaker_learns_the_executed_character_only():
         return at + H
     setup = game("undertaker", "empath", "soldier", "poisoner", "imp", "monk", "savant")
     entries, _, _ = night_sheet(setup, night=2, day=execute)
-    assert entries["Alex"].suggestion == "Gus was the Savant."
+    assert says(entries["Alex"].suggestion, "result.undertaker", player="Gus", value="Savant")
     entries, _, _ = night_sheet(setup, night=2)
-    assert entries["Alex"].suggestion == "nobody was executed today: the Undertaker learns " \
-        "nothing"
+    assert entries["Alex"].suggestion.code == "info.undertaker_none"
 
 
 def test_seed_000_huntsman_chooses_once_and_turns_the_damsel_into_a_townsfolk():
@@ -139,16 +150,16 @@ def test_seed_000_huntsman_chooses_once_and_turns_the_damsel_into_a_townsfolk():
         "huntsman", "empath", "monk", "savant")
     talk.dawn()
     talk.st("!endday --yes", talk.state.phase_ends_at - H)
-    said = talk.pm("Alex", "/choose Brianna", talk.state.phase_ends_at - 20 * H)
-    assert "already used your once-per-game ability (night 1)" in to(said, "pm:alex")[0]
+    talk.pm("Alex", "/choose Brianna", talk.state.phase_ends_at - 20 * H)
+    (refused,) = talk.rejected
+    assert refused.code == "once_used" and refused.details == {"night": 1}
 
 
 def test_seed_000_damsel_minions_learn_it_is_in_play():
     """Seed 000, Damsel: "During the first night, wake each Minion. Show the Damsel token." """
     setup = game("chef", "empath", "damsel", "poisoner", "imp", "monk", "witch")
     _, night, _ = night_sheet(setup)
-    assert sorted(p for p, text in night.tells if text == "A Damsel is in play.") == \
-        ["Derek", "Gus"]
+    assert sorted(p for p, tell in night.tells if says(tell, "tell.damsel")) == ["Derek", "Gus"]
 
 
 def test_seed_000_damsel_one_wrong_guess_spends_it_for_every_minion():
@@ -158,18 +169,19 @@ def test_seed_000_damsel_one_wrong_guess_spends_it_for_every_minion():
     talk, day = day_one(game("chef", "empath", "damsel", "poisoner", "imp", "monk", "witch"))
     talk.thread("Derek", "/guess Alex as Damsel", day + H)
     said = talk.thread("Gus", "/guess Cameron as Damsel", day + 2 * H)
-    assert "already used" in to(said, "pm:gus")[0]
-    assert not any("looks over" in s.raw for s in said) and worded(talk.state.wins_detected) == ()
+    assert rejected(talk) == ["public_used"]
+    assert not for_storytellers(said, "win_detected") and talk.state.wins_detected == ()
 
 
 def test_seed_000_damsel_correct_guess_ends_the_game_for_evil():
     """Seed 000, Damsel: "if a Minion publicly guesses which player is the Damsel and is
     correct, the game ends. Declare that the evil team wins." """
     talk, day = day_one(game("chef", "empath", "damsel", "poisoner", "imp", "monk", "witch"))
-    said = talk.thread("Gus", "/guess Cameron as Damsel", day + H)
-    assert worded(talk.state.wins_detected) == (("evil", "a Minion guessed the Damsel"),)
+    talk.thread("Gus", "/guess Cameron as Damsel", day + H)
+    ((team, why),) = talk.state.wins_detected
+    assert team == "evil" and why.code == "win.damsel"
     said = talk.st("!win evil a Minion guessed the Damsel --yes", day + 2 * H)
-    assert any("evil" in raw.lower() for raw in to(said, "topic"))
+    assert [n.view["team"] for n in public(said) if n.template == "game_over"] == ["evil"]
 
 
 def test_seed_000_drunk_acts_as_its_townsfolk_and_may_be_told_anything():
@@ -180,8 +192,8 @@ def test_seed_000_drunk_acts_as_its_townsfolk_and_may_be_told_anything():
                  thinks={"Alex": "chef"})
     entries, _, _ = night_sheet(setup)
     assert entries["Alex"].character == "Chef"
-    assert entries["Alex"].suggestion.startswith("ST decides (drunk or poisoned); true answer:")
-    assert "is really the Drunk" in entries["Alex"].status
+    assert says(entries["Alex"].suggestion, "sheet.malfunctioning", term="drunk or poisoned")
+    assert says(entries["Alex"].status, "status.is_really", character="Drunk")
 
 
 def test_seed_000_mutant_may_be_executed_and_the_night_begins():
@@ -191,7 +203,10 @@ def test_seed_000_mutant_may_be_executed_and_the_night_begins():
     talk, day = day_one(game("chef", "empath", "mutant", "poisoner", "imp", "monk", "savant"))
     said = talk.st("!execute Cameron --yes", day + 2 * H)
     assert not talk.state.seat("Cameron").alive
-    assert talk.state.phase.name == "NIGHT" and any("Cameron" in raw for raw in to(said, "topic"))
+    assert talk.state.phase.name == "NIGHT"
+    assert [n.template for n in public(said)] == ["day_end"]  # declared to all: the day's end
+    (notice,) = for_player(said, "Cameron", "death_notice")
+    assert notice.view["cause"] == "execution"
 
 
 def test_seed_000_lunatic_is_shown_demon_info_and_the_demon_learns_of_it():
@@ -201,8 +216,8 @@ def test_seed_000_lunatic_is_shown_demon_info_and_the_demon_learns_of_it():
     setup = game("lunatic", "empath", "soldier", "poisoner", "imp", "monk", "savant",
                  thinks={"Alex": "imp"})
     entries, night, _ = night_sheet(setup)
-    assert entries["Alex"].suggestion.startswith("ST decides: show the Lunatic fake Minions")
-    assert ("Ellen", "Alex is the Lunatic.") in night.tells
+    assert says(entries["Alex"].suggestion, "sheet.lunatic_demon_info")
+    assert any(p == "Ellen" and says(t, "tell.lunatic", player="Alex") for p, t in night.tells)
 
 
 def test_seed_000_lunatic_choice_is_shown_to_the_demon_and_kills_nobody():
@@ -213,7 +228,8 @@ def test_seed_000_lunatic_choice_is_shown_to_the_demon_and_kills_nobody():
                  thinks={"Alex": "imp"})
     _, night, _ = night_sheet(setup, night=2, choices=(("Alex", "/choose Brianna"),))
     assert night.deaths == ()
-    assert ("Ellen", "The Lunatic (Alex) chose Brianna tonight.") in night.tells
+    assert any(p == "Ellen" and says(t, "tell.lunatic_chose", lunatic="Alex", player="Brianna")
+               for p, t in night.tells)
 
 
 def test_seed_000_widow_poisons_its_choice_and_a_good_player_learns_it():
@@ -223,8 +239,8 @@ def test_seed_000_widow_poisons_its_choice_and_a_good_player_learns_it():
     token." """
     setup = game("chef", "empath", "soldier", "widow", "imp", "monk", "savant")
     _, night, _ = night_sheet(setup, choices=(("Derek", "/choose Brianna"),))
-    assert "Brianna: poisoned (the Widow)" in [words(e.describe()) for e in night.effects]
-    (knows,) = [p for p, text in night.tells if text == "A Widow is in play."]
+    assert ("Brianna", "poisoned", True, "by.widow") in effects(night)
+    (knows,) = [p for p, tell in night.tells if says(tell, "tell.widow")]
     assert knows not in players_of_team(night_sheet(setup)[2].state, "minion")
 
 
@@ -254,7 +270,8 @@ def test_seed_000_witch_curse_kills_the_nominator_and_nominations_continue():
     assert talk.state.today.nomination_of("Brianna") is not None
     talk.thread("Cameron", "/nominate Ellen", day + 14 * H)
     assert talk.state.today.nomination_of("Ellen") is not None
-    assert any("**Alex** has died." in raw for raw in to(said, "topic"))
+    assert any(n.view.get("player") == "Alex" and not n.view.get("alive", True)
+               for n in public(said))
 
 
 def test_seed_000_no_dashii_poisons_its_townsfolk_neighbours_and_follows_changes():
@@ -278,8 +295,9 @@ def test_seed_000_vortox_townsfolk_get_false_information():
     Townsfolk ability prompts you to give information." """
     setup = game("chef", "empath", "soldier", "poisoner", "vortox", "monk", "savant")
     entries, night, _ = night_sheet(setup)
-    assert entries["Alex"].suggestion.startswith("false under the Vortox:")
-    assert night.result_of("Alex") != "There is 1 pair of evil players sitting together."
+    assert entries["Alex"].suggestion.code == "sheet.vortox"
+    assert says(entries["Alex"].suggestion.param("true"), "result.chef", value="1")
+    assert night.result_of("Alex").param("value") != "1"
 
 
 def test_the_vortox_makes_a_drunk_townsfolks_information_false_too():
@@ -290,11 +308,11 @@ def test_the_vortox_makes_a_drunk_townsfolks_information_false_too():
     setup = game("chef", "empath", "soldier", "poisoner", "vortox", "monk", "dreamer")
     entries, night, _ = night_sheet(setup, changes=("!poison Alex",),
                                     choices=(("Gus", "/choose Derek"),))
-    chef = words(entries["Alex"].suggestion)
-    assert chef.startswith("false under the Vortox:") and "drunk or poisoned" not in chef
-    assert night.result_of("Alex") != "There is 1 pair of evil players sitting together."
-    dreamer = words(entries["Gus"].suggestion)
-    assert "it must be false under the Vortox" in dreamer and night.result_of("Gus") is None
+    chef = entries["Alex"].suggestion
+    assert chef.code == "sheet.vortox" and not says(chef, "sheet.malfunctioning")
+    assert night.result_of("Alex").param("value") != "1"
+    assert entries["Gus"].suggestion.code in ("sheet.vortox_st", "sheet.vortox_note")
+    assert night.result_of("Gus") is None
 
 
 def test_seed_000_vortox_evil_wins_at_dusk_without_an_execution():
@@ -302,8 +320,8 @@ def test_seed_000_vortox_evil_wins_at_dusk_without_an_execution():
     evil team wins." """
     talk, day = day_one(game("chef", "empath", "soldier", "poisoner", "vortox", "monk", "savant"))
     said = talk.st("!endday --yes", day + 30 * H)
-    assert any("no one was executed today, and the Vortox is in play" in raw
-               for raw in to(said, "pm:storytellers"))
+    (noted,) = for_storytellers(said, "win_detected")
+    assert says(noted.view, "win.vortox")
 
 
 def test_seed_000_imp_dawn_names_the_dead_never_how():
@@ -312,8 +330,9 @@ def test_seed_000_imp_dawn_names_the_dead_never_how():
     night. (Do not say how they died.)" """
     setup = game("chef", "empath", "soldier", "poisoner", "imp", "monk", "savant")
     _, _, talk = night_sheet(setup, night=2, choices=(("Ellen", "/choose Alex"),))
-    (post,) = to(talk.dawn(), "topic")
-    assert "Alex died in the night." in post and "Imp" not in post and "Demon" not in post
+    (post,) = [n for n in public(talk.dawn()) if n.template == "phase_discussion"]
+    assert post.view["deaths"] == ("Alex",)  # who, never how: no cause is in the view
+    assert set(post.view) == {"cycle", "deadline", "deaths"}
 
 
 def test_seed_000_imp_may_attack_a_dead_player():
@@ -323,7 +342,8 @@ def test_seed_000_imp_may_attack_a_dead_player():
     setup = game("chef", "empath", "soldier", "poisoner", "imp", "monk", "savant",
                  dead=("Gus",))
     entries, night, _ = night_sheet(setup, night=2, choices=(("Ellen", "/choose Gus"),))
-    assert night.deaths == () and entries["Ellen"].suggestion == "Gus is already dead: no death"
+    assert night.deaths == ()
+    assert says(entries["Ellen"].suggestion, "info.already_dead", player="Gus")
 
 
 def test_seed_000_monk_and_soldier_stop_the_demons_other_harmful_effects():
@@ -340,7 +360,7 @@ def test_seed_000_monk_and_soldier_stop_the_demons_other_harmful_effects():
     talk.st("!endday --yes", talk.state.phase_ends_at - H)
     talk.pm("Ellen", "/choose Brianna", talk.state.phase_ends_at - 20 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    assert worded(talk.state.night).deaths == ()
+    assert talk.state.night.deaths == ()
 
 
 def test_seed_000_savant_and_artist_visit_the_storyteller_and_evil_may_too():
@@ -353,15 +373,15 @@ def test_seed_000_savant_and_artist_visit_the_storyteller_and_evil_may_too():
     talk, day = day_one(game("savant", "artist", "soldier", "poisoner", "imp", "monk", "chef"))
     for player in ("Alex", "Brianna", "Derek"):
         said = talk.thread(player, "/whisper Storyteller", day + H)
-        assert any(player in raw for raw in to(said, "pm:storytellers"))
+        assert [n.view.get("player") for n in for_storytellers(said) if n.template] == [player]
 
 
 def test_seed_000_huntsman_set_up_adds_the_damsel():
     """Seed 000, Huntsman: "While setting up the game ... if the Damsel is not already in play,
     remove a Townsfolk character token and add the Damsel character token." """
     setup = game("huntsman", "empath", "soldier", "poisoner", "imp", "monk", "chef")
-    assert "the Huntsman needs the Damsel in play [+the Damsel]" in problems(
-        ALL, setup.seats, dict(setup.grimoire), setup.bluffs)
+    assert says(problems(ALL, setup.seats, dict(setup.grimoire), setup.bluffs),
+                "setup.huntsman_damsel")
 
 
 def test_seed_000_huntsman_may_decline_and_keep_its_ability():
@@ -373,7 +393,8 @@ def test_seed_000_huntsman_may_decline_and_keep_its_ability():
     talk.dawn()
     talk.st("!endday --yes", talk.state.phase_ends_at - H)
     said = talk.pm("Alex", "/choose Cameron", talk.state.phase_ends_at - 20 * H)
-    assert "accepted: you chose Cameron" in to(said, "pm:alex")[0]
+    (accepted,) = for_player(said, "Alex", "night_choice")
+    assert says(accepted.view["choice"], "choice.players", players=("Cameron",))
 
 
 def test_seed_000_drunk_set_up_thinks_a_townsfolk_not_in_play():
@@ -381,11 +402,12 @@ def test_seed_000_drunk_set_up_thinks_a_townsfolk_not_in_play():
     now an Outsider, and do not have the ability of this Townsfolk." """
     setup = game("drunk", "empath", "soldier", "poisoner", "imp", "monk", "chef",
                  thinks={"Alex": "empath"})
-    assert any("Alex is the Drunk: they must think they are a Townsfolk not in play" in p
-               for p in problems(ALL, setup.seats, dict(setup.grimoire), setup.bluffs))
-    said = Conversation(game("drunk", "empath", "soldier", "poisoner", "imp", "monk", "chef",
-                             thinks={"Alex": "savant"})).tick(START)
-    assert "**Savant**" in to(said, "pm:alex")[0] and "Drunk" not in to(said, "pm:alex")[0]
+    assert says(problems(ALL, setup.seats, dict(setup.grimoire), setup.bluffs), "setup.drunk",
+                player="Alex")
+    told = Told(game("drunk", "empath", "soldier", "poisoner", "imp", "monk", "chef",
+                     thinks={"Alex": "savant"})).tick(START)
+    (role,) = [n.view["role"] for n in of(told, "role") if n.player == "Alex"]
+    assert role["character"] == "Savant" and role["team"] == "townsfolk"
 
 
 def test_seed_000_lunatic_thinks_it_is_a_demon_possibly_another_one():
@@ -394,12 +416,12 @@ def test_seed_000_lunatic_thinks_it_is_a_demon_possibly_another_one():
     for thinks in ("imp", "vortox"):
         setup = game("lunatic", "empath", "soldier", "poisoner", "imp", "monk", "chef",
                      thinks={"Alex": thinks})
-        assert not [p for p in problems(ALL, setup.seats, dict(setup.grimoire), setup.bluffs)
-                    if "Lunatic" in p]
+        assert not says(problems(ALL, setup.seats, dict(setup.grimoire), setup.bluffs),
+                        "setup.lunatic")
     setup = game("lunatic", "empath", "soldier", "poisoner", "imp", "monk", "chef",
                  thinks={"Alex": "chef"})
-    assert "Alex is the Lunatic: they must think they are a Demon (thinks)" in problems(
-        ALL, setup.seats, dict(setup.grimoire), setup.bluffs)
+    assert says(problems(ALL, setup.seats, dict(setup.grimoire), setup.bluffs), "setup.lunatic",
+                player="Alex")
 
 
 def test_seed_000_undertaker_with_two_executions_is_shown_the_main_one():
@@ -420,7 +442,8 @@ def test_seed_000_undertaker_with_two_executions_is_shown_the_main_one():
             talk.thread(voter, "/vote Cameron yes", at + 11 * H)
         return at + 12 * H
     entries, _, _ = night_sheet(setup, night=2, day=two_executions)
-    assert entries["Alex"].suggestion == "Brianna was the Empath."
+    assert says(entries["Alex"].suggestion, "result.undertaker", player="Brianna",
+                value="Empath")
 
 
 def test_seed_000_no_dashii_and_vortox_kill_from_night_2():
@@ -430,14 +453,10 @@ def test_seed_000_no_dashii_and_vortox_kill_from_night_2():
     DEAD reminder." """
     for demon in ("nodashii", "vortox"):
         setup = game("chef", "empath", "soldier", "poisoner", demon, "monk", "savant")
-        talk = Conversation(setup)
+        talk = Told(setup)
         talk.tick(START)
-        said = talk.pm("Ellen", "/choose Alex", START + H)
-        assert "makes no choice tonight" in to(said, "pm:ellen")[0]
+        talk.pm("Ellen", "/choose Alex", START + H)
+        assert rejected(talk) == ["no_choice_tonight"]
         _, night, _ = night_sheet(setup, night=2, choices=(("Ellen", "/choose Alex"),))
         assert night.deaths == ("Alex",)
 
-
-def problems(*args, **kwargs) -> list[str]:
-    """The set-up's problems, in the words the Storytellers read."""
-    return worded(_problems(*args, **kwargs))

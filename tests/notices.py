@@ -47,9 +47,13 @@ class Told:
         self.number += 1
         return self._told(handle_post(self.state, Post(self.number, author, at, raw)))
 
-    def pm(self, author: str, raw: str, at: datetime, *, with_=()) -> list[Notice]:
+    def pm(self, author: str, raw: str, at: datetime, *, with_=(),
+           storytellers: bool = True) -> list[Notice]:
+        """A PM by `author` with `with_` (other players), the bot and (unless told otherwise)
+        the Storytellers."""
         setup = self.state.setup
-        people = {author, *with_, setup.bot_username, *setup.storytellers}
+        people = {author, *with_, setup.bot_username,
+                  *(setup.storytellers if storytellers else ())}
         return self._told(handle_pm(self.state, Post(1, author, at, raw),
                                     tuple(sorted(p.lower() for p in people))))
 

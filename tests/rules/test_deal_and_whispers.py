@@ -12,7 +12,7 @@ from modbot.core.state.model import GrimoireEntry, Seat
 
 from ..conversation import FIFTEEN, SEVEN, botf_setup
 from ..helpers import DAY1, START
-from ..notices import Told, failed, for_player, for_storytellers, of, public, says
+from ..notices import Told, failed, for_storytellers, of, public, says
 
 H = timedelta(hours=1)
 

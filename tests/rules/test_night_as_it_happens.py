@@ -1,17 +1,21 @@
 """Issue: rules fidelity. Each rule in one line (the test's docstring); each test checks the
-sheet row, the proposed result and the status as the Storytellers read them."""
+sheet row, the proposed result and the status as the core keeps them (codes and values:
+tests/notices.py). How they read is in tests/words/test_sheet_words.py."""
 
 from dataclasses import replace
+from datetime import timedelta
 
 import pytest
 
 from modbot.files.scripts import load_script
 
-from ..conversation import ALL, botf_setup, night_sheet
+from ..conversation import ALL, botf_setup
+from ..notices import day_one, for_player, for_storytellers, night_sheet, public, says
 from .test_rulings_oops import teams_game
 
 OOPS = load_script("oopsallevil")
 CRIMSON = load_script("crimsonmoon").with_characters(load_script("botf").characters)
+H = timedelta(hours=1)
 
 
 def test_a_step_sees_the_deaths_proposed_earlier_tonight():
@@ -23,8 +27,8 @@ def test_a_step_sees_the_deaths_proposed_earlier_tonight():
     entries, night, _ = night_sheet(botf_setup(characters), night=2,
                                     choices=(("Fatima", "/choose Derek"),))
     assert "Derek" in night.deaths
-    assert entries["Ellen"].suggestion == "Dead players on the Cultist team: 1."
-    assert dict(night.results)["Ellen"] == "Dead players on the Cultist team: 1."
+    assert says(entries["Ellen"].suggestion, "result.oracle", team="Cultist", value="1")
+    assert says(dict(night.results)["Ellen"], "result.oracle", value="1")
 
 
 def test_a_demon_killed_earlier_tonight_does_not_act_and_its_kill_does_not_land():
@@ -36,7 +40,7 @@ def test_a_demon_killed_earlier_tonight_does_not_act_and_its_kill_does_not_land(
     entries, night, _ = night_sheet(setup, night=2, choices=(("Gus", "/choose Ellen"),
                                                              ("Ellen", "/choose Cameron")))
     assert "Ellen" in night.deaths and "Cameron" not in night.deaths
-    assert entries["Ellen"].suggestion == "killed earlier tonight: does not act"
+    assert entries["Ellen"].suggestion.code == "sheet.killed_earlier"
 
 
 def test_a_lleech_dies_with_its_host_in_the_same_night_and_does_not_act():
@@ -49,11 +53,11 @@ def test_a_lleech_dies_with_its_host_in_the_same_night_and_does_not_act():
         setup, night=2, choices=(("Ellen", "/choose Cameron"), ("Gus", "/choose Brianna")),
         night1=(("Gus", "/choose Cameron"),))
     assert night.deaths == ("Cameron", "Gus")
-    assert entries["Gus"].suggestion == "killed earlier tonight: does not act"
+    assert entries["Gus"].suggestion.code == "sheet.killed_earlier"
     said = talk.dawn()
     assert [s.name for s in talk.state.seats if not s.alive] == ["Cameron", "Gus"]
-    public = [s.raw for s in said if s.thread == "topic"]
-    assert len(public) == 1 and "Cameron" in public[0] and "Gus" in public[0]  # one dawn post
+    (dawn,) = [n for n in public(said) if n.template == "phase_discussion"]
+    assert dawn.view["deaths"] == ("Cameron", "Gus")  # one dawn post names both
 
 
 def _innkeeper_night(innkeeper_choice: str):
@@ -69,7 +73,8 @@ def test_the_innkeepers_players_cannot_die_by_their_own_ability():
     protected Gambler's wrong guess kills nobody."""
     entries, night, _ = _innkeeper_night("/choose Cameron Brianna")
     assert "Brianna" not in night.deaths
-    assert "cannot die tonight (the Innkeeper)" in entries["Brianna"].suggestion
+    assert says(entries["Brianna"].suggestion, "sheet.protected", player="Brianna")
+    assert says(entries["Brianna"].suggestion, "by.character", character="Innkeeper")
 
 
 def test_drunkenness_that_starts_tonight_shows_in_later_rows():
@@ -77,8 +82,8 @@ def test_drunkenness_that_starts_tonight_shows_in_later_rows():
     malfunctions (its status says so) and its wrong guess kills nobody."""
     entries, night, _ = _innkeeper_night("/choose Brianna Cameron")
     assert "Brianna" not in night.deaths
-    assert "drunk or poisoned" in entries["Brianna"].status or \
-        "malfunctioning" in entries["Brianna"].status
+    assert says(entries["Brianna"].status, "status.malfunctioning")
+    assert entries["Brianna"].suggestion.code == "info.gambler_malfunctions"
 
 
 def test_a_scarlet_woman_taking_over_at_night_is_proposed():
@@ -90,7 +95,8 @@ def test_a_scarlet_woman_taking_over_at_night_is_proposed():
     _, night, _ = night_sheet(setup, night=2, choices=(("Gus", "/choose Ellen"),))
     changes = [(e.player, e.field, e.value) for e in night.effects]
     assert ("Derek", "character", "imp") in changes
-    assert ("Derek", "The Demon died: you are now the Imp.") in night.tells
+    assert any(p == "Derek" and says(t, "tell.scarlet_woman", character="Imp")
+               for p, t in night.tells)
 
 
 def test_a_philosopher_acts_as_its_new_ability_tonight_and_the_real_one_is_drunk():
@@ -102,29 +108,12 @@ def test_a_philosopher_acts_as_its_new_ability_tonight_and_the_real_one_is_drunk
     entries, night, _ = night_sheet(botf_setup(characters), night=1,
                                     choices=(("Alex", "/choose Clockmaker"),))
     rows = [e for e in night.sheet if e.player == "Alex"]
-    assert any(e.step == "clockmaker" and "step" in e.suggestion for e in rows)
-    assert any(p == "Alex" and "step" in r for p, r in night.results)
+    assert any(e.step == "clockmaker" and says(e.suggestion, "result.clockmaker", value="2")
+               for e in rows)
+    assert any(p == "Alex" and says(r, "result.clockmaker") for p, r in night.results)
     brianna = entries["Brianna"]
-    assert "drunk or poisoned" in brianna.status or "malfunctioning" in brianna.status
+    assert says(brianna.status, "status.malfunctioning")
     assert "Brianna" not in dict(night.results)
-
-
-def test_a_monk_who_chose_no_one_protects_no_one():
-    """Wording: a Monk without a choice protects nobody, and the sheet says so."""
-    characters = {"Alex": "monk", "Brianna": "chef", "Cameron": "empath", "Derek": "poisoner",
-                  "Ellen": "undertaker", "Fatima": "imp", "Gus": "soldier"}
-    almanac = load_script("almanac")
-    entries, _, _ = night_sheet(botf_setup(characters, script=almanac), night=2)
-    assert entries["Alex"].suggestion == "no choice: nobody is protected"
-
-
-def test_counts_of_one_are_singular():
-    """Wording: "1 pair", "1 step"."""
-    characters = {"Alex": "chef", "Brianna": "clockmaker", "Cameron": "seamstress",
-                  "Derek": "witch", "Ellen": "nodashii", "Fatima": "oracle", "Gus": "towncrier"}
-    entries, _, _ = night_sheet(botf_setup(characters, script=ALL), night=1)
-    assert entries["Alex"].suggestion == "There is 1 pair of evil players sitting together."
-    assert entries["Brianna"].suggestion == "The Demon is 1 step from its nearest Minion."
 
 
 
@@ -139,37 +128,24 @@ def test_the_first_nights_demon_info_shows_each_demons_bluffs():
         (p, replace(e, bluffs=own.get(p, ()))) for p, e in setup.grimoire))
     entries, _, _ = night_sheet(setup)
     text = entries["demoninfo"].suggestion
-    assert "Ellen: Moonchild, Lunatic, Pukka" in text and "Gus: Sweetheart, Psychopath, Imp" in text
-    assert "none set" not in text
-
-
-def test_a_demons_role_pm_does_not_call_evil_bluffs_good():
-    """Wording: seed 002's bluffs can be evil characters; the role PM then does not call
-    them good."""
-    from ..conversation import Conversation, to
-    from ..helpers import START
-    characters = {"Alex": "goon", "Brianna": "acrobat", "Cameron": "golem", "Derek": "poisoner",
-                  "Ellen": "imp", "Fatima": "witch", "Gus": "vortox"}
-    setup = replace(teams_game(characters, {"Derek": 1, "Ellen": 1, "Fatima": 2, "Gus": 2}),
-                    bluffs=("moonchild", "lunatic", "pukka"))
-    said = Conversation(setup).tick(START)
-    ellen = to(said, "pm:ellen")[0]
-    assert "Characters not in play, for your bluffs: Moonchild, Lunatic, Pukka." in ellen
-    assert "Good characters" not in ellen
+    assert says(text, "sheet.demon_learned", demon="Ellen", bluffs=("Moonchild", "Lunatic", "Pukka"))
+    assert says(text, "sheet.demon_learned", demon="Gus",
+                bluffs=("Sweetheart", "Psychopath", "Imp"))
+    assert not says(text, "sheet.none_set")
 
 
 def test_a_lunatics_status_says_it_is_the_lunatic_not_drunk_or_poisoned():
-    """Wording: the Lunatic only believes it is the Demon; its row says "is really the
-    Lunatic", not "drunk or poisoned"."""
+    """Rule: the Lunatic only believes it is the Demon; its row says it is really the
+    Lunatic, not that it malfunctions."""
     characters = {"Alex": "clockmaker", "Brianna": "lunatic", "Cameron": "seamstress",
                   "Derek": "witch", "Ellen": "oracle", "Fatima": "imp", "Gus": "towncrier"}
     entries, _, _ = night_sheet(botf_setup(characters, script=ALL, thinks={"Brianna": "imp"}),
                                 night=2, choices=(("Brianna", "/choose Alex"),))
-    assert entries["Brianna"].status == ("is really the Lunatic",)
+    (status,) = entries["Brianna"].status
+    assert says(status, "status.is_really", character="Lunatic")
 
 
 def _artist_day():
-    from ..conversation import day_one
     characters = {"Alex": "artist", "Brianna": "dreamer", "Cameron": "seamstress",
                   "Derek": "witch", "Ellen": "oracle", "Fatima": "imp", "Gus": "towncrier"}
     return day_one(botf_setup(characters, script=ALL))
@@ -178,29 +154,24 @@ def _artist_day():
 def test_an_ability_used_by_day_after_the_declaration_goes_to_the_storytellers():
     """Rule (seed 001): an ability used by day needs a public /whisper Storyteller first; then
     the request in the grimoire PM is acknowledged and put to the Storytellers to answer."""
-    from datetime import timedelta
-
-    from ..conversation import to
     talk, day = _artist_day()
-    talk.thread("Alex", "/whisper Storyteller\nI have a question for the host.", day + timedelta(hours=1))
-    said = talk.pm("Alex", "/action Is Fatima the Demon?", day + timedelta(hours=2))
-    assert "is with the Storytellers" in to(said, "pm:alex")[0]
-    note = to(said, "pm:storytellers")[0]
-    assert "Is Fatima the Demon?" in note and "`!answer Alex TEXT`" in note
-    answered = talk.st("!answer Alex Yes.", day + timedelta(hours=3))
-    assert any("Yes." in raw for raw in to(answered, "pm:alex"))
+    talk.thread("Alex", "/whisper Storyteller\nI have a question for the host.", day + H)
+    said = talk.pm("Alex", "/action Is Fatima the Demon?", day + 2 * H)
+    (ack,) = for_player(said, "Alex", "day_request")
+    (note,) = for_storytellers(said, "day_request_st")
+    assert ack.view["event"].declared and note.view["event"].text == "Is Fatima the Demon?"
+    (answer,) = for_player(talk.st("!answer Alex Yes.", day + 3 * H), "Alex", "night_results")
+    assert answer.view["lines"] == ["Yes."]
 
 
 def test_an_ability_used_by_day_without_the_declaration_is_sent_back_and_flagged():
     """Rule (seed 001): without the declaration the player is told to declare it first, and
     the Storytellers see the request flagged."""
-    from datetime import timedelta
-
-    from ..conversation import to
     talk, day = _artist_day()
-    said = talk.pm("Alex", "/action Is Fatima the Demon?", day + timedelta(hours=2))
-    assert "first declare it in the game thread" in to(said, "pm:alex")[0]
-    assert to(said, "pm:storytellers")[0].startswith("Flagged:")
+    said = talk.pm("Alex", "/action Is Fatima the Demon?", day + 2 * H)
+    (ack,) = for_player(said, "Alex", "day_request")
+    (note,) = for_storytellers(said, "day_request_st")
+    assert not ack.view["event"].declared and not note.view["event"].declared  # flagged
 
 
 def test_a_step_sees_alignments_changed_earlier_tonight():
@@ -210,7 +181,7 @@ def test_a_step_sees_alignments_changed_earlier_tonight():
                   "Derek": "imp", "Ellen": "oracle", "Fatima": "empath", "Gus": "towncrier"}
     entries, _, _ = night_sheet(botf_setup(characters, script=ALL),
                                 choices=(("Alex", "/choose Derek"), ("Cameron", "/choose Ellen")))
-    assert entries["Brianna"].suggestion == "There are 0 pairs of evil players sitting together."
+    assert says(entries["Brianna"].suggestion, "result.chef", value="0")
 
 
 def test_a_step_sees_a_poisoning_made_earlier_tonight():
@@ -220,8 +191,8 @@ def test_a_step_sees_a_poisoning_made_earlier_tonight():
                   "Derek": "imp", "Ellen": "oracle", "Fatima": "librarian", "Gus": "towncrier"}
     entries, night, _ = night_sheet(botf_setup(characters, script=ALL),
                                     choices=(("Cameron", "/choose Brianna"),))
-    assert "drunk or poisoned" in entries["Brianna"].status
-    assert entries["Brianna"].suggestion.startswith("ST decides (drunk or poisoned)")
+    assert says(entries["Brianna"].status, "status.malfunctioning", term="drunk or poisoned")
+    assert entries["Brianna"].suggestion.code == "sheet.malfunctioning"
     assert "Brianna" not in dict(night.results)
 
 
@@ -245,35 +216,6 @@ def test_every_protection_covers_the_causes_it_names(choices, victim, dies):
     Soldier are safe from the Demon only; the Assassin's kill lands through every protection."""
     _, night, _ = night_sheet(botf_setup(PROTECTION, script=ALL), night=2, choices=choices)
     assert (victim in night.deaths) is dies
-
-
-def test_a_pass_from_a_character_who_never_chooses_is_acknowledged():
-    """Messages that fit: a Clockmaker's /pass is recorded ("you pass tonight"), not refused."""
-    from ..conversation import Conversation, to
-    from ..helpers import START
-    characters = {"Alex": "clockmaker", "Brianna": "dreamer", "Cameron": "seamstress",
-                  "Derek": "witch", "Ellen": "oracle", "Fatima": "nodashii", "Gus": "towncrier"}
-    talk = Conversation(botf_setup(characters))
-    talk.tick(START)
-    from datetime import timedelta
-    said = talk.pm("Alex", "/pass", START + timedelta(hours=1))
-    (answer,) = to(said, "pm:alex")
-    assert "you pass tonight" in answer
-
-
-def test_each_role_pm_shows_only_the_commands_its_character_uses():
-    """Messages that fit: no /choose for a Clockmaker; the Dreamer's one form; an example of
-    NAME as CHARACTER where it applies; the Artist's way to use its ability by day."""
-    from ..conversation import Conversation, to
-    from ..helpers import START
-    characters = {"Alex": "clockmaker", "Brianna": "dreamer", "Cameron": "gambler",
-                  "Derek": "witch", "Ellen": "artist", "Fatima": "imp", "Gus": "towncrier"}
-    said = Conversation(botf_setup(characters, script=ALL)).tick(START)
-    role = {p: to(said, f"pm:{p.lower()}")[0] for p in characters}
-    assert "/choose" not in role["Alex"] and "makes no choice at night" in role["Alex"]
-    assert "`/choose NAME`" in role["Brianna"] and "as CHARACTER" not in role["Brianna"]
-    assert "`/choose NAME as CHARACTER` (for example `/choose Alex as Oracle`)" in role["Cameron"]
-    assert "`/whisper Storyteller`" in role["Ellen"] and "/choose" not in role["Ellen"]
 
 
 def test_a_player_whose_character_changed_earlier_tonight_does_not_act_as_the_old_one():

@@ -1,18 +1,28 @@
 """Abilities that other players choose for (issue 7): the Barber's haircut, chosen by the
 Demon with /swap, and Lil' Monsta's babysitter, chosen by the Minions with /babysit. Each test
-is named after the character it drives."""
+is named after the character it drives. Asserted at the core, as codes and values
+(tests/notices.py)."""
 
 from dataclasses import replace
 from datetime import timedelta
 
-from modbot.core.setup.composition import problems as _problems
-from modbot.core.setup.composition import propose
+from modbot.core.setup.composition import problems, propose
 from modbot.core.setup.dice import Dice
 from modbot.files.scripts import load_script
 
-from ..conversation import ALL, Conversation, day_one, night_sheet, seven, to
+from ..conversation import ALL, seven
 from ..helpers import START
-from ..wording import worded, words
+from ..notices import (
+    Told,
+    day_one,
+    effects,
+    for_player,
+    for_storytellers,
+    night_sheet,
+    of,
+    public,
+    says,
+)
 
 H = timedelta(hours=1)
 
@@ -28,15 +38,16 @@ def test_barber_killed_tonight_lets_the_demon_swap_two_characters():
         game(*BARBER, thinks={"Gus": "chef"}), night=2,
         choices=(("Ellen", "/choose Alex"), ("Ellen", "/swap Brianna Gus")))
     assert night.deaths == ("Alex",)
-    assert "Brianna and Gus swap characters" in entries["Alex"].suggestion
+    assert says(entries["Alex"].suggestion, "info.barber_swap", first="Brianna", second="Gus")
     talk.approve(talk.state.phase_ends_at - H)
     said = talk.tick(talk.state.phase_ends_at)
     brianna, gus = talk.state.grimoire_of("Brianna"), talk.state.grimoire_of("Gus")
     assert (brianna.character, brianna.thinks, brianna.alignment) == ("drunk", "chef", None)
     assert (gus.character, gus.thinks) == ("empath", None)
-    assert "You are now the Chef." in to(said, "pm:brianna")[0]  # the Drunk's belief moved
-    assert "You are now the Empath." in to(said, "pm:gus")[0]
-    assert not any("Empath" in raw or "Drunk" in raw for raw in to(said, "thread"))
+    # the Drunk's belief moved
+    assert says(for_player(said, "Brianna", "night_results"), "tell.now_the", character="Chef")
+    assert says(for_player(said, "Gus", "night_results"), "tell.now_the", character="Empath")
+    assert [n.template for n in public(said)] == ["public_life", "phase_discussion"]
 
 
 def test_barber_executed_today_counts_and_the_demon_keeps_its_kill():
@@ -47,35 +58,40 @@ def test_barber_executed_today_counts_and_the_demon_keeps_its_kill():
                               choices=(("Ellen", "/swap Cameron Ellen"),
                                        ("Ellen", "/choose Fatima")))
     assert night.deaths == ("Fatima",)
-    assert [words(e.describe()) for e in night.effects if e.field == "character"] == [
-        "Cameron: becomes the imp (the Barber's haircut)",
-        "Ellen: becomes the soldier (the Barber's haircut)"]
+    assert [e for e in effects(night) if e[1] == "character"] == [
+        ("Cameron", "character", "imp", "by.barber"),
+        ("Ellen", "character", "soldier", "by.barber")]
 
 
 def test_barber_alive_or_poisoned_means_no_swap():
     entries, night, _ = night_sheet(game(*BARBER), night=2,
                                     choices=(("Ellen", "/swap Brianna Cameron"),))
-    assert "did not die today or tonight" in entries["Alex"].suggestion
-    assert not [e for e in night.effects if "Barber" in e.why]
+    assert entries["Alex"].suggestion.code == "info.barber_alive"
+    assert not [e for e in effects(night) if e[3] == "by.barber"]
     entries, night, _ = night_sheet(game(*BARBER), night=2, changes=("!poison Alex",),
                                     choices=(("Ellen", "/choose Alex"),
                                              ("Ellen", "/swap Brianna Cameron")))
-    assert "no swap" in entries["Alex"].suggestion and not night.effects
+    assert entries["Alex"].suggestion.code == "info.barber_malfunctioning"
+    assert not night.effects
 
 
 def test_barber_swap_is_the_demons_and_takes_two_players():
     talk, dawn = day_one(game(*BARBER))
     talk.st("!endday --yes", dawn + 13 * H)
     at = dawn + 14 * H
-    said = talk.pm("Brianna", "/swap Cameron Derek", at)
-    assert "Only the Demon (after the Barber dies) may /swap." in to(said, "pm:brianna")[0]
-    said = talk.pm("Ellen", "/swap Cameron", at)
-    assert "/swap names 2 players; you named 1." in to(said, "pm:ellen")[0]
-    said = talk.pm("Ellen", "/swap Cameron Derek", at)
-    assert "if the Barber died today or tonight, Cameron and Derek swap characters" in \
-        to(said, "pm:ellen")[0]
-    said = talk.pm("Ellen", "/choose Fatima", at + H)  # the kill does not replace the swap
-    night = worded(talk.state.night)
+    talk.pm("Brianna", "/swap Cameron Derek", at)
+    (refused,) = talk.rejected
+    assert refused.code == "help_not_yours" and refused.details["verb"] == "swap"
+    talk.pm("Ellen", "/swap Cameron", at)
+    (refused,) = talk.rejected
+    assert refused.code == "help_count" and (refused.details["wanted"],
+                                             refused.details["given"]) == (2, 1)
+    (accepted,) = for_player(talk.pm("Ellen", "/swap Cameron Derek", at), "Ellen",
+                             "night_choice")
+    assert accepted.view["helps"] == "barber"
+    assert says(accepted.view["choice"], "choice.players", players=("Cameron", "Derek"))
+    talk.pm("Ellen", "/choose Fatima", at + H)  # the kill does not replace the swap
+    night = talk.state.night
     assert night.choice_of("Ellen").players == ("Fatima",)
     assert night.helping("barber")[0].players == ("Cameron", "Derek")
 
@@ -92,14 +108,16 @@ def test_lilmonsta_minions_choose_the_babysitter_who_registers_as_the_demon():
     point to one player. ... Mark them with the IS THE DEMON reminder token." """
     entries, _night, talk = night_sheet(lil_monsta(), choices=(
         ("Derek", "/babysit Gus"), ("Gus", "/babysit Gus"), ("Alex", "/choose Gus")))
-    assert entries["lilmonsta"].choice == "Derek: Gus; Gus: Gus"
-    assert entries["lilmonsta"].suggestion == "Gus babysits Lil' Monsta and \"is the Demon\""
-    assert entries["demoninfo"].suggestion.startswith("done: skipped: Lil' Monsta")
+    votes = [(v.param("voter"), v.param("player"))
+             for v in entries["lilmonsta"].choice.param("votes")]
+    assert votes == [("Derek", "Gus"), ("Gus", "Gus")]
+    assert says(entries["lilmonsta"].suggestion, "sheet.babysits", player="Gus")
+    assert says(entries["demoninfo"].suggestion, "sheet.demon_info_lil_monsta")
     talk.approve(talk.state.phase_ends_at - H)
     said = talk.tick(talk.state.phase_ends_at)
-    assert "You babysit Lil' Monsta" in to(said, "pm:gus")[0]
+    assert says(for_player(said, "Gus", "night_results"), "tell.babysitter")
     assert talk.state.grimoire_of("Gus").reminders == ("babysitter",)
-    assert not any("Lil' Monsta" in raw or "babysit" in raw for raw in to(said, "thread"))
+    assert [n.template for n in public(said)] == ["phase_discussion"]  # nothing said of it
 
 
 def test_lilmonsta_babysitter_registers_as_the_demon_for_information():
@@ -112,7 +130,7 @@ def test_lilmonsta_babysitter_registers_as_the_demon_for_information():
     grimoire["Gus"] = replace(grimoire["Gus"], reminders=("babysitter",))
     setup = replace(setup, grimoire=tuple(grimoire.items()))
     entries, _, _ = night_sheet(setup)
-    assert entries["Alex"].suggestion == "The Demon is 3 steps from its nearest Minion."
+    assert says(entries["Alex"].suggestion, "result.clockmaker", value="3")
 
 
 def test_lilmonsta_without_a_majority_the_storyteller_chooses():
@@ -122,8 +140,8 @@ def test_lilmonsta_without_a_majority_the_storyteller_chooses():
     entries, night, talk = night_sheet(lil_monsta(), night=2, choices=(
         ("Derek", "/babysit Derek"), ("Gus", "/babysit Gus")))
     text = entries["lilmonsta"].suggestion
-    assert text.startswith("ST decides: the Minions named no majority (")
-    assert "a player might die tonight: your choice (!dies PLAYER)" in text
+    assert text.code == "sheet.babysit_no_majority"
+    assert says(text.param("kill"), "sheet.lil_monsta_kill")  # night 2: a player might die
     assert not [e for e in night.effects if e.field == "reminders"]
     talk.st("!reminder Derek babysitter\n!reminder Gus babysitter", talk.state.phase_ends_at - H)
     assert [s.name for s in talk.state.seats
@@ -133,22 +151,23 @@ def test_lilmonsta_without_a_majority_the_storyteller_chooses():
 def test_lilmonsta_babysitter_dying_ends_the_game_and_not_before():
     """Seed 000, Lil' Monsta: "If they die, declare that the game is over and good has won." """
     talk, day = day_one(lil_monsta())
-    assert talk.state.winner is None and not worded(talk.state.night)  # nobody held it: no win
+    assert talk.state.winner is None and talk.state.wins_detected == ()  # nobody held it
     talk.st("!reminder Derek babysitter", day + H)
     said = talk.st("!execute Gus --yes", day + 2 * H)  # a Minion, not the babysitter
-    assert not any("looks over" in s.raw for s in said)
+    assert not for_storytellers(said, "win_detected")
     said = talk.st("!kill Derek --yes", day + 3 * H)
-    assert any("Lil' Monsta's babysitter is dead" in s.raw for s in said)
+    (win,) = for_storytellers(said, "win_detected")
+    assert win.view["winner"] == "good" and win.view["reason"].code == "win.babysitter_dead"
 
 
 def test_lilmonsta_minions_are_told_and_only_minions_babysit():
-    talk = Conversation(lil_monsta())
-    said = talk.tick(START)
-    assert "send `/babysit NAME` here" in to(said, "pm:derek")[0]
-    assert "Gus (Minion)" in to(said, "pm:derek")[0]
-    assert "/babysit" not in to(said, "pm:alex")[0]
-    said = talk.pm("Alex", "/babysit Alex", START + H)
-    assert "Only the Minions (Lil' Monsta) may /babysit." in to(said, "pm:alex")[0]
+    talk = Told(lil_monsta())
+    roles = {n.player: n.view["role"] for n in of(talk.tick(START), "role")}
+    assert roles["Derek"]["lil_monsta"] and not roles["Alex"]["lil_monsta"]
+    assert {"player": "Gus", "team": "minion", "is_marionette": False} in roles["Derek"]["cultists"]
+    talk.pm("Alex", "/babysit Alex", START + H)
+    (refused,) = talk.rejected
+    assert refused.code == "help_not_yours" and refused.details["verb"] == "babysit"
 
 
 def test_lilmonsta_setup_deals_one_more_minion_and_no_demon():
@@ -157,9 +176,8 @@ def test_lilmonsta_setup_deals_one_more_minion_and_no_demon():
     setup = lil_monsta()
     assert problems(ALL, setup.seats, dict(setup.grimoire), (), lil_monsta=True) == []
     dealt = game("chef", "empath", "soldier", "poisoner", "lilmonsta", "monk", "witch")
-    assert problems(ALL, dealt.seats, dict(dealt.grimoire), ()) == [
-        "Lil' Monsta is not a player: deal one more Minion instead and set "
-        "game.lil_monsta = true"]
+    assert [p.code for p in problems(ALL, dealt.seats, dict(dealt.grimoire), ())] == [
+        "setup.lil_monsta_dealt"]
     almanac = load_script("almanac")
     grimoire, bluffs = propose(almanac, setup.seats, Dice("lil"), lil_monsta=True)
     teams = sorted(almanac.get(e.character).team for e in grimoire.values())
@@ -178,8 +196,3 @@ def test_barber_swap_with_the_demon_keeps_both_alignments():
     ellen, brianna = talk.state.grimoire_of("Ellen"), talk.state.grimoire_of("Brianna")
     assert (ellen.character, ellen.alignment) == ("empath", "evil")
     assert (brianna.character, brianna.alignment) == ("imp", "good")
-
-
-def problems(*args, **kwargs) -> list[str]:
-    """The set-up's problems, in the words the Storytellers read."""
-    return worded(_problems(*args, **kwargs))

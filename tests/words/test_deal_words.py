@@ -10,6 +10,7 @@ from modbot.core.state.model import GrimoireEntry, Seat
 
 from ..conversation import SEVEN, Conversation, botf_setup, to
 from ..helpers import DAY1, START
+from ..rules.test_others_choose import lil_monsta
 
 H = timedelta(hours=1)
 
@@ -89,3 +90,13 @@ def test_the_whisper_limit_the_consult_and_the_digest_in_words():
     said = talk.st("!endday --yes", DAY1 + 5 * H)
     (digest,) = [s for s in to(said, "pm:storytellers") if "## Whispers, day 1" in s]
     assert "- Derek & Ellen: 1" in digest and "pineapple" not in digest
+
+
+def test_lil_monstas_minions_are_told_how_to_babysit_and_a_refusal_says_who_may():
+    talk = Conversation(lil_monsta())
+    said = talk.tick(START)
+    assert "send `/babysit NAME` here" in to(said, "pm:derek")[0]
+    assert "Gus (Minion)" in to(said, "pm:derek")[0]
+    assert "/babysit" not in to(said, "pm:alex")[0]
+    said = talk.pm("Alex", "/babysit Alex", START + H)
+    assert "Only the Minions (Lil' Monsta) may /babysit." in to(said, "pm:alex")[0]

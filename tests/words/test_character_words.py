@@ -1,0 +1,52 @@
+"""What some characters' public and private messages read like (their rules are
+tests/rules/test_scenarios.py): the Boomdandy's explosion and pointing, the Hell's Librarian's
+silence, the Fearmonger's announcement, the Sweetheart's note to the Storytellers."""
+
+from dataclasses import replace
+from datetime import timedelta
+
+from ..conversation import Conversation, day_one, to
+from ..helpers import START
+from ..rules.test_scenarios import game
+
+H = timedelta(hours=1)
+
+
+def test_the_boomdandys_explosion_and_its_pointing_in_words():
+    talk, day = day_one(game(derek="boomdandy"))
+    said = talk.st("!execute Derek --yes", day + H)
+    assert any("The Boomdandy (Derek) was executed" in s.raw for s in said)
+    (boom,) = to(talk.st("!boom Alex Ellen Fatima", day + 2 * H), "topic")
+    assert "Brianna, Cameron, Gus died in the explosion." in boom and "Boomdandy" not in boom
+    said = talk.thread("Gus", "/point Alex", day + 2 * H + timedelta(minutes=1))
+    assert "Only Alex, Ellen, Fatima point, at one of them." in to(said, "pm:gus")[0]
+    talk.thread("Alex", "/point Ellen", day + 2 * H + timedelta(minutes=2))
+    talk.thread("Fatima", "/point Ellen", day + 2 * H + timedelta(minutes=3))
+    said = talk.tick(day + 2 * H + timedelta(minutes=11))
+    assert "**Ellen** has died." in to(said, "topic")[0]
+    assert any("every Demon is dead" in s.raw for s in said)
+
+
+def test_the_hells_librarians_silence_in_words():
+    talk, day = day_one(replace(game(), fabled=("hellslibrarian",)))
+    said = talk.thread("nightingale", "Quiet please.\n!silence on", day + H)
+    assert "## The Storyteller calls for silence" in to(said, "topic")[0]
+    said = talk.thread("Brianna", "Sorry, just one thing.", day + 2 * H)
+    assert "Brianna posted during the silence" in to(said, "pm:storytellers")[0]
+
+
+def test_the_fearmongers_choice_is_announced_without_a_name():
+    talk = Conversation(game(derek="fearmonger"))
+    talk.tick(START)
+    talk.pm("Derek", "/choose Alex", START + H)
+    talk.tick(START + timedelta(hours=22))
+    talk.approve(START + timedelta(hours=23))
+    said = talk.tick(START + timedelta(hours=24))
+    assert "The Fearmonger has chosen a new player." in to(said, "topic")[0]
+
+
+def test_the_sweethearts_note_tells_the_storytellers_what_to_do():
+    talk, day = day_one(game("sweetheart"))
+    said = talk.st("!execute Alex --yes", day + H)
+    assert any("The Sweetheart (Alex) died" in s.raw and "!drunk" in s.raw for s in said
+               if s.thread == "pm:storytellers")

@@ -1,12 +1,16 @@
 """What some characters' public and private messages read like (their rules are
 tests/rules/test_scenarios.py): the Boomdandy's explosion and pointing, the Hell's Librarian's
-silence, the Fearmonger's announcement, the Sweetheart's note to the Storytellers."""
+silence, the Fearmonger's announcement, the Sweetheart's note to the Storytellers, the
+Fiddler's vote."""
 
 from dataclasses import replace
 from datetime import timedelta
 
+from modbot.core.characters.fabled import FIDDLE_VOTE
+
 from ..conversation import Conversation, day_one, to
 from ..helpers import START
+from ..rules.test_fabled import game as fabled_game
 from ..rules.test_scenarios import game
 
 H = timedelta(hours=1)
@@ -50,3 +54,22 @@ def test_the_sweethearts_note_tells_the_storytellers_what_to_do():
     said = talk.st("!execute Alex --yes", day + H)
     assert any("The Sweetheart (Alex) died" in s.raw and "!drunk" in s.raw for s in said
                if s.thread == "pm:storytellers")
+
+
+def test_the_fiddlers_vote_in_words():
+    talk = Conversation(fabled_game("fiddler"))
+    said = talk.tick(START)
+    assert "`/fiddle NAME`" in to(said, "pm:fatima")[0] and "/fiddle" not in to(said, "pm:alex")[0]
+    said = talk.pm("Fatima", "/fiddle Alex", START + H)
+    assert "for the Fiddler, you choose Alex" in to(said, "pm:fatima")[0]
+    talk, dawn = day_one(fabled_game("fiddler"))
+    (opened,) = to(talk.st("!fiddle Fatima Alex", dawn + H), "topic")
+    assert "Fatima and Alex: one of them wins the game for their team" in opened
+    said = talk.thread("Derek", "/fiddle Gus", dawn + 3 * H)
+    assert "The Fiddler's vote is between Fatima and Alex." in to(said, "pm:derek")[0]
+    talk.thread("Brianna", "/fiddle Alex", dawn + 2 * H)
+    said = talk.tick(dawn + H + FIDDLE_VOTE)
+    ended = [raw for raw in to(said, "topic") if "The Fiddler's vote is over" in raw]
+    assert ended and "- Alex: 1" in ended[0]
+    assert any("**Loyal** wins" in raw and "the Fiddler's vote chose Alex" in raw
+               for raw in to(said, "pm:storytellers"))

@@ -1,12 +1,14 @@
 """Madness (issue 7): the Cerenovus, the Mutant and the Pixie. The Storytellers judge; the bot
 records who must be mad about what, reminds them at dawn, and tells them when a Pixie may gain
-its ability. Each test is named after the character it drives."""
+its ability. Each test is named after the character it drives. Asserted at the core, as
+codes and values (tests/notices.py); the madness digest's words are in
+tests/words/test_character_words.py."""
 
 from datetime import timedelta
 
-from ..conversation import Conversation, night_sheet, seven, to
+from ..conversation import seven
 from ..helpers import START
-from ..wording import words
+from ..notices import Told, effects, for_player, for_storytellers, night_sheet, public, says
 
 H = timedelta(hours=1)
 
@@ -14,21 +16,29 @@ H = timedelta(hours=1)
 game = seven
 
 
+def _madness(told: list) -> list:
+    """The lines of the Storytellers' madness digest (Says)."""
+    return [line for n in for_storytellers(told, "madness") for line in n.view["lines"]]
+
+
 def test_cerenovus_madness_is_recorded_for_one_day_and_recalled_at_dawn():
     """Seed 002, Cerenovus: "Tomorrow, if they are not mad about being the Vortox, they might be
     executed." (mad for the next day only; the Storytellers judge)"""
     characters = ("chef", "empath", "soldier", "cerenovus", "imp", "monk", "mutant")
     _, night, talk = night_sheet(game(*characters), choices=(("Derek", "/choose Alex as Monk"),))
-    assert "Alex: mad about being the monk until dusk (the Cerenovus)" in \
-        [words(e.describe()) for e in night.effects]
+    (mad,) = night.effects
+    assert (mad.player, mad.field, mad.value, mad.why.code, mad.until_dusk) == (
+        "Alex", "mad_as", "monk", "by.cerenovus", True)
     said = talk.dawn()
     assert talk.state.grimoire_of("Alex").mad_as == "monk"
-    assert "You are mad that you are the Monk" in to(said, "pm:alex")[0]
-    digest = to(said, "pm:storytellers")[-1]
-    assert "Day 1: madness to judge today." in digest
-    assert "Alex must be mad about being the Monk (the Cerenovus, today)" in digest
-    assert "Gus is the Mutant: if they are mad about being an Outsider" in digest
-    assert not any("mad" in raw for raw in to(said, "thread"))
+    assert says(for_player(said, "Alex", "night_results"), "tell.cerenovus", character="Monk",
+                day=1)
+    (digest,) = for_storytellers(said, "madness")
+    assert digest.view["day"] == 1
+    assert says(_madness(said), "madness.mad", player="Alex", character="Monk")
+    assert says(_madness(said), "madness.today")  # the Cerenovus's: today only
+    assert says(_madness(said), "madness.mutant", player="Gus")
+    assert [n.template for n in public(said)] == ["phase_discussion"]  # never in the thread
     talk.st("!endday --yes", talk.state.phase_ends_at - H)  # dusk: the madness ends
     assert talk.state.grimoire_of("Alex").mad_as is None
 
@@ -37,16 +47,14 @@ def test_mutant_is_recalled_every_dawn_until_it_dies():
     """Seed 000, Mutant: "At any time (even at night), if you believe that the Mutant is mad
     about being an Outsider, then you can decide to execute the Mutant." (recalled each dawn)"""
     characters = ("chef", "empath", "soldier", "poisoner", "imp", "monk", "mutant")
-    talk = Conversation(game(*characters))
+    talk = Told(game(*characters))
     talk.tick(START)
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    said = talk.dawn()
-    assert any("Gus is the Mutant" in raw for raw in to(said, "pm:storytellers"))
+    assert says(_madness(talk.dawn()), "madness.mutant", player="Gus")
     talk.st("!kill Gus --yes", talk.state.phase_ends_at - 30 * H)
     talk.st("!endday --yes", talk.state.phase_ends_at - 20 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    said = talk.dawn()
-    assert not any("madness" in raw for raw in to(said, "pm:storytellers"))
+    assert not for_storytellers(talk.dawn(), "madness")
 
 
 def test_pixie_is_mad_about_its_townsfolk_and_the_storytellers_hear_when_it_dies():
@@ -56,15 +64,15 @@ def test_pixie_is_mad_about_its_townsfolk_and_the_storytellers_hear_when_it_dies
     replace the MAD reminder with the HAS ABILITY reminder." """
     characters = ("chef", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
     entries, night, talk = night_sheet(game(*characters))
-    assert entries["Gus"].suggestion.startswith("ST decides: show an in-play Townsfolk; "
-                                                "proposed: Chef (Alex)")
-    assert "Gus: mad about being the chef (the Pixie)" in [words(e.describe()) for e in night.effects]
+    suggestion = entries["Gus"].suggestion
+    assert suggestion.code == "sheet.st_decides_proposed"
+    assert says(suggestion, "info.pixie", character="Chef", player="Alex")
+    assert ("Gus", "mad_as", "chef", "by.pixie") in effects(night)
     said = talk.dawn()
     assert talk.state.grimoire_of("Gus").mad_as == "chef"
-    assert any("Gus must be mad about being the Chef (the Pixie)" in raw
-               for raw in to(said, "pm:storytellers"))
+    assert says(_madness(said), "madness.mad", player="Gus", character="Chef")
     said = talk.st("!kill Alex --yes", talk.state.phase_ends_at - 30 * H)
-    assert any("If the Pixie (Gus) was mad about being the Chef, they gain its ability: "
-               "`!ability Gus Chef`" in raw for raw in to(said, "pm:storytellers"))
+    (gain,) = for_storytellers(said, "pixie_may_gain")
+    assert gain.view == {"pixie": "Gus", "died": "Alex", "name": "Chef"}
     talk.st("!ability Gus Chef", talk.state.phase_ends_at - 29 * H)
     assert talk.state.grimoire_of("Gus").ability_of == "chef"

@@ -1,14 +1,14 @@
 """What some characters' public and private messages read like (their rules are
 tests/rules/test_scenarios.py): the Boomdandy's explosion and pointing, the Hell's Librarian's
 silence, the Fearmonger's announcement, the Sweetheart's note to the Storytellers, the
-Fiddler's vote."""
+Fiddler's vote, the madness digest."""
 
 from dataclasses import replace
 from datetime import timedelta
 
 from modbot.core.characters.fabled import FIDDLE_VOTE
 
-from ..conversation import Conversation, day_one, to
+from ..conversation import Conversation, day_one, night_sheet, seven, to
 from ..helpers import START
 from ..rules.test_fabled import game as fabled_game
 from ..rules.test_scenarios import game
@@ -73,3 +73,22 @@ def test_the_fiddlers_vote_in_words():
     assert ended and "- Alex: 1" in ended[0]
     assert any("**Loyal** wins" in raw and "the Fiddler's vote chose Alex" in raw
                for raw in to(said, "pm:storytellers"))
+
+
+def test_the_madness_digest_and_the_pixies_gain_in_words():
+    characters = ("chef", "empath", "soldier", "cerenovus", "imp", "monk", "mutant")
+    _, _, talk = night_sheet(seven(*characters), choices=(("Derek", "/choose Alex as Monk"),))
+    said = talk.dawn()
+    assert "You are mad that you are the Monk" in to(said, "pm:alex")[0]
+    digest = to(said, "pm:storytellers")[-1]
+    assert "Day 1: madness to judge today." in digest
+    assert "Alex must be mad about being the Monk (the Cerenovus, today)" in digest
+    assert "Gus is the Mutant: if they are mad about being an Outsider" in digest
+    characters = ("chef", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    entries, _, talk = night_sheet(seven(*characters))
+    assert entries["Gus"].suggestion.startswith("ST decides: show an in-play Townsfolk; "
+                                                "proposed: Chef (Alex)")
+    talk.dawn()
+    said = talk.st("!kill Alex --yes", talk.state.phase_ends_at - 30 * H)
+    assert any("If the Pixie (Gus) was mad about being the Chef, they gain its ability: "
+               "`!ability Gus Chef`" in raw for raw in to(said, "pm:storytellers"))

@@ -9,14 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from modbot.core.setup.composition import composition, expected, propose
-from modbot.core.setup.composition import problems as _problems
+from modbot.core.setup.composition import composition, expected, problems, propose
 from modbot.core.state.model import GrimoireEntry, Seat
 from modbot.files.scripts import load_script
 
-from ..conversation import Conversation, botf_setup, to
+from ..conversation import botf_setup
 from ..helpers import START, run_modbot
-from ..wording import worded
+from ..notices import Told, for_storytellers, of, says
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTF, ALMANAC, OOPS = load_script("botf"), load_script("almanac"), load_script("oopsallevil")
@@ -65,42 +64,39 @@ def test_seven_and_fifteen_player_botf_set_ups_are_legal(characters):
     assert problems(BOTF, _seats(len(characters)), _deal(characters), BLUFFS) == []
 
 
-@pytest.mark.parametrize("script, characters, thinks, teams, bluffs, expected_problem", [
+@pytest.mark.parametrize("script, characters, thinks, teams, bluffs, code, params", [
     (BOTF, (*BOTF_7[:-1], "fanggu"), {}, {}, BLUFFS,
-     "0 outsider dealt; 7 players need 1 (+1 Outsider: Fang Gu)"),
+     "setup.count", {"team": "outsider", "dealt": 0, "legal": (1,)}),  # +1 Outsider: Fang Gu
     (BOTF, (*BOTF_15[:-1], "vigormortis"), {}, {}, BLUFFS,
-     "2 outsider dealt; 15 players need 1 (-1 Outsider: Vigormortis)"),
+     "setup.count", {"team": "outsider", "dealt": 2, "legal": (1,)}),  # -1 Outsider
     (ALMANAC, ("chef", "librarian", "noble", "pixie", "empath", "poisoner", "lilmonsta"),
-     {}, {}, ("monk", "soldier", "savant"), "Lil' Monsta is not a player: deal one more "
-     "Minion instead and set game.lil_monsta = true"),
+     {}, {}, ("monk", "soldier", "savant"), "setup.lil_monsta_dealt", {}),
     (ALMANAC, ("chef", "librarian", "noble", "huntsman", "mutant", "poisoner", "imp"),
-     {}, {}, ("monk", "soldier", "savant"), "the Huntsman needs the Damsel in play"),
+     {}, {}, ("monk", "soldier", "savant"), "setup.huntsman_damsel", {}),
     (OOPS, ("goon", "acrobat", "puzzlemaster", "sweetheart", "godfather", "imp", "lunatic"),
-     {7: "imp"}, {5: 1, 6: 1}, ("golem", "moonchild", "vortox"),
-     "the Djinn's rules need at least two evil teams"),
+     {7: "imp"}, {5: 1, 6: 1}, ("golem", "moonchild", "vortox"), "setup.two_teams", {}),
     (ALMANAC, ("chef", "librarian", "noble", "pixie", "drunk", "poisoner", "imp"),
-     {5: "chef"}, {}, ("monk", "soldier", "savant"),
-     "P05 is the Drunk: they must think they are a Townsfolk not in play"),
+     {5: "chef"}, {}, ("monk", "soldier", "savant"), "setup.drunk", {"player": "P05"}),
     (ALMANAC, ("chef", "librarian", "noble", "pixie", "lunatic", "poisoner", "imp"),
-     {5: "chef"}, {}, ("monk", "soldier", "savant"),
-     "P05 is the Lunatic: they must think they are a Demon"),
+     {5: "chef"}, {}, ("monk", "soldier", "savant"), "setup.lunatic", {"player": "P05"}),
     (OOPS, ("goon", "marionette", "acrobat", "imp", "poisoner", "vortox", "witch"),
      {2: "goon"}, {2: 1, 4: 1, 5: 1, 6: 2, 7: 2}, ("golem", "moonchild", "lleech"),
-     "P02 is the Marionette: they must neighbour the Demon"),
+     "setup.marionette_seat", {"player": "P02"}),
     (OOPS, ("goon", "acrobat", "imp", "poisoner", "witch", "vortox", "pukka"),
      {}, {3: 1, 4: 1, 5: 1, 6: 2, 7: 2}, ("golem", "moonchild", "lleech"),
-     "evil team 2 has 2 Demons; each team has exactly one"),
-    (BOTF, BOTF_7, {}, {}, ("sage", "oracle", "artist"), "bluff Oracle is in play"),
-    (BOTF, BOTF_7, {}, {}, ("sage", "artist"), "the Demon needs 3 bluffs (2 given)"),
-    (BOTF, (*BOTF_7[:-3], "witch", "witch", "nodashii"), {}, {}, BLUFFS, "Witch is dealt twice"),
+     "setup.team_demons", {"team": 2, "demons": 2}),
+    (BOTF, BOTF_7, {}, {}, ("sage", "oracle", "artist"), "setup.bluff_in_play",
+     {"bluff": "Oracle"}),
+    (BOTF, BOTF_7, {}, {}, ("sage", "artist"), "setup.bluff_count", {"given": 2, "wanted": 3}),
+    (BOTF, (*BOTF_7[:-3], "witch", "witch", "nodashii"), {}, {}, BLUFFS, "setup.dealt_twice",
+     {"character": "Witch"}),
 ])
-def test_every_problem_is_explained(script, characters, thinks, teams, bluffs,
-                                    expected_problem):
-    """Each problem in words; among them seed 002's Marionette: "The Marionette neighbors
+def test_every_problem_is_found(script, characters, thinks, teams, bluffs, code, params):
+    """Each problem as its code; among them seed 002's Marionette: "The Marionette neighbors
     their team's Demon." and the Djinn: "The game starts with at least two evil teams, each
-    having one Demon and same number of Minions." """
+    having one Demon and same number of Minions." (their words: tests/words/test_setup_words.py)"""
     found = problems(script, _seats(len(characters)), _deal(characters, thinks, teams), bluffs)
-    assert any(expected_problem in p for p in found), found
+    assert says(found, code, **params), found
 
 
 def test_the_godfather_allows_one_more_or_one_less_outsider():
@@ -128,8 +124,8 @@ def test_the_djinn_teams_are_never_shown_the_same_other_bluff():
     characters = ("goon", "acrobat", "imp", "poisoner", "witch", "vortox", "golem")
     grimoire = _deal(characters, teams={3: 1, 4: 1, 5: 2, 6: 2})
     shared = ("lleech", "moonchild", "pukka")
-    assert "bluff Moonchild is shown to two evil teams (Oops All Evil: only Demon bluffs may be " \
-        "shared)" in problems(OOPS, _seats(7), grimoire, shared)
+    assert says(problems(OOPS, _seats(7), grimoire, shared), "setup.bluff_shared",
+                bluff="Moonchild")
     grimoire["P03"] = replace(grimoire["P03"], bluffs=("lleech", "moonchild", "pukka"))
     grimoire["P06"] = replace(grimoire["P06"], bluffs=("lleech", "sweetheart", "pukka"))
     assert problems(OOPS, _seats(7), grimoire, ()) == []
@@ -162,33 +158,36 @@ def test_modbot_setup_checks_and_writes_a_proposal(tmp_path):
     assert out.read_text().count("character = ") == 7
 
 
+def _setup_notes(told: list) -> list:
+    return [n for n in for_storytellers(told) if n.template.startswith("setup")]
+
+
 def test_the_setup_command_answers_the_storytellers():
-    talk = Conversation(botf_setup())
+    talk = Told(botf_setup())
     said = talk.st("!setup", START.replace(hour=10))
-    assert "The set-up is legal" in to(said, "pm:storytellers")[0]
+    (note,) = _setup_notes(said)
+    assert note.view["problems"] == ()
     talk.st("!character Alex Witch", START.replace(hour=11))
-    said = talk.st("!setup", START.replace(hour=12))
-    assert "Witch is dealt twice" in to(said, "pm:storytellers")[0]
+    (note,) = _setup_notes(talk.st("!setup", START.replace(hour=12)))
+    assert says(note.view["problems"], "setup.dealt_twice", character="Witch")
 
 
 def test_the_storytellers_can_draw_a_set_up_look_at_it_and_accept_it():
-    talk = Conversation(botf_setup(bluffs=()))
-    said = talk.st("!setup accept", START.replace(hour=9))
-    assert "There is no proposed set-up" in to(said, "pmtopic")[0]
-    said = talk.st("!setup propose", START.replace(hour=10))
-    (proposal,) = to(said, "pm:storytellers")
-    assert "A random legal set-up" in proposal and "Bluffs for the Demon:" in proposal
+    talk = Told(botf_setup(bluffs=()))
+    talk.st("!setup accept", START.replace(hour=9))
+    assert says(talk.command.failed, "rejection.nothing_proposed")
+    (proposal,) = _setup_notes(talk.st("!setup propose", START.replace(hour=10)))
+    assert len(proposal.view["bluffs"]) == 3
     assert talk.state.grimoire == botf_setup().grimoire  # nothing changed yet
-    again = Conversation(botf_setup(bluffs=()))
+    again = Told(botf_setup(bluffs=()))
     again.st("!setup accept", START.replace(hour=9))
-    assert to(again.st("!setup propose", START.replace(hour=10)), "pm:storytellers") == \
-        [proposal]  # the same post draws the same set-up (a replay draws it again)
+    assert _setup_notes(again.st("!setup propose", START.replace(hour=10))) == [proposal]
+    # the same post draws the same set-up (a replay draws it again)
     talk.st("!setup accept", START.replace(hour=11))
-    said = talk.st("!setup", START.replace(hour=12))
-    assert "The set-up is legal" in to(said, "pm:storytellers")[0]
+    (note,) = _setup_notes(talk.st("!setup", START.replace(hour=12)))
+    assert note.view["problems"] == ()
     assert len(talk.state.bluffs) == 3
-    said = talk.tick(START)
-    assert sum("Your character" in s.raw for s in said) == 7
+    assert len(of(talk.tick(START), "role")) == 7
 
 
 def test_modbot_setup_writes_each_teams_bluffs_for_seed_002(tmp_path):
@@ -205,14 +204,11 @@ def test_modbot_setup_writes_each_teams_bluffs_for_seed_002(tmp_path):
     assert _modbot("setup", str(out)).stdout.strip() == "The set-up is legal."
 
 
-def test_setup_propose_for_several_evil_teams_shows_each_demons_bluffs():
+def test_setup_propose_for_several_evil_teams_gives_each_demon_its_bluffs():
     characters = {"Alex": "goon", "Brianna": "acrobat", "Cameron": "golem", "Derek": "poisoner",
                   "Ellen": "imp", "Fatima": "witch", "Gus": "vortox"}
-    talk = Conversation(botf_setup(characters, script=OOPS, bluffs=()))
-    said = to(talk.st("!setup propose", START.replace(hour=10)), "pm:storytellers")[0]
-    assert said.count("(bluffs: ") >= 2 and "Bluffs for the Demon" not in said
-
-
-def problems(*args, **kwargs) -> list[str]:
-    """The set-up's problems, in the words the Storytellers read."""
-    return worded(_problems(*args, **kwargs))
+    talk = Told(botf_setup(characters, script=OOPS, bluffs=()))
+    (proposal,) = _setup_notes(talk.st("!setup propose", START.replace(hour=10)))
+    assert not proposal.view["bluffs"]  # none shared: each Demon has its own
+    own = [row["player"] for row in proposal.view["rows"] if says(row["text"], "setup.bluffs")]
+    assert len(own) >= 2

@@ -5,9 +5,9 @@ Evil". Rulings about abilities the bot does not model yet are listed in the READ
 from dataclasses import replace
 from datetime import timedelta
 
-from ..conversation import botf_setup, day_one, night_sheet, seven, to
+from ..conversation import botf_setup, seven
 from ..helpers import START
-from ..wording import worded
+from ..notices import day_one, night_sheet, public, says
 
 H = timedelta(hours=1)
 
@@ -22,7 +22,7 @@ def test_seed_000_empath_skips_dead_neighbours():
     setup = game("chef", "empath", "soldier", "poisoner", "imp", "monk", "pixie",
                  dead=("Cameron",))
     entries, _, _ = night_sheet(setup)
-    assert entries["Brianna"].suggestion == "1 of your living neighbours are evil."  # Derek
+    assert says(entries["Brianna"].suggestion, "result.empath", value="1")  # Derek
 
 
 def test_seed_000_empath_acts_after_the_demon():
@@ -32,7 +32,7 @@ def test_seed_000_empath_acts_after_the_demon():
     Empath's alive neighbours, the Empath does not learn about the now-dead player." """
     setup = game("chef", "empath", "mutant", "poisoner", "imp", "monk", "pixie")
     entries, _, _ = night_sheet(setup, night=2, choices=(("Ellen", "/choose Cameron"),))
-    assert entries["Brianna"].suggestion == "1 of your living neighbours are evil."  # Derek
+    assert says(entries["Brianna"].suggestion, "result.empath", value="1")  # Derek
 
 
 def test_seed_000_monk_protected_player_remains_alive():
@@ -43,8 +43,8 @@ def test_seed_000_monk_protected_player_remains_alive():
         ("Fatima", "/choose Alex"), ("Ellen", "/choose Alex")))
     talk.approve(talk.state.phase_ends_at - H)
     said = talk.tick(talk.state.phase_ends_at)
-    (dawn,) = to(said, "topic")
-    assert "Nobody died in the night." in dawn and "Monk" not in dawn
+    (dawn,) = public(said)
+    assert dawn.view["deaths"] == () and set(dawn.view) == {"cycle", "deadline", "deaths"}
 
 
 def test_seed_000_poisoner_healthy_at_dusk():
@@ -81,7 +81,8 @@ def test_seed_000_librarian_shows_the_drunk_as_the_drunk():
     setup = game("chef", "librarian", "drunk", "poisoner", "imp", "monk", "pixie",
                  thinks={"Cameron": "noble"})
     _, night, _ = night_sheet(setup)
-    assert night.result_of("Brianna") == "One of Alex and Cameron is the Drunk."
+    assert says(night.result_of("Brianna"), "result.one_of", first="Alex", second="Cameron",
+                character="Drunk")
 
 
 def test_seed_000_noble_learns_two_good_and_one_evil():
@@ -91,7 +92,7 @@ def test_seed_000_noble_learns_two_good_and_one_evil():
     marked KNOW." """
     setup = game("noble", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
     _, night, _ = night_sheet(setup)
-    assert night.result_of("Alex") == "Exactly one of Brianna, Cameron, Derek is evil."
+    assert says(night.result_of("Alex"), "result.noble", players=("Brianna", "Cameron", "Derek"))
 
 
 def test_seed_002_imp_passes_to_a_sober_healthy_scarlet_woman_first():
@@ -161,7 +162,7 @@ def test_seed_002_moonchild_alignment_when_choosing():
     talk.thread("Alex", "/choose Brianna", day + 2 * H)
     talk.st("!alignment Brianna evil", day + 3 * H)  # turned evil after the choice
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    assert worded(talk.state.night).deaths == ("Brianna",)
+    assert talk.state.night.deaths == ("Brianna",)
 
 
 def test_seed_001_klutz_six_hours():
@@ -171,5 +172,5 @@ def test_seed_001_klutz_six_hours():
                   "Derek": "witch", "Ellen": "oracle", "Fatima": "nodashii", "Gus": "towncrier"}
     talk, day = day_one(replace(botf_setup(characters)))
     talk.st("!kill Alex --yes", day + H)
-    said = talk.thread("Alex", "/choose Derek", day + 7 * H + timedelta(minutes=1))
-    assert "More than 6 hours have passed" in to(said, "pm:alex")[0]
+    talk.thread("Alex", "/choose Derek", day + 7 * H + timedelta(minutes=1))
+    assert [r.code for r in talk.rejected] == ["klutz_late"]

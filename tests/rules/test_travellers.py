@@ -1,14 +1,15 @@
 """Travellers whose abilities change the day's rules (issue 7, seed 001): the Deviant, who
 cannot be exiled on a day they were funny, and the Butcher's second nomination. Each test is
-named after the traveller it drives."""
+named after the traveller it drives. Asserted at the core, as codes and values
+(tests/notices.py); the vote count's words for them are in tests/words/test_character_words.py."""
 
 from dataclasses import replace
 from datetime import timedelta
 
 from modbot.files.scripts import load_script
 
-from ..conversation import botf_setup, day_one, to
-from ..wording import worded
+from ..conversation import botf_setup
+from ..notices import day_one, for_player, public, rejected, says
 
 BOTF = load_script("botf")
 H = timedelta(hours=1)
@@ -36,16 +37,16 @@ def test_deviant_funny_today_is_not_exiled():
     assert talk.state.grimoire_of("Gus").funny_day == 1
     said = exile_gus(talk, dawn + 2 * H)
     assert talk.state.seat("Gus").alive
-    assert any("**Gus** had the votes to be exiled (7), but the Deviant was funny today"
-               in raw for raw in to(said, "topic"))
+    assert [n.view for n in public(said) if n.template == "deviant"] == [
+        {"player": "Gus", "votes": 7}]  # had the votes, but was funny today
 
 
 def test_deviant_not_funny_or_not_today_is_exiled():
     talk, dawn = day_one(game())
     exile_gus(talk, dawn + 2 * H)
     assert not talk.state.seat("Gus").alive
-    said = talk.st("!funny Alex", dawn + 3 * H)
-    assert "Alex is not the Deviant." in to(said, "pmtopic")[0]
+    talk.st("!funny Alex", dawn + 3 * H)
+    assert says(talk.command.failed, "rejection.not_deviant", player="Alex")
 
 
 def everyone_votes(talk, nominee, at):
@@ -60,18 +61,16 @@ def test_butcher_nominates_after_nominations_close_and_both_are_executed():
     everyone_votes(talk, "Brianna", dawn + 14 * H)
     talk.tick(dawn + 24 * H)  # nominations close; the main vote is all locked
     assert talk.state.today is not None  # the Butcher may still nominate: no early end
-    said = talk.thread("Derek", "/nominate Cameron", dawn + 25 * H)
-    assert "Nominating" in to(said, "pm:derek")[0]  # only the Butcher, after the close
+    talk.thread("Derek", "/nominate Cameron", dawn + 25 * H)
+    assert rejected(talk) == ["wrong_phase"]  # only the Butcher, after the close
     talk.thread("Gus", "/nominate Cameron", dawn + 25 * H)
     assert talk.state.today.nomination_of("Cameron").by_butcher
-    assert any("(the Butcher's nomination: it resolves alongside the main execution)" in s.raw
-               for s in talk.st("!vc", dawn + 25 * H))
-    said = talk.thread("Gus", "/nominate Derek", dawn + 25 * H)
-    assert to(said, "pm:gus")  # one Butcher nomination a day
+    talk.thread("Gus", "/nominate Derek", dawn + 25 * H)
+    assert rejected(talk) == ["wrong_phase"]  # one Butcher nomination a day
     said = everyone_votes(talk, "Cameron", dawn + 26 * H)
     assert not talk.state.seat("Brianna").alive and not talk.state.seat("Cameron").alive
-    thread = "\n".join(to(said, "topic"))
-    assert "The Butcher's nomination: **Cameron** is executed too (7 execute votes)." in thread
+    assert [n.view for n in public(said) if n.template == "butcher"] == [
+        {"nominee": "Cameron", "votes": 7, "executed": True}]
     assert talk.state.past_days[-1].executed == "Brianna"  # the main execution
 
 
@@ -84,8 +83,8 @@ def test_butcher_nominee_without_a_majority_is_not_executed_and_the_main_race_ig
     talk.thread("Derek", "/vote Cameron yes", dawn + 26 * H)
     said = talk.st("!endday --yes", dawn + 30 * H)
     assert not talk.state.seat("Brianna").alive and talk.state.seat("Cameron").alive
-    assert any("**Cameron** is not executed (1 execute vote)" in raw
-               for raw in to(said, "topic"))
+    assert [n.view for n in public(said) if n.template == "butcher"] == [
+        {"nominee": "Cameron", "votes": 1, "executed": False}]
 
 
 def test_hostess_chosen_player_character_is_proposed_for_the_night():
@@ -93,10 +92,12 @@ def test_hostess_chosen_player_character_is_proposed_for_the_night():
     character, but both of you might die." """
     talk, dawn = day_one(game("hostess"))
     said = talk.pm("Gus", "/choose Brianna", dawn + H)
-    assert "Night 2: accepted: you chose Brianna." in to(said, "pm:gus")[0]
+    (accepted,) = for_player(said, "Gus", "night_choice")
+    assert accepted.view["night"] == 2
+    assert says(accepted.view["choice"], "choice.players", players=("Brianna",))
     talk.st("!endday --yes", dawn + 2 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
-    night = worded(talk.state.night)
+    night = talk.state.night
     entry = next(e for e in night.sheet if e.player == "Gus")
-    assert entry.suggestion.startswith("ST decides: ask Brianna whether they agree")
-    assert night.result_of("Gus") == "Brianna is the Dreamer."
+    assert says(entry.suggestion, "info.hostess", player="Brianna")
+    assert says(night.result_of("Gus"), "result.is_the", player="Brianna", character="Dreamer")

@@ -1,7 +1,7 @@
 """What some characters' public and private messages read like (their rules are
 tests/rules/test_scenarios.py): the Boomdandy's explosion and pointing, the Hell's Librarian's
 silence, the Fearmonger's announcement, the Sweetheart's note to the Storytellers, the
-Fiddler's vote, the madness digest."""
+Fiddler's vote, the madness digest, the Deviant and the Butcher in the vote count."""
 
 from dataclasses import replace
 from datetime import timedelta
@@ -12,6 +12,8 @@ from ..conversation import Conversation, day_one, night_sheet, seven, to
 from ..helpers import START
 from ..rules.test_fabled import game as fabled_game
 from ..rules.test_scenarios import game
+from ..rules.test_travellers import everyone_votes, exile_gus
+from ..rules.test_travellers import game as traveller_game
 
 H = timedelta(hours=1)
 
@@ -92,3 +94,22 @@ def test_the_madness_digest_and_the_pixies_gain_in_words():
     said = talk.st("!kill Alex --yes", talk.state.phase_ends_at - 30 * H)
     assert any("If the Pixie (Gus) was mad about being the Chef, they gain its ability: "
                "`!ability Gus Chef`" in raw for raw in to(said, "pm:storytellers"))
+
+
+def test_the_deviant_and_the_butcher_in_the_vote_counts_words():
+    talk, dawn = day_one(traveller_game())
+    talk.st("!funny Gus", dawn + H)
+    said = exile_gus(talk, dawn + 2 * H)
+    assert any("**Gus** had the votes to be exiled (7), but the Deviant was funny today"
+               in raw for raw in to(said, "topic"))
+    talk, dawn = day_one(traveller_game("butcher"))
+    talk.thread("Alex", "/nominate Brianna", dawn + 13 * H)
+    everyone_votes(talk, "Brianna", dawn + 14 * H)
+    talk.tick(dawn + 24 * H)
+    said = talk.thread("Derek", "/nominate Cameron", dawn + 25 * H)
+    assert "Nominating" in to(said, "pm:derek")[0]
+    talk.thread("Gus", "/nominate Cameron", dawn + 25 * H)
+    assert any("(the Butcher's nomination: it resolves alongside the main execution)" in s.raw
+               for s in talk.st("!vc", dawn + 25 * H))
+    thread = "\n".join(to(everyone_votes(talk, "Cameron", dawn + 26 * H), "topic"))
+    assert "The Butcher's nomination: **Cameron** is executed too (7 execute votes)." in thread

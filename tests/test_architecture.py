@@ -189,3 +189,43 @@ LINES = 400  # a module a reader holds in their head (DEVELOPERS.md: under ~400 
 @pytest.mark.parametrize("path", ALL_FILES, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_every_module_is_at_most_400_lines(path):
     assert len(path.read_text().splitlines()) <= LINES, "split it by concern"
+
+
+RULE_TESTS = sorted((ROOT / "tests" / "rules").glob("test_*.py"))
+WORDED = {"Conversation", "to", "night_sheet", "day_one"}  # tests/conversation.py's English side
+SHELL_PACKAGES = ("modbot.app", "modbot.rehearsal", "modbot.browser_rehearsal", "modbot.sandbox")
+
+
+def rule_test_words(source: str, path: Path) -> list[str]:
+    """Why a rule test would read English: an import of the app (its renderer, catalogue or
+    runtime), of the words harness (tests/wording.py), or of the Conversation harness's
+    worded side. Rule tests assert codes and values (tests/notices.py); words are
+    tests/words/'s."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        names: list[tuple[str, list[str]]] = []
+        if isinstance(node, ast.ImportFrom):
+            base = absolute(path, node.module or "", node.level)
+            names.append((base, [a.name for a in node.names]))
+        elif isinstance(node, ast.Import):
+            names.extend((a.name, []) for a in node.names)
+        for module, imported in names:
+            if module.startswith(SHELL_PACKAGES) or module == "tests.wording":
+                found.append(f"{path.name}:{node.lineno} imports {module}")
+            elif module == "tests.conversation" and WORDED & set(imported):
+                found.append(f"{path.name}:{node.lineno} imports "
+                             f"{sorted(WORDED & set(imported))} from tests/conversation.py")
+    return found
+
+
+@pytest.mark.parametrize("path", RULE_TESTS, ids=lambda p: p.name)
+def test_rule_tests_read_codes_never_the_catalogues_words(path):
+    assert rule_test_words(path.read_text(), path) == []
+
+
+def test_the_rule_test_check_catches_english():
+    path = ROOT / "tests" / "rules" / "test_example.py"
+    source = ("from modbot.app.catalogue import words\nfrom ..wording import worded\n"
+              "from ..conversation import Conversation, seven\n")
+    assert len(rule_test_words(source, path)) == 3
+    assert rule_test_words("from ..conversation import seven, DAWN1\n", path) == []

@@ -117,3 +117,14 @@ def test_the_characters_page_holds_the_table_built_from_the_data_and_the_tests()
     assert table() in page, "run `python -m tests.character_table` to rewrite the table"
     assert set(_characters()) == set(HOOKS)
     assert characters_in_table(page) == len(HOOKS)
+
+
+def test_every_command_is_in_the_storyteller_guide():
+    from modbot.app.render import code_cell, command_guide
+    from modbot.core.registry import COMMANDS
+    guide = (Path(__file__).resolve().parents[1] / "docs" / "st-commands.md").read_text()
+    assert command_guide() in guide, \
+        "paste modbot.app.render.command_guide() into docs/st-commands.md"
+    for command in COMMANDS.values():
+        usage = code_cell(command.usage)
+        assert usage in guide and command.example in guide, command.name

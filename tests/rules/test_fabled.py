@@ -4,14 +4,10 @@ night sheet until `!used`, and the Fiddler: the Demon's /fiddle at night, the St
 named after the Fabled it drives. Asserted at the core, as codes and values
 (tests/notices.py); what the Fiddler's posts read like is in tests/words/test_character_words.py."""
 
-from dataclasses import replace
 from datetime import timedelta
 
-from modbot.app.opening import opening_post
 from modbot.core.characters.fabled import FIDDLE_VOTE
-from modbot.files.gamefile import load_game
 from modbot.files.scripts import load_script
-from modbot.rehearsal import DEMO_GAME
 
 from ..conversation import botf_setup
 from ..helpers import START
@@ -106,10 +102,3 @@ def test_fiddler_tie_goes_to_good():
     talk.st("!fiddle Fatima Alex", dawn + H)
     _, win = _fiddle_ended(talk.tick(dawn + H + FIDDLE_VOTE))
     assert win.view["winner"] == "good" and win.view["reason"].code == "win.fiddler_tie"
-
-
-def test_fiddler_opening_post_tells_players_how_to_vote():
-    setup = load_game(DEMO_GAME)
-    assert "/fiddle" not in opening_post(setup)
-    assert "| vote which of two players wins, when the Fiddler plays | `/fiddle X` |" in \
-        opening_post(replace(setup, fabled=("fiddler",)))

@@ -13,9 +13,9 @@ from modbot.core.state.model import GrimoireEntry, Seat
 from modbot.core.wording import say
 from modbot.files.scripts import load_script
 
-from ..conversation import Conversation, botf_setup
+from ..conversation import botf_setup
 from ..helpers import START
-from ..notices import night_sheet
+from ..notices import Told, night_sheet, of
 
 ALMANAC = load_script("almanac")
 OOPS = load_script("oopsallevil")
@@ -164,13 +164,15 @@ def test_the_marionette_is_known_to_its_demon_only():
     teams = {"Brianna": 1, "Cameron": 1, "Derek": 1, "Fatima": 2, "Gus": 2}
     setup = _setup(OOPS, characters, thinks={"Brianna": "goon"})
     grimoire = tuple((p, replace(e, evil_team=teams.get(p))) for p, e in setup.grimoire)
-    said = Conversation(replace(setup, grimoire=grimoire)).tick(START)
-    roles = {s.thread: s.raw for s in said if "Your character" in s.raw}
-    assert "**Goon**" in roles["pm:brianna"] and "Marionette" not in roles["pm:brianna"]
-    assert "- Brianna (Minion, the Marionette)" in roles["pm:cameron"]
-    assert "Brianna" not in roles["pm:derek"] and "- Cameron (Demon)" in roles["pm:derek"]
-    assert "Fatima" not in roles["pm:cameron"]  # another evil team
-    assert "- Gus (Minion)" in roles["pm:fatima"] and "Cameron" not in roles["pm:fatima"]
+    told = Told(replace(setup, grimoire=grimoire)).tick(START)
+    roles = {n.player: n.view["role"] for n in of(told, "role")}
+    cultists = {p: {c["player"]: (c["team"], c["is_marionette"]) for c in r["cultists"]}
+                for p, r in roles.items()}
+    assert (roles["Brianna"]["character"], cultists["Brianna"]) == ("Goon", {})
+    assert cultists["Cameron"]["Brianna"] == ("minion", True)
+    assert "Brianna" not in cultists["Derek"] and cultists["Derek"]["Cameron"] == ("demon", False)
+    assert "Fatima" not in cultists["Cameron"]  # another evil team
+    assert cultists["Fatima"] == {"Gus": ("minion", False)}
 
 
 def test_seat_fixture_is_the_seven_players():

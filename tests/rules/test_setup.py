@@ -3,7 +3,6 @@ in the seeds, the Drunk, Lunatic and Marionette, the Djinn's several evil teams 
 random legal set-ups from a passed-in random source; `modbot setup` and `!setup`."""
 
 import random
-import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -14,7 +13,7 @@ from modbot.core.state.model import GrimoireEntry, Seat
 from modbot.files.scripts import load_script
 
 from ..conversation import botf_setup
-from ..helpers import START, run_modbot
+from ..helpers import START
 from ..notices import Told, for_storytellers, of, says
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -141,23 +140,6 @@ def test_random_set_ups_are_legal_and_repeatable(script, players):
     assert propose(script, seats, random.Random(7)) == propose(script, seats, random.Random(7))
 
 
-def _modbot(*args):
-    return run_modbot(*args, cwd=ROOT)
-
-
-def test_modbot_setup_checks_and_writes_a_proposal(tmp_path):
-    game = tmp_path / "game.toml"
-    game.write_text((ROOT / "config/demo-game.toml").read_text().replace(
-        'character = "Witch"', 'character = "Oracle"'))
-    result = _modbot("setup", str(game))
-    assert result.returncode == 1 and "Oracle is dealt twice" in result.stdout
-    out = tmp_path / "proposed.toml"
-    result = _modbot("setup", str(game), "--propose", "--seed", "4", "--write", str(out))
-    assert result.returncode == 0 and f"Wrote {out}." in result.stdout
-    assert _modbot("setup", str(out)).stdout.strip() == "The set-up is legal."
-    assert out.read_text().count("character = ") == 7
-
-
 def _setup_notes(told: list) -> list:
     return [n for n in for_storytellers(told) if n.template.startswith("setup")]
 
@@ -188,20 +170,6 @@ def test_the_storytellers_can_draw_a_set_up_look_at_it_and_accept_it():
     assert note.view["problems"] == ()
     assert len(talk.state.bluffs) == 3
     assert len(of(talk.tick(START), "role")) == 7
-
-
-def test_modbot_setup_writes_each_teams_bluffs_for_seed_002(tmp_path):
-    text = (ROOT / "config/demo-game.toml").read_text().replace('script = "botf"',
-                                                                  'script = "oopsallevil"')
-    text = re.sub(r'(?m)^\s*(character|thinks|bluffs|alignment)\s*=.*$', "", text)
-    game = tmp_path / "game.toml"
-    game.write_text(text)
-    out = tmp_path / "proposed.toml"
-    result = _modbot("setup", str(game), "--propose", "--seed", "3", "--write", str(out))
-    assert result.returncode == 0 and "(bluffs: " in result.stdout, result.stdout
-    written = out.read_text()
-    assert written.count("bluffs = [") >= 2 and "\nbluffs = [" not in written.split("[[seat]]")[0]
-    assert _modbot("setup", str(out)).stdout.strip() == "The set-up is legal."
 
 
 def test_setup_propose_for_several_evil_teams_gives_each_demon_its_bluffs():

@@ -13,8 +13,8 @@ from modbot.app.reactions import GameOptions, Reactor
 from modbot.files.gamefile import GameFileError, load_game
 from modbot.rehearsal import DEMO_GAME
 
-from ..rules.test_vote_forms import H, _nominations_open
 from ..sandbox_fixtures import game_thread
+from ..words.test_vote_forms import H, _nominations_open
 
 
 def test_the_days_first_count_is_posted_and_the_later_ones_edit_it():

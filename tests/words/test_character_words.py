@@ -6,7 +6,10 @@ Fiddler's vote, the madness digest, the Deviant and the Butcher in the vote coun
 from dataclasses import replace
 from datetime import timedelta
 
+from modbot.app.opening import opening_post
 from modbot.core.characters.fabled import FIDDLE_VOTE
+from modbot.files.gamefile import load_game
+from modbot.rehearsal import DEMO_GAME
 
 from ..conversation import Conversation, day_one, night_sheet, seven, to
 from ..helpers import START
@@ -113,3 +116,10 @@ def test_the_deviant_and_the_butcher_in_the_vote_counts_words():
                for s in talk.st("!vc", dawn + 25 * H))
     thread = "\n".join(to(everyone_votes(talk, "Cameron", dawn + 26 * H), "topic"))
     assert "The Butcher's nomination: **Cameron** is executed too (7 execute votes)." in thread
+
+
+def test_fiddler_opening_post_tells_players_how_to_vote():
+    setup = load_game(DEMO_GAME)
+    assert "/fiddle" not in opening_post(setup)
+    assert "| vote which of two players wins, when the Fiddler plays | `/fiddle X` |" in \
+        opening_post(replace(setup, fabled=("fiddler",)))

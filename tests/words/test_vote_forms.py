@@ -1,4 +1,5 @@
-"""Vote forms players bring from other forums, end to end: what counts, and what they are told."""
+"""Vote forms players bring from other forums, end to end through the app (Conversation):
+what counts, and what they are told, in words."""
 
 from datetime import timedelta
 
@@ -7,6 +8,7 @@ from modbot.core import Phase
 from ..conversation import botf_setup, day_one, to
 
 H = timedelta(hours=1)
+M = timedelta(minutes=1)
 
 
 def _nominations_open():
@@ -172,3 +174,20 @@ def test_the_day_end_post_says_how_the_day_ended():
     talk, at = _nominations_open()
     end = _day_end(talk.st("!endday --yes", at))
     assert end.splitlines()[2].startswith("The Storytellers ended the day. ")
+
+
+def test_soft_answers_reach_a_player_at_most_once_a_forum_hour():
+    """The answer goes to the player's grimoire PM; a second look-alike line within the hour
+    is not answered again, a real rejection always is, and a vote in a forum form counts."""
+    talk, _ = day_one(botf_setup())
+    nominations = talk.state.phase_ends_at
+    talk.tick(nominations)
+    talk.thread("Alex", "/nominate Derek\nA nomination.", nominations + M)
+    first = to(talk.thread("Brianna", "vtoe Derek\nhmm", nominations + 2 * M), "pm:brianna")
+    assert len(first) == 1 and "vote Derek" in first[0]
+    assert to(talk.thread("Brianna", "vote Zed\nhmm", nominations + 10 * M), "pm:brianna") == []
+    assert to(talk.thread("Brianna", "/vote Zed\nhmm", nominations + 11 * M), "pm:brianna")
+    later = to(talk.thread("Brianna", "vote Zed\nhmm", nominations + 70 * M), "pm:brianna")
+    assert len(later) == 1
+    talk.thread("Cameron", "I think it is Derek. VOTE: Derek", nominations + 71 * M)
+    assert "Cameron" in talk.state.today.nomination_of("Derek").cast

@@ -87,7 +87,7 @@ def test_fiddler_vote_in_the_thread_decides_who_wins_once_confirmed():
     talk.thread("Cameron", "/fiddle Alex", dawn + 3 * H)  # the latest counts
     talk.thread("Derek", "/fiddle Gus", dawn + 3 * H)
     (refused,) = talk.rejected
-    assert refused.code == "fiddle_between" and refused.details["players"] == "Fatima and Alex"
+    assert refused.code == "fiddle_between" and refused.details["players"] == ("Fatima", "Alex")
     talk.thread("Fatima", "/fiddle Fatima", dawn + 4 * H)
     ended, win = _fiddle_ended(talk.tick(dawn + H + FIDDLE_VOTE))
     assert ended.view["counts"] == (("Fatima", 1), ("Alex", 2))

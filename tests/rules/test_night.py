@@ -121,7 +121,7 @@ def test_approval_waits_for_every_result_and_dawn_waits_for_approval(night1):
     night1.tick(NIGHT1_LOCK)
     night1.st("!approve", NIGHT1_LOCK + H)
     assert failed(night1) == ["rejection.results_missing"]
-    assert says(night1.command.failed, "rejection.results_missing", players="Brianna")
+    assert says(night1.command.failed, "rejection.results_missing", players=("Brianna",))
     assert [n.template for n in public(night1.tick(DAWN1))] == ["dawn_delayed"]
     assert night1.state.phase_label == "night 1"
     late = DAWN1 + 2 * H

@@ -112,7 +112,7 @@ def _point(state: GameState, action: Point, ctx: Context):
     if countdown is None or ctx.at >= countdown.ends_at:
         return reject(ctx, "no_countdown")
     if ctx.author not in countdown.survivors or action.target not in countdown.survivors:
-        return reject(ctx, "not_pointing", players=", ".join(countdown.survivors))
+        return reject(ctx, "not_pointing", players=tuple(countdown.survivors))
     return (Pointed(ctx.author, action.target, ctx.post_number, ctx.at),)
 
 

@@ -154,7 +154,7 @@ def _fiddle_words(words, roster):
 def _used(state: GameState, action: StUsed, ctx: Context):
     if action.fabled not in ONCE or action.fabled not in state.setup.fabled:
         return reject(ctx, "not_once_fabled", text=action.fabled,
-                      fabled=", ".join(state.setup.fabled) or "none")
+                      fabled=tuple(state.setup.fabled) or say("count.nothing"))
     if action.fabled in state.fabled_used:
         return reject(ctx, "fabled_used", name=action.fabled.capitalize())
     return (FabledUsed(action.fabled, ctx.author, ctx.at),)
@@ -163,7 +163,7 @@ def _used(state: GameState, action: StUsed, ctx: Context):
 def _open(state: GameState, action: StFiddle, ctx: Context):
     if "fiddler" not in state.setup.fabled:
         return reject(ctx, "not_once_fabled", text="Fiddler",
-                      fabled=", ".join(state.setup.fabled) or "none")
+                      fabled=tuple(state.setup.fabled) or say("count.nothing"))
     if "fiddler" in state.fabled_used or state.fiddle is not None:
         return reject(ctx, "fabled_used", name="Fiddler")
     first, second = action.players
@@ -178,7 +178,7 @@ def _vote(state: GameState, action: Fiddle, ctx: Context):
     if vote is None or ctx.at >= vote.ends_at or state.seat(ctx.author).traveller:
         return reject(ctx, "no_fiddle")
     if action.target not in vote.players:
-        return reject(ctx, "fiddle_between", players=" and ".join(vote.players))
+        return reject(ctx, "fiddle_between", players=tuple(vote.players))
     return (FiddleVoted(ctx.author, action.target, ctx.post_number, ctx.at),)
 
 

@@ -25,13 +25,11 @@ from ..state.ids import BARBER, FIDDLER, LIL_MONSTA
 from ..state.model import GameState
 from ..state.night_model import NightChoice
 from ..state.private_events import NightChoiceMade
+from ..wording import say
 
 HELPED = {"swap": (BARBER, "demon", 2), "babysit": (LIL_MONSTA, "minion", 1),
           "fiddle": (FIDDLER, "demon", 1)}
-
-
-_WHO = {"swap": "the Demon (after the Barber dies)", "babysit": "the Minions (Lil' Monsta)",
-        "fiddle": "the Demon (the Fiddler)"}
+WHO = {"swap": "helper.swap", "babysit": "helper.babysit", "fiddle": "helper.fiddle"}  # codes
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,10 +47,10 @@ def decide_help(state: GameState, action: Help, ctx: Context, character, night: 
     author believes they are; the caller has checked the night is open)."""
     step, team, count = HELPED[action.verb]
     if character is None or character.team != team:
-        return reject(ctx, "help_not_yours", who=_WHO[action.verb], verb=action.verb)
+        return reject(ctx, "help_not_yours", who=say(WHO[action.verb]), verb=action.verb)
     if len(action.players) != count or len(set(action.players)) != count:
         return reject(ctx, "help_count", verb=action.verb, wanted=count,
-                      plural="s" if count > 1 else "", given=len(set(action.players)))
+                      given=len(set(action.players)))
     for player in action.players:
         if state.seat(player).traveller:
             return reject(ctx, "help_traveller", verb=action.verb, player=player)

@@ -212,7 +212,7 @@ def _answer(state: GameState, action, ctx: Context, accepted: bool):
         return reject(ctx, "no_pending_whisper",
                        from_=f" from {action.from_}" if action.from_ else "")
     if len(requesters) > 1:
-        return reject(ctx, "ambiguous_whisper", candidates=", ".join(requesters))
+        return reject(ctx, "ambiguous_whisper", candidates=tuple(requesters))
     return (WhisperAnswered(ctx.author, requesters[0], accepted, ctx.post_number, ctx.at),)
 
 

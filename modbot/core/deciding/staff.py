@@ -263,7 +263,7 @@ def _seat(state, action: StSeat, ctx):
         return reject(ctx, "seats_fixed")
     if sorted(action.order) != sorted(s.name for s in state.seats):
         return reject(ctx, "seats_must_match",
-                      seats=", ".join(s.name for s in state.seats))
+                      seats=tuple(s.name for s in state.seats))
     return (SeatsReordered(action.order, ctx.at),)
 
 

@@ -108,7 +108,7 @@ def _choose(text: str, roster: Roster, script: Script | None):
         if isinstance(resolved, str):
             players.append(resolved)
         elif isinstance(resolved, Ambiguous):
-            candidates = ", ".join(resolved.candidates)
+            candidates = tuple(resolved.candidates)
             return ("ambiguous", text, {"text": token, "candidates": candidates})
         else:
             return ("unknown_player", text, {"text": token, "suggest": suggestion(resolved)})

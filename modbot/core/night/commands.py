@@ -276,7 +276,7 @@ def _approve(state: GameState, _action, ctx):
     if not night.locked:
         return reject(ctx, "sheet_not_ready", deadline=lock_at(state))
     if night.missing_results():
-        return reject(ctx, "results_missing", players=", ".join(night.missing_results()))
+        return reject(ctx, "results_missing", players=tuple(night.missing_results()))
     return (NightApproved(state.cycle, ctx.author, ctx.at),)
 
 

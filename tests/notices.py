@@ -103,6 +103,11 @@ def of(told: list[Notice], template: str) -> list[Notice]:
     return [n for n in told if n.template == template]
 
 
+def roles(told: list[Notice]) -> dict[str, dict]:
+    """Each player's role PM's view (what the deal tells them), by player."""
+    return {n.player: n.view["role"] for n in of(told, "role")}
+
+
 def night_sheet(setup, *, night: int = 1, choices=(), day=None, changes=(), night1=()):
     """The night sheet as the core keeps it (codes, `Say` values), by player: the core-level
     twin of tests/conversation.py's `night_sheet`, with the same arguments (`day(told, at)`

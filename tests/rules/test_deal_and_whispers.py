@@ -12,14 +12,9 @@ from modbot.core.state.model import GrimoireEntry, Seat
 
 from ..conversation import FIFTEEN, SEVEN, botf_setup
 from ..helpers import DAY1, START
-from ..notices import Told, failed, for_storytellers, of, public, says
+from ..notices import Told, failed, for_storytellers, of, public, roles, says
 
 H = timedelta(hours=1)
-
-
-def _roles(told: list) -> dict:
-    """Each player's role PM's view (player: view)."""
-    return {n.player: n.view["role"] for n in of(told, "role")}
 
 
 def _cultists(role: dict) -> dict:
@@ -28,14 +23,14 @@ def _cultists(role: dict) -> dict:
 
 def test_seven_players_each_get_one_grimoire_pm_with_their_character():
     told = Told(botf_setup()).tick(START)
-    roles = _roles(told)
-    assert set(roles) == set(SEVEN)
+    dealt = roles(told)
+    assert set(dealt) == set(SEVEN)
     assert all(n.to == "player" for n in of(told, "role"))
-    alex = roles["Alex"]
+    alex = dealt["Alex"]
     assert (alex["character"], alex["team"], alex["alignment"]) == ("Clockmaker", "townsfolk",
                                                                     "Loyal")
     assert alex["cultists"] == [] and alex["bluffs"] == []
-    fatima, derek = roles["Fatima"], roles["Derek"]
+    fatima, derek = dealt["Fatima"], dealt["Derek"]
     assert fatima["alignment"] == "Cultist" and _cultists(fatima) == {"Derek": "minion"}
     assert fatima["bluffs"] == ["Sage", "Flowergirl", "Mathematician"]
     assert _cultists(derek) == {"Fatima": "demon"}  # types, not characters
@@ -46,14 +41,14 @@ def test_seven_players_each_get_one_grimoire_pm_with_their_character():
 def test_fifteen_players_three_minions_learn_each_other_and_the_drunk_like_sees_a_lie():
     setup = botf_setup(FIFTEEN, bluffs=("artist", "philosopher", "klutz"),
                        thinks={"P10": "oracle"})
-    roles = _roles(Told(setup).tick(START))
-    assert len(roles) == 15
+    dealt = roles(Told(setup).tick(START))
+    assert len(dealt) == 15
     for minion in ("P12", "P13", "P14"):
         others = {"P12", "P13", "P14", "P15"} - {minion}
-        assert set(_cultists(roles[minion])) == others and _cultists(roles[minion])["P15"] == \
+        assert set(_cultists(dealt[minion])) == others and _cultists(dealt[minion])["P15"] == \
             "demon"
-    assert roles["P15"]["bluffs"] == ["Artist", "Philosopher", "Klutz"]
-    mutant = roles["P10"]  # the Mutant is shown the Oracle
+    assert dealt["P15"]["bluffs"] == ["Artist", "Philosopher", "Klutz"]
+    mutant = dealt["P10"]  # the Mutant is shown the Oracle
     assert (mutant["character"], mutant["team"], mutant["alignment"]) == ("Oracle", "townsfolk",
                                                                           "Loyal")
 
@@ -63,14 +58,14 @@ def test_an_evil_traveller_learns_the_demon():
     seats = (*setup.seats[:-1], Seat("Tom", traveller=True))
     grimoire = (*(g for g in setup.grimoire if g[0] != "Tom"),
                 ("Tom", GrimoireEntry(character="barista", alignment="evil")))
-    roles = _roles(Told(replace(setup, seats=seats, grimoire=grimoire)).tick(START))
-    assert roles["Tom"]["demon"] == "Fatima" and roles["Tom"]["alignment"] == "Cultist"
+    dealt = roles(Told(replace(setup, seats=seats, grimoire=grimoire)).tick(START))
+    assert dealt["Tom"]["demon"] == "Fatima" and dealt["Tom"]["alignment"] == "Cultist"
 
 
 def test_an_incomplete_grimoire_waits_for_start():
     told = Told(botf_setup(bluffs=()))
     said = told.tick(START)
-    assert _roles(said) == {}
+    assert roles(said) == {}
     (waiting,) = for_storytellers(said, "deal_waiting")
     assert says(waiting.view, "setup.deal_bluffs", demon="Fatima", wanted=3)
     told.st("!bluffs Sage, Witch", START + H)
@@ -78,7 +73,7 @@ def test_an_incomplete_grimoire_waits_for_start():
     told.st("!bluffs Sage, Oracle", START + H)
     assert says(told.command.failed, "rejection.bluff_in_play", name="Oracle")
     said = told.st("!bluffs Sage, Artist, Mutant\n!start", START + H)
-    assert len(_roles(said)) == 7 and told.state.dealt
+    assert len(roles(said)) == 7 and told.state.dealt
     told.st("!start", START + 2 * H)
     assert failed(told) == ["rejection.already_dealt"]
 
@@ -86,7 +81,7 @@ def test_an_incomplete_grimoire_waits_for_start():
 def test_start_before_the_game_begins_night_1_now():
     told = Told(botf_setup())
     said = told.st("!start", START - 5 * H)
-    assert len(_roles(said)) == 7
+    assert len(roles(said)) == 7
     assert told.state.phase_label == "night 1"
     assert told.state.phase_ends_at == START - 5 * H + timedelta(hours=24)
 

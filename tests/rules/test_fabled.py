@@ -11,7 +11,8 @@ from modbot.files.scripts import load_script
 
 from ..conversation import botf_setup
 from ..helpers import START
-from ..notices import Told, day_one, for_player, for_storytellers, night_sheet, of, public, says
+from ..notices import Told, day_one, for_player, for_storytellers, night_sheet, public, says
+from ..notices import roles as dealt_roles
 
 BOTF = load_script("botf")
 H = timedelta(hours=1)
@@ -51,7 +52,7 @@ def test_fibbin_is_not_recalled_after_it_was_used():
 
 def test_fiddler_the_demon_is_told_and_chooses_at_night():
     talk = Told(game("fiddler"))
-    roles = {n.player: n.view["role"] for n in of(talk.tick(START), "role")}
+    roles = dealt_roles(talk.tick(START))
     assert roles["Fatima"]["fiddler"] and not roles["Alex"]["fiddler"]
     (chosen,) = for_player(talk.pm("Fatima", "/fiddle Alex", START + H), "Fatima",
                            "night_choice")

@@ -15,7 +15,8 @@ from modbot.files.scripts import load_script
 
 from ..conversation import botf_setup
 from ..helpers import START
-from ..notices import Told, night_sheet, of
+from ..notices import Told, night_sheet
+from ..notices import roles as dealt_roles
 
 ALMANAC = load_script("almanac")
 OOPS = load_script("oopsallevil")
@@ -165,7 +166,7 @@ def test_the_marionette_is_known_to_its_demon_only():
     setup = _setup(OOPS, characters, thinks={"Brianna": "goon"})
     grimoire = tuple((p, replace(e, evil_team=teams.get(p))) for p, e in setup.grimoire)
     told = Told(replace(setup, grimoire=grimoire)).tick(START)
-    roles = {n.player: n.view["role"] for n in of(told, "role")}
+    roles = dealt_roles(told)
     cultists = {p: {c["player"]: (c["team"], c["is_marionette"]) for c in r["cultists"]}
                 for p, r in roles.items()}
     assert (roles["Brianna"]["character"], cultists["Brianna"]) == ("Goon", {})

@@ -22,6 +22,7 @@ from modbot.core.wording import say
 from ..conversation import DAWN1, NIGHT1_LOCK, seven
 from ..helpers import START
 from ..notices import Told, day_one, of, to_whom
+from ..notices import roles as dealt_roles
 
 # Brianna, the Marionette, sits beside Cameron, the Imp; she believes she is the Chef
 DEAL = seven("clockmaker", "marionette", "imp", "poisoner", "oracle", "dreamer", "seamstress",
@@ -30,7 +31,7 @@ DEAL = seven("clockmaker", "marionette", "imp", "poisoner", "oracle", "dreamer",
 
 def _dealt() -> tuple[Told, dict]:
     told = Told(DEAL)
-    roles = {n.player: n.view["role"] for n in of(told.tick(START), "role")}
+    roles = dealt_roles(told.tick(START))
     return told, roles
 
 

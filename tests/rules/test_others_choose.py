@@ -19,9 +19,11 @@ from ..notices import (
     for_player,
     for_storytellers,
     night_sheet,
-    of,
     public,
     says,
+)
+from ..notices import (
+    roles as dealt_roles,
 )
 
 H = timedelta(hours=1)
@@ -162,7 +164,7 @@ def test_lilmonsta_babysitter_dying_ends_the_game_and_not_before():
 
 def test_lilmonsta_minions_are_told_and_only_minions_babysit():
     talk = Told(lil_monsta())
-    roles = {n.player: n.view["role"] for n in of(talk.tick(START), "role")}
+    roles = dealt_roles(talk.tick(START))
     assert roles["Derek"]["lil_monsta"] and not roles["Alex"]["lil_monsta"]
     assert {"player": "Gus", "team": "minion", "is_marionette": False} in roles["Derek"]["cultists"]
     talk.pm("Alex", "/babysit Alex", START + H)

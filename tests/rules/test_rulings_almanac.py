@@ -17,10 +17,12 @@ from ..notices import (
     for_player,
     for_storytellers,
     night_sheet,
-    of,
     public,
     rejected,
     says,
+)
+from ..notices import (
+    roles as dealt_roles,
 )
 
 H = timedelta(hours=1)
@@ -406,7 +408,7 @@ def test_seed_000_drunk_set_up_thinks_a_townsfolk_not_in_play():
                 player="Alex")
     told = Told(game("drunk", "empath", "soldier", "poisoner", "imp", "monk", "chef",
                      thinks={"Alex": "savant"})).tick(START)
-    (role,) = [n.view["role"] for n in of(told, "role") if n.player == "Alex"]
+    role = dealt_roles(told)["Alex"]
     assert role["character"] == "Savant" and role["team"] == "townsfolk"
 
 

@@ -14,7 +14,8 @@ from modbot.files.scripts import load_script
 
 from ..conversation import botf_setup
 from ..helpers import START
-from ..notices import Told, day_one, effects, for_player, for_storytellers, night_sheet, of, says
+from ..notices import Told, day_one, effects, for_player, for_storytellers, night_sheet, says
+from ..notices import roles as dealt_roles
 
 OOPS = load_script("oopsallevil")
 H = timedelta(hours=1)
@@ -33,7 +34,7 @@ def told_to(told: list, player: str, code: str, /, **params) -> bool:
 
 def roles(setup) -> dict:
     """Each player's role PM's view at the deal."""
-    return {n.player: n.view["role"] for n in of(Told(setup).tick(START), "role")}
+    return dealt_roles(Told(setup).tick(START))
 
 
 def teams_game(characters: dict, teams: dict, **kw):

@@ -25,9 +25,11 @@ from ..notices import (
     failed,
     for_storytellers,
     night_sheet,
-    of,
     public,
     says,
+)
+from ..notices import (
+    roles as dealt_roles,
 )
 
 ALL = load_script("almanac").with_characters(tuple(
@@ -56,8 +58,7 @@ def suggestion(setup, player="Alex", **kw):
 
 def role(setup, player: str = "Alex") -> dict:
     """`player`'s role PM's view at the deal."""
-    (view,) = [n.view["role"] for n in of(Told(setup).tick(START), "role") if n.player == player]
-    return view
+    return dealt_roles(Told(setup).tick(START))[player]
 
 
 def _sheet(character, code, params=None, night=1, choices=(), player="Alex", **kw):

@@ -357,8 +357,8 @@ def _run(config: Config, max_cycles: int | None) -> int:
         wake = pushed if woken else None  # cycle reads it all
         if wake is None:
             swept["at"] = time.monotonic()  # a full cycle: the sweep's clock starts again
-        store.commit(Batch(cursors=_kept(bus)))  # a restart resumes from the bus's backlog,
-        # and counts the key's day so far
+        if kept := _kept(bus):  # a restart resumes from the bus's backlog, and counts the
+            store.commit(Batch(cursors=kept))  # key's day so far
         try:
             seen["now"] = clock.now()
             watch.cycle(seen["now"])  # the sign-up threads' lists (app/signups.py)

@@ -71,15 +71,25 @@ def audit_text(audit: dict) -> str:
         item = entry["input"]
         if not entry["events"]:
             continue
-        where = {"post": f"post #{item['post_number']} by {item['author']}",
-                 "pm": f"PM by {item['author']}", "tick": "the clock",
-                 "edit": f"edit of post #{item['post_number']}"}[item["kind"]]
+        where = _where(item)
         for event in entry["events"]:
             lines.append(f"{item['at']}  {where}: {event['type']}{_fields(event['data'])}")
     verdict = "yes" if audit["replay_matches"] else \
         f"NO (inputs {', '.join(map(str, audit['mismatched_inputs']))})"
     lines.append(f"Replaying the inputs reproduces the stored events: {verdict}")
     return "\n".join(lines)
+
+
+def _where(item: dict) -> str:
+    """What caused an input's events, for every kind of input the store keeps."""
+    kind = item["kind"]
+    if kind in ("post", "late"):
+        return f"{'late ' if kind == 'late' else ''}post #{item['post_number']} by {item['author']}"
+    return {"pm": f"PM by {item['author']}", "tick": "the clock",
+            "edit": f"edit of post #{item['post_number']}",
+            "rename": f"the forum account {item['raw']} renamed {item['author']}",
+            "lapse": f"the name {item['author']} taken by someone outside the game"}.get(
+                kind, f"input {item['id']} ({kind})")
 
 
 def _fields(data: dict) -> str:

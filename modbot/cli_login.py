@@ -41,6 +41,9 @@ def login_command(args) -> int:
         return 0
     try:
         path = save_key(args.key_file, saved)
+    except UserKeyError as exc:
+        print(f"modbot: {exc}", file=sys.stderr)
+        return 2
     except OSError as exc:
         print(f"modbot: cannot write {args.key_file} ({exc.strerror})", file=sys.stderr)
         return 2

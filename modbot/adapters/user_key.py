@@ -89,14 +89,32 @@ class SavedKey:
 
 
 def save_key(path: str | Path, saved: SavedKey) -> Path:
-    """Write the key file, readable by its owner only (0600), replacing any earlier one."""
+    """Write the key file, readable by its owner only (0600), replacing any earlier one.
+
+    The key never enters an existing file: a new file is created beside it, exclusively and
+    0600 from the start (`O_EXCL`: not a file or link someone left there), then renamed over
+    the old one in one step, so a reader who had the old file open keeps reading the old
+    text. A symbolic link at the path is refused (it would send the key elsewhere)."""
     path = Path(path)
+    if path.is_symlink():
+        raise UserKeyError(f"{path} is a symbolic link: give the key file's real path "
+                           "(`--key-file`), or remove the link")
     text = json.dumps({"forum": saved.forum_url, "username": saved.username, "key": saved.key,
                        "client_id": saved.client_id, "kind": "user_api_key"}, indent=1)
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as out:
-        out.write(text + "\n")
-    os.chmod(path, 0o600)  # an existing file keeps its mode through os.open: set it
+    fresh = path.with_name(f".{path.name}.{os.getpid()}.new")
+    try:
+        descriptor = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    except FileExistsError:
+        raise UserKeyError(f"{fresh} is in the way: remove it and log in again") from None
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+            out.write(text + "\n")
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(fresh, path)
+    except BaseException:
+        fresh.unlink(missing_ok=True)
+        raise
     return path
 
 

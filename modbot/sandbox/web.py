@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime, timedelta
-from urllib.parse import quote, unquote
+from urllib.parse import quote, unquote, urlsplit
 
 import jinja2
 from markupsafe import Markup
@@ -221,8 +221,16 @@ def _viewer(forum: Forum, cookie: str) -> User | None:
 
 
 def _safe_back(url: str) -> str:
-    """Only a path on this site (never another site's address)."""
-    return url if url.startswith("/") and not url.startswith("//") else "/"
+    """Only a path on this site: never another site's address (`//host`, and `/\\host`, which
+    browsers read as `//host`), never a control character (a CR or LF would end the Location
+    header and start another: a header injection). Anything else goes back to the front page,
+    as Discourse keeps its own redirects on the site (lib/url_helper.rb, `is_local`)."""
+    if not url.startswith("/") or url.startswith(("//", "/\\")) or "\\" in url:
+        return "/"
+    if any(ord(c) < 0x20 or ord(c) == 0x7F or c.isspace() for c in url):
+        return "/"
+    parts = urlsplit(url)
+    return url if not parts.scheme and not parts.netloc else "/"
 
 
 def _redirect(location: str, cookie: str | None = None) -> tuple:

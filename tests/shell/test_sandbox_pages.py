@@ -136,3 +136,20 @@ def test_a_redirect_never_leaves_the_site(site):
     answer = requests.post(f"{server.url}/_sandbox/web/view", allow_redirects=False,
                            data={"as": "Alex", "back": "https://evil.example/"}, timeout=5)
     assert answer.headers["Location"] == "/"
+
+
+@pytest.mark.parametrize("back", ["//evil.example/", "/\\evil.example/", "/\\/evil.example/",
+                                  "/ok\r\nSet-Cookie: stolen=1", "/ok\nX-Injected: 1",
+                                  "/ok\tthere", "http:/evil.example", "evil.example"])
+def test_the_switchers_way_back_is_a_path_of_this_site_and_nothing_more(site, back):
+    """A CRLF in `back` must not add a header (a cookie); `/\\host` must not leave the site
+    (browsers read it as `//host`)."""
+    server, _ = site
+    answer = requests.post(f"{server.url}/_sandbox/web/view", allow_redirects=False,
+                           data={"as": "Alex", "back": back}, timeout=5)
+    assert answer.status_code == 303 and answer.headers["Location"] == "/"
+    assert "stolen" not in answer.headers.get("Set-Cookie", "")
+    assert "X-Injected" not in answer.headers
+    fine = requests.post(f"{server.url}/_sandbox/web/view", allow_redirects=False,
+                         data={"as": "Alex", "back": "/t/demo/1?page=2#post_3"}, timeout=5)
+    assert fine.headers["Location"] == "/t/demo/1?page=2#post_3"

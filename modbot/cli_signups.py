@@ -46,7 +46,7 @@ def open_command(args) -> int:
 
 
 def status_command(args) -> int:
-    signups, setup = _read(args)
+    signups, setup, _ids = _read(args)
     if signups is None:
         return 2
     print(f"{setup.name}: {len(signups.players)} of {setup.players_max} signed up"
@@ -61,7 +61,7 @@ def seats_command(args) -> int | None:
     from .adapters.forum import NotFound
     from .app.signups import seats_from_signups
     from .files.signupfile import with_seats
-    signups, setup = _read(args)
+    signups, setup, ids = _read(args)
     if signups is None:
         return 2
     if setup.seated:
@@ -72,15 +72,15 @@ def seats_command(args) -> int | None:
         print(f"modbot: {len(signups.players)} signed up: a game needs 5 players at least",
               file=sys.stderr)
         return 2
-    client, _config = _client(args)
     try:
-        seats, order = seats_from_signups(client, signups, args.shuffle)
+        seats, order = seats_from_signups(signups, ids, args.shuffle)
     except NotFound as exc:
         print(f"modbot: {exc}", file=sys.stderr)
         return 2
     path = Path(args.game)
-    path.write_text(with_seats(path.read_text(encoding="utf-8"), seats,
-                               list(signups.backups), order), encoding="utf-8")
+    backups = [(b, ids[b]) for b in signups.backups]
+    path.write_text(with_seats(path.read_text(encoding="utf-8"), seats, backups, order),
+                    encoding="utf-8")
     print(f"Seated {len(seats)} players {order} ({', '.join(p for p, _ in seats)}); backups: "
           f"{', '.join(signups.backups) or 'none'}; written into {args.game}.")
     return None
@@ -88,22 +88,24 @@ def seats_command(args) -> int | None:
 
 def _read(args):
     from .adapters.forum import ForumError
-    from .app.signups import folded
+    from .app.signups import folded, signup_ids
     from .app.thread_reads import read_thread
     from .files.signupfile import load_signups
     setup = load_signups(args.game)
     if setup.topic_id is None:
         print(f"modbot: {args.game} has no signup_topic_id: `modbot signups open` first",
               file=sys.stderr)
-        return None, setup
+        return None, setup, {}
     client, _config = _client(args)
     if client is None:
-        return None, setup
+        return None, setup, {}
     try:
-        return folded(setup, read_thread(client, setup.topic_id)), setup
+        posts = read_thread(client, setup.topic_id)
+        signups = folded(setup, posts, lambda post_id: client.post_version(post_id, 1).raw)
     except ForumError as exc:
         print(f"modbot: cannot read the sign-up thread {setup.topic_id}: {exc}", file=sys.stderr)
-        return None, setup
+        return None, setup, {}
+    return signups, setup, signup_ids(posts)
 
 
 def _client(args):

@@ -7,21 +7,31 @@ request a thread), folds them all again (core/signups.py: a sign-up thread is sh
 the list changed edits the list post in place (an outbox edit whose key is the list's digest,
 so the same list is never sent twice). Players are answered in that list: who joined, who
 waits as a backup because the game is full, what came after the closing time. `game new
---from-signups` (seats_from_signups) turns the list into the game file's seats, each with its
-forum `user_id`, in sign-up order or a seeded shuffle the file records.
+--from-signups` (seats_from_signups) turns the list into the game file's seats and backups,
+each with its forum `user_id`, in sign-up order or a seeded shuffle the file records.
+
+A sign-up is its author's user id, never the name on the post (`folded`): a name someone
+renamed away from and someone else took signs no one up, and the ids written into the game
+file are the posts' own (no look-up by name that another account could win). A post counts as
+Discourse keeps it: its first version at its time; an edit that adds a sign-up line counts at
+the edit's time (after the close: not at all), so an old chat post edited into `/in` never
+jumps the queue; an edit within Discourse's grace period leaves no revision (the post stays
+version 1) and counts at the post's time.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 import random
+from collections.abc import Callable
 
 from ..adapters.forum import ForumClient, ForumError, NotFound
 from ..adapters.outgoing import Batch, Outgoing
-from ..adapters.port import ForumPost, forum_time
+from ..adapters.port import ForumPost
 from ..adapters.store import Store
-from ..core import Post, SignupRules, Signups, fold_signups
+from ..core import Post, SignupRules, Signups, fold_signups, signup_commands_in
 from ..files.signupfile import SignupSetup
 from .render import render
 from .thread_reads import read_thread
@@ -39,10 +49,51 @@ def list_key(topic_id: int) -> str:
     return f"s{topic_id}:list"
 
 
-def folded(setup: SignupSetup, posts: list[ForumPost]) -> Signups:
-    return fold_signups(rules_of(setup), [
-        Post(p.post_number, p.username, forum_time(p.created_at), p.raw)
-        for p in posts if p.post_type == 1])
+def author_key(post: ForumPost) -> str:
+    """Who signed up: the post's user id (the name only where the forum gives no id)."""
+    return f"#{post.user_id}" if post.user_id is not None else post.username
+
+
+def folded(setup: SignupSetup, posts: list[ForumPost],
+           first_version: Callable[[int], str] | None = None) -> Signups:
+    """The lists, folded by author id, shown by each author's name now (every post of an
+    account shows its current name). `first_version`: an edited post's first text (the
+    forum's `GET /posts/ID.json?version=1`); without it an edited post counts as first seen."""
+    staff = {name.casefold() for name in setup.staff}
+    names = {author_key(p): p.username for p in posts}
+    staff_keys = tuple(sorted({author_key(p) for p in posts if p.username.casefold() in staff}))
+    inputs = [q for p in posts if p.post_type == 1 for q in _as_kept(p, first_version)]
+    signups = fold_signups(dataclasses.replace(rules_of(setup), staff=staff_keys), inputs)
+    return _named(signups, names)
+
+
+def signup_ids(posts: list[ForumPost]) -> dict[str, int]:
+    """Each signed-up name (as the lists show it) -> its forum user id, from the posts."""
+    return {p.username: p.user_id for p in posts if p.user_id is not None}
+
+
+def _as_kept(post: ForumPost, first_version) -> list[Post]:
+    """A post as Discourse keeps it: its first version at its time, and what a later edit
+    added (sign-up lines only) at the edit's time."""
+    key = author_key(post)
+    if post.version <= 1 or first_version is None:
+        return [Post(post.post_number, key, post.created, post.raw)]
+    first = first_version(post.id)
+    added = list(signup_commands_in(post.raw))
+    for command in signup_commands_in(first):
+        if command in added:
+            added.remove(command)
+    kept = [Post(post.post_number, key, post.created, first)]
+    if added:
+        kept.append(Post(post.post_number, key, post.edited, "\n".join(f"/{c}" for c in added)))
+    return kept
+
+
+def _named(signups: Signups, names: dict[str, str]) -> Signups:
+    def name(key: str) -> str:
+        return names.get(key, key)
+    return Signups(tuple(map(name, signups.players)), tuple(map(name, signups.backups)),
+                   tuple(dataclasses.replace(c, player=name(c.player)) for c in signups.changes))
 
 
 def list_text(setup: SignupSetup, signups: Signups, last: int, now_closed: bool) -> str:
@@ -80,12 +131,19 @@ def open_thread(client: ForumClient, store: Store, setup: SignupSetup, category:
 
 
 class SignupWatch:
-    """The sign-up threads `modbot run` keeps up to date, one request a thread a cycle."""
+    """The sign-up threads `modbot run` keeps up to date, one request a thread a cycle (and
+    one for each edited post's first version, once)."""
 
     def __init__(self, client: ForumClient, store: Store, setups: list[SignupSetup]) -> None:
         self.client, self.store = client, store
         self.setups = [s for s in setups if s.topic_id is not None]
         self.posts: dict[int, list[ForumPost]] = {}
+        self.first: dict[int, str] = {}  # post id -> its first version's text
+
+    def first_version(self, post_id: int) -> str:
+        if post_id not in self.first:
+            self.first[post_id] = self.client.post_version(post_id, 1).raw
+        return self.first[post_id]
 
     def cycle(self, now) -> int:
         """Read what is new; commit the list edits owed. How many lists changed."""
@@ -103,27 +161,23 @@ class SignupWatch:
                 continue
             known.extend(new)
             closed = setup.closes_at is not None and now >= setup.closes_at
-            edit = list_edit(setup, topic, folded(setup, known), known[-1].post_number, closed)
+            edit = list_edit(setup, topic, folded(setup, known, self.first_version),
+                             known[-1].post_number, closed)
             self.store.commit(Batch(outbox=[edit]))
             changed += 1
         return changed
 
 
-def seats_from_signups(client: ForumClient, signups: Signups, shuffle: int | None
+def seats_from_signups(signups: Signups, ids: dict[str, int], shuffle: int | None
                        ) -> tuple[list[tuple[str, int]], str]:
-    """The seats (player, forum user id) and how they were ordered; NotFound names a player
-    who is no forum user (any more)."""
+    """The seats (player, forum user id: the sign-up posts' own) and how they were ordered."""
     players = list(signups.players)
     order = "in sign-up order"
     if shuffle is not None:
         random.Random(shuffle).shuffle(players)
         order = f"shuffled with seed {shuffle} (Python's random.Random({shuffle}).shuffle)"
-    seats = []
-    for player in players:
-        try:
-            account = client.account(player)
-        except NotFound:
-            raise NotFound(f"{player} signed up but is not a forum user (renamed or deleted?): "
-                           "fix the sign-up thread, or write the seats by hand") from None
-        seats.append((account.username, account.id))
-    return seats, order
+    missing = [p for p in [*players, *signups.backups] if p not in ids]
+    if missing:
+        raise NotFound(f"{', '.join(missing)} signed up in posts that carry no user id: write "
+                       "the seats by hand")
+    return [(player, ids[player]) for player in players], order

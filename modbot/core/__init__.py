@@ -71,6 +71,7 @@ from .reporting import replay, report
 from .seal import commitment
 from .setup.composition import dealt_text, problems, propose
 from .signups import SignupChange, SignupRules, Signups
+from .signups import commands_in as signup_commands_in
 from .signups import fold as fold_signups
 from .state import ids as character_ids
 from .state.events import (
@@ -253,6 +254,7 @@ __all__ = [
     "role_view",
     "say",
     "sheet_view",
+    "signup_commands_in",
     "storyteller_commands",
     "threshold_now",
     "true_character",

@@ -88,11 +88,12 @@ def with_signup_topic(text: str, topic_id: int) -> str:
     return _in_game_table(text, f"signup_topic_id = {topic_id}")
 
 
-def with_seats(text: str, seats: list[tuple[str, int]], backups: list[str],
+def with_seats(text: str, seats: list[tuple[str, int]], backups: list[tuple[str, int]],
                order: str) -> str:
-    """The file's text with the seats (player, forum user id) and the backups written in;
+    """The file's text with the seats and the backups (name, forum user id) written in;
     `order` says how the seats were ordered (a comment, for the players to see)."""
-    text = _in_game_table(text, "backups = [" + ", ".join(_quoted(b) for b in backups) + "]")
+    text = _in_game_table(text, "backup_ids = [" + ", ".join(str(i) for _, i in backups) + "]")
+    text = _in_game_table(text, "backups = [" + ", ".join(_quoted(b) for b, _ in backups) + "]")
     blocks = [f"\n# seats from the sign-ups, {order}"]
     for player, user_id in seats:
         blocks.append(f"[[seat]]\nplayer = {_quoted(player)}\nuser_id = {user_id}\n")

@@ -46,9 +46,14 @@ def forum(tmp_path, monkeypatch):
     server.stop()
 
 
-def _post(server, clock, author: str, raw: str, topic: int) -> None:
+def _post(server, clock, author: str, raw: str, topic: int) -> dict:
     clock.set(clock.at + timedelta(minutes=3))  # players minutes apart, as the limits want
-    Client(server).post(author, raw, topic_id=topic)
+    return Client(server).post(author, raw, topic_id=topic)
+
+
+def _edit(server, clock, author: str, post: dict, raw: str, minutes: float = 0) -> None:
+    clock.set(clock.at + timedelta(minutes=minutes))
+    Client(server).ok("PUT", f"/posts/{post['id']}.json", author, data={"post[raw]": raw})
 
 
 def _list_post(server, topic: int) -> str:
@@ -86,7 +91,7 @@ def test_a_sign_up_thread_becomes_the_seats(forum, capsys):
     random.Random(7).shuffle(order)
     assert [s.name for s in setup.seats] == order and setup.backups == ("Hank",)
     ids = {u.username: u.id for u in server.forum.users.values()}
-    assert dict(setup.user_ids) == {name: ids[name] for name in order}
+    assert dict(setup.user_ids) == {name: ids[name] for name in [*order, "Hank"]}
     assert "shuffled with seed 7" in (folder / "game.toml").read_text()
     assert setup.topic_id is not None and server.forum.topics[setup.topic_id].title == \
         "Sign-up test: the game thread"
@@ -103,6 +108,42 @@ def test_a_second_from_signups_is_refused(forum, capsys):
     capsys.readouterr()
     assert cli.main(["game", "new", game, "--config", config, "--from-signups"]) == 2
     assert "has seats already" in capsys.readouterr().err
+
+
+def test_sign_ups_count_by_author_id_and_edits_count_from_their_time(forum, capsys):
+    """An old chat post edited into `/in` joins at the edit's time (no jumping the queue of a
+    full game) and not at all after the close; an edit within Discourse's grace period (no
+    revision) counts at the post's time; a signed-up player who renamed keeps their place by
+    id, and the newcomer who took the old name gets nothing of it."""
+    server, clock, folder = forum
+    server.forum.add_user("Ian", trust_level=1)
+    game, config = str(folder / "game.toml"), str(folder / "modbot.toml")
+    assert cli.main(["signups", "open", game, "--config", config]) == 0
+    topic = load_game_topic(folder)
+    chat = _post(server, clock, "Alex", "Hello all, looking forward to this one!", topic)
+    hank = _post(server, clock, "Hank", "Watching this one from the side.", topic)
+    for name in ("Brianna", "Cameron", "Derek", "Ellen", "Fatima"):
+        _post(server, clock, name, "/in\nI am in for this one.", topic)
+    ian = _post(server, clock, "Ian", "Is there room for one more?", topic)
+    _edit(server, clock, "Ian", ian, "/in\nIs there room for one more?", minutes=1)  # grace
+    _post(server, clock, "Gus", "/in\nAm I too late for a seat?", topic)  # full: a backup
+    _edit(server, clock, "Alex", chat, "/in\nHello all, looking forward to this one!", minutes=10)
+    Client(server).ok("PUT", "/u/Derek/preferences/username", "Derek",
+                      data={"new_username": "Dmitri"})  # the forum frees the name at once ...
+    server.forum.add_user("Derek", trust_level=1)  # ... and a newcomer takes it
+    _post(server, clock, "Derek", "/out\nI am Derek, take me out.", topic)
+    clock.set(datetime(2026, 12, 9, 19, tzinfo=UTC))  # after the close
+    _edit(server, clock, "Hank", hank, "/in\nWatching this one from the side.")
+    capsys.readouterr()
+    assert cli.main(["signups", "status", game, "--config", config]) == 0
+    out = capsys.readouterr().out
+    assert "6 of 6 signed up: Brianna, Cameron, Dmitri, Ellen, Fatima, Ian" in out
+    assert "backups: Gus, Alex" in out  # Alex's edit came after Gus's post; Hank's: too late
+    assert cli.main(["game", "new", game, "--config", config, "--from-signups"]) == 0
+    setup = load_game(game)
+    ids = {u.username: u.id for u in server.forum.users.values()}
+    assert dict(setup.user_ids)["Dmitri"] == ids["Dmitri"] != ids["Derek"]
+    assert "Derek" not in dict(setup.user_ids) and setup.backups == ("Gus", "Alex")
 
 
 def load_game_topic(folder) -> int:

@@ -4,28 +4,17 @@ game file's sign-up keys are checked with one line (files/signupfile.py)."""
 import pytest
 
 from modbot.adapters.forum import NotFound
-from modbot.adapters.port import ForumUser
 from modbot.app.signups import seats_from_signups
 from modbot.core import Signups
 from modbot.files.gamefile import GameFileError
 from modbot.files.signupfile import load_signups, with_seats
 
 
-class _Forum:
-    def __init__(self, users):
-        self.users = users
-
-    def account(self, name):
-        if name not in self.users:
-            raise NotFound(f"no user {name}")
-        return ForumUser(self.users[name], name)
-
-
-def test_a_player_who_is_no_forum_user_is_refused_by_name():
-    with pytest.raises(NotFound, match="Brianna signed up but is not a forum user"):
-        seats_from_signups(_Forum({"Alex": 3}), Signups(players=("Alex", "Brianna")), None)
-    seats, order = seats_from_signups(_Forum({"Alex": 3, "Bri": 4}), Signups(players=("Alex",
-                                                                                     "Bri")), None)
+def test_the_seats_are_the_sign_up_posts_own_ids_never_a_look_up_by_name():
+    with pytest.raises(NotFound, match="Brianna signed up in posts that carry no user id"):
+        seats_from_signups(Signups(players=("Alex", "Brianna")), {"Alex": 3}, None)
+    seats, order = seats_from_signups(Signups(players=("Alex", "Bri")), {"Alex": 3, "Bri": 4},
+                                      None)
     assert seats == [("Alex", 3), ("Bri", 4)] and order == "in sign-up order"
 
 
@@ -36,11 +25,12 @@ def test_the_seats_written_load_as_a_game(tmp_path):
     assert not load_signups(path).seated
     names = ["Alex", "Bri", "Cam", "Dee", "Eve"]
     path.write_text(with_seats(path.read_text(), [(n, i) for i, n in enumerate(names, 1)],
-                               ['Zed "Z"'], "in sign-up order"))
+                               [('Zed "Z"', 26)], "in sign-up order"))
     from modbot.files.gamefile import load_game
     setup = load_game(path)
     assert [s.name for s in setup.seats] == names and setup.backups == ('Zed "Z"',)
     assert dict(setup.user_ids)["Eve"] == 5 and load_signups(path).seated
+    assert dict(setup.user_ids)['Zed "Z"'] == 26  # the backup, by id too
 
 
 @pytest.mark.parametrize("line, message", [

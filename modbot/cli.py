@@ -173,7 +173,11 @@ def _build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", default=None, help="a configuration file: read --topic on its forum")
     p.add_argument("--topic", type=int, default=None, help="the game thread's topic id")
     p.add_argument("--bot", default=None,
-                   help="the bot's username (default: the configuration's, else modbot)")
+                   help="the bot's username, for a thread file without user ids (default: "
+                        "the configuration's, else modbot)")
+    p.add_argument("--bot-id", type=int, default=None, metavar="N",
+                   help="the bot's forum user id (default: the account of the configuration's "
+                        "key); its posts are known by it, whatever names anyone takes")
     p.set_defaults(command="verify_command")
 
     signups = commands.add_parser(

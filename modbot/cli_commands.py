@@ -310,18 +310,22 @@ def export_command(args) -> int:
     if not _write(args.output, text):
         return 2
     if args.thread:
-        posts = _thread_posts(args, setup.topic_id)
-        if posts is None or not _write(args.thread, json.dumps(thread_file(posts), indent=1,
-                                                               ensure_ascii=False)):
+        read = _thread_posts(args, setup.topic_id)
+        if read is None or not _write(args.thread, json.dumps(thread_file(read[1]), indent=1,
+                                                              ensure_ascii=False)):
             return 2
     return 0
 
 
 def verify_command(args) -> int:
-    from .export import verify_thread
+    from .export import ThreadPost, thread_posts_of, verify_thread
     if args.thread:
-        posts = [(p.author, p.raw) for p in load_thread(args.thread)]
-        bot = args.bot or "modbot"
+        try:
+            posts = thread_posts_of(args.thread)
+        except (OSError, ValueError) as exc:
+            print(f"modbot: cannot read {args.thread}: {exc}", file=sys.stderr)
+            return 2
+        verdict = verify_thread(posts, args.bot or "modbot", args.bot_id)
     else:
         if args.config is None or args.topic is None:
             print("modbot: give --thread FILE, or --config FILE and --topic N", file=sys.stderr)
@@ -329,15 +333,31 @@ def verify_command(args) -> int:
         read = _thread_posts(args, args.topic)
         if read is None:
             return 2
-        posts = [(p.username, p.raw) for p in read]
-        bot = args.bot or _config(args).username
-    verdict = verify_thread(posts, bot)
+        client, found = read
+        bot_id = args.bot_id or _bot_id(client)
+        if bot_id is None:
+            return 2
+        posts = [ThreadPost(p.username, p.raw, p.user_id, p.id, p.version) for p in found]
+        verdict = verify_thread(posts, args.bot or _config(args).username, bot_id,
+                                lambda post_id: client.post_version(post_id, 1).raw)
     print(verdict.message)
     return 0 if verdict.ok else 1
 
 
+def _bot_id(client) -> int | None:
+    """The bot's user id: the account the configuration's key acts as (never a name)."""
+    from .adapters.forum import ForumError
+    try:
+        return int(client.current_user()["id"])
+    except ForumError as exc:
+        print(f"modbot: cannot ask the forum who the bot is ({exc}): give --bot-id",
+              file=sys.stderr)
+        return None
+
+
 def _thread_posts(args, topic_id):
-    """The game thread's posts, read with the configuration's forum and key (None: said why)."""
+    """The configuration's forum client and the game thread's posts, read with it (None:
+    said why)."""
     from .adapters.forum import ForumError
     from .app.thread_reads import read_thread
     config = _config(args)
@@ -345,7 +365,7 @@ def _thread_posts(args, topic_id):
         return None
     client = config.forum_client()
     try:
-        return read_thread(client, topic_id)
+        return client, read_thread(client, topic_id)
     except ForumError as exc:
         print(f"modbot: cannot read topic {topic_id}: {exc}", file=sys.stderr)
         return None

@@ -17,14 +17,17 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from .adapters.store import Store
 from .app.catalogue import words
 from .audit import load_runtime
 from .core import SCHEMA_VERSION, GameSetup, Say, commitment, game_record, iso
+from .files.threadfile import load_thread, raw_posts
 
 SCHEMA = f"https://modbot.invalid/schema/game/{SCHEMA_VERSION}"
 SEAL_LINE = re.compile(r"^SHA-256: `([0-9a-f]{64})`", re.MULTILINE)
@@ -62,9 +65,21 @@ def jsonable(value: Any) -> Any:
 
 
 def thread_file(posts) -> list[dict]:
-    """Forum posts (ForumPost) in the thread-file form (files/threadfile.py)."""
-    return [{"post_number": p.post_number, "username": p.username,
-             "created_at": p.created_at, "raw": p.raw, "post_type": 1} for p in posts]
+    """Forum posts (ForumPost) in the thread-file form (files/threadfile.py), with each post's
+    author id, id and version (what `verify` reads)."""
+    return [{"post_number": p.post_number, "username": p.username, "user_id": p.user_id,
+             "id": p.id, "version": p.version, "created_at": p.created_at, "raw": p.raw,
+             "post_type": 1} for p in posts]
+
+
+def thread_posts_of(path: str) -> list[ThreadPost]:
+    """A thread file's posts as `verify` reads them (ids and versions where the file has
+    them: `modbot export --thread` writes them)."""
+    load_thread(path)  # a file it cannot read: ThreadFileError, in words
+    items = raw_posts(json.loads(Path(path).read_text(encoding="utf-8")), path)
+    return [ThreadPost(str(i.get("username", "")), str(i.get("raw", "")), i.get("user_id"),
+                       i.get("id"), int(i.get("version") or 1))
+            for i in items if isinstance(i, dict)]
 
 
 # -- verify ---------------------------------------------------------------------------------------
@@ -75,27 +90,67 @@ class Verdict:
     message: str  # one line
 
 
-def verify_thread(posts: list[tuple[str, str]], bot: str) -> Verdict:
-    """The seal posted at the deal against the grimoire and salt the reveal published
-    (`posts`: the thread's (author, raw), in order)."""
-    own: dict[str, str] = {}
-    for author, raw in posts:
-        if author.casefold() == bot.casefold():
-            for key in MARKER.findall(raw):
-                own.setdefault(key, raw)
+@dataclass(frozen=True)
+class ThreadPost:
+    """What `verify` reads of a thread post: its author (a user id, where known) and text."""
+
+    username: str
+    raw: str
+    user_id: int | None = None
+    post_id: int | None = None
+    version: int = 1  # Discourse's: above 1, the post was edited (outside the grace period)
+
+
+def verify_thread(posts: list[ThreadPost], bot: str, bot_id: int | None = None,
+                  first_version: Callable[[int], str] | None = None) -> Verdict:
+    """The seal posted at the deal against the grimoire and salt the reveal published. The
+    bot's posts are known by its user id (`bot_id`; by name only where the thread gives no
+    ids): a post by anyone else carrying the bot's marker is ignored, and said. The seal is
+    read as first posted (`first_version`: the forum's `GET /posts/ID.json?version=1`), so an
+    edit by staff cannot change what was sealed; an edited seal or reveal is said."""
+    own: dict[str, ThreadPost] = {}
+    forged = set()
+    for post in posts:
+        keys = MARKER.findall(post.raw)
+        if not keys:
+            continue
+        by_id = bot_id is not None and post.user_id is not None
+        if (post.user_id == bot_id) if by_id else post.username.casefold() == bot.casefold():
+            for key in keys:
+                own.setdefault(key, post)
+        elif "seal" in keys or "reveal:grimoire" in keys:
+            forged.add(f"{post.username} (account {post.user_id})" if post.user_id else post.username)
+    who = f"account {bot_id}" if bot_id is not None else bot
+    notes = [f"ignored a seal or reveal posted by {', '.join(sorted(forged))}, not the bot"] if forged else []
     if "seal" not in own:
-        return Verdict(False, f"no seal posted by {bot} in this thread (the deal's post)")
-    sealed = SEAL_LINE.search(own["seal"])
-    revealed = own.get("reveal:grimoire", "")
+        return Verdict(False, "; ".join([f"no seal posted by {who} in this thread (the deal's post)", *notes]))
+    seal, reveal = own["seal"], own.get("reveal:grimoire")
+    sealed_raw = seal.raw
+    if seal.version > 1:
+        if first_version is not None and seal.post_id is not None:
+            sealed_raw = first_version(seal.post_id)
+            notes.append(f"the seal post was edited since the deal ({seal.version} versions): "
+                         "its first version was checked")
+        else:
+            notes.append(f"the seal post was edited since the deal ({seal.version} versions) and "
+                         "its first version could not be read: check it on the forum")
+    if reveal is not None and reveal.version > 1:
+        notes.append(f"the reveal post was edited after it was posted ({reveal.version} versions)")
+    return _compare(sealed_raw, reveal.raw if reveal else "", who, notes)
+
+
+def _compare(sealed_raw: str, revealed: str, who: str, notes: list[str]) -> Verdict:
+    sealed = SEAL_LINE.search(sealed_raw)
     text, salt = SEALED_JSON.search(revealed), SALT_LINE.search(revealed)
+    said = "".join(f"; {n}" for n in notes)
     if sealed is None:
-        return Verdict(False, "the seal post shows no SHA-256")
+        return Verdict(False, f"the seal post shows no SHA-256{said}")
     if text is None or salt is None:
-        return Verdict(False, f"no reveal by {bot} with the grimoire and its salt in this thread")
+        return Verdict(False, f"no reveal by {who} with the grimoire and its salt in this thread{said}")
     digest = commitment(salt.group(1), text.group(1))
     if digest != sealed.group(1):
         return Verdict(False, f"MISMATCH: the published grimoire gives {digest}, the seal posted "
-                              f"at the deal is {sealed.group(1)}: it is not the grimoire dealt")
+                              f"at the deal is {sealed.group(1)}: it is not the grimoire dealt{said}")
     seats = len(json.loads(text.group(1)).get("seats", []))
     return Verdict(True, f"OK: the published grimoire ({seats} seats) is the one sealed at the "
-                         f"deal (SHA-256 {digest})")
+                         f"deal (SHA-256 {digest}){said}")

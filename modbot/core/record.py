@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .seal import commitment, sealed_grimoire, sealed_text
+from .seal import as_dealt, commitment, sealed_as_dealt
 from .state.model import DayState, GameState, GrimoireEntry, Nomination
 from .state.night_model import NightState
 from .state.script import Script
@@ -141,8 +141,8 @@ def seal_row(state: GameState) -> dict[str, Any] | None:
     """The sealed grimoire, its salt and the commitment posted at the deal (None: no seal)."""
     if not state.dealt or not state.setup.seal_salt:
         return None
-    grimoire = sealed_grimoire(state)
-    text = sealed_text(grimoire)
+    text = sealed_as_dealt(state)
+    grimoire = as_dealt(state)
     return {"grimoire": grimoire, "text": text, "salt": state.setup.seal_salt,
             "commitment": commitment(state.setup.seal_salt, text)}
 

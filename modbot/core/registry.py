@@ -37,9 +37,11 @@ from .night import deal_notices
 from .night import flow as nightflow
 from .night import notices as night_notices
 from .reading import commands
+from .seal import sealed_grimoire, sealed_text
 from .state import events, private_events, staff_events
 from .state.actions import Context
 from .state.model import GameState
+from .state.private_events import CharactersDealt
 from .state.record import logged
 
 FEATURES: tuple[Feature, ...] = (
@@ -119,6 +121,8 @@ def apply(state: GameState, event: Any) -> GameState:
     """The state after `event`: the only way a state changes. From the deal on, the grimoire's
     changes are recorded as they happen (state/record.py)."""
     after = APPLIERS[type(event)](state, event)
+    if isinstance(event, CharactersDealt) and after.setup.seal_salt and not after.sealed:
+        after = after.evolve(sealed=sealed_text(sealed_grimoire(after)))  # seal.py: frozen
     if state.dealt and after.grimoire is not state.grimoire:
         after = logged(state, after, event, type(event) in STAFF_EVENTS)
     return after

@@ -20,7 +20,7 @@ from .deciding.rules import reject
 from .feature import THREAD, Feature, Notice, to_thread
 from .reading.commands import Command, _no_arguments
 from .record import game_record
-from .seal import commitment, sealed_grimoire, sealed_text
+from .seal import commitment, sealed_as_dealt
 from .state.actions import Context
 from .state.model import GameState
 from .state.private_events import CharactersDealt
@@ -114,7 +114,7 @@ def _told_sealed(state: GameState, _event: CharactersDealt, _batch) -> tuple:
     """The commitment, in the thread, as the characters go out (none without a salt)."""
     if not state.setup.seal_salt:
         return ()
-    digest = commitment(state.setup.seal_salt, sealed_text(sealed_grimoire(state)))
+    digest = commitment(state.setup.seal_salt, sealed_as_dealt(state))
     return (Notice(THREAD, "seal", "seal", {"commitment": digest,
                                             "reveal": state.setup.reveal}),)
 

@@ -41,6 +41,18 @@ def sealed_grimoire(state: GameState) -> dict[str, Any]:
             "bluffs": list(state.dealt_bluffs)}
 
 
+def sealed_as_dealt(state: GameState) -> str:
+    """The text the seal committed to: frozen at the deal (`state.sealed`, registry.py), so
+    the reveal publishes the grimoire exactly as dealt whatever renames and `!sub`s came
+    since; a game dealt before the text was frozen computes it from its state as it is."""
+    return state.sealed or sealed_text(sealed_grimoire(state))
+
+
+def as_dealt(state: GameState) -> dict[str, Any]:
+    """The sealed grimoire as dealt, as plain values (`sealed_as_dealt`, parsed)."""
+    return json.loads(sealed_as_dealt(state))
+
+
 def sealed_text(grimoire: dict[str, Any]) -> str:
     """Canonical JSON: sorted keys, no whitespace, UTF-8 characters as they are."""
     return json.dumps(grimoire, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

@@ -32,16 +32,16 @@ def load_thread(path: str | Path) -> list[Post]:
 
 
 def posts_from_json(data, where: str = "thread") -> list[Post]:
-    raw_posts = list(_raw_posts(data, where))
+    items = list(raw_posts(data, where))
     posts: dict[int, Post] = {}
-    for index, item in enumerate(raw_posts):
+    for index, item in enumerate(items):
         post = _post(item, f"{where}: post {index + 1}")
         if post is not None:
             posts.setdefault(post.post_number, post)
     return [posts[n] for n in sorted(posts)]
 
 
-def _raw_posts(data, where: str):
+def raw_posts(data, where: str):
     if isinstance(data, dict):
         stream = data.get("post_stream")
         if not isinstance(stream, dict) or not isinstance(stream.get("posts"), list):
@@ -50,7 +50,7 @@ def _raw_posts(data, where: str):
     elif isinstance(data, list):
         for item in data:
             if isinstance(item, dict) and "post_stream" in item:
-                yield from _raw_posts(item, where)
+                yield from raw_posts(item, where)
             else:
                 yield item
     else:

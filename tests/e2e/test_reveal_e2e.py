@@ -3,6 +3,7 @@ private message, ends with `!win` and `!reveal`; the seal posted at the deal che
 published grimoire (`modbot verify`), one changed character fails it, every fact of the reveal
 matches the game's state and events, and the export validates against its schema."""
 
+import dataclasses
 import json
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -11,7 +12,7 @@ import jsonschema
 import pytest
 
 from modbot import cli
-from modbot.export import export_game, verify_thread
+from modbot.export import ThreadPost, export_game, verify_thread
 from modbot.rehearsal import DEMO_GAME, demo_rehearsal, play_demo
 
 pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP
@@ -35,8 +36,13 @@ def revealed(tmp_path_factory):
         rehearsal.stop()
 
 
-def _posts(rehearsal) -> list[tuple[str, str]]:
-    return [(p["username"], p["raw"]) for p in rehearsal.thread()]
+def _posts(rehearsal) -> list[ThreadPost]:
+    return [ThreadPost(p["username"], p["raw"], p["user_id"], p["id"], p["version"])
+            for p in rehearsal.thread()]
+
+
+def _bot_id(rehearsal) -> int:
+    return rehearsal.server.forum.user("modbot").id
 
 
 def _game(rehearsal):
@@ -44,16 +50,17 @@ def _game(rehearsal):
 
 
 def test_the_published_grimoire_is_the_one_sealed_at_the_deal(revealed):
-    verdict = verify_thread(_posts(revealed), "modbot")
+    verdict = verify_thread(_posts(revealed), "modbot", _bot_id(revealed))
     assert verdict.ok and verdict.message.startswith("OK: the published grimoire (7 seats)")
 
 
 def test_one_changed_character_fails_the_check(revealed):
     posts = _posts(revealed)
-    tampered = [(a, raw.replace('"character":"clockmaker"', '"character":"oracle"', 1))
-                for a, raw in posts]
+    tampered = [dataclasses.replace(p, raw=p.raw.replace('"character":"clockmaker"',
+                                                         '"character":"oracle"', 1))
+                for p in posts]
     assert tampered != posts
-    verdict = verify_thread(tampered, "modbot")
+    verdict = verify_thread(tampered, "modbot", _bot_id(revealed))
     assert not verdict.ok and verdict.message.startswith("MISMATCH")
 
 
@@ -61,8 +68,8 @@ def test_the_seal_checks_by_hand_as_the_reveal_says(revealed, tmp_path):
     """The reveal's own instructions, run: the salt, then the JSON line, through sha256sum."""
     import re
     import subprocess
-    (grimoire,) = [raw for _, raw in _posts(revealed) if ":reveal:grimoire -->" in raw]
-    (seal,) = [raw for _, raw in _posts(revealed) if ":seal -->" in raw]
+    (grimoire,) = [p.raw for p in _posts(revealed) if ":reveal:grimoire -->" in p.raw]
+    (seal,) = [p.raw for p in _posts(revealed) if ":seal -->" in p.raw]
     line = re.search(r"^```json\n(.*)\n```$", grimoire, re.M).group(1)
     (tmp_path / "grimoire.json").write_text(line)
     command = re.search(r"run `(\(printf %s [0-9a-f]{64}; cat grimoire.json\) \| sha256sum)`",
@@ -73,8 +80,56 @@ def test_the_seal_checks_by_hand_as_the_reveal_says(revealed, tmp_path):
 
 
 def test_a_seal_posted_by_someone_else_proves_nothing(revealed):
-    posts = [(a if ":seal -->" not in raw else "mallory", raw) for a, raw in _posts(revealed)]
+    posts = [p if ":seal -->" not in p.raw else dataclasses.replace(p, username="mallory")
+             for p in _posts(revealed)]
     assert not verify_thread(posts, "modbot").ok
+
+
+def test_a_forged_seal_under_the_bots_old_name_is_known_by_its_id(revealed):
+    """The bot renamed; a player took its old name and posted a seal and a reveal of their
+    own, which agree: by id they are not the bot's, so they prove nothing, and are said."""
+    honest = _posts(revealed)
+    forged = [dataclasses.replace(p, user_id=9999, post_id=None)
+              for p in honest if ":seal -->" in p.raw or ":reveal:grimoire -->" in p.raw]
+    forged = [dataclasses.replace(p, raw=p.raw.replace('"character":"clockmaker"',
+                                                       '"character":"oracle"', 1))
+              for p in forged]
+    without_the_bot = [p for p in honest if p.user_id != _bot_id(revealed)] + forged
+    verdict = verify_thread(without_the_bot, "modbot", _bot_id(revealed))
+    assert not verdict.ok and "not the bot" in verdict.message
+    assert verify_thread(honest + forged, "modbot", _bot_id(revealed)).ok
+
+
+def test_a_seal_edited_by_staff_is_read_as_first_posted_and_said(revealed):
+    """A moderator edits the bot's seal (to match a changed grimoire): verify reads the seal's
+    first version from the forum (GET /posts/ID.json?version=1) and says it was edited."""
+    from modbot.adapters.forum import ForumClient
+    forum = revealed.server.forum
+    seal = next(p for p in forum.topics[revealed.setup.topic_id].visible_posts()
+                if ":seal -->" in p.raw)
+    reveal = next(p for p in _posts(revealed) if ":reveal:grimoire -->" in p.raw)
+    changed = reveal.raw.replace('"character":"clockmaker"', '"character":"oracle"', 1)
+    client = ForumClient(revealed.url, "modbot", revealed.server.api_key)
+    from modbot.core import commitment
+    from modbot.export import SALT_LINE, SEALED_JSON
+    forged = commitment(SALT_LINE.search(changed).group(1), SEALED_JSON.search(changed).group(1))
+    original = seal.raw
+    revealed.request("PUT", f"/posts/{seal.id}.json", as_user="nightingale", **{
+        "post[raw]": original.replace(original.split("SHA-256: `")[1][:64], forged),
+        "post[edit_reason]": "fixing the seal"})
+    try:
+        posts = [dataclasses.replace(p, raw=changed, version=2)
+                 if ":reveal:grimoire -->" in p.raw else p for p in _posts(revealed)]
+        edited = next(p for p in posts if ":seal -->" in p.raw)
+        assert edited.version == 2 and forged in edited.raw
+        verdict = verify_thread(posts, "modbot", _bot_id(revealed),
+                                lambda post_id: client.post_version(post_id, 1).raw)
+        assert not verdict.ok and verdict.message.startswith("MISMATCH")
+        assert "the seal post was edited since the deal" in verdict.message
+        assert "the reveal post was edited" in verdict.message
+    finally:
+        post = forum.posts[seal.id]
+        post.raw, post.version, post.versions = original, 1, post.versions[:1]
 
 
 def test_verify_reads_a_thread_file(revealed, tmp_path, capsys):
@@ -92,9 +147,9 @@ def test_verify_reads_a_thread_file(revealed, tmp_path, capsys):
 def test_every_fact_of_the_reveal_matches_the_game(revealed):
     game = _game(revealed)
     state = game.state
-    raw = {key: text for _, text in _posts(revealed) for key in
+    raw = {key: p.raw for p in _posts(revealed) for key in
            ("reveal:grimoire", "reveal:nights:1", "reveal:timeline:1", "reveal:votes")
-           if f"<!-- modbot:g{game.topic_id}:{key} -->" in text}
+           if f"<!-- modbot:g{game.topic_id}:{key} -->" in p.raw}
     assert len(raw) == 4
     script = state.setup.private_script
     for player, entry in state.dealt_grimoire:
@@ -117,7 +172,7 @@ def test_every_fact_of_the_reveal_matches_the_game(revealed):
     assert locked and sorted((p["player"], v["nominee"], v["vote"], v["post_number"])
                              for p in record["votes"] for v in p["votes"]) == sorted(locked)
     assert record["winner"]["team"] == "good" and record["seal"]["commitment"] in "".join(
-        text for _, text in _posts(revealed))
+        p.raw for p in _posts(revealed))
 
 
 def test_the_export_validates_against_its_schema(revealed, tmp_path):

@@ -141,3 +141,18 @@ def test_a_long_game_is_revealed_in_several_posts(monkeypatch):
     assert [n.key for n in said if n.to == THREAD] == [
         "reveal:grimoire", "reveal:nights:1", "reveal:nights:2", "reveal:timeline:1",
         "reveal:timeline:2", "reveal:votes"]
+
+
+def test_a_rename_or_a_substitution_after_the_deal_never_changes_what_was_sealed():
+    """The reveal publishes the grimoire exactly as dealt (frozen at the deal): names are the
+    forum's to change, the seal is not."""
+    from modbot.core import handle_rename
+    from modbot.core.record import seal_row
+    told = Told(_setup())
+    (seal,) = of(told.tick(START), "seal")
+    renamed = handle_rename(told.state, "Alex", "Alexandra", START + H).state
+    assert renamed.is_seated("Alexandra")
+    row = seal_row(renamed)
+    assert row is not None and row["commitment"] == seal.view["commitment"]
+    assert row["grimoire"]["seats"][0]["player"] == "Alex"  # as dealt
+    assert commitment(SALT, sealed_text(sealed_grimoire(renamed))) != seal.view["commitment"]

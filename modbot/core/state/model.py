@@ -223,6 +223,9 @@ class GameState:
     count_asked_at: datetime | None = None  # the last count a player asked for (/vc)
     dealt_grimoire: tuple = ()  # the grimoire as it was when the characters were dealt
     dealt_bluffs: tuple[str, ...] = ()
+    # the sealed grimoire's canonical text, frozen as the characters are dealt (registry.py):
+    # the reveal publishes exactly this, so a rename or a `!sub` since never changes the hash
+    sealed: str = ""
     grimoire_log: tuple = ()  # GrimoireChange values since the deal (record.py)
     revealed: bool = False  # the grimoire reveal was posted (reveal.py)
     # while tonight's sheet is built, from the Monk's step on: the players safe from the

@@ -37,7 +37,7 @@ from .app.opening import opening_post
 from .app.service import Service, Settings
 from .core import GameSetup
 from .files.gamefile import load_game
-from .rehearsal import bot_key_client, game_accounts, watch_bus
+from .rehearsal import bot_key_client, bound, game_accounts, watch_bus
 from .sandbox.forum import Clock, Forum
 from .sandbox.server import SandboxServer
 from .sandbox.web import export_topic
@@ -145,6 +145,7 @@ def start_rehearsal(game: str | Path, *, speed: float = 60.0, port: int = 0,
         raise RehearsalError(f"cannot serve on port {port} ({exc.strerror}): choose another "
                              "with --port, or 0 for any free one") from exc
     keys = game_accounts(forum, setup)
+    setup = bound(forum, setup)
     topic_id = _open_thread(forum, setup)
     setup = dataclasses.replace(setup, topic_id=topic_id)
     database = _fresh_database(data_dir, setup)

@@ -33,6 +33,7 @@ from .adapters.store import Store
 from .adapters.user_key import APPLICATION, SCOPES
 from .app.bus_watch import BusWatch
 from .app.daemon import USER_KEY_PER_DAY, USER_KEY_PER_MINUTE
+from .app.identities import places
 from .app.service import Service, Settings
 from .bundled import folder
 from .core import GameSetup
@@ -76,6 +77,15 @@ def game_accounts(forum: Forum, setup: GameSetup) -> dict[str, str]:
             forum.add_user(seat.name)
     return {name: forum.new_user_key(name) for name in [*staff, *(s.name for s in setup.seats)]
             if name != setup.bot_username}
+
+
+def bound(forum: Forum, setup: GameSetup) -> GameSetup:
+    """The set-up with every place's forum user id, as `modbot check` writes them into a game
+    file: a rehearsal made the accounts, so it knows them (no look-up at the start)."""
+    given = {name.lower() for name, _ in setup.user_ids}
+    ids = [(name, user.id) for name in places(setup)
+           if name.lower() not in given and (user := forum.user(name)) is not None]
+    return dataclasses.replace(setup, user_ids=(*setup.user_ids, *ids))
 
 
 
@@ -136,6 +146,7 @@ class Rehearsal:
     def create_accounts(self) -> None:
         keys = game_accounts(self.server.forum, self.setup)
         self.keys.update({name.lower(): key for name, key in keys.items()})
+        self.setup = bound(self.server.forum, self.setup)
 
     def open_topic(self, first_post: dict) -> int:
         host = self.setup.storytellers[0] if self.setup.storytellers else "system"
@@ -276,8 +287,11 @@ class Rehearsal:
 
     def thread(self) -> list[dict]:
         topic = self.server.forum.topics[self.setup.topic_id or 0]  # a rehearsal's game has one
+        forum = self.server.forum
         return [{"post_number": p.post_number, "username": p.username, "raw": p.raw,
-                 "created_at": p.created_at} for p in topic.visible_posts()]
+                 "created_at": p.created_at, "id": p.id, "version": p.version,
+                 "user_id": user.id if (user := forum.user(p.username)) else None}
+                for p in topic.visible_posts()]
 
     def stop(self) -> None:
         if self.bus is not None:

@@ -92,8 +92,9 @@ class Outbox:
     def __init__(self, client: ForumClient, store: Store, *, spacing: float = 0.0,
                  on_failure=None, wall=time.time, max_backoff: float = MAX_BACKOFF,
                  guard=None, on_pm_limit=None, bot_id: int | None = None,
-                 merge_replies: bool = False) -> None:
+                 merge_replies: bool = False, recipients_now=None) -> None:
         self.bot_id = bot_id
+        self.recipients_now = recipients_now  # (row) -> its recipients' names now, by id
         self.merge_replies = merge_replies  # non-staff: never a 4th consecutive reply
         self.guard = guard  # (row, topic id) -> False: not into that conversation (a new one)
         self.on_pm_limit = on_pm_limit  # (row, seconds): the daily limit on new PMs is spent
@@ -200,8 +201,9 @@ class Outbox:
         if topic_id:
             result = self.client.create_post(raw, topic_id=topic_id)
         else:
+            recipients = self.recipients_now(row) if self.recipients_now is not None else None
             result = self.client.create_post(raw, title=row.title, archetype="private_message",
-                                             target_recipients=row.recipients)
+                                             target_recipients=recipients or row.recipients)
         result = result or {}
         if result.get("action") == "enqueued":
             log.warning("outbox %s: queued for approval by the forum", row.key)

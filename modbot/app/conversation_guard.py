@@ -4,7 +4,10 @@ Any participant of a Discourse PM may invite someone else into it (`TopicsContro
 the conversation gains an `invited_user` small action), and the invitee reads the whole
 conversation. So before each private post into an existing conversation the outbox asks this
 guard (`allows`): the conversation's participants (`GET /t/{id}.json`, `details.allowed_users`)
-must be the row's recipients and the bot, no one else. When someone else is there, the post
+must be the row's recipients and the bot, no one else, compared by user id (`expected_ids`:
+the game's places as bound by identities.py), so a player or Storyteller who renamed is never
+taken for an intruder, and a stranger who took their old name never for them. A Storyteller's
+answer in the conversation they wrote from is checked the same way. When someone else is there, the post
 does not go in: the outbox opens a fresh conversation with the same recipients instead (the
 thread's later posts follow it there), a staff bot removes the invitee
 (`PUT /t/{id}/remove-allowed-user`, which Discourse allows staff), and the service is told
@@ -27,20 +30,28 @@ log = logging.getLogger("modbot.app.conversation_guard")
 
 class ConversationGuard:
     def __init__(self, client: ForumClient, bot_username: str, staff: bool,
-                 on_intruder=None) -> None:
+                 on_intruder=None, bot_id: int | None = None, expected_ids=None) -> None:
         self.client = client
         self.bot = bot_username.lower()
+        self.bot_id = bot_id
         self.staff = staff
         self.on_intruder = on_intruder  # (row, topic id, [usernames]) -> None
+        self.expected_ids = expected_ids  # (row) -> the recipients' user ids, or None
 
     def allows(self, row: OutboxRow, topic_id: int) -> bool:
         """May this private row go into conversation `topic_id`? (A thread post: always.)"""
-        if ":pm:" not in row.thread or row.kind != "post":
+        if not (":pm:" in row.thread or ":pmtopic:" in row.thread) or row.kind != "post" \
+                or not row.recipients:
             return True
-        expected = {self.bot} | {r.strip().lower() for r in (row.recipients or "").split(",")}
         details = self.client.topic_by_id(topic_id).get("details", {})
-        extra = sorted(u["username"] for u in details.get("allowed_users") or []
-                       if u.get("username", "").lower() not in expected)
+        people = details.get("allowed_users") or []
+        ids = self.expected_ids(row) if self.expected_ids is not None else None
+        if ids is not None and self.bot_id is not None:
+            extra = sorted(u["username"] for u in people if u.get("id") not in ids | {self.bot_id})
+        else:
+            expected = {self.bot} | {r.strip().lower() for r in row.recipients.split(",")}
+            extra = sorted(u["username"] for u in people
+                           if u.get("username", "").lower() not in expected)
         if not extra:
             return True
         log.warning("outbox %s: conversation %s has %s in it, whom the game did not put there: "

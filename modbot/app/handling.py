@@ -4,7 +4,11 @@
 of the games: thread posts (each game's in post-number order), PMs and edit notices merged in
 the forum's order (`created_at`, then post id), each after the clock ticks that fell due before
 it; a post by the bot itself (known by its user id) only moves the cursor; an author whose user
-id belongs to a seat under another name is a rename, followed first (identities.py); a post
+id is bound to a place of a game under another name is a rename, followed first
+(identities.py); an author whose id is none of a game's places, posting under a name its
+places go or went by, is a stranger: the real accounts' names are asked first (one request),
+and if the name is still the game's the post is not the game's input at all (no command, no
+vote, nothing private), and the Storytellers are told once; a post
 whose time lies before a moment already applied is held (late.py); a PM goes to the game
 `pm_routing.py` finds. Each input's row, its events, the posts it causes and the cursors commit
 in one transaction (`_commit`), adopting what a rebuild found already on the forum.
@@ -72,15 +76,25 @@ class Handling:
 
     def _follow_renames(self, current: dict[int, str], at: datetime) -> None:
         """Each game whose bound users (by id) go by another name now follows the rename;
-        so does the service when the bot's own account was renamed."""
+        so does the service when the bot's own account was renamed. A name another of the
+        game's places holds until its own rename is followed waits for that one."""
         bot = current.get(self.bot_id or 0)
         if bot is not None and bot.lower() != self.settings.bot_username.lower():
             self._bot_renamed(bot, at)
         for game in list(self.games.values()):
-            for user_id, name in list(self.identities.names.get(game.topic_id, {}).items()):
-                new = current.get(user_id)
-                if new is not None and new.lower() != name.lower():
-                    self._rename(game, user_id, name, new, at)
+            names = self.identities.names.get(game.topic_id, {})
+            todo = {i: new for i, new in current.items()
+                    if i in names and new.lower() != names[i].lower()}
+            while todo:
+                held = {n.lower() for i, n in names.items() if i in todo}
+                ready = [i for i, new in todo.items() if new.lower() not in held] or list(todo)
+                for user_id in ready:  # (a swap of two names can only go in some order)
+                    self._rename(game, user_id, names[user_id], todo.pop(user_id), at)
+
+    def _learn_names(self, at: datetime) -> None:
+        """Every place's name now, by id (one request for 50), and the renames followed."""
+        bot = (self.bot_id,) if self.bot_id else ()
+        self._follow_renames(self.identities.renames(at, also=bot), at)
 
     def _bot_renamed(self, new: str, at: datetime) -> None:
         """The bot's account is called `new` now (its key acts by id, so it still works):
@@ -98,18 +112,43 @@ class Handling:
             self.tick_until(game, at)
             self._commit(game, game.on_rename(old, new, at))
 
-    def _author_renamed(self, post: ForumPost) -> None:
-        """A post or PM whose author's id is bound under another name: the games follow first
-        (an author not bound yet whose name is a seat's binds it; someone who is none of the
-        game's, posting under a seat's alias, takes the name from the seat)."""
-        for game in [*self.games.values(), *([self.rebuilding] if self.rebuilding else [])]:
-            self.identities.observe(game, post)  # a seat's first post gives its id
+    def _judge_author(self, post: ForumPost) -> bool:
+        """Follow the author's rename (their id is bound under another name) in every game;
+        False when the author is a stranger to a game under one of its names (see the top)."""
+        games = [*self.games.values(), *([self.rebuilding] if self.rebuilding else [])]
+        for game in games:
             renamed = self.identities.renamed_author(game, post)
+            if renamed is not None and self.identities.holder(game, renamed[1]) not in (
+                    None, post.user_id):  # another place's name: learn where it went first
+                self._learn_names(post.created)
+                renamed = self.identities.renamed_author(game, post)
             if renamed is not None:
                 self._rename(game, post.user_id or 0, *renamed, post.created)
-            elif self.identities.stranger(game, post):  # under a seat's alias? it lapses
-                self.tick_until(game, post.created)
-                self._commit(game, game.on_name_taken(post.username, post.created))
+        if not any(self.identities.stranger(game, post) for game in games):
+            return True
+        self._learn_names(post.created)  # the real accounts' names now
+        strangers = [game for game in games if self.identities.stranger(game, post)]
+        for game in strangers:
+            self._stranger(game, post)
+        return not strangers
+
+    def _stranger(self, game: GameRuntime, post: ForumPost) -> None:
+        """Someone who is none of the game's posted under one of its names: nothing of theirs
+        counts; a seat's old name (an alias) lapses; the Storytellers are told once."""
+        log.warning("game %s: post %s by forum user %s under the name %s, which is not theirs in "
+                    "this game: ignored", game.setup.name, post.id, post.user_id, post.username)
+        self.tick_until(game, post.created)
+        self._commit(game, game.on_name_taken(post.username, post.created))
+        holder = self.identities.holder(game, post.username)
+        place = game.state.setup.is_storyteller(post.username) or game.state.is_seated(
+            post.username)
+        raw = later("stranger.md.j2", name=post.username, user_id=post.user_id,
+                    holder=holder, current=self.identities.names.get(game.topic_id, {}).get(
+                        holder or 0), place=place, pm=post.topic_id != game.topic_id,
+                    topic_id=post.topic_id, post_number=post.post_number)
+        self.commit_outgoing([game.reactor.note_to_storytellers(
+            game.state.setup.storytellers,
+            f"stranger:{post.user_id}:{post.username.lower()}", raw)])
 
     def _rename(self, game: GameRuntime, user_id: int, old: str, new: str,
                 at: datetime) -> None:
@@ -129,8 +168,8 @@ class Handling:
         if number <= game.last_post_number:
             return 0
         by_someone = post.by_someone and not self._is_bot(post)
-        if by_someone:
-            self._author_renamed(post)
+        if by_someone and not self._judge_author(post):
+            by_someone = False  # a stranger under the game's names: not an input
         # live, a deleted post is not an input (a rebuild decides for itself: rebuild.py)
         if not by_someone or (post.deleted_at and self.rebuilding is None):
             game.last_post_number = number
@@ -143,6 +182,8 @@ class Handling:
             step = game.on_late(post.id, number, post.username, at, post.raw)
         else:
             self.tick_until(game, at)
+            if game.names_someone_unknown(post.username, at, post.raw):
+                self._learn_names(at)  # a seat's new name the check has not seen yet?
             step = game.on_post(post.id, number, post.username, at, post.raw)
         self._commit(game, step, last_post_number=number)
         return 1
@@ -153,13 +194,13 @@ class Handling:
             self._commit(game, step)
 
     def members(self) -> list[Member]:
-        return [member(g) for g in self.games.values()]
+        return [member(g, self.identities) for g in self.games.values()]
 
     def _handle_pm(self, post: ForumPost, members: list[Member] | None = None) -> None:
         """A PM the bot can see, for the game `pm_routing` finds (`members`: the games it may
         be for; by default the running games)."""
-        if not self._is_bot(post):
-            self._author_renamed(post)
+        if not self._is_bot(post) and not self._judge_author(post):
+            return  # a stranger under a game's name: routed nowhere
         target = self.router.route(post, members if members is not None else self.members())
         if isinstance(target, Ask):
             self._ask_which_game(post, list(target.games))
@@ -172,11 +213,29 @@ class Handling:
             return
         at = post.created
         self.tick_until(game, at)
-        participants = self.router.participants(post.topic_id)
-        shared = self.router.has_players(post.topic_id, game.state.setup)
+        participants = self._participants(game, post.topic_id)
+        if game.names_someone_unknown(post.username, at, post.raw, participants):
+            self._learn_names(at)
+            participants = self._participants(game, post.topic_id)
+        shared = self.router.has_players(post.topic_id, member(game, self.identities))
         self._commit(game, game.on_pm(post.id, post.topic_id, post.post_number, post.username,
-                                      at, post.raw, shared=shared,
-                                      participants=tuple(sorted(participants))))
+                                      at, post.raw, shared=shared, participants=participants))
+
+    def _participants(self, game: GameRuntime, topic_id: int) -> tuple[str, ...]:
+        """A conversation's participants as the game knows them: a bound id by its name in
+        the game; anyone else by their username, marked with their id where that name is one
+        of the game's (so it names no place)."""
+        binding = self.identities.games.get(game.topic_id)
+        names = []
+        for user_id, name in self.router.people(topic_id).items():
+            if binding is not None and user_id in binding.names:
+                names.append(binding.names[user_id].lower())
+            elif binding is not None and (name in binding.went_by or game.state.is_seated(name)
+                                          or game.state.setup.is_storyteller(name)):
+                names.append(f"{name}#{user_id}")
+            else:
+                names.append(name)
+        return tuple(sorted(names))
 
     def _ask_which_game(self, post: ForumPost, games: list[str]) -> None:
         """A PM from someone in several games, naming none: nothing runs; they are asked."""
@@ -196,6 +255,8 @@ class Handling:
             batch.last_post_numbers[game.game_id] = last_post_number
         batch.cursors.update(step.cursors)
         self.commit_outgoing(list(step.outgoing), batch)
+        if any(name == "PlayerSubstituted" for name, _ in step.events):
+            self.identities.bind_substitutes(game)  # the new player's id, kept (identities.py)
 
     def commit_outgoing(self, outgoing: list[Outgoing], batch: Batch | None = None) -> None:
         """Commit the posts owed, adopting those the forum already shows (see rebuild.py)."""

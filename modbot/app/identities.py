@@ -1,39 +1,67 @@
 """Theory of operation: a forum user is a user id; a username is a name that can change.
 
-Discourse lets a user (or staff) rename an account at any time, and rewrites the old name in
-old posts when it does (app/services/username_changer.rb); the id stays. So every seat and
-every Storyteller of a running game is bound to its user id (`bind`), learnt without a request
-where the forum already says it: the seat's `user_id` from the game file; else the id kept in
-the store (a cursor row `user_id:NAME`); else the author's id of the first post or PM the bot
-reads under that name (`observe`: every post carries `user_id`, so a rebuild binds every seat
-that ever posted for free). A name still unbound is asked in the background
-(`GET /u/NAME.json`, `look_up`), `LOOK_UPS` at each names check, once no game waits to
-start (so an idle cycle still costs 2 requests): Discourse has no
-request that turns many names into ids (its mention check, deal_guard.py, says only which
-exist). A post or PM whose author's id is bound under another name is a rename
-(`renamed_author`): the service feeds it to the game (`GameRuntime.on_rename`) before the post
-itself, so the post counts for the seat. Renames are also looked for without waiting for a
-post: every `check_seconds`, one `GET /user-cards.json?user_ids=…` (Discourse's
-UsersController#cards: up to 50 users by id in one request) for every bound id (`renames`).
+Discourse lets a user (or staff) rename an account at any time, frees the old name at once
+(anyone may register it) and rewrites the old name in old posts (app/services/
+username_changer.rb); the id stays. So every place of a game (each seat, Storyteller, backup,
+and the bot) is bound to a user id BEFORE the game starts, and never re-bound by name after:
+
+- `bind` takes the ids the game file gives (seats' `user_id`, `storyteller_ids`,
+  `backup_ids`, `bot_id`), else those the store kept for this game (a cursor row
+  `bound:TOPIC:NAME` per name as the game file wrote it), and follows the renames the game has
+  folded since to each id's name now;
+- a name still unbound is looked up once, `GET /u/NAME.json` (`look_up`; Discourse has no
+  request that turns many names into ids: its mention check, deal_guard.py, says only which
+  exist), before the game's first read; a game whose names do not all resolve does not start.
+  A running game that was never bound (an upgrade) is bound the same way once, and its
+  Storytellers are shown the result (`upgrade_note`).
+
+Every post and PM is then judged by its author's id (`author`): a bound id is that place,
+whatever name it posts under now (a rename, which the service follows first); an id that is
+none of the game's, posting under a name one of the game's places goes by, is a `STRANGER`
+(the service learns the real account's new name before anything else, and never hands the
+name's place to the stranger). Renames are also looked for without waiting for a post: every
+`check_seconds`, one `GET /user-cards.json?user_ids=…` (Discourse's UsersController#cards: up
+to 50 users by id in one request) for every bound id (`renames`).
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import datetime
 
-from ..adapters.forum import ForumClient, ForumError, NotFound
+from ..adapters.forum import ForumClient, NotFound
 from ..adapters.outgoing import Batch
 from ..adapters.port import ForumPost
 from ..adapters.store import Store
 
 log = logging.getLogger("modbot.app.identities")
 CARDS = 50  # user ids per /user-cards.json request (Discourse's limit)
-LOOK_UPS = 20  # name look-ups a names check (every `check_seconds`)
+LEGACY = "user_id:"  # what builds before the binding kept: the id first seen under a name
 
 
-def cursor_name(username: str) -> str:
-    return f"user_id:{username.lower()}"
+def bound_cursor(topic_id: int, name: str) -> str:
+    return f"bound:{topic_id}:{name.lower()}"
+
+
+def places(setup) -> list[str]:
+    """Every name of a game's file that is a place: seats, Storytellers, backups, the bot."""
+    names = [s.name for s in setup.seats] + list(setup.storytellers) + list(setup.backups)
+    return list(dict.fromkeys([*names, setup.bot_username]))
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One game's places by id: each id's name now, and every name each id went by."""
+
+    names: dict[int, str]  # user id -> its name in the game now
+    went_by: dict[str, int]  # every name (lower) a bound id had in the game -> that id
+    unbound: tuple[str, ...]  # file names with no id (the game cannot start with any)
+
+
+def renames_of(game) -> list[tuple[str, str]]:
+    """The (old, new) renames the game folded, in order."""
+    return [(value[0], value[1]) for kind, value, _ in game.inputs if kind == "rename"]
 
 
 class Identities:
@@ -42,84 +70,133 @@ class Identities:
         self.store = store
         self.check_seconds = check_seconds
         self.last_check: datetime | None = None  # forum time (a rehearsal's clock keeps pace)
-        self.names: dict[int, dict[int, str]] = {}  # topic id -> user id -> name in the game
-        self.unbound: dict[int, set[str]] = {}  # topic id -> lower-cased names with no id yet
-        self.missing: set[str] = set()  # names the forum answered 404 for (renamed away?)
+        self.games: dict[int, Binding] = {}
 
-    def remember(self, username: str, user_id: int) -> None:
-        self.store.commit(Batch(cursors={cursor_name(username): user_id}))
+    @property
+    def names(self) -> dict[int, dict[int, str]]:
+        """topic id -> user id -> name in the game now."""
+        return {topic: binding.names for topic, binding in self.games.items()}
 
-    def bind(self, game) -> None:
-        """Bind the game's seats and Storytellers (as the game names them now) to the user ids
-        known without asking; the rest wait for a post (`observe`) or a look-up."""
-        given = dict(game.setup.user_ids)
-        first = dict(game.options.threads)  # a renamed player -> the name the file gave
-        bound: dict[int, str] = {}
-        unbound: set[str] = set()
-        for name in [s.name for s in game.state.seats] + list(game.state.setup.storytellers):
-            filed = first.get(name.lower(), name.lower())
-            user_id = next((i for n, i in given.items() if n.lower() == filed), None)
-            user_id = user_id or self.store.cursor(cursor_name(name))
-            if user_id:
-                bound[user_id] = name
-            else:
-                unbound.add(name.lower())
-        self.names[game.topic_id] = bound
-        self.unbound[game.topic_id] = unbound
+    # -- binding, before the game starts ----------------------------------------------------
 
-    def observe(self, game, post: ForumPost) -> None:
-        """A post or PM by a name of the game not bound yet binds that name to its author."""
-        unbound = self.unbound.get(game.topic_id)
-        if not unbound or post.username.lower() not in unbound or not post.user_id:
-            return
-        if post.user_id in self.names.get(game.topic_id, {}):
-            return  # a bound user now using the name: a rename, not a new binding
-        self._bind_name(post.username, post.user_id)
+    def filed_ids(self, setup, topic_id: int) -> dict[str, int]:
+        """{file name (lower): id} from the game file, then from what the store kept."""
+        given = {name.lower(): user_id for name, user_id in setup.user_ids}
+        kept = self.store.cursors_with(f"bound:{topic_id}:")
+        for name in places(setup):
+            key = name.lower()
+            if key not in given and bound_cursor(topic_id, name) in kept:
+                given[key] = kept[bound_cursor(topic_id, name)]
+        return given
 
-    def _bind_name(self, name: str, user_id: int) -> None:
-        """Bind `name` to `user_id` in every game that has it unbound, and keep it."""
-        for topic_id, unbound in self.unbound.items():
-            if name.lower() in unbound:
-                unbound.discard(name.lower())
-                self.names.setdefault(topic_id, {})[user_id] = name
-        self.remember(name, user_id)
+    def unbound(self, setup, topic_id: int) -> list[str]:
+        ids = self.filed_ids(setup, topic_id)
+        return [name for name in places(setup) if name.lower() not in ids]
 
-    def look_up(self, limit: int = LOOK_UPS) -> int:
-        """Ask the forum for up to `limit` unbound names' ids (the background's share)."""
-        todo = sorted({n for names in self.unbound.values() for n in names} - self.missing)
-        for name in todo[:limit]:
-            try:
-                user = self.client.account(name)
-            except NotFound:
-                log.warning("no forum user is called %s now (renamed before they posted?)",
-                            name)
-                self.missing.add(name)
+    def look_up(self, topic_id: int, names: list[str], legacy: bool = False) -> dict[str, int | None]:
+        """Each name's forum user id now (None: no one is called that), kept for this game.
+        With `legacy`, an id an earlier build saw under the name is taken first (an upgrade:
+        the id of the first post read under it, before any rename)."""
+        found: dict[str, int | None] = {}
+        for name in names:
+            user_id = self.store.cursor(LEGACY + name.lower()) if legacy else None
+            if user_id is None:
+                try:
+                    user_id = self.client.account(name).id
+                except NotFound:
+                    log.warning("no forum user is called %s: that place stays unbound", name)
+                    found[name] = None
+                    continue
+            found[name] = user_id
+            self.store.commit(Batch(cursors={bound_cursor(topic_id, name): user_id}))
+        return found
+
+    def bind(self, game) -> Binding:
+        """Bind a game's places (file names) to their ids and follow its folded renames."""
+        ids = self.filed_ids(game.setup, game.topic_id)
+        names = {user_id: file_name for file_name in places(game.setup)
+                 if (user_id := ids.get(file_name.lower())) is not None}
+        went_by = {name.lower(): user_id for user_id, name in names.items()}
+        for old, new in renames_of(game):
+            for user_id, name in list(names.items()):
+                if name.lower() == old.lower():
+                    names[user_id] = new
+                    went_by[new.lower()] = user_id
+        self.bind_substitutes(game, names, went_by)
+        unbound = tuple(n for n in places(game.setup) if n.lower() not in ids)
+        binding = Binding(names, went_by, unbound)
+        self.games[game.topic_id] = binding
+        return binding
+
+    def bind_substitutes(self, game, names: dict[int, str] | None = None,
+                         went_by: dict[str, int] | None = None) -> list[str]:
+        """A seat the game gave someone after its start (`!sub`): bound to the id the game
+        file gave that name (a backup's), else the one the store kept for it when the
+        substitution was folded, else looked up now (the name the Storyteller just typed).
+        Returns the names it could not bind."""
+        binding = self.games.get(game.topic_id)
+        names = names if names is not None else binding.names if binding else {}
+        went_by = went_by if went_by is not None else binding.went_by if binding else {}
+        given = {n.lower(): i for n, i in game.state.setup.user_ids}
+        filed = {n.lower() for n in places(game.setup)}  # bound, or `unbound`, already
+        missing = []
+        for seat in game.state.seats:
+            key = seat.name.lower()
+            if key in went_by or key in filed:
                 continue
-            except ForumError as exc:
-                log.info("the user id of %s waits: %s", name, exc)
-                return 0
-            self._bind_name(user.username, user.id)
-        return min(limit, len(todo))
+            user_id = given.get(key) or self.store.cursor(bound_cursor(game.topic_id, seat.name))
+            if user_id is None:
+                user_id = self.look_up(game.topic_id, [seat.name]).get(seat.name)
+            if user_id is None:
+                missing.append(seat.name)
+                continue
+            self.store.commit(Batch(cursors={bound_cursor(game.topic_id, seat.name): user_id}))
+            names[user_id] = seat.name
+            went_by[key] = user_id
+        return missing
 
-    def stranger(self, game, post: ForumPost) -> bool:
-        """The post's author is known to be none of the game's users (by id) and goes by a
-        name one of its seats answers to as an alias."""
-        user_id, name = post.user_id, post.username.lower()
-        if not user_id or user_id in self.names.get(game.topic_id, {}) or \
-                name in self.unbound.get(game.topic_id, ()):
-            return False
-        return any(a.lower() == name for s in game.state.setup.seats for a in s.aliases)
+    # -- judging a post by its author's id --------------------------------------------------
 
     def renamed_author(self, game, post: ForumPost) -> tuple[str, str] | None:
         """(old, new) when the post's author is bound to this game under another name."""
-        name = self.names.get(game.topic_id, {}).get(post.user_id or 0)
+        binding = self.games.get(game.topic_id)
+        name = binding.names.get(post.user_id or 0) if binding else None
         if name is None or name.lower() == post.username.lower():
             return None
         return name, post.username
 
+    def is_bound(self, game, user_id: int | None) -> bool:
+        binding = self.games.get(game.topic_id)
+        return bool(binding and user_id and user_id in binding.names)
+
+    def stranger(self, game, post: ForumPost) -> bool:
+        """The post's author is none of the game's places (by id), yet goes by a name one of
+        them goes by now, went by, or that the game cannot bind: never that place."""
+        binding = self.games.get(game.topic_id)
+        if binding is None or self.is_bound(game, post.user_id):
+            return False
+        name = post.username.lower()
+        current = {n.lower() for n in binding.names.values()}
+        current |= {n.lower() for n in binding.unbound}
+        current |= {s.name.lower() for s in game.state.seats}
+        current |= {s.lower() for s in game.state.setup.storytellers}
+        return name in current or name in binding.went_by
+
+    def holder(self, game, name: str) -> int | None:
+        """The id bound to a name the game's places go or went by."""
+        binding = self.games.get(game.topic_id)
+        return binding.went_by.get(name.lower()) if binding else None
+
+    def ids_of(self, game, names) -> set[int]:
+        return {i for n in names if (i := self.holder(game, n)) is not None}
+
+    # -- renames ----------------------------------------------------------------------------
+
     def renamed(self, game, user_id: int, new: str) -> None:
-        self.names.setdefault(game.topic_id, {})[user_id] = new
-        self.remember(new, user_id)
+        binding = self.games.get(game.topic_id)
+        if binding is not None:
+            binding.names[user_id] = new
+            binding.went_by[new.lower()] = user_id
 
     def due(self, now: datetime) -> bool:
         if self.last_check is None or now < self.last_check:
@@ -128,13 +205,16 @@ class Identities:
         return self.check_seconds > 0 and (now - self.last_check).total_seconds() >= \
             self.check_seconds
 
-    def renames(self, now: datetime, also: tuple[int, ...] = ()) -> dict[int, str]:
-        """Every bound user's current username (and `also`'s: the bot's), by id (one request
-        per 50 users)."""
-        self.last_check = now
-        ids = sorted({i for bound in self.names.values() for i in bound} | set(also))
+    def current_names(self, ids) -> dict[int, str]:
+        """Each of these users' username now, by id (one request per 50 users)."""
+        ids = sorted(set(ids))
         current: dict[int, str] = {}
         for start in range(0, len(ids), CARDS):
             for user in self.client.users_by_ids(ids[start:start + CARDS]):
                 current[user.id] = user.username
         return current
+
+    def renames(self, now: datetime, also: tuple[int, ...] = ()) -> dict[int, str]:
+        """Every bound user's current username (and `also`'s: the bot's), by id."""
+        self.last_check = now
+        return self.current_names({i for b in self.games.values() for i in b.names} | set(also))

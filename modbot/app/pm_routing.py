@@ -8,8 +8,11 @@ An admin bot sees every PM on the site, so a PM counts only when:
 A person in several games run by one bot names the game with a `game: NAME` line (a game's
 name or topic id); without it nothing runs and they are asked which game (`Ask`).
 
-The participants of a conversation are asked once per topic (`/t/ID.json`) and remembered.
-The live loop and a rebuild from the forum route with the same rules (`route`).
+The participants of a conversation are asked once per topic (`/t/ID.json`) and remembered, by
+user id: who takes part is decided by id (the bot, the game's seats and Storytellers as bound
+by identities.py), never by a name someone else may have taken. The author is judged before
+routing (handling.py: a stranger under a game's name never gets here as that name). The live
+loop and a rebuild from the forum route with the same rules (`route`).
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ class Member:
     setup: GameSetup
     seated: frozenset[str]  # lower-case names
     topic_id: int
+    seated_ids: frozenset[int] = frozenset()  # their user ids (a game not started: none)
+    staff_ids: frozenset[int] = frozenset()  # the Storytellers' and the bot's
 
     def is_in(self, author: str) -> bool:
         return self.setup.is_storyteller(author) or author.lower() in self.seated
@@ -57,7 +62,8 @@ class PmRouter:
     def __init__(self, client: ForumClient, bot_username: str) -> None:
         self.client = client
         self.bot = bot_username.lower()
-        self.topics: dict[int, set[str]] = {}  # PM topic id -> its participants
+        self.bot_id: int | None = None  # set once the service knows it
+        self.topics: dict[int, dict[int, str]] = {}  # PM topic id -> user id -> username
 
     def route(self, post: ForumPost, games: list[Member]) -> Member | Ask | None:
         """The game this PM is for (None: not for the bot, or for no game)."""
@@ -74,36 +80,55 @@ class PmRouter:
         game = candidates[0]
         if game.setup.is_storyteller(author):
             return game if self.bot_is_in(post.topic_id) else None
-        if self.bot_is_in(post.topic_id) or self.others_seated(post.topic_id, game, author):
+        if self.bot_is_in(post.topic_id) or self.others_seated(post.topic_id, game, author, post.user_id):
             return game
         return None  # a player's PM with non-players, seen only because the bot is an admin
 
-    def participants(self, topic_id: int) -> set[str]:
-        """Who takes part in a PM (lower-case usernames). Asked once per topic."""
+    def people(self, topic_id: int) -> dict[int, str]:
+        """Who takes part in a PM: user id -> username (lower-case). Asked once per topic."""
         if topic_id not in self.topics:
             details = self.client.topic_by_id(topic_id).get("details", {})
-            self.topics[topic_id] = {u.get("username", "").lower()
-                                     for u in details.get("allowed_users") or []}
+            self.topics[topic_id] = {int(u["id"]): u.get("username", "").lower()
+                                     for u in details.get("allowed_users") or []
+                                     if u.get("id") is not None}
         return self.topics[topic_id]
+
+    def participants(self, topic_id: int) -> set[str]:
+        """Who takes part in a PM (lower-case usernames)."""
+        return set(self.people(topic_id).values())
 
     def bot_is_in(self, topic_id: int) -> bool:
         """An admin bot sees every PM on the site: a Storyteller's PM to someone else is not
         addressed to it."""
-        return self.bot in self.participants(topic_id)
+        people = self.people(topic_id)
+        return self.bot_id in people if self.bot_id is not None else self.bot in people.values()
 
-    def others_seated(self, topic_id: int, game: Member, author: str) -> bool:
-        return bool(self.participants(topic_id) & (game.seated - {author.lower()}))
+    def others_seated(self, topic_id: int, game: Member, author: str,
+                      author_id: int | None = None) -> bool:
+        people = self.people(topic_id)
+        if game.seated_ids and author_id is not None:
+            return bool(set(people) & game.seated_ids - {author_id})
+        return bool(set(people.values()) & (game.seated - {author.lower()}))
 
-    def has_players(self, topic_id: int, game: GameSetup) -> bool:
-        """Players take part (answers to commands then go to the Storytellers' own PM)."""
-        staff = {self.bot, *(s.lower() for s in game.storytellers)}
-        return bool(self.participants(topic_id) - staff)
+    def has_players(self, topic_id: int, game: Member) -> bool:
+        """Someone other than the bot and the Storytellers takes part (answers to commands then
+        go to the Storytellers' own PM)."""
+        people = self.people(topic_id)
+        if game.staff_ids:
+            return bool(set(people) - game.staff_ids - ({self.bot_id} if self.bot_id else set()))
+        staff = {self.bot, *(s.lower() for s in game.setup.storytellers)}
+        return bool(set(people.values()) - staff)
 
 
-def member(game) -> Member:
-    """A running game (a `GameRuntime`), as seated now."""
-    return Member(game.state.setup, frozenset(s.name.lower() for s in game.state.seats),
-                  game.topic_id)
+def member(game, identities=None) -> Member:
+    """A running game (a `GameRuntime`), as seated now (by id, with `identities`)."""
+    seated = frozenset(s.name.lower() for s in game.state.seats)
+    if identities is None:
+        return Member(game.state.setup, seated, game.topic_id)
+    staff = [*game.state.setup.storytellers, game.state.setup.bot_username]
+    return Member(game.state.setup, seated, game.topic_id,
+                  frozenset(identities.ids_of(game, seated)),
+                  frozenset(identities.ids_of(game, staff)))
 
 
 def waiting_member(setup: GameSetup) -> Member:

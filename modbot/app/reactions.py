@@ -158,8 +158,10 @@ class Reactor:
 
         key = f"st:{source['channel']}:{source.get('id')}"
         if source["channel"] == "pm" and not source.get("shared"):
+            notes = self.note_to_storytellers(state.setup.storytellers, key, raw)
             return Outgoing(f"{self.options.key}:{key}", f"{self.options.key}:pmtopic:"
-                            f"{source['topic_id']}", raw, topic_id=source["topic_id"])
+                            f"{source['topic_id']}", raw, topic_id=source["topic_id"],
+                            recipients=notes.recipients, title=notes.title)
         return self.note_to_storytellers(state.setup.storytellers, key, raw)
 
     def welcome(self, setup) -> Outgoing:

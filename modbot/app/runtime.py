@@ -138,6 +138,16 @@ class GameRuntime:
                     _events(outcome.events) + _undo_events(undo) + accept_events,
                     outgoing + accepted)
 
+    def names_someone_unknown(self, author: str, at: datetime, raw: str,
+                              participants: tuple[str, ...] | None = None) -> bool:
+        """Would this post or PM (`participants`) be refused for naming no seated player? The
+        core is pure: asked without changing anything (the service then learns the seats'
+        names now before handling it: the name may be a seat's new one)."""
+        post = Post(0, author, at, raw)
+        outcome = handle_post(self.state, post) if participants is None else \
+            handle_pm(self.state, post, participants)
+        return any(r.code == "unknown_player" for r in outcome.rejections)
+
     def on_pm(self, post_id: int, topic_id: int, post_number: int, author: str, at: datetime,
               raw: str, *, shared: bool = False, participants: tuple[str, ...] = ()) -> Step:
         """A PM: a Storyteller's commands (the answer goes to that PM, unless players take part

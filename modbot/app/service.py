@@ -61,12 +61,13 @@ from ..adapters.outbox import Outbox
 from ..adapters.outgoing import Batch
 from ..adapters.store import Store
 from ..core import GameSetup
-from .conversation_guard import ConversationGuard, intrusion_notes
+from .conversation_guard import ConversationGuard
 from .deal_guard import DealGuard, held_note, reading_note
 from .edit_sweep import EditSweep
 from .handling import Handling
 from .identities import Identities
 from .intake import Intake, Wake, highest_post_numbers
+from .outbox_hooks import OutboxHooks
 from .pm_routing import PmRouter
 from .reactions import GameOptions
 from .rebuild import Adoption, Rebuilt, ran_before
@@ -122,6 +123,7 @@ class Service(Handling, Intake):
         self.identities = Identities(client, store, self.settings.names_minutes * 60)
         self.bot_id: int | None = None  # the bot's forum user id (its posts, whatever its name)
         self.long_reads = PagedReads(store=store)  # a new or rebuilt game's thread, by id
+        self.hooks = OutboxHooks(self)  # what the outbox asks of the games (outbox_hooks.py)
 
     # -- start-up ---------------------------------------------------------------------------
 
@@ -148,18 +150,22 @@ class Service(Handling, Intake):
             raise ConfigurationError(f"the bot account {self.settings.bot_username!r} does not "
                                      "exist on the forum") from exc
         self.bot_id = me.id
+        self.router.bot_id = me.id
         self.client.api_user_id = self.bot_id  # by id from now on: a rename leaves it working
         staff = me.staff
         spacing = self.settings.post_spacing
         if spacing is None:  # Discourse's gap between a non-staff account's posts, and a margin
             spacing = 0.0 if staff else 31.0 if me.trust_level == 0 else 6.0
         guard = ConversationGuard(self.client, self.settings.bot_username, staff,
-                                  on_intruder=self._intruder)
+                                  on_intruder=self.hooks.intruder, bot_id=me.id,
+                                  expected_ids=self.hooks.recipient_ids)
         self.conversations = guard
         self.outbox = Outbox(self.client, self.store, spacing=spacing,
-                             on_failure=self._failure_report, on_pm_limit=self._pm_limit,
+                             on_failure=self.hooks.failure_report,
+                             on_pm_limit=self.hooks.pm_limit,
                              max_backoff=self.settings.max_backoff, guard=guard.allows,
-                             bot_id=self.bot_id, merge_replies=not staff)
+                             bot_id=self.bot_id, merge_replies=not staff,
+                             recipients_now=self.hooks.recipients_now)
 
     def _never_started(self, setup: GameSetup) -> bool:
         row = self.store.find_game(str(topic_of(setup)))
@@ -191,8 +197,8 @@ class Service(Handling, Intake):
             if changed:  # the rules changed since this game's events were stored: compare
                 self.store.commit(check_history(self.store, runtime, inputs, derived))
         runtime.last_post_number = max(runtime.last_post_number, row.last_post_number)
-        self.identities.bind(runtime)
         folded = len(runtime.inputs)
+        self._bind(runtime, upgrade=bool(folded))
         try:  # one request a game at start: reading the topic also proves it exists
             if folded:
                 caught = self.catch_up(runtime)
@@ -204,6 +210,24 @@ class Service(Handling, Intake):
             raise ConfigurationError(f"game {setup.name!r}: topic {setup.topic_id} not found "
                                      "(or the bot cannot see it)") from exc
         self.games[topic_id] = runtime
+
+    def _bind(self, game: GameRuntime, upgrade: bool) -> None:
+        """Bind the game's places to their user ids (identities.py) before its first read: the
+        names the game file and the store do not bind are looked up now. A new game with a
+        name no one holds does not start; a running game bound for the first time (an
+        upgrade) goes on, and its Storytellers are shown the result."""
+        unbound = self.identities.bind(game).unbound
+        if not unbound:
+            return
+        found = self.identities.look_up(game.topic_id, list(unbound), legacy=upgrade)
+        binding = self.identities.bind(game)
+        if upgrade:
+            self.commit_outgoing([game.reactor.note_to_storytellers(
+                game.setup.storytellers, "bound:" + "+".join(sorted(n.lower() for n in found)),
+                later("bound_at_upgrade.md.j2", found=found, names=binding.names))])
+        elif binding.unbound:
+            raise ConfigurationError(f"game {game.setup.name!r}: no forum user is called "
+                                     f"{', '.join(binding.unbound)}: fix the game file")
 
     def save_snapshots(self, every: float | None = None) -> None:
         """Snapshot the games with new inputs (see snapshot.py); `every=0` at a stop."""
@@ -247,10 +271,7 @@ class Service(Handling, Intake):
                 report.posts = self._read_new(wake)
             with budget.spending(Priority.BACKGROUND):
                 if self.identities.due(now):
-                    bot = (self.bot_id,) if self.bot_id else ()
-                    self._follow_renames(self.identities.renames(now, also=bot), now)
-                    if not self.waiting:  # start-up and rebuild reads first
-                        self.identities.look_up()
+                    self._learn_names(now)
         except ForumError as exc:  # any read error: logged, read again next cycle
             self._deferred(report, exc)
         else:  # the clock moves only once the posts before it are read
@@ -355,43 +376,3 @@ class Service(Handling, Intake):
         except ForumError as exc:  # any other answer to the marker search: next drain
             log.error("outbox paused: %s", exc)
             return 0
-
-
-    def _intruder(self, row, topic_id: int, names: list[str]) -> None:
-        """Someone the game did not put there joined a private conversation (see
-        conversation_guard.py): the player is told in their new one, the Storytellers what the
-        newcomers could read."""
-        self.router.topics.pop(topic_id, None)
-        game = next((g for g in self.games.values() if row.key.startswith(g.options.key + ":")),
-                    None)
-        if game is None:
-            return
-        recipients = [r for r in (row.recipients or "").split(",") if r]
-        player = None if row.thread.endswith(":pm:storytellers") or not recipients \
-            else recipients[0]
-        self.commit_outgoing(intrusion_notes(game.reactor, player, topic_id, names,
-                                             game.state.setup.storytellers))
-
-    def _pm_limit(self, row, seconds: float) -> None:
-        """The bot's new conversations for the day are spent: each game with some waiting is
-        told once per day's window, in its Storytellers' conversation."""
-        waiting = [r for r in self.store.pending() if self.started.opens_conversation(r)]
-        for game in self.games.values():
-            mine = [r for r in waiting if r.key.startswith(game.options.key + ":")]
-            if mine:
-                window = int((time.time() + seconds) // 3600)
-                self.commit_outgoing([game.reactor.note_to_storytellers(
-                    game.state.setup.storytellers, f"pm-limit:{window}",
-                    later("pm_limit.md.j2", waiting=len(mine), hours=max(1, round(seconds / 3600)),
-                           bot=self.settings.bot_username))])
-
-    def _failure_report(self, row, error: str):
-        game = next((g for g in self.games.values() if row.key.startswith(g.options.key + ":")),
-                    None)
-        if game is None or row.thread.endswith(":pm:storytellers") or not game.setup.storytellers:
-            return None
-        recipients = tuple(filter(None, (row.recipients or "").split(",")))
-        recipients = tuple(r for r in recipients if r not in game.setup.storytellers)
-        if not recipients and ":pm:" in row.thread:
-            recipients = (row.thread.rsplit(":pm:", 1)[1],)
-        return game.reactor.failure_report(game.setup.storytellers, row.key, error, recipients)

@@ -30,7 +30,7 @@ GAME_KEYS = {
     "night", "discussion", "nomination", "voting", "night_action_lock",
     "script", "script_add", "bluffs", "remind_before_lock", "hand_nudge_hours", "fabled", "revolutionary",
     "lil_monsta", "picture", "vote_counts", "vote_forms", "prod_hours", "backups", "reveal",
-    "signup_topic_id", "players_max", "signups_close",
+    "signup_topic_id", "players_max", "signups_close", "storyteller_ids", "backup_ids", "bot_id",
 }
 SEAT_KEYS = {"player", "user_id", "aliases", "dead", "ghost_vote", "traveller", "character", "thinks",
              "alignment", "evil_team", "bluffs"}
@@ -125,7 +125,7 @@ def parse_game(text: str, path: str = "<game file>", base: Path | None = None) -
         reveal=_reveal(lines, game),
         fabled=fabled,
         revolutionary=revolutionary_from_file(lines, game, seats, fabled),
-        user_ids=_user_ids(lines, data.get("seat")),
+        user_ids=_user_ids(lines, data.get("seat"), game),
         lil_monsta=_lil_monsta(lines, game, script),
     )
 
@@ -296,20 +296,48 @@ def _seats(lines: _Lines, raw) -> tuple[Seat, ...]:
     return tuple(seats)
 
 
-def _user_ids(lines: _Lines, raw) -> tuple[tuple[str, int], ...]:
-    """Each seat's forum user id, where the file gives one (`user_id = 123`): it binds the
-    seat to that account whatever its name becomes."""
-    found = []
+def _user_ids(lines: _Lines, raw, game: dict) -> tuple[tuple[str, int], ...]:
+    """The forum user id of each seat (`user_id = 123`), of each Storyteller and backup
+    (`storyteller_ids`, `backup_ids`: in the order of `storytellers` and `backups`) and of the
+    bot (`bot_id`), where the file gives one: it binds that place to that account whatever
+    its name becomes (app/identities.py). One account holds one place."""
+    found: list[tuple[str, int, int | None]] = []
     for index, entry in enumerate(raw or ()):
         value = entry.get("user_id")
         if value is None:
             continue
-        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-            raise lines.error(lines.key("user_id", lines.seat(index)),
-                              f"seat {index + 1}: user_id must be a forum user id (a whole "
-                              "number above 0)")
-        found.append((str(entry["player"]).strip(), value))
-    return tuple(found)
+        line = lines.key("user_id", lines.seat(index))
+        found.append((str(entry["player"]).strip(), _id(lines, line, value, f"seat {index + 1}: user_id"),
+                      line))
+    for names_key, ids_key in (("storytellers", "storyteller_ids"), ("backups", "backup_ids")):
+        found.extend(_listed_ids(lines, game, names_key, ids_key))
+    if "bot_id" in game:
+        line = lines.game_key("bot_id")
+        found.append((str(game.get("bot", "modbot")), _id(lines, line, game["bot_id"], "game.bot_id"), line))
+    holders: dict[int, str] = {}
+    for name, user_id, line in found:
+        if user_id in holders and holders[user_id].casefold() != name.casefold():
+            raise lines.error(line, f"user id {user_id} is given to both {holders[user_id]} and "
+                              f"{name}: one forum account holds one place")
+        holders[user_id] = name
+    return tuple((name, user_id) for name, user_id, _ in found)
+
+
+def _listed_ids(lines: _Lines, game: dict, names_key: str, ids_key: str):
+    """(name, id, line) of a list of ids given beside a list of names, in the same order."""
+    if ids_key not in game:
+        return []
+    names, ids, line = _names(lines, game, names_key), game[ids_key], lines.game_key(ids_key)
+    if not isinstance(ids, list) or len(ids) != len(names):
+        raise lines.error(line, f"game.{ids_key}: a list of forum user ids, one for each of "
+                          f"game.{names_key} in the same order ({len(names)})")
+    return [(name, _id(lines, line, value, f"game.{ids_key}"), line) for name, value in zip(names, ids, strict=True)]
+
+
+def _id(lines: _Lines, line: int | None, value, where: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise lines.error(line, f"{where} must be a forum user id (a whole number above 0)")
+    return value
 
 
 def _extra_aliases(lines: _Lines, table, seats: tuple[Seat, ...]) -> tuple[Seat, ...]:

@@ -41,10 +41,12 @@ def forum(tmp_path):
                                            "scopes": "write,message_bus,session_info"})
     save_key(tmp_path / "modbot.key", SavedKey(server.url, "modbot", granted.key, "c1"))
     started = datetime.now(UTC) - timedelta(hours=37)  # now: day 1's nominations
+    # every place's user id in the file, as `modbot check` writes them (no look-up at start)
     (tmp_path / "game.toml").write_text(
         f'[game]\nname = "Bus test"\nstorytellers = ["nightingale"]\ntopic_id = {topic}\n'
+        f'storyteller_ids = [{forum.user("nightingale").id}]\nbot_id = {bot.id}\n'
         f'first_night_starts = "{started:%Y-%m-%dT%H:%M:%SZ}"\n'
-        + "".join(f'[[seat]]\nplayer = "{n}"\n' for n in PLAYERS))
+        + "".join(f'[[seat]]\nplayer = "{n}"\nuser_id = {forum.user(n).id}\n' for n in PLAYERS))
     yield server, topic, tmp_path
     server.stop()
 

@@ -1,7 +1,9 @@
 """Names asked in the fewest requests Discourse allows (deal_guard.py, identities.py): the
-mention check answers many names at once; a seat's id comes from its first post, or from a
-look-up in the background; a long thread is read by id (thread_reads.py)."""
+mention check answers many names at once; a place's id comes from the game file, or from one
+look-up before the game starts, kept in the store, never from a post; a long thread is read by
+id (thread_reads.py)."""
 
+import dataclasses
 from datetime import UTC, datetime
 
 import pytest
@@ -70,29 +72,34 @@ class _Game:
         self.topic_id = setup.topic_id
         self.state = type("State", (), {"seats": setup.seats, "setup": setup})()
         self.options = type("Options", (), {"threads": ()})()
+        self.inputs: list[tuple] = []
 
 
-def test_a_seat_is_bound_by_its_first_post_and_a_silent_one_by_a_look_up(forum, tmp_path):
+def test_places_are_bound_by_the_game_file_or_one_look_up_never_by_a_post(forum, tmp_path):
     server, _, topic = forum
     store = Store(f"sqlite:///{tmp_path}/names.sqlite")
     try:
         identities = Identities(ForumClient(server.url, "modbot", KEY), store)
-        game = _Game(_setup(1, ["Alex", "Brianna", "Cameron"], topic))
-        identities.bind(game)
-        assert identities.names[topic] == {}  # nothing asked at the start
         alex = server.forum.user("Alex")
-        identities.observe(game, ForumPost(1, topic, 2, "Alex", "2026-12-02T10:00:00Z",
-                                           user_id=alex.id))
-        assert identities.names[topic] == {alex.id: "Alex"}
+        setup = _setup(1, ["Alex", "Brianna", "Cameron"], topic)
+        game = _Game(dataclasses.replace(setup, user_ids=(("Alex", alex.id),)))
+        binding = identities.bind(game)
+        assert binding.names == {alex.id: "Alex"}  # the file's id, nothing asked
+        assert binding.unbound == ("Brianna", "Cameron", "modbot")
+        zed = server.forum.add_user("Zed")  # in no game
+        stranger = ForumPost(1, topic, 2, "Brianna", "2026-12-02T10:00:00Z", user_id=zed.id)
+        assert identities.stranger(game, stranger)  # an unbound name is no one's to take
         before = server.counts["GET /users/{username}.json"]
-        assert identities.look_up(limit=5) == 3  # Brianna, Cameron, and the Storyteller
+        found = identities.look_up(topic, list(binding.unbound))
         assert server.counts["GET /users/{username}.json"] - before == 3
-        ids = {server.forum.user(n).id: n for n in ("Alex", "Brianna", "Cameron", "modbot")}
-        assert {i: n.lower() for i, n in identities.names[topic].items()} == \
-            {i: n.lower() for i, n in ids.items()}
+        assert found == {n: server.forum.user(n).id for n in ("Brianna", "Cameron", "modbot")}
         again = Identities(ForumClient(server.url, "modbot", KEY), store)
-        again.bind(game)  # a restart: the ids are in the store
-        assert again.names[topic] == identities.names[topic] and not again.unbound[topic]
+        rebound = again.bind(game)  # a restart: the ids are in the store
+        assert rebound.names == identities.bind(game).names and not rebound.unbound
+        assert again.stranger(game, stranger)  # Zed's account under Brianna's name
+        assert not again.stranger(game, dataclasses.replace(stranger, username="Zed"))
+        cameron = dataclasses.replace(stranger, user_id=server.forum.user("Cameron").id)
+        assert again.renamed_author(game, cameron) == ("Cameron", "Brianna")  # by id: a rename
     finally:
         store.close()
 

@@ -6,6 +6,7 @@ for the past.
 the registry and the sub-packages (commit 19106a8): two nights and a day, 48 posts sent.
 """
 
+import dataclasses
 import json
 import shutil
 import subprocess
@@ -63,7 +64,9 @@ def test_an_old_database_derives_the_posts_it_sent_and_only_newer_kinds_besides(
 
 def test_starting_on_an_old_database_owes_the_forum_nothing(tmp_path):
     """Start-up folds the stored inputs without sending what they derive: the deaths of the
-    old game are not told again, nor anything else."""
+    old game are not told again, nor anything else. The one thing owed is new: the game's
+    places, never bound by id before this version, are bound once, and the Storytellers are
+    shown the result."""
     from modbot.adapters.forum import ForumClient
     from modbot.app.service import Service, Settings
     from modbot.rehearsal import demo_rehearsal
@@ -71,10 +74,18 @@ def test_starting_on_an_old_database_owes_the_forum_nothing(tmp_path):
     store = Store(_copy(tmp_path))
     try:
         client = ForumClient(rehearsal.url, "modbot", rehearsal.server.api_key)
-        service = Service(client, store, [rehearsal.setup],
+        setup = dataclasses.replace(rehearsal.setup, user_ids=())  # the demo's file: no ids
+        service = Service(client, store, [setup],
                           Settings(bot_username="modbot", vote_count_minutes=240))
         service.start()
-        assert store.pending() == [] and OutboxRow.select().count() == 48
+        owed = store.pending()
+        assert [row.key for row in owed] == ["g1:bound:" + "+".join(sorted(
+            n.lower() for n in [*(s.name for s in rehearsal.setup.seats),
+                                *rehearsal.setup.storytellers, "modbot"]))]
+        assert "now known by their forum account" in owed[0].raw
+        assert OutboxRow.select().count() == 49
+        service.start_game(setup)  # a second start: bound already, nothing owed
+        assert len(store.pending()) == 1
     finally:
         store.close()
         rehearsal.stop()

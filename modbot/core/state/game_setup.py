@@ -90,7 +90,8 @@ class GameSetup:
     fabled: tuple[str, ...] = ()  # Fabled in play (ids), announced publicly
     revolutionary: tuple[str, ...] = ()  # the Revolutionary's two neighbouring players
     lil_monsta: bool = False  # Lil' Monsta is the Demon: no seat holds it, Minions babysit
-    user_ids: tuple[tuple[str, int], ...] = ()  # (seat, forum user id) the game file gives
+    # (name, forum user id) the game file gives: seats, Storytellers, backups and the bot
+    user_ids: tuple[tuple[str, int], ...] = ()
     roster: Roster = field(init=False, repr=False, compare=False)
     seat_index: dict[str, int] = field(init=False, repr=False, compare=False)
 

@@ -270,17 +270,23 @@ def _seats_reordered(state: GameState, e: SeatsReordered) -> GameState:
 
 
 def _player_substituted(state: GameState, e: PlayerSubstituted) -> GameState:
+    """NEW takes the seat; each name keeps its own forum account (`setup.user_ids`: the
+    substitute is not the replaced player's account, as a rename would be)."""
     renamed = _renamed(state, e.old, e.new)
+    renamed = renamed.evolve(setup=replace(renamed.setup, user_ids=state.setup.user_ids))
     seats = [replace(s, aliases=(*s.aliases, e.old)) if s.name == e.new else s
              for s in renamed.setup.seats]
     return _with_setup_seats(renamed, seats)
 
 
 def _user_renamed(state: GameState, e: UserRenamed) -> GameState:
+    """The seat (or Storyteller's place) follows its account's new name; the old name stays
+    an alias of that seat; the new name stops being an alias of any other seat (the name is
+    this account's now)."""
     renamed = _renamed(state, e.old, e.new)
-    if not renamed.is_seated(e.new):
-        return renamed
-    seats = [replace(s, aliases=(*s.aliases, e.old)) if s.name == e.new else s
+    new = e.new.casefold()
+    seats = [replace(s, aliases=(*s.aliases, e.old)) if s.name == e.new else
+             replace(s, aliases=tuple(a for a in s.aliases if a.casefold() != new))
              for s in renamed.setup.seats]
     return _with_setup_seats(renamed, seats)
 

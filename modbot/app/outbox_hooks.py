@@ -1,0 +1,97 @@
+"""Theory of operation: what the outbox asks of the service while it sends, by private row.
+
+The outbox (adapters/outbox.py) knows rows, not games. For a private row it asks:
+- `recipient_ids`: the user ids its recipients are bound to in its game (identities.py), so
+  the conversation guard (conversation_guard.py) compares who is in a conversation by id;
+- `recipients_now`: a new conversation's recipients by their names now, asked by id (one
+  `GET /user-cards.json` for the game's places, at most once a minute), so a name someone
+  renamed away from, and someone else took, never receives a grimoire;
+and it reports back: an intruder found in a conversation (`intruder`), the day's new
+conversations spent (`pm_limit`), a post refused for good (`failure_report`). Each answer goes
+to the row's game's Storytellers.
+"""
+
+from __future__ import annotations
+
+import time
+
+from .conversation_guard import intrusion_notes
+from .render import later
+from .runtime import GameRuntime
+
+NAMES_FRESH = 60.0  # seconds a look-up of the places' names serves new conversations
+
+
+class OutboxHooks:
+    def __init__(self, service) -> None:
+        self.service = service
+        self.names_now: dict[int, str] = {}  # user id -> username, asked for new conversations
+        self.asked: dict[int, float] = {}  # topic id -> when (monotonic)
+
+    def game_of(self, row) -> GameRuntime | None:
+        return next((g for g in self.service.games.values()
+                     if row.key.startswith(g.options.key + ":")), None)
+
+    def recipient_ids(self, row) -> set[int] | None:
+        """The user ids a private row's recipients are bound to in its game (None: a name the
+        game has not bound; the guard then compares names)."""
+        game = self.game_of(row)
+        names = [r for r in (row.recipients or "").split(",") if r.strip()]
+        if game is None or not names:
+            return None
+        ids = {self.service.identities.holder(game, name.strip()) for name in names}
+        return None if None in ids else {i for i in ids if i is not None}
+
+    def recipients_now(self, row) -> str | None:
+        """A new conversation's recipients by their names now: each bound to an id in the
+        row's game, asked by id (one request for the game's places, at most once a minute),
+        so a name someone renamed away from, and someone else took, never gets it."""
+        game = self.game_of(row)
+        names = [r.strip() for r in (row.recipients or "").split(",") if r.strip()]
+        if game is None or not names:
+            return None
+        ids = [self.service.identities.holder(game, name) for name in names]
+        if time.monotonic() - self.asked.get(game.topic_id, -NAMES_FRESH) > NAMES_FRESH:
+            bound = self.service.identities.names.get(game.topic_id, {})
+            self.names_now.update(self.service.identities.current_names(bound))
+            self.asked[game.topic_id] = time.monotonic()
+        now = [self.names_now.get(i, name) if i is not None else name
+               for i, name in zip(ids, names, strict=True)]
+        return ",".join(now)
+
+    def intruder(self, row, topic_id: int, names: list[str]) -> None:
+        """Someone the game did not put there joined a private conversation (see
+        conversation_guard.py): the player is told in their new one, the Storytellers what the
+        newcomers could read."""
+        self.service.router.topics.pop(topic_id, None)
+        game = self.game_of(row)
+        if game is None:
+            return
+        recipients = [r for r in (row.recipients or "").split(",") if r]
+        player = None if row.thread.endswith(":pm:storytellers") or ":pmtopic:" in row.thread \
+            or not recipients else recipients[0]
+        self.service.commit_outgoing(intrusion_notes(game.reactor, player, topic_id, names,
+                                             game.state.setup.storytellers))
+
+    def pm_limit(self, row, seconds: float) -> None:
+        """The bot's new conversations for the day are spent: each game with some waiting is
+        told once per day's window, in its Storytellers' conversation."""
+        waiting = [r for r in self.service.store.pending() if self.service.started.opens_conversation(r)]
+        for game in self.service.games.values():
+            mine = [r for r in waiting if r.key.startswith(game.options.key + ":")]
+            if mine:
+                window = int((time.time() + seconds) // 3600)
+                self.service.commit_outgoing([game.reactor.note_to_storytellers(
+                    game.state.setup.storytellers, f"pm-limit:{window}",
+                    later("pm_limit.md.j2", waiting=len(mine), hours=max(1, round(seconds / 3600)),
+                           bot=self.service.settings.bot_username))])
+
+    def failure_report(self, row, error: str):
+        game = self.game_of(row)
+        if game is None or row.thread.endswith(":pm:storytellers") or not game.setup.storytellers:
+            return None
+        recipients = tuple(filter(None, (row.recipients or "").split(",")))
+        recipients = tuple(r for r in recipients if r not in game.setup.storytellers)
+        if not recipients and ":pm:" in row.thread:
+            recipients = (row.thread.rsplit(":pm:", 1)[1],)
+        return game.reactor.failure_report(game.setup.storytellers, row.key, error, recipients)

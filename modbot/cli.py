@@ -339,13 +339,17 @@ def _build_parser() -> argparse.ArgumentParser:
         description="Check, without changing anything: the forum answers; the API key works "
                     "and belongs to the bot account; the account is staff (or what not being "
                     "staff costs); every game topic exists, is a public topic, open and not "
-                    "archived; every seated player and Storyteller is a forum user who can "
+                    "archived; every seat, Storyteller and backup is a forum account who can "
                     "send and receive PMs (with \"did you mean\" for a near miss); the game "
-                    "files and scripts load. One line per problem; exit status 1 if any, 0 "
-                    "when all is ready.",
+                    "files and scripts load. It binds each place to its forum account: the "
+                    "user ids the game file does not give yet are written into it (user_id, "
+                    "storyteller_ids, backup_ids, bot_id). One line per problem; exit status "
+                    "1 if any, 0 when all is ready.",
     )
     p.add_argument("--config", default="config/modbot.toml",
                    help="configuration file (TOML; default: config/modbot.toml)")
+    p.add_argument("--no-write", action="store_true",
+                   help="only report: write no user id into the game files")
     p.set_defaults(command="check_command")
     return parser
 

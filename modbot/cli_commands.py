@@ -280,19 +280,8 @@ def recover_command(args) -> int:
 
 
 def check_command(args) -> int:
-    from .app.preflight import preflight
-    config = _config(args)
-    if config is None:
-        return 2
-    client = config.forum_client()
-    found = preflight(client, config.username, config.games, config.key_kind)
-    for note in found.notes:
-        print(f"note: {note}")
-    for problem in found.problems:
-        print(f"problem: {problem}")
-    if found.ready:
-        print(f"Ready: {len(config.games)} game(s) checked on {config.forum_url}.")
-    return 0 if found.ready else 1
+    from .cli_check import check_command as check
+    return check(args)
 
 
 def export_command(args) -> int:
@@ -339,7 +328,7 @@ def verify_command(args) -> int:
             return 2
         posts = [ThreadPost(p.username, p.raw, p.user_id, p.id, p.version) for p in found]
         verdict = verify_thread(posts, args.bot or _config(args).username, bot_id,
-                                lambda post_id: client.post_version(post_id, 1).raw)
+                                lambda post_id, n: client.post_version(post_id, n).raw)
     print(verdict.message)
     return 0 if verdict.ok else 1
 

@@ -102,12 +102,14 @@ class ThreadPost:
 
 
 def verify_thread(posts: list[ThreadPost], bot: str, bot_id: int | None = None,
-                  first_version: Callable[[int], str] | None = None) -> Verdict:
+                  version_of: Callable[[int, int], str] | None = None) -> Verdict:
     """The seal posted at the deal against the grimoire and salt the reveal published. The
     bot's posts are known by its user id (`bot_id`; by name only where the thread gives no
     ids): a post by anyone else carrying the bot's marker is ignored, and said. The seal is
-    read as first posted (`first_version`: the forum's `GET /posts/ID.json?version=1`), so an
-    edit by staff cannot change what was sealed; an edited seal or reveal is said."""
+    read as first posted (`version_of(post id, n)`: the forum's `GET /posts/ID.json?version=N`:
+    the first version that carries the seal; a non-staff bot's seal may join its earlier post
+    in a later version), so an edit by staff cannot change what was sealed; an edited seal or
+    reveal is said."""
     own: dict[str, ThreadPost] = {}
     forged = set()
     for post in posts:
@@ -125,18 +127,44 @@ def verify_thread(posts: list[ThreadPost], bot: str, bot_id: int | None = None,
     if "seal" not in own:
         return Verdict(False, "; ".join([f"no seal posted by {who} in this thread (the deal's post)", *notes]))
     seal, reveal = own["seal"], own.get("reveal:grimoire")
-    sealed_raw = seal.raw
-    if seal.version > 1:
-        if first_version is not None and seal.post_id is not None:
-            sealed_raw = first_version(seal.post_id)
-            notes.append(f"the seal post was edited since the deal ({seal.version} versions): "
-                         "its first version was checked")
-        else:
-            notes.append(f"the seal post was edited since the deal ({seal.version} versions) and "
-                         "its first version could not be read: check it on the forum")
-    if reveal is not None and reveal.version > 1:
+    sealed_raw, changed = _first_posted(seal, "seal", version_of)
+    if changed is None:
+        notes.append(f"the seal post was edited ({seal.version} versions) and its first version "
+                     "could not be read: check it on the forum")
+    elif changed == "proof":
+        notes.append(f"the seal post was edited since the deal ({seal.version} versions): its "
+                     "first version was checked")
+    elif changed == "words":
+        notes.append("the seal post's words were edited since the deal (what it proves is "
+                     "unchanged)")
+    if reveal is not None and _first_posted(reveal, "reveal:grimoire", version_of)[1] != "":
         notes.append(f"the reveal post was edited after it was posted ({reveal.version} versions)")
     return _compare(sealed_raw, reveal.raw if reveal else "", who, notes)
+
+
+def _first_posted(post: ThreadPost, key: str, version_of) -> tuple[str, str | None]:
+    """The text of the first version of `post` that carries the bot's `key` marker, and what
+    changed since: "" (nothing: at most the bot's own later posts joined to it), "words",
+    "proof" (its SHA-256, grimoire or salt), or None (versions that could not be read)."""
+    if post.version <= 1:
+        return post.raw, ""
+    if version_of is None or post.post_id is None:
+        return post.raw, None
+    first = post.raw
+    for number in range(1, post.version + 1):
+        text = version_of(post.post_id, number)
+        if key in MARKER.findall(text):
+            first = text
+            break
+    if _said(first) != _said(post.raw):
+        return first, "proof"
+    return first, "" if first.strip() in post.raw else "words"
+
+
+def _said(raw: str) -> tuple:
+    """What a seal or reveal post proves: its SHA-256, grimoire and salt lines."""
+    return tuple(m.group(1) if (m := pattern.search(raw)) else None
+                 for pattern in (SEAL_LINE, SEALED_JSON, SALT_LINE))
 
 
 def _compare(sealed_raw: str, revealed: str, who: str, notes: list[str]) -> Verdict:

@@ -220,8 +220,13 @@ class ForumClient(DiscourseClient):
         """Up to 50 users by id in one request (`GET /user-cards.json?user_ids=1,2`,
         `UsersController#cards` in Discourse's app/controllers/users_controller.rb): the
         current username of each."""
-        body = self._get("/user-cards.json", user_ids=",".join(map(str, user_ids)))
-        return [ForumUser.from_json(u) for u in body.get("users", [])]
+        return [ForumUser.from_json(u) for u in self.user_cards(user_ids)]
+
+    def user_cards(self, user_ids: list[int]) -> list[dict]:
+        """The user cards of up to 50 users by id, as the forum sends them (trust level and
+        whether they accept a PM included)."""
+        return self._get("/user-cards.json",
+                         user_ids=",".join(map(str, user_ids))).get("users", [])
 
     def topics_listed(self, topic_ids: list[int], page: int = 0) -> dict:
         """The listing of these topics (`GET /latest.json?topic_ids=1,2`, TopicQuery's

@@ -31,6 +31,7 @@ from ..adapters.store import Store
 from .conversation_guard import ConversationGuard
 from .identities import Identities
 from .late import is_late
+from .own_edits import with_edit_notice
 from .pm_routing import Ask, Member, PmRouter, member
 from .rebuild import Adoption
 from .render import later
@@ -254,7 +255,8 @@ class Handling:
         if last_post_number is not None:
             batch.last_post_numbers[game.game_id] = last_post_number
         batch.cursors.update(step.cursors)
-        self.commit_outgoing(list(step.outgoing), batch)
+        self.commit_outgoing([with_edit_notice(self.store, game.topic_id, out)
+                              for out in step.outgoing], batch)
         if any(name == "PlayerSubstituted" for name, _ in step.events):
             self.identities.bind_substitutes(game)  # the new player's id, kept (identities.py)
 

@@ -3,10 +3,18 @@
 For the configuration and each game file it names: the forum answers; the API key works and
 belongs to the configured bot account; the account is staff (or what a non-staff one costs);
 each game topic exists, is a regular topic (not a private message), open and not archived;
-every seated player and every Storyteller is a forum user (a near miss gets "did you mean
+every place (seat, Storyteller, backup) is a forum account (a near miss gets "did you mean
 NAME?", from the forum's own user search) who can receive and send private messages; the game
 files and their scripts load. Each problem is one line in words a host can act on; notes
 (not problems) say what a choice costs. Nothing here changes the forum.
+
+It binds the places to their accounts, in as few requests as Discourse allows: the places the
+game file gives an id are asked together by id (`GET /user-cards.json`, 50 a request); each
+other name once (`GET /u/NAME.json`: Discourse turns no list of names into ids), and its id
+is returned in `Findings.bound` (with the bot's own, from the key's session) for `modbot
+check` to write into the game file, so the game starts bound (app/identities.py). A key the
+forum answers 429 for (a daemon using the same key) stops the check with one line, instead
+of every name reported as not found.
 """
 
 from __future__ import annotations
@@ -14,17 +22,35 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
-from ..adapters.forum import ConfigurationError, ForumClient, ForumError, NotFound, PermanentError
+from ..adapters.forum import (
+    ConfigurationError,
+    ForumClient,
+    ForumError,
+    NotFound,
+    PermanentError,
+    TransientError,
+)
 from ..core import GameSetup
 from ..files.gamefile import GameFileError, load_game
 
 MIN_TRUST_FOR_PMS = 1  # Discourse's default min_trust_to_send_messages
+CARDS = 50  # user ids a /user-cards.json request (UsersController#cards)
+
+
+class KeyBusy(Exception):
+    """The forum refuses this key more requests for now (429)."""
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__(retry_after)
+        self.retry_after = retry_after
 
 
 @dataclass
 class Findings:
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    bound: dict[str, dict[str, int]] = field(default_factory=dict)  # game file -> name -> id
+    bot_id: int | None = None
 
     @property
     def ready(self) -> bool:
@@ -36,13 +62,20 @@ def preflight(client: ForumClient, username: str, game_files: list[str],
     found = Findings()
     if not _account(client, username, found, key_kind):
         return found  # without a working key, nothing else can be asked
-    for path in game_files:
-        try:
-            setup = load_game(path)
-        except GameFileError as exc:
-            found.problems.append(str(exc))
-            continue
-        _game(client, username, setup, found)
+    try:
+        for path in game_files:
+            try:
+                setup = load_game(path)
+            except GameFileError as exc:
+                found.problems.append(str(exc))
+                continue
+            found.bound[path] = _game(client, username, setup, found)
+    except KeyBusy as busy:
+        found.problems.append(
+            f"the forum refuses this key more requests for now (429, for {busy.retry_after:.0f} s):"
+            " another program uses the same key, most likely `modbot run` (a User API key allows"
+            " 20 requests a minute for everything that uses it); run `modbot check` again then,"
+            " or while the daemon is stopped")
     return found
 
 
@@ -65,6 +98,7 @@ def _account(client: ForumClient, username: str, found: Findings, key_kind: str)
         found.problems.append(f"the forum at {client.host} does not answer ({exc}): check "
                               "forum.url")
         return False
+    found.bot_id = int(me["id"]) if me.get("id") is not None else None
     if me["username"].casefold() != username.casefold():
         found.problems.append(f"the API key belongs to {me['username']!r}, not to {username!r}:"
                               " set forum.username, or use that account's key")
@@ -92,7 +126,8 @@ def _key_note(username: str, key_kind: str, staff: bool, trust_level) -> str:
             "one budget (60 requests a minute by default)")
 
 
-def _game(client: ForumClient, username: str, setup: GameSetup, found: Findings) -> None:
+def _game(client: ForumClient, username: str, setup: GameSetup, found: Findings) -> dict:
+    """Check one game; {name: id} of the places it bound by name (and the bot's)."""
     where = f"game {setup.name!r}"
     if any(username.casefold() == s.casefold() for s in setup.storytellers):
         found.problems.append(f"{where}: the bot's account {username!r} is also a Storyteller: "
@@ -101,41 +136,57 @@ def _game(client: ForumClient, username: str, setup: GameSetup, found: Findings)
         found.problems.append(f"{where}: game.bot_username is {setup.bot_username!r} but the "
                               f"bot runs as {username!r}: make them the same")
     _topic(client, setup, where, found)
-    named = _user_ids(client, setup, where, found)
-    for number, seat in enumerate(setup.seats, 1):
-        _user(client, named.get(seat.name, seat.name), f"{where}: seat {number}", found,
-              "fix the seat's player in the game file, or !sub OLD NEW once the game runs")
-    for storyteller in setup.storytellers:
-        _user(client, storyteller, f"{where}: Storyteller", found,
-              "fix game.storytellers in the game file")
+    given = {name.casefold(): user_id for name, user_id in setup.user_ids}
+    cards = _cards(client, sorted(set(given.values())), where, found)
+    bound: dict[str, int] = {}
+    for label, name, fix in _places(setup):
+        if name.casefold() in given:
+            user = _by_id(cards, given[name.casefold()], f"{where}: {label} ({name})", found)
+            if user is not None and user["username"].casefold() != name.casefold():
+                found.notes.append(f"{where}: {label} ({name}): user id {given[name.casefold()]} "
+                                   f"is called {user['username']} on the forum now; the place "
+                                   "follows the account (write that name to match)")
+        else:
+            user = _user(client, name, f"{where}: {label}", found, fix)
+            if user is not None:
+                bound[name] = int(user["id"])
+        if user is not None:
+            _can_message(user, f"{where}: {label}", found)
+    if found.bot_id is not None and setup.bot_username.casefold() not in given:
+        bound[setup.bot_username] = found.bot_id
+    return bound
 
 
-def _user_ids(client: ForumClient, setup: GameSetup, where: str, found: Findings) -> dict:
-    """The seats whose game file gives a `user_id`: that account (one request for all, by id),
-    which the seat follows whatever its name; {seat name: the account's name now}."""
-    given = dict(setup.user_ids)
-    if not given:
-        return {}
-    try:
-        users = {u.id: u.username for u in client.users_by_ids(sorted(given.values()))}
-    except ForumError as exc:
-        found.problems.append(f"{where}: the seats' user ids could not be looked up ({exc})")
-        return {}
-    named = {}
-    for number, seat in enumerate(setup.seats, 1):
-        user_id = given.get(seat.name)
-        if user_id is None:
-            continue
-        if user_id not in users:
-            found.problems.append(f"{where}: seat {number} ({seat.name}): no forum user has id "
-                                  f"{user_id}: fix the seat's user_id, or leave it out")
-            continue
-        named[seat.name] = users[user_id]
-        if users[user_id].casefold() != seat.name.casefold():
-            found.notes.append(f"{where}: seat {number} ({seat.name}): user id {user_id} is "
-                               f"called {users[user_id]} on the forum now; the seat follows the "
-                               "account (write that name as its player to match)")
-    return named
+def _places(setup: GameSetup) -> list[tuple[str, str, str]]:
+    """(label, name, how to fix it) of every place of the game but the bot."""
+    return [(f"seat {number}", seat.name, "fix the seat's player in the game file, or !sub OLD "
+             "NEW once the game runs") for number, seat in enumerate(setup.seats, 1)] + \
+        [("Storyteller", name, "fix game.storytellers in the game file")
+         for name in setup.storytellers] + \
+        [("backup", name, "fix game.backups in the game file") for name in setup.backups]
+
+
+def _cards(client: ForumClient, ids: list[int], where: str, found: Findings) -> dict[int, dict]:
+    """The accounts of these ids (one request a 50), by id."""
+    cards: dict[int, dict] = {}
+    for start in range(0, len(ids), CARDS):
+        try:
+            cards.update({int(u["id"]): u for u in client.user_cards(ids[start:start + CARDS])})
+        except TransientError as exc:
+            if exc.status == 429:
+                raise KeyBusy(exc.retry_after) from exc
+            found.problems.append(f"{where}: the user ids could not be looked up ({exc})")
+        except ForumError as exc:
+            found.problems.append(f"{where}: the user ids could not be looked up ({exc})")
+    return cards
+
+
+def _by_id(cards: dict[int, dict], user_id: int, where: str, found: Findings) -> dict | None:
+    if user_id not in cards:
+        found.problems.append(f"{where}: no forum user has id {user_id}: fix its user id in the "
+                              "game file, or leave it out")
+        return None
+    return cards[user_id]
 
 
 def _topic(client: ForumClient, setup: GameSetup, where: str, found: Findings) -> None:
@@ -160,17 +211,25 @@ def _topic(client: ForumClient, setup: GameSetup, where: str, found: Findings) -
         found.problems.append(f"{where}: topic {setup.topic_id} is {state}: open it first")
 
 
-def _user(client: ForumClient, name: str, where: str, found: Findings, fix: str) -> None:
+def _user(client: ForumClient, name: str, where: str, found: Findings, fix: str) -> dict | None:
+    """The account called `name` now (one request), or None after a problem."""
     try:
-        user = client.user(name)
+        return client.user(name)
     except NotFound:
         near = near_misses(client, name)
         hint = f" (did you mean {' or '.join(near)}?)" if near else ""
         found.problems.append(f"{where}: no forum user is called {name!r}{hint}: {fix}")
-        return
+    except TransientError as exc:
+        if exc.status == 429:
+            raise KeyBusy(exc.retry_after) from exc
+        found.problems.append(f"{where}: {name!r} could not be looked up ({exc})")
     except ForumError as exc:
         found.problems.append(f"{where}: {name!r} could not be looked up ({exc})")
-        return
+    return None
+
+
+def _can_message(user: dict, where: str, found: Findings) -> None:
+    name = user.get("username")
     if (user.get("trust_level") or 0) < MIN_TRUST_FOR_PMS:
         found.problems.append(f"{where}: {name} has trust level {user.get('trust_level')} and "
                               f"cannot send private messages (needs {MIN_TRUST_FOR_PMS}): "

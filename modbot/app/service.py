@@ -68,6 +68,7 @@ from .handling import Handling
 from .identities import Identities
 from .intake import Intake, Wake, highest_post_numbers
 from .outbox_hooks import OutboxHooks
+from .own_edits import OwnEdits
 from .pm_routing import PmRouter
 from .reactions import GameOptions
 from .rebuild import Adoption, Rebuilt, ran_before
@@ -123,6 +124,7 @@ class Service(Handling, Intake):
         self.identities = Identities(client, store, self.settings.names_minutes * 60)
         self.bot_id: int | None = None  # the bot's forum user id (its posts, whatever its name)
         self.long_reads = PagedReads(store=store)  # a new or rebuilt game's thread, by id
+        self.own_edits = OwnEdits(client, store)
         self.hooks = OutboxHooks(self)  # what the outbox asks of the games (outbox_hooks.py)
 
     # -- start-up ---------------------------------------------------------------------------
@@ -272,6 +274,8 @@ class Service(Handling, Intake):
             with budget.spending(Priority.BACKGROUND):
                 if self.identities.due(now):
                     self._learn_names(now)
+                if self.own_edits.due(now):  # the bot's seal and reveal, edited? (own_edits.py)
+                    self.commit_outgoing(self.own_edits.check(list(self.games.values()), now))
         except ForumError as exc:  # any read error: logged, read again next cycle
             self._deferred(report, exc)
         else:  # the clock moves only once the posts before it are read

@@ -85,22 +85,22 @@ def _closes(path: Path, game: dict) -> datetime | None:
 
 def with_signup_topic(text: str, topic_id: int) -> str:
     """The file's text with `signup_topic_id = N` in its [game] table."""
-    return _in_game_table(text, f"signup_topic_id = {topic_id}")
+    return in_game_table(text, f"signup_topic_id = {topic_id}")
 
 
 def with_seats(text: str, seats: list[tuple[str, int]], backups: list[tuple[str, int]],
                order: str) -> str:
     """The file's text with the seats and the backups (name, forum user id) written in;
     `order` says how the seats were ordered (a comment, for the players to see)."""
-    text = _in_game_table(text, "backup_ids = [" + ", ".join(str(i) for _, i in backups) + "]")
-    text = _in_game_table(text, "backups = [" + ", ".join(_quoted(b) for b, _ in backups) + "]")
+    text = in_game_table(text, "backup_ids = [" + ", ".join(str(i) for _, i in backups) + "]")
+    text = in_game_table(text, "backups = [" + ", ".join(_quoted(b) for b, _ in backups) + "]")
     blocks = [f"\n# seats from the sign-ups, {order}"]
     for player, user_id in seats:
         blocks.append(f"[[seat]]\nplayer = {_quoted(player)}\nuser_id = {user_id}\n")
     return text.rstrip("\n") + "\n" + "\n".join(blocks)
 
 
-def _in_game_table(text: str, line: str) -> str:
+def in_game_table(text: str, line: str) -> str:
     lines = text.split("\n")
     start = next((i for i, row in enumerate(lines) if row.strip() == "[game]"), None)
     if start is None:

@@ -123,13 +123,26 @@ def test_a_seal_edited_by_staff_is_read_as_first_posted_and_said(revealed):
         edited = next(p for p in posts if ":seal -->" in p.raw)
         assert edited.version == 2 and forged in edited.raw
         verdict = verify_thread(posts, "modbot", _bot_id(revealed),
-                                lambda post_id: client.post_version(post_id, 1).raw)
+                                lambda post_id, n: client.post_version(post_id, n).raw)
         assert not verdict.ok and verdict.message.startswith("MISMATCH")
         assert "the seal post was edited since the deal" in verdict.message
         assert "the reveal post was edited" in verdict.message
     finally:
         post = forum.posts[seal.id]
         post.raw, post.version, post.versions = original, 1, post.versions[:1]
+
+
+def test_a_seal_a_non_staff_bot_joined_to_its_earlier_post_is_no_edit(revealed):
+    """A non-staff bot's fourth reply in a row joins its last post (a new version of it): the
+    seal's first version is the first that carries it, and nothing was edited."""
+    posts = _posts(revealed)
+    seal = next(p for p in posts if ":seal -->" in p.raw)
+    earlier = "The bot's earlier post.\n\n<!-- modbot:g1:phase:night:1 -->"
+    joined = dataclasses.replace(seal, raw=f"{earlier}\n\n---\n\n{seal.raw}", version=2)
+    versions = {1: earlier, 2: joined.raw}
+    verdict = verify_thread([joined if p is seal else p for p in posts], "modbot",
+                            _bot_id(revealed), lambda post_id, n: versions[n])
+    assert verdict.ok and "edited" not in verdict.message
 
 
 def test_verify_reads_a_thread_file(revealed, tmp_path, capsys):
@@ -189,3 +202,41 @@ def test_the_export_validates_against_its_schema(revealed, tmp_path):
     assert record["schema"] == 1 and record["nights"] and record["days"]
     assert all("text" in said for n in record["nights"] for said in
                (row["said"] for row in n["learned"]))
+
+
+def test_the_daemon_tells_of_its_edited_seal_and_the_reveal_says_so(tmp_path):
+    """A moderator Storyteller edits the bot's seal mid-game: within the hour the Storytellers
+    are told (once), the reveal says the seal was edited, and verify still checks the seal as
+    first posted."""
+    from modbot.adapters.forum import ForumClient
+    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/edited.sqlite")
+    try:
+        play_demo(rehearsal, script)
+        forum = rehearsal.server.forum
+        seal = next(p for p in forum.topics[rehearsal.setup.topic_id].visible_posts()
+                    if ":seal -->" in p.raw)
+        end = datetime.fromisoformat(script[-1]["created_at"]) + timedelta(hours=2)
+        rehearsal.clock.set(end)
+        rehearsal.request("PUT", f"/posts/{seal.id}.json", as_user="nightingale", **{
+            "post[raw]": seal.raw.replace("sealed", "SEALED", 1), "post[edit_reason]": "tidy"})
+        assert forum.posts[seal.id].version == 2
+        for hours in (1.5, 3):  # two hourly checks: told once
+            rehearsal.clock.set(end + timedelta(hours=hours))
+            rehearsal.service.cycle(end + timedelta(hours=hours))
+            rehearsal.service.drain()
+        told = [p for p in forum.posts.values() if ":own-edited:seal:" in p.raw]
+        assert len(told) == 1 and "modbot verify" in told[0].raw
+        at = end + timedelta(hours=4)
+        rehearsal.play([{"username": "nightingale", "raw": "!win good Fatima was found --yes",
+                         "created_at": at.isoformat()},
+                        {"username": "nightingale", "raw": "The grimoire, for all.\n!reveal --yes",
+                         "created_at": (at + timedelta(minutes=1)).isoformat()}])
+        (grimoire,) = [p.raw for p in _posts(rehearsal) if ":reveal:grimoire -->" in p.raw]
+        assert "seal post was edited after the deal" in grimoire
+        client = ForumClient(rehearsal.url, "modbot", rehearsal.server.api_key)
+        verdict = verify_thread(_posts(rehearsal), "modbot", _bot_id(rehearsal),
+                                lambda post_id, n: client.post_version(post_id, n).raw)
+        assert verdict.ok, verdict.message
+        assert "the seal post's words were edited since the deal" in verdict.message
+    finally:
+        rehearsal.stop()

@@ -103,8 +103,8 @@ def test_modbot_check_prints_one_line_per_problem_and_exits_1(tmp_path, forum):
     config.write_text(f'[forum]\nurl = "{forum.url}"\nusername = "modbot"\n'
                       f'[bot]\ndatabase_url = "sqlite:///{tmp_path}/bot.sqlite"\n'
                       f'[[game]]\nfile = "{game}"\n')
-    result = subprocess.run([sys.executable, "-m", "modbot", "check", "--config", str(config)],
-                            capture_output=True, text=True, cwd=ROOT, timeout=60,
+    result = subprocess.run([sys.executable, "-m", "modbot", "check", "--config", str(config),
+                             "--no-write"], capture_output=True, text=True, cwd=ROOT, timeout=60,
                             env={**os.environ, "PYTHONPATH": str(ROOT), "MODBOT_API_KEY": KEY})
     assert result.returncode == 1, result.stderr
     assert result.stdout.strip().splitlines() == [
@@ -123,3 +123,57 @@ def test_a_seats_user_id_wins_over_its_name_and_is_checked(tmp_path, forum):
     wrong = _game(tmp_path, forum, _topic(forum), **{'player = "Gus"': 'player = "Gus"\nuser_id = 9999'})
     found = preflight(ForumClient(forum.url, "modbot", KEY), "modbot", [wrong])
     assert any("no forum user has id 9999" in p for p in found.problems)
+
+
+def _check(tmp_path, forum, game: str, *extra: str) -> subprocess.CompletedProcess:
+    config = tmp_path / "modbot.toml"
+    config.write_text(f'[forum]\nurl = "{forum.url}"\nusername = "modbot"\n'
+                      f'[bot]\ndatabase_url = "sqlite:///{tmp_path}/bot.sqlite"\n'
+                      f'[[game]]\nfile = "{game}"\n')
+    return subprocess.run([sys.executable, "-m", "modbot", "check", "--config", str(config),
+                           *extra], capture_output=True, text=True, cwd=ROOT, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "MODBOT_API_KEY": KEY})
+
+
+def test_check_binds_every_place_and_a_second_check_asks_them_by_id_at_once(tmp_path, forum):
+    """The first check looks each name up once and writes the ids into the game file; from
+    then on the nine places cost one request, by id (with the key's session and the topic:
+    three in all)."""
+    from modbot.files.gamefile import load_game
+    game = _game(tmp_path, forum, _topic(forum))
+    before = sum(forum.counts.values())
+    first = _check(tmp_path, forum, game)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert sum(forum.counts.values()) - before == 2 + 8  # the session, the topic, 8 names
+    assert "bound: " in first.stdout
+    setup = load_game(game)
+    places = [*(s.name for s in setup.seats), "nightingale", "modbot"]
+    assert dict(setup.user_ids) == {n: forum.forum.user(n).id for n in places}
+    before = sum(forum.counts.values())
+    second = _check(tmp_path, forum, game)
+    assert second.returncode == 0 and "bound: " not in second.stdout
+    assert sum(forum.counts.values()) - before == 3
+    assert forum.counts["GET /user-cards.json"] == 1
+    fresh = _game(tmp_path, forum, _topic(forum))
+    text = Path(fresh).read_text()
+    again = _check(tmp_path, forum, fresh, "--no-write")
+    assert again.returncode == 0 and Path(fresh).read_text() == text  # only a report
+
+
+def test_check_on_a_busy_key_says_so_once_instead_of_every_name_unknown(tmp_path):
+    """The key's minute is spent (a daemon on the same key): one line says so."""
+    server = SandboxServer(0, api_key=KEY, admin_api_limit=4).start()
+    try:
+        server.forum.add_user("modbot", moderator=True, trust_level=4)
+        for name in ("nightingale", "Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fatima",
+                     "Gus"):
+            server.forum.add_user(name)
+        result = _check(tmp_path, server, _game(tmp_path, server, 1, **{"topic_id = 1\n": ""}))
+        lines = result.stdout.strip().splitlines()
+        assert result.returncode == 1
+        problems = [line for line in lines if line.startswith("problem:")]
+        assert len(problems) == 1 and "429" in problems[0] and "modbot run" in problems[0]
+        assert not any("could not be looked up" in line or "no forum user" in line
+                       for line in lines)
+    finally:
+        server.stop()

@@ -1,0 +1,63 @@
+"""What `modbot check` does (cli.py parses its arguments): everything a live game needs,
+checked before it starts (app/preflight.py), and each place bound to its forum account: the
+user ids the check found by name are written into the game files (files/idsfile.py) unless
+`--no-write`. A daemon running on the same database is said first: its requests share the
+key's budget. One line for each finding, never a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .cli_config import config_or_none
+from .files.gamefile import load_game
+
+
+def check_command(args) -> int:
+    from .app.preflight import preflight
+    config = config_or_none(args)
+    if config is None:
+        return 2
+    client = config.forum_client()
+    if _daemon_running(config.database_url):
+        print("note: `modbot run` is running on this configuration's database: the check's "
+              "requests share the key's budget with it")
+    found = preflight(client, config.username, config.games, config.key_kind)
+    for note in found.notes:
+        print(f"note: {note}")
+    for problem in found.problems:
+        print(f"problem: {problem}")
+    if not args.no_write:
+        _write_ids(found.bound)
+    if found.ready:
+        print(f"Ready: {len(config.games)} game(s) checked on {config.forum_url}.")
+    return 0 if found.ready else 1
+
+
+def _daemon_running(database_url: str) -> bool:
+    from .adapters.run_lock import AlreadyRunning, RunLock
+    try:
+        RunLock.take(database_url).release()
+    except AlreadyRunning:
+        return True
+    except Exception:  # a database it cannot open: `run` says why; the check goes on
+        return False
+    return False
+
+
+def _write_ids(bound: dict[str, dict[str, int]]) -> None:
+    """Each game file's places bound by the check, written in (files/idsfile.py)."""
+    from .files.idsfile import with_ids
+    for path, found in bound.items():
+        if not found:
+            continue
+        text = Path(path).read_text(encoding="utf-8")
+        new, written = with_ids(text, load_game(path), found)
+        if new == text:
+            continue
+        try:
+            Path(path).write_text(new, encoding="utf-8")
+        except OSError as exc:
+            print(f"problem: cannot write the forum user ids into {path} ({exc.strerror})")
+            continue
+        print(f"bound: {path}: {'; '.join(written)} (each place is its forum account now, "
+              "whatever names change)")

@@ -124,6 +124,9 @@ def verify_thread(posts: list[ThreadPost], bot: str, bot_id: int | None = None,
             forged.add(f"{post.username} (account {post.user_id})" if post.user_id else post.username)
     who = f"account {bot_id}" if bot_id is not None else bot
     notes = [f"ignored a seal or reveal posted by {', '.join(sorted(forged))}, not the bot"] if forged else []
+    if bot_id is None:
+        notes.append(f"the bot was known by its name {bot} only: give --bot-id to know it by "
+                     "its forum account")
     if "seal" not in own:
         return Verdict(False, "; ".join([f"no seal posted by {who} in this thread (the deal's post)", *notes]))
     seal, reveal = own["seal"], own.get("reveal:grimoire")

@@ -30,9 +30,9 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..adapters.forum import ForumClient, NotFound
+from ..adapters.forum import ConfigurationError, ForumClient, NotFound
 from ..adapters.outgoing import Batch
-from ..adapters.port import ForumPost
+from ..adapters.port import ForumPost, ForumUser
 from ..adapters.store import Store
 
 log = logging.getLogger("modbot.app.identities")
@@ -57,6 +57,31 @@ class Binding:
     names: dict[int, str]  # user id -> its name in the game now
     went_by: dict[str, int]  # every name (lower) a bound id had in the game -> that id
     unbound: tuple[str, ...]  # file names with no id (the game cannot start with any)
+
+
+def bot_account(client: ForumClient, setups, name: str) -> ForumUser:
+    """The bot's own account, never found by a name someone else may hold: by the id the
+    game files give (`bot_id`), or as the key's own session (a User API key is its
+    account's); an admin's key with no id given acts as the configured name until the id
+    is known (then by id: `ForumClient.api_user_id`)."""
+    given = {user_id for s in setups for n, user_id in s.user_ids
+             if n.casefold() == name.casefold()}
+    if len(given) > 1:
+        raise ConfigurationError(f"the game files give the bot {name!r} several ids "
+                                 f"({', '.join(map(str, sorted(given)))}): give one")
+    if given and client.user_api_client_id is None:
+        client.api_user_id = next(iter(given))
+    if given or client.user_api_client_id is not None:
+        me = ForumUser.from_json(client.current_user())
+        if given and me.id not in given:
+            raise ConfigurationError(f"the key acts as forum account {me.id} ({me.username}), "
+                                     f"not the bot's ({next(iter(given))}): use the bot's key")
+        return me
+    try:
+        return client.account(name)
+    except NotFound as exc:
+        raise ConfigurationError(f"the bot account {name!r} does not exist on the "
+                                 "forum") from exc
 
 
 def renames_of(game) -> list[tuple[str, str]]:

@@ -65,7 +65,7 @@ from .conversation_guard import ConversationGuard
 from .deal_guard import DealGuard, held_note, reading_note
 from .edit_sweep import EditSweep
 from .handling import Handling
-from .identities import Identities
+from .identities import Identities, bot_account
 from .intake import Intake, Wake, highest_post_numbers
 from .outbox_hooks import OutboxHooks
 from .own_edits import OwnEdits
@@ -146,11 +146,7 @@ class Service(Handling, Intake):
 
     def connect(self) -> None:
         """Check the bot's account; set up the outbox (its cadence: staff or not)."""
-        try:
-            me = self.client.account(self.settings.bot_username)
-        except NotFound as exc:
-            raise ConfigurationError(f"the bot account {self.settings.bot_username!r} does not "
-                                     "exist on the forum") from exc
+        me = bot_account(self.client, self.setups, self.settings.bot_username)
         self.bot_id = me.id
         self.router.bot_id = me.id
         self.client.api_user_id = self.bot_id  # by id from now on: a rename leaves it working

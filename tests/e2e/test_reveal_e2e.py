@@ -149,7 +149,12 @@ def test_verify_reads_a_thread_file(revealed, tmp_path, capsys):
     honest = tmp_path / "thread.json"
     honest.write_text(json.dumps(revealed.thread(), default=datetime.isoformat))
     assert cli.main(["verify", "--thread", str(honest)]) == 0
-    assert capsys.readouterr().out.startswith("OK:")
+    out = capsys.readouterr().out
+    assert out.startswith("OK:") and "give --bot-id" in out  # by name: said
+    assert cli.main(["verify", "--thread", str(honest), "--bot-id", str(_bot_id(revealed))]) == 0
+    assert "give --bot-id" not in capsys.readouterr().out
+    assert cli.main(["verify", "--thread", str(honest), "--bot-id", "9999"]) == 1
+    assert "no seal posted by account 9999" in capsys.readouterr().out
     changed = tmp_path / "changed.json"
     changed.write_text(honest.read_text().replace('\\"character\\":\\"clockmaker\\"',
                                                   '\\"character\\":\\"oracle\\"', 1))

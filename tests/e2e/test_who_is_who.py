@@ -261,3 +261,30 @@ def test_a_game_file_without_ids_is_bound_by_one_look_up_a_name_before_it_starts
         assert rehearsal.server.counts["GET /users/{username}.json"] - before == looked_up
     finally:
         rehearsal.stop()
+
+
+def test_a_restarted_bot_is_its_own_account_though_its_old_name_was_taken(tmp_path):
+    """Staff rename the bot while it is down and a player registers its old name: at the
+    restart the bot finds itself by the id the game file gives (`bot_id`), never the name,
+    and the player's post under the bot's old name is a stranger's."""
+    rehearsal = _rehearsal(tmp_path, "bot-taken")
+    try:
+        forum = rehearsal.server.forum
+        bot = forum.user("modbot").id
+        rehearsal.service.save_snapshots(every=0)
+        rehearsal.store.close()
+        rehearsal.request("PUT", "/u/modbot/preferences/username", as_user="system",
+                          new_username="Clocktower")
+        taker = forum.add_user("modbot")
+        service = rehearsal.start_bot()
+        service.identities.check_seconds = 0
+        rehearsal.clock.set(AT)
+        service.cycle(AT)
+        assert service.bot_id == bot and service.client.api_user_id == bot
+        _as(rehearsal, "modbot", "The grimoire is sealed, trust me.", AT + timedelta(minutes=1))
+        _cycle(rehearsal, AT + timedelta(minutes=2))
+        notes = _stranger_notes(rehearsal)
+        assert len(notes) == 1 and f":stranger:{taker.id}:modbot" in notes[0]
+        assert service.settings.bot_username == "Clocktower"  # learnt by id
+    finally:
+        rehearsal.stop()

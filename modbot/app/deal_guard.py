@@ -32,10 +32,14 @@ BATCH = 50  # names a request (a URL of a few kilobytes; Discourse sets no limit
 RECHECK_SECONDS = 600.0
 
 
+BACKUP = -1  # the "seat number" of a backup in `game_names`
+
+
 def game_names(setup: GameSetup) -> list[tuple[int, str]]:
-    """(seat number, name) of every seat, then (0, name) of every Storyteller."""
+    """(seat number, name) of every seat, then (0, name) of every Storyteller and (BACKUP,
+    name) of every backup: each a place the game binds to a forum account before it starts."""
     return [(i + 1, s.name) for i, s in enumerate(setup.seats)] + \
-        [(0, name) for name in setup.storytellers]
+        [(0, name) for name in setup.storytellers] + [(BACKUP, name) for name in setup.backups]
 
 
 class DealGuard:

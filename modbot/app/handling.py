@@ -113,9 +113,10 @@ class Handling:
             self.tick_until(game, at)
             self._commit(game, game.on_rename(old, new, at))
 
-    def _judge_author(self, post: ForumPost) -> bool:
+    def _judge_author(self, post: ForumPost) -> set[int]:
         """Follow the author's rename (their id is bound under another name) in every game;
-        False when the author is a stranger to a game under one of its names (see the top)."""
+        the topic ids of the games the author is a stranger to, under one of their names
+        (see the top): nothing of theirs goes to those games."""
         games = [*self.games.values(), *([self.rebuilding] if self.rebuilding else [])]
         for game in games:
             renamed = self.identities.renamed_author(game, post)
@@ -126,12 +127,12 @@ class Handling:
             if renamed is not None:
                 self._rename(game, post.user_id or 0, *renamed, post.created)
         if not any(self.identities.stranger(game, post) for game in games):
-            return True
+            return set()
         self._learn_names(post.created)  # the real accounts' names now
         strangers = [game for game in games if self.identities.stranger(game, post)]
         for game in strangers:
             self._stranger(game, post)
-        return not strangers
+        return {game.topic_id for game in strangers}
 
     def _stranger(self, game: GameRuntime, post: ForumPost) -> None:
         """Someone who is none of the game's posted under one of its names: nothing of theirs
@@ -169,7 +170,7 @@ class Handling:
         if number <= game.last_post_number:
             return 0
         by_someone = post.by_someone and not self._is_bot(post)
-        if by_someone and not self._judge_author(post):
+        if by_someone and game.topic_id in self._judge_author(post):
             by_someone = False  # a stranger under the game's names: not an input
         # live, a deleted post is not an input (a rebuild decides for itself: rebuild.py)
         if not by_someone or (post.deleted_at and self.rebuilding is None):
@@ -200,9 +201,10 @@ class Handling:
     def _handle_pm(self, post: ForumPost, members: list[Member] | None = None) -> None:
         """A PM the bot can see, for the game `pm_routing` finds (`members`: the games it may
         be for; by default the running games)."""
-        if not self._is_bot(post) and not self._judge_author(post):
-            return  # a stranger under a game's name: routed nowhere
-        target = self.router.route(post, members if members is not None else self.members())
+        strangers = set() if self._is_bot(post) else self._judge_author(post)
+        members = [m for m in (members if members is not None else self.members())
+                   if m.topic_id not in strangers]  # never to a game the author is a stranger to
+        target = self.router.route(post, members)
         if isinstance(target, Ask):
             self._ask_which_game(post, list(target.games))
             return

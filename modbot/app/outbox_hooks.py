@@ -71,20 +71,22 @@ class OutboxHooks:
         player = None if row.thread.endswith(":pm:storytellers") or ":pmtopic:" in row.thread \
             or not recipients else recipients[0]
         self.service.commit_outgoing(intrusion_notes(game.reactor, player, topic_id, names,
-                                             game.state.setup.storytellers))
+                                                     game.state.setup.storytellers))
 
     def pm_limit(self, row, seconds: float) -> None:
         """The bot's new conversations for the day are spent: each game with some waiting is
         told once per day's window, in its Storytellers' conversation."""
-        waiting = [r for r in self.service.store.pending() if self.service.started.opens_conversation(r)]
+        outbox = self.service.started
+        waiting = [r for r in self.service.store.pending() if outbox.opens_conversation(r)]
         for game in self.service.games.values():
             mine = [r for r in waiting if r.key.startswith(game.options.key + ":")]
             if mine:
                 window = int((time.time() + seconds) // 3600)
                 self.service.commit_outgoing([game.reactor.note_to_storytellers(
                     game.state.setup.storytellers, f"pm-limit:{window}",
-                    later("pm_limit.md.j2", waiting=len(mine), hours=max(1, round(seconds / 3600)),
-                           bot=self.service.settings.bot_username))])
+                    later("pm_limit.md.j2", waiting=len(mine),
+                          hours=max(1, round(seconds / 3600)),
+                          bot=self.service.settings.bot_username))])
 
     def failure_report(self, row, error: str):
         game = self.game_of(row)

@@ -172,13 +172,16 @@ def _cards(client: ForumClient, ids: list[int], where: str, found: Findings) -> 
     for start in range(0, len(ids), CARDS):
         try:
             cards.update({int(u["id"]): u for u in client.user_cards(ids[start:start + CARDS])})
-        except TransientError as exc:
-            if exc.status == 429:
-                raise KeyBusy(exc.retry_after) from exc
-            found.problems.append(f"{where}: the user ids could not be looked up ({exc})")
         except ForumError as exc:
+            _stop_if_busy(exc)
             found.problems.append(f"{where}: the user ids could not be looked up ({exc})")
     return cards
+
+
+def _stop_if_busy(exc: ForumError) -> None:
+    """A 429 for the key: the check stops (KeyBusy) instead of failing every name."""
+    if isinstance(exc, TransientError) and exc.status == 429:
+        raise KeyBusy(exc.retry_after) from exc
 
 
 def _by_id(cards: dict[int, dict], user_id: int, where: str, found: Findings) -> dict | None:
@@ -219,11 +222,8 @@ def _user(client: ForumClient, name: str, where: str, found: Findings, fix: str)
         near = near_misses(client, name)
         hint = f" (did you mean {' or '.join(near)}?)" if near else ""
         found.problems.append(f"{where}: no forum user is called {name!r}{hint}: {fix}")
-    except TransientError as exc:
-        if exc.status == 429:
-            raise KeyBusy(exc.retry_after) from exc
-        found.problems.append(f"{where}: {name!r} could not be looked up ({exc})")
     except ForumError as exc:
+        _stop_if_busy(exc)
         found.problems.append(f"{where}: {name!r} could not be looked up ({exc})")
     return None
 

@@ -16,7 +16,9 @@ pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP
 def played(tmp_path_factory):
     path = tmp_path_factory.mktemp("prods") / "bot.sqlite"
     rehearsal, script = demo_rehearsal(f"sqlite:///{path}")
-    rehearsal.setup = dataclasses.replace(rehearsal.setup, prod_hours=4, backups=("Zed",))
+    zed = rehearsal.server.forum.add_user("Zed")  # a backup is a forum account too
+    rehearsal.setup = dataclasses.replace(rehearsal.setup, prod_hours=4, backups=("Zed",),
+                                          user_ids=(*rehearsal.setup.user_ids, ("Zed", zed.id)))
     try:
         play_demo(rehearsal, script)
         yield rehearsal

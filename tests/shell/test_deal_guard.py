@@ -78,3 +78,21 @@ def test_a_game_whose_names_are_all_users_starts_at_once(tmp_path):
         assert rehearsal.service.waiting == {}
     finally:
         rehearsal.stop()
+
+
+def test_a_backup_who_is_no_forum_user_holds_the_game_too(tmp_path):
+    """A backup is a place bound to a forum account before the game starts (`!sub` seats it
+    by that account): a name nobody holds is the Storytellers' to fix first."""
+    rehearsal, _ = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite")
+    try:
+        rehearsal.setup = dataclasses.replace(rehearsal.setup, backups=("Zedd",))
+        rehearsal.start_bot()
+        night = rehearsal.setup.first_night_starts
+        rehearsal.clock.set(night)
+        rehearsal.service.cycle(night)
+        rehearsal.service.drain()
+        assert rehearsal.setup.topic_id not in rehearsal.service.games
+        (note,) = _storytellers_notes(rehearsal)
+        assert "the backup **Zedd**: no forum user has this name" in note
+    finally:
+        rehearsal.stop()

@@ -143,6 +143,19 @@ def test_quote_inside_code_is_literal_and_does_not_hide_later_text():
     assert actions("```\n[quote]\n```\n/vote Alex") == [vote("Alex")]
 
 
+def test_the_quoted_trail_of_an_email_reply_never_counts():
+    """A reply by email carries the quoted trail in `<details class='elided'>` (Discourse's
+    Email::Receiver.elided_html): an old vote there is not cast again; the new one counts."""
+    trail = ("/vote Alex\n\n<details class='elided'>\n<summary title='Show trimmed content'>"
+             "&#183;&#183;&#183;</summary>\n\nOn Tue, Derek wrote:\n/vote Derek\n/nominate Albert"
+             "\n\n</details>\n")
+    assert actions(trail) == [vote("Alex")]
+    assert actions(trail.replace("'elided'", '"elided"')) == [vote("Alex")]
+    assert actions(trail, count_spoilers=False) == [vote("Alex")]
+    open_details = "<details>\n<summary>why</summary>\n/vote Derek\n</details>"
+    assert actions(open_details) == [vote("Derek")]  # a player's own details still count
+
+
 def test_spoilers_and_details_count_unless_disabled():
     text = "[spoiler]/vote Derek[/spoiler]\n[details=Why]\n/vote Alex\n[/details]"
     assert actions(text) == [vote("Derek"), vote("Alex")]

@@ -6,7 +6,9 @@ this order (the order matters: a `[quote]` typed inside a code block is literal)
 
 1. code: fenced blocks (``` and ~~~), `[code]...[/code]`, `<pre>`, indented blocks, inline
    backtick spans, `<code>`;
-2. HTML comments (an unclosed one hides the rest of the post);
+2. HTML comments (an unclosed one hides the rest of the post), and the quoted trail of an
+   email reply (Discourse's Email::Receiver puts it in `<details class='elided'>`,
+   lib/email/receiver.rb `elided_html`: an old vote in it never counts);
 3. quotes: `[quote ...]...[/quote]` (nested; an unclosed `[quote]` hides the rest of the post,
    the safe side for a vote counter), `<blockquote>` and `>` lines;
 4. strikethrough: `~~x~~`, `[s]`, `[strike]`, `<s>`, `<del>`, `<strike>`;
@@ -44,6 +46,8 @@ _STRIKE = (
 )
 _SPOILER_TAG = re.compile(r"\[(/?)(spoiler|details)\b[^\]\n]{0,500}\]", re.IGNORECASE)
 _HTML_DETAILS = re.compile(r"<details\b[^>\n]{0,200}>.*?(?:</details\s*>|\Z)", _FLAGS)
+_ELIDED = re.compile(r"<details\s+class\s*=\s*(['\"])elided\1[^>\n]{0,200}>.*?(?:</details\s*>|\Z)",
+                     _FLAGS)
 
 
 def countable_text(raw: str, *, count_spoilers: bool = True) -> str:
@@ -56,7 +60,7 @@ def _countable(raw: str, count_spoilers: bool) -> str:
     text = raw.replace("\r\n", "\n").replace("\r", "\n")
     text = _strip_code(text)
     if "<" in text:
-        text = _COMMENT.sub("", text)
+        text = _ELIDED.sub("", _COMMENT.sub("", text))
     if "[" in text:
         text = _strip_balanced(text, _QUOTE_TAG)
     if "<" in text:

@@ -11,7 +11,11 @@ is kept in memory and, by the daemon's thread, in the store (`bus:` cursors), so
 resumes from the bus's backlog; whatever a backlog no longer holds, the start-up's cursor reads
 find. A forum or key that refuses the
 bus (404: no bus; 403: a key without the `message_bus` scope) is left to polling, said once in
-the log; other errors wait and try again (a 429's `Retry-After`). Each poll is charged to the
+the log; other errors wait and try again (a 429's `Retry-After`). When the bus's ids go back
+(Redis flushed, or a channel quiet past its backlog age), the bus answers a channel whose last
+id is ahead of its own with `/__status` (message_bus' client.rb `backlog`): the watch adopts
+the bus's id, so its next poll is held again (never a spin of instant answers), and wakes the
+daemon for a full read, which finds through the cursors whatever the reset lost. Each poll is charged to the
 daemon's own request budget (adapters/budget.py, as a live game's read): Discourse counts a
 bus poll like any request, so the bus and the daemon together stay under the key's minute
 instead of meeting the forum's 429. On a User API key (2,880 requests a day, bus polls
@@ -40,6 +44,7 @@ from .intake import Wake
 
 log = logging.getLogger("modbot.app.bus_watch")
 CURSOR = "bus:"  # the store's cursor of a channel's last id: "bus:/topic/12"
+RESET = "/__reset"  # a wake-up no cycle can place: after a reset, a full read
 RETRY_SECONDS = 10
 HOLD_TIMEOUT = 40  # seconds: longer than the forum's hold (long_polling_interval, 25 s)
 
@@ -109,8 +114,12 @@ class BusWatch:
             channel = message.get("channel")
             if channel == "/__status":  # where each channel stands: resume from there
                 for name, last in (message.get("data") or {}).items():
-                    if self.last.get(name, -1) < 0:
-                        self.last[name] = int(last)
+                    if self.last.get(name, -1) > int(last):  # the bus went back: a reset
+                        log.warning("MessageBus channel %s went back from id %s to %s (the "
+                                    "bus was reset): reading everything", name,
+                                    self.last[name], last)
+                        news.append({"channel": RESET, "message_id": int(last)})
+                    self.last[name] = int(last)
                 continue
             if channel in subscriptions:
                 self.last[channel] = max(self.last.get(channel, 0), int(message["message_id"]))

@@ -8,7 +8,10 @@ last `BACKLOG` messages, numbered from 1. A client polls `POST /message-bus/{cli
 with `{channel: last_id, ...}`: the messages after each last id come back at once; with none,
 the poll is held up to `hold` seconds (`long_polling_interval`, 25 s) and answered as soon as
 something is published (or empty when the hold ends); `dlp=t` never holds. A channel asked
-from `-1` answers with `/__status`, each channel's current last id. The poll authenticates like
+from `-1` answers with `/__status`, each channel's current last id; so does a channel asked from
+an id ahead of the bus's (`reset`: Redis flushed, or a channel quiet past
+`max_backlog_age`, numbers from 1 again: message_bus' lib/message_bus/client.rb `backlog`,
+"Client ahead of the bus", subscribes it from -1). The poll authenticates like
 any request (the caller checks it, and for a User API key its `message_bus` scope, charged to
 the key's limits as every request is: the initializer's `CurrentUser.lookup_from_env`).
 """
@@ -42,6 +45,12 @@ class Bus:
             self.cond.notify_all()
             return number
 
+    def reset(self) -> None:
+        """The bus's store is flushed: every channel's backlog and last id are gone."""
+        with self.cond:
+            self.channels.clear()
+            self.last.clear()
+
     def poll(self, user_id: int | None, subscriptions: dict[str, int], *,
              wait: bool = True) -> list[dict]:
         self.polls += 1
@@ -57,7 +66,8 @@ class Bus:
 
     def _waiting(self, user_id: int | None, subscriptions: dict[str, int]) -> list[dict]:
         out: list[dict] = []
-        status = {c: self.last.get(c, 0) for c, last in subscriptions.items() if last < 0}
+        status = {c: self.last.get(c, 0) for c, last in subscriptions.items()
+                  if last < 0 or last > self.last.get(c, 0)}  # new, or ahead of the bus
         if status:
             out.append({"channel": "/__status", "message_id": 0, "data": status})
         for channel, last in subscriptions.items():

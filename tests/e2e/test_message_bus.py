@@ -219,3 +219,41 @@ def test_on_the_keys_own_limits_a_burst_of_votes_meets_no_429(forum):
     thread.join()
     assert _locked(_counted(server, topic)[-1], topic, numbers[1:])
     assert server.bus.polls >= 1 and server.user_keys.refused == 0
+
+
+def test_a_bus_reset_is_adopted_without_a_spin_and_nothing_is_missed(forum):
+    """The bus's store is flushed mid-day (its ids start again from 1): the watch adopts the
+    bus's ids from its `/__status` answer instead of polling from ids the bus no longer has
+    (today: ~110 instant polls a minute), and a full read finds the vote made after it."""
+    server, topic, folder = forum
+    config = _config(folder, server)
+    seen: dict[str, float] = {}
+
+    def players() -> None:
+        try:
+            time.sleep(2)
+            Client(server).post("Alex", "/nominate Brianna\nShe has been very quiet.",
+                                topic_id=topic)
+            time.sleep(3)
+            server.bus.reset()
+            seen["polls"], seen["at"] = server.bus.polls, time.monotonic()
+            time.sleep(1)
+            number = _vote(server, topic, "Cameron")
+            ends = time.monotonic() + 60
+            while time.monotonic() < ends and not any(
+                    f"(/t/{topic}/{number})" in raw for raw in _counted(server, topic)):
+                time.sleep(0.2)
+            seen["counted"] = any(f"(/t/{topic}/{number})" in raw for raw in _counted(server, topic))
+            time.sleep(3)  # the watch settles on the bus's new ids: held polls again
+            seen["polls_after"] = server.bus.polls - seen["polls"]
+            seen["seconds"] = time.monotonic() - seen["at"]
+        finally:
+            os.kill(os.getpid(), signal.SIGINT)  # the daemon stops after its cycle
+
+    thread = threading.Thread(target=players, daemon=True)
+    thread.start()
+    assert cli.main(["run", "--config", config]) == 0
+    thread.join()
+    assert seen["counted"]
+    assert seen["polls_after"] <= 8, seen  # a handful in the seconds after it, not a spin
+    assert server.bus.last[f"/topic/{topic}"] >= 1

@@ -62,6 +62,7 @@ MAX_BACKOFF = 60  # seconds; 1, 2, 4, ... after 5xx, timeouts and dropped connec
 CLOCK_SKEW = 600  # seconds the forum's clock may differ from ours, when paging back
 PM_PAGES = 20  # pages of PMs read at most for one marker
 MAX_CONSECUTIVE = 3  # Discourse's max_consecutive_replies (non-staff, in others' topics)
+CONSECUTIVE_WAIT = 300.0  # seconds before a reply too long to join looks again
 MAX_RAW = 32000  # Discourse's max_post_length
 SEPARATOR = "\n\n---\n\n"  # between the parts of a merged post
 LONG_WAIT = 120  # seconds: a 429 longer than this on a new conversation is the daily PM limit
@@ -199,7 +200,10 @@ class Outbox:
             if host is not None and len(host.raw) + len(SEPARATOR) + len(raw) <= MAX_RAW:
                 return self._append(row, host, raw)
         if topic_id:
-            result = self.client.create_post(raw, topic_id=topic_id)
+            try:
+                result = self.client.create_post(raw, topic_id=topic_id)
+            except PermanentError as refused:
+                return self._fourth_reply(row, topic_id, raw, refused)
         else:
             recipients = self.recipients_now(row) if self.recipients_now is not None else None
             result = self.client.create_post(raw, title=row.title, archetype="private_message",
@@ -224,6 +228,25 @@ class Outbox:
         if len(run) < MAX_CONSECUTIVE or any(p.user_id != self.bot_id for p in run):
             return None
         return run[-1]
+
+    def _fourth_reply(self, row: OutboxRow, topic_id: int, raw: str,
+                      refused: PermanentError) -> bool:
+        """A reply the forum refused: when the topic's last three posts are the bot's, it was
+        Discourse's max_consecutive_replies (PostValidator), met by a bot that lost its staff
+        rights since it started: from now on it joins its replies as a non-staff bot does,
+        this one first, or, too long to join, waits for another author's post; never lost.
+        Any other refusal stands (`PermanentError`, raised again)."""
+        host = None if ":pm:" in row.thread else self._third_own_reply(topic_id)
+        if host is None:
+            raise refused
+        if not self.merge_replies:
+            log.warning("outbox %s: the forum refused a fourth reply in a row: the bot is not "
+                        "staff any more; its replies join its last post from now on", row.key)
+            self.merge_replies = True
+        if len(host.raw) + len(SEPARATOR) + len(raw) <= MAX_RAW:
+            return self._append(row, host, raw)
+        raise TransientError("a fourth reply in a row, too long to join the bot's last post: "
+                             "waiting for another author's post", retry_after=CONSECUTIVE_WAIT)
 
     def _append(self, row: OutboxRow, host: ForumPost, raw: str) -> bool:
         """Add this row to the bot's last post (its marker kept beside the others)."""

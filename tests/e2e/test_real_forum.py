@@ -429,15 +429,35 @@ def test_a_bot_without_moderator_rights_loses_no_post(tmp_path):
         rehearsal.stop()
 
 
-def _thread_only(tmp_path, name: str, *, staff: bool):
+def test_a_bot_demoted_mid_game_joins_its_fourth_reply_instead_of_losing_it(tmp_path):
+    """The bot started as a moderator (its replies not joined) and loses the rights during
+    night 1: the first reply the forum refuses as a fourth in a row (max_consecutive_replies)
+    joins the bot's last post, and so do the later ones; nothing fails, nothing is lost."""
+    reference = _thread_only(tmp_path, "staff", staff=True)
+    rehearsal = _thread_only(tmp_path, "demoted", staff=False, revoked_at_start=False)
+    try:
+        assert not rehearsal.store.outbox_counts().get("failed")
+        assert sorted(markers(rehearsal)) == sorted(markers(reference))
+        assert rehearsal.service.started.merge_replies  # learnt from the forum's refusal
+        topic = rehearsal.server.forum.topics[rehearsal.setup.topic_id]
+        assert [p for p in topic.posts if p.raw.count("<!-- modbot:") > 1]
+    finally:
+        reference.stop()
+        rehearsal.stop()
+
+
+def _thread_only(tmp_path, name: str, *, staff: bool, revoked_at_start: bool = True):
     rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/{name}.sqlite", private=False)
     if not staff:
-        rehearsal.server.forum.user("modbot").moderator = False
         rehearsal.settings.post_spacing = 0  # 6 s of real time would only slow this test; the
         # forum keeps its own 5 s between posts, on its clock
+    if not staff and revoked_at_start:
+        rehearsal.server.forum.user("modbot").moderator = False
     rehearsal.start_bot()
     rehearsal.clock.set(rehearsal.setup.first_night_starts)
     rehearsal.service.cycle(rehearsal.setup.first_night_starts)
+    if not staff and not revoked_at_start:  # the bot started as a moderator; staff revoke it
+        rehearsal.server.forum.user("modbot").moderator = False
     # on through day 2, where nobody posts: the bot's phase posts come one after another
     rehearsal.play(script, finish_at=day_end(rehearsal.setup, 2) + timedelta(hours=1))
     for _ in range(20):  # what waited for the forum's spacing goes out as its clock moves on

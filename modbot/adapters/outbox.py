@@ -49,6 +49,7 @@ from .forum import (
     CredentialsRejected,
     ForumClient,
     ForumError,
+    NotFound,
     OverBudget,
     PermanentError,
     TransientError,
@@ -93,9 +94,10 @@ class Outbox:
     def __init__(self, client: ForumClient, store: Store, *, spacing: float = 0.0,
                  on_failure=None, wall=time.time, max_backoff: float = MAX_BACKOFF,
                  guard=None, on_pm_limit=None, bot_id: int | None = None,
-                 merge_replies: bool = False, recipients_now=None) -> None:
+                 merge_replies: bool = False, recipients_now=None, on_lost_post=None) -> None:
         self.bot_id = bot_id
         self.recipients_now = recipients_now  # (row) -> its recipients' names now, by id
+        self.on_lost_post = on_lost_post  # (row, why): a post it edits was deleted/moved/hidden
         self.merge_replies = merge_replies  # non-staff: never a 4th consecutive reply
         self.guard = guard  # (row, topic id) -> False: not into that conversation (a new one)
         self.on_pm_limit = on_pm_limit  # (row, seconds): the daily limit on new PMs is spent
@@ -265,6 +267,9 @@ class Outbox:
         if target is None or target.status == "failed" or target.post_id is None:
             row.kind = "post"  # nothing to edit: the count goes out as a post of its own
             return self._deliver(row)
+        lost = self._where_it_is_not(target)
+        if lost is not None:  # deleted, moved or hidden by staff: a new post, the later edits
+            return self._anew(row, target, lost)  # go to it
         raw = self._with_pictures(self._composed(target, row.raw))
         self.store.mark_attempt(row)
         try:
@@ -276,6 +281,36 @@ class Outbox:
         self.store.mark_sent(row, target.post_id, target.topic_id or topic_id, target.post_number)
         self.last_sent = self.wall()
         return True
+
+    def _where_it_is_not(self, target: OutboxRow) -> str | None:
+        """Why the post the bot keeps up to date is not where it put it (None: it is): a
+        staff bot's edit of a deleted post succeeds (PostsController#update reads
+        `with_deleted` for staff), after a move (PostMover) it lands in the other topic, and
+        editing a hidden post unhides it (PostRevisor#remove_flags_and_unhide_post). One read
+        (`GET /posts/ID.json`) before each edit."""
+        try:
+            post = ForumPost.from_json(self.client.post_by_id(target.post_id))
+        except NotFound:
+            return "deleted"
+        if post.deleted_at:
+            return "deleted"
+        if target.topic_id and post.topic_id != target.topic_id:
+            return "moved"
+        return "hidden" if post.hidden else None
+
+    def _anew(self, row: OutboxRow, target: OutboxRow, why: str) -> bool:
+        """Post the edit as a new post in the thread the bot put the first one in, and make
+        that new post the one later edits rewrite; the Storytellers are told (once)."""
+        log.warning("outbox %s: the post it edits (%s) was %s by someone else: posting anew",
+                    row.key, target.post_id, why)
+        row.kind, row.topic_id = "post", target.topic_id or row.topic_id
+        sent = self._deliver(row)
+        fresh = self.store.row(row.key)
+        if fresh is not None and fresh.post_id:
+            self.store.mark_sent(target, fresh.post_id, fresh.topic_id, fresh.post_number)
+        if self.on_lost_post is not None:
+            self.on_lost_post(row, why)
+        return sent
 
     def _composed(self, target: OutboxRow, raw: str) -> str:
         """The post `target` was sent in, with its part now `raw` (a merged post keeps the

@@ -3,6 +3,8 @@
 The outbox (adapters/outbox.py) knows rows, not games. For a private row it asks:
 - `recipient_ids`: the user ids its recipients are bound to in its game (identities.py), so
   the conversation guard (conversation_guard.py) compares who is in a conversation by id;
+- `lost_post`: a post the bot edits was deleted, moved or hidden, so the edit went out as a
+  new post: the Storytellers are told once;
 - `recipients_now`: a new conversation's recipients by their names now, asked by id (one
   `GET /user-cards.json` for the game's places, at most once a minute), so a name someone
   renamed away from, and someone else took, never receives a grimoire;
@@ -87,6 +89,17 @@ class OutboxHooks:
                     later("pm_limit.md.j2", waiting=len(mine),
                           hours=max(1, round(seconds / 3600)),
                           bot=self.service.settings.bot_username))])
+
+    def lost_post(self, row, why: str) -> None:
+        """A post the bot keeps up to date was deleted, moved or hidden by someone else: it
+        went out as a new post in the game thread; the Storytellers hear it once."""
+        game = self.game_of(row)
+        if game is None:
+            return
+        kept = row.edit_of or row.key
+        self.service.commit_outgoing([game.reactor.note_to_storytellers(
+            game.state.setup.storytellers, f"lost-post:{kept.split(':', 1)[-1]}:{why}",
+            later("own_post_lost.md.j2", why=why, topic_id=game.topic_id))])
 
     def failure_report(self, row, error: str):
         game = self.game_of(row)

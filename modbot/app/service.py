@@ -163,7 +163,8 @@ class Service(Handling, Intake):
                              on_pm_limit=self.hooks.pm_limit,
                              max_backoff=self.settings.max_backoff, guard=guard.allows,
                              bot_id=self.bot_id, merge_replies=not staff,
-                             recipients_now=self.hooks.recipients_now)
+                             recipients_now=self.hooks.recipients_now,
+                             on_lost_post=self.hooks.lost_post)
 
     def _never_started(self, setup: GameSetup) -> bool:
         row = self.store.find_game(str(topic_of(setup)))

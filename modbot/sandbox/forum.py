@@ -321,6 +321,8 @@ class Forum:
                         and _diff_size(post.raw, raw) <= limit)
             post.raw = raw
             post.updated_at = now
+            if post.hidden and editor.username.lower() == post.username.lower():
+                post.hidden = False  # PostRevisor#remove_flags_and_unhide_post: its author's edit
             if in_grace:
                 post.versions[-1] = raw
             else:

@@ -240,9 +240,11 @@ def create_post(req: Request):
 
 
 def update_post(req: Request):
+    """PostsController#update: staff find a deleted post too (`post.with_deleted if
+    guardian.is_staff?`), so their edit of it succeeds; anyone else gets a 404."""
     user = req.need_user()
     post = req.forum.posts.get(req.int_path("id"))
-    if post is None or post.deleted_at:
+    if post is None or (post.deleted_at and not user.staff):
         raise _not_found()
     if not (user.staff or user.username.lower() == post.username.lower()):
         raise errors(403, FORBIDDEN, "invalid_access")

@@ -6,6 +6,7 @@ documented difference with the Storytellers told."""
 
 import dataclasses
 import json
+import re
 import time
 from datetime import datetime, timedelta
 
@@ -599,4 +600,69 @@ def test_a_renamed_storyteller_still_commands_the_bot(tmp_path):
         assert answers  # the !status of the renamed Storyteller was answered there
         assert any(":renamed:nightingale:lark" in p.raw for p in conversation.posts)
     finally:
+        rehearsal.stop()
+
+
+def _running_counts(tmp_path, name: str, disturb=None):
+    """The demo with one running vote count a day (`vote_counts = "edit"`); `disturb(rehearsal,
+    count post)` acts on day 1's count post once it exists."""
+    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/{name}.sqlite")
+    rehearsal.setup = dataclasses.replace(rehearsal.setup, vote_counts="edit")
+    rehearsal.start_bot()
+    rehearsal.clock.set(rehearsal.setup.first_night_starts)
+    rehearsal.service.cycle(rehearsal.setup.first_night_starts)
+    cut = next(i for i, item in enumerate(script) if item["created_at"] > RENAME_AT)
+    rehearsal.play(script[:cut])
+    if disturb is not None:
+        topic = rehearsal.server.forum.topics[rehearsal.setup.topic_id]
+        (count,) = [p for p in topic.posts if ":vc:" in p.raw and p.username == "modbot"]
+        disturb(rehearsal, count)
+    rehearsal.play(script[cut:], finish_at=_finish(rehearsal, script))
+    return rehearsal
+
+
+def _shown_counts(rehearsal) -> list[str]:
+    """The counts the thread shows, post numbers left out (the new count post takes one)."""
+    topic = rehearsal.server.forum.topics[rehearsal.setup.topic_id]
+    return [re.sub(r"(post #|/t/\d+/)\d+", r"\1N", MARKER.sub("", p.raw))
+            for p in topic.visible_posts() if p.username == "modbot" and ":vc:" in p.raw
+            and not p.hidden]  # a hidden post shows collapsed, its words behind a click
+
+
+def _delete(rehearsal, post) -> None:
+    rehearsal.request("DELETE", f"/posts/{post.id}.json", as_user="nightingale")
+
+
+def _move(rehearsal, post) -> None:
+    elsewhere = _elsewhere(rehearsal, RENAME_AT)
+    rehearsal.request("POST", f"/t/{post.topic_id}/move-posts.json", as_user="system",
+                      **{"post_ids[]": post.id, "destination_topic_id": elsewhere})
+
+
+def _hide(rehearsal, post) -> None:
+    post.hidden = True  # enough flags hide a post (PostAction; the sandbox has no flags)
+
+
+@pytest.mark.parametrize("disturb, why", [(_delete, "deleted"), (_move, "moved"),
+                                          (_hide, "hidden")])
+def test_a_running_count_deleted_moved_or_hidden_goes_on_in_a_new_post(tmp_path, disturb,
+                                                                       why):
+    """A moderator deletes, moves or hides the running count mid-day: the next count is a new
+    post in the game thread (never an edit of a deleted or hidden post, never in the other
+    topic), later counts edit that one, the thread ends showing what an undisturbed game shows,
+    and the Storytellers are told once."""
+    reference = _running_counts(tmp_path, "reference")
+    rehearsal = _running_counts(tmp_path, why, disturb)
+    try:
+        assert _shown_counts(rehearsal) == _shown_counts(reference)
+        notes = [m for m in markers(rehearsal) if ":lost-post:" in m]
+        assert len(notes) == 1 and notes[0].endswith(f":{why}")
+        forum = rehearsal.server.forum
+        away = [p for p in forum.posts.values() if p.username == "modbot"
+                and any(m.startswith("g1:vc:") for m in MARKER.findall(p.raw))
+                and (p.deleted_at or p.hidden or p.topic_id != rehearsal.setup.topic_id)]
+        assert len(away) == 1  # the one disturbed, left as it was
+        assert not rehearsal.store.outbox_counts().get("failed")
+    finally:
+        reference.stop()
         rehearsal.stop()

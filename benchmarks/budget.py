@@ -16,7 +16,11 @@ Prints one JSON object:
   back itself because its minute was full (the forum itself refused none: a 429 from it is
   logged as "rate limited").
 
-Run: python benchmarks/budget.py
+The game files carry every place's user id, as `modbot check` writes them (the README's
+step 7); `--names-only` runs them with names only, so each game's start first looks up its ten
+names (app/identities.py), at the same budget.
+
+Run: python benchmarks/budget.py [--names-only]
 """
 
 from __future__ import annotations
@@ -40,6 +44,9 @@ from modbot.sandbox.models import ManualClock
 from modbot.sandbox.server import SandboxServer
 
 KEY = "budget-key"
+# the game files carry every place's forum user id, as `modbot check` writes them; with
+# --names-only they name players only, and the bot binds each name at the game's first start
+BOUND = "--names-only" not in sys.argv
 START = datetime(2026, 12, 1, 18, tzinfo=UTC)
 DAY1_NOMINATIONS = START + timedelta(hours=37)  # night 24 h, discussion 12 h, then nominations
 POLL = 15
@@ -82,8 +89,10 @@ def forum_with_games(at: datetime, games: int, players_per_game: int = 8):
             "title": f"Budget game number {n + 1}", "category": 1,
             "raw": "The game thread of a benchmark game.", "created_at": START.isoformat()},
             api=False)
+        ids = tuple((name, forum.user(name).id) for name in [*names, "host", "modbot"])
         setups.append(GameSetup(f"game {n + 1}", tuple(Seat(p) for p in names), START,
-                                storytellers=("host",), topic_id=topic.topic_id))
+                                storytellers=("host",), topic_id=topic.topic_id,
+                                user_ids=ids if BOUND else ()))
     return server, clock, setups
 
 

@@ -6,7 +6,7 @@ The outbox (adapters/outbox.py) knows rows, not games. For a private row it asks
 - `lost_post`: a post the bot edits was deleted, moved or hidden, so the edit went out as a
   new post: the Storytellers are told once;
 - `recipients_now`: a new conversation's recipients by their names now, asked by id (one
-  `GET /user-cards.json` for the game's places, at most once a minute), so a name someone
+  `GET /user-cards.json` for every game's places, at most once a minute), so a name someone
   renamed away from, and someone else took, never receives a grimoire;
 and it reports back: an intruder found in a conversation (`intruder`), the day's new
 conversations spent (`pm_limit`), a post refused for good (`failure_report`). Each answer goes
@@ -28,7 +28,7 @@ class OutboxHooks:
     def __init__(self, service) -> None:
         self.service = service
         self.names_now: dict[int, str] = {}  # user id -> username, asked for new conversations
-        self.asked: dict[int, float] = {}  # topic id -> when (monotonic)
+        self.asked = -NAMES_FRESH  # when (monotonic)
 
     def game_of(self, row) -> GameRuntime | None:
         return next((g for g in self.service.games.values()
@@ -46,17 +46,19 @@ class OutboxHooks:
 
     def recipients_now(self, row) -> str | None:
         """A new conversation's recipients by their names now: each bound to an id in the
-        row's game, asked by id (one request for the game's places, at most once a minute),
-        so a name someone renamed away from, and someone else took, never gets it."""
+        row's game, asked by id (every game's places in one request for 50, at most once a
+        minute: a deal, or 40 games' first notes, cost one), so a name someone renamed away
+        from, and someone else took, never gets it."""
         game = self.game_of(row)
         names = [r.strip() for r in (row.recipients or "").split(",") if r.strip()]
         if game is None or not names:
             return None
         ids = [self.service.identities.holder(game, name) for name in names]
-        if time.monotonic() - self.asked.get(game.topic_id, -NAMES_FRESH) > NAMES_FRESH:
-            bound = self.service.identities.names.get(game.topic_id, {})
-            self.names_now.update(self.service.identities.current_names(bound))
-            self.asked[game.topic_id] = time.monotonic()
+        if time.monotonic() - self.asked > NAMES_FRESH or \
+                any(i is not None and i not in self.names_now for i in ids):
+            bound = {i for places in self.service.identities.names.values() for i in places}
+            self.names_now = self.service.identities.current_names(bound)
+            self.asked = time.monotonic()
         now = [self.names_now.get(i, name) if i is not None else name
                for i, name in zip(ids, names, strict=True)]
         return ",".join(now)

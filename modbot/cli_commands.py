@@ -298,6 +298,8 @@ def export_command(args) -> int:
     text = json.dumps(record, indent=2, ensure_ascii=False)
     if not _write(args.output, text):
         return 2
+    if args.output not in (None, "-"):
+        print(f"Wrote the record of {setup.name!r} ({len(text):,} characters) to {args.output}.")
     if args.thread:
         read = _thread_posts(args, setup.topic_id)
         if read is None or not _write(args.thread, json.dumps(thread_file(read[1]), indent=1,

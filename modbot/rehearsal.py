@@ -70,8 +70,12 @@ def game_accounts(forum: Forum, setup: GameSetup) -> dict[str, str]:
     each but the bot with a single-user API key of its own (returned by name), as on a real
     forum, so the shared admin budget is the bot's alone."""
     staff = [setup.bot_username, *setup.storytellers]
-    for name in staff:
-        forum.add_user(name, moderator=True, trust_level=4)
+    for name in staff:  # a Storyteller of two rehearsed games is made once
+        user = forum.user(name)
+        if user is None:
+            forum.add_user(name, moderator=True, trust_level=4)
+        else:
+            user.moderator, user.trust_level = True, max(user.trust_level, 4)
     for seat in setup.seats:
         if forum.user(seat.name) is None:
             forum.add_user(seat.name)

@@ -193,10 +193,11 @@ def test_every_fact_of_the_reveal_matches_the_game(revealed):
         p.raw for p in _posts(revealed))
 
 
-def test_the_export_validates_against_its_schema(revealed, tmp_path):
+def test_the_export_validates_against_its_schema(revealed, tmp_path, capsys):
     out = tmp_path / "game.json"
     assert cli.main(["export", str(DEMO_GAME), "--database", revealed.database_url,
                      "--output", str(out)]) == 0
+    assert f"to {out}." in capsys.readouterr().out  # says where it wrote
     record = json.loads(out.read_text())
     schema = json.loads(SCHEMA.read_text())
     jsonschema.validate(record, schema)

@@ -179,3 +179,20 @@ def test_replay_of_a_thread_it_can_derive_warns_of_nothing(tmp_path):
                            ("2026-12-02T18:00:00Z", "discussion:1"))
     result = modbot("replay", "config/demo-game.toml", str(path))
     assert result.returncode == 0 and result.stderr == ""
+
+
+def test_the_sandbox_makes_the_accounts_of_two_games_that_share_a_storyteller(tmp_path):
+    """`modbot sandbox --game a.toml --game b.toml` with one Storyteller in both: each account
+    is made once (a second `add_user` of the same name was "Username must be unique")."""
+    import dataclasses
+
+    from modbot.files.gamefile import load_game
+    from modbot.rehearsal import DEMO_GAME, game_accounts
+    from modbot.sandbox.forum import Forum
+    forum = Forum(limits=False)
+    first = load_game(DEMO_GAME)
+    second = dataclasses.replace(first, name="Second game", seats=tuple(
+        dataclasses.replace(s, name=f"{s.name}2") for s in first.seats))
+    keys = {**game_accounts(forum, first), **game_accounts(forum, second)}
+    assert forum.user("nightingale").moderator and "nightingale" in keys
+    assert all(forum.user(f"{s.name}2") is not None for s in first.seats)

@@ -104,6 +104,8 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--database", default="sqlite:///data/demo.sqlite",
                    help="database URL (default: a fresh sqlite:///data/demo.sqlite)")
+    p.add_argument("--port", type=int, default=0,
+                   help="the sandbox's port on 127.0.0.1 (default 0: any free one)")
     p.set_defaults(command="demo_command")
 
     p = commands.add_parser(

@@ -100,7 +100,12 @@ def picture_command(args) -> int:
 
 def demo_command(args) -> int:
     from .demo import run_demo
-    return run_demo(args.database)
+    try:
+        return run_demo(args.database, port=args.port)
+    except OSError as exc:
+        print(f"modbot: cannot serve the sandbox on port {args.port} ({exc.strerror}): choose "
+              "another with --port, or 0 for any free one", file=sys.stderr)
+        return 2
 
 
 def rehearse_command(args) -> int:

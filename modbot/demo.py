@@ -48,10 +48,10 @@ def private_text(rehearsal) -> str:
     return "\n".join(lines).rstrip()
 
 
-def run_demo(database_url: str, out=print) -> int:
+def run_demo(database_url: str, out=print, port: int = 0) -> int:
     logging.basicConfig(level=logging.WARNING)
     reset_sqlite(database_url)
-    rehearsal, script = demo_rehearsal(database_url)
+    rehearsal, script = demo_rehearsal(database_url, port=port)
     try:
         public = sum(1 for item in script if "to" not in item and not item.get("tick"))
         private = sum(1 for item in script if "to" in item)

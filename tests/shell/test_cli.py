@@ -196,3 +196,21 @@ def test_the_sandbox_makes_the_accounts_of_two_games_that_share_a_storyteller(tm
     keys = {**game_accounts(forum, first), **game_accounts(forum, second)}
     assert forum.user("nightingale").moderator and "nightingale" in keys
     assert all(forum.user(f"{s.name}2") is not None for s in first.seats)
+
+
+def test_demo_on_a_port_in_use_says_so_in_one_line(tmp_path, capsys):
+    import socket
+
+    from modbot import cli
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    try:
+        port = taken.getsockname()[1]
+        status = cli.main(["demo", "--port", str(port), "--database",
+                           f"sqlite:///{tmp_path}/demo.sqlite"])
+    finally:
+        taken.close()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 2 and len(err) == 1
+    assert f"cannot serve the sandbox on port {port}" in err[0] and "--port" in err[0]

@@ -13,13 +13,14 @@ and the bot) is bound to a user id BEFORE the game starts, and never re-bound by
   request that turns many names into ids: its mention check, deal_guard.py, says only which
   exist), before the game's first read; a game whose names do not all resolve does not start.
   A running game that was never bound (an upgrade) is bound the same way once, and its
-  Storytellers are shown the result (`upgrade_note`).
+  Storytellers are shown the result (service.py `_bind`);
+- a seat `!sub` gave someone is bound when the substitution is folded (`bind_substitutes`).
 
-Every post and PM is then judged by its author's id (`author`): a bound id is that place,
-whatever name it posts under now (a rename, which the service follows first); an id that is
-none of the game's, posting under a name one of the game's places goes by, is a `STRANGER`
-(the service learns the real account's new name before anything else, and never hands the
-name's place to the stranger). Renames are also looked for without waiting for a post: every
+Every post and PM is then judged by its author's id: a bound id is that place, whatever name
+it posts under now (`renamed_author`: a rename, which the service follows first); an id that
+is none of the game's, posting under a name one of the game's places goes, went or could not
+be bound by, is a `stranger` (the service learns the real accounts' names before anything
+else, and never hands the name's place to the stranger). Renames are also looked for without waiting for a post: every
 `check_seconds`, one `GET /user-cards.json?user_ids=…` (Discourse's UsersController#cards: up
 to 50 users by id in one request) for every bound id (`renames`).
 """
@@ -114,10 +115,6 @@ class Identities:
                 given[key] = kept[bound_cursor(topic_id, name)]
         return given
 
-    def unbound(self, setup, topic_id: int) -> list[str]:
-        ids = self.filed_ids(setup, topic_id)
-        return [name for name in places(setup) if name.lower() not in ids]
-
     def look_up(self, topic_id: int, names: list[str], legacy: bool = False) -> dict[str, int | None]:
         """Each name's forum user id now (None: no one is called that), kept for this game.
         With `legacy`, an id an earlier build saw under the name is taken first (an upgrade:
@@ -170,12 +167,13 @@ class Identities:
             if key in went_by or key in filed:
                 continue
             user_id = given.get(key) or self.store.cursor(bound_cursor(game.topic_id, seat.name))
-            if user_id is None:
+            if user_id is None:  # looked up now (`look_up` keeps it)
                 user_id = self.look_up(game.topic_id, [seat.name]).get(seat.name)
+            else:
+                self.store.commit(Batch(cursors={bound_cursor(game.topic_id, seat.name): user_id}))
             if user_id is None:
                 missing.append(seat.name)
                 continue
-            self.store.commit(Batch(cursors={bound_cursor(game.topic_id, seat.name): user_id}))
             names[user_id] = seat.name
             went_by[key] = user_id
         return missing

@@ -93,10 +93,6 @@ class PmRouter:
                                      if u.get("id") is not None}
         return self.topics[topic_id]
 
-    def participants(self, topic_id: int) -> set[str]:
-        """Who takes part in a PM (lower-case usernames)."""
-        return set(self.people(topic_id).values())
-
     def bot_is_in(self, topic_id: int) -> bool:
         """An admin bot sees every PM on the site: a Storyteller's PM to someone else is not
         addressed to it."""
@@ -120,11 +116,9 @@ class PmRouter:
         return bool(set(people.values()) - staff)
 
 
-def member(game, identities=None) -> Member:
-    """A running game (a `GameRuntime`), as seated now (by id, with `identities`)."""
+def member(game, identities) -> Member:
+    """A running game (a `GameRuntime`), as seated now, by name and by id."""
     seated = frozenset(s.name.lower() for s in game.state.seats)
-    if identities is None:
-        return Member(game.state.setup, seated, game.topic_id)
     staff = [*game.state.setup.storytellers, game.state.setup.bot_username]
     return Member(game.state.setup, seated, game.topic_id,
                   frozenset(identities.ids_of(game, seated)),

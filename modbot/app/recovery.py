@@ -40,7 +40,7 @@ def rebuild_game(service, game: GameRuntime, now: datetime | None,
                 len(history.pms))
     _recover_salt(service.store, game, history)
     service.adopt.add(history)
-    members = [*service.members(), member(game),
+    members = [*service.members(), member(game, service.identities),
                *(waiting_member(s) for s in service.setups
                  if s.topic_id not in service.games and s.topic_id != game.topic_id)]
     service.rebuilding = game

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .seal import as_dealt, commitment, sealed_as_dealt
+from .seal import commitment, parsed, sealed_as_dealt
 from .state.model import DayState, GameState, GrimoireEntry, Nomination
 from .state.night_model import NightState
 from .state.script import Script
@@ -142,7 +142,7 @@ def seal_row(state: GameState) -> dict[str, Any] | None:
     if not state.dealt or not state.setup.seal_salt:
         return None
     text = sealed_as_dealt(state)
-    grimoire = as_dealt(state)
+    grimoire = parsed(text)
     return {"grimoire": grimoire, "text": text, "salt": state.setup.seal_salt,
             "commitment": commitment(state.setup.seal_salt, text)}
 

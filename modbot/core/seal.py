@@ -48,9 +48,9 @@ def sealed_as_dealt(state: GameState) -> str:
     return state.sealed or sealed_text(sealed_grimoire(state))
 
 
-def as_dealt(state: GameState) -> dict[str, Any]:
-    """The sealed grimoire as dealt, as plain values (`sealed_as_dealt`, parsed)."""
-    return json.loads(sealed_as_dealt(state))
+def parsed(text: str) -> dict[str, Any]:
+    """A sealed text (`sealed_as_dealt`) back as plain values."""
+    return json.loads(text)
 
 
 def sealed_text(grimoire: dict[str, Any]) -> str:

@@ -37,6 +37,7 @@ from .rebuild import Adoption
 from .render import later
 from .runtime import GameRuntime, Step
 from .settings import Settings
+from .watermark import Watermark
 
 log = logging.getLogger("modbot.app.service")
 
@@ -53,13 +54,19 @@ class Handling:
     rebuilding: GameRuntime | None
     bot_id: int | None
     conversations: ConversationGuard | None
+    watermark: Watermark
     _edited: Callable[[GameRuntime, ForumPost], int]  # Intake's
 
     def handle_in_order(self, thread: dict[GameRuntime, list[ForumPost]], pms: list[ForumPost],
                         edits: Sequence[tuple[GameRuntime, ForumPost]] = (),
-                        members=None) -> int:
+                        members=None, limit: datetime | None = None,
+                        held: set[int] | None = None) -> int:
         """Thread posts (each game's in post-number order), PMs and edit notices merged in the
-        forum's order, each after the clock ticks that fell due before it."""
+        forum's order, each after the clock ticks that fell due before it. With `limit` (the
+        inbox's mark, when this read has no PMs: watermark.py), a game whose next post would
+        move its clock past a moment after `limit` is held there, its topic id added to `held`
+        and the rest of its posts left for a later read (its cursor stays before them)."""
+        held = set() if held is None else held
         streams: list[list[tuple[datetime, int, str, GameRuntime | None, ForumPost]]] = [
             [(p.created, p.id, "post", game, p) for p in posts] for game, posts in thread.items()]
         streams.append([(p.created, p.id, "pm", None, p) for p in pms])
@@ -70,10 +77,18 @@ class Handling:
             if kind == "pm" or game is None:  # a PM's game is found by routing it
                 self._handle_pm(post, members)
             elif kind == "post":
+                if game.topic_id in held or _past(game, post.created, limit):
+                    held.add(game.topic_id)
+                    continue
                 handled += self._handle_post(game, post)
             elif post.id in game.today_posts:  # what the live edit sweep would have read
                 self._edited(game, post)
         return handled
+
+    def _at_mark(self, game: GameRuntime, at: datetime) -> datetime:
+        """When a change found outside the game's reads (a rename) happens in it: at `at`, or
+        at the game's mark if that is earlier, never before its latest input."""
+        return self.watermark.cap(game.topic_id, at, game.clock_at)
 
     def _follow_renames(self, current: dict[int, str], at: datetime) -> None:
         """Each game whose bound users (by id) go by another name now follows the rename;
@@ -90,7 +105,8 @@ class Handling:
                 held = {n.lower() for i, n in names.items() if i in todo}
                 ready = [i for i, new in todo.items() if new.lower() not in held] or list(todo)
                 for user_id in ready:  # (a swap of two names can only go in some order)
-                    self._rename(game, user_id, names[user_id], todo.pop(user_id), at)
+                    self._rename(game, user_id, names[user_id], todo.pop(user_id),
+                                 self._at_mark(game, at))
 
     def _learn_names(self, at: datetime) -> None:
         """Every place's name now, by id (one request for 50), and the renames followed."""
@@ -110,8 +126,9 @@ class Handling:
             self.conversations.bot = new.lower()
         self.client.api_username = new
         for game in list(self.games.values()):
-            self.tick_until(game, at)
-            self._commit(game, game.on_rename(old, new, at))
+            when = self._at_mark(game, at)
+            self.tick_until(game, when)
+            self._commit(game, game.on_rename(old, new, when))
 
     def _judge_author(self, post: ForumPost) -> set[int]:
         """Follow the author's rename (their id is bound under another name) in every game;
@@ -269,3 +286,9 @@ class Handling:
         if self.adopt:
             batch.adopted = self.adopt.adopted(outgoing, replaying=self.rebuilding is not None)
         self.store.commit(batch)
+
+
+def _past(game: GameRuntime, at: datetime, limit: datetime | None) -> bool:
+    """Handling a post made at `at` would tick the game past a moment after `limit`."""
+    due = game.next_due()
+    return limit is not None and due is not None and limit < due <= at

@@ -39,6 +39,7 @@ from ..adapters.store import Store
 from .edit_sweep import BATCH, EditSweep
 from .runtime import GameRuntime, sha1
 from .thread_reads import read_thread
+from .watermark import Watermark
 
 log = logging.getLogger("modbot.app.service")
 PAGE = 50  # PMs a page of /private-posts.json
@@ -98,6 +99,7 @@ class Intake:
     games: dict[int, GameRuntime]
     sweeper: EditSweep
     handle_in_order: Callable[..., int]
+    watermark: Watermark
     _commit: Callable[..., None]
 
     def catch_up(self, game: GameRuntime) -> int:
@@ -105,32 +107,52 @@ class Intake:
         return self.handle_in_order({game: read_thread(self.client, game.topic_id,
                                                        after=game.last_post_number)}, [])
 
-    def _read_new(self, wake: Wake | None = None) -> int:
+    def _read_new(self, now: datetime, wake: Wake | None = None) -> int:
         """The new posts of the game threads (found by `intake.py`) and the new PMs, handled in
         the order the forum made them (`created_at`, then post id), as a rebuild would. Woken
         by the forum (`wake`), only what the wake-up named is read: its topics, without the
-        listing, and the PMs only when a new one was announced."""
+        listing, and the PMs when a new one was announced or when a game read has a moment
+        due by `now` (its clock may not pass a moment the inbox is not read through:
+        watermark.py). Each source read in full is marked read through `now`."""
         self._skip_own_posts()
         if wake is None:
             changed = changed_topics(self.client, {t: g.last_post_number
                                                    for t, g in self.games.items()})
+            complete = list(self.games)  # the listing shows where every thread ends
         else:
-            changed = sorted(t for t in wake.topics if t in self.games)
+            changed = complete = sorted(t for t in wake.topics if t in self.games)
         thread = {self.games[t]: read_thread(self.client, t, after=self.games[t].last_post_number)
                   for t in changed}
-        if wake is not None and not wake.pms:
-            return self.handle_in_order(thread, [])
+        held: set[int] = set()  # games whose posts wait for the inbox's next read
+        if wake is not None and not wake.pms and not self._moment_due(complete, now):
+            handled = self.handle_in_order(thread, [], limit=self.watermark.inbox_limit,
+                                           held=held)
+            self._read_through(complete, held, now)
+            return handled
         private, private_cursor = self._private_listing()
         # On the very first run, PMs older than the inbox's newest are not read (old commands
         # must not run again); a game rebuilt from the forum has read them already.
         pms = [p for p in private if p.id > private_cursor] if private_cursor is not None \
             else []
         handled = self.handle_in_order(thread, sorted(pms, key=lambda p: (p.created, p.id)))
+        self.watermark.inbox_read(now)
+        self._read_through(complete, held, now)
         newest = max((p.id for p in private), default=0)
         if private_cursor is None or newest > private_cursor:  # an empty inbox too
             self.store.commit(Batch(cursors={
                 "private_post_id": max(newest, self.store.cursor("private_post_id") or 0)}))
         return handled
+
+    def _read_through(self, topic_ids, held: set[int], now: datetime) -> None:
+        """Mark the threads read (and handled) in full through `now`: not those held."""
+        for topic_id in topic_ids:
+            if topic_id not in held:
+                self.watermark.thread_read(topic_id, now)
+
+    def _moment_due(self, topic_ids, now: datetime) -> bool:
+        """One of these games has a moment due by `now` (a deadline, a lock, a count)."""
+        return any((due := self.games[t].next_due()) is not None and due <= now
+                   for t in topic_ids)
 
     def _skip_own_posts(self) -> None:
         """Move each game's cursor past the posts right after it that the bot made itself (the

@@ -15,8 +15,10 @@ post number, 20 at a time).
    whisper PMs to check (each PM is stored with the usernames of its conversation).
 3. the new thread posts (each game's in post-number order) and PMs are handled merged in the
    forum's order (`created_at`, then post id), each after the clock ticks that fell due before
-   it (`GameRuntime.ticks_until`); then the clock ticks up to `now - settle` (so a post created
-   just before a deadline but not yet visible is never overtaken). A rebuild from the forum
+   it (`GameRuntime.ticks_until`); then the clock ticks up to the game's watermark: the time
+   every source of the game (its thread and the inbox) is read through, less `settle` (so a
+   post created just before a deadline but not yet visible is never overtaken; a failed or
+   put-off read delays a deadline, never reorders it: watermark.py). A rebuild from the forum
    replays in this same order, so both derive the same posts.
 A game the store has never seen starts in the first cycle where all its names are known forum
 users (`deal_guard.py`); until then it is not read, and its Storytellers are told what to fix.
@@ -80,6 +82,7 @@ from .settings import Settings
 from .snapshot import Snapshots
 from .thread_reads import PagedReads, StillReading, read_thread
 from .upgrade import check_history, rules_version, version_cursor
+from .watermark import Watermark
 
 log = logging.getLogger("modbot.app.service")
 
@@ -125,6 +128,7 @@ class Service(Handling, Intake):
         self.bot_id: int | None = None  # the bot's forum user id (its posts, whatever its name)
         self.long_reads = PagedReads(store=store)  # a new or rebuilt game's thread, by id
         self.own_edits = OwnEdits(client, store)
+        self.watermark = Watermark(timedelta(seconds=self.settings.settle_seconds))
         self.hooks = OutboxHooks(self)  # what the outbox asks of the games (outbox_hooks.py)
 
     # -- start-up ---------------------------------------------------------------------------
@@ -267,7 +271,7 @@ class Service(Handling, Intake):
                 report.deferred.extend(f"game {name}: start-up put off"
                                        for name in self._admit_waiting(now))
             with budget.spending(Priority.LIVE):
-                report.posts = self._read_new(wake)
+                report.posts = self._read_new(now, wake)
             with budget.spending(Priority.BACKGROUND):
                 if self.identities.due(now):
                     self._learn_names(now)
@@ -275,10 +279,11 @@ class Service(Handling, Intake):
                     self.commit_outgoing(self.own_edits.check(list(self.games.values()), now))
         except ForumError as exc:  # any read error: logged, read again next cycle
             self._deferred(report, exc)
-        else:  # the clock moves only once the posts before it are read
+        else:  # the clock moves only as far as every source of the game is read (watermark)
             self._key_works()
             for game in self.games.values():
-                self.tick_until(game, now - timedelta(seconds=self.settings.settle_seconds))
+                if (through := self.watermark.through(game.topic_id)) is not None:
+                    self.tick_until(game, through)
             with budget.spending(Priority.BACKGROUND):
                 self.sweeper.step(now, self.games, self._sweep_game)
             self.save_snapshots()

@@ -1,13 +1,16 @@
 """Injected 429s, 500s, timeouts and dropped connections delay the bot but lose and duplicate
 nothing: the thread ends exactly as in an undisturbed run."""
 
+import re
 import time
 from datetime import datetime, timedelta
 
 import pytest
 import requests
 
+from modbot.app.intake import Wake
 from modbot.app.service import Settings
+from modbot.core.state.model import Phase
 from modbot.rehearsal import day_end, demo_rehearsal
 
 from .test_e2e import MARKER, markers, play_demo
@@ -45,6 +48,13 @@ def normalised(rehearsal) -> list[str]:
 
 def public_markers(rehearsal) -> list[str]:
     return [m for p in rehearsal.thread() for m in MARKER.findall(p["raw"])]
+
+
+def bot_posts(rehearsal) -> list[str]:
+    """The bot's thread posts, in order, with post numbers left out (the players' numbers
+    depend on when the bot's own posts went out)."""
+    return [re.sub(r"(/t/\d+/|post #)\d+", r"\1N", p["raw"]) for p in rehearsal.thread()
+            if p["username"] == "modbot"]
 
 
 def _inject(url: str, faults) -> None:
@@ -93,5 +103,91 @@ def test_faults_delay_but_lose_and_duplicate_nothing(tmp_path):
         assert len(got) == len(set(got)), "a post was made twice"
         assert normalised(rehearsal) == expected_normalised
         assert public_markers(rehearsal) == expected_public  # thread order preserved
+    finally:
+        rehearsal.stop()
+
+
+THREAD_READ_FAULT = {"path": "/t/", "method": "GET", "kind": "500", "count": 1}
+
+
+def test_a_day_whose_thread_reads_fail_ends_as_the_undisturbed_one(tmp_path):
+    """Game time moves only as far as the bot has read (app/watermark.py). Each player post
+    wakes a cycle that reads only the game thread (as the MessageBus does), and every other
+    one of those reads fails; between two posts a PM-only wake-up reads the inbox, half-way to
+    the next post. Ticking that cycle to its own time would pass the clock hand's moves and the
+    deadline over votes not read yet (held as "late", counted as no vote); with the watermark
+    the clock waits for the thread, and the day ends exactly as the undisturbed one."""
+    reference = play_demo(f"sqlite:///{tmp_path}/reference.sqlite")
+    expected_normalised = normalised(reference)
+    expected_public = public_markers(reference)
+    expected_posts = bot_posts(reference)
+    reference.stop()
+
+    settings = Settings(bot_username="modbot", vote_count_minutes=240, settle_seconds=0,
+                        max_backoff=1)
+    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite", private=False,
+                                       timeout=0.5, settings=settings)
+    rehearsal.server.limiter.per_minute = 0  # one frozen forum instant per step (see above)
+    rehearsal.start_bot()
+    service = rehearsal.service
+    service.client.budget.per_minute = 0
+    topic = rehearsal.setup.topic_id
+    try:
+        start = rehearsal.setup.first_night_starts
+        rehearsal.clock.set(start)
+        service.cycle(start)
+        failed = 0
+        times = [datetime.fromisoformat(item["created_at"]) for item in script]
+        for index, item in enumerate(script):
+            at = times[index]
+            rehearsal.clock.set(at)
+            if not item.get("tick"):
+                rehearsal.post(item["username"], item["raw"], item["created_at"])
+            if index % 3 != 2:
+                _inject(rehearsal.url, [THREAD_READ_FAULT])
+            report = service.cycle(at, Wake(frozenset({topic}), False))
+            failed += bool(report.deferred)
+            if index + 1 < len(times):
+                middle = at + (times[index + 1] - at) / 2
+                rehearsal.clock.set(middle)
+                service.cycle(middle, Wake(frozenset(), True))  # a PM was announced
+        assert failed >= 2 * len(script) // 3 - 1  # the faults were met
+        finish = day_end(rehearsal.setup) + timedelta(hours=1)
+        rehearsal.clock.set(finish)
+        service.cycle(finish)
+        for _ in range(20):
+            if not rehearsal.store.pending():
+                break
+            service.drain()
+        assert normalised(rehearsal) == expected_normalised  # no vote late, none lost
+        assert public_markers(rehearsal) == expected_public
+        assert bot_posts(rehearsal) == expected_posts  # the same counts, the same execution
+    finally:
+        rehearsal.stop()
+
+
+PM_READ_FAULT = {"path": "/private-posts.json", "method": "GET", "kind": "500", "count": 1}
+
+
+def test_a_woken_cycle_with_a_deadline_due_reads_the_inbox_before_the_clock_moves(tmp_path):
+    """A cycle the MessageBus woke for the thread alone reads the inbox too when a deadline is
+    due (its PMs may be before it); if that read fails, the deadline waits (watermark.py)."""
+    rehearsal, _ = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite", private=False)
+    rehearsal.start_bot()
+    service = rehearsal.service
+    topic = rehearsal.setup.topic_id
+    try:
+        start = rehearsal.setup.first_night_starts
+        rehearsal.clock.set(start)
+        service.cycle(start)
+        game = service.games[topic]
+        assert game.state.phase is Phase.NIGHT
+        dawn = start + timedelta(hours=25)  # night 1 lasts 24 hours
+        rehearsal.clock.set(dawn)
+        _inject(rehearsal.url, [PM_READ_FAULT])
+        assert service.cycle(dawn, Wake(frozenset({topic}), False)).deferred  # the inbox failed
+        assert game.state.phase is Phase.NIGHT  # so the night's end waits
+        service.cycle(dawn, Wake(frozenset({topic}), False))
+        assert game.state.phase is Phase.DISCUSSION
     finally:
         rehearsal.stop()

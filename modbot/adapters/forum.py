@@ -237,12 +237,12 @@ class ForumClient(DiscourseClient):
                          per_page=len(topic_ids), **({"page": page} if page else {}))
         return body.get("topic_list", {})
 
-    def last_posts(self, topic_id: int) -> tuple[int | None, list[ForumPost]]:
-        """The id of the topic's opener, and its last posts with their raw (`GET
-        /t/{id}/{number}.json` past the last post number: TopicView shows the posts around
-        it, the last ones)."""
-        body = self._get(f"/t/{topic_id}/99999999.json", include_raw="true")
-        return body.get("user_id"), _stream(body)
+    def topic_tail(self, topic_id: int) -> dict:
+        """The topic's view around its last posts (`GET /t/{id}/{number}.json` past the last
+        post number: TopicView shows the posts around it, the last ones, with raw): its
+        opener's `user_id`, the posts, and the viewer's slow-mode fields (`slow_mode_seconds`,
+        `user_last_posted_at`: TopicViewSerializer)."""
+        return self._get(f"/t/{topic_id}/99999999.json", include_raw="true")
 
     def remove_allowed_user(self, topic_id: int, username: str) -> dict:
         """Take someone out of a PM (`PUT /t/{id}/remove-allowed-user`, staff)."""

@@ -26,10 +26,12 @@ marked failed, never retried blindly, and reported to the Storytellers. A privat
 into an existing conversation only if the guard allows it (nobody there the game did not put
 there: app/conversation_guard.py); otherwise it opens a new one. When a non-staff bot's new
 conversations for the day are spent (a 429 of hours on opening one), only the rows that open
-conversations wait; the Storytellers are told (`on_pm_limit`). A non-staff bot never makes a
-fourth reply in a row in a topic it did not open (Discourse refuses it): the post joins the
-bot's last one, by an edit that keeps every part's marker (`merge_replies`); a running
-count's edit of one part rewrites the merged post with the other parts kept. A key the forum
+conversations wait; the Storytellers are told (`on_pm_limit`). A non-staff bot's other limits
+(write_limits.py): it never makes a fourth reply in a row in a topic it did not open (the post
+joins the bot's last one, by an edit that keeps every part's marker: `merge_replies`; a
+running count's edit of one part rewrites the merged post with the other parts kept); a post
+refused for slow mode waits for the topic's time, and the thread's queued posts then go out
+joined; an edit past the day's plan, or refused for the day, goes out as a new post. A key the forum
 refuses (revoked: 403 on every request) holds every row where it is, unsent and unfailed, and
 the outbox tries again after a backoff that doubles up to `max_backoff`; a send whose fate
 was unknown is looked for by its marker first, as after any failure, so nothing goes out
@@ -54,18 +56,18 @@ from .forum import (
     PermanentError,
     TransientError,
 )
+from .markers import marker, with_marker
 from .outgoing import Batch, Outgoing
 from .port import ForumPost
 from .store import OutboxRow, Store
+from .write_limits import MAX_RAW, SEPARATOR, WriteLimits
+
+__all__ = ["MAX_RAW", "Outbox", "marker", "with_marker"]
 
 log = logging.getLogger("modbot.adapters.outbox")
 MAX_BACKOFF = 60  # seconds; 1, 2, 4, ... after 5xx, timeouts and dropped connections
 CLOCK_SKEW = 600  # seconds the forum's clock may differ from ours, when paging back
 PM_PAGES = 20  # pages of PMs read at most for one marker
-MAX_CONSECUTIVE = 3  # Discourse's max_consecutive_replies (non-staff, in others' topics)
-CONSECUTIVE_WAIT = 300.0  # seconds before a reply too long to join looks again
-MAX_RAW = 32000  # Discourse's max_post_length
-SEPARATOR = "\n\n---\n\n"  # between the parts of a merged post
 LONG_WAIT = 120  # seconds: a 429 longer than this on a new conversation is the daily PM limit
 
 
@@ -82,19 +84,14 @@ def _epoch(created_at: str | None) -> float | None:
 PICTURE = re.compile(r"!\[([^\]]*)\]\(modbot-picture:([0-9a-f]{40})\)")
 
 
-def marker(key: str) -> str:
-    return f"<!-- modbot:{key} -->"
-
-
-def with_marker(raw: str, key: str) -> str:
-    return f"{raw.rstrip()}\n\n{marker(key)}"
-
-
-class Outbox:
+class Outbox(WriteLimits):
     def __init__(self, client: ForumClient, store: Store, *, spacing: float = 0.0,
                  on_failure=None, wall=time.time, max_backoff: float = MAX_BACKOFF,
                  guard=None, on_pm_limit=None, bot_id: int | None = None,
-                 merge_replies: bool = False, recipients_now=None, on_lost_post=None) -> None:
+                 merge_replies: bool = False, recipients_now=None, on_lost_post=None,
+                 edits_a_day: int | None = None, on_limit=None) -> None:
+        self._limits_init(edits_a_day)  # slow mode, edits a day (write_limits.py)
+        self.on_limit = on_limit  # (row, kind, seconds): a forum limit delays the bot
         self.bot_id = bot_id
         self.recipients_now = recipients_now  # (row) -> its recipients' names now, by id
         self.on_lost_post = on_lost_post  # (row, why): a post it edits was deleted/moved/hidden
@@ -186,6 +183,9 @@ class Outbox:
         topic_id = row.topic_id or self.store.thread_topic(row.thread)
         if row.kind == "edit":
             return self._edit(row, topic_id)
+        if wait := self.slow_wait(topic_id):  # slow mode: the topic's next post waits
+            raise TransientError(f"the topic is in slow mode: the next post in {wait:.0f}s",
+                                 retry_after=wait)
         if row.attempts > 0 and self._already_posted(row, topic_id):
             return False
         self.store.mark_attempt(row)
@@ -199,13 +199,17 @@ class Outbox:
         raw = self._with_pictures(with_marker(row.raw, row.key))
         if topic_id and self.merge_replies and ":pm:" not in row.thread:
             host = self._third_own_reply(topic_id)
-            if host is not None and len(host.raw) + len(SEPARATOR) + len(raw) <= MAX_RAW:
+            if host is not None and len(host.raw) + len(SEPARATOR) + len(raw) <= MAX_RAW \
+                    and self.edit_allowed():
                 return self._append(row, host, raw)
         if topic_id:
+            joined = self.joined_in_slow_mode(row, topic_id)
+            if len(joined) > 1:
+                return self._post_joined(joined, topic_id, raw)
             try:
-                result = self.client.create_post(raw, topic_id=topic_id)
+                result = self.create_refusable([row], raw, topic_id=topic_id)
             except PermanentError as refused:
-                return self._fourth_reply(row, topic_id, raw, refused)
+                return self._refused_reply(row, topic_id, raw, refused)
         else:
             recipients = self.recipients_now(row) if self.recipients_now is not None else None
             result = self.client.create_post(raw, title=row.title, archetype="private_message",
@@ -218,51 +222,13 @@ class Outbox:
         self.last_sent = self.wall()
         return True
 
-    def _third_own_reply(self, topic_id: int) -> ForumPost | None:
-        """The bot's last post, when the topic's last MAX_CONSECUTIVE regular posts are all the
-        bot's and the topic is not its own: Discourse refuses a non-staff account another reply
-        then (PostValidator's max_consecutive_replies), so the next post joins that one."""
-        opener, posts = self.client.last_posts(topic_id)
-        if opener == self.bot_id:
-            return None  # a topic the bot opened: no limit
-        regular = [p for p in posts if p.by_someone and not p.deleted_at]
-        run = regular[-MAX_CONSECUTIVE:]
-        if len(run) < MAX_CONSECUTIVE or any(p.user_id != self.bot_id for p in run):
-            return None
-        return run[-1]
-
-    def _fourth_reply(self, row: OutboxRow, topic_id: int, raw: str,
-                      refused: PermanentError) -> bool:
-        """A reply the forum refused: when the topic's last three posts are the bot's, it was
-        Discourse's max_consecutive_replies (PostValidator), met by a bot that lost its staff
-        rights since it started: from now on it joins its replies as a non-staff bot does,
-        this one first, or, too long to join, waits for another author's post; never lost.
-        Any other refusal stands (`PermanentError`, raised again)."""
-        host = None if ":pm:" in row.thread else self._third_own_reply(topic_id)
-        if host is None:
-            raise refused
-        if not self.merge_replies:
-            log.warning("outbox %s: the forum refused a fourth reply in a row: the bot is not "
-                        "staff any more; its replies join its last post from now on", row.key)
-            self.merge_replies = True
-        if len(host.raw) + len(SEPARATOR) + len(raw) <= MAX_RAW:
-            return self._append(row, host, raw)
-        raise TransientError("a fourth reply in a row, too long to join the bot's last post: "
-                             "waiting for another author's post", retry_after=CONSECUTIVE_WAIT)
-
-    def _append(self, row: OutboxRow, host: ForumPost, raw: str) -> bool:
-        """Add this row to the bot's last post (its marker kept beside the others)."""
-        self.client.update_post(host.id, host.raw.rstrip() + SEPARATOR + raw,
-                                "more from the bot (the forum allows 3 replies in a row)")
-        self.store.mark_sent(row, host.id, host.topic_id, host.post_number)
-        self.last_sent = self.wall()
-        return True
-
     def _edit(self, row: OutboxRow, topic_id: int | None) -> bool:
         """Rewrite the post `row.edit_of` names (sent before it: rows of a thread go in order).
         An edit is idempotent, so a retry after an unknown fate simply edits again; the post
-        keeps its own marker. If that post could not be made, or the forum refuses the edit (its
-        edit limits, for an account that is not staff), this one is posted instead."""
+        keeps its own marker. If that post could not be made, this one is posted instead; so it
+        is when the day's plan of edits has no room, or the forum refuses the edit (its edit
+        limits, for an account that is not staff: write_limits.py), and later edits rewrite
+        that new post."""
         target = self.store.row(row.edit_of or "")
         if target is None or target.status == "failed" or target.post_id is None:
             row.kind = "post"  # nothing to edit: the count goes out as a post of its own
@@ -270,14 +236,21 @@ class Outbox:
         lost = self._where_it_is_not(target)
         if lost is not None:  # deleted, moved or hidden by staff: a new post, the later edits
             return self._anew(row, target, lost)  # go to it
+        if not self.edit_allowed():  # the day's edits are planned (or spent): a new post
+            return self._anew(row, target, None)
         raw = self._with_pictures(self._composed(target, row.raw))
         self.store.mark_attempt(row)
         try:
             self.client.update_post(target.post_id, raw, "the running vote count")
-        except PermanentError as exc:  # past the forum's edit limits: the count goes out anew
+        except TransientError as exc:
+            if exc.status != 429 or exc.is_shared:
+                raise
+            self.edits_refused(row, exc)  # the forum's edits for the day are spent
+            return self._anew(row, target, None)
+        except PermanentError as exc:  # refused (slow mode's edits): the count goes out anew
             log.warning("outbox %s: the forum refused the edit (%s); posting it", row.key, exc)
-            row.kind = "post"
-            return self._deliver(row)
+            return self._anew(row, target, None)
+        self.edited()
         self.store.mark_sent(row, target.post_id, target.topic_id or topic_id, target.post_number)
         self.last_sent = self.wall()
         return True
@@ -298,17 +271,19 @@ class Outbox:
             return "moved"
         return "hidden" if post.hidden else None
 
-    def _anew(self, row: OutboxRow, target: OutboxRow, why: str) -> bool:
+    def _anew(self, row: OutboxRow, target: OutboxRow, why: str | None) -> bool:
         """Post the edit as a new post in the thread the bot put the first one in, and make
-        that new post the one later edits rewrite; the Storytellers are told (once)."""
-        log.warning("outbox %s: the post it edits (%s) was %s by someone else: posting anew",
-                    row.key, target.post_id, why)
+        that new post the one later edits rewrite; when the post was deleted, moved or hidden
+        (`why`), the Storytellers are told (once)."""
+        if why is not None:
+            log.warning("outbox %s: the post it edits (%s) was %s by someone else: posting "
+                        "anew", row.key, target.post_id, why)
         row.kind, row.topic_id = "post", target.topic_id or row.topic_id
         sent = self._deliver(row)
         fresh = self.store.row(row.key)
         if fresh is not None and fresh.post_id:
             self.store.mark_sent(target, fresh.post_id, fresh.topic_id, fresh.post_number)
-        if self.on_lost_post is not None:
+        if self.on_lost_post is not None and why is not None:
             self.on_lost_post(row, why)
         return sent
 

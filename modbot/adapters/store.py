@@ -351,6 +351,11 @@ class Store:
         OutboxRow.update(attempts=row.attempts, first_attempt=row.first_attempt).where(
             OutboxRow.id == row.id).execute()
 
+    def unmark_attempt(self, row: OutboxRow) -> None:
+        """The attempt just marked was refused outright (nothing was made): forget it."""
+        row.attempts = max(row.attempts - 1, 0)
+        OutboxRow.update(attempts=row.attempts).where(OutboxRow.id == row.id).execute()
+
     def mark_sent(self, row: OutboxRow, post_id: int | None, topic_id: int | None,
                   post_number: int | None) -> None:
         OutboxRow.update(status="sent", post_id=post_id, topic_id=topic_id or row.topic_id,

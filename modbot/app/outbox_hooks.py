@@ -9,7 +9,8 @@ The outbox (adapters/outbox.py) knows rows, not games. For a private row it asks
   `GET /user-cards.json` for every game's places, at most once a minute), so a name someone
   renamed away from, and someone else took, never receives a grimoire;
 and it reports back: an intruder found in a conversation (`intruder`), the day's new
-conversations spent (`pm_limit`), a post refused for good (`failure_report`). Each answer goes
+conversations spent (`pm_limit`), slow mode or the day's edits delaying it (`limit`), a post
+refused for good (`failure_report`). Each answer goes
 to the row's game's Storytellers.
 """
 
@@ -91,6 +92,19 @@ class OutboxHooks:
                     later("pm_limit.md.j2", waiting=len(mine),
                           hours=max(1, round(seconds / 3600)),
                           bot=self.service.settings.bot_username))])
+
+    def limit(self, row, kind: str, seconds: float) -> None:
+        """A forum limit delays the bot's posts (write_limits.py: "slow_mode", "edit_limit"):
+        the row's game's Storytellers are told once (slow mode: once per game; the edits of a
+        day: once per forum day), with what would lift it."""
+        game = self.game_of(row)
+        if game is None:
+            return
+        when = "" if kind == "slow_mode" else f":{int((time.time() + seconds) // 86400)}"
+        self.service.commit_outgoing([game.reactor.note_to_storytellers(
+            game.state.setup.storytellers, f"limit:{kind}{when}",
+            later("forum_limit.md.j2", kind=kind, bot=self.service.settings.bot_username,
+                  minutes=max(1, round(seconds / 60)), hours=max(1, round(seconds / 3600))))])
 
     def lost_post(self, row, why: str) -> None:
         """A post the bot keeps up to date was deleted, moved or hidden by someone else: it

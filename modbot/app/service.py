@@ -62,6 +62,7 @@ from ..adapters.forum import (
 from ..adapters.outbox import Outbox
 from ..adapters.outgoing import Batch
 from ..adapters.store import Store
+from ..adapters.write_limits import edits_per_day
 from ..core import GameSetup
 from .conversation_guard import ConversationGuard
 from .deal_guard import DealGuard, held_note, reading_note
@@ -168,7 +169,9 @@ class Service(Handling, Intake):
                              max_backoff=self.settings.max_backoff, guard=guard.allows,
                              bot_id=self.bot_id, merge_replies=not staff,
                              recipients_now=self.hooks.recipients_now,
-                             on_lost_post=self.hooks.lost_post)
+                             on_lost_post=self.hooks.lost_post,
+                             edits_a_day=edits_per_day(staff, me.trust_level),
+                             on_limit=self.hooks.limit)
 
     def _never_started(self, setup: GameSetup) -> bool:
         row = self.store.find_game(str(topic_of(setup)))

@@ -17,6 +17,8 @@ import threading
 import time
 from datetime import UTC, datetime
 
+from .errors import TOO_MANY, ApiError, create_error, errors, rate_limited
+from .limits import WriteLimits
 from .models import Clock, Post, Topic, User
 
 SELF_DELETED = "(post deleted by author)"
@@ -30,38 +32,8 @@ UNIQUE_POST_SECONDS = 300
 # messages_per_day, app/models/topic.rb: a RateLimiter over a day, skipped for staff)
 POST_SECONDS, NEW_USER_POST_SECONDS = 5, 30
 PMS_PER_DAY = 20
-TOO_MANY = "You’ve performed this action too many times. Please wait {} before trying again."
 MSG_GONE = ("Something has gone wrong. Perhaps this topic was closed or deleted while you "
             "were looking at it?")
-
-
-class ApiError(Exception):
-    def __init__(self, status: int, body, headers: dict | None = None) -> None:
-        super().__init__(status, body)
-        self.status = status
-        self.body = body
-        self.headers = headers or {}
-
-
-def errors(status: int, message: str, error_type: str | None = None, **extras) -> ApiError:
-    body: dict[str, object] = {"errors": [message]}
-    if error_type:
-        body["error_type"] = error_type
-    if extras:
-        body["extras"] = extras
-    return ApiError(status, body)
-
-
-def rate_limited(message: str, wait: int, code: str | None = None) -> ApiError:
-    err = errors(429, message, "rate_limit", wait_seconds=wait, time_left=f"{wait} seconds")
-    err.headers = {"Retry-After": str(wait)}
-    if code:
-        err.headers["Discourse-Rate-Limit-Error-Code"] = code
-    return err
-
-
-def create_error(*messages: str) -> ApiError:
-    return ApiError(422, {"action": "create_post", "errors": list(messages)})
 
 
 class Forum:
@@ -84,6 +56,7 @@ class Forum:
         self._recent_raw: dict[str, float] = {}
         self._pms_created: dict[str, list[float]] = {}  # username -> forum times (a day)
         self.pms_per_day = PMS_PER_DAY
+        self.write_limits = WriteLimits()  # slow mode, edits a day (limits.py)
         self.listeners: list = []  # f(kind, topic, post): created, revised, deleted (the bus)
         self.add_user("system", admin=True, trust_level=4)
 
@@ -190,6 +163,8 @@ class Forum:
                 raise create_error(MSG_GONE)
             self._check_body(author, raw, topic.is_pm)
             self._check_consecutive(author, topic)
+            if self.limits:
+                self.write_limits.check_reply(author, topic, self.seconds())
             self._limit(author, self._last_post_at,
                         NEW_USER_POST_SECONDS if author.trust_level == 0 else POST_SECONDS,
                         "You’re replying a bit too quickly. Please wait {} seconds before "
@@ -198,6 +173,7 @@ class Forum:
             topic = self._new_topic(author, params, raw, created_at)
         post = self.append(topic, author.username, raw, created_at,
                            reply_to_post_number=int(reply_to) if reply_to else None)
+        self.write_limits.posted(author, topic, self.seconds())
         if not author.staff:
             self._recent_raw[f"{author.id}:{topic.is_pm}:{hashlib.sha1(raw.encode()).hexdigest()}"] = \
                 self.seconds()
@@ -319,6 +295,9 @@ class Forum:
             in_grace = (editor.username.lower() == post.username.lower() and not reason
                         and (now - (post.last_version_at or post.created_at)).total_seconds() < GRACE_SECONDS
                         and _diff_size(post.raw, raw) <= limit)
+            if self.limits:
+                self.write_limits.check_edit(editor, self.topics[post.topic_id], post, in_grace,
+                                             self.seconds())
             post.raw = raw
             post.updated_at = now
             if post.hidden and editor.username.lower() == post.username.lower():

@@ -74,6 +74,15 @@ def revoke_moderation(req: Request):
     return _ok({"admin_user": user_json(moderation.revoke_moderation(req.forum, _user(req)))})
 
 
+def slow_mode(req: Request):
+    """TopicsController#set_slow_mode: staff set a topic's `seconds` between a user's posts (0:
+    off); see limits.py."""
+    topic = req.forum.topic(req.int_path("id"), req.need_user())
+    req.forum.write_limits.set_slow_mode(req.need_user(), topic, int(req.params.get("seconds")
+                                                                     or 0))
+    return _ok({"success": "OK"})
+
+
 def user_cards(req: Request):
     ids = _ids(req.params.get("user_ids"))
     if not ids or len(ids) > MAX_CARDS:
@@ -92,4 +101,5 @@ ROUTES: list[Route] = [
     _r("POST", "/admin/api/keys/{id}/undo-revoke(.json)", undo_revoke_key),
     _r("PUT", "/admin/users/{id}/revoke_moderation(.json)", revoke_moderation),
     _r("GET", "/user-cards.json", user_cards),
+    _r("PUT", "/t/{id}/slow_mode(.json)", slow_mode),
 ]

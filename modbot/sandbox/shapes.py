@@ -136,7 +136,7 @@ def topic_json(forum: Forum, topic: Topic, viewer: User | None, posts: list[Post
         "chunk_size": CHUNK,
         "has_deleted": any(p.deleted_at for p in topic.posts) and staff,
         "participant_count": len({p.username for p in visible}),
-        "slow_mode_seconds": 0,
+        **forum.write_limits.topic_fields(viewer, topic),
         "details": details,
         **_TOPIC_DEFAULTS,
         "reply_count": max(len(visible) - 1, 0),

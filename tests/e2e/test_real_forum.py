@@ -471,6 +471,53 @@ def _thread_only(tmp_path, name: str, *, staff: bool, revoked_at_start: bool = T
     return rehearsal
 
 
+def test_a_game_thread_in_slow_mode_delays_a_non_staff_bots_posts_and_loses_none(tmp_path):
+    """A moderator puts the game thread in slow mode (10 minutes) before the bot, a regular
+    account, starts: each post the forum refuses for it waits for the thread's time
+    (PostCreator: "This topic is in slow mode.", with no wait named: the topic's view says
+    it), the posts queued meanwhile go out joined, in order; nothing fails, nothing is lost or
+    doubled, and the Storytellers are told once, with what would lift it."""
+    reference = _thread_only(tmp_path, "staff", staff=True)
+    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/slow.sqlite", private=False)
+    try:
+        forum = rehearsal.server.forum
+        forum.user("modbot").moderator = False
+        forum.write_limits.set_slow_mode(forum.user("system"),
+                                         forum.topics[rehearsal.setup.topic_id], 600)
+        rehearsal.settings.post_spacing = 0  # real seconds would only slow this test
+        rehearsal.start_bot()
+        rehearsal.clock.set(rehearsal.setup.first_night_starts)
+        rehearsal.service.cycle(rehearsal.setup.first_night_starts)
+        rehearsal.play(script, finish_at=day_end(rehearsal.setup, 2) + timedelta(hours=1))
+        outbox = rehearsal.service.started
+        for n in range(40):  # the thread's 10 minutes pass on the forum's clock, and the
+            if not rehearsal.store.pending():  # players talk (a fourth reply in a row waits
+                break  # for another author: its join, an edit, is refused in slow mode)
+            rehearsal.clock.set(rehearsal.clock.now() + timedelta(minutes=11))
+            rehearsal.post(("Alex", "Brianna", "Cameron")[n % 3], f"Still here, still thinking ({n}).",
+                           rehearsal.clock.now().isoformat())
+            OutboxRow.update(not_before=0).execute()
+            outbox.slow_until = dict.fromkeys(outbox.slow_until, 0.0)  # (its wall clock)
+            outbox.quiet_until = rehearsal.service.quiet_until = 0
+            forum._memo.clear()  # Discourse memoizes an API create's answer for 120 real
+            # seconds (PostsController#create), a refusal too; the forum's minutes pass here in
+            # milliseconds
+            rehearsal.service.drain()
+        assert not rehearsal.store.pending()
+        assert not rehearsal.store.outbox_counts().get("failed")
+        told = [m for m in markers(rehearsal) if ":limit:slow_mode" in m]
+        assert len(told) == 1
+        got = [m for m in markers(rehearsal) if m not in told]
+        assert sorted(got) == sorted(markers(reference)) and len(got) == len(set(got))
+        topic = forum.topics[rehearsal.setup.topic_id]
+        assert [p for p in topic.posts if p.raw.count("<!-- modbot:") > 1]  # joined
+        note = next(p for p in forum.posts.values() if ":limit:slow_mode" in p.raw)
+        assert "turn slow mode off" in note.raw and "moderator" in note.raw
+    finally:
+        reference.stop()
+        rehearsal.stop()
+
+
 def test_new_conversations_past_the_daily_limit_wait_and_nothing_else_does(tmp_path):
     """A non-staff bot may open only so many new PMs a day (Discourse's
     max_personal_messages_per_day, 20). The demo deals 7 character PMs and opens the

@@ -153,3 +153,86 @@ def test_twenty_new_personal_messages_a_day_for_non_staff():
     assert "Discourse-Rate-Limit-Error-Code" not in refused.value.headers  # the account's own
     clock.set(clock.now() + timedelta(days=1))
     send(21)
+
+
+def _limited_forum():
+    from datetime import datetime
+
+    from modbot.sandbox.forum import Forum
+    from modbot.sandbox.models import ManualClock
+    clock = ManualClock(datetime(2026, 12, 1, tzinfo=UTC))
+    forum = Forum(clock)
+    host = forum.add_user("Host", moderator=True)
+    topic = forum.create(host, {"title": "A topic for the limits", "category": 1,
+                                "raw": "The first post of the topic."}).topic_id
+    return forum, clock, host, topic
+
+
+def test_slow_mode_refuses_a_non_staff_reply_until_its_seconds_pass(forum):
+    """PostCreator#valid? (limits.py): 422 "This topic is in slow mode.", staff exempt; the
+    topic JSON shows the seconds and the viewer's last post."""
+    from datetime import timedelta
+
+    from modbot.sandbox.forum import ApiError
+    from modbot.sandbox.limits import SLOW_MODE
+    limited, clock, host, topic = _limited_forum()
+    member = limited.add_user("Member")
+    with pytest.raises(ApiError):
+        limited.write_limits.set_slow_mode(member, limited.topics[topic], 600)  # staff only
+    limited.write_limits.set_slow_mode(host, limited.topics[topic], 600)
+    limited.create(member, {"topic_id": topic, "raw": "A first reply in slow mode."})
+    clock.set(clock.now() + timedelta(seconds=300))
+    with pytest.raises(ApiError) as refused:
+        limited.create(member, {"topic_id": topic, "raw": "A second reply, too soon for it."})
+    assert refused.value.status == 422 and refused.value.body["errors"] == [SLOW_MODE]
+    limited.create(host, {"topic_id": topic, "raw": "Staff reply whenever they like."})
+    clock.set(clock.now() + timedelta(seconds=301))
+    limited.create(member, {"topic_id": topic, "raw": "A second reply, now allowed."})
+    server, client, game = forum
+    client.ok("PUT", f"/t/{game}/slow_mode.json", "modbot", data={"seconds": "3600"})
+    assert client.call("PUT", f"/t/{game}/slow_mode.json", "Alex",
+                       data={"seconds": "0"}).status_code == 403
+    shown = client.ok("GET", f"/t/{game}.json", "Alex")
+    assert shown["slow_mode_seconds"] == 3600 and shown["user_last_posted_at"]
+
+
+def test_slow_mode_refuses_an_edit_outside_the_grace_period():
+    from datetime import timedelta
+
+    from modbot.sandbox.forum import ApiError
+    limited, clock, host, topic = _limited_forum()
+    member = limited.add_user("Member")
+    post = limited.create(member, {"topic_id": topic, "raw": "A reply I shall edit later."})
+    limited.write_limits.set_slow_mode(host, limited.topics[topic], 60)
+    limited.edit(post, member, "A reply I shall edit later (a typo).")  # within the grace
+    clock.set(clock.now() + timedelta(seconds=400))
+    with pytest.raises(ApiError) as refused:
+        limited.edit(post, member, "A reply edited much later on, in slow mode.")
+    assert refused.value.status == 422
+    limited.edit(post, host, "Staff may edit it in slow mode.")
+
+
+@pytest.mark.parametrize(("trust_level", "allowed"), [(1, 30), (2, 45), (3, 60)])
+def test_edits_a_day_are_limited_by_trust_level_and_start_again_with_the_date(trust_level,
+                                                                              allowed):
+    """lib/edit_rate_limiter.rb (limits.py): 30 new versions a day, ×1.5 and ×2 at trust levels
+    2 and 3; a 429 of hours; a new date, a new count; staff never limited."""
+    from datetime import timedelta
+
+    from modbot.sandbox.forum import ApiError
+    limited, clock, host, topic = _limited_forum()
+    clock.set(clock.now() + timedelta(hours=1))
+    editor = limited.add_user("Editor", trust_level=trust_level)
+    post = limited.create(editor, {"topic_id": topic, "raw": "A running count, edited often."})
+    for n in range(allowed):
+        clock.set(clock.now() + timedelta(seconds=301))  # past the grace period: new versions
+        limited.edit(post, editor, f"A running count, edited often: version {n}.")
+    clock.set(clock.now() + timedelta(seconds=301))
+    with pytest.raises(ApiError) as refused:
+        limited.edit(post, editor, "One version too many today.")
+    assert refused.value.status == 429 and int(refused.value.headers["Retry-After"]) > 3600
+    for n in range(allowed + 5):
+        clock.set(clock.now() + timedelta(seconds=301))
+        limited.edit(limited.posts[1], host, f"Staff edit the first post freely: {n}.")
+    clock.set(clock.now().replace(hour=0, minute=1) + timedelta(days=1))
+    limited.edit(post, editor, "A new day: a new count of edits.")

@@ -1,0 +1,261 @@
+"""Theory of operation: the limits Discourse puts on a non-staff account's writing, as the
+outbox (outbox.py) meets them. Staff are exempt from all three; the limits follow the account,
+whatever key it posts with.
+
+- **Three replies in a row** (PostValidator's `max_consecutive_replies`, in a topic the bot did
+  not open): the next post joins the bot's last one by an edit that keeps each part's marker;
+  one too long to join waits for another author's post, never dropped.
+- **Slow mode** (a topic's `slow_mode_seconds`; PostCreator#valid? refuses with "This topic is
+  in slow mode.", which names no wait): a refused reply reads the topic once (its view shows
+  `slow_mode_seconds` and the bot's own `user_last_posted_at`) and waits until the topic
+  allows the next post; its thread waits in order, other threads go on. From then on, when
+  that topic's turn comes, the posts of the thread that are due go out joined in one post
+  (each part with its marker), so one slow-mode slot carries them all.
+- **Edits a day** (lib/edit_rate_limiter.rb: 30 new versions a day below trust level 2, ×1.5,
+  ×2, ×3 at 2, 3, 4; the count starts again with the forum's date). One daily plan covers every
+  post the bot keeps up to date (running counts, sign-up lists): an edit goes out only while
+  the edits made today stay within `planned(now)`, a quarter of the day's allowance at
+  midnight growing evenly to all of it (less a margin) at the day's end; an edit past the plan,
+  or refused by the forum (a 429: the day's edits spent), goes out as a new post, which later
+  edits then rewrite. So a 48-hour day never meets the limit, and a refusal never holds a
+  post: each queued post keeps its own next attempt.
+
+A limit met is reported once to its game's Storytellers through `on_limit(row, kind, seconds)`
+("slow_mode", "edit_limit"), with what would lift it. Times: the wall clock; a wait read from
+the forum is never longer than the topic's own slow-mode seconds.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from .forum import ForumClient, PermanentError, TransientError
+from .markers import with_marker
+from .outgoing import Batch
+from .port import ForumPost
+from .store import OutboxRow, Store
+
+log = logging.getLogger("modbot.adapters.outbox")
+MAX_CONSECUTIVE = 3  # Discourse's max_consecutive_replies (non-staff, in others' topics)
+CONSECUTIVE_WAIT = 300.0  # seconds before a reply too long to join looks again
+MAX_RAW = 32000  # Discourse's max_post_length
+SEPARATOR = "\n\n---\n\n"  # between the parts of a merged post
+SLOW_FLOOR = 5.0  # seconds: the least wait after a slow-mode refusal
+EDITS_PER_DAY = 30  # Discourse's max_edits_per_day
+EDIT_MULTIPLIERS = {2: 1.5, 3: 2.0, 4: 3.0}  # tlN_additional_edits_per_day_multiplier
+EDIT_MARGIN = 2  # edits a day left to a Storyteller's or a moderator's hand
+DAY = 86400.0
+
+
+def edits_per_day(staff: bool, trust_level: int | None) -> int | None:
+    """The account's new versions a day (lib/edit_rate_limiter.rb); None: staff, no limit."""
+    if staff:
+        return None
+    return int(EDITS_PER_DAY * EDIT_MULTIPLIERS.get(trust_level or 0, 1.0))
+
+
+def planned(allowance: int, seconds_into_day: float) -> int:
+    """How many edits the plan allows by this moment of the forum's day."""
+    usable = max(allowance - EDIT_MARGIN, 1)
+    burst = max(usable // 4, 1)
+    return burst + int((usable - burst) * min(seconds_into_day / DAY, 1.0))
+
+
+def _day(wall: float) -> tuple[str, float]:
+    """The forum's date (UTC) at wall time `wall`, and the seconds into it."""
+    moment = datetime.fromtimestamp(wall, UTC)
+    midnight = moment.replace(hour=0, minute=0, second=0, microsecond=0)
+    return moment.date().isoformat(), (moment - midnight).total_seconds()
+
+
+class WriteLimits:
+    # what it uses of the outbox (outbox.py sets them)
+    client: ForumClient
+    store: Store
+    bot_id: int | None
+    merge_replies: bool
+    wall: Callable[[], float]
+    last_sent: float
+    on_limit: Callable[[OutboxRow, str, float], None] | None
+    _with_pictures: Callable[[str], str]
+
+    def _limits_init(self, edits_a_day: int | None) -> None:
+        self.edits_a_day = edits_a_day  # None: staff (or unknown): edits are never planned
+        self.edits_blocked_until = 0.0  # wall time: the forum refused an edit for the day
+        self.slow_until: dict[int, float] = {}  # topic id -> wall time it allows a post
+
+    # -- edits a day ------------------------------------------------------------------------
+
+    def edit_allowed(self) -> bool:
+        """The plan has room for one more edit now, and the forum has not refused one today."""
+        now = self.wall()
+        if now < self.edits_blocked_until:
+            return False
+        if self.edits_a_day is None:
+            return True
+        day, into = _day(now)
+        return self._edits_made(day) < planned(self.edits_a_day, into)
+
+    def _edits_made(self, day: str) -> int:
+        return self.store.cursor(f"edits:{day}") or 0
+
+    def edited(self) -> None:
+        """Count one edit made today (the store keeps the day's count across a restart)."""
+        day, _ = _day(self.wall())
+        self.store.commit(Batch(cursors={f"edits:{day}": self._edits_made(day) + 1}))
+
+    def edits_refused(self, row: OutboxRow, exc: TransientError) -> None:
+        """The forum's edit limit is reached: every edit is a new post until its date rolls
+        over (or the 429's wait ends, if sooner)."""
+        now = self.wall()
+        _, into = _day(now)
+        self.edits_blocked_until = now + min(exc.retry_after, DAY - into + 1)
+        log.warning("outbox %s: the forum's edits for the day are spent (%s): edits go out as "
+                    "new posts for %.0f s", row.key, exc, self.edits_blocked_until - now)
+        self._tell(row, "edit_limit", self.edits_blocked_until - now)
+
+    # -- three replies in a row -------------------------------------------------------------
+
+    def _third_own_reply(self, topic_id: int, view: dict | None = None) -> ForumPost | None:
+        """The bot's last post, when the topic's last MAX_CONSECUTIVE regular posts are all the
+        bot's and the topic is not its own: Discourse refuses a non-staff account another reply
+        then (PostValidator's max_consecutive_replies), so the next post joins that one."""
+        view = view if view is not None else self.client.topic_tail(topic_id)
+        if view.get("user_id") == self.bot_id:
+            return None  # a topic the bot opened: no limit
+        posts = [ForumPost.from_json(p) for p in view["post_stream"]["posts"]]
+        regular = [p for p in posts if p.by_someone and not p.deleted_at]
+        run = regular[-MAX_CONSECUTIVE:]
+        if len(run) < MAX_CONSECUTIVE or any(p.user_id != self.bot_id for p in run):
+            return None
+        return run[-1]
+
+    def _refused_reply(self, row: OutboxRow, topic_id: int, raw: str,
+                       refused: PermanentError) -> bool:
+        """A reply the forum refused, read against the topic (one read): the fourth reply in a
+        row (joined, or waiting for another author), or slow mode (waiting for the topic's
+        time). Any other refusal stands (`PermanentError`, raised again)."""
+        view = None if ":pm:" in row.thread else self.client.topic_tail(topic_id)
+        if view is None:
+            raise refused
+        host = self._third_own_reply(topic_id, view)
+        if host is not None:
+            return self._fourth_reply(row, host, raw)
+        wait = _slow_mode_wait(view, self.wall())
+        if wait is None:
+            raise refused
+        self.slow_until[topic_id] = self.wall() + wait
+        self._tell(row, "slow_mode", float(view.get("slow_mode_seconds") or wait))
+        raise TransientError(f"the topic is in slow mode: the next post in {wait:.0f}s",
+                             retry_after=wait)
+
+    def _fourth_reply(self, row: OutboxRow, host: ForumPost, raw: str) -> bool:
+        """Discourse's max_consecutive_replies, met by a bot that lost its staff rights since
+        it started: from now on it joins its replies as a non-staff bot does, this one first,
+        or, too long to join, waits for another author's post."""
+        if not self.merge_replies:
+            log.warning("outbox %s: the forum refused a fourth reply in a row: the bot is not "
+                        "staff any more; its replies join its last post from now on", row.key)
+            self.merge_replies = True
+        if len(host.raw) + len(SEPARATOR) + len(raw) <= MAX_RAW and self.edit_allowed():
+            return self._append(row, host, raw)
+        raise TransientError("a fourth reply in a row that cannot join the bot's last post "
+                             "(too long, or no edit left today): waiting for another author's "
+                             "post", retry_after=CONSECUTIVE_WAIT)
+
+    def _append(self, row: OutboxRow, host: ForumPost, raw: str) -> bool:
+        """Add this row to the bot's last post (its marker kept beside the others)."""
+        try:
+            self.client.update_post(host.id, host.raw.rstrip() + SEPARATOR + raw,
+                                    "more from the bot (the forum allows 3 replies in a row)")
+        except TransientError as exc:
+            if exc.status != 429 or exc.is_shared:
+                raise
+            self.edits_refused(row, exc)
+            raise TransientError("a fourth reply in a row, and the day's edits are spent: "
+                                 "waiting for another author's post",
+                                 retry_after=CONSECUTIVE_WAIT) from exc
+        except PermanentError as exc:  # slow mode refuses edits outside the grace period
+            raise TransientError(f"a fourth reply in a row the forum will not let the bot join "
+                                 f"({exc}): waiting for another author's post",
+                                 retry_after=CONSECUTIVE_WAIT) from exc
+        self.edited()
+        self.store.mark_sent(row, host.id, host.topic_id, host.post_number)
+        self.last_sent = self.wall()
+        return True
+
+    # -- slow mode --------------------------------------------------------------------------
+
+    def slow_wait(self, topic_id: int | None) -> float:
+        """Seconds until the topic allows the bot's next post (0: now, or no slow mode seen)."""
+        if not topic_id or topic_id not in self.slow_until:
+            return 0.0
+        return max(self.slow_until[topic_id] - self.wall(), 0.0)
+
+    def joined_in_slow_mode(self, row: OutboxRow, topic_id: int) -> list[OutboxRow]:
+        """In a topic seen in slow mode, the rows of this thread that go out with `row` in one
+        post: the posts queued right after it, due now, while they fit (an edit or a status
+        change ends the run: rows of a thread go in order)."""
+        if topic_id not in self.slow_until:
+            return [row]
+        now = self.wall()
+        joined, size = [row], len(row.raw)
+        for other in self.store.pending():
+            if other.thread != row.thread or other.id <= row.id:
+                continue
+            if other.kind != "post" or other.not_before > now or other.attempts or \
+                    size + len(SEPARATOR) + len(other.raw) + 100 > MAX_RAW:
+                break
+            joined.append(other)
+            size += len(SEPARATOR) + len(other.raw) + 100
+        return joined
+
+    def _post_joined(self, rows: list[OutboxRow], topic_id: int, head: str) -> bool:
+        """One post carrying several queued rows of a thread in slow mode, each part with its
+        marker: after a crash each row finds its marker in it."""
+        for other in rows[1:]:
+            self.store.mark_attempt(other)
+        raw = SEPARATOR.join([head, *(self._with_pictures(with_marker(r.raw, r.key))
+                                      for r in rows[1:])])
+        try:
+            result = self.create_refusable(rows, raw, topic_id=topic_id) or {}
+        except PermanentError as refused:
+            return self._refused_reply(rows[0], topic_id, head, refused)
+        for row in rows:
+            self.store.mark_sent(row, result.get("id"), result.get("topic_id") or topic_id,
+                                 result.get("post_number"))
+        self.last_sent = self.wall()
+        return True
+
+    def create_refusable(self, rows: list[OutboxRow], raw: str, **where):
+        """Create the post; when the forum refuses it outright (a 4xx: nothing was made), the
+        attempts just marked are forgotten, so no marker search follows and the rows may join
+        others later."""
+        try:
+            return self.client.create_post(raw, **where)
+        except (TransientError, PermanentError) as exc:
+            if exc.status is not None and 400 <= exc.status < 500:
+                for row in rows:
+                    self.store.unmark_attempt(row)
+            raise
+
+    def _tell(self, row: OutboxRow, kind: str, seconds: float) -> None:
+        if self.on_limit is not None:
+            self.on_limit(row, kind, seconds)
+
+
+def _slow_mode_wait(view: dict, now: float) -> float | None:
+    """The wait the topic's view implies for the bot's next post (None: no slow mode)."""
+    seconds = float(view.get("slow_mode_seconds") or 0)
+    if seconds <= 0:
+        return None
+    last = view.get("user_last_posted_at")
+    if not last:
+        return seconds
+    try:
+        then = datetime.fromisoformat(str(last).replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return seconds
+    return min(seconds, max(then + seconds - now, SLOW_FLOOR))

@@ -1,0 +1,196 @@
+"""A bot that is not staff meets slow mode and the edit rate limiter (adapters/write_limits.py)
+on the sandbox, which applies them as Discourse does (sandbox/limits.py): nothing is lost or
+sent twice, no refusal holds another thread, and the limit is reported once."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from modbot.adapters.forum import ForumClient
+from modbot.adapters.outbox import Outbox, marker
+from modbot.adapters.outgoing import Batch, Outgoing
+from modbot.adapters.store import OutboxRow, Store
+from modbot.adapters.write_limits import edits_per_day, planned
+from modbot.sandbox.forum import Forum
+from modbot.sandbox.models import ManualClock
+from modbot.sandbox.server import SandboxServer
+
+
+class Sandbox:
+    """A sandbox on a forum clock the test moves; the bot a regular account (trust level 1)
+    whose outbox reads the same clock."""
+
+    def __init__(self, tmp_path, start: datetime) -> None:
+        self.clock = ManualClock(start)
+        self.server = SandboxServer(0, api_key="master", forum=Forum(self.clock)).start()
+        forum = self.server.forum
+        self.host = forum.add_user("host", moderator=True)
+        self.bot = forum.add_user("modbot", trust_level=1)
+        self.alex = forum.add_user("Alex")
+        self.store = Store(f"sqlite:///{tmp_path}/bot.sqlite")
+        self.client = ForumClient(self.server.url, "modbot", "master")
+        # a day of forum time passes here in a second of real time: the bot's request budget
+        # (real minutes; tested in test_budget.py) would only hold the drains back
+        self.client.budget.per_minute = 0
+        self.told: list[tuple[str, str, float]] = []
+
+    def outbox(self, edits_a_day: int | None = None) -> Outbox:
+        staff = self.bot.staff  # the service's spacing and merging for the account's kind
+        return Outbox(self.client, self.store, bot_id=self.bot.id, merge_replies=not staff,
+                      spacing=0.0 if staff else 6.0,
+                      wall=lambda: self.clock.now().timestamp(), edits_a_day=edits_a_day,
+                      on_limit=lambda row, kind, s: self.told.append((row.key, kind, s)))
+
+    def topic(self, opener, title: str) -> int:
+        return self.server.forum.create(opener, {"title": title, "category": 1,
+                                                 "raw": "The opening post of the game."},
+                                        api=False).topic_id
+
+    def later(self, seconds: float) -> None:
+        self.clock.set(self.clock.now() + timedelta(seconds=seconds))
+
+    def posts(self, topic: int) -> list:
+        return self.server.forum.topics[topic].posts
+
+    def stop(self) -> None:
+        self.store.close()
+        self.server.stop()
+
+
+@pytest.fixture
+def sandbox(tmp_path):
+    box = Sandbox(tmp_path, datetime.now(UTC).replace(microsecond=0))
+    yield box
+    box.stop()
+
+
+def _owe(store: Store, *rows: Outgoing) -> None:
+    store.commit(Batch(outbox=list(rows)))
+
+
+def _post(key: str, thread: str, topic: int, text: str) -> Outgoing:
+    return Outgoing(key, thread, text, topic_id=topic)
+
+
+def test_posts_refused_for_slow_mode_wait_for_the_topic_and_go_out_joined_in_order(sandbox):
+    game = sandbox.topic(sandbox.host, "A game thread in slow mode")
+    other = sandbox.topic(sandbox.host, "Another game's thread")
+    forum = sandbox.server.forum
+    forum.create(sandbox.bot, {"topic_id": game, "raw": "The bot's first post in the thread."})
+    forum.write_limits.set_slow_mode(sandbox.host, forum.topics[game], 600)
+    sandbox.later(10)
+    forum.create(sandbox.alex, {"topic_id": game, "raw": "/vote Derek yes, as I said."})
+    _owe(sandbox.store, *(_post(f"g1:n{i}", "g1:topic", game, f"## Notice {i}\n\nA notice.")
+                          for i in (1, 2, 3)),
+         _post("g2:n1", "g2:topic", other, "## Another game's notice\n\nIt goes on."))
+    outbox = sandbox.outbox()
+    assert outbox.drain() == 1  # the other game's thread is not held
+    assert [k for k, *_ in sandbox.told] == ["g1:n1"] and sandbox.told[0][1:] == ("slow_mode",
+                                                                                   600.0)
+    assert forum.topics[other].posts[-1].username == "modbot"
+    assert sum(p.username == "modbot" for p in sandbox.posts(game)) == 1  # none through yet
+    sandbox.later(300)
+    assert outbox.drain() == 0  # still its turn to wait: not even tried
+    sandbox.later(300)
+    assert outbox.drain() == 1  # the three, joined in one post, in order
+    joined = sandbox.posts(game)[-1]
+    assert joined.username == "modbot"
+    places = [joined.raw.index(marker(f"g1:n{i}")) for i in (1, 2, 3)]
+    assert places == sorted(places)
+    rows = {r.key: r for r in OutboxRow.select()}
+    assert {rows[f"g1:n{i}"].post_id for i in (1, 2, 3)} == {joined.id}
+    assert sandbox.store.outbox_counts() == {"sent": 4}
+
+
+def test_a_staff_bot_is_not_slowed(sandbox):
+    forum = sandbox.server.forum
+    game = sandbox.topic(sandbox.host, "A game thread in slow mode")
+    forum.write_limits.set_slow_mode(sandbox.host, forum.topics[game], 600)
+    sandbox.bot.moderator = True
+    _owe(sandbox.store, *(_post(f"g1:n{i}", "g1:topic", game, f"## Notice {i}\n\nA notice.")
+                          for i in (1, 2)))
+    assert sandbox.outbox().drain() == 2 and not sandbox.told
+
+
+def _running_count(store: Store, topic: int, version: int) -> None:
+    key = "g1:vc:1.1:open" if version == 1 else f"g1:vc:1.{version}:vc"
+    _owe(store, Outgoing(key, "g1:topic", f"## Vote count 1.{version}\n\nDerek **{version}**/4",
+                         topic_id=topic, kind="post" if version == 1 else "edit",
+                         edit_of=None if version == 1 else "g1:vc:1.1:open"))
+
+
+def test_an_edit_the_forum_refuses_for_the_day_is_posted_and_later_edits_follow_it(tmp_path):
+    """The edit rate limiter (30 a day at trust level 1): the 31st edit is posted anew, the
+    next ones go out as new posts without asking until the day rolls over, and another
+    thread's post is never held; the Storytellers are told once."""
+    box = Sandbox(tmp_path, datetime(2026, 12, 3, 1, 0, tzinfo=UTC))
+    try:
+        topic = box.topic(box.bot, "The bot's own game thread")
+        other = box.topic(box.host, "Another game's thread")
+        outbox = box.outbox(edits_a_day=None)  # no plan: the forum's own limit is met
+        _running_count(box.store, topic, 1)
+        outbox.drain()
+        for version in range(2, 32):  # 30 edits: the day's
+            box.later(301)  # past the grace period: each edit is a new version
+            _running_count(box.store, topic, version)
+            outbox.drain()
+
+        def counts():
+            return [p.raw.splitlines()[0] for p in box.posts(topic) if p.username == "modbot"][1:]
+        assert counts() == ["## Vote count 1.31"]
+        box.later(301)
+        _running_count(box.store, topic, 32)
+        _owe(box.store, _post("g2:n1", "g2:topic", other, "## Another game's notice\n\nOn time."))
+        assert outbox.drain() == 1  # the count anew
+        box.later(6)
+        assert outbox.drain() == 1  # and the other thread's post: not held
+        assert counts() == ["## Vote count 1.31", "## Vote count 1.32"]
+        assert [kind for _, kind, _ in box.told] == ["edit_limit"]
+        box.later(301)
+        _running_count(box.store, topic, 33)
+        outbox.drain()  # the day's edits are spent: a new post, not another refused edit
+        assert counts()[1:] == ["## Vote count 1.32", "## Vote count 1.33"]
+        assert len(box.told) == 1
+        box.clock.set(datetime(2026, 12, 4, 0, 1, tzinfo=UTC))
+        _running_count(box.store, topic, 34)
+        outbox.drain()  # a new day: the newest count post is edited again
+        assert counts()[1:] == ["## Vote count 1.32", "## Vote count 1.34"]
+        newest = [p for p in box.posts(topic) if p.username == "modbot"][-1]
+        assert OutboxRow.get(OutboxRow.key == "g1:vc:1.1:open").post_id == newest.id
+        assert box.store.outbox_counts() == {"sent": 35}
+    finally:
+        box.stop()
+
+
+@pytest.mark.parametrize(("minutes", "posts_at_most"), [(60, 0), (10, 240)])
+def test_the_days_plan_of_edits_never_meets_the_forums_limit(tmp_path, minutes, posts_at_most):
+    """With the plan (30 a day at trust level 1), a running count for 48 hours never meets the
+    forum's refusal: counted every hour (`vote_count_minutes`' default) every count is an edit
+    of the one post; every 10 minutes, past the plan's pace a count goes out as a new post."""
+    box = Sandbox(tmp_path, datetime(2026, 12, 3, 0, 5, tzinfo=UTC))
+    try:
+        topic = box.topic(box.bot, "The bot's own game thread")
+        outbox = box.outbox(edits_a_day=edits_per_day(False, 1))
+        _running_count(box.store, topic, 1)
+        outbox.drain()
+        versions = 48 * 60 // minutes
+        for version in range(2, 2 + versions):
+            box.later(minutes * 60)
+            _running_count(box.store, topic, version)
+            outbox.drain()
+        assert not box.told  # the forum never refused an edit
+        counts = [p for p in box.posts(topic) if p.username == "modbot"][1:]
+        assert counts[-1].raw.startswith(f"## Vote count 1.{1 + versions}")
+        assert len(counts) - 1 <= posts_at_most
+        assert box.store.outbox_counts() == {"sent": 1 + versions}
+    finally:
+        box.stop()
+
+
+def test_the_plan_grows_through_the_day_from_a_quarter_to_all_but_a_margin():
+    assert edits_per_day(True, 1) is None and edits_per_day(False, 0) == 30
+    assert (edits_per_day(False, 2), edits_per_day(False, 3), edits_per_day(False, 4)) == \
+        (45, 60, 90)
+    assert planned(30, 0) == 7 and planned(30, 43200) == 17 and planned(30, 86400) == 28

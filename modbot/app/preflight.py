@@ -30,10 +30,12 @@ from ..adapters.forum import (
     PermanentError,
     TransientError,
 )
+from ..adapters.write_limits import edits_per_day
 from ..core import GameSetup
 from ..files.gamefile import GameFileError, load_game
 
 MIN_TRUST_FOR_PMS = 1  # Discourse's default min_trust_to_send_messages
+PMS_A_DAY = 20  # Discourse's max_personal_messages_per_day (regular accounts)
 CARDS = 50  # user ids a /user-cards.json request (UsersController#cards)
 
 
@@ -51,6 +53,8 @@ class Findings:
     notes: list[str] = field(default_factory=list)
     bound: dict[str, dict[str, int]] = field(default_factory=dict)  # game file -> name -> id
     bot_id: int | None = None
+    staff: bool = True  # the bot's account (so Discourse's limits for regular users spare it)
+    edits_a_day: int | None = None  # its new versions a day (None: staff)
 
     @property
     def ready(self) -> bool:
@@ -104,15 +108,21 @@ def _account(client: ForumClient, username: str, found: Findings, key_kind: str)
                               " set forum.username, or use that account's key")
         return False
     staff = bool(me.get("admin") or me.get("moderator"))
+    found.staff, found.edits_a_day = staff, edits_per_day(staff, me.get("trust_level"))
     found.notes.append(_key_note(username, key_kind, staff, me.get("trust_level")))
     if not staff:
         gap = 30 if me.get("trust_level") == 0 else 5
+        more = "; trust level 2 allows half as many again" \
+            if (me.get("trust_level") or 0) < 2 else ""
         found.notes.append(f"{username} is not staff: PMs need its trust level, posts wait "
                            f"{gap} s each and new topics 15 s (a deal of 15 role PMs takes "
                            "minutes), at most 20 new private conversations a day (the rest "
                            "wait for the next day), a fourth post in a row in a thread it did "
-                           "not open joins its last post, and the topic cannot be closed at "
-                           "night; make it a moderator to avoid this")
+                           f"not open joins its last post, {found.edits_a_day} edits a day "
+                           "(running counts and sign-up lists past the day's plan become new "
+                           f"posts{more}), slow mode on a game thread holds its posts to the "
+                           "thread's pace, and the topic cannot be closed at night; make it a "
+                           "moderator to avoid this")
     return True
 
 
@@ -136,6 +146,13 @@ def _game(client: ForumClient, username: str, setup: GameSetup, found: Findings)
         found.problems.append(f"{where}: game.bot_username is {setup.bot_username!r} but the "
                               f"bot runs as {username!r}: make them the same")
     _topic(client, setup, where, found)
+    conversations = len(setup.seats) + 1  # each seat's grimoire PM and the Storytellers'
+    if not found.staff and setup.script and conversations > PMS_A_DAY // 2:
+        rest = "the rest wait for the next day" if conversations > PMS_A_DAY else \
+            "little room is left that day for other notes"
+        found.notes.append(f"{where}: the deal opens {conversations} new private conversations "
+                           f"of the {PMS_A_DAY} a day a regular account may open: {rest}; "
+                           "make the bot a moderator to lift it")
     given = {name.casefold(): user_id for name, user_id in setup.user_ids}
     cards = _cards(client, sorted(set(given.values())), where, found)
     bound: dict[str, int] = {}
@@ -209,6 +226,12 @@ def _topic(client: ForumClient, setup: GameSetup, where: str, found: Findings) -
     if topic.get("archetype") == "private_message":
         found.problems.append(f"{where}: topic {setup.topic_id} is a private message, not a "
                               "public topic: use the game thread's id")
+    slow = int(topic.get("slow_mode_seconds") or 0)
+    if slow and not found.staff:
+        found.notes.append(f"{where}: the game thread is in slow mode (one post every "
+                           f"{max(1, round(slow / 60))} min for regular accounts): the bot "
+                           "(not staff) will post there only at that pace, its queued posts "
+                           "joined; turn slow mode off or make the bot a moderator")
     if topic.get("closed") or topic.get("archived"):
         state = "archived" if topic.get("archived") else "closed"
         found.problems.append(f"{where}: topic {setup.topic_id} is {state}: open it first")

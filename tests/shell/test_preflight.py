@@ -94,7 +94,30 @@ def test_a_player_who_cannot_send_pms_and_a_non_staff_bot(tmp_path, forum):
     assert any("Derek has trust level 0 and cannot send private messages" in p
                for p in found.problems)
     assert found.notes[0].startswith("key: an admin's API key acting as modbot")
-    assert "is not staff" in found.notes[1]
+    assert "is not staff" in found.notes[1] and "90 edits a day" in found.notes[1]  # trust level 4
+    assert not any("slow mode (one post" in n for n in found.notes)
+
+
+def test_a_non_staff_bot_is_warned_of_slow_mode_and_a_deal_past_the_days_pms(tmp_path, forum):
+    """Before the game: the thread's slow mode (TopicViewSerializer's slow_mode_seconds) and a
+    deal that opens more new conversations than a regular account's 20 a day."""
+    sandbox = forum.forum
+    topic = _topic(forum)
+    sandbox.write_limits.set_slow_mode(sandbox.user("system"), sandbox.topics[topic], 900)
+    client = ForumClient(forum.url, "modbot", KEY)
+    staff = preflight(client, "modbot", [_game(tmp_path, forum, topic)])
+    assert not any("slow mode (one post" in n for n in staff.notes)  # staff are exempt
+    sandbox.user("modbot").moderator = False
+    seats = "".join(f'\n[[seat]]\nplayer = "Extra{n}"\n' for n in range(13))
+    for n in range(13):
+        sandbox.add_user(f"Extra{n}")
+    path = _game(tmp_path, forum, topic)
+    Path(path).write_text(Path(path).read_text() + seats)
+    found = preflight(client, "modbot", [path])
+    assert any("the game thread is in slow mode (one post every 15 min" in n
+               for n in found.notes)
+    assert any("the deal opens 21 new private conversations of the 20 a day" in n
+               and "the rest wait for the next day" in n for n in found.notes)
 
 
 def test_modbot_check_prints_one_line_per_problem_and_exits_1(tmp_path, forum):

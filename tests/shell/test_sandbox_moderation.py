@@ -188,7 +188,7 @@ def test_slow_mode_refuses_a_non_staff_reply_until_its_seconds_pass(forum):
     limited.create(host, {"topic_id": topic, "raw": "Staff reply whenever they like."})
     clock.set(clock.now() + timedelta(seconds=301))
     limited.create(member, {"topic_id": topic, "raw": "A second reply, now allowed."})
-    server, client, game = forum
+    _, client, game = forum
     client.ok("PUT", f"/t/{game}/slow_mode.json", "modbot", data={"seconds": "3600"})
     assert client.call("PUT", f"/t/{game}/slow_mode.json", "Alex",
                        data={"seconds": "0"}).status_code == 403

@@ -7,8 +7,9 @@ reads, writes and retries alike, to a sliding minute of the key's size (`per_min
 under the forum's), and refuses a request itself when the minute is full (forum.OverBudget,
 which carries how long until a request may go) instead of letting the forum refuse it.
 Requests say what they are for (`Priority`): the new posts and PMs of live games may spend
-the last request of the minute; posts that are due (counts, phases, results) leave
-`RESERVE[DUE]` for them; background work (the edit sweep, name look-ups, start-up and
+the last request of the minute, except the share kept for the posts owed now (up to
+`POSTS_SHARE` while posts wait: a busy poll never holds every post back); posts that are due
+(counts, phases, results) leave `RESERVE[DUE]` for the reads; background work (the edit sweep, name look-ups, start-up and
 rebuild reads) leaves more, and more again while posts are due (`due_waiting`, set by the
 service each cycle: background work then leaves room for them, up to half the minute), so 40
 games starting at once cannot hold back the posts the first of them owe. So a busy minute is
@@ -42,7 +43,8 @@ class Priority(IntEnum):
     BACKGROUND = 2  # the edit sweep, name look-ups, start-up and rebuild reads
 
 
-RESERVE = {Priority.LIVE: 0, Priority.DUE: 4, Priority.BACKGROUND: 12}
+RESERVE = {Priority.LIVE: 0, Priority.DUE: 2, Priority.BACKGROUND: 12}
+POSTS_SHARE = 4  # of the minute, kept from reads for the posts owed now (`due_waiting`)
 WINDOW = 60.0
 DAY = 86400.0
 HOUR = 3600
@@ -104,6 +106,8 @@ class Budget:
         """Requests of the minute this priority leaves to the ones above it."""
         if priority is Priority.BACKGROUND:
             return max(RESERVE[priority], min(self.due_waiting, int(self.per_minute) // 2))
+        if priority is Priority.LIVE:  # the posts owed now have their share first
+            return min(self.due_waiting, POSTS_SHARE)
         return RESERVE[priority]
 
     def share(self, priority: Priority) -> int | None:

@@ -89,7 +89,9 @@ class Outbox(WriteLimits):
                  on_failure=None, wall=time.time, max_backoff: float = MAX_BACKOFF,
                  guard=None, on_pm_limit=None, bot_id: int | None = None,
                  merge_replies: bool = False, recipients_now=None, on_lost_post=None,
-                 edits_a_day: int | None = None, on_limit=None) -> None:
+                 edits_a_day: int | None = None, on_limit=None,
+                 conversation_spacing: float = 0.0) -> None:
+        self.conversation_spacing = conversation_spacing  # seconds between new conversations
         self._limits_init(edits_a_day)  # slow mode, edits a day (write_limits.py)
         self.on_limit = on_limit  # (row, kind, seconds): a forum limit delays the bot
         self.bot_id = bot_id
@@ -125,21 +127,25 @@ class Outbox(WriteLimits):
                 break
             if self.client.budget.wait_for():
                 break  # no token for a post now: the next drain goes on
-            if self.new_pms_until > self.wall() and self.opens_conversation(row):
-                blocked.add(row.thread)  # waits for the forum's day; other threads go on
+            opens = self.opens_conversation(row)
+            if opens and self.new_pms_until > self.wall():
+                blocked.add(row.thread)  # waits for the forum's minute or day; others go on
                 continue
             try:
                 if self._deliver(row):
                     sent += 1
+                    if opens:  # the forum's gap between a regular account's new topics
+                        self.new_pms_until = self.wall() + self.conversation_spacing
                 self.refused = 0
             except OverBudget:
                 break  # the budget ran out during the row: it is sent again, marker first
             except TransientError as exc:
-                if exc.status == 429 and exc.retry_after > LONG_WAIT and \
-                        self.opens_conversation(row):
+                if exc.status == 429 and exc.retry_after > LONG_WAIT and opens:
                     self._pm_limit(row, exc)
                     blocked.add(row.thread)
                     continue
+                if exc.status == 429 and opens and not exc.is_shared:  # new topics too soon:
+                    self.new_pms_until = self.wall() + exc.retry_after  # none is tried before
                 wait = max(exc.retry_after, min(2 ** max(row.attempts - 1, 0), self.max_backoff))
                 log.warning("outbox %s: %s; retry in %.0fs", row.key, exc, wait)
                 self.store.defer(row, wait, str(exc))

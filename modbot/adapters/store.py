@@ -321,6 +321,14 @@ class Store:
                 found[row["thread"]].add(row["post_number"])
         return found
 
+    def own_numbers(self, topic_id: int, count: int = 3) -> list[int]:
+        """The post numbers of the bot's last `count` posts in the topic, newest first."""
+        rows = cast("Iterable[dict]", OutboxRow.select(OutboxRow.post_number).distinct().where(
+            (OutboxRow.topic_id == topic_id) & (OutboxRow.status == "sent")
+            & OutboxRow.post_number.is_null(False)).order_by(
+            OutboxRow.post_number.desc()).limit(count).dicts())
+        return [row["post_number"] for row in rows]
+
     def count_rows(self, prefix: str, status: str) -> int:
         """Outbox rows whose key starts with `prefix` (a game's) in `status`."""
         return OutboxRow.select().where(OutboxRow.key.startswith(prefix)

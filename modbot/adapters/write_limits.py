@@ -56,6 +56,15 @@ def edits_per_day(staff: bool, trust_level: int | None) -> int | None:
     return int(EDITS_PER_DAY * EDIT_MULTIPLIERS.get(trust_level or 0, 1.0))
 
 
+def topic_spacing(staff: bool, trust_level: int | None) -> float:
+    """Seconds between the account's new topics and conversations, with a margin: Discourse's
+    `rate_limit_create_topic` (15 s), `rate_limit_new_user_create_topic` at trust level 0
+    (120 s); staff are not limited (config/site_settings.yml, lib/rate_limiter.rb)."""
+    if staff:
+        return 0.0
+    return 121.0 if trust_level == 0 else 16.0
+
+
 def planned(allowance: int, seconds_into_day: float) -> int:
     """How many edits the plan allows by this moment of the forum's day."""
     usable = max(allowance - EDIT_MARGIN, 1)
@@ -121,8 +130,14 @@ class WriteLimits:
     def _third_own_reply(self, topic_id: int, view: dict | None = None) -> ForumPost | None:
         """The bot's last post, when the topic's last MAX_CONSECUTIVE regular posts are all the
         bot's and the topic is not its own: Discourse refuses a non-staff account another reply
-        then (PostValidator's max_consecutive_replies), so the next post joins that one."""
-        view = view if view is not None else self.client.topic_tail(topic_id)
+        then (PostValidator's max_consecutive_replies), so the next post joins that one. The
+        topic is read only when the bot's own last three posts there, as the store knows them,
+        came one after another (otherwise someone posted between: no read)."""
+        if view is None:
+            own = self.store.own_numbers(topic_id, MAX_CONSECUTIVE)
+            if len(own) < MAX_CONSECUTIVE or own[0] - own[-1] != MAX_CONSECUTIVE - 1:
+                return None
+            view = self.client.topic_tail(topic_id)
         if view.get("user_id") == self.bot_id:
             return None  # a topic the bot opened: no limit
         posts = [ForumPost.from_json(p) for p in view["post_stream"]["posts"]]

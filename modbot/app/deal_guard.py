@@ -10,9 +10,10 @@ look-up in the background), so 40 new games cost one or two requests, not one pe
 name is asked once for all games. While a name is unknown the game is not read, so nothing is
 dealt and no post changes it; its Storytellers get one note naming the seat, the name, a near
 miss when the forum has one (one user search for each unknown name), and the fix (the game
-file, or the forum account). A name found unknown is asked again after `RECHECK_SECONDS`, so an
-account created later lets the game start; its posts are then read from the thread's
-beginning, as at any start.
+file, or the forum account). A place the game file binds by user id (as `modbot check` writes
+it) is not asked: the id is the account, so a game bound in full starts without this request.
+A name found unknown is asked again after `RECHECK_SECONDS`, so an account created later lets
+the game start; its posts are then read from the thread's beginning, as at any start.
 """
 
 from __future__ import annotations
@@ -42,6 +43,13 @@ def game_names(setup: GameSetup) -> list[tuple[int, str]]:
         [(0, name) for name in setup.storytellers] + [(BACKUP, name) for name in setup.backups]
 
 
+def names_to_ask(setup: GameSetup) -> list[tuple[int, str]]:
+    """The places of `game_names` the game file does not bind by user id (those `modbot check`
+    found and wrote: the id is the account, whatever it is called now)."""
+    bound = {name.lower() for name, _ in setup.user_ids}
+    return [(seat, name) for seat, name in game_names(setup) if name.lower() not in bound]
+
+
 class DealGuard:
     def __init__(self, client: ForumClient, wall=time.monotonic) -> None:
         self.client = client
@@ -51,7 +59,7 @@ class DealGuard:
 
     def check(self, setups: list[GameSetup]) -> None:
         """Ask the forum about every name of these games not asked yet (or due again)."""
-        names = sorted({name.lower() for setup in setups for _, name in game_names(setup)
+        names = sorted({name.lower() for setup in setups for _, name in names_to_ask(setup)
                         if self._to_ask(name.lower())})
         for start in range(0, len(names), BATCH):
             asked = names[start:start + BATCH]
@@ -75,7 +83,7 @@ class DealGuard:
     def unknown_names(self, setup: GameSetup) -> list[tuple[int, str, tuple[str, ...]]] | None:
         """None when every name is a forum user; else the (seat number, name, near misses) the
         forum does not know (empty: some names are not asked yet)."""
-        names = game_names(setup)
+        names = names_to_ask(setup)
         missing = [(seat, name, self.unknown[name.lower()][1]) for seat, name in names
                    if name.lower() in self.unknown]
         waiting = any(name.lower() not in self.known for _, name in names)

@@ -47,20 +47,26 @@ MAX_PAGES = 10
 LISTING = 100  # topics asked per listing request (`per_page`, at most 100 in Discourse)
 
 
-def highest_post_numbers(client: ForumClient, topic_ids) -> dict[int, int]:
-    """Each listed topic's highest post number (a topic the listing leaves out is not in it)."""
+def listed_topics(client: ForumClient, topic_ids) -> dict[int, dict]:
+    """Each listed topic's listing entry (a topic the listing leaves out is not in it)."""
     ids = sorted(topic_ids)
-    highest: dict[int, int] = {}
+    found: dict[int, dict] = {}
     for start in range(0, len(ids), LISTING):
         page = 0
         while True:  # one page, unless the forum pages the listing smaller than asked
             listing = client.topics_listed(ids[start:start + LISTING], page)
             for topic in listing.get("topics", []):
-                highest[int(topic["id"])] = int(topic.get("highest_post_number") or 0)
+                found[int(topic["id"])] = topic
             if not listing.get("more_topics_url") or not listing.get("topics"):
                 break
             page += 1
-    return highest
+    return found
+
+
+def highest_post_numbers(client: ForumClient, topic_ids) -> dict[int, int]:
+    """Each listed topic's highest post number (a topic the listing leaves out is not in it)."""
+    return {t: int(entry.get("highest_post_number") or 0)
+            for t, entry in listed_topics(client, topic_ids).items()}
 
 
 def changed_topics(client: ForumClient, last_numbers: dict[int, int]) -> list[int]:

@@ -62,14 +62,14 @@ from ..adapters.forum import (
 from ..adapters.outbox import Outbox
 from ..adapters.outgoing import Batch
 from ..adapters.store import Store
-from ..adapters.write_limits import edits_per_day
+from ..adapters.write_limits import edits_per_day, topic_spacing
 from ..core import GameSetup
 from .conversation_guard import ConversationGuard
 from .deal_guard import DealGuard, held_note, reading_note
 from .edit_sweep import EditSweep
 from .handling import Handling
 from .identities import Identities, bot_account
-from .intake import Intake, Wake, highest_post_numbers
+from .intake import Intake, Wake, listed_topics
 from .outbox_hooks import OutboxHooks
 from .own_edits import OwnEdits
 from .pm_routing import PmRouter
@@ -86,6 +86,12 @@ from .upgrade import check_history, rules_version, version_cursor
 from .watermark import Watermark
 
 log = logging.getLogger("modbot.app.service")
+
+
+def _last_posted(listed: dict[int, dict], setup: GameSetup) -> str:
+    """When the game's thread was last posted in, as the listing says ("" when unknown): the
+    games started first are those whose players are posting now."""
+    return str((listed.get(setup.topic_id or 0) or {}).get("last_posted_at") or "")
 
 
 def topic_of(setup: GameSetup) -> int:
@@ -139,7 +145,8 @@ class Service(Handling, Intake):
         todo = [s for s in self.setups if s.topic_id not in self.games
                 and s.topic_id not in self.waiting]  # a retried start-up keeps what it has
         new = [s for s in todo if self._never_started(s)]
-        listed = highest_post_numbers(self.client, [s.topic_id for s in new if s.topic_id])
+        listed = listed_topics(self.client, [s.topic_id for s in new if s.topic_id])
+        todo.sort(key=lambda s: _last_posted(listed, s), reverse=True)  # the busiest first
         for setup in todo:
             self.client.pacer.wait()  # many games: under the forum's per-minute limit
             if setup in new:
@@ -171,6 +178,8 @@ class Service(Handling, Intake):
                              recipients_now=self.hooks.recipients_now,
                              on_lost_post=self.hooks.lost_post,
                              edits_a_day=edits_per_day(staff, me.trust_level),
+                             conversation_spacing=topic_spacing(staff, me.trust_level)
+                             if self.settings.post_spacing is None else spacing,
                              on_limit=self.hooks.limit)
 
     def _never_started(self, setup: GameSetup) -> bool:
@@ -306,6 +315,7 @@ class Service(Handling, Intake):
             elif unknown is None:
                 try:
                     self.start_game(setup, now)
+                    self.client.budget.due_waiting = self.store.due_count()  # what it owes
                 except StillReading:
                     self._tell_reading(setup)
                     put_off.append(setup.name)
@@ -371,6 +381,7 @@ class Service(Handling, Intake):
     def drain(self) -> int:
         if time.monotonic() < self.quiet_until:
             return 0
+        self.client.budget.due_waiting = self.store.due_count()  # reads leave them a share
         try:
             with self.client.budget.spending(Priority.DUE):
                 return self.started.drain()

@@ -1,7 +1,7 @@
 """The request budget (modbot/adapters/budget.py): a sliding minute as Discourse counts it,
 spent by priority."""
 
-from modbot.adapters.budget import DAY, HOUR, RESERVE, Budget, Priority, day_cursors, restore_day
+from modbot.adapters.budget import DAY, HOUR, POSTS_SHARE, RESERVE, Budget, Priority, day_cursors, restore_day
 
 
 class Clock:
@@ -39,6 +39,28 @@ def test_live_reads_may_spend_what_background_work_leaves():
         while budget.charge() == 0:
             spent += 1
     assert len(budget.times) == 20  # the last requests of the minute were the live games'
+
+
+def test_reads_leave_the_posts_owed_now_their_share_of_the_minute():
+    """A busy minute of reads (a start-up, polls) never holds every post back: while posts
+    are owed, live reads stop POSTS_SHARE short of the minute; posts still leave the reads
+    RESERVE[DUE]."""
+    budget = Budget(18, clock=Clock())
+    budget.due_waiting = 3
+    with budget.spending(Priority.LIVE):
+        reads = 0
+        while budget.charge() == 0:
+            reads += 1
+    assert reads == 18 - 3  # three posts owed: three requests kept for them
+    with budget.spending(Priority.DUE):
+        posts = 0
+        while budget.charge() == 0:
+            posts += 1
+    assert posts == 3 - RESERVE[Priority.DUE]  # the last two are the reads' again
+    budget = Budget(18, clock=Clock())
+    budget.due_waiting = 50
+    with budget.spending(Priority.LIVE):
+        assert sum(budget.charge() == 0 for _ in range(30)) == 18 - POSTS_SHARE
 
 
 def test_no_budget_kept_when_the_forum_has_no_limit():

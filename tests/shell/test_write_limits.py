@@ -194,3 +194,24 @@ def test_the_plan_grows_through_the_day_from_a_quarter_to_all_but_a_margin():
     assert (edits_per_day(False, 2), edits_per_day(False, 3), edits_per_day(False, 4)) == \
         (45, 60, 90)
     assert planned(30, 0) == 7 and planned(30, 43200) == 17 and planned(30, 86400) == 28
+
+
+def test_new_conversations_wait_the_forums_gap_between_new_topics(sandbox):
+    """A regular account opens a new topic or conversation at most every 15 s (Discourse's
+    rate_limit_create_topic): the outbox waits 16 s between them instead of being refused."""
+    from modbot.adapters.write_limits import topic_spacing
+    forum = sandbox.server.forum
+    _owe(sandbox.store, *(Outgoing(f"g1:role:{name}", f"g1:pm:{name}", f"Your character, {name}.",
+                                   recipients=(name,), title=f"Your grimoire, {name}")
+                          for name in ("Alex", "host")))
+    outbox = Outbox(sandbox.client, sandbox.store, bot_id=sandbox.bot.id, spacing=6.0,
+                    wall=lambda: sandbox.clock.now().timestamp(),
+                    conversation_spacing=topic_spacing(False, 1))
+    assert outbox.drain() == 1
+    sandbox.later(10)  # past the gap between posts, not the one between new topics
+    assert outbox.drain() == 0
+    assert OutboxRow.get(OutboxRow.key == "g1:role:host").attempts == 0  # not even tried
+    sandbox.later(7)
+    assert outbox.drain() == 1
+    assert len([t for t in forum.topics.values() if t.is_pm]) == 2
+    assert topic_spacing(True, 1) == 0 and topic_spacing(False, 0) > 120

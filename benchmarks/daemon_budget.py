@@ -1,0 +1,136 @@
+"""Benchmark: the first vote counts of 40 games, by the daemon process itself, in real time.
+
+`modbot run` (its own loop: the schedule, the MessageBus thread, `poll_seconds = 15`, the
+default `settle_seconds` and names check) starts against the sandbox at Discourse's default
+shared admin budget (60 requests a minute, the sandbox's limiter on real seconds), with 40
+games it has never seen, every one in day 1's nominations (each owes its night, dawn and
+nominations posts), every seat a forum user. In 5 of them (the last 5 the configuration
+names) a player has just nominated. The
+figure is the seconds from the process's start to each of those 5 games' first vote count in
+its thread (goal: 120 s at most), median and worst; and the requests the forum saw by then.
+
+The game files carry every place's user id, as `modbot check` writes them; `--names-only`
+leaves them out, so each game's start first looks its names up (app/identities.py).
+
+benchmarks/budget.py measures the same on simulated time (fast, for the rebuild too); this one
+is the product's own figure.
+
+Run: python benchmarks/daemon_budget.py [--names-only] [--games 40] [--active 5] [--log F]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from modbot.sandbox.forum import Forum
+from modbot.sandbox.server import SandboxServer
+
+ROOT = Path(__file__).resolve().parent.parent
+KEY = "daemon-budget-key"
+LONGEST = 600.0  # seconds: a run that has not counted by then is reported as such
+
+
+def _games(folder: Path, server: SandboxServer, games: int, bound: bool) -> list[int]:
+    forum = server.forum
+    host = forum.add_user("host", moderator=True, trust_level=4)
+    bot = forum.add_user("modbot", moderator=True, trust_level=4)
+    started = datetime.now(UTC) - timedelta(hours=37, minutes=30)  # day 1's nominations
+    topics = []
+    for n in range(games):
+        names = [f"g{n:02d}p{i}" for i in range(8)]
+        for name in names:
+            forum.add_user(name)
+        topic = forum.create(host, {"title": f"Daemon budget game number {n + 1}",
+                                    "category": 1, "raw": "The game thread of a benchmark."},
+                             api=False).topic_id
+        topics.append(topic)
+        ids = (f'storyteller_ids = [{host.id}]\nbot_id = {bot.id}\n' if bound else "")
+        seats = "".join(f'[[seat]]\nplayer = "{p}"\n'
+                        + (f"user_id = {forum.user(p).id}\n" if bound else "") for p in names)
+        (folder / f"game{n}.toml").write_text(
+            f'[game]\nname = "Game {n + 1}"\nstorytellers = ["host"]\ntopic_id = {topic}\n'
+            f'bot = "modbot"\nfirst_night_starts = "{started:%Y-%m-%dT%H:%M:%SZ}"\n{ids}'
+            + seats)
+    (folder / "modbot.toml").write_text(
+        f'[forum]\nurl = "{server.url}"\nusername = "modbot"\n'
+        f'[bot]\ndatabase_url = "sqlite:///{folder}/bot.sqlite"\n'
+        + "".join(f'[[game]]\nfile = "game{n}.toml"\n' for n in range(games)))
+    return topics
+
+
+def _nominate(server: SandboxServer, topics: list[int], active: int) -> list[int]:
+    """A nomination just made in the last `active` games of the configuration (the bot cannot
+    know them by their place in it)."""
+    forum = server.forum
+    chosen = list(enumerate(topics))[-active:]
+    for n, topic in chosen:
+        first, second = f"g{n:02d}p0", f"g{n:02d}p1"
+        forum.create(forum.user(first), {"topic_id": topic,
+                                         "raw": f"I nominate {second}.\n/nominate {second}"},
+                     api=False)
+    return [topic for _, topic in chosen]
+
+
+def _requests(server: SandboxServer) -> int:
+    with server.counts_lock:
+        return sum(server.counts.values())
+
+
+def run(games: int, active: int, bound: bool, log: str | None = None) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        server = SandboxServer(0, api_key=KEY, forum=Forum(), admin_api_limit=60).start()
+        try:
+            watched = _nominate(server, _games(folder, server, games, bound), active)
+            env = {**os.environ, "MODBOT_API_KEY": KEY}
+            began = time.monotonic()
+            sink = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115
+            daemon = subprocess.Popen([sys.executable, "-m", "modbot", "run", "--config",
+                                       str(folder / "modbot.toml")], env=env, cwd=ROOT,
+                                      stdout=sink, stderr=sink)
+            seen: dict[int, float] = {}
+            try:
+                while len(seen) < len(watched) and time.monotonic() - began < LONGEST:
+                    for topic in watched:
+                        posts = list(server.forum.topics[topic].posts)
+                        if topic not in seen and any(p.username == "modbot" and ":vc:" in p.raw
+                                                     for p in posts):
+                            seen[topic] = time.monotonic() - began
+                    time.sleep(0.5)
+                requests = _requests(server)
+            finally:
+                daemon.terminate()
+                daemon.wait(60)
+        finally:
+            server.stop()
+    times = sorted(seen.values())
+    return {"games": games, "active": active, "bound_by_id": bound,
+            "first_count_s_median": round(statistics.median(times), 1) if times else None,
+            "first_count_s_worst": round(times[-1], 1) if len(times) == len(watched) else None,
+            "requests_by_then": requests}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--names-only", action="store_true")
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--active", type=int, default=5)
+    parser.add_argument("--log", help="where the daemon's log goes (default: nowhere)")
+    args = parser.parse_args()
+    print(json.dumps(run(args.games, args.active, not args.names_only, args.log)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -467,6 +467,7 @@ def _thread_only(tmp_path, name: str, *, staff: bool, revoked_at_start: bool = T
         rehearsal.clock.set(rehearsal.clock.now() + timedelta(seconds=20))
         OutboxRow.update(not_before=0).execute()  # the forum's seconds passed (its clock)
         rehearsal.service.outbox.quiet_until = rehearsal.service.quiet_until = 0
+        rehearsal.service.outbox.new_pms_until = 0  # (the gap between new topics, likewise)
         rehearsal.service.drain()
     return rehearsal
 
@@ -498,7 +499,7 @@ def test_a_game_thread_in_slow_mode_delays_a_non_staff_bots_posts_and_loses_none
                            rehearsal.clock.now().isoformat())
             OutboxRow.update(not_before=0).execute()
             outbox.slow_until = dict.fromkeys(outbox.slow_until, 0.0)  # (its wall clock)
-            outbox.quiet_until = rehearsal.service.quiet_until = 0
+            outbox.quiet_until = rehearsal.service.quiet_until = outbox.new_pms_until = 0
             forum._memo.clear()  # Discourse memoizes an API create's answer for 120 real
             # seconds (PostsController#create), a refusal too; the forum's minutes pass here in
             # milliseconds

@@ -60,7 +60,8 @@ def test_a_restarted_daemon_continues_the_rehearsal_clock(monkeypatch, tmp_path)
 
 
 def test_in_a_rehearsal_the_bot_reads_the_forums_clock():
-    """One clock: the daemon's ForumClock is the sandbox's own (`/_sandbox/clock.json`)."""
+    """One clock: the daemon's ForumClock is the sandbox's own (`/_sandbox/clock.json`), read
+    outside the key's request budget (issue 37: a 2-second poll spent the key's minute on it)."""
     from modbot.adapters.forum import ForumClient
     from modbot.app.daemon import ForumClock
     from modbot.sandbox.server import SandboxServer
@@ -68,7 +69,11 @@ def test_in_a_rehearsal_the_bot_reads_the_forums_clock():
     forum.add_user("modbot", moderator=True)
     server = SandboxServer(0, api_key="k", forum=forum).start()
     try:
-        assert ForumClock(ForumClient(server.url, "modbot", "k")).now() == \
-            START + timedelta(hours=5)
+        client = ForumClient(server.url, "modbot", "k")
+        client.budget.per_minute = 1
+        client.current_user()  # the minute's one request
+        for _ in range(5):  # the clock read is no forum request: the budget never refuses it
+            assert ForumClock(client).now() == START + timedelta(hours=5)
+        assert client.budget.spent == 1 and client.budget.refused == 0
     finally:
         server.stop()

@@ -66,7 +66,7 @@ class Asked:
 def test_names_the_game_file_binds_by_id_are_not_asked_again():
     client = Asked()
     guard = DealGuard(client)  # type: ignore[arg-type]
-    ids = tuple((f"g0p{i}", 100 + i) for i in range(5)) + (("host", 99),)
+    ids = (*((f"g0p{i}", 100 + i) for i in range(5)), ("host", 99))
     bound = _setup(0, 7, ids)
     guard.check([bound])
     assert client.asked == [] and guard.unknown_names(bound) is None  # starts at once

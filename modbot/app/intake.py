@@ -106,6 +106,7 @@ class Intake:
     sweeper: EditSweep
     handle_in_order: Callable[..., int]
     watermark: Watermark
+    started_now: set[int]  # the games this cycle started (their first read is through now)
     _commit: Callable[..., None]
 
     def catch_up(self, game: GameRuntime) -> int:
@@ -121,10 +122,11 @@ class Intake:
         due by `now` (its clock may not pass a moment the inbox is not read through:
         watermark.py). Each source read in full is marked read through `now`."""
         self._skip_own_posts()
-        if wake is None:
+        if wake is None:  # (a game started in this cycle has just been read to its end)
             changed = changed_topics(self.client, {t: g.last_post_number
-                                                   for t, g in self.games.items()})
-            complete = list(self.games)  # the listing shows where every thread ends
+                                                   for t, g in self.games.items()
+                                                   if t not in self.started_now})
+            complete = list(self.games)  # the listing shows where every other thread ends
         else:
             changed = complete = sorted(t for t in wake.topics if t in self.games)
         thread = {self.games[t]: read_thread(self.client, t, after=self.games[t].last_post_number)

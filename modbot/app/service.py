@@ -89,8 +89,7 @@ log = logging.getLogger("modbot.app.service")
 
 
 def _last_posted(listed: dict[int, dict], setup: GameSetup) -> str:
-    """When the game's thread was last posted in, as the listing says ("" when unknown): the
-    games started first are those whose players are posting now."""
+    """When the game's thread was last posted in, as the listing says ("" when unknown)."""
     return str((listed.get(setup.topic_id or 0) or {}).get("last_posted_at") or "")
 
 
@@ -136,6 +135,7 @@ class Service(Handling, Intake):
         self.long_reads = PagedReads(store=store)  # a new or rebuilt game's thread, by id
         self.own_edits = OwnEdits(client, store)
         self.watermark = Watermark(timedelta(seconds=self.settings.settle_seconds))
+        self.started_now: set[int] = set()  # games the current cycle started (intake.py)
         self.hooks = OutboxHooks(self)  # what the outbox asks of the games (outbox_hooks.py)
 
     # -- start-up ---------------------------------------------------------------------------
@@ -307,6 +307,7 @@ class Service(Handling, Intake):
         """Start each new game whose names are all forum users (see deal_guard.py); the names
         of those whose start-up is put off to a later cycle (a long thread, the budget)."""
         put_off: list[str] = []
+        self.started_now = set()
         self.guard.check(list(self.waiting.values()))
         for topic_id, setup in list(self.waiting.items()):
             unknown = self.guard.unknown_names(setup)
@@ -328,6 +329,7 @@ class Service(Handling, Intake):
                     log.error("game %s: cannot start yet: %s", setup.name, exc)
                     continue
                 del self.waiting[topic_id]
+                self.started_now.add(topic_id)
         return put_off
 
     def _tell_reading(self, setup: GameSetup) -> None:

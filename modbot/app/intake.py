@@ -17,7 +17,10 @@ for up to 100 games); a thread that changed costs one read more (more when over 
 and a thread whose only new posts are the bot's own costs nothing (`_skip_own_posts`: the
 outbox knows their numbers). A cycle the forum's MessageBus woke (`Wake`: the channels its
 messages named) reads only what they named: each named game thread, without the listing, and
-the PM inbox only when a new PM was announced; the sweep's full cycles catch anything else.
+the PM inbox when a new PM was announced or when one of those games has a moment due (its
+clock may not pass a moment the inbox is not read through: watermark.py); the sweep's full
+cycles catch anything else. A game the cycle has just started was read to its end: the
+listing leaves it out (a fresh start lists once).
 
 `Intake` is the part of `Service` that reads: the threads (above), the PM inbox
 (`/private-posts.json`, paging back while a page is full and newer than the stored cursor),

@@ -262,13 +262,12 @@ class WriteLimits:
 
 
 def _slow_mode_wait(view: dict, now: float) -> float | None:
-    """The wait the topic's view implies for the bot's next post (None: no slow mode)."""
+    """The wait the topic's view implies for the bot's next post (None: not slow mode's
+    refusal: the topic has none, or the bot never posted there, which slow mode requires)."""
     seconds = float(view.get("slow_mode_seconds") or 0)
-    if seconds <= 0:
-        return None
     last = view.get("user_last_posted_at")
-    if not last:
-        return seconds
+    if seconds <= 0 or not last:
+        return None
     try:
         then = datetime.fromisoformat(str(last).replace("Z", "+00:00")).timestamp()
     except ValueError:

@@ -215,3 +215,17 @@ def test_new_conversations_wait_the_forums_gap_between_new_topics(sandbox):
     assert outbox.drain() == 1
     assert len([t for t in forum.topics.values() if t.is_pm]) == 2
     assert topic_spacing(True, 1) == 0 and topic_spacing(False, 0) > 120
+
+
+def test_only_slow_modes_refusal_is_read_as_one():
+    """A refusal in a slow-mode topic where the bot never posted is not slow mode's (it needs
+    the bot's last post there): it stands; a wait is never longer than the topic's seconds."""
+    from modbot.adapters.write_limits import _slow_mode_wait
+    now = datetime(2026, 12, 3, 12, tzinfo=UTC).timestamp()
+    assert _slow_mode_wait({"slow_mode_seconds": 600, "user_last_posted_at": None}, now) is None
+    assert _slow_mode_wait({"slow_mode_seconds": 0,
+                            "user_last_posted_at": "2026-12-03T11:58:00Z"}, now) is None
+    assert _slow_mode_wait({"slow_mode_seconds": 600,
+                            "user_last_posted_at": "2026-12-03T11:58:00Z"}, now) == 480
+    assert _slow_mode_wait({"slow_mode_seconds": 600,
+                            "user_last_posted_at": "2026-12-04T11:58:00Z"}, now) == 600

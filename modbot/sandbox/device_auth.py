@@ -160,15 +160,15 @@ def _browser(sandbox, grants: DeviceGrants, method: str, path: str, params: dict
     if refused:
         return refused
     if method == "GET":
-        return 200, _enter_code(params.get("request", "")), {}
+        return 200, _enter_code(params.get("request", ""), viewer), {}
     if path == "/user-api-key/activate":
         grant = grants.by_user_code(str(params.get("code", "")))
         if grant is None:
-            return 200, _enter_code(params.get("request", ""), wrong=True), {}
+            return 200, _enter_code(params.get("request", ""), viewer, wrong=True), {}
         return below_trust_level(sandbox.user_keys, viewer) or (200, _authorize(grant, viewer), {})
     grant = grants.by_approval(str(params.get("approval_token", "")))
     if grant is None:
-        return 200, _enter_code("", wrong=True), {}
+        return 200, _enter_code("", viewer, wrong=True), {}
     if path == "/user-api-key/device/deny":
         grant.status = "denied"
         return 200, page("Denied", "<p>The application was not authorized.</p>"), {}
@@ -180,10 +180,14 @@ def _browser(sandbox, grants: DeviceGrants, method: str, path: str, params: dict
     return 200, page("Authorized", "<p>Done: return to the application.</p>"), {}
 
 
-def _enter_code(request: str, *, wrong: bool = False) -> str:
+def _enter_code(request: str, viewer, *, wrong: bool = False) -> str:
+    """The code's page, saying whom the browser is signed in as (Discourse's page shows the
+    signed-in user in its header): the key will be that account's."""
     note = "<p id='wrong'>That code is wrong or has expired.</p>" if wrong else ""
+    who = (f"<p id='signed-in'>Signed in as <b>@{html.escape(viewer.username)}</b>: the "
+           "application will act as this account.</p>")
     return page("Activate an application", (
-        f"{note}<form method='post' action='/user-api-key/activate'>"
+        f"{who}{note}<form method='post' action='/user-api-key/activate'>"
         f"<input type='hidden' name='request' value='{html.escape(str(request))}'>"
         "<label>Code <input id='code' name='code' autocomplete='off'></label>"
         "<button id='continue' type='submit'>Continue</button></form>"))

@@ -145,6 +145,7 @@ def test_the_host_authorizes_in_a_real_browser(server, tmp_path, capsys):
             driver.get(server.url + "/user-api-key/activate")
             driver.add_cookie({"name": COOKIE, "value": "modbot"})  # signed in as the bot
             driver.get(f"{server.url}/user-api-key/activate?request={grant.request_token}")
+            landed.append(driver.find_element(By.ID, "signed-in").text)
             driver.find_element(By.ID, "code").send_keys(grant.user_code)
             driver.save_screenshot(f"{shots}-code.png")
             driver.find_element(By.ID, "continue").click()
@@ -167,5 +168,6 @@ def test_the_host_authorizes_in_a_real_browser(server, tmp_path, capsys):
         assert "Done: return to the application." in driver.page_source
     finally:
         driver.quit()
-    assert "@modbot" in landed[0] and "message_bus" in landed[0]
+    assert landed[0].startswith("Signed in as @modbot")  # whom the key will be for
+    assert "@modbot" in landed[1] and "message_bus" in landed[1]
     assert "Logged in as @modbot" in capsys.readouterr().out

@@ -92,7 +92,7 @@ class Reactor:
         if not self.welcomed:  # the game's first reaction opens the Storytellers' conversation
             self.welcomed = True
             out.append(self.welcome(state.setup))
-        if command is not None:
+        if command is not None and (command.says_anything or undo):
             out.append(self._command_answer(state, command, source, log or [], undo))
             if undo and undo.get("done") and state.today is not None:
                 out.append(self.counts.count(self, state, at, f"undo:{undo['input']}"))

@@ -55,6 +55,12 @@ class CommandReport:
     undo: tuple[Any, bool] | None = None  # (the Undo, confirmed): the shell replays
     accept: int | None = None  # the post id of a held late post to count: the shell replays
 
+    @property
+    def says_anything(self) -> bool:
+        """The report has something to tell (a query that answers itself leaves it empty)."""
+        return bool(self.applied or self.failed or self.to_confirm or self.help or self.seats
+                    or self.log is not None or self.status or self.undo or self.accept)
+
 
 def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staff):
     """Return (state, events, report) for one ST post; report is None without commands."""
@@ -117,8 +123,10 @@ def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staf
     events.extend(e for done in effects for e in done)
     seats = tuple(s.name for s in scratch.seats) if any(
         isinstance(c.action, StSeat) for c in commands) else ()
-    return scratch, tuple(events), CommandReport(
-        **report, applied=tuple(c.line for c in commands), help=help_lines, seats=seats)
+    return scratch, tuple(events), CommandReport(  # a query's own answer is its report
+        **report, applied=tuple(c.line for c in commands
+                                if not getattr(c.action, "answers_itself", False)),
+        help=help_lines, seats=seats)
 
 
 def _apply_events(state: GameState, events) -> GameState:

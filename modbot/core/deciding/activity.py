@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import ClassVar
 
 from ..feature import COUNT, THREAD, Feature, Notice, Timer, to_player, to_storytellers, unchanged
 from ..reading.commands import Command, _no_arguments
@@ -35,7 +36,9 @@ PRODDED, REPORTED = 1, 2
 
 @dataclass(frozen=True, slots=True)
 class StProds:
-    """`!prods`: who is quiet."""
+    """`!prods`: who is quiet (its answer is the table itself: no "Done" before it)."""
+
+    answers_itself: ClassVar[bool] = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,7 @@
 """Theory of operation: the limits Discourse puts on a non-staff account's writing, as the
-outbox (outbox.py) meets them. Staff are exempt from all three; the limits follow the account,
-whatever key it posts with.
+outbox (outbox.py) meets them. Staff are exempt from all of them; the limits follow the
+account, whatever key it posts with. (The gap between new topics, `topic_spacing`, is kept by
+the outbox's drain itself.)
 
 - **Three replies in a row** (PostValidator's `max_consecutive_replies`, in a topic the bot did
   not open): the next post joins the bot's last one by an edit that keeps each part's marker;

@@ -9,9 +9,10 @@ which carries how long until a request may go) instead of letting the forum refu
 Requests say what they are for (`Priority`): the new posts and PMs of live games may spend
 the last request of the minute, except the share kept for the posts owed now (up to
 `POSTS_SHARE` while posts wait: a busy poll never holds every post back); posts that are due
-(counts, phases, results) leave `RESERVE[DUE]` for the reads; background work (the edit sweep, name look-ups, start-up and
-rebuild reads) leaves more, and more again while posts are due (`due_waiting`, set by the
-service each cycle: background work then leaves room for them, up to half the minute), so 40
+(counts, phases, results) leave `RESERVE[DUE]` for the reads; background work (the edit
+sweep, name look-ups, start-up and rebuild reads) leaves more, and more again while posts
+are due (`due_waiting`, set by the service each cycle, as each new game starts and before
+each drain: background work then leaves room for them, up to half the minute), so 40
 games starting at once cannot hold back the posts the first of them owe. So a busy minute is
 spent on live games first, background work waits for quiet ones, and nothing bursts past the
 budget.

@@ -31,8 +31,10 @@ conversations wait; the Storytellers are told (`on_pm_limit`). A non-staff bot's
 joins the bot's last one, by an edit that keeps every part's marker: `merge_replies`; a
 running count's edit of one part rewrites the merged post with the other parts kept); a post
 refused for slow mode waits for the topic's time, and the thread's queued posts then go out
-joined; an edit past the day's plan, or refused for the day, goes out as a new post. A key the forum
-refuses (revoked: 403 on every request) holds every row where it is, unsent and unfailed, and
+joined; an edit past the day's plan, or refused for the day, goes out as a new post; a new
+conversation waits the forum's gap between new topics (`conversation_spacing`). A key the
+forum refuses (revoked: 403 on every request) holds every row where it is, unsent and
+unfailed, and
 the outbox tries again after a backoff that doubles up to `max_backoff`; a send whose fate
 was unknown is looked for by its marker first, as after any failure, so nothing goes out
 twice once the key works. Nothing here sleeps: spacing between posts is enforced by skipping
@@ -127,25 +129,23 @@ class Outbox(WriteLimits):
                 break
             if self.client.budget.wait_for():
                 break  # no token for a post now: the next drain goes on
-            opens = self.opens_conversation(row)
-            if opens and self.new_pms_until > self.wall():
+            if self.new_pms_until > self.wall() and self.opens_conversation(row):
                 blocked.add(row.thread)  # waits for the forum's minute or day; others go on
                 continue
             try:
                 if self._deliver(row):
                     sent += 1
-                    if opens:  # the forum's gap between a regular account's new topics
-                        self.new_pms_until = self.wall() + self.conversation_spacing
                 self.refused = 0
             except OverBudget:
                 break  # the budget ran out during the row: it is sent again, marker first
             except TransientError as exc:
-                if exc.status == 429 and exc.retry_after > LONG_WAIT and opens:
+                opens = exc.status == 429 and self.opens_conversation(row)
+                if opens and exc.retry_after > LONG_WAIT:
                     self._pm_limit(row, exc)
                     blocked.add(row.thread)
                     continue
-                if exc.status == 429 and opens and not exc.is_shared:  # new topics too soon:
-                    self.new_pms_until = self.wall() + exc.retry_after  # none is tried before
+                if opens and not exc.is_shared:  # new topics too soon: none is tried before
+                    self.new_pms_until = self.wall() + exc.retry_after
                 wait = max(exc.retry_after, min(2 ** max(row.attempts - 1, 0), self.max_backoff))
                 log.warning("outbox %s: %s; retry in %.0fs", row.key, exc, wait)
                 self.store.defer(row, wait, str(exc))
@@ -220,6 +220,8 @@ class Outbox(WriteLimits):
             recipients = self.recipients_now(row) if self.recipients_now is not None else None
             result = self.client.create_post(raw, title=row.title, archetype="private_message",
                                              target_recipients=recipients or row.recipients)
+            # the forum's gap between a regular account's new topics: the next waits for it
+            self.new_pms_until = self.wall() + self.conversation_spacing
         result = result or {}
         if result.get("action") == "enqueued":
             log.warning("outbox %s: queued for approval by the forum", row.key)

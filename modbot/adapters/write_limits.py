@@ -32,10 +32,11 @@ import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from .budget import DAY
 from .forum import ForumClient, PermanentError, TransientError
 from .markers import with_marker
 from .outgoing import Batch
-from .port import ForumPost
+from .port import ForumPost, forum_time
 from .store import OutboxRow, Store
 
 log = logging.getLogger("modbot.adapters.outbox")
@@ -47,7 +48,7 @@ SLOW_FLOOR = 5.0  # seconds: the least wait after a slow-mode refusal
 EDITS_PER_DAY = 30  # Discourse's max_edits_per_day
 EDIT_MULTIPLIERS = {2: 1.5, 3: 2.0, 4: 3.0}  # tlN_additional_edits_per_day_multiplier
 EDIT_MARGIN = 2  # edits a day left to a Storyteller's or a moderator's hand
-DAY = 86400.0
+MARKER_ROOM = 100  # characters a part's marker and picture address may add to its raw
 
 
 def edits_per_day(staff: bool, trust_level: int | None) -> int | None:
@@ -221,11 +222,11 @@ class WriteLimits:
         for other in self.store.pending():
             if other.thread != row.thread or other.id <= row.id:
                 continue
+            size += len(SEPARATOR) + len(other.raw) + MARKER_ROOM
             if other.kind != "post" or other.not_before > now or other.attempts or \
-                    size + len(SEPARATOR) + len(other.raw) + 100 > MAX_RAW:
+                    size > MAX_RAW:
                 break
             joined.append(other)
-            size += len(SEPARATOR) + len(other.raw) + 100
         return joined
 
     def _post_joined(self, rows: list[OutboxRow], topic_id: int, head: str) -> bool:
@@ -270,7 +271,7 @@ def _slow_mode_wait(view: dict, now: float) -> float | None:
     if seconds <= 0 or not last:
         return None
     try:
-        then = datetime.fromisoformat(str(last).replace("Z", "+00:00")).timestamp()
+        then = forum_time(str(last)).timestamp()
     except ValueError:
         return seconds
     return min(seconds, max(then + seconds - now, SLOW_FLOOR))

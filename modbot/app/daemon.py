@@ -275,9 +275,7 @@ USER_KEY_PER_DAY = 2_800  # of its 2,880 a day: a margin for `modbot check` and 
 
 def _due(service, clock) -> bool:
     """A game has something due on the clock by now (the cycle must run, bus or not)."""
-    now = clock.now()
-    return any((due := game.next_due()) is not None and due <= now
-               for game in service.games.values())
+    return service.moment_due(list(service.games), clock.now())
 
 
 def _count_the_keys_day(client: ForumClient, store: Store) -> None:

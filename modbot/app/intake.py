@@ -135,8 +135,8 @@ class Intake:
         thread = {self.games[t]: read_thread(self.client, t, after=self.games[t].last_post_number)
                   for t in changed}
         held: set[int] = set()  # games whose posts wait for the inbox's next read
-        if wake is not None and not wake.pms and not self._moment_due(complete, now):
-            handled = self.handle_in_order(thread, [], limit=self.watermark.inbox_limit,
+        if wake is not None and not wake.pms and not self.moment_due(complete, now):
+            handled = self.handle_in_order(thread, [], limit=self.watermark.inbox,
                                            held=held)
             self._read_through(complete, held, now)
             return handled
@@ -160,7 +160,7 @@ class Intake:
             if topic_id not in held:
                 self.watermark.thread_read(topic_id, now)
 
-    def _moment_due(self, topic_ids, now: datetime) -> bool:
+    def moment_due(self, topic_ids, now: datetime) -> bool:
         """One of these games has a moment due by `now` (a deadline, a lock, a count)."""
         return any((due := self.games[t].next_due()) is not None and due <= now
                    for t in topic_ids)

@@ -15,7 +15,7 @@ posts read later are handled in their places, never held as "late" (late.py keep
 what truly arrived late: a moved or unlisted post). The clock of a game ticks to
 `min(thread, inbox) - settle_seconds` at the end of a cycle; before a thread post it ticks to
 the post's own time, which its thread read covers, but not past the inbox's mark
-(`inbox_limit`): a post whose handling would move the clock past a moment the inbox is not read
+(`inbox`): a post whose handling would move the clock past a moment the inbox is not read
 through waits for the next full cycle (intake.py reads the inbox too when a woken cycle's games
 have a moment due, so that wait is rare). A rename found by the names check happens at most at
 the game's mark (`cap`). Nothing here reads a clock: times come from the cycle.
@@ -31,7 +31,8 @@ from datetime import datetime, timedelta
 class Watermark:
     settle: timedelta
     threads: dict[int, datetime] = field(default_factory=dict)  # topic id -> read through
-    inbox: datetime | None = None  # the inbox read through
+    inbox: datetime | None = None  # the inbox read through: how far a thread post's handling
+    # may move the clock without the inbox read again
 
     def thread_read(self, topic_id: int, at: datetime) -> None:
         """The thread was read to its end by a read that started at forum time `at`."""
@@ -48,11 +49,6 @@ class Watermark:
         if thread is None or self.inbox is None:
             return None
         return min(thread, self.inbox) - self.settle
-
-    @property
-    def inbox_limit(self) -> datetime | None:
-        """How far a thread post's handling may move the clock without the inbox read again."""
-        return self.inbox
 
     def cap(self, topic_id: int, at: datetime, floor: datetime | None) -> datetime:
         """`at`, or the game's mark when that is earlier, but never before `floor` (the time

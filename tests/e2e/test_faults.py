@@ -63,6 +63,21 @@ def _inject(url: str, faults) -> None:
                       timeout=5).raise_for_status()
 
 
+def _faulted_bot(tmp_path):
+    """The demo's thread side with the bot started, for faults: (rehearsal, script)."""
+    settings = Settings(bot_username="modbot", vote_count_minutes=240, settle_seconds=0,
+                        max_backoff=1)  # the 60 s default would only make these tests slower
+    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite", private=False,
+                                       timeout=0.5, settings=settings)
+    # The admin budget off (the posts' own limits stay on): the retries run at one frozen
+    # forum instant, where a per-minute budget would never refill as a real minute does; the
+    # budget is tested in test_sandbox.py and measured by benchmarks/forum.py.
+    rehearsal.server.limiter.per_minute = 0
+    rehearsal.start_bot()
+    rehearsal.service.client.budget.per_minute = 0  # the bot's own budget likewise
+    return rehearsal, script
+
+
 def test_faults_delay_but_lose_and_duplicate_nothing(tmp_path):
     reference = play_demo(f"sqlite:///{tmp_path}/reference.sqlite")
     expected = markers(reference)
@@ -70,16 +85,7 @@ def test_faults_delay_but_lose_and_duplicate_nothing(tmp_path):
     expected_public = public_markers(reference)
     reference.stop()
 
-    settings = Settings(bot_username="modbot", vote_count_minutes=240, settle_seconds=0,
-                        max_backoff=1)  # the 60 s default would only make this test slower
-    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite", private=False, timeout=0.5,
-                                       settings=settings)
-    # The admin budget off (the posts' own limits stay on): the retries below run at one frozen
-    # forum instant, where a per-minute budget would never refill as a real minute does; the
-    # budget is tested in test_sandbox.py and measured by benchmarks/forum.py.
-    rehearsal.server.limiter.per_minute = 0
-    rehearsal.start_bot()
-    rehearsal.service.client.budget.per_minute = 0  # the bot's own budget likewise
+    rehearsal, script = _faulted_bot(tmp_path)
     try:
         start = rehearsal.setup.first_night_starts
         rehearsal.clock.set(start)
@@ -123,14 +129,8 @@ def test_a_day_whose_thread_reads_fail_ends_as_the_undisturbed_one(tmp_path):
     expected_posts = bot_posts(reference)
     reference.stop()
 
-    settings = Settings(bot_username="modbot", vote_count_minutes=240, settle_seconds=0,
-                        max_backoff=1)
-    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/bot.sqlite", private=False,
-                                       timeout=0.5, settings=settings)
-    rehearsal.server.limiter.per_minute = 0  # one frozen forum instant per step (see above)
-    rehearsal.start_bot()
+    rehearsal, script = _faulted_bot(tmp_path)
     service = rehearsal.service
-    service.client.budget.per_minute = 0
     topic = rehearsal.setup.topic_id
     try:
         start = rehearsal.setup.first_night_starts

@@ -4,16 +4,18 @@ The daemon process (`modbot run`, its own loop, MessageBus on, the defaults of t
 configuration) runs as a regular forum account (trust level 1, not staff: Discourse's 5 s
 between posts, 15 s between new topics, 20 new PMs a day) on a User API key (20 requests a
 minute, 2,880 a day; the bot spends 18 and 2,800 of them) against the sandbox at its default
-limits. A 12-seat BotF game's night 1 begins as it starts: the bot opens the Storytellers'
-conversation, deals 12 role PMs and posts the seal. Meanwhile, as soon as each conversation
-exists, the Storyteller sends `!status` in theirs and two players send a night choice in
-their grimoire PMs; each of those posts is answered by the bot.
+limits. A 12-seat BotF game's night 1 begins `--lead` seconds after the daemon starts (60 by
+default: a bot runs before its game's first night, from the sign-ups on; `--lead 0` is a cold
+start at the night's start, the start-up's reads in the same minute as the deal): the bot
+deals 12 role PMs and posts the seal. Meanwhile, once the first role PM is out, the
+Storyteller sends `!status` in their conversation, and two players send a night choice in
+their grimoire PMs as soon as they have them; each of those posts is answered by the bot.
 
-Prints one JSON object: seconds from the start to the seal, to the last role PM (the deal),
+Prints one JSON object: seconds from the night's start to the seal, to the last role PM (the deal),
 to each role PM, each answer's delay (the post to the bot's reply in the same conversation), and the requests
 the key was charged, with any 429 the forum answered.
 
-Run: python benchmarks/key_busiest.py [--log FILE]
+Run: python benchmarks/key_busiest.py [--lead SECONDS] [--log FILE]
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -44,7 +46,7 @@ CHOOSERS = [("Brianna", "/choose Derek"), ("Jade", "/choose Alex")]  # night 1 c
 LONGEST = 900.0
 
 
-def _forum(folder: Path):
+def _forum(folder: Path, lead: float):
     forum = Forum()  # Discourse's limits for regular accounts, on
     server = SandboxServer(0, api_key=KEY, forum=forum).start()
     bot = forum.add_user("modbot", trust_level=1)
@@ -54,7 +56,7 @@ def _forum(folder: Path):
     topic = forum.create(host, {"title": "Key busiest: the game thread", "category": 1,
                                 "raw": "The game thread of the benchmark game."},
                          api=False).topic_id
-    begins = datetime.now(UTC)
+    begins = (datetime.now(UTC) + timedelta(seconds=lead)).replace(microsecond=0)
     seats = "".join(f'[[seat]]\nplayer = "{p}"\ncharacter = "{c}"\n'
                     f"user_id = {forum.user(p).id}\n" for p, c in SEATS)
     (folder / "game.toml").write_text(
@@ -68,7 +70,7 @@ def _forum(folder: Path):
     (folder / "modbot.toml").write_text(
         f'[forum]\nurl = "{server.url}"\nusername = "modbot"\nuser_api_key_file = "modbot.key"\n'
         f'[bot]\ndatabase_url = "sqlite:///{folder}/bot.sqlite"\n[[game]]\nfile = "game.toml"\n')
-    return server, topic
+    return server, topic, begins
 
 
 class Watch:
@@ -92,7 +94,7 @@ class Watch:
             people = {u for u in topic.allowed if u not in ("modbot", "host")}
             if len(people) == 1 and (who := next(iter(people))) not in self.dealt:
                 self.dealt[who] = self.now()
-            if not people and "storytellers" not in self.asked:
+            if not people and self.dealt and "storytellers" not in self.asked:
                 self._ask("storytellers", "host", topic.id, "!status\nHow does it stand?")
             for name, command in CHOOSERS:
                 if people == {name} and name not in self.asked:
@@ -116,13 +118,13 @@ class Watch:
             len(self.answers) == 1 + len(CHOOSERS)
 
 
-def run(log: str | None) -> dict:
+def run(log: str | None, lead: float = 60.0) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        server, topic = _forum(folder)
+        server, topic, begins = _forum(folder, lead)
         try:
             sink = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115
-            began = time.monotonic()
+            began = time.monotonic() + (begins - datetime.now(UTC)).total_seconds()  # night
             daemon = subprocess.Popen([sys.executable, "-m", "modbot", "run", "--config",
                                        str(folder / "modbot.toml")], cwd=ROOT, stdout=sink,
                                       stderr=sink, env=dict(os.environ))
@@ -149,7 +151,10 @@ def run(log: str | None) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--log", help="where the daemon's log goes (default: nowhere)")
-    print(json.dumps(run(parser.parse_args().log)))
+    parser.add_argument("--lead", type=float, default=60.0,
+                        help="seconds from the daemon's start to the first night's (default 60)")
+    args = parser.parse_args()
+    print(json.dumps(run(args.log, args.lead)))
     return 0
 
 

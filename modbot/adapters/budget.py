@@ -44,7 +44,7 @@ class Priority(IntEnum):
     BACKGROUND = 2  # the edit sweep, name look-ups, start-up and rebuild reads
 
 
-RESERVE = {Priority.LIVE: 0, Priority.DUE: 2, Priority.BACKGROUND: 12}
+RESERVE = {Priority.LIVE: 0, Priority.DUE: 1, Priority.BACKGROUND: 12}
 POSTS_SHARE = 4  # of the minute, kept from reads for the posts owed now (`due_waiting`)
 WINDOW = 60.0
 DAY = 86400.0
@@ -70,20 +70,20 @@ class Budget:
         self.refused = 0
         self.due_waiting = 0  # posts owed now: background work leaves them room
 
-    def wait_for(self, priority: Priority | None = None) -> float:
-        """Seconds until a request of this priority may go (0: now)."""
+    def wait_for(self, priority: Priority | None = None, count: int = 1) -> float:
+        """Seconds until `count` requests of this priority may go (0: now)."""
         with self.lock:
             now = self.clock()
-            return max(self._minute_wait(now, self.priority if priority is None else priority),
-                       self._day_wait(now))
+            return max(self._minute_wait(now, self.priority if priority is None else priority,
+                                         count), self._day_wait(now))
 
-    def _minute_wait(self, now: float, priority: Priority) -> float:
+    def _minute_wait(self, now: float, priority: Priority, count: int = 1) -> float:
         if not self.per_minute:
             return 0.0
         while self.times and now - self.times[0] >= WINDOW:
             self.times.popleft()
         allowed = int(self.per_minute) - self.reserve(priority)
-        over = len(self.times) - allowed + 1  # how many must leave the window first
+        over = len(self.times) - allowed + count  # how many must leave the window first
         if over <= 0:
             return 0.0
         return WINDOW - (now - self.times[over - 1])

@@ -92,10 +92,11 @@ class Outbox(WriteLimits):
                  guard=None, on_pm_limit=None, bot_id: int | None = None,
                  merge_replies: bool = False, recipients_now=None, on_lost_post=None,
                  edits_a_day: int | None = None, on_limit=None,
-                 conversation_spacing: float = 0.0) -> None:
+                 conversation_spacing: float = 0.0, on_opened=None) -> None:
         self.conversation_spacing = conversation_spacing  # seconds between new conversations
         self._limits_init(edits_a_day)  # slow mode, edits a day (write_limits.py)
         self.on_limit = on_limit  # (row, kind, seconds): a forum limit delays the bot
+        self.on_opened = on_opened  # (row, topic id): the bot opened a conversation
         self.bot_id = bot_id
         self.recipients_now = recipients_now  # (row) -> its recipients' names now, by id
         self.on_lost_post = on_lost_post  # (row, why): a post it edits was deleted/moved/hidden
@@ -103,6 +104,7 @@ class Outbox(WriteLimits):
         self.guard = guard  # (row, topic id) -> False: not into that conversation (a new one)
         self.on_pm_limit = on_pm_limit  # (row, seconds): the daily limit on new PMs is spent
         self.new_pms_until = 0.0  # wall time until which no new conversation is opened
+        self.ready_at = 0.0  # wall time when a row the last drain held back may go
         self.max_backoff = max_backoff
         self.client = client
         self.store = store
@@ -119,17 +121,23 @@ class Outbox(WriteLimits):
             return 0
         blocked: set[str] = set()
         sent = 0
-        for row in self.store.pending():
+        self.ready_at = float("inf")
+        rows, opening = self.conversations_first(self.store.pending())
+        for row in rows:
             if row.thread in blocked:
                 continue
             if row.not_before > self.wall() or (limit is not None and sent >= limit):
+                self.ready_at = min(self.ready_at, row.not_before)
                 blocked.add(row.thread)
                 continue
             if self.spacing and self.wall() - self.last_sent < self.spacing:
+                self.ready_at = min(self.ready_at, self.last_sent + self.spacing)
                 break
-            if self.client.budget.wait_for():
+            if self.client.budget.wait_for(count=self._requests_for(row, opening)):
                 break  # no token for a post now: the next drain goes on
-            if self.new_pms_until > self.wall() and self.opens_conversation(row):
+            if self.new_pms_until > self.wall() and (row.id in opening or self.holds_for(
+                    opening, row)):
+                self.ready_at = min(self.ready_at, self.new_pms_until)
                 blocked.add(row.thread)  # waits for the forum's minute or day; others go on
                 continue
             try:
@@ -162,6 +170,12 @@ class Outbox(WriteLimits):
                 self._report(row, str(exc))
                 blocked.add(row.thread)
         return sent
+
+    def _requests_for(self, row: OutboxRow, opening: set[int]) -> int:
+        """A private post into a conversation that exists costs the guard's read too: it goes
+        when both have room (a post cut between them is tried again, marker search first)."""
+        private = ":pm:" in row.thread or ":pmtopic:" in row.thread
+        return 2 if private and row.kind == "post" and row.id not in opening else 1
 
     def opens_conversation(self, row: OutboxRow) -> bool:
         return row.kind == "post" and not (row.topic_id or self.store.thread_topic(row.thread))
@@ -218,10 +232,13 @@ class Outbox(WriteLimits):
                 return self._refused_reply(row, topic_id, raw, refused)
         else:
             recipients = self.recipients_now(row) if self.recipients_now is not None else None
-            result = self.client.create_post(raw, title=row.title, archetype="private_message",
-                                             target_recipients=recipients or row.recipients)
+            result = self.create_refusable([row], raw, title=row.title,
+                                           archetype="private_message",
+                                           target_recipients=recipients or row.recipients)
             # the forum's gap between a regular account's new topics: the next waits for it
             self.new_pms_until = self.wall() + self.conversation_spacing
+            if self.on_opened is not None and (result or {}).get("topic_id"):
+                self.on_opened(row, result["topic_id"])
         result = result or {}
         if result.get("action") == "enqueued":
             log.warning("outbox %s: queued for approval by the forum", row.key)

@@ -298,6 +298,14 @@ class Store:
                       & (OutboxRow.status == "sent")).order_by(OutboxRow.id.desc()).first())
         return row.topic_id if row else None
 
+    def threads_with_topic(self, threads: set[str]) -> set[str]:
+        """Which of these threads have a topic (a post of theirs was sent), in one query."""
+        if not threads:
+            return set()
+        return {r.thread for r in OutboxRow.select(OutboxRow.thread).distinct().where(
+            OutboxRow.thread.in_(list(threads)) & OutboxRow.topic_id.is_null(False)
+            & (OutboxRow.status == "sent"))}
+
     def last_sent_number(self, thread: str, topic_id: int | None = None) -> int:
         """The highest post number the bot is known to have posted in a thread (in its topic
         `topic_id`, when given; 0: none)."""

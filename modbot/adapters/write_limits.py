@@ -1,7 +1,11 @@
 """Theory of operation: the limits Discourse puts on a non-staff account's writing, as the
 outbox (outbox.py) meets them. Staff are exempt from all of them; the limits follow the
-account, whatever key it posts with. (The gap between new topics, `topic_spacing`, is kept by
-the outbox's drain itself.)
+account, whatever key it posts with.
+
+- **The gap between new topics** (`rate_limit_create_topic`, 15 s: `topic_spacing`), the floor
+  of a deal's pace: once a gap is over, the first new conversation due goes first (each thread
+  keeps its order), and a reply that would push the next one later (the gap ends within the
+  gap between posts) waits for it (`conversations_first`, `holds_for`).
 
 - **Three replies in a row** (PostValidator's `max_consecutive_replies`, in a topic the bot did
   not open): the next post joins the bot's last one by an edit that keeps each part's marker;
@@ -33,7 +37,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from .budget import DAY
-from .forum import ForumClient, PermanentError, TransientError
+from .forum import ForumClient, OverBudget, PermanentError, TransientError
 from .markers import with_marker
 from .outgoing import Batch
 from .port import ForumPost, forum_time
@@ -59,12 +63,14 @@ def edits_per_day(staff: bool, trust_level: int | None) -> int | None:
 
 
 def topic_spacing(staff: bool, trust_level: int | None) -> float:
-    """Seconds between the account's new topics and conversations, with a margin: Discourse's
+    """Seconds between the account's new topics and conversations: Discourse's
     `rate_limit_create_topic` (15 s), `rate_limit_new_user_create_topic` at trust level 0
-    (120 s); staff are not limited (config/site_settings.yml, lib/rate_limiter.rb)."""
+    (120 s); staff are not limited (config/site_settings.yml, lib/rate_limiter.rb). Counted
+    from the forum's answer to the last one (after the forum's own mark: no margin needed but
+    a tenth of a second for the forum's clock to tick past the limiter's)."""
     if staff:
         return 0.0
-    return 121.0 if trust_level == 0 else 16.0
+    return 120.1 if trust_level == 0 else 15.1
 
 
 def planned(allowance: int, seconds_into_day: float) -> int:
@@ -89,6 +95,9 @@ class WriteLimits:
     merge_replies: bool
     wall: Callable[[], float]
     last_sent: float
+    spacing: float
+    conversation_spacing: float
+    new_pms_until: float
     on_limit: Callable[[OutboxRow, str, float], None] | None
     _with_pictures: Callable[[str], str]
 
@@ -126,6 +135,31 @@ class WriteLimits:
         log.warning("outbox %s: the forum's edits for the day are spent (%s): edits go out as "
                     "new posts for %.0f s", row.key, exc, self.edits_blocked_until - now)
         self._tell(row, "edit_limit", self.edits_blocked_until - now)
+
+    # -- new conversations at the forum's pace ---------------------------------------------
+
+    def conversations_first(self, rows: list[OutboxRow]) -> tuple[list[OutboxRow], set[int]]:
+        """The rows in the order to try them, and the ids of those that open a conversation.
+        A non-staff bot's deal goes at the forum's gap between new topics (`new_pms_until`),
+        the floor of its pace: when the gap is over, the first conversation due goes first
+        (its thread's first row: each thread keeps its order), and replies fill the gaps."""
+        now = self.wall()
+        if not rows or not (self.conversation_spacing or self.new_pms_until > now):
+            return rows, set()
+        unsent = [r for r in rows if r.kind == "post" and not r.topic_id]
+        have = self.store.threads_with_topic({r.thread for r in unsent})
+        opening = [r for r in unsent if r.thread not in have]
+        heads = {r.thread: r for r in reversed(opening)}  # each thread's first
+        first = next((r for r in opening if heads[r.thread] is r and r.not_before <= now), None)
+        if first is not None and self.new_pms_until <= now:
+            rows = [first, *(r for r in rows if r is not first)]
+        return rows, {r.id for r in opening}
+
+    def holds_for(self, opening: set[int], row: OutboxRow) -> bool:
+        """A reply held back while a conversation waits for the gap between new topics to end
+        within the gap between posts (`spacing`): sent now, it would push that one later."""
+        return bool(opening) and row.kind == "post" and \
+            self.new_pms_until - self.wall() < self.spacing
 
     # -- three replies in a row -------------------------------------------------------------
 
@@ -252,8 +286,8 @@ class WriteLimits:
         others later."""
         try:
             return self.client.create_post(raw, **where)
-        except (TransientError, PermanentError) as exc:
-            if exc.status is not None and 400 <= exc.status < 500:
+        except (TransientError, PermanentError) as exc:  # refused, or never sent (the budget)
+            if isinstance(exc, OverBudget) or (exc.status is not None and 400 <= exc.status < 500):
                 for row in rows:
                     self.store.unmark_attempt(row)
             raise

@@ -138,6 +138,11 @@ class BusWatch:
             named, self.named = self.named, set()
         return Wake.of(named) if named else None
 
+    def has_news(self) -> bool:
+        """A channel had news not yet taken (`take_wake`)."""
+        with self.named_lock:
+            return bool(self.named)
+
     def _own(self, message: dict) -> bool:
         """A post the bot made itself (a topic's message names its author): nothing to read,
         and a wake-up for it would cost a cycle's reads after every post the bot sends."""

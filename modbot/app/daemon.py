@@ -1,6 +1,7 @@
-"""`modbot run`: the configuration file, the clock and the schedule loop.
+"""`modbot run`: the configuration file, the clock, the start-up; then the loop (run_loop.py).
 
-The daemon polls every `poll_seconds`, drains the outbox every second, logs one line per
+The daemon polls every `poll_seconds` (with a working MessageBus, the bus wakes it instead),
+runs a cycle the second a deadline is due, drains the outbox every second, logs one line per
 cycle (requests used, posts handled, posts sent), and stops cleanly on SIGTERM/SIGINT after
 the current cycle. A rehearsal clock (`[rehearsal] start`, `speed`) lets a host play a whole
 game in minutes against the sandbox.
@@ -11,16 +12,13 @@ from __future__ import annotations
 import logging
 import os
 import signal
-import threading
 import time
 import tomllib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import schedule
-
-from ..adapters.budget import DAY_CURSOR, Priority, day_cursors, restore_day
+from ..adapters.budget import DAY_CURSOR, restore_day
 from ..adapters.forum import ConfigurationError, ForumClient, ForumError, TransientError
 from ..adapters.outgoing import Batch
 from ..adapters.run_lock import AlreadyRunning, RunLock
@@ -28,7 +26,7 @@ from ..adapters.store import DEFAULT_URL, Store
 from ..adapters.user_key import UserKeyError, load_key
 from ..files.gamefile import load_game
 from ..files.signupfile import load_signups
-from .bus_watch import BusWatch, saved_last, stored_last, user_key_pace
+from .run_loop import RunLoop
 from .service import Service, Settings
 from .signups import SignupWatch
 
@@ -229,12 +227,12 @@ START_BACKOFF_MAX = 60.0
 START_UNREACHABLE = 3  # start-ups in a row with no answer at all (a bad URL?) before giving up
 
 
-def _start(service: Service, config: Config, stopping: dict) -> int | None:
+def _start(service: Service, config: Config, stopping: _Stopping) -> int | None:
     """Start the service; None when it runs, else the exit code. A 429, a 5xx or a timeout is
     retried with backoff (the forum answered: it will again); no answer at all is retried
     START_UNREACHABLE times; a bad key or a missing topic exits at once."""
     delay, unreachable = START_BACKOFF, 0
-    while not stopping["flag"]:
+    while not stopping.flag:
         try:
             service.start()
             return None
@@ -273,11 +271,6 @@ USER_KEY_PER_MINUTE = 18  # of a User API key's 20 a minute (the bus's polls cha
 USER_KEY_PER_DAY = 2_800  # of its 2,880 a day: a margin for `modbot check` and a restart
 
 
-def _due(service, clock) -> bool:
-    """A game has something due on the clock by now (the cycle must run, bus or not)."""
-    return service.moment_due(list(service.games), clock.now())
-
-
 def _count_the_keys_day(client: ForumClient, store: Store) -> None:
     """A User API key's day is the forum's: what an earlier run spent of it still counts."""
     client.budget.per_day = USER_KEY_PER_DAY
@@ -285,13 +278,6 @@ def _count_the_keys_day(client: ForumClient, store: Store) -> None:
     if spent:
         log.info("the key made %d of its %d requests of the day before this start", spent,
                  USER_KEY_PER_DAY)
-
-
-def _channels(service, watch) -> list[str]:
-    """What the bus watches: each game thread and sign-up thread, and the bot's new PMs."""
-    topics = [*service.games, *(s.topic_id for s in watch.setups if s.topic_id)]
-    alerts = [f"/notification-alert/{service.bot_id}"] if service.bot_id else []
-    return [f"/topic/{t}" for t in topics] + alerts
 
 
 def _run(config: Config, max_cycles: int | None) -> int:
@@ -306,14 +292,9 @@ def _run(config: Config, max_cycles: int | None) -> int:
         # a rehearsal's minutes pass faster than real ones: the sandbox's own limiter (on the
         # forum's clock) answers instead of the bot's budget in real seconds
         client.budget.per_minute = 0
-    stopping = {"flag": False, "cycles": 0}
-
-    def stop(signum, _frame):
-        log.info("signal %s: stopping after this cycle", signum)
-        stopping["flag"] = True
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
+    stopping = _Stopping()  # a signal during the start-up (the loop has its own)
+    signal.signal(signal.SIGTERM, stopping.stop)
+    signal.signal(signal.SIGINT, stopping.stop)
     for notice in config.notices:
         log.warning("%s", notice)
     if config.key_kind == "user":
@@ -325,73 +306,17 @@ def _run(config: Config, max_cycles: int | None) -> int:
     _warn_if_behind(clock, store)
     if config.key_kind == "user" and not config.budget_set:
         client.budget.per_minute = USER_KEY_PER_MINUTE  # of the key's own 20, bus polls and all
-    wake = threading.Event()
-    buses: list[BusWatch] = []  # started after the first cycle, once the games are known
-    swept = {"at": float("-inf"), "deferred": False}  # the last full cycle, and whether it
-    # left reads for later: then the first tick the budget has room for them runs one again
-    # (not every tick: the full cycles' own reads would leave the put-off ones none)
-    seen = {"now": clock.now()}  # the main thread's last reading, for the bus's thread
+    loop = RunLoop(config, client, store, service, watch, clock, max_cycles)
+    loop.stopping = stopping.flag
+    loop.catch_signals()
+    return loop.run()
 
-    def counted() -> None:
-        stopping["cycles"] += 1
-        if max_cycles is not None and stopping["cycles"] >= max_cycles:
-            stopping["flag"] = True
 
-    def _kept(bus: BusWatch | None) -> dict[str, int]:
-        """What a restart resumes from: the bus's last ids, a User API key's day."""
-        kept = saved_last(bus) if bus is not None else {}
-        if client.budget.per_day:
-            kept.update(day_cursors(client.budget, time.time()))
-        return kept
+class _Stopping:
+    """A signal during the start-up: the start-up's retries end."""
 
-    def cycle(woken: bool = False):
-        bus = buses[0] if buses else None
-        owed = swept["deferred"] and not client.budget.wait_for(Priority.BACKGROUND)
-        if not woken and bus is not None and bus.healthy and not _due(service, clock) and \
-                not owed and time.monotonic() - swept["at"] < config.bus_sweep_seconds:
-            counted()  # the bus wakes the bot; a full poll only every bus_sweep_seconds, or
-            return  # when the clock has something due (a deadline, a lock, a reminder)
-        pushed = bus.take_wake() if bus is not None else None  # taken either way: a full
-        wake = pushed if woken else None  # cycle reads it all
-        if wake is None:
-            swept["at"] = time.monotonic()  # a full cycle: the sweep's clock starts again
-        if kept := _kept(bus):  # a restart resumes from the bus's backlog, and counts the
-            store.commit(Batch(cursors=kept))  # key's day so far
-        try:
-            seen["now"] = clock.now()
-            watch.cycle(seen["now"])  # the sign-up threads' lists (app/signups.py)
-            report = service.cycle(seen["now"], wake)  # woken: only what the bus named
-        except ForumError as exc:  # never ends a running daemon: logged, tried next cycle
-            log.error("cycle failed (tried again next cycle): %s", exc)
-            return
-        swept["deferred"] = bool(report.deferred)
-        counted()
-        log.info("cycle %d: %d requests, %d posts handled, %d sent%s", stopping["cycles"],
-                 report.requests, report.posts, report.sent,
-                 f", deferred: {report.deferred[0]}" if report.deferred else "")
+    flag = False
 
-    scheduler = schedule.Scheduler()
-    scheduler.every(config.poll_seconds).seconds.do(cycle)  # type: ignore[arg-type]  # a float works
-    scheduler.every(1).seconds.do(service.drain)
-    cycle()
-    if config.message_bus and config.rehearsal_start is None and not config.forum_clock:
-        budget = client.budget
-        pace = (lambda: user_key_pace(tuple(service.games.values()), seen["now"],
-                                      budget.day_left(), budget.per_day)) \
-            if config.key_kind == "user" else (lambda: 0.0)
-        buses.append(BusWatch(config.forum_client, lambda: _channels(service, watch), wake,
-                              stored_last(store), pace, budget,
-                              own=lambda: service.bot_id).start())
-    while not stopping["flag"]:
-        scheduler.run_pending()
-        if wake.wait(0.05):  # the forum pushed: read what is new now
-            wake.clear()
-            cycle(woken=True)
-    for bus in buses:
-        bus.stop()
-    store.commit(Batch(cursors=_kept(buses[0] if buses else None)))
-    service.drain()  # what the last cycle owes goes out before the stop
-    service.save_snapshots(every=0)  # the next start folds nothing
-    store.close()
-    log.info("stopped")
-    return 0
+    def stop(self, signum, _frame) -> None:
+        log.info("signal %s: stopping", signum)
+        self.flag = True

@@ -18,16 +18,19 @@ the game start; its posts are then read from the thread's beginning, as at any s
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 
 from ..adapters.forum import ForumClient, ForumError
-from ..adapters.outgoing import Outgoing
+from ..adapters.outgoing import Batch, Outgoing
 from ..core import GameSetup
 from .preflight import near_misses
 from .reactions import GameOptions, Reactor
 from .render import later
 from .thread_reads import IDS_A_READ
+
+log = logging.getLogger("modbot.app.deal_guard")
 
 BATCH = 50  # names a request (a URL of a few kilobytes; Discourse sets no limit of its own)
 RECHECK_SECONDS = 600.0
@@ -95,6 +98,17 @@ def _reactor(setup: GameSetup) -> Reactor:
     assert setup.topic_id is not None, setup.name
     return Reactor(GameOptions(setup.topic_id, f"g{setup.topic_id}",
                                storytellers=setup.storytellers, name=setup.name))
+
+
+def tell_held(store, setup: GameSetup, unknown) -> None:
+    """A game not started for names that are no forum user's: logged, and the Storytellers
+    told, once."""
+    note = held_note(setup, unknown)
+    if store.row(note.key) is None:
+        log.warning("game %s: not started: %s %s not a forum user", setup.name,
+                    ", ".join(name for _, name, _ in unknown),
+                    "is" if len(unknown) == 1 else "are")
+        store.commit(Batch(outbox=[note]))
 
 
 def held_note(setup: GameSetup, unknown) -> Outgoing:

@@ -161,9 +161,10 @@ class Intake:
                 self.watermark.thread_read(topic_id, now)
 
     def moment_due(self, topic_ids, now: datetime) -> bool:
-        """One of these games has a moment due by `now` (a deadline, a lock, a count)."""
-        return any((due := self.games[t].next_due()) is not None and due <= now
-                   for t in topic_ids)
+        """One of these games has a moment due by `now` (a deadline, a lock, a count): due
+        once a read at `now` lets the clock pass it (the watermark keeps `settle` back)."""
+        return any((due := self.games[t].next_due()) is not None
+                   and due + self.watermark.settle <= now for t in topic_ids)
 
     def _skip_own_posts(self) -> None:
         """Move each game's cursor past the posts right after it that the bot made itself (the

@@ -8,7 +8,8 @@ The outbox (adapters/outbox.py) knows rows, not games. For a private row it asks
 - `recipients_now`: a new conversation's recipients by their names now, asked by id (one
   `GET /user-cards.json` for every game's places, at most once a minute), so a name someone
   renamed away from, and someone else took, never receives a grimoire;
-and it reports back: an intruder found in a conversation (`intruder`), the day's new
+and it reports back: a conversation it opened (`opened`: the PM router knows who is in it), an
+intruder found in a conversation (`intruder`), the day's new
 conversations spent (`pm_limit`), slow mode or the day's edits delaying it (`limit`), a post
 refused for good (`failure_report`). Each answer goes
 to the row's game's Storytellers.
@@ -63,6 +64,20 @@ class OutboxHooks:
         now = [self.names_now.get(i, name) if i is not None else name
                for i, name in zip(ids, names, strict=True)]
         return ",".join(now)
+
+    def opened(self, row, topic_id: int) -> None:
+        """The bot opened conversation `topic_id` for `row`: who is in it is known (the bot
+        and the recipients, by the ids they are bound to), so the PM router need not read it
+        when they write there (pm_routing.py; the guard still reads it before each post)."""
+        game, bot_id = self.game_of(row), self.service.bot_id
+        names = [r.strip() for r in (row.recipients or "").split(",") if r.strip()]
+        ids = [self.service.identities.holder(game, n) for n in names] if game else [None]
+        if bot_id is None or None in ids:
+            return  # a name not bound to an id: the router reads the conversation
+        people = {bot_id: self.service.settings.bot_username.lower()}
+        people.update({i: self.names_now.get(i, name).lower()
+                       for i, name in zip(ids, names, strict=True) if i is not None})
+        self.service.router.topics[topic_id] = people
 
     def intruder(self, row, topic_id: int, names: list[str]) -> None:
         """Someone the game did not put there joined a private conversation (see

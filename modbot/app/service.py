@@ -65,7 +65,7 @@ from ..adapters.store import Store
 from ..adapters.write_limits import edits_per_day, topic_spacing
 from ..core import GameSetup
 from .conversation_guard import ConversationGuard
-from .deal_guard import DealGuard, held_note, reading_note
+from .deal_guard import DealGuard, reading_note, tell_held
 from .edit_sweep import EditSweep
 from .handling import Handling
 from .identities import Identities, bot_account
@@ -107,6 +107,7 @@ class CycleReport:
     posts: int = 0
     sent: int = 0
     deferred: list[str] = field(default_factory=list)
+    unread: bool = False  # the live reads were put off by the budget (run_loop.py keeps them)
 
 
 class Service(Handling, Intake):
@@ -180,7 +181,7 @@ class Service(Handling, Intake):
                              edits_a_day=edits_per_day(staff, me.trust_level),
                              conversation_spacing=topic_spacing(staff, me.trust_level)
                              if self.settings.post_spacing is None else spacing,
-                             on_limit=self.hooks.limit)
+                             on_limit=self.hooks.limit, on_opened=self.hooks.opened)
 
     def _never_started(self, setup: GameSetup) -> bool:
         row = self.store.find_game(str(topic_of(setup)))
@@ -283,7 +284,9 @@ class Service(Handling, Intake):
                 report.deferred.extend(f"game {name}: start-up put off"
                                        for name in self._admit_waiting(now))
             with budget.spending(Priority.LIVE):
+                report.unread = True  # until read through (a fault clears it: _deferred)
                 report.posts = self._read_new(now, wake)
+                report.unread = False
             with budget.spending(Priority.BACKGROUND):
                 if self.identities.due(now):
                     self._learn_names(now)
@@ -312,7 +315,7 @@ class Service(Handling, Intake):
         for topic_id, setup in list(self.waiting.items()):
             unknown = self.guard.unknown_names(setup)
             if unknown:
-                self._tell_held(setup, unknown)
+                tell_held(self.store, setup, unknown)
             elif unknown is None:
                 try:
                     self.start_game(setup, now)
@@ -341,15 +344,8 @@ class Service(Handling, Intake):
         if self.store.row(note.key) is None:
             self.store.commit(Batch(outbox=[note]))
 
-    def _tell_held(self, setup: GameSetup, unknown) -> None:
-        note = held_note(setup, unknown)
-        if self.store.row(note.key) is None:  # told once
-            log.warning("game %s: not started: %s %s not a forum user", setup.name,
-                        ", ".join(name for _, name, _ in unknown),
-                        "is" if len(unknown) == 1 else "are")
-            self.store.commit(Batch(outbox=[note]))
-
     def _deferred(self, report: CycleReport, exc: ForumError) -> None:
+        report.unread = report.unread and isinstance(exc, OverBudget)
         if isinstance(exc, OverBudget):  # the rest waits for the budget's next tokens
             log.info("cycle: %s; the rest of the reading waits %.0fs", exc, exc.retry_after)
         elif isinstance(exc, CredentialsRejected):

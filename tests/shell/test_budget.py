@@ -56,7 +56,7 @@ def test_reads_leave_the_posts_owed_now_their_share_of_the_minute():
         posts = 0
         while budget.charge() == 0:
             posts += 1
-    assert posts == 3 - RESERVE[Priority.DUE]  # the last two are the reads' again
+    assert posts == 3 - RESERVE[Priority.DUE]  # the rest of the minute is the reads' again
     budget = Budget(18, clock=Clock())
     budget.due_waiting = 50
     with budget.spending(Priority.LIVE):

@@ -38,3 +38,19 @@ def test_a_rename_happens_at_the_mark_but_never_before_the_games_latest_input():
     assert mark.cap(7, later, None) == T - SETTLE
     assert mark.cap(7, later, T) == T  # the latest input was at T
     assert mark.cap(7, T - timedelta(hours=1), None) == T - timedelta(hours=1)
+
+
+def test_a_moment_is_due_once_a_read_lets_the_clock_pass_it():
+    """A read at `now` ticks a game to `now - settle`, so a moment at T is due (the daemon runs
+    a cycle for it) from T + settle: a cycle before that reads for nothing."""
+    from modbot.app.intake import Intake
+
+    class Game:
+        def next_due(self):
+            return T
+
+    intake = Intake.__new__(Intake)
+    intake.games, intake.watermark = {7: Game()}, Watermark(SETTLE)  # type: ignore[dict-item]
+    assert not intake.moment_due([7], T)
+    assert not intake.moment_due([7], T + SETTLE - timedelta(seconds=1))
+    assert intake.moment_due([7], T + SETTLE)

@@ -198,7 +198,7 @@ def test_the_plan_grows_through_the_day_from_a_quarter_to_all_but_a_margin():
 
 def test_new_conversations_wait_the_forums_gap_between_new_topics(sandbox):
     """A regular account opens a new topic or conversation at most every 15 s (Discourse's
-    rate_limit_create_topic): the outbox waits 16 s between them instead of being refused."""
+    rate_limit_create_topic): the outbox waits 15.1 s between them instead of being refused."""
     from modbot.adapters.write_limits import topic_spacing
     forum = sandbox.server.forum
     _owe(sandbox.store, *(Outgoing(f"g1:role:{name}", f"g1:pm:{name}", f"Your character, {name}.",
@@ -217,6 +217,37 @@ def test_new_conversations_wait_the_forums_gap_between_new_topics(sandbox):
     assert topic_spacing(True, 1) == 0 and topic_spacing(False, 0) > 120
 
 
+def test_a_deal_goes_at_the_forums_pace_with_replies_in_its_gaps(sandbox):
+    """The gap between new conversations is the floor of a deal's pace: once it is over, the
+    first conversation due goes before a reply owed earlier (each thread keeps its order); a
+    reply goes in the gap, unless the gap ends within the gap between posts (it would push
+    the next conversation later); the outbox says when a held row may go (`ready_at`)."""
+    from modbot.adapters.write_limits import topic_spacing
+    forum = sandbox.server.forum
+    topic = sandbox.topic(sandbox.host, "Deal pace: the game thread")
+    _owe(sandbox.store, _post("g1:night", "g1:topic", topic, "Night 1 begins: deal pace."),
+         _post("g1:seal", "g1:topic", topic, "The seal of the grimoire: deal pace."),
+         *(Outgoing(f"g1:role:{name}", f"g1:pm:{name}", f"Your character, {name}.",
+                    recipients=(name,), title=f"Your grimoire, {name}")
+           for name in ("Alex", "host")))
+    outbox = Outbox(sandbox.client, sandbox.store, bot_id=sandbox.bot.id, spacing=6.0,
+                    wall=lambda: sandbox.clock.now().timestamp(),
+                    conversation_spacing=topic_spacing(False, 1))
+    assert outbox.drain() == 1  # Alex's conversation first, though the thread's was owed
+    assert [t.title for t in forum.topics.values() if t.is_pm] == ["Your grimoire, Alex"]
+    assert outbox.ready_at == sandbox.clock.now().timestamp() + 6.0  # the gap between posts
+    sandbox.later(6)
+    assert outbox.drain() == 1 and forum.topics[topic].posts[-1].raw.startswith("Night 1")
+    sandbox.later(6)  # the next conversation may go in 3.1 s: the seal would push it to 18 s
+    assert outbox.drain() == 0
+    assert outbox.ready_at == pytest.approx(sandbox.clock.now().timestamp() + 3.1)
+    sandbox.later(3.1)
+    assert outbox.drain() == 1
+    assert [t.title for t in forum.topics.values() if t.is_pm][-1] == "Your grimoire, host"
+    sandbox.later(6)
+    assert outbox.drain() == 1 and forum.topics[topic].posts[-1].raw.startswith("The seal")
+
+
 def test_only_slow_modes_refusal_is_read_as_one():
     """A refusal in a slow-mode topic where the bot never posted is not slow mode's (it needs
     the bot's last post there): it stands; a wait is never longer than the topic's seconds."""
@@ -229,3 +260,48 @@ def test_only_slow_modes_refusal_is_read_as_one():
                             "user_last_posted_at": "2026-12-03T11:58:00Z"}, now) == 480
     assert _slow_mode_wait({"slow_mode_seconds": 600,
                             "user_last_posted_at": "2026-12-04T11:58:00Z"}, now) == 600
+
+
+def test_a_private_reply_goes_when_the_budget_has_room_for_its_guards_read_too(sandbox):
+    """A private post into a conversation that exists costs two requests (the guard's read of
+    who is in it, then the post): it waits until the minute has room for both, so it is never
+    cut between them; and a post the budget cut before it reached the forum (OverBudget) is
+    not counted an attempt: no marker search follows."""
+    from modbot.adapters.budget import Budget
+    from modbot.adapters.forum import OverBudget
+
+    class Clock:
+        t = 0.0
+
+        def __call__(self) -> float:
+            return self.t
+
+    clock = Clock()
+    _owe(sandbox.store, Outgoing("g1:role:Alex", "g1:pm:Alex", "Your character, Alex.",
+                                 recipients=("Alex",), title="Your grimoire, Alex"))
+    looked = []
+    outbox = Outbox(sandbox.client, sandbox.store, bot_id=sandbox.bot.id,
+                    wall=lambda: sandbox.clock.now().timestamp(),
+                    guard=lambda row, topic: looked.append(topic) or
+                    bool(sandbox.client.topic_by_id(topic)))
+    assert outbox.drain() == 1  # a new conversation: no guard, one request
+    sandbox.client.budget = Budget(2, clock=clock)
+    sandbox.client.budget.charge()  # one of the minute's two spent: room for one more
+    _owe(sandbox.store, Outgoing("g1:answer:1", "g1:pm:Alex", "You chose Derek.",
+                                 recipients=("Alex",)))
+    assert outbox.drain() == 0 and looked == []
+    assert OutboxRow.get(OutboxRow.key == "g1:answer:1").attempts == 0
+    clock.t = 61  # the minute is empty again: room for both
+    real = sandbox.client.create_post
+
+    def cut(*args, **kwargs):
+        raise OverBudget("POST /posts.json: over the request budget", 30)
+
+    sandbox.client.create_post = cut  # type: ignore[method-assign]
+    assert outbox.drain() == 0 and len(looked) == 1
+    assert OutboxRow.get(OutboxRow.key == "g1:answer:1").attempts == 0  # never reached it
+    sandbox.client.create_post = real  # type: ignore[method-assign]
+    clock.t = 122
+    assert outbox.drain() == 1
+    answer = OutboxRow.get(OutboxRow.key == "g1:answer:1")
+    assert answer.status == "sent" and answer.attempts == 1

@@ -1,0 +1,187 @@
+"""Theory of operation: the daemon's loop (`modbot run` once the service has started).
+
+One thread runs every cycle; the bus (bus_watch.py), when the forum has one, runs in its own
+and only wakes this one. The loop runs:
+
+- a full cycle every `poll_seconds` (with a healthy bus, only every `bus_sweep_seconds`: the
+  bus wakes the bot for the rest), and at once when a game's clock has a moment due (a
+  deadline, a lock, a reminder: checked each second, `Service.moment_due`);
+- a woken cycle when the bus named something new: only what it named is read;
+- the outbox's drain every second, and at the moment a post held for one of the forum's gaps
+  (between posts, between new conversations) may go (`Outbox.ready_at`): a deal of role PMs
+  goes at the forum's pace, not a second later each.
+
+A cycle whose live reads the request budget put off (`CycleReport.unread`) keeps what it was
+to read (the bus's wake, or everything) and runs again as soon as the budget has room for a
+live read, before anything the bus names later: a post the forum announced is never left for
+the next full sweep because a busy minute took its turn. Reads put off for background work
+(start-ups, names) run again when the budget has room for background work.
+
+State is the loop's own (`RunLoop`), not shared cells; a signal sets `stopping`, and the loop
+ends after the current cycle.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+import time
+
+import schedule
+
+from ..adapters.budget import Priority, day_cursors
+from ..adapters.forum import ForumError
+from ..adapters.outgoing import Batch
+from .bus_watch import BusWatch, saved_last, stored_last, user_key_pace
+from .intake import Wake
+
+log = logging.getLogger("modbot")
+EVERYTHING = "everything"  # what a full cycle put off reads: everything again
+
+
+class RunLoop:
+    def __init__(self, config, client, store, service, watch, clock,
+                 max_cycles: int | None = None) -> None:
+        self.config, self.client, self.store = config, client, store
+        self.service, self.watch, self.clock = service, watch, clock
+        self.max_cycles = max_cycles
+        self.stopping = False
+        self.cycles = 0
+        self.swept_at = float("-inf")  # the last full cycle (the sweep's clock)
+        self.background_owed = False  # the last cycle put off background reads
+        self.unread: Wake | str | None = None  # live reads put off: a wake, or EVERYTHING
+        self.seen_now = clock.now()  # the main thread's last reading, for the bus's thread
+        self.bus: BusWatch | None = None  # started after the first cycle (games known then)
+        self.woken = threading.Event()
+        self.was_due = False  # a moment was due after the last cycle (it did not pass it)
+
+    def stop(self, signum, _frame) -> None:
+        log.info("signal %s: stopping after this cycle", signum)
+        self.stopping = True
+
+    def catch_signals(self) -> None:
+        signal.signal(signal.SIGTERM, self.stop)
+        signal.signal(signal.SIGINT, self.stop)
+
+    # -- one cycle ------------------------------------------------------------------------
+
+    def cycle(self, woken: bool = False, retry: bool = False) -> None:
+        """A full cycle, or (`woken`) one that reads what the bus named; `retry`: the reads a
+        cycle put off, now the budget has room (with anything the bus named since)."""
+        if not woken and not retry and self._sweep_can_wait():
+            self._counted()  # the bus wakes the bot; a full poll only every bus_sweep_seconds,
+            return  # or when the clock has something due (a deadline, a lock, a reminder)
+        wake = self._what_to_read(woken, retry)
+        if wake is None:
+            self.swept_at = time.monotonic()  # a full cycle: the sweep's clock starts again
+        if kept := self._kept():  # a restart resumes from the bus's backlog, and counts the
+            self.store.commit(Batch(cursors=kept))  # key's day so far
+        try:
+            self.seen_now = self.clock.now()
+            self.watch.cycle(self.seen_now)  # the sign-up threads' lists (app/signups.py)
+            report = self.service.cycle(self.seen_now, wake)  # woken: what the bus named
+        except ForumError as exc:  # never ends a running daemon: logged, tried next cycle
+            log.error("cycle failed (tried again next cycle): %s", exc)
+            return
+        self.background_owed = bool(report.deferred) and not report.unread
+        if report.unread:  # kept: read again as soon as a live read has room
+            self.unread = EVERYTHING if wake is None else wake
+        self.was_due = self.due()  # still due: the moment waits for the next poll, not a second
+        self._counted()
+        log.info("cycle %d: %d requests, %d posts handled, %d sent%s", self.cycles,
+                 report.requests, report.posts, report.sent,
+                 f", deferred: {report.deferred[0]}" if report.deferred else "")
+
+    def _sweep_can_wait(self) -> bool:
+        """A timed cycle with a healthy bus, nothing due and nothing owed: no reads."""
+        owed = self.background_owed and not self.client.budget.wait_for(Priority.BACKGROUND)
+        return self.bus is not None and self.bus.healthy and not self.due() and not owed \
+            and self.unread is None \
+            and time.monotonic() - self.swept_at < self.config.bus_sweep_seconds
+
+    def _what_to_read(self, woken: bool, retry: bool) -> Wake | None:
+        """What this cycle reads: the bus's named channels and any put-off reads (a woken
+        cycle or a retry), or everything (None)."""
+        named = self.bus.has_news() if self.bus is not None else False
+        pushed = self.bus.take_wake() if self.bus is not None else None  # taken either way:
+        held, self.unread = self.unread, None  # a full cycle reads it all
+        if held == EVERYTHING or not (woken or retry) or ((named or woken) and pushed is None):
+            return None  # (a bus wake-up it cannot place: everything)
+        parts = [w for w in (held, pushed) if isinstance(w, Wake)]
+        return Wake(frozenset().union(*(w.topics for w in parts)), any(w.pms for w in parts))
+
+    def due(self) -> bool:
+        """A game has something due on the clock by now (the cycle must run, bus or not)."""
+        return self.service.moment_due(list(self.service.games), self.clock.now())
+
+    def _counted(self) -> None:
+        self.cycles += 1
+        if self.max_cycles is not None and self.cycles >= self.max_cycles:
+            self.stopping = True
+
+    def _kept(self) -> dict[str, int]:
+        """What a restart resumes from: the bus's last ids, a User API key's day."""
+        kept = saved_last(self.bus) if self.bus is not None else {}
+        if self.client.budget.per_day:
+            kept.update(day_cursors(self.client.budget, time.time()))
+        return kept
+
+    # -- the loop -------------------------------------------------------------------------
+
+    def run(self) -> int:
+        scheduler = schedule.Scheduler()
+        scheduler.every(self.config.poll_seconds).seconds.do(self.cycle)
+        scheduler.every(1).seconds.do(self._each_second)
+        self.cycle()
+        self._start_bus()
+        while not self.stopping:
+            scheduler.run_pending()
+            if self.woken.wait(0.05):
+                self.woken.clear()
+                self.cycle(woken=True)
+            elif self._unread_has_room():
+                self.cycle(retry=True)
+            elif self.service.started.ready_at <= time.time():
+                self.service.started.ready_at = float("inf")  # one drain a hint (it sets
+                self.service.drain()  # the next): a post held for a forum's gap goes on time
+        self._shut_down()
+        return 0
+
+    def _each_second(self) -> None:
+        """The outbox's drain; and a cycle at once when a moment is due (not at the next
+        poll), unless live reads wait for the budget (they run first, when it has room)."""
+        if self.unread is None and not self.was_due and self.due():
+            self.cycle()
+        self.service.drain()
+
+    def _unread_has_room(self) -> bool:
+        return self.unread is not None and not self.client.budget.wait_for(Priority.LIVE)
+
+    def _start_bus(self) -> None:
+        config = self.config
+        if not config.message_bus or config.rehearsal_start is not None or config.forum_clock:
+            return
+        budget, service = self.client.budget, self.service
+        pace = (lambda: user_key_pace(tuple(service.games.values()), self.seen_now,
+                                      budget.day_left(), budget.per_day)) \
+            if config.key_kind == "user" else (lambda: 0.0)
+        self.bus = BusWatch(config.forum_client, self._channels, self.woken,
+                            stored_last(self.store), pace, budget,
+                            own=lambda: service.bot_id).start()
+
+    def _channels(self) -> list[str]:
+        """What the bus watches: each game thread and sign-up thread, and the bot's new PMs."""
+        service = self.service
+        topics = [*service.games, *(s.topic_id for s in self.watch.setups if s.topic_id)]
+        alerts = [f"/notification-alert/{service.bot_id}"] if service.bot_id else []
+        return [f"/topic/{t}" for t in topics] + alerts
+
+    def _shut_down(self) -> None:
+        if self.bus is not None:
+            self.bus.stop()
+        self.store.commit(Batch(cursors=self._kept()))
+        self.service.drain()  # what the last cycle owes goes out before the stop
+        self.service.save_snapshots(every=0)  # the next start folds nothing
+        self.store.close()
+        log.info("stopped")

@@ -1,0 +1,38 @@
+"""A conversation the bot opened needs no read to be routed (app/outbox_hooks.py `opened`):
+the PM router knows who is in it, the bot and the recipients by the ids they are bound to;
+a recipient not bound to an id leaves it to the router's read."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from modbot.app.outbox_hooks import OutboxHooks
+from modbot.app.pm_routing import PmRouter
+
+
+class NoReads:
+    def topic_by_id(self, topic_id: int):
+        raise AssertionError(f"conversation {topic_id} was read")
+
+
+def _service(bound: dict[str, int]):
+    game = SimpleNamespace(options=SimpleNamespace(key="g1"), topic_id=7)
+    identities = SimpleNamespace(holder=lambda g, name: bound.get(name.lower()))
+    router = PmRouter(NoReads(), "modbot")  # type: ignore[arg-type]
+    router.bot_id = 1
+    return SimpleNamespace(games={7: game}, identities=identities, bot_id=1, router=router,
+                           settings=SimpleNamespace(bot_username="modbot"))
+
+
+def test_the_router_knows_who_is_in_a_conversation_the_bot_opened():
+    service = _service({"alex": 5, "host": 2})
+    hooks = OutboxHooks(service)
+    hooks.opened(SimpleNamespace(key="g1:role:Alex", recipients="Alex,host"), 42)
+    assert service.router.people(42) == {1: "modbot", 5: "alex", 2: "host"}
+    assert service.router.bot_is_in(42)
+
+
+def test_a_recipient_not_bound_to_an_id_leaves_the_conversation_to_be_read():
+    service = _service({"host": 2})
+    OutboxHooks(service).opened(SimpleNamespace(key="g1:role:Alex", recipients="Alex,host"), 42)
+    assert 42 not in service.router.topics

@@ -1,0 +1,123 @@
+"""The daemon's loop (app/run_loop.py): reads a busy minute put off are read again as soon as
+the request budget has room for a live read, with what the bus named since; a cycle runs the
+second a moment is due, once."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from modbot.adapters.budget import Budget
+from modbot.app.intake import Wake
+from modbot.app.run_loop import EVERYTHING, RunLoop
+from modbot.app.service import CycleReport
+
+T = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class Service:
+    """What the loop asks of the service: its cycles' reads are recorded; the first `cut`
+    cycles are put off by the budget."""
+
+    def __init__(self, cut: int = 0) -> None:
+        self.read: list[Wake | None] = []
+        self.cut = cut
+        self.due_at: datetime | None = None
+        self.games: dict = {}
+
+    def cycle(self, now, wake=None) -> CycleReport:
+        self.read.append(wake)
+        unread = len(self.read) <= self.cut
+        return CycleReport(deferred=["over the request budget"] if unread else [],
+                           unread=unread)
+
+    def moment_due(self, _games, now) -> bool:
+        return self.due_at is not None and self.due_at <= now
+
+
+class Bus:
+    def __init__(self) -> None:
+        self.named: set[str] = set()
+        self.healthy = True
+
+    def has_news(self) -> bool:
+        return bool(self.named)
+
+    def take_wake(self) -> Wake | None:
+        named, self.named = self.named, set()
+        return Wake.of(named) if named else None
+
+
+class Nothing:
+    setups = ()
+
+    def cycle(self, _now) -> None:
+        pass
+
+
+def _loop(service: Service, clock: Clock):
+    class Config:
+        bus_sweep_seconds = 300
+
+    class Client:
+        budget = Budget(2, clock=clock)
+
+    class GameClock:
+        now = staticmethod(lambda: T + timedelta(seconds=clock.t))
+
+    loop = RunLoop(Config(), Client(), None, service, Nothing(), GameClock())
+    loop.bus = Bus()  # type: ignore[assignment]
+    loop._kept = lambda: {}  # type: ignore[method-assign]
+    return loop, Client.budget
+
+
+def test_a_woken_cycles_reads_put_off_by_the_budget_run_once_a_live_read_has_room():
+    clock = Clock()
+    service = Service(cut=1)
+    loop, budget = _loop(service, clock)
+    loop.bus.named = {"/topic/7"}
+    loop.cycle(woken=True)  # the budget cut its reads
+    assert service.read == [Wake(frozenset({7}), False)] and loop.unread == service.read[0]
+    budget.charge(), budget.charge()  # the minute is full
+    assert not loop._unread_has_room()  # not before the budget has room
+    loop.bus.named = {"/notification-alert/1"}  # a PM came meanwhile
+    clock.t = 61
+    assert loop._unread_has_room()
+    loop.cycle(retry=True)
+    assert service.read[-1] == Wake(frozenset({7}), True)  # what was cut, and what came
+    assert loop.unread is None and not loop._unread_has_room()
+
+
+def test_a_full_cycle_put_off_reads_everything_again_and_a_timed_cycle_does_not_wait():
+    clock = Clock()
+    service = Service(cut=1)
+    loop, _ = _loop(service, clock)
+    loop.cycle()
+    assert service.read == [None] and loop.unread == EVERYTHING
+    assert not loop._sweep_can_wait()  # the next timed cycle reads, bus or not
+    loop.cycle(retry=True)
+    assert service.read == [None, None] and loop.unread is None
+    assert loop._sweep_can_wait()  # the bus wakes the bot for the rest
+
+
+def test_a_cycle_runs_the_second_a_moment_is_due_and_once():
+    clock = Clock()
+    service = Service()
+    service.due_at = T + timedelta(seconds=30)
+    loop, _ = _loop(service, clock)
+    loop.service.drain = lambda: 0  # type: ignore[attr-defined]
+    clock.t = 29
+    loop._each_second()
+    assert service.read == []
+    clock.t = 30
+    loop._each_second()
+    assert service.read == [None]  # a full cycle: the moment is read through
+    loop._each_second()  # the moment did not pass (a read held it): the next poll's turn
+    assert service.read == [None]

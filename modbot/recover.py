@@ -16,6 +16,7 @@ from datetime import datetime
 from .adapters.forum import ConfigurationError, ForumError
 from .adapters.store import Store
 from .app.daemon import clock_for
+from .app.reactions import title_forms
 from .app.rebuild import ran_before
 from .app.service import Service
 from .app.thread_reads import read_thread
@@ -73,7 +74,7 @@ def _recover_one(service: Service, setup, now: datetime) -> str:
     key = f"g{setup.topic_id}"
     thread = read_thread(service.client, setup.topic_id)
     if not ran_before(service.client, service.settings.bot_username, key, setup.topic_id,
-                      thread):
+                      thread, title_forms(setup.name, setup.topic_id)):
         return (f"game {setup.name}: the forum shows no post of the bot in topic "
                 f"{setup.topic_id}: nothing to recover (modbot run starts it as a new game)")
     with service.store.db.atomic():  # the old rows go only if the rebuild succeeds

@@ -36,7 +36,7 @@ from ..core import (
     notices_of,
     say,
 )
-from .catalogue import rejection_words
+from .catalogue import rejection_words, words
 from .grimoire_status import status_text
 from .render import dated, later, render, render_notice
 from .vote_counts import VoteCounts
@@ -217,14 +217,16 @@ class Reactor:
         thread = dict(self.options.threads).get(player.lower(), player.lower())
         return Outgoing(f"{self.options.key}:{key}", f"{self.options.key}:pm:{thread}",
                         raw, recipients=(player, *self.options.storytellers),
-                        title=f"{player}'s grimoire (game {self.options.topic_id})")
+                        title=grimoire_title(player, self._game_name()))
 
     def note_to_storytellers(self, storytellers, key: str, raw: Body) -> Outgoing:
         """To the Storytellers' conversation with the bot."""
         return Outgoing(f"{self.options.key}:{key}", f"{self.options.key}:pm:storytellers",
                         raw, recipients=tuple(storytellers),
-                        title=f"{self.options.name or 'The game'}: notes for the Storytellers "
-                              f"(game {self.options.topic_id})")
+                        title=storytellers_title(self._game_name()))
+
+    def _game_name(self) -> str:
+        return game_name(self.options.name, self.options.topic_id)
 
     def post(self, key: str, raw: Body) -> Outgoing:
         """A public post in the game thread (only through `PUBLIC_TEMPLATES`)."""
@@ -242,6 +244,29 @@ def _rejection_words(post_number: int, private: bool, rejections) -> str:
     return render("rejection.md.j2", post_number=post_number, private=private,
                   rejections=[{"message": rejection_words(r.code, r.details),
                                "text": r.details.get("text")} for r in rejections])
+
+
+def grimoire_title(player: str, game: str) -> str:
+    """The title of a player's grimoire conversation (the catalogue's words)."""
+    return words(say("title.grimoire", player=player, game=game))
+
+
+def storytellers_title(game: str) -> str:
+    return words(say("title.storytellers", game=game))
+
+
+def game_name(name: str, topic_id: int) -> str:
+    """The game's name in titles (a game file without one: its topic)."""
+    return name or words(say("title.no_name", topic_id=topic_id))
+
+
+def title_forms(name: str, topic_id: int) -> list[tuple[str, str]]:
+    """How the titles of a game's conversations begin and end, whoever the player (what the
+    rebuild looks for in the bot's PM list: rebuild.py); and the titles before they named
+    the game ("... (game N)")."""
+    game, hole = game_name(name, topic_id), "\x00"
+    before, after = grimoire_title(hole, game).split(hole, 1)
+    return [(before, after), (storytellers_title(game), ""), ("", f"(game {topic_id})")]
 
 
 def _failed_post(key: str, recipients: tuple[str, ...]) -> Say:

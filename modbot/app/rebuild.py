@@ -70,24 +70,25 @@ def shows_own_posts(posts: list[ForumPost], bot: str, game_key: str) -> bool:
 
 
 def ran_before(client: ForumClient, bot: str, game_key: str, topic_id: int,
-               thread: list[ForumPost]) -> bool:
+               thread: list[ForumPost], titles: list[tuple[str, str]]) -> bool:
     """The game ran before (its database since lost): the bot's marked posts are in its
     `thread` (already read), or in a PM conversation the bot opened for it."""
     return shows_own_posts(thread, bot, game_key) or \
-        dealt_by_pm(client, bot, game_key, topic_id)
+        dealt_by_pm(client, bot, game_key, titles)
 
 
-def dealt_by_pm(client: ForumClient, bot: str, game_key: str, topic_id: int) -> bool:
+def dealt_by_pm(client: ForumClient, bot: str, game_key: str,
+                titles: list[tuple[str, str]]) -> bool:
     """The bot opened a PM conversation for this game (a character PM, the Storytellers'
-    notes: "... (game N)" in its title) whose posts carry this game's markers in the bot's own
-    posts: the game was dealt, even if no post of the bot's reached its thread. Reads the
-    bot's PM list (the most recent `PM_TOPIC_PAGES` pages) and each such conversation's
-    first page."""
-    suffix = f"(game {topic_id})"
+    notes: a title of one of the game's forms, `titles`' (beginning, end) pairs) whose posts
+    carry this game's markers in the bot's own posts: the game was dealt, even if no post of
+    the bot's reached its thread. Reads the bot's PM list (the most recent `PM_TOPIC_PAGES`
+    pages) and each such conversation's first page."""
     for page in range(PM_TOPIC_PAGES):
         listing = client.private_messages(bot, page=page).get("topic_list", {})
         for topic in listing.get("topics", []):
-            if str(topic.get("title") or "").endswith(suffix) and \
+            title = str(topic.get("title") or "")
+            if any(title.startswith(a) and title.endswith(b) for a, b in titles) and \
                     shows_own_posts(client.posts_after(int(topic["id"]), 0), bot, game_key):
                 return True
         if not listing.get("more_topics_url"):

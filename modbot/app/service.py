@@ -73,7 +73,7 @@ from .intake import Intake, Wake, listed_topics
 from .outbox_hooks import OutboxHooks
 from .own_edits import OwnEdits
 from .pm_routing import PmRouter
-from .reactions import GameOptions
+from .reactions import GameOptions, title_forms
 from .rebuild import Adoption, Rebuilt, ran_before
 from .recovery import rebuild_game
 from .render import later
@@ -255,7 +255,7 @@ class Service(Handling, Intake):
         posts = read_thread(self.client, game.topic_id, reads=self.long_reads,
                             show_deleted="true")  # a few pages a cycle: StillReading till done
         if ran_before(self.client, self.settings.bot_username, game.options.key, game.topic_id,
-                      posts):
+                      posts, title_forms(game.options.name, game.topic_id)):
             self.rebuilt[game.topic_id] = rebuild_game(self, game, now, posts)
         else:
             self.handle_in_order({game: posts}, [])

@@ -62,7 +62,7 @@ def test_a_misspelt_seat_holds_the_game_and_the_storytellers_are_told(misspelt, 
         rehearsal.service.cycle(at + timedelta(minutes=minutes))
     for _ in range(10):
         rehearsal.service.drain()
-    assert sorted(_role_pms(rehearsal)) == sorted(f"{s.name}'s grimoire (game 1)"
+    assert sorted(_role_pms(rehearsal)) == sorted(f"{s.name}'s grimoire: {rehearsal.setup.name}"
                                                   for s in rehearsal.setup.seats)
     assert len(_storytellers_notes(rehearsal)) >= 1
 

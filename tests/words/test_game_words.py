@@ -35,10 +35,29 @@ def test_the_opening_post_names_the_bots_own_account():
     assert "@clocktower_bot counts the votes" in post and "modbot counts" not in post
 
 
-def test_the_storytellers_conversation_carries_the_games_name():
+def test_the_conversations_carry_the_games_name_not_its_topic():
     reactor = Reactor(GameOptions(12, "g12", name="Ravenswood 3"))
     note = reactor.note_to_storytellers(("nightingale",), "k", "x")
-    assert note.title == "Ravenswood 3: notes for the Storytellers (game 12)"
+    assert note.title == "Ravenswood 3: notes for the Storytellers"
+    assert reactor.pm("Ann", "k", "x").title == "Ann's grimoire: Ravenswood 3"
+    unnamed = Reactor(GameOptions(12, "g12")).pm("Ann", "k", "x").title
+    assert unnamed == "Ann's grimoire: the game in topic 12"
+
+
+def test_the_rebuild_knows_a_games_conversations_by_their_titles():
+    """After a lost database, the bot's PM list is searched for the game's conversations by
+    title (rebuild.py): the titles it makes now, whoever the player, and those it made before
+    they named the game; not another game's."""
+    from modbot.app.reactions import title_forms
+    forms = title_forms("Ravenswood 3", 12)
+
+    def matches(title: str) -> bool:
+        return any(title.startswith(a) and title.endswith(b) for a, b in forms)
+
+    assert matches("Ann's grimoire: Ravenswood 3") and matches("Zoë's grimoire: Ravenswood 3")
+    assert matches("Ravenswood 3: notes for the Storytellers")
+    assert matches("Ann's grimoire (game 12)")
+    assert not matches("Ann's grimoire: Ravenswood 4") and not matches("Ann's grimoire (game 1)")
 
 
 def test_a_cerenovus_madness_is_told_for_the_day_it_is_due():
@@ -74,7 +93,7 @@ def test_the_games_first_reaction_opens_the_storytellers_conversation_once():
     first = runtime.on_tick(START).outgoing
     welcome = [o for o in first if o.key == "g1:" + WELCOME]
     assert [(o.thread, o.title) for o in welcome] == [
-        ("g1:pm:storytellers", "test: notes for the Storytellers (game 1)")]
+        ("g1:pm:storytellers", "test: notes for the Storytellers")]
     assert "`!status`" in welcome[0].raw
     later = runtime.on_tick(START + timedelta(hours=1)).outgoing
     assert all(o.key != "g1:" + WELCOME for o in later)

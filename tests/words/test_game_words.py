@@ -147,3 +147,18 @@ def test_a_prod_the_quiet_list_and_a_count_asked_too_soon_in_words():
     said = talk.thread("Brianna", "/vc", dawn + timedelta(hours=6, minutes=2))
     (answer,) = [s.raw for s in said if s.thread == "pm:brianna"]
     assert f"the next can be asked for from {(dawn + timedelta(hours=6, minutes=10)):%H:%M} UTC" in answer
+
+
+def test_the_night_sheet_says_when_dawn_is_due_as_a_forum_date():
+    """The Storytellers read times as people write them: the sheet's dawn is a [date] tag
+    (each reader's own time), never a Python or ISO time."""
+    import re
+
+    from ..conversation import START, Conversation, to
+    talk = Conversation(botf_setup())
+    talk.tick(START)
+    said = talk.tick(NIGHT1_LOCK)
+    sheet = next(raw for raw in to(said, "pm:storytellers") if "`!approve`" in raw)
+    assert re.search(r'Dawn is due \[date=\d{4}-\d\d-\d\d time=\d\d:\d\d:\d\d timezone="UTC"\]',
+                     sheet)
+    assert not re.search(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d", sheet.replace("[date=", ""))

@@ -106,7 +106,8 @@ def test_status_shows_the_storytellers_the_night(night1):
 def test_status_names_characters_and_alignments_from_the_script(night1):
     """Messages that fit: with a script, `!status` writes each character's name and the
     alignment it implies in the script's words (BotF: Loyal, Cultist, as the role PMs say); a
-    deadline is a [date] tag, never an ISO string outside the replay."""
+    deadline is a [date] tag, and the replay folded below names times and characters as people
+    write them (no ISO time, no `character=` field)."""
     said = night1.st("!poison Alex\n!status", START + 2 * H)
     answer = to(said, "pmtopic")[0]
     assert "| 1 | Alex | Clockmaker | Loyal | alive | poisoned |  |" in answer
@@ -114,4 +115,5 @@ def test_status_names_characters_and_alignments_from_the_script(night1):
     assert "| 4 | Derek | Witch | Cultist | alive |  |  |" in answer
     head = answer.split('[details=')[0]
     assert "[date=" in head and not re.search(r"\d{4}-\d\d-\d\dT\d", head)
-    assert re.search(r"\d{4}-\d\d-\d\dT\d", answer)  # the replay below keeps its own times
+    assert not re.search(r"\d{4}-\d\d-\d\dT\d", answer) and "character=" not in answer
+    assert "Alex: Clockmaker, poisoned" in answer.split('[details=')[1]

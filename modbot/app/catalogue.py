@@ -17,6 +17,7 @@ from typing import Any
 
 from ..bundled import folder
 from ..core import Say
+from ..files.scripts import bundled_character
 
 TEMPLATES = folder("templates")
 CATALOGUE = TEMPLATES / "messages.toml"
@@ -48,6 +49,17 @@ def words(item: Any, separator: str = ", ") -> str:
     if isinstance(item, (list, tuple)):
         return separator.join(words(i) for i in item)
     return str(item)
+
+
+def character_name(character_id: str | None, setup) -> str:
+    """A character's name as its script writes it (without the script, as the bundled ones
+    do; an id none knows: as it is)."""
+    if not character_id:
+        return ""
+    script = getattr(setup, "script", None)
+    found = script.get(character_id) if script is not None else None
+    found = found or bundled_character(character_id)
+    return found.name if found is not None else character_id
 
 
 def rejection_words(code: str, details: dict) -> str:

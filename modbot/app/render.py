@@ -10,8 +10,7 @@ from functools import lru_cache
 import jinja2
 
 from ..core import say, storyteller_commands
-from ..files.scripts import bundled_character
-from .catalogue import TEMPLATES, worded_report, words
+from .catalogue import TEMPLATES, character_name, worded_report, words
 from .views import clock_text, date_tag, md
 
 
@@ -35,16 +34,6 @@ def environment() -> jinja2.Environment:
     env.filters["character"] = character_name
     return env
 
-
-def character_name(character_id: str | None, setup) -> str:
-    """A character's name as its script writes it (without the script, as the bundled ones
-    do; an id none knows: as it is)."""
-    if not character_id:
-        return ""
-    script = getattr(setup, "script", None)
-    found = script.get(character_id) if script is not None else None
-    found = found or bundled_character(character_id)
-    return found.name if found is not None else character_id
 
 
 def reveal_value(value) -> str:

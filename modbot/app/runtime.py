@@ -33,12 +33,13 @@ from ..core import (
     say,
 )
 from . import late, renames
+from .event_words import described
 from .reactions import GameOptions, Reactor
 from .render import later
 from .steps import Step, sha1
 from .steps import events_of as _events
 from .steps import post_row as _post_row
-from .upgrade import described, game_differences, version_cursor
+from .upgrade import game_differences, version_cursor
 
 SELF_DELETED = "(post deleted by author)"
 log = logging.getLogger("modbot.app.runtime")

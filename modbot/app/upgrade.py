@@ -21,14 +21,13 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass, field
-from enum import Enum
 from functools import lru_cache
 from pathlib import Path
 
 from ..adapters.outgoing import Batch
-from ..core import GameState, Say
-from .catalogue import catalogue
+from ..core import GameState
 from .event_codec import CannotFold, fold
+from .event_words import described
 from .outcomes import UNCOMPARED, comparable
 from .render import later
 from .snapshot import source_digest
@@ -85,38 +84,6 @@ def compare(setup, inputs, derived: dict[int, list[tuple[str, dict]]],
 def _plain(events: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
     """Events as the store keeps them (JSON), to compare like with like."""
     return [(name, json.loads(json.dumps(data, default=str))) for name, data in events]
-
-
-def described(name: str, data: dict):
-    """What a stored event did: a `Say` the catalogue words (`[event]`), or for an event it
-    has no sentence for, the event's name and plain fields."""
-    code = f"event.{name}"
-    if code not in catalogue():
-        return summary(name, data)
-    params = {key.replace(".", "_"): value for key, value in _plain_fields(data)}
-    for key in ("value", "vote_vote"):
-        if params.get(key) in ("yes", "no"):
-            params[key] = Say(f"event.vote.{params[key]}")
-    if name == "DayEnded" and not params.get("executed"):
-        params["executed"] = Say("event.nobody")
-    return Say(code, tuple(params.items()))
-
-
-def summary(name: str, data: dict) -> str:
-    """One line for a stored event: its name and its plain fields (a nested value's too,
-    e.g. `vote.player`)."""
-    plain = [f"{k}={v}" for k, v in _plain_fields(data)]
-    return f"{name}({', '.join(plain)})" if plain else name
-
-
-def _plain_fields(data: dict, prefix: str = ""):
-    for key, value in data.items():
-        if key == "at" or key.endswith("_at") or value in ("", None):
-            continue
-        if isinstance(value, dict) and not prefix:
-            yield from _plain_fields(value, f"{key}.")
-        elif isinstance(value, (str, int, bool)):  # an Enum (a phase) as its code
-            yield f"{prefix}{key}", value.value if isinstance(value, Enum) else value
 
 
 def game_differences(before: GameState, after: GameState) -> list[dict]:

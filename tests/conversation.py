@@ -161,6 +161,8 @@ def to_the_sheet(harness, *, night: int = 1, choices=(), day=None, changes=(), n
             at = day(harness, at)
         if harness.state.phase.is_day:
             harness.st("!endday --yes", at)
+        if harness.state.night_held:  # the day's end looked like a win: the STs go on
+            harness.st("!phase next", at)
         at += timedelta(hours=1)
     if changes:
         harness.st("\n".join(changes), at)

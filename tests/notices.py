@@ -61,6 +61,12 @@ class Told:
         """The Storyteller writes to the bot."""
         return self.pm(self.state.setup.storytellers[0], raw, at)
 
+    def end_day(self, at: datetime) -> list[Notice]:
+        """The Storyteller ends the day; when its end looks like a win (the night is held),
+        they carry on: `!phase next` begins the night."""
+        told = self.st("!endday --yes", at)
+        return told + self.st("!phase next", at) if self.state.night_held else told
+
     def approve(self, at: datetime) -> list[Notice]:
         """The Storyteller approves tonight, sending nothing to whoever still needs a result."""
         missing = self.state.night.missing_results()

@@ -14,7 +14,8 @@ FLOORS = [
     ("deciding", ("deciding",)),  # the rules of the day: voting, nominations, the STs' actions
     ("characters", ("characters",)),  # every character's behaviour
     ("night", ("night",)),  # the night: choices, order, the sheet, the private side
-    ("top", ("seal", "record", "reveal", "signups", "registry", "engine", "console", "command_line",
+    ("top", ("seal", "record", "reveal", "signups", "registry", "engine", "day_end", "console",
+             "command_line",
              "reporting", "renaming", "notices", "__init__")),  # the tables and the one entry point
 ]
 

@@ -44,7 +44,7 @@ from .vote_counts import VoteCounts
 # The only templates ever posted in the game thread. None receives the grimoire: their views
 # are built from public facts (seats, votes, phases, deaths); the leak test checks both.
 PUBLIC_TEMPLATES = frozenset({
-    "phase_night.md.j2", "phase_discussion.md.j2", "phase_nomination.md.j2",
+    "phase_night.md.j2", "phase_discussion.md.j2", "phase_nomination.md.j2", "night_begins.md.j2",
     "phase_voting.md.j2", "votecount.md.j2", "day_end.md.j2", "public_life.md.j2",
     "game_over.md.j2", "dawn_delayed.md.j2", "fear_announced.md.j2", "silence.md.j2",
     "boom.md.j2", "fiddle.md.j2", "deviant.md.j2",

@@ -21,7 +21,7 @@ from .deciding.rules import Rejection
 from .reading.commands import Accept, CommandError, CommandLine, Confirm, Help, Log, Status, Undo
 from .registry import COMMAND_OF, COMMANDS, apply
 from .state.actions import Context
-from .state.events import Event, Executed
+from .state.events import Event, Executed, NightHeld
 from .state.model import GameState
 from .state.staff_actions import (
     DESTRUCTIVE,
@@ -142,8 +142,11 @@ def describe(state: GameState, action, effects) -> Say:
         return say("confirm.kill", player=action.player)
     if isinstance(action, StRevive):
         return say("confirm.revive", player=action.player)
+    held = next((e for e in effects if isinstance(e, NightHeld)), None)
+    team = {"team": state.setup.terms.alignment(held.winner)} if held else {}
     if isinstance(action, StExecute):
-        return say("confirm.execute", player=action.player, day=state.cycle)
+        return say("confirm.execute_held" if held else "confirm.execute", player=action.player,
+                   day=state.cycle, **team)
     if isinstance(action, StExile):
         return say("confirm.exile", player=action.player)
     if isinstance(action, StWin):
@@ -153,9 +156,10 @@ def describe(state: GameState, action, effects) -> Say:
     if isinstance(action, StEndDay):
         executed = next((e for e in effects if isinstance(e, Executed)), None)
         if executed is None:
-            return say("confirm.end_day", day=state.cycle)
-        return say("confirm.end_day_executing", day=state.cycle, player=executed.player,
-                   votes=executed.votes)
+            return say("confirm.end_day_held" if held else "confirm.end_day", day=state.cycle,
+                       **team)
+        return say("confirm.end_day_executing_held" if held else "confirm.end_day_executing",
+                   day=state.cycle, player=executed.player, votes=executed.votes, **team)
     return COMMANDS[COMMAND_OF[type(action)]].summary
 
 __all__ = ["CommandReport", "Rejection", "describe", "run_commands"]

@@ -3,7 +3,7 @@
 - `advance(state, now)` applies every time-triggered rule up to `now`: phase changes at their
   scheduled instants and, at the end of the voting window, the end of the day (remaining votes
   lock in clock order, uncast = pardon; the player about to die is executed; night begins).
-- `_settle(run, at)` runs the state-triggered rules to a fixed point, as h11 does: lock every
+- `settle(run, at)` runs the state-triggered rules to a fixed point, as h11 does: lock every
   vote the clock hand reaches, close nominations whose every vote is locked, resolve exiles,
   and end the day early in the voting window once every vote of the day is locked (a day
   with no nomination at all runs to its scheduled end).
@@ -21,12 +21,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from .characters import public_abilities, travellers, triggers, wins
+from .characters import public_abilities, triggers, wins
 from .command_line import storyteller_lines_by
 from .console import CommandReport, run_commands
+from .day_end import begin_night, end_day, end_phase, settle
 from .deciding import activity
-from .deciding.rules import Rejection, butcher_may_nominate, whispers_broken_by
-from .deciding.voting import about_to_die, living_count, lock_at_hand, population, threshold_now
+from .deciding.rules import Rejection, whispers_broken_by
 from .feature import Timer
 from .night import commands as night_commands
 from .night import flow as nightflow
@@ -38,25 +38,12 @@ from .state.actions import AskForCount, Context
 from .state.events import (
     DayEnded,
     Event,
-    Executed,
-    Exiled,
-    NominationClosed,
-    PhaseChanged,
-    PlayerDied,
     UsualFormSuggested,
-    VoteLocked,
 )
-from .state.model import EXILE, YES, GameState, Nomination, Phase
-from .state.staff_actions import StEndDay, StExecute
+from .state.model import GameState
+from .state.staff_actions import StEndDay, StExecute, StNextPhase
 from .state.staff_events import PhaseExtended
 from .wording import say
-
-_NEXT_PHASE = {
-    Phase.PREGAME: Phase.NIGHT,
-    Phase.NIGHT: Phase.DISCUSSION,
-    Phase.DISCUSSION: Phase.NOMINATION,
-    Phase.NOMINATION: Phase.VOTING,
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,8 +92,11 @@ def next_due(state: GameState) -> datetime | None:
 
 
 def _phase_end_due(state: GameState) -> datetime | None:
-    """The phase's end, unless a dealt night runs by its own milestones (night/flow.py)."""
-    return None if nightflow.is_managed(state) else state.phase_ends_at
+    """The phase's end, unless a dealt night runs by its own milestones (night/flow.py) or a
+    night waits for the Storytellers' decision on a win (no clock: `!phase next` or `!win`)."""
+    if state.night_held or nightflow.is_managed(state):
+        return None
+    return state.phase_ends_at
 
 
 PHASE_END = Timer("the phase ends", _phase_end_due, lambda _state, _at: ())  # see _run_due
@@ -157,7 +147,7 @@ def _run_due(run: _Run, now: datetime) -> None:
     while (first := _first_due(run.state)) is not None and first[0] <= now:
         at, timer = first
         if timer is PHASE_END:
-            _end_phase(run, at)  # the engine's own: the day's end runs through its rules
+            end_phase(run, at)  # the engine's own: the day's end runs through its rules
             continue
         for event in timer.fire(run.state, at):
             run.emit(event)
@@ -182,18 +172,20 @@ def _carry_out(state: GameState, decided, ctx: Context, then=None) -> Outcome:
         run.emit(event)
     if then is not None:
         then(run)
-    _settle(run, ctx.at)
+    settle(run, ctx.at)
     return Outcome(run.state, tuple(run.events))
 
 
 def _staff_phase_ends(run: _Run, action, at: datetime) -> None:
+    if isinstance(action, StNextPhase) and run.state.night_held:  # the STs go on: night
+        begin_night(run, at)
     _run_due(run, at)  # an early end, an approved night (or a deadline now past)
     if isinstance(action, StExecute):
-        _end_day(run, at, condemned=action.player)
+        end_day(run, at, condemned=action.player)
     if isinstance(action, StEndDay):
         while run.state.phase.is_day:
             run.emit(PhaseExtended(run.state.phase, run.state.cycle, at, at))
-            _end_phase(run, at)
+            end_phase(run, at)
 
 
 def handle_post(state: GameState, post: Post) -> Outcome:
@@ -272,127 +264,3 @@ def handle_pm(state: GameState, post: Post, participants: tuple[str, ...]) -> Ou
     private = handle_private(state, post.author, post.created_at, post.post_number,
                              raw, participants, apply)
     return Outcome(private.state, events + private.events, rejections + private.rejections)
-
-
-# -- time-triggered ---------------------------------------------------------------------------
-
-def _end_phase(run: _Run, at: datetime) -> None:
-    state = run.state
-    if state.phase is Phase.VOTING:
-        _end_day(run, at)
-        return
-    phase = _NEXT_PHASE[state.phase]
-    cycle = state.cycle + 1 if phase is Phase.NIGHT else state.cycle
-    run.emit(PhaseChanged(phase, cycle, at, at + state.setup.lengths.of(phase)))
-    if phase is Phase.VOTING:
-        _settle(run, at)
-    if phase is Phase.NIGHT and cycle == 1:
-        for event in nightflow.deal_at_first_night(run.state, at):
-            run.emit(event)
-
-
-def _end_day(run: _Run, at: datetime, condemned: str | None = None) -> None:
-    """Lock every remaining vote in clock order, resolve, execute, and begin the night.
-    `condemned`: the Storyteller's execution, instead of the player about to die."""
-    for kind_first in (False, True):  # executions first (they may spend tokens), then exiles
-        for nomination in run.state.current_day.open_nominations():
-            if (nomination.kind == EXILE) == kind_first:
-                _lock_all(run, nomination.kind, nomination.nominee, at)
-    butchered = _butcher(run, at)
-    day = run.state.current_day
-    condemned = condemned or about_to_die(day)
-    if condemned is not None:
-        executed = day.nomination_of(condemned)
-        votes = executed.yes if executed else 0
-        run.emit(Executed(condemned, votes, at))
-        spared = triggers.protected_from_execution(run.state, condemned)
-        if run.state.seat(condemned).alive and not spared:  # the Devil's Advocate, the Lleech
-            run.emit(PlayerDied(condemned, "execution", at))
-    run.emit(DayEnded(day.number, at, condemned or butchered, living_count(run.state)))
-    cycle = run.state.cycle + 1
-    run.emit(PhaseChanged(Phase.NIGHT, cycle, at, at + run.state.setup.lengths.of(Phase.NIGHT)))
-    for event in nightflow.dusk(run.state, at):
-        run.emit(event)
-
-
-def _butcher(run: _Run, at: datetime) -> str | None:
-    """The Butcher's nomination resolves alongside the main execution: its nominee is
-    executed with more than half the living voting, whatever the other nominations got."""
-    nomination = next((n for n in run.state.current_day.nominations if n.by_butcher), None)
-    if nomination is None:
-        return None
-    passed = nomination.yes >= nomination.closed_threshold and \
-        run.state.seat(nomination.nominee).alive and \
-        not travellers.butcher_malfunctions(run.state, nomination.nominator)
-    run.emit(travellers.ButcherResolved(nomination.nominee, nomination.yes, passed, at))
-    if not passed:
-        return None
-    run.emit(Executed(nomination.nominee, nomination.yes, at))
-    if not triggers.protected_from_execution(run.state, nomination.nominee):
-        run.emit(PlayerDied(nomination.nominee, "execution", at))
-    return nomination.nominee
-
-
-def _lock_all(run: _Run, kind: str, nominee: str, at: datetime) -> None:
-    while True:
-        vote = lock_at_hand(run.state, _open(run.state, nominee, kind), at, end_of_day=True)
-        if vote is None:
-            break
-        run.emit(VoteLocked(kind, nominee, vote))
-    _close(run, _open(run.state, nominee, kind), at)
-
-
-def _open(state: GameState, nominee: str, kind: str) -> Nomination:
-    """Today's nomination of `nominee` that the day's end locks (it was listed as open)."""
-    found = state.current_day.nomination_of(nominee, kind)
-    if found is None:
-        raise ValueError(f"no {kind} nomination of {nominee} today")
-    return found
-
-
-# -- state-triggered --------------------------------------------------------------------------
-
-def _settle(run: _Run, at: datetime) -> None:
-    while run.state.today is not None and _settle_once(run, at):
-        pass
-    if _is_all_locked(run.state):
-        _end_day(run, at)
-
-
-def _is_all_locked(state: GameState) -> bool:
-    """Early end: in the voting window, at least one vote held today, and all of it locked.
-
-    A day without any nomination or exile call runs to its scheduled end instead, and so does
-    a day whose living Butcher has not made its nomination after nominations closed.
-    """
-    day = state.today
-    return (state.phase is Phase.VOTING and state.setup.end_day_when_all_locked
-            and day is not None and bool(day.nominations or day.exiles) and not day.open_nominations()
-            and not any(butcher_may_nominate(state, s.name) for s in state.seats))
-
-
-def _settle_once(run: _Run, at: datetime) -> bool:
-    """Lock one vote or close one nomination; False when nothing is left to do."""
-    for nomination in run.state.current_day.open_nominations():
-        if nomination.hand is None:
-            _close(run, nomination, at)
-            return True
-        vote = lock_at_hand(run.state, nomination, at)
-        if vote is not None:
-            run.emit(VoteLocked(nomination.kind, nomination.nominee, vote))
-            return True
-    return False
-
-
-def _close(run: _Run, nomination: Nomination, at: datetime) -> None:
-    state = run.state
-    living = population(state, nomination)
-    threshold = threshold_now(state, nomination)
-    votes = sum(1 for v in nomination.locked if v.vote == YES)
-    run.emit(NominationClosed(nomination.kind, nomination.nominee, at, votes, living, threshold))
-    if nomination.kind == EXILE and votes >= threshold and run.state.seat(nomination.nominee).alive:
-        if travellers.cannot_be_exiled(run.state, nomination.nominee):
-            run.emit(travellers.ExileRefused(nomination.nominee, votes, at))
-            return
-        run.emit(Exiled(nomination.nominee, votes, at))
-        run.emit(PlayerDied(nomination.nominee, "exile", at))

@@ -61,6 +61,10 @@ CHANGED_VOTES = Notice(THREAD, "", "", count=CHANGED)  # no message: a count is 
 def _phase(state: GameState, event: PhaseChanged, batch) -> tuple:
     key = f"{event.phase.value}:{event.cycle}"
     told: list[Notice] = []
+    if event.phase is Phase.NIGHT and event.cycle > 1 and \
+            not any(isinstance(e, DayEnded) for e in batch):  # after a held night (NightHeld)
+        told.append(to_thread("night_begins", key, cycle=event.cycle, deadline=event.ends_at,
+                              lock=_lock(state, event)))
     if event.phase is Phase.NIGHT and event.cycle == 1:
         told.append(to_thread("phase_night", key, cycle=1, private=state.setup.script is not None,
                               roles=public_roles(state), bot=state.setup.bot_username,
@@ -86,10 +90,11 @@ def _lock(state: GameState, night: PhaseChanged):
 
 def _day_ended(state: GameState, event: DayEnded, batch) -> tuple:
     """The day's final count, with the night it opens; then the Storytellers' whisper digest."""
-    night = next(e for e in batch[batch.index(event):] if isinstance(e, PhaseChanged))
+    night = next((e for e in batch[batch.index(event):] if isinstance(e, PhaseChanged)), None)
+    view = {"cycle": night.cycle, "deadline": night.ends_at, "lock": _lock(state, night)} \
+        if night is not None else {"cycle": None}  # held: the Storytellers decide (NightHeld)
     final = Notice(THREAD, "day_end", f"end:{event.day}", count=DAY_END, at=event.at,
-                   day=event.day, view={"cycle": night.cycle, "deadline": night.ends_at,
-                                        "lock": _lock(state, night)})
+                   day=event.day, view=view)
     return (final, *_digest(state, event))
 
 

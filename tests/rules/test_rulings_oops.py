@@ -153,7 +153,7 @@ def test_seed_002_pukka_choosing_itself_dies_the_following_night():
     _, _night, talk = night_sheet(setup, choices=(("Ellen", "/choose Ellen"),))
     talk.approve(talk.state.phase_ends_at - H)
     talk.tick(talk.state.phase_ends_at)
-    talk.st("!endday --yes", talk.state.phase_ends_at - H)
+    talk.end_day(talk.state.phase_ends_at - H)
     talk.pm("Ellen", "/choose Brianna", talk.state.phase_ends_at - 20 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
     assert "Ellen" in talk.state.night.deaths
@@ -163,7 +163,7 @@ def test_seed_002_vortox_only_its_team_wins():
     """Seed 002, Vortox: "Only Vortox's team wins." Example: "Noone is executed. All other evil
     teams lose and become good, their Demons die. Evil wins." """
     talk, day = day_one(teams_game(*TWO_TEAMS))
-    talk.st("!endday --yes", day + H)
+    talk.end_day(day + H)
     (win,) = talk.state.wins_detected
     assert win[0] == "evil" and says(win[1], "win.vortox_team", team=2)
 
@@ -213,7 +213,7 @@ def said_the_word(setup, speaker, changes=(), choices=()):
     talk.thread(speaker, "pineapple, anyone?", START + 25 * H)
     if changes:
         talk.st("\n".join(changes), START + 26 * H)
-    talk.st("!endday --yes", START + 27 * H)
+    talk.end_day(START + 27 * H)
     for player, text in choices:
         talk.pm(player, text, START + 28 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
@@ -346,7 +346,7 @@ def test_seed_002_psychopath_executed_plays_roshambo_before_dying():
     talk.thread("Alex", "/nominate Fatima", day + 13 * H)
     for i, voter in enumerate(talk.state.today.nomination_of("Fatima").order):
         talk.thread(voter, "/vote Fatima yes", day + 14 * H + i * timedelta(minutes=1))
-    said = talk.st("!endday --yes", day + 30 * H)
+    said = talk.end_day(day + 30 * H)
     assert talk.state.seat("Fatima").alive
     assert noted(said, "st.roshambo", player="Fatima", against="Alex")
     talk, day = day_one(setup)
@@ -482,7 +482,7 @@ def test_seed_002_moonchild_poisoned_when_choosing_kills_once_healthy():
     talk.thread("Fatima", "/choose Cameron", day + H)
     talk.thread("Cameron", "/choose Alex", day + 2 * H)  # the Goon, good now
     talk.st("!alignment Alex evil", day + 3 * H)
-    talk.st("!endday --yes", day + 4 * H)  # dusk: the Poisoner's poison ends
+    talk.end_day(day + 4 * H)  # dusk: the Poisoner's poison ends
     talk.tick(talk.state.phase_ends_at - 2 * H)
     assert "Alex" in talk.state.night.deaths
 
@@ -494,7 +494,7 @@ def test_seed_002_golem_second_nomination_is_the_storytellers_to_allow_or_deny()
     talk, day = day_one(teams_game(*TWO_TEAMS))
     talk.thread("Cameron", "/nominate Alex", day + 13 * H)  # the Golem's one nomination
     assert not talk.state.seat("Alex").alive
-    talk.st("!endday --yes", day + 14 * H)
+    talk.end_day(day + 14 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
     talk.approve(talk.state.phase_ends_at - H)
     talk.tick(talk.state.phase_ends_at)
@@ -555,7 +555,7 @@ def test_seed_002_pukka_impaired_kills_its_last_victim_once_healthy():
     for night in (2, 3):
         talk.approve(talk.state.phase_ends_at - H)
         talk.tick(talk.state.phase_ends_at)
-        talk.st("!endday --yes", talk.state.phase_ends_at - 11 * H)
+        talk.end_day(talk.state.phase_ends_at - 11 * H)
         if night == 2:
             talk.st("!poison Ellen", talk.state.phase_ends_at - 21 * H)
         talk.pm("Ellen", "/choose Cameron", talk.state.phase_ends_at - 20 * H)
@@ -607,7 +607,7 @@ def test_seed_002_scarlet_woman_changed_by_day_is_told_at_night():
     assert talk.state.grimoire_of("Derek").character == "imp"  # at once
     assert for_player(said, "Derek") == []
     assert noted(said, "st.told_at_dusk")
-    said = talk.st("!endday --yes", day + 2 * H)
+    said = talk.end_day(day + 2 * H)
     assert told_to(said, "Derek", "tell.scarlet_woman", character="Imp")
 
 
@@ -623,7 +623,7 @@ def test_seed_002_djinn_a_team_that_loses_to_an_ability_loses_its_demon():
     talk.thread("Derek", "/nominate Fatima", day + 13 * H)
     for i, voter in enumerate(talk.state.today.nomination_of("Fatima").order):
         talk.thread(voter, "/vote Fatima yes", day + 14 * H + i * timedelta(minutes=1))
-    said = talk.st("!endday --yes", day + 30 * H)
+    said = talk.end_day(day + 30 * H)
     assert not talk.state.seat("Fatima").alive and not talk.state.seat("Gus").alive
     assert talk.state.grimoire_of("Gus").alignment == "good"  # team 2 lost, turned good
     assert talk.state.winner is None and talk.state.wins_detected == ()
@@ -652,7 +652,7 @@ def test_seed_002_lleech_with_a_living_host_cannot_die_to_arbitrary_deaths():
     the host." """
     _, _, talk = night_sheet(teams_game(*LLEECH), choices=(("Ellen", "/choose Cameron"),))
     talk.dawn()
-    talk.st("!endday --yes", talk.state.phase_ends_at - 11 * H)
+    talk.end_day(talk.state.phase_ends_at - 11 * H)
     talk.tick(talk.state.phase_ends_at - 2 * H)
     talk.st("!dies Ellen", talk.state.phase_ends_at - H)
     assert says(talk.command.failed, "rejection.lleech_lives", player="Ellen")
@@ -694,7 +694,7 @@ def good_lost_to_the_fearmonger():
     talk.thread("Derek", "/nominate Brianna", day + 13 * H)
     for i, voter in enumerate(talk.state.today.nomination_of("Brianna").order):
         talk.thread(voter, "/vote Brianna yes", day + 14 * H + i * timedelta(minutes=1))
-    said = talk.st("!endday --yes", day + 30 * H)
+    said = talk.end_day(day + 30 * H)
     return talk, said, talk.state.phase_ends_at
 
 

@@ -202,7 +202,8 @@ def _told_win(state: GameState, event: WinDetected, _batch) -> tuple:
     terms = state.setup.private_script.terms if state.setup.script else None
     team = terms.alignment(event.winner) if terms else event.winner
     return (to_storytellers("win_detected", f"win:{event.winner}:{iso(event.at)}",
-                            winner=event.winner, team=team, reason=event.reason),)
+                            winner=event.winner, team=team, reason=event.reason,
+                            held=state.cycle if state.night_held else None),)
 
 
 def _told_team_lost(state: GameState, event: EvilTeamLost, _batch) -> tuple:

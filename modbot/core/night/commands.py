@@ -311,7 +311,8 @@ def _grimoire_checked(state: GameState, action: StGrimoire, ctx):
 
 def _next_phase_checked(state: GameState, action, ctx):
     night = night_of(state, state.cycle)
-    if state.dealt and state.phase is Phase.NIGHT and night.approved_by is None:
+    if state.dealt and state.phase is Phase.NIGHT and night.approved_by is None and \
+            not state.night_held:  # a held night has not begun: `!phase next` begins it
         return reject(ctx, "approve_first")
     return next_phase_rule(state, action, ctx)
 

@@ -38,8 +38,9 @@ from .sheet import build_sheet
 
 
 def is_managed(state: GameState) -> bool:
-    """A night run by the bot's night sheet (characters dealt)."""
-    return state.dealt and state.phase is Phase.NIGHT
+    """A night run by the bot's night sheet (characters dealt; not one held for the
+    Storytellers' decision on a win)."""
+    return state.dealt and state.phase is Phase.NIGHT and not state.night_held
 
 
 def due(state: GameState) -> tuple[datetime, str] | None:

@@ -42,6 +42,16 @@ class DayEnded:
 
 
 @dataclass(frozen=True, slots=True)
+class NightHeld:
+    """The day ended as the game looks over: no night begins (nothing is announced) until the
+    Storytellers decide: `!win` ends the game, `!phase next` begins night `night`."""
+
+    night: int
+    winner: str  # good | evil: who would win
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class Executed:
     player: str
     votes: int
@@ -192,7 +202,12 @@ def _today(state: GameState, day: DayState) -> GameState:
 
 def _phase_changed(state: GameState, e: PhaseChanged) -> GameState:
     today = DayState(e.cycle, e.at) if e.phase is Phase.DISCUSSION else state.today
-    return state.evolve(phase=e.phase, cycle=e.cycle, phase_ends_at=e.ends_at, today=today)
+    return state.evolve(phase=e.phase, cycle=e.cycle, phase_ends_at=e.ends_at, today=today,
+                        night_held=False)
+
+
+def _night_held(state: GameState, e: NightHeld) -> GameState:
+    return state.evolve(phase=Phase.NIGHT, cycle=e.night, night_held=True)
 
 
 def _day_ended(state: GameState, e: DayEnded) -> GameState:
@@ -306,6 +321,7 @@ def _consult_requested(state: GameState, e: StorytellerConsultRequested) -> Game
 
 FEATURE = Feature("votes and whispers: events", appliers={
     PhaseChanged: _phase_changed,
+    NightHeld: _night_held,
     DayEnded: _day_ended,
     Executed: _executed,
     PlayerDied: _player_died,

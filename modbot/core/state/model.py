@@ -197,6 +197,7 @@ class GameState:
     past_days: tuple[DayState, ...] = ()
     pending: tuple = ()  # ConfirmationRequested events awaiting an ST's !confirm
     paused_at: datetime | None = None  # the clock is stopped (deadlines wait) since then
+    night_held: bool = False  # the day's end looks like a win: no night until the STs decide
     grimoire: tuple[tuple[str, GrimoireEntry], ...] = ()  # (player, entry), private
     winner: str | None = None  # "good" or "evil" once the Storyteller ended the game
     winner_reason: str = ""

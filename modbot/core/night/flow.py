@@ -83,13 +83,25 @@ def fire(state: GameState, name: str, at: datetime) -> list:
 def dawn(state: GameState, at: datetime) -> list:
     night = night_of(state, state.cycle)
     deaths = tuple(p for p in night.deaths if state.seat(p).alive)
-    events: list[Event] = [NightResolved(night.number, deaths, night.results, night.tells, at)]
+    killed = _killed_tonight(state, deaths)  # already dead: named at dawn with the others
+    events: list[Event] = [NightResolved(night.number, deaths + killed, night.results,
+                                         night.tells, at)]
     events += _fear_announced(state, night, at)
     events += [EffectApplied(effect, at) for effect in night.effects]
     events += [PlayerDied(p, "night", at) for p in deaths]
     events.append(PhaseChanged(Phase.DISCUSSION, state.cycle, at,
                                at + state.setup.lengths.of(Phase.DISCUSSION)))
     return events + madness.noted(state, night, deaths, at)
+
+
+def _killed_tonight(state: GameState, deaths: tuple[str, ...]) -> tuple[str, ...]:
+    """The players the Storytellers killed since tonight began (`!kill` at night), still dead:
+    night deaths like the sheet's, which the dawn names together."""
+    began = state.past_days[-1].ended_at if state.past_days else None
+    return tuple(dict.fromkeys(
+        p for p, cause, when in state.deaths_log
+        if (began is None or when >= began) and cause not in ("execution", "exile", "night")
+        and p not in deaths and not state.seat(p).alive))
 
 
 def _fear_announced(state: GameState, night, at: datetime) -> list:

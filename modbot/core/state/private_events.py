@@ -242,6 +242,7 @@ def _delayed(state: GameState, e: DawnDelayed) -> GameState:
 
 def _resolved(state: GameState, e: NightResolved) -> GameState:
     night = night_of(state, e.night)
+    night = replace(night, deaths=tuple(dict.fromkeys((*night.deaths, *e.deaths))))
     return state.evolve(night=None, past_nights=(*state.past_nights, night))
 
 

@@ -115,6 +115,9 @@ class Reactor:
             self.counts.dirty = True
             return []
         if notice.count == COUNT:
+            if notice.key == "requested" and \
+                    self.counts.current(state, notice.moment, self.options.vote_count_minutes):
+                return [self._count_current(state, notice.moment)]
             return [self.counts.count(self, state, notice.moment, notice.key)]
         if notice.count == CARRIED:
             return self.counts.carried(self, state, notice)
@@ -129,6 +132,15 @@ class Reactor:
             notice = Notice(THREAD, notice.template, f"{notice.key}:{source.get('id')}",
                             notice.view)
         return [self._addressed(state, notice)]
+
+    def _count_current(self, state: GameState, at: datetime) -> Outgoing:
+        """`!vc` right after a count, with no vote changed since: said, not posted twice."""
+        day = state.current_day.number
+        number = self.counts.numbers[day]
+        return self.note_to_storytellers(
+            state.setup.storytellers, f"vc-current:{day}.{number}:{at:%Y%m%dT%H%M%S}",
+            later("count_current.md.j2", day=day, number=number,
+                  minutes=self.options.vote_count_minutes))
 
     def _addressed(self, state: GameState, notice: Notice) -> Outgoing:
         raw = partial(render_notice, notice)

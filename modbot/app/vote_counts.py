@@ -41,6 +41,13 @@ class VoteCounts:
     def owed(self, at: datetime, minutes: float) -> bool:
         return self.dirty and self._interval_passed(at, minutes)
 
+    def current(self, state: GameState, at: datetime, minutes: float) -> bool:
+        """Today's last count still stands (no vote changed, no edit to mention) and is less
+        than `minutes` old: a count asked for now would repeat it."""
+        day = state.today.number if state.today else None
+        return day is not None and self.numbers.get(day, 0) > 0 and not self.dirty \
+            and not self.edits and not self._interval_passed(at, minutes)
+
     def next_due(self, state: GameState, minutes: float) -> datetime | None:
         if not (self.dirty and state.today is not None and self.last_at):
             return None

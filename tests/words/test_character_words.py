@@ -111,9 +111,9 @@ def test_the_deviant_and_the_butcher_in_the_vote_counts_words():
     talk.tick(dawn + 24 * H)
     said = talk.thread("Derek", "/nominate Cameron", dawn + 25 * H)
     assert "Nominating" in to(said, "pm:derek")[0]
-    talk.thread("Gus", "/nominate Cameron", dawn + 25 * H)
+    butchers = talk.thread("Gus", "/nominate Cameron", dawn + 25 * H)  # with its own count
     assert any("(the Butcher's nomination: it resolves alongside the main execution)" in s.raw
-               for s in talk.st("!vc", dawn + 25 * H))
+               for s in butchers)
     thread = "\n".join(to(everyone_votes(talk, "Cameron", dawn + 26 * H), "topic"))
     assert "The Butcher's nomination: **Cameron** is executed too (7 execute votes)." in thread
 

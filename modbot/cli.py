@@ -129,7 +129,8 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="create this user as a moderator at start (repeatable)")
     p.add_argument("--game", action="append", default=[], metavar="GAME.toml",
                    help="create every account the game file names: the bot and the "
-                        "Storytellers as moderators, the players (repeatable)")
+                        "Storytellers as moderators, the players (a file before its seats, "
+                        "for sign-ups: Player01... up to players_max) (repeatable)")
     p.set_defaults(command="sandbox_command")
 
     p = commands.add_parser(

@@ -6,10 +6,13 @@ key's budget. One line for each finding, never a traceback."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 from .cli_config import config_or_none
+from .core import GameSetup
 from .files.gamefile import load_game
+from .files.signupfile import load_signups
 
 
 def check_command(args) -> int:
@@ -44,6 +47,15 @@ def _daemon_running(database_url: str) -> bool:
     return False
 
 
+def _places_of(path: str):
+    """The game file's places (a file before its seats: its Storytellers and bot)."""
+    signups = load_signups(path)
+    if signups.seated:
+        return load_game(path)
+    return GameSetup(signups.name, (), datetime.now(UTC), storytellers=signups.storytellers,
+                     bot_username=signups.bot)
+
+
 def _write_ids(bound: dict[str, dict[str, int]]) -> None:
     """Each game file's places bound by the check, written in (files/idsfile.py)."""
     from .files.idsfile import with_ids
@@ -51,7 +63,7 @@ def _write_ids(bound: dict[str, dict[str, int]]) -> None:
         if not found:
             continue
         text = Path(path).read_text(encoding="utf-8")
-        new, written = with_ids(text, load_game(path), found)
+        new, written = with_ids(text, _places_of(path), found)
         if new == text:
             continue
         try:

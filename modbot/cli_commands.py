@@ -113,14 +113,23 @@ def rehearse_command(args) -> int:
     return rehearse_command(args)
 
 
+def _accounts_of(forum, game: str) -> dict[str, str]:
+    """The accounts a game file names (one before its seats: its staff and players to sign
+    up with)."""
+    from .files.signupfile import load_signups
+    from .rehearsal import game_accounts, signup_accounts
+    signups = load_signups(game)
+    return game_accounts(forum, load_game(game)) if signups.seated else \
+        signup_accounts(forum, signups)
+
+
 def sandbox_command(args) -> int:
-    from .rehearsal import game_accounts
     from .sandbox.forum import Clock, Forum
     from .sandbox.server import SandboxServer
     forum = Forum(Clock(args.start, args.speed), limits=not args.no_limits)
     for name in args.moderator:
         forum.add_user(name, moderator=True, trust_level=4)
-    named = [name for game in args.game for name in game_accounts(forum, load_game(game))]
+    named = [name for game in args.game for name in _accounts_of(forum, game)]
     try:
         server = SandboxServer(args.port, api_key=args.api_key, forum=forum,
                                admin_api_limit=args.admin_api_limit)

@@ -83,6 +83,28 @@ def game_accounts(forum: Forum, setup: GameSetup) -> dict[str, str]:
             if name != setup.bot_username}
 
 
+SIGNUP_PLAYERS = "Player{:02d}"  # the accounts a sign-up rehearsal makes to sign up with
+
+
+def signup_accounts(forum: Forum, signups) -> dict[str, str]:
+    """A game file before its seats (sign-ups): the bot and the Storytellers as moderators,
+    and `players_max` players (Player01, Player02, ...) to sign up with; keys by name, as
+    `game_accounts`."""
+    staff = [signups.bot, *signups.storytellers]
+    for name in staff:
+        user = forum.user(name)
+        if user is None:
+            forum.add_user(name, moderator=True, trust_level=4)
+        else:
+            user.moderator, user.trust_level = True, max(user.trust_level, 4)
+    players = [SIGNUP_PLAYERS.format(n) for n in range(1, signups.players_max + 1)]
+    for name in players:
+        if forum.user(name) is None:
+            forum.add_user(name)
+    return {name: forum.new_user_key(name) for name in [*staff, *players]
+            if name != signups.bot}
+
+
 def bound(forum: Forum, setup: GameSetup) -> GameSetup:
     """The set-up with every place's forum user id, as `modbot check` writes them into a game
     file: a rehearsal made the accounts, so it knows them (no look-up at the start)."""

@@ -33,6 +33,7 @@ from ..adapters.forum import (
 from ..adapters.write_limits import edits_per_day
 from ..core import GameSetup
 from ..files.gamefile import GameFileError, load_game
+from ..files.signupfile import load_signups
 
 MIN_TRUST_FOR_PMS = 1  # Discourse's default min_trust_to_send_messages
 PMS_A_DAY = 20  # Discourse's max_personal_messages_per_day (regular accounts)
@@ -69,6 +70,10 @@ def preflight(client: ForumClient, username: str, game_files: list[str],
     try:
         for path in game_files:
             try:
+                signups = load_signups(path)
+                if not signups.seated:  # before its seats: the file runs sign-ups
+                    found.bound[path] = _signups(client, signups, found)
+                    continue
                 setup = load_game(path)
             except GameFileError as exc:
                 found.problems.append(str(exc))
@@ -171,6 +176,32 @@ def _game(client: ForumClient, username: str, setup: GameSetup, found: Findings)
             _can_message(user, f"{where}: {label}", found)
     if found.bot_id is not None and setup.bot_username.casefold() not in given:
         bound[setup.bot_username] = found.bot_id
+    return bound
+
+
+def _signups(client: ForumClient, signups, found: Findings) -> dict[str, int]:
+    """A game file before its seats: its Storytellers are forum accounts who can receive PMs,
+    its sign-up thread (once opened) exists; the players come from the sign-ups."""
+    where = f"{signups.name} (sign-ups)"
+    if signups.topic_id is None:
+        found.notes.append(f"{where}: no seats yet, no sign-up thread yet: `modbot signups open` "
+                           "posts it; `modbot game new --from-signups` seats the players")
+    else:
+        try:
+            client.topic_by_id(signups.topic_id)
+        except ForumError as exc:
+            _stop_if_busy(exc)
+            found.problems.append(f"{where}: the sign-up thread {signups.topic_id} could not be "
+                                  f"read ({exc}): check game.signup_topic_id")
+    bound: dict[str, int] = {}
+    for name in signups.storytellers:
+        user = _user(client, name, f"{where}: Storyteller", found,
+                     "fix game.storytellers in the game file")
+        if user is not None:
+            bound[name] = int(user["id"])
+            _can_message(user, f"{where}: Storyteller", found)
+    if found.bot_id is not None:
+        bound[signups.bot] = found.bot_id
     return bound
 
 

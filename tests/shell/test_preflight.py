@@ -200,3 +200,30 @@ def test_check_on_a_busy_key_says_so_once_instead_of_every_name_unknown(tmp_path
                        for line in lines)
     finally:
         server.stop()
+
+
+SIGNUPS = ('[game]\nname = "Sign-up rehearsal"\nstorytellers = ["nightingale"]\nbot = "modbot"\n'
+           'first_night_starts = "2026-12-10T18:00:00Z"\nsignups_close = "2026-12-09T18:00:00Z"\n')
+
+
+def test_a_game_file_before_its_seats_is_checked_as_sign_ups_and_bound(tmp_path, forum):
+    """A file before its seats runs sign-ups: `modbot check` checks its Storytellers (and its
+    sign-up thread once opened), binds them and the bot by id, and says what comes next;
+    `modbot sandbox --game` makes its staff and players to sign up with."""
+    from modbot.cli_commands import _accounts_of
+    from modbot.files.signupfile import load_signups
+    game = tmp_path / "signups.toml"
+    game.write_text(SIGNUPS)
+    result = _check(tmp_path, forum, str(game))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no [[seat]]" not in result.stdout + result.stderr
+    assert "modbot signups open" in result.stdout
+    text = game.read_text()
+    assert f"storyteller_ids = [{forum.forum.user('nightingale').id}]" in text
+    assert f"bot_id = {forum.forum.user('modbot').id}" in text
+    assert not load_signups(game).seated
+    game.write_text(SIGNUPS.replace('["nightingale"]', '["nightingal"]'))
+    missing = _check(tmp_path, forum, str(game))
+    assert missing.returncode == 1 and "did you mean nightingale" in missing.stdout
+    made = _accounts_of(forum.forum, str(game))
+    assert "Player20" in made and forum.forum.user("Player01") is not None

@@ -152,7 +152,7 @@ def test_grimoire_stays_private_and_the_end_of_the_game_is_public(game):
                 "!alignment Derek evil\n!reminder Ellen protected\n!status",
                 at + timedelta(minutes=1))
     answer = _replies(rehearsal, topic)[-1]
-    assert "Derek: character=imp, alignment=evil" in answer
+    assert "Derek: Imp, " in answer and "character=" not in answer  # in game terms
     public = "\n".join(p["raw"] for p in rehearsal.thread())
     for secret in ("imp", "alignment", "protected"):
         assert secret not in public
@@ -185,7 +185,7 @@ def test_answers_never_go_to_a_pm_that_players_read(game):
     assert _replies(rehearsal, shared) == []  # Alex reads that PM: nothing there
     notes = next(t for t in rehearsal.server.forum.topics.values()
                  if t.is_pm and "Storytellers" in t.title)
-    assert "character=imp" in notes.posts[-1].raw
+    assert "Derek: Imp" in notes.posts[-1].raw
     assert rehearsal.service.games[1].state.grimoire_of("Derek").character == "imp"
 
 

@@ -116,8 +116,7 @@ def test_game_new_opens_the_thread_with_its_opening_post(tmp_path):
         topic, conversation = list(forum.topics.values())
         # the Storytellers' conversation exists from now on, titled with the game's name, and
         # the database `modbot run` uses knows it as the game's (the notes go into it)
-        assert conversation.is_pm and conversation.title == \
-            f"BotF 1: notes for the Storytellers (game {topic.id})"
+        assert conversation.is_pm and conversation.title == "BotF 1: notes for the Storytellers"
         assert "<!-- modbot:g" in conversation.posts[0].raw and "`!status`" in \
             conversation.posts[0].raw
         assert f"/t/{conversation.id}" in result.stdout

@@ -69,18 +69,23 @@ def game_accounts(forum: Forum, setup: GameSetup) -> dict[str, str]:
     """Every account the game names: the bot and the Storytellers as moderators, the players;
     each but the bot with a single-user API key of its own (returned by name), as on a real
     forum, so the shared admin budget is the bot's alone."""
-    staff = [setup.bot_username, *setup.storytellers]
-    for name in staff:  # a Storyteller of two rehearsed games is made once
-        user = forum.user(name)
-        if user is None:
-            forum.add_user(name, moderator=True, trust_level=4)
-        else:
-            user.moderator, user.trust_level = True, max(user.trust_level, 4)
+    staff = _staff(forum, [setup.bot_username, *setup.storytellers])
     for seat in setup.seats:
         if forum.user(seat.name) is None:
             forum.add_user(seat.name)
     return {name: forum.new_user_key(name) for name in [*staff, *(s.name for s in setup.seats)]
             if name != setup.bot_username}
+
+
+def _staff(forum: Forum, names: list[str]) -> list[str]:
+    """The bot and the Storytellers as moderators (one of two rehearsed games made once)."""
+    for name in names:
+        user = forum.user(name)
+        if user is None:
+            forum.add_user(name, moderator=True, trust_level=4)
+        else:
+            user.moderator, user.trust_level = True, max(user.trust_level, 4)
+    return names
 
 
 SIGNUP_PLAYERS = "Player{:02d}"  # the accounts a sign-up rehearsal makes to sign up with
@@ -90,13 +95,7 @@ def signup_accounts(forum: Forum, signups) -> dict[str, str]:
     """A game file before its seats (sign-ups): the bot and the Storytellers as moderators,
     and `players_max` players (Player01, Player02, ...) to sign up with; keys by name, as
     `game_accounts`."""
-    staff = [signups.bot, *signups.storytellers]
-    for name in staff:
-        user = forum.user(name)
-        if user is None:
-            forum.add_user(name, moderator=True, trust_level=4)
-        else:
-            user.moderator, user.trust_level = True, max(user.trust_level, 4)
+    staff = _staff(forum, [signups.bot, *signups.storytellers])
     players = [SIGNUP_PLAYERS.format(n) for n in range(1, signups.players_max + 1)]
     for name in players:
         if forum.user(name) is None:

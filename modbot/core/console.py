@@ -18,6 +18,7 @@ from typing import Any, cast
 
 from .command_line import help_text, parse_commands
 from .deciding.rules import Rejection
+from .deciding.staff import team_code
 from .reading.commands import Accept, CommandError, CommandLine, Confirm, Help, Log, Status, Undo
 from .registry import COMMAND_OF, COMMANDS, apply
 from .state.actions import Context
@@ -150,7 +151,9 @@ def describe(state: GameState, action, effects) -> Say:
     if isinstance(action, StExile):
         return say("confirm.exile", player=action.player)
     if isinstance(action, StWin):
-        return say("confirm.win", winner=state.setup.terms.alignment(action.winner))
+        code = team_code(state, action.winner)
+        return say("confirm.win", winner=state.setup.terms.alignment(code) if code
+                   else action.winner)
     if isinstance(action, StSub):
         return say("confirm.sub", old=action.old, new=action.new)
     if isinstance(action, StEndDay):

@@ -31,7 +31,7 @@ def test_the_execution_that_ends_the_game_holds_the_night_for_the_storytellers()
     assert "The night does not begin yet" in day_end and "Night 2 begins" not in day_end
     assert not any("Night 2" in raw for raw in thread)
     notes = " ".join(to(said, "pm:storytellers") + to(said, "pmtopic"))
-    assert "`!win good" in notes and "`!phase next` begins night 2" in notes
+    assert "`!win Loyal" in notes and "`!phase next` begins night 2" in notes
     assert talk.state.night_held and talk.state.winner is None
     later = talk.tick(talk.state.phase_ends_at + 48 * H)  # no clock runs: nothing happens
     assert not to(later, "topic") and talk.state.night_held
@@ -47,7 +47,11 @@ def test_the_storytellers_go_on_and_the_night_begins_with_its_post():
 
 
 def test_the_storytellers_confirm_the_win_and_no_night_ever_begins():
+    """`!win` takes the script's words for the teams (BotF: Loyal) as well as good or evil."""
     talk, _, _, at = _day_one_executing_the_demon()
-    said = talk.st("!win good the Demon was executed --yes", at + H)
+    refused = talk.st("!win Town the Demon was executed --yes", at + H)
+    assert '"town" is not a team: say Loyal or Cultist (or good or evil)' in \
+        " ".join(to(refused, "pmtopic")) and talk.state.winner is None
+    said = talk.st("!win Loyal the Demon was executed --yes", at + H)
     assert talk.state.winner == "good"
     assert not any("Night 2" in raw for raw in to(said, "topic"))

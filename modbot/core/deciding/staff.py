@@ -204,7 +204,18 @@ def grimoire_rule(state, action: StGrimoire, ctx):
 def _win(state, action: StWin, ctx):
     if state.winner is not None:
         return reject(ctx, "game_over", winner=state.winner)
-    return (GameEnded(action.winner, action.reason, ctx.at),)
+    team = team_code(state, action.winner)
+    if team is None:
+        terms = state.setup.terms
+        return reject(ctx, "not_a_team", text=action.winner, good=terms.good, evil=terms.evil)
+    return (GameEnded(team, action.reason, ctx.at),)
+
+
+def team_code(state, word: str) -> str | None:
+    """good or evil, from either word or the script's own (BotF: Loyal, Cultist)."""
+    terms = state.setup.terms
+    return {"good": "good", "evil": "evil", terms.good.casefold(): "good",
+            terms.evil.casefold(): "evil"}.get(word.casefold())
 
 
 def _open_nomination(state, nominee: str, ctx):

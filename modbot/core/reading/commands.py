@@ -220,7 +220,9 @@ def _heal(words, roster):
 
 
 def _win(words, _roster):
-    if not words or words[0].lower() not in ("good", "evil"):
+    """`!win TEAM [reason]`: good or evil, or the script's words for them (checked against
+    the script when the command is decided: staff.py)."""
+    if not words:
         raise _Bad("good_or_evil")
     return StWin(words[0].lower(), " ".join(words[1:]))
 

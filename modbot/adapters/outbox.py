@@ -173,7 +173,7 @@ class Outbox(WriteLimits):
 
     def _requests_for(self, row: OutboxRow, opening: set[int]) -> int:
         """A private post into a conversation that exists costs the guard's read too: it goes
-        when both have room (a post cut between them is tried again, marker search first)."""
+        when the minute has room for both, so the budget never cuts it between them."""
         private = ":pm:" in row.thread or ":pmtopic:" in row.thread
         return 2 if private and row.kind == "post" and row.id not in opening else 1
 

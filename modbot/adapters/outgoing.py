@@ -37,7 +37,7 @@ class Outgoing:
     topic_id: int | None = None
     recipients: tuple[str, ...] = ()
     title: str | None = None
-    kind: str = "post"
+    kind: str = "post"  # "edit"; "withdraw": the post `edit_of` names, unsent, is not sent
     edit_of: str | None = None  # kind "edit": the key of the post this one rewrites
 
     @cached_property

@@ -235,6 +235,11 @@ class Store:
                      "type": t, "data": json.dumps(d, default=str)}
                     for g, i, t, d in batch.events]).execute()
             for out in batch.outbox:
+                if out.kind == "withdraw":  # a post not sent yet that became moot: never sent
+                    OutboxRow.update(status="withdrawn").where(
+                        (OutboxRow.key == out.edit_of) & (OutboxRow.status == "pending")
+                        & (OutboxRow.attempts == 0)).execute()
+                    continue
                 # ON CONFLICT (key) only: SQLite's INSERT OR IGNORE would also swallow a
                 # NOT NULL violation and lose the post silently.
                 OutboxRow.insert(key=out.key, thread=out.thread, kind=out.kind,

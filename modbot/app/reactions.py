@@ -131,7 +131,15 @@ class Reactor:
                 return []
             notice = Notice(THREAD, notice.template, f"{notice.key}:{source.get('id')}",
                             notice.view)
+        if notice.template == "night_choice" and notice.to == PLAYER:  # a reminder not yet
+            return [self._addressed(state, notice),  # sent when the choice came: moot
+                    self._withdrawn(f"remind:{notice.view['night']}:{notice.player}")]
         return [self._addressed(state, notice)]
+
+    def _withdrawn(self, key: str) -> Outgoing:
+        """The game's post `key`, if the outbox has not tried to send it yet, is not sent."""
+        return Outgoing(f"{self.options.key}:withdraw:{key}", self.thread, "",
+                        kind="withdraw", edit_of=f"{self.options.key}:{key}")
 
     def _count_current(self, state: GameState, at: datetime) -> Outgoing:
         """`!vc` right after a count, with no vote changed since: said, not posted twice."""

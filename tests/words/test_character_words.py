@@ -123,3 +123,12 @@ def test_fiddler_opening_post_tells_players_how_to_vote():
     assert "/fiddle" not in opening_post(setup)
     assert "| vote which of two players wins, when the Fiddler plays | `/fiddle X` |" in \
         opening_post(replace(setup, fabled=("fiddler",)))
+
+
+def test_the_doppelgangers_row_names_the_command_that_records_its_twin():
+    """The win check reads the twin from `!reminder PLAYER twin` (wins.twin_of): the sheet's
+    row says so, not only "choose the opposing twin" (issue 42)."""
+    from modbot.app.catalogue import words
+    entries, _, _ = night_sheet(seven("chef", "empath", "soldier", "doppelganger", "imp",
+                                      "monk", "butler"))
+    assert "`!reminder PLAYER twin`" in words(entries["Derek"].suggestion)

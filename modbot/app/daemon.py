@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import os
-import signal
 import time
 import tomllib
 from dataclasses import dataclass, field
@@ -26,7 +25,7 @@ from ..adapters.store import DEFAULT_URL, Store
 from ..adapters.user_key import UserKeyError, load_key
 from ..files.gamefile import load_game
 from ..files.signupfile import load_signups
-from .run_loop import RunLoop
+from .run_loop import RunLoop, Stop
 from .service import Service, Settings
 from .signups import SignupWatch
 
@@ -227,12 +226,12 @@ START_BACKOFF_MAX = 60.0
 START_UNREACHABLE = 3  # start-ups in a row with no answer at all (a bad URL?) before giving up
 
 
-def _start(service: Service, config: Config, stopping: _Stopping) -> int | None:
+def _start(service: Service, config: Config, stop: Stop) -> int | None:
     """Start the service; None when it runs, else the exit code. A 429, a 5xx or a timeout is
     retried with backoff (the forum answered: it will again); no answer at all is retried
     START_UNREACHABLE times; a bad key or a missing topic exits at once."""
     delay, unreachable = START_BACKOFF, 0
-    while not stopping.flag:
+    while not stop.flag:
         try:
             service.start()
             return None
@@ -292,31 +291,16 @@ def _run(config: Config, max_cycles: int | None) -> int:
         # a rehearsal's minutes pass faster than real ones: the sandbox's own limiter (on the
         # forum's clock) answers instead of the bot's budget in real seconds
         client.budget.per_minute = 0
-    stopping = _Stopping()  # a signal during the start-up (the loop has its own)
-    signal.signal(signal.SIGTERM, stopping.stop)
-    signal.signal(signal.SIGINT, stopping.stop)
+    stop = Stop().catch_signals()  # from the start-up's retries to the loop's last cycle
     for notice in config.notices:
         log.warning("%s", notice)
     if config.key_kind == "user":
         _count_the_keys_day(client, store)
-    failed = _start(service, config, stopping)
+    failed = _start(service, config, stop)
     if failed is not None:
         return failed
     clock = clock_for(config, client, store)
     _warn_if_behind(clock, store)
     if config.key_kind == "user" and not config.budget_set:
         client.budget.per_minute = USER_KEY_PER_MINUTE  # of the key's own 20, bus polls and all
-    loop = RunLoop(config, client, store, service, watch, clock, max_cycles)
-    loop.stopping = stopping.flag
-    loop.catch_signals()
-    return loop.run()
-
-
-class _Stopping:
-    """A signal during the start-up: the start-up's retries end."""
-
-    flag = False
-
-    def stop(self, signum, _frame) -> None:
-        log.info("signal %s: stopping", signum)
-        self.flag = True
+    return RunLoop(config, client, store, service, watch, clock, max_cycles, stop).run()

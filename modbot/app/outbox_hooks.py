@@ -36,47 +36,49 @@ class OutboxHooks:
         return next((g for g in self.service.games.values()
                      if row.key.startswith(g.options.key + ":")), None)
 
+    def _bound(self, row) -> list[tuple[str, int | None]] | None:
+        """A private row's recipients with the user id each is bound to in the row's game
+        (None for a name the game has not bound); None without a game or recipients."""
+        game = self.game_of(row)
+        names = [r.strip() for r in (row.recipients or "").split(",") if r.strip()]
+        if game is None or not names:
+            return None
+        return [(name, self.service.identities.holder(game, name)) for name in names]
+
     def recipient_ids(self, row) -> set[int] | None:
         """The user ids a private row's recipients are bound to in its game (None: a name the
         game has not bound; the guard then compares names)."""
-        game = self.game_of(row)
-        names = [r for r in (row.recipients or "").split(",") if r.strip()]
-        if game is None or not names:
+        bound = self._bound(row)
+        if bound is None or any(i is None for _, i in bound):
             return None
-        ids = {self.service.identities.holder(game, name.strip()) for name in names}
-        return None if None in ids else {i for i in ids if i is not None}
+        return {i for _, i in bound if i is not None}
 
     def recipients_now(self, row) -> str | None:
         """A new conversation's recipients by their names now: each bound to an id in the
         row's game, asked by id (every game's places in one request for 50, at most once a
         minute: a deal, or 40 games' first notes, cost one), so a name someone renamed away
         from, and someone else took, never gets it."""
-        game = self.game_of(row)
-        names = [r.strip() for r in (row.recipients or "").split(",") if r.strip()]
-        if game is None or not names:
+        bound = self._bound(row)
+        if bound is None:
             return None
-        ids = [self.service.identities.holder(game, name) for name in names]
         if time.monotonic() - self.asked > NAMES_FRESH or \
-                any(i is not None and i not in self.names_now for i in ids):
-            bound = {i for places in self.service.identities.names.values() for i in places}
-            self.names_now = self.service.identities.current_names(bound)
+                any(i is not None and i not in self.names_now for _, i in bound):
+            places = {i for names in self.service.identities.names.values() for i in names}
+            self.names_now = self.service.identities.current_names(places)
             self.asked = time.monotonic()
-        now = [self.names_now.get(i, name) if i is not None else name
-               for i, name in zip(ids, names, strict=True)]
-        return ",".join(now)
+        return ",".join(self.names_now.get(i, name) if i is not None else name
+                        for name, i in bound)
 
     def opened(self, row, topic_id: int) -> None:
         """The bot opened conversation `topic_id` for `row`: who is in it is known (the bot
         and the recipients, by the ids they are bound to), so the PM router need not read it
         when they write there (pm_routing.py; the guard still reads it before each post)."""
-        game, bot_id = self.game_of(row), self.service.bot_id
-        names = [r.strip() for r in (row.recipients or "").split(",") if r.strip()]
-        ids = [self.service.identities.holder(game, n) for n in names] if game else [None]
-        if bot_id is None or None in ids:
+        bound, bot_id = self._bound(row), self.service.bot_id
+        if bot_id is None or bound is None or any(i is None for _, i in bound):
             return  # a name not bound to an id: the router reads the conversation
         people = {bot_id: self.service.settings.bot_username.lower()}
-        people.update({i: self.names_now.get(i, name).lower()
-                       for i, name in zip(ids, names, strict=True) if i is not None})
+        people.update({i: self.names_now.get(i, name).lower() for name, i in bound
+                       if i is not None})
         self.service.router.topics[topic_id] = people
 
     def intruder(self, row, topic_id: int, names: list[str]) -> None:

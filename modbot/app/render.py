@@ -35,7 +35,6 @@ def environment() -> jinja2.Environment:
     return env
 
 
-
 def reveal_value(value) -> str:
     """A grimoire value in the reveal: yes or no for a flag, a list joined, names escaped."""
     if value is True or value is False:

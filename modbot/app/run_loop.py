@@ -17,8 +17,9 @@ live read, before anything the bus names later: a post the forum announced is ne
 the next full sweep because a busy minute took its turn. Reads put off for background work
 (start-ups, names) run again when the budget has room for background work.
 
-State is the loop's own (`RunLoop`), not shared cells; a signal sets `stopping`, and the loop
-ends after the current cycle.
+State is the loop's own (`RunLoop`), not shared cells. One `Stop` serves the whole run: a
+signal (SIGTERM, SIGINT) from the start-up on, or `max_cycles`, sets it, and the loop ends after
+the current cycle.
 """
 
 from __future__ import annotations
@@ -40,13 +41,29 @@ log = logging.getLogger("modbot")
 EVERYTHING = "everything"  # what a full cycle put off reads: everything again
 
 
+class Stop:
+    """Whether the run is to stop: set by a signal, or by the loop itself (`max_cycles`)."""
+
+    def __init__(self) -> None:
+        self.flag = False
+
+    def __call__(self, signum, _frame) -> None:
+        log.info("signal %s: stopping after this cycle", signum)
+        self.flag = True
+
+    def catch_signals(self) -> Stop:
+        signal.signal(signal.SIGTERM, self)
+        signal.signal(signal.SIGINT, self)
+        return self
+
+
 class RunLoop:
     def __init__(self, config, client, store, service, watch, clock,
-                 max_cycles: int | None = None) -> None:
+                 max_cycles: int | None = None, stop: Stop | None = None) -> None:
         self.config, self.client, self.store = config, client, store
         self.service, self.watch, self.clock = service, watch, clock
         self.max_cycles = max_cycles
-        self.stopping = False
+        self.stop = stop or Stop()
         self.cycles = 0
         self.swept_at = float("-inf")  # the last full cycle (the sweep's clock)
         self.background_owed = False  # the last cycle put off background reads
@@ -55,14 +72,6 @@ class RunLoop:
         self.bus: BusWatch | None = None  # started after the first cycle (games known then)
         self.woken = threading.Event()
         self.was_due = False  # a moment was due after the last cycle (it did not pass it)
-
-    def stop(self, signum, _frame) -> None:
-        log.info("signal %s: stopping after this cycle", signum)
-        self.stopping = True
-
-    def catch_signals(self) -> None:
-        signal.signal(signal.SIGTERM, self.stop)
-        signal.signal(signal.SIGINT, self.stop)
 
     # -- one cycle ------------------------------------------------------------------------
 
@@ -118,7 +127,7 @@ class RunLoop:
     def _counted(self) -> None:
         self.cycles += 1
         if self.max_cycles is not None and self.cycles >= self.max_cycles:
-            self.stopping = True
+            self.stop.flag = True
 
     def _kept(self) -> dict[str, int]:
         """What a restart resumes from: the bus's last ids, a User API key's day."""
@@ -135,7 +144,7 @@ class RunLoop:
         scheduler.every(1).seconds.do(self._each_second)
         self.cycle()
         self._start_bus()
-        while not self.stopping:
+        while not self.stop.flag:
             scheduler.run_pending()
             if self.woken.wait(0.05):
                 self.woken.clear()

@@ -49,9 +49,6 @@ class Run(Protocol):
 
 def end_phase(run: Run, at: datetime) -> None:
     state = run.state
-    if state.night_held:  # `!phase next` after a day that looked like a win: night begins
-        begin_night(run, at)
-        return
     if state.phase is Phase.VOTING:
         end_day(run, at)
         return
@@ -117,20 +114,14 @@ def _butcher(run: Run, at: datetime) -> str | None:
 
 
 def _lock_all(run: Run, kind: str, nominee: str, at: datetime) -> None:
+    """Every vote left on today's nomination of `nominee` locks in clock order; it closes."""
     while True:
-        vote = lock_at_hand(run.state, _open(run.state, nominee, kind), at, end_of_day=True)
+        nomination = run.state.current_day.named_nomination(nominee, kind)
+        vote = lock_at_hand(run.state, nomination, at, end_of_day=True)
         if vote is None:
             break
         run.emit(VoteLocked(kind, nominee, vote))
-    _close(run, _open(run.state, nominee, kind), at)
-
-
-def _open(state: GameState, nominee: str, kind: str) -> Nomination:
-    """Today's nomination of `nominee` that the day's end locks (it was listed as open)."""
-    found = state.current_day.nomination_of(nominee, kind)
-    if found is None:
-        raise ValueError(f"no {kind} nomination of {nominee} today")
-    return found
+    _close(run, run.state.current_day.named_nomination(nominee, kind), at)
 
 
 # -- state-triggered --------------------------------------------------------------------------

@@ -237,28 +237,20 @@ def _nominated(state: GameState, e: Nominated) -> GameState:
     return _today(state, replace(day, exiles=(*day.exiles, nomination)))
 
 
-def _nomination(state: GameState, kind: str, nominee: str) -> Nomination:
-    """The nomination an event of today names (the event was decided on it)."""
-    found = state.current_day.nomination_of(nominee, kind)
-    if found is None:
-        raise ValueError(f"no {kind} nomination of {nominee} today")
-    return found
-
-
 def _vote_cast(state: GameState, e: VoteCast) -> GameState:
-    n = _nomination(state, e.kind, e.nominee)
+    n = state.current_day.named_nomination(e.nominee, e.kind)
     cast = {**n.cast, e.voter: CastVote(e.value, e.post_number, e.at)}
     return _today(state, state.current_day.replace_nomination(replace(n, cast=cast)))
 
 
 def _vote_withdrawn(state: GameState, e: VoteWithdrawn) -> GameState:
-    n = _nomination(state, e.kind, e.nominee)
+    n = state.current_day.named_nomination(e.nominee, e.kind)
     cast = {voter: v for voter, v in n.cast.items() if voter != e.voter}
     return _today(state, state.current_day.replace_nomination(replace(n, cast=cast)))
 
 
 def _vote_locked(state: GameState, e: VoteLocked) -> GameState:
-    n = _nomination(state, e.kind, e.nominee)
+    n = state.current_day.named_nomination(e.nominee, e.kind)
     vote = e.vote
     cast = {voter: v for voter, v in n.cast.items() if voter != vote.player}
     day = state.current_day.replace_nomination(replace(n, locked=(*n.locked, vote), cast=cast))
@@ -270,7 +262,7 @@ def _vote_locked(state: GameState, e: VoteLocked) -> GameState:
 
 def _nomination_closed(state: GameState, e: NominationClosed) -> GameState:
     n = replace(
-        _nomination(state, e.kind, e.nominee),
+        state.current_day.named_nomination(e.nominee, e.kind),
         closed_at=e.at, living_at_close=e.living, threshold_at_close=e.threshold,
     )
     return _today(state, state.current_day.replace_nomination(n))

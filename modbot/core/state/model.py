@@ -151,6 +151,13 @@ class DayState:
                 return nomination
         return None
 
+    def named_nomination(self, nominee: str, kind: str = EXECUTION) -> Nomination:
+        """The nomination an event or a rule names (it was decided on it, so it exists)."""
+        found = self.nomination_of(nominee, kind)
+        if found is None:
+            raise ValueError(f"no {kind} nomination of {nominee} today")
+        return found
+
     def has_nominated(self, player: str) -> bool:
         return any(n.nominator == player for n in self.nominations)
 

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 
 from ..feature import Feature, unchanged
 from ..wording import say
-from .events import CastVote, _nomination, _today
+from .events import CastVote, _today
 from .grimoire import BABYSITTER
 from .model import EXECUTION, GameState, Phase
 
@@ -175,7 +175,7 @@ def _game_ended(state: GameState, e: GameEnded) -> GameState:
 
 
 def _vote_corrected(state: GameState, e: VoteCorrected) -> GameState:
-    n = _nomination(state, EXECUTION, e.nominee)
+    n = state.current_day.named_nomination(e.nominee, EXECUTION)
     if n.is_locked(e.voter):
         locked = tuple(replace(v, vote=e.value, note=say("note.set_by_st"))
                        if v.player == e.voter else v for v in n.locked)
@@ -185,7 +185,7 @@ def _vote_corrected(state: GameState, e: VoteCorrected) -> GameState:
 
 
 def _votes_unlocked(state: GameState, e: VotesUnlocked) -> GameState:
-    n = _nomination(state, EXECUTION, e.nominee)
+    n = state.current_day.named_nomination(e.nominee, EXECUTION)
     keep = n.order.index(e.voter)
     freed = {v.player for v in n.locked[keep:]}
     n = replace(n, locked=n.locked[:keep], closed_at=None, living_at_close=None,

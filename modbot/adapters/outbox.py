@@ -32,7 +32,8 @@ joins the bot's last one, by an edit that keeps every part's marker: `merge_repl
 running count's edit of one part rewrites the merged post with the other parts kept); a post
 refused for slow mode waits for the topic's time, and the thread's queued posts then go out
 joined; an edit past the day's plan, or refused for the day, goes out as a new post; a new
-conversation waits the forum's gap between new topics (`conversation_spacing`). A key the
+conversation waits the forum's gap between new topics (`conversation_spacing`); while the
+account is silenced, what needs its public voice waits (standing.py). A key the
 forum refuses (revoked: 403 on every request) holds every row where it is, unsent and
 unfailed, and
 the outbox tries again after a backoff that doubles up to `max_backoff`; a send whose fate
@@ -61,6 +62,7 @@ from .forum import (
 from .markers import marker, with_marker
 from .outgoing import Batch, Outgoing
 from .port import ForumPost
+from .standing import Standing, is_private_reply
 from .store import OutboxRow, Store
 from .write_limits import MAX_RAW, SEPARATOR, WriteLimits
 
@@ -96,6 +98,7 @@ class Outbox(WriteLimits):
         self.conversation_spacing = conversation_spacing  # seconds between new conversations
         self._limits_init(edits_a_day)  # slow mode, edits a day (write_limits.py)
         self.on_limit = on_limit  # (row, kind, seconds): a forum limit delays the bot
+        self.standing = Standing(client, wall, on_limit)  # silenced: public rows wait
         self.on_opened = on_opened  # (row, topic id): the bot opened a conversation
         self.bot_id = bot_id
         self.recipients_now = recipients_now  # (row) -> its recipients' names now, by id
@@ -141,7 +144,7 @@ class Outbox(WriteLimits):
                 blocked.add(row.thread)  # waits for the forum's minute or day; others go on
                 continue
             try:
-                if self._deliver(row):
+                if self.standing.deliver(row, self.opens_conversation(row), self._deliver):
                     sent += 1
                 self.refused = 0
             except OverBudget:
@@ -174,8 +177,7 @@ class Outbox(WriteLimits):
     def _requests_for(self, row: OutboxRow, opening: set[int]) -> int:
         """A private post into a conversation that exists costs the guard's read too: it goes
         when the minute has room for both, so the budget never cuts it between them."""
-        private = ":pm:" in row.thread or ":pmtopic:" in row.thread
-        return 2 if private and row.kind == "post" and row.id not in opening else 1
+        return 2 if is_private_reply(row, row.id in opening) else 1
 
     def opens_conversation(self, row: OutboxRow) -> bool:
         return row.kind == "post" and not (row.topic_id or self.store.thread_topic(row.thread))

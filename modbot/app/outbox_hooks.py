@@ -111,9 +111,9 @@ class OutboxHooks:
                           bot=self.service.settings.bot_username))])
 
     def limit(self, row, kind: str, seconds: float) -> None:
-        """A forum limit delays the bot's posts (write_limits.py: "slow_mode", "edit_limit"):
-        the row's game's Storytellers are told once (slow mode: once per game; the edits of a
-        day: once per forum day), with what would lift it."""
+        """A forum limit delays the bot's posts (write_limits.py: "slow_mode", "edit_limit";
+        standing.py: "silenced"): the row's game's Storytellers are told once (slow mode: once
+        per game; the edits of a day, a silence: once per forum day), with what would lift it."""
         game = self.game_of(row)
         if game is None:
             return

@@ -1,7 +1,8 @@
 """Theory of operation: `modbot check`, everything a live game needs, checked before it starts.
 
 For the configuration and each game file it names: the forum answers; the API key works and
-belongs to the configured bot account; the account is staff (or what a non-staff one costs);
+belongs to the configured bot account; the account is staff (or what a non-staff one costs),
+and may post in public (not silenced);
 each game topic exists, is a regular topic (not a private message), open and not archived;
 every place (seat, Storyteller, backup) is a forum account (a near miss gets "did you mean
 NAME?", from the forum's own user search) who can receive and send private messages; the game
@@ -56,6 +57,7 @@ class Findings:
     bot_id: int | None = None
     staff: bool = True  # the bot's account (so Discourse's limits for regular users spare it)
     edits_a_day: int | None = None  # its new versions a day (None: staff)
+    may_post: bool = True  # its session lets it post in public (not silenced)
 
     @property
     def ready(self) -> bool:
@@ -115,6 +117,12 @@ def _account(client: ForumClient, username: str, found: Findings, key_kind: str)
     staff = bool(me.get("admin") or me.get("moderator"))
     found.staff, found.edits_a_day = staff, edits_per_day(staff, me.get("trust_level"))
     found.notes.append(_key_note(username, key_kind, staff, me.get("trust_level")))
+    if not staff and me.get("can_create_topic") is False:
+        found.may_post = False
+        found.problems.append(f"the forum does not let {username} post in public topics (its "
+                              "session says it cannot create topics: a moderator silenced it, "
+                              "or the site's create_topic_allowed_groups leaves it out): "
+                              "unsilence it, or make it a moderator")
     if not staff:
         gap = 30 if me.get("trust_level") == 0 else 5
         more = "; trust level 2 allows half as many again" \
@@ -126,8 +134,9 @@ def _account(client: ForumClient, username: str, found: Findings, key_kind: str)
                            f"not open joins its last post, {found.edits_a_day} edits a day "
                            "(running counts and sign-up lists past the day's plan become new "
                            f"posts{more}), slow mode on a game thread holds its posts to the "
-                           "thread's pace, and the topic cannot be closed at night; make it a "
-                           "moderator to avoid this")
+                           "thread's pace, the topic cannot be closed at night, and a moderator may "
+                           "silence it (its public posts then wait); make it a moderator to "
+                           "avoid this")
     return True
 
 
@@ -263,6 +272,10 @@ def _topic(client: ForumClient, setup: GameSetup, where: str, found: Findings) -
                            f"{max(1, round(slow / 60))} min for regular accounts): the bot "
                            "(not staff) will post there only at that pace, its queued posts "
                            "joined; turn slow mode off or make the bot a moderator")
+    if (topic.get("details") or {}).get("can_create_post") is False and found.may_post and \
+            not (topic.get("closed") or topic.get("archived")):
+        found.problems.append(f"{where}: the forum does not let the bot post in topic "
+                              f"{setup.topic_id} (the category's permissions): let it post there")
     if topic.get("closed") or topic.get("archived"):
         state = "archived" if topic.get("archived") else "closed"
         found.problems.append(f"{where}: topic {setup.topic_id} is {state}: open it first")

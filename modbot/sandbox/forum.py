@@ -17,6 +17,7 @@ import threading
 import time
 from datetime import UTC, datetime
 
+from . import silence
 from .errors import TOO_MANY, ApiError, create_error, errors, rate_limited
 from .limits import WriteLimits
 from .models import Clock, Post, Topic, User
@@ -152,7 +153,7 @@ class Forum:
 
     def _create(self, author: User, params: dict) -> Post:
         raw = str(params.get("raw") or "")
-        created_at = _parse_time(params.get("created_at")) or self.clock.now()
+        created_at = parse_time(params.get("created_at")) or self.clock.now()
         reply_to = params.get("reply_to_post_number")
         if params.get("topic_id"):
             if params.get("archetype") == "private_message":
@@ -161,6 +162,7 @@ class Forum:
             if topic is None or not self.can_see(topic, author) or (
                     topic.closed and not author.staff):
                 raise create_error(MSG_GONE)
+            silence.check_reply(author, topic, self.clock.now())
             self._check_body(author, raw, topic.is_pm)
             self._check_consecutive(author, topic)
             if self.limits:
@@ -200,6 +202,8 @@ class Forum:
                                 "be found.")
         if problems:
             raise create_error(*problems)
+        silence.check_new_topic(author, [self.account(n) for n in recipients], is_pm,
+                                self.clock.now())
         self._check_body(author, raw, is_pm)
         self._limit(author, self._last_topic_at, 15,
                     "You’re creating topics a bit too quickly. Please wait {} seconds before "
@@ -348,7 +352,7 @@ def _diff_size(old: str, new: str) -> int:
     return max(len(old), len(new)) - prefix
 
 
-def _parse_time(value) -> datetime | None:
+def parse_time(value) -> datetime | None:
     if not value:
         return None
     try:

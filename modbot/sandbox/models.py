@@ -18,6 +18,7 @@ class User:
     moderator: bool = False
     trust_level: int = 1
     created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    silenced_till: datetime | None = None  # a moderator silenced the account until then
 
     @property
     def staff(self) -> bool:

@@ -8,8 +8,8 @@ parameters are Discourse's (config/routes.rb). `GET /user-cards.json?user_ids=1,
 
 from __future__ import annotations
 
-from . import moderation
-from .forum import errors
+from . import moderation, silence
+from .forum import errors, parse_time
 from .routes import Request, Route, _not_found, _ok, _r
 from .shapes import user_json
 
@@ -74,6 +74,21 @@ def revoke_moderation(req: Request):
     return _ok({"admin_user": user_json(moderation.revoke_moderation(req.forum, _user(req)))})
 
 
+def silence_user(req: Request):
+    """Admin::UsersController#silence: staff silence a non-staff account until
+    `silenced_till` (the forum's clock; silence.py)."""
+    actor = req.need_user()
+    till = parse_time(req.params.get("silenced_till"))
+    if till is None:
+        raise errors(400, "You supplied invalid parameters to the request: silenced_till",
+                     "invalid_parameters")
+    return _ok(silence.silence(actor, _user(req, "user_id"), till))
+
+
+def unsilence_user(req: Request):
+    return _ok(silence.unsilence(req.need_user(), _user(req, "user_id")))
+
+
 def slow_mode(req: Request):
     """TopicsController#set_slow_mode: staff set a topic's `seconds` between a user's posts (0:
     off); see limits.py."""
@@ -102,4 +117,6 @@ ROUTES: list[Route] = [
     _r("PUT", "/admin/users/{id}/revoke_moderation(.json)", revoke_moderation),
     _r("GET", "/user-cards.json", user_cards),
     _r("PUT", "/t/{id}/slow_mode(.json)", slow_mode),
+    _r("PUT", "/admin/users/{user_id}/silence(.json)", silence_user),
+    _r("PUT", "/admin/users/{user_id}/unsilence(.json)", unsilence_user),
 ]

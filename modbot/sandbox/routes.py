@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from . import silence
 from .forum import ApiError, Forum, User, errors
 from .shapes import CHUNK, latest_post_json, post_json, topic_json, topic_list_item, user_json
 from .uploads import CONTENT_TYPES
@@ -136,7 +137,11 @@ def search_users(req: Request):
 
 
 def current_session(req: Request):
-    return _ok({"current_user": user_json(req.need_user())})
+    """SessionController#current: CurrentUserSerializer, whose `can_create_topic` is false
+    while the account is silenced (silence.py)."""
+    user = req.need_user()
+    return _ok({"current_user": {**user_json(user), "can_create_topic": not silence.is_silenced(
+        user, req.forum.clock.now())}})
 
 
 # -- topics and posts -------------------------------------------------------------------------
@@ -248,6 +253,7 @@ def update_post(req: Request):
         raise _not_found()
     if not (user.staff or user.username.lower() == post.username.lower()):
         raise errors(403, FORBIDDEN, "invalid_access")
+    silence.check_edit(user, req.forum.clock.now())
     nested = _table(req.params, "post")
     raw = nested.get("raw", req.params.get("post[raw]"))
     if raw is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from . import silence
 from .forum import Forum, Post, Topic, User
 
 CHUNK = 20
@@ -103,7 +104,8 @@ def topic_json(forum: Forum, topic: Topic, viewer: User | None, posts: list[Post
         **{flag: staff for flag in _STAFF_TOPIC_FLAGS},
         "can_remove_self_id": viewer.id if viewer else 0,
         "notification_level": 3 if viewer else 1,
-        "can_create_post": bool(viewer) and (not topic.closed or staff),
+        "can_create_post": bool(viewer) and (not topic.closed or staff) and
+        silence.can_post_in(viewer, topic, forum.clock.now()),
         "can_close_topic": staff,
         "participants": [],
         "created_by": _basic_user(creator),

@@ -520,6 +520,56 @@ def test_a_game_thread_in_slow_mode_delays_a_non_staff_bots_posts_and_loses_none
         rehearsal.stop()
 
 
+def _post_numbers_out(key: str) -> str:
+    return re.sub(r":\d+(?=:|$)", ":#", key)
+
+
+def test_a_silenced_bot_holds_its_thread_posts_until_the_silence_ends_and_loses_none(tmp_path):
+    """A moderator silences the bot (a regular account) for the game's first day: the forum
+    refuses its posts in the game thread and its edits (lib/guardian/post_guardian.rb); they
+    wait, never failed, and go out in order, each once, when a moderator unsilences it; the
+    Storytellers are told once, in their conversation, with what would lift it."""
+    reference = _thread_only(tmp_path, "staff", staff=True)
+    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/silenced.sqlite", private=False)
+    try:
+        forum = rehearsal.server.forum
+        bot = forum.user("modbot")
+        bot.moderator = False
+        rehearsal.settings.post_spacing = 0  # real seconds would only slow this test
+        rehearsal.start_bot()
+        rehearsal.clock.set(rehearsal.setup.first_night_starts)
+        rehearsal.service.cycle(rehearsal.setup.first_night_starts)
+        bot.silenced_till = rehearsal.setup.first_night_starts + timedelta(days=30)
+        rehearsal.play(script, finish_at=day_end(rehearsal.setup, 2) + timedelta(hours=1))
+        assert rehearsal.store.pending() and not rehearsal.store.outbox_counts().get("failed")
+        bot.silenced_till = None  # a moderator unsilences it
+        outbox = rehearsal.service.started
+        for _ in range(40):
+            if not rehearsal.store.pending():
+                break
+            rehearsal.clock.set(rehearsal.clock.now() + timedelta(seconds=20))
+            OutboxRow.update(not_before=0).execute()  # the forum's seconds passed (its clock)
+            outbox.standing.silenced_until = 0.0  # (the recheck's wait, on its wall clock)
+            outbox.quiet_until = rehearsal.service.quiet_until = outbox.new_pms_until = 0
+            forum._memo.clear()  # a refused create's answer is memoized for 120 real seconds
+            rehearsal.service.drain()
+        assert not rehearsal.store.pending()
+        assert not rehearsal.store.outbox_counts().get("failed")
+        told = [m for m in markers(rehearsal) if ":limit:silenced" in m]
+        assert len(told) == 1
+        got = [m for m in markers(rehearsal) if m not in told]
+        assert len(got) == len(set(got))
+        # the same posts as the staff bot's; those keyed by a player's post number name
+        # another number, as the bot's own posts, held back, no longer come between
+        assert sorted(map(_post_numbers_out, got)) == \
+            sorted(map(_post_numbers_out, markers(reference)))
+        note = next(p for p in forum.posts.values() if ":limit:silenced" in p.raw)
+        assert forum.topics[note.topic_id].is_pm and "unsilence" in note.raw.lower()
+    finally:
+        reference.stop()
+        rehearsal.stop()
+
+
 def test_new_conversations_past_the_daily_limit_wait_and_nothing_else_does(tmp_path):
     """A non-staff bot may open only so many new PMs a day (Discourse's
     max_personal_messages_per_day, 20). The demo deals 7 character PMs and opens the

@@ -25,6 +25,7 @@ from typing import Any
 
 from .adapters.store import Store
 from .app.catalogue import words
+from .app.identities import bound_cursor
 from .audit import load_runtime
 from .core import SCHEMA_VERSION, GameSetup, Say, commitment, game_record, iso
 from .files.threadfile import load_thread, raw_posts
@@ -48,7 +49,10 @@ def export_game(store: Store, setup: GameSetup, *, before_the_end: bool = False)
     if runtime.state.winner is None and not before_the_end:
         raise ExportError(f"game {setup.name!r} is not over: its record holds every secret "
                           "(give --before-the-end to export it anyway, for the Storytellers)")
-    return {"$schema": SCHEMA, **jsonable(game_record(runtime.state))}
+    substitutes = {new for _, new, _ in runtime.state.substitutions}
+    ids = {name: store.cursor(bound_cursor(setup.topic_id or 0, name)) for name in substitutes}
+    record = game_record(runtime.state, {n: i for n, i in ids.items() if i is not None})
+    return {"$schema": SCHEMA, **jsonable(record)}
 
 
 def jsonable(value: Any) -> Any:

@@ -251,6 +251,10 @@ class ForumClient(DiscourseClient):
         `user_last_posted_at`: TopicViewSerializer)."""
         return self._get(f"/t/{topic_id}/99999999.json", include_raw="true")
 
+    def invite_to_conversation(self, topic_id: int, username: str) -> dict:
+        """Add someone to a PM (`POST /t/{id}/invite` with `user`)."""
+        return self._post(f"/t/{topic_id}/invite", user=username)
+
     def remove_allowed_user(self, topic_id: int, username: str) -> dict:
         """Take someone out of a PM (`PUT /t/{id}/remove-allowed-user`, staff)."""
         return self._put(f"/t/{topic_id}/remove-allowed-user", username=username)

@@ -21,23 +21,23 @@ Rows of one thread (a topic, or one PM conversation) go out in order; a thread w
 cannot be sent now is skipped until later, and other threads and games go on. A 429 defers by
 `Retry-After`: everything, when it is the key's budget (a rate-limit error code), or only that
 thread, when it is the account's own limit on an action (posting too quickly); 5xx, timeouts
-and dropped connections back off; a permanent failure (422...) is
-marked failed, never retried blindly, and reported to the Storytellers. A private post goes
-into an existing conversation only if the guard allows it (nobody there the game did not put
-there: app/conversation_guard.py); otherwise it opens a new one. When a non-staff bot's new
-conversations for the day are spent (a 429 of hours on opening one), only the rows that open
-conversations wait; the Storytellers are told (`on_pm_limit`). A non-staff bot's other limits
-(write_limits.py): it never makes a fourth reply in a row in a topic it did not open (the post
-joins the bot's last one, by an edit that keeps every part's marker: `merge_replies`; a
-running count's edit of one part rewrites the merged post with the other parts kept); a post
-refused for slow mode waits for the topic's time, and the thread's queued posts then go out
-joined; an edit past the day's plan, or refused for the day, goes out as a new post; a new
-conversation waits the forum's gap between new topics (`conversation_spacing`); while the
-account is silenced, what needs its public voice waits (standing.py). A key the
-forum refuses (revoked: 403 on every request) holds every row where it is, unsent and
-unfailed, and
-the outbox tries again after a backoff that doubles up to `max_backoff`; a send whose fate
-was unknown is looked for by its marker first, as after any failure, so nothing goes out
+and dropped connections back off; a permanent failure (422...) is marked failed, never
+retried blindly, and reported to the Storytellers. A private post goes into an existing
+conversation only if the guard allows it (nobody there the game did not put there:
+app/conversation_guard.py); otherwise it opens a new one; who is in a conversation changes by
+rows of kind "members" (members.py). When a non-staff bot's new conversations for the day are
+spent (a 429 of hours on opening one), only the rows that open conversations wait; the
+Storytellers are told (`on_pm_limit`). A non-staff bot's other limits (write_limits.py): it
+never makes a fourth reply in a row in a topic it did not open (the post joins the bot's last
+one, by an edit that keeps every part's marker: `merge_replies`; a running count's edit of
+one part rewrites the merged post with the other parts kept); a post refused for slow mode
+waits for the topic's time, and the thread's queued posts then go out joined; an edit past
+the day's plan, or refused for the day, goes out as a new post; a new conversation waits the
+forum's gap between new topics (`conversation_spacing`); while the account is silenced, what
+needs its public voice waits (standing.py). A key the forum refuses (revoked: 403 on every
+request) holds every row where it is, unsent and unfailed, and the outbox tries again after
+a backoff that doubles up to `max_backoff`; a send whose fate was unknown is looked for by
+its marker first, as after any failure, so nothing goes out
 twice once the key works. Nothing here sleeps: spacing between posts is enforced by skipping
 until the next drain.
 """
@@ -60,6 +60,7 @@ from .forum import (
     TransientError,
 )
 from .markers import marker, with_marker
+from .members import change_members
 from .outgoing import Batch, Outgoing
 from .port import ForumPost
 from .standing import Standing, is_private_reply
@@ -182,17 +183,6 @@ class Outbox(WriteLimits):
     def opens_conversation(self, row: OutboxRow) -> bool:
         return row.kind == "post" and not (row.topic_id or self.store.thread_topic(row.thread))
 
-    def _pm_limit(self, row: OutboxRow, exc: TransientError) -> None:
-        """A non-staff account's new conversations a day are spent (Discourse's
-        max_personal_messages_per_day): those rows wait until the forum's day allows one
-        more; everything else, posts in existing conversations included, goes on."""
-        log.warning("outbox %s: the forum's daily limit on new private conversations is spent; "
-                    "new conversations wait %.0f s, the rest goes on", row.key, exc.retry_after)
-        self.new_pms_until = self.wall() + exc.retry_after
-        self.store.defer(row, exc.retry_after, str(exc))
-        if self.on_pm_limit is not None:
-            self.on_pm_limit(row, exc.retry_after)
-
     def _key_refused(self, row: OutboxRow, exc: CredentialsRejected) -> None:
         """The key is refused: every row waits (none is failed) and the next try comes after a
         backoff, 1 s doubling to `max_backoff`."""
@@ -205,6 +195,8 @@ class Outbox(WriteLimits):
         topic_id = row.topic_id or self.store.thread_topic(row.thread)
         if row.kind == "edit":
             return self._edit(row, topic_id)
+        if row.kind == "members":  # who is in a conversation (a substitute's seat)
+            return change_members(self.client, self.store, row, topic_id)
         if wait := self.slow_wait(topic_id):  # slow mode: the topic's next post waits
             raise TransientError(f"the topic is in slow mode: the next post in {wait:.0f}s",
                                  retry_after=wait)

@@ -2,6 +2,8 @@
 outbox (outbox.py) meets them. Staff are exempt from all of them; the limits follow the
 account, whatever key it posts with.
 
+- **New conversations a day** (`max_personal_messages_per_day`, 20): once spent (a 429 of
+  hours on opening one), only the rows that open conversations wait (`_pm_limit`).
 - **The gap between new topics** (`rate_limit_create_topic`, 15 s: `topic_spacing`), the floor
   of a deal's pace: once a gap is over, the first new conversation due goes first (each thread
   keeps its order), and a reply that would push the next one later (the gap ends within the
@@ -99,6 +101,7 @@ class WriteLimits:
     conversation_spacing: float
     new_pms_until: float
     on_limit: Callable[[OutboxRow, str, float], None] | None
+    on_pm_limit: Callable[[OutboxRow, float], None] | None
     _with_pictures: Callable[[str], str]
 
     def _limits_init(self, edits_a_day: int | None) -> None:
@@ -160,6 +163,17 @@ class WriteLimits:
         within the gap between posts (`spacing`): sent now, it would push that one later."""
         return bool(opening) and row.kind == "post" and \
             self.new_pms_until - self.wall() < self.spacing
+
+    def _pm_limit(self, row: OutboxRow, exc: TransientError) -> None:
+        """A non-staff account's new conversations a day are spent (Discourse's
+        max_personal_messages_per_day): those rows wait until the forum's day allows one
+        more; everything else, posts in existing conversations included, goes on."""
+        log.warning("outbox %s: the forum's daily limit on new private conversations is spent; "
+                    "new conversations wait %.0f s, the rest goes on", row.key, exc.retry_after)
+        self.new_pms_until = self.wall() + exc.retry_after
+        self.store.defer(row, exc.retry_after, str(exc))
+        if self.on_pm_limit is not None:
+            self.on_pm_limit(row, exc.retry_after)
 
     # -- three replies in a row -------------------------------------------------------------
 

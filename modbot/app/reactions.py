@@ -48,7 +48,7 @@ PUBLIC_TEMPLATES = frozenset({
     "phase_voting.md.j2", "votecount.md.j2", "day_end.md.j2", "public_life.md.j2",
     "game_over.md.j2", "dawn_delayed.md.j2", "fear_announced.md.j2", "silence.md.j2",
     "boom.md.j2", "fiddle.md.j2", "deviant.md.j2",
-    "butcher.md.j2",
+    "butcher.md.j2", "substituted.md.j2",
     # the seal (a commitment that tells nothing) and the reveal, refused until the game is over
     "seal.md.j2", "reveal_grimoire.md.j2", "reveal_nights.md.j2", "reveal_timeline.md.j2",
     "reveal_votes.md.j2",
@@ -78,6 +78,7 @@ class Reactor:
     counts: VoteCounts = field(default_factory=VoteCounts)
     hinted: dict[str, datetime] = field(default_factory=dict)  # player -> last soft answer
     welcomed: bool = False  # the Storytellers' conversation opened (its first note)
+    substituted: dict[str, str] = field(default_factory=dict)  # substitute -> replaced (lower)
 
     # -- public -----------------------------------------------------------------------------
 
@@ -86,6 +87,7 @@ class Reactor:
               log: list[dict] | None = None, undo: dict | None = None) -> list[Outgoing]:
         """`source`: where the post came from: {"id", "channel": thread|pm, "topic_id"}."""
         source = source or {"channel": "thread"}
+        self.substituted = {new.lower(): old.lower() for old, new, _ in state.substitutions}
         if post is not None and source["channel"] == "thread":
             self.counts.as_of = post.post_number
         out: list[Outgoing] = []
@@ -131,6 +133,8 @@ class Reactor:
                 return []
             notice = Notice(THREAD, notice.template, f"{notice.key}:{source.get('id')}",
                             notice.view)
+        if notice.template == "role" and notice.view["role"].get("substitute_for"):
+            return [*self._seat_handed_over(notice), self._addressed(state, notice)]
         if notice.template == "night_choice" and notice.to == PLAYER:  # a reminder not yet
             return [self._addressed(state, notice),  # sent when the choice came: moot
                     self._withdrawn(f"remind:{notice.view['night']}:{notice.player}")]
@@ -149,6 +153,16 @@ class Reactor:
             state.setup.storytellers, f"vc-current:{day}.{number}:{at:%Y%m%dT%H%M%S}",
             later("count_current.md.j2", day=day, number=number,
                   minutes=self.options.vote_count_minutes))
+
+    def _seat_handed_over(self, notice: Notice) -> list[Outgoing]:
+        """Before a substitute's role PM, in the seat's conversation: the substitute is added
+        to it and the replaced player taken out (outbox kind "members"), so the seat's history
+        is theirs and the guard finds exactly the recipients there."""
+        old, new = notice.view["role"]["substitute_for"], notice.player
+        thread = self.pm(new, notice.key, "").thread
+        return [Outgoing(f"{self.options.key}:{notice.key}:{verb}", thread, f"{verb}:{name}",
+                         kind="members")
+                for verb, name in (("invite", new), ("remove", old))]
 
     def _addressed(self, state: GameState, notice: Notice) -> Outgoing:
         raw = partial(render_notice, notice)
@@ -234,10 +248,20 @@ class Reactor:
 
     def pm(self, player: str, key: str, raw: Body) -> Outgoing:
         """To the player's grimoire PM (the player, the Storytellers and the bot)."""
-        thread = dict(self.options.threads).get(player.lower(), player.lower())
-        return Outgoing(f"{self.options.key}:{key}", f"{self.options.key}:pm:{thread}",
+        return Outgoing(f"{self.options.key}:{key}",
+                        f"{self.options.key}:pm:{self._conversation_of(player)}",
                         raw, recipients=(player, *self.options.storytellers),
                         title=grimoire_title(player, self._game_name()))
+
+    def _conversation_of(self, player: str) -> str:
+        """The name a seat's grimoire conversation goes by in the outbox: the first holder's
+        (a substitute continues the seat's conversation), as the game file named them (a
+        renamed player's conversation keeps its thread)."""
+        name, seen = player.lower(), set()
+        while name in self.substituted and name not in seen:
+            seen.add(name)
+            name = self.substituted[name]
+        return dict(self.options.threads).get(name, name)
 
     def note_to_storytellers(self, storytellers, key: str, raw: Body) -> Outgoing:
         """To the Storytellers' conversation with the bot."""

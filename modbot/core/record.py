@@ -11,6 +11,8 @@ the Storytellers' to publish, once the game is over.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from .seal import commitment, parsed, sealed_as_dealt
@@ -22,7 +24,9 @@ SCHEMA_VERSION = 1
 CHARACTER_FIELDS = ("character", "thinks", "mad_as", "ability_of")  # values that name a character
 
 
-def game_record(state: GameState) -> dict[str, Any]:
+def game_record(state: GameState, ids: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """`ids`: forum user ids by name beyond the game file's (a substitute's, which the shell
+    binds when the substitution is folded)."""
     setup = state.setup
     return {
         "schema": SCHEMA_VERSION,
@@ -31,11 +35,11 @@ def game_record(state: GameState) -> dict[str, Any]:
                  "storytellers": list(setup.storytellers), "bot": setup.bot_username,
                  "first_night_starts": setup.first_night_starts,
                  "terms": {"good": setup.terms.good, "evil": setup.terms.evil}},
-        "seats": seat_rows(state),
+        "seats": seat_rows(state, {**dict(setup.user_ids), **(ids or {})}),
         "bluffs": [_name(setup.script, b) for b in state.dealt_bluffs],
         "changes": change_rows(state),
         "nights": [night_row(state, n) for n in nights(state)],
-        "days": [day_row(d) for d in days(state)],
+        "days": [day_row(state, d) for d in days(state)],
         "deaths": [{"player": p, "cause": cause, "at": at} for p, cause, at in state.deaths_log],
         "votes": vote_history(state),
         "winner": {"team": state.winner, "name": setup.terms.alignment(state.winner),
@@ -46,13 +50,37 @@ def game_record(state: GameState) -> dict[str, Any]:
 
 # -- the seats ----------------------------------------------------------------------------------
 
-def seat_rows(state: GameState) -> list[dict[str, Any]]:
-    dealt, ids = dict(state.dealt_grimoire), dict(state.setup.user_ids)
+def seat_rows(state: GameState, ids: Mapping[str, int]) -> list[dict[str, Any]]:
+    dealt = dict(state.dealt_grimoire)
     return [{"seat": number, "player": seat.name, "user_id": ids.get(seat.name),
+             "held_by": [{"player": p, "user_id": ids.get(p), "from": start, "until": end}
+                         for p, start, end in seat_holders(state, seat.name)],
              "traveller": seat.traveller, "alive": seat.alive,
              "dealt": entry_row(state.setup.script, dealt.get(seat.name, GrimoireEntry())),
              "final": entry_row(state.setup.script, state.grimoire_of(seat.name))}
             for number, seat in enumerate(state.seats, start=1)]
+
+
+def seat_holders(state: GameState, seat: str) -> list[tuple[str, datetime | None,
+                                                          datetime | None]]:
+    """(player, from, until) for everyone who held the seat now called `seat`, first to
+    last (`!sub`: state.substitutions); None: from the start, or until now."""
+    holders: list[tuple[str, datetime | None, datetime | None]] = []
+    name, until = seat, None
+    for old, new, at in reversed(state.substitutions):
+        if new == name:
+            holders.append((name, at, until))
+            name, until = old, at
+    holders.append((name, None, until))
+    return holders[::-1]
+
+
+def holder_at(state: GameState, seat: str, at: datetime | None) -> str:
+    """Who held the seat at `at` (its current name when no moment is known)."""
+    if at is None or not state.substitutions:
+        return seat
+    return next((p for p, start, end in seat_holders(state, seat)
+                 if (start is None or start <= at) and (end is None or at < end)), seat)
 
 
 def entry_row(script: Script | None, entry: GrimoireEntry) -> dict[str, Any]:
@@ -90,7 +118,7 @@ def night_row(state: GameState, night: NightState) -> dict[str, Any]:
     names = _names(state.setup.script)
     return {
         "number": night.number,
-        "choices": [{"player": c.player, "character": names.get(c.character, c.character),
+        "choices": [{"player": holder_at(state, c.player, c.at), "character": names.get(c.character, c.character),
                      "choice": c.describe(names), "for": c.helps, "post_number": c.post_number,
                      "at": c.at} for c in night.choices],
         "learned": [{"player": p, "said": s} for p, s in night.results if s is not None],
@@ -107,19 +135,23 @@ def days(state: GameState) -> tuple[DayState, ...]:
     return (*state.past_days, *((state.today,) if state.today is not None else ()))
 
 
-def day_row(day: DayState) -> dict[str, Any]:
+def day_row(state: GameState, day: DayState) -> dict[str, Any]:
     return {"number": day.number, "started_at": day.started_at, "ended_at": day.ended_at,
             "executed": day.executed,
-            "nominations": [nomination_row(n) for n in day.nominations + day.exiles],
+            "nominations": [nomination_row(state, n) for n in day.nominations + day.exiles],
             "deaths": [{"player": d.player, "cause": d.cause} for d in day.deaths]}
 
 
-def nomination_row(nomination: Nomination) -> dict[str, Any]:
-    return {"kind": nomination.kind, "nominator": nomination.nominator,
+def nomination_row(state: GameState, nomination: Nomination) -> dict[str, Any]:
+    """Who nominated is who held the seat then; a vote is credited to who held it when the
+    clock hand locked it."""
+    return {"kind": nomination.kind,
+            "nominator": holder_at(state, nomination.nominator, nomination.at),
             "nominee": nomination.nominee, "post_number": nomination.post_number,
             "at": nomination.at, "closed_at": nomination.closed_at,
             "threshold": nomination.threshold_at_close, "yes": nomination.yes,
-            "votes": [{"player": v.player, "vote": v.vote, "cast": v.cast,
+            "votes": [{"player": holder_at(state, v.player, v.locked_at), "vote": v.vote,
+                       "cast": v.cast,
                        "post_number": v.post_number, "locked_at": v.locked_at,
                        "ghost_vote_spent": v.ghost_vote_spent} for v in nomination.locked]}
 
@@ -130,7 +162,7 @@ def vote_history(state: GameState) -> list[dict[str, Any]]:
     for day in days(state):
         for n in day.nominations + day.exiles:
             for v in n.locked:
-                rows.setdefault(v.player, []).append(
+                rows.setdefault(holder_at(state, v.player, v.locked_at), []).append(
                     {"day": day.number, "kind": n.kind, "nominee": n.nominee, "vote": v.vote,
                      "post_number": v.post_number, "locked_at": v.locked_at})
     return [{"player": player, "votes": votes} for player, votes in rows.items()]

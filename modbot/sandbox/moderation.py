@@ -128,11 +128,16 @@ def invite(forum: Forum, actor: User, topic_id: int, username: str) -> User:
 
 
 def remove_allowed(forum: Forum, actor: User, topic_id: int, username: str) -> None:
-    """`PUT /t/{id}/remove-allowed-user` with `username` (staff)."""
-    if not actor.staff:
-        raise forbidden()
+    """`PUT /t/{id}/remove-allowed-user` with `username`: staff, the conversation's creator at
+    trust level 2 or more, or someone leaving it who did not open it
+    (lib/guardian/topic_guardian.rb, `can_remove_allowed_users?`)."""
     with forum.lock:
         topic = forum.topic(topic_id, actor)
+        creator = topic.user_id == actor.id
+        leaving = username.lower() == actor.username.lower() and not creator and \
+            len(topic.allowed) > 1
+        if not (actor.staff or (creator and actor.trust_level >= 2) or leaving):
+            raise forbidden()
         before = len(topic.allowed)
         topic.allowed = [n for n in topic.allowed if n.lower() != username.lower()]
         if len(topic.allowed) != before:

@@ -6,6 +6,11 @@ character they believe they are (`role_view`): its ability and how to choose at 
 for a player who starts evil, their team (a Minion does not learn which of them is the
 Marionette; the Marionette learns nothing, seed 002) and, for a Demon, the bluffs. A
 traveller on the evil side learns who the Demon is (seed 001).
+
+A substitute (`!sub OLD NEW`) after the deal takes over the seat's conversation: the thread
+hears who replaced whom (a public fact), the replaced player is told there first, then the
+substitute gets the seat's role PM there (what the seat believes it is, its team and bluffs)
+and whether a choice sent for tonight stands.
 """
 
 from __future__ import annotations
@@ -14,13 +19,14 @@ from typing import Any
 
 from ..characters.triggers import ScarletWomanPromoted, UntoldDelivered
 from ..characters.wins import unaware_marionette
-from ..feature import Feature, Notice, to_player, to_storytellers
+from ..feature import Feature, Notice, to_player, to_storytellers, to_thread
 from ..setup.composition import dealt_text
 from ..state.grimoire import players_of_team, true_character
 from ..state.ids import BARBER, FIDDLER, MARIONETTE
 from ..state.model import GameState, iso
 from ..state.private_events import CharactersDealt, DealWaiting, EffectApplied
 from ..state.script import Character
+from ..state.staff_events import PlayerSubstituted
 from .commands import SetupAccepted, SetupChecked, SetupProposed
 
 
@@ -39,7 +45,7 @@ def role_view(state: GameState, player: str) -> dict[str, Any]:
         "evil_term": script.terms.evil, "good_term": script.terms.good, BARBER: False,
         FIDDLER: False,
         "lil_monsta": False, "choose": _choose_form(shown.spec), "wakes": shown.spec.wakes,
-        "changed": False}
+        "changed": False, "substitute_for": None, "choice_stands": False}
     real = true_character(state, player)
     if real is not None and real.is_evil and not entry.thinks:
         view.update(_evil_view(state, player, real))
@@ -137,6 +143,21 @@ def _dealt(state: GameState, _event: CharactersDealt, _batch) -> tuple:
                  for seat in state.seats)
 
 
+def _substituted(state: GameState, event: PlayerSubstituted, _batch) -> tuple:
+    public = to_thread("substituted", f"sub:{event.old}:{event.new}", old=event.old,
+                       new=event.new, dealt=state.dealt)
+    if not state.dealt:
+        return (public,)  # the deal tells the substitute their character
+    tonight = state.night is not None and not state.night.locked and \
+        state.night.choice_of(event.new) is not None
+    role = {**role_view(state, event.new), "substitute_for": event.old, "choice_stands": tonight}
+    return (public,
+            to_player(event.old, "substituted_out", f"sub-out:{event.old}", new=event.new,
+                      game=state.setup),
+            to_player(event.new, "role", f"role:{event.new}:sub:{iso(event.at)}", role=role,
+                      game=state.setup))
+
+
 def _deal_waiting(_state: GameState, event: DealWaiting, _batch) -> tuple:
     return (to_storytellers("deal_waiting", f"deal-waiting:{iso(event.at)}",
                             problems=event.problems),)
@@ -164,6 +185,7 @@ FEATURE = Feature(
     "the deal's notices",
     notices={CharactersDealt: _dealt, EffectApplied: _changed, DealWaiting: _deal_waiting,
              ScarletWomanPromoted: _promoted, UntoldDelivered: _untold,
+             PlayerSubstituted: _substituted,
              SetupChecked: _setup_checked,
              SetupProposed: _setup_proposed, SetupAccepted: _setup_accepted},
 )

@@ -236,6 +236,7 @@ class GameState:
     sealed: str = ""
     grimoire_log: tuple = ()  # GrimoireChange values since the deal (record.py)
     revealed: bool = False  # the grimoire reveal was posted (reveal.py)
+    substitutions: tuple = ()  # (old, new, at): who gave a seat to whom, when (`!sub`)
     # while tonight's sheet is built, from the Monk's step on: the players safe from the
     # Demon's poison too (night/sheet.py; never kept in the game's state)
     shielded: tuple[str, ...] = ()

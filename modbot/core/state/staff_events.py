@@ -271,9 +271,11 @@ def _seats_reordered(state: GameState, e: SeatsReordered) -> GameState:
 
 def _player_substituted(state: GameState, e: PlayerSubstituted) -> GameState:
     """NEW takes the seat; each name keeps its own forum account (`setup.user_ids`: the
-    substitute is not the replaced player's account, as a rename would be)."""
+    substitute is not the replaced player's account, as a rename would be), and the game keeps
+    who held the seat when (`substitutions`, as they were: an earlier holder stays named)."""
     renamed = _renamed(state, e.old, e.new)
-    renamed = renamed.evolve(setup=replace(renamed.setup, user_ids=state.setup.user_ids))
+    renamed = renamed.evolve(setup=replace(renamed.setup, user_ids=state.setup.user_ids),
+                             substitutions=(*state.substitutions, (e.old, e.new, e.at)))
     seats = [replace(s, aliases=(*s.aliases, e.old)) if s.name == e.new else s
              for s in renamed.setup.seats]
     return _with_setup_seats(renamed, seats)

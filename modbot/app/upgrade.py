@@ -104,17 +104,43 @@ def game_differences(before: GameState, after: GameState) -> list[dict]:
         elif old.ghost_vote != new.ghost_vote:
             out.append({"code": "ghost_vote", "player": new.name, "before": old.ghost_vote,
                         "after": new.ghost_vote})
-    old_results = {(n.number, p): r for n in before.past_nights for p, r in n.results}
-    for night in after.past_nights:
-        for player, result in night.results:
-            if old_results.get((night.number, player), result) != result:
-                out.append({"code": "night_result", "night": night.number, "player": player})
+    out += _night_differences(before, after)
     if (before.phase, before.cycle) != (after.phase, after.cycle):
         out.append({"code": "phase", "before": before.phase.value, "after": after.phase.value,
                     "before_cycle": before.cycle, "after_cycle": after.cycle})
     if before.winner != after.winner:
         out.append({"code": "winner", "before": before.winner, "after": after.winner})
     return out
+
+
+def _night_differences(before: GameState, after: GameState) -> list[dict]:
+    """Each player's own choice of a night, and what they learnt (a past night's result, sent
+    already: the words say what would differ, the PM stays sent)."""
+    out: list[dict] = []
+    script = after.setup.script
+    names = {c.id: c.name for c in script.characters} if script else {}
+    old_nights = {n.number: n for n in _nights(before)}
+    new_nights = {n.number: n for n in _nights(after)}
+    for number in sorted(old_nights.keys() | new_nights.keys()):
+        night, was = new_nights.get(number), old_nights.get(number)
+        for player in dict.fromkeys(c.player for n in (night, was) if n for c in n.choices
+                                    if c.helps is None):
+            choice, old = (n.choice_of(player) if n else None for n in (night, was))
+            now, then = (c.describe(names) if c else None for c in (choice, old))
+            if now != then:
+                out.append({"code": "night_choice", "night": number, "player": player,
+                            "before": then, "after": now})
+        old_results, results = (dict(n.results) if n else {} for n in (was, night))
+        for player in dict.fromkeys([*results, *old_results]):
+            if was and night and old_results.get(player) != results.get(player):
+                out.append({"code": "night_result", "night": number, "player": player})
+    return out
+
+
+def _nights(state: GameState) -> list:
+    tonight = [state.night] if state.night is not None and state.night not in \
+        state.past_nights else []
+    return [*state.past_nights, *tonight]
 
 
 def _days(state: GameState) -> list:

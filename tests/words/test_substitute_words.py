@@ -41,3 +41,16 @@ def test_the_record_credits_each_holder_and_keeps_who_held_the_seat_when():
     assert [(h["player"], h["user_id"]) for h in seat["held_by"]] == [
         ("Cameron", dict(talk.state.setup.user_ids).get("Cameron")), ("Cal", 77)]
     assert seat["held_by"][0]["until"] == seat["held_by"][1]["from"] == START + timedelta(hours=3)
+
+
+def test_undoing_a_night_choice_says_what_it_changes():
+    """`!undo id:N` on a player's night choice (issue 42): the preview names the choice it
+    takes back, not "nothing in the game"."""
+    talk = Conversation(botf_setup())
+    talk.tick(START)
+    talk.pm("Cameron", "/choose Alex Gus\nMy choice for tonight.", START + timedelta(hours=2))
+    said = talk.st(f"!undo id:{talk.ids}", START + timedelta(hours=3))
+    answer = next(s.raw for s in said if s.thread.startswith("pm"))
+    assert "nothing in the game" not in answer
+    assert "night 1: Cameron's choice Alex and Gus, now none" in answer
+    assert talk.state.night.choice_of("Cameron") is not None  # only shown until --yes

@@ -38,6 +38,7 @@ from .app.service import Service, Settings
 from .core import GameSetup
 from .files.gamefile import load_game
 from .rehearsal import bot_key_client, bound, game_accounts, watch_bus
+from .rehearsal_record import commands, write_record
 from .sandbox.forum import Clock, Forum
 from .sandbox.server import SandboxServer
 from .sandbox.web import export_topic
@@ -60,6 +61,7 @@ class LiveRehearsal:
     keys: dict[str, str]  # username -> single-user API key
     topic_id: int  # the game thread, opened by the rehearsal
     bot_client: ForumClient | None = None  # the bot's client, on its User API key
+    record: Path | None = None  # the game file the bot plays (rehearsal_record.py)
 
     @property
     def forum(self) -> Forum:
@@ -136,19 +138,21 @@ def start_rehearsal(game: str | Path, *, speed: float = 60.0, port: int = 0,
                     data_dir: Path = Path("data"), lead: timedelta = LEAD,
                     api_key: str | None = None, settings: Settings | None = None) -> LiveRehearsal:
     """A fresh forum with the game's accounts and thread, and the bot started on it."""
-    # a person gets at least a minute of real time to act (a !confirm, a countdown)
-    setup = dataclasses.replace(load_game(game), shortest_window=timedelta(minutes=speed))
-    forum = Forum(Clock(setup.first_night_starts - lead, speed))
+    written = load_game(game)
+    forum = Forum(Clock(written.first_night_starts - lead, speed))
     try:
         server = SandboxServer(port, api_key=api_key or secrets.token_hex(16), forum=forum)
     except OSError as exc:
         raise RehearsalError(f"cannot serve on port {port} ({exc.strerror}): choose another "
                              "with --port, or 0 for any free one") from exc
-    keys = game_accounts(forum, setup)
-    setup = bound(forum, setup)
-    topic_id = _open_thread(forum, setup)
-    setup = dataclasses.replace(setup, topic_id=topic_id)
-    database = _fresh_database(data_dir, setup)
+    keys = game_accounts(forum, written)
+    topic_id = _open_thread(forum, written)
+    database = _fresh_database(data_dir, written)
+    # the game the bot plays is the record's (rehearsal_record.py): the thread, the accounts,
+    # and at least a minute of real time to act (a !confirm, a countdown)
+    record = write_record(game, database, written, dict(bound(forum, written).user_ids),
+                          topic_id, speed)
+    setup = load_game(record)
     store = Store(f"sqlite:///{database}")
     server.start()
     client = bot_key_client(server, setup.bot_username, f"rehearsal-{secrets.token_hex(4)}")
@@ -158,7 +162,7 @@ def start_rehearsal(game: str | Path, *, speed: float = 60.0, port: int = 0,
                       settings or Settings(bot_username=setup.bot_username))
     client.budget.per_minute = USER_KEY_PER_MINUTE  # of the key's 20, as the daemon keeps
     service.start()
-    return LiveRehearsal(server, setup, service, store, database, keys, topic_id, client)
+    return LiveRehearsal(server, setup, service, store, database, keys, topic_id, client, record)
 
 
 def _open_thread(forum: Forum, setup: GameSetup) -> int:
@@ -199,8 +203,10 @@ def rehearse_command(args) -> int:
     finally:
         saved = live.export(Path(f"{stem}-thread.json"))
         live.stop()
-    print(f"stopped; the thread is saved in {saved} (replay it: modbot replay {args.game} "
-          f"{saved})")
+    print(f"stopped; the thread is saved in {saved}. The rehearsal's record (its game file "
+          f"{live.record} and its database) reads the same in:")
+    for line in commands(live.record or Path(args.game), live.database, saved):
+        print(f"  {line}")
     return 0
 
 
@@ -215,7 +221,9 @@ def _introduction(live: LiveRehearsal, speed: float, keys: Path) -> list[str]:
         f"accounts: {setup.bot_username} (the bot), {', '.join(setup.storytellers)} "
         f"(Storyteller{'s' if len(setup.storytellers) != 1 else ''}), "
         f"{', '.join(s.name for s in setup.seats)}; their API keys: {keys}",
-        f"database: {live.database} (new for each rehearsal)",
+        f"database: {live.database} (new for each rehearsal); the game file it plays: "
+        f"{live.record} (yours, with the thread's id, the accounts' ids and the least time "
+        "to act at this speed)",
         "Open the forum in a browser, choose whom you are viewing as at the top, and play. "
         "Ctrl-C stops the forum and the bot.",
     ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from ..core import GameSetup, PhaseLengths, Profile, Seat, character_ids
@@ -31,6 +31,7 @@ GAME_KEYS = {
     "script", "script_add", "bluffs", "remind_before_lock", "hand_nudge_hours", "fabled", "revolutionary",
     "lil_monsta", "picture", "vote_counts", "vote_forms", "prod_hours", "backups", "reveal",
     "signup_topic_id", "players_max", "signups_close", "storyteller_ids", "backup_ids", "bot_id",
+    "shortest_window_minutes",
 }
 SEAT_KEYS = {"player", "user_id", "aliases", "dead", "ghost_vote", "traveller", "character", "thinks",
              "alignment", "evil_team", "bluffs"}
@@ -127,7 +128,18 @@ def parse_game(text: str, path: str = "<game file>", base: Path | None = None) -
         revolutionary=revolutionary_from_file(lines, game, seats, fabled),
         user_ids=_user_ids(lines, data.get("seat"), game),
         lil_monsta=_lil_monsta(lines, game, script),
+        shortest_window=_shortest_window(lines, game),
     )
+
+
+def _shortest_window(lines: _Lines, game: dict) -> timedelta:
+    """A rehearsal's least time to act, in minutes (`modbot rehearse` writes it: a window the
+    rules make shorter lasts this long at its speed); 0 (a live game): the rules' own."""
+    key = "shortest_window_minutes"
+    value = game.get(key, 0)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        raise lines.error(lines.game_key(key), f"game.{key}: minutes, a number >= 0")
+    return timedelta(minutes=value)
 
 
 def _lil_monsta(lines: _Lines, game: dict, script) -> bool:

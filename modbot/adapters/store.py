@@ -5,7 +5,8 @@ tick that changed something) is the source of truth; the game state is rebuilt b
 through the pure core. Derived `EventRow`s are the audit trail. `OutboxRow`s are posts the bot
 owes the forum, keyed deterministically (a re-derived row is ignored, never duplicated).
 `Store.commit()` writes inputs, events, outbox rows and cursors in ONE transaction, so a crash
-leaves all of a batch or none of it.
+leaves all of a batch or none of it; the posts' words are rendered before it (rendering.py),
+so a template's mistake holds that post only. The tables are in store_models.py.
 
 SQLite (WAL) by default, file created on first use; PostgreSQL when the URL says so. Schema
 changes go through `MIGRATIONS`, applied in order and recorded in `schema_version`.
@@ -28,103 +29,24 @@ from playhouse.db_url import connect
 
 from .migrations import MIGRATIONS
 from .outgoing import Batch
+from .rendering import rendered
+from .store_models import (
+    MODELS,
+    CursorRow,
+    EventRow,
+    GameRow,
+    InputRow,
+    OutboxRow,
+    PictureRow,
+    SchemaVersion,
+    SnapshotRow,
+    ThreadReadRow,
+    proxy,
+)
 
 DEFAULT_URL = "sqlite:///data/modbot.sqlite"
-proxy = peewee.DatabaseProxy()
-
-
-class _Model(peewee.Model):
-    id = peewee.AutoField()  # what peewee gives every model unsaid; said, so mypy knows it
-
-    class Meta:
-        database = proxy
-        legacy_table_names = False
-
-
-class SchemaVersion(_Model):
-    version = peewee.IntegerField()
-
-
-class GameRow(_Model):
-    key = peewee.CharField(unique=True)  # the game's topic id as text
-    name = peewee.CharField()
-    last_post_number = peewee.IntegerField(default=0)
-    seal_salt = peewee.CharField(null=True)  # the seal's secret salt (v10; app/seal_salt.py)
-
-
-class InputRow(_Model):
-    game = peewee.ForeignKeyField(GameRow, backref="inputs", on_delete="CASCADE")
-    kind = peewee.CharField()  # post | pm | tick | edit
-    post_id = peewee.IntegerField(null=True)
-    topic_id = peewee.IntegerField(null=True)  # the PM topic of a `pm` input (schema v2)
-    shared = peewee.BooleanField(null=True)  # a `pm` whose topic has players in it (v3)
-    participants = peewee.TextField(null=True)  # a `pm`'s conversation, usernames (v4)
-    post_number = peewee.IntegerField(null=True)
-    author = peewee.CharField(null=True)
-    at = peewee.CharField()  # ISO time: created_at of the post, or the tick's time
-    raw = peewee.TextField(null=True)  # type: ignore[assignment]  # hides Model.raw
-    raw_sha1 = peewee.CharField(null=True)
-
-    class Meta:
-        indexes = ((("game", "kind", "post_id"), False),)
-
-
-class EventRow(_Model):
-    game = peewee.ForeignKeyField(GameRow, backref="events", on_delete="CASCADE")
-    input = peewee.ForeignKeyField(InputRow, null=True, on_delete="CASCADE")
-    type = peewee.CharField()
-    data = peewee.TextField()
-
-
-class OutboxRow(_Model):
-    key = peewee.CharField(unique=True)
-    thread = peewee.CharField(index=True)  # posts of one thread go out in id order
-    kind = peewee.CharField(default="post")  # post | status | edit
-    topic_id = peewee.IntegerField(null=True)
-    recipients = peewee.CharField(null=True)  # for a new PM topic
-    title = peewee.CharField(null=True)
-    raw = peewee.TextField()  # type: ignore[assignment]  # hides Model.raw
-    status = peewee.CharField(default="pending", index=True)  # pending | sent | failed
-    attempts = peewee.IntegerField(default=0)
-    not_before = peewee.FloatField(default=0)
-    first_attempt = peewee.FloatField(null=True)  # wall time of the first attempt (v5)
-    post_id = peewee.IntegerField(null=True)
-    post_number = peewee.IntegerField(null=True)
-    last_error = peewee.TextField(null=True)
-    edit_of = peewee.CharField(null=True)  # kind "edit": the key of the post it rewrites (v7)
-
-
-class CursorRow(_Model):
-    name = peewee.CharField(unique=True)
-    value = peewee.BigIntegerField()
-
-
-class PictureRow(_Model):
-    """A picture a post embeds (v6): keyed by the PNG's SHA-1, uploaded once, its
-    `upload://` address kept so a retried post never uploads it again."""
-    sha1 = peewee.CharField(unique=True)
-    png = peewee.BlobField()
-    short_url = peewee.CharField(null=True)
-
-
-class SnapshotRow(_Model):
-    """A game's runtime memory after folding its first `inputs` inputs (v8): a cache of the
-    fold, trusted only by the code and set-up of `version` (see app/snapshot.py)."""
-    game = peewee.ForeignKeyField(GameRow, unique=True, on_delete="CASCADE")
-    inputs = peewee.IntegerField()
-    version = peewee.CharField()
-    data = peewee.BlobField()
-
-
-class ThreadReadRow(_Model):
-    """A long thread read part of the way (v9): the posts read so far and the ids still to
-    read, as JSON, so a rebuild keeps its place across restarts (app/rebuild.py)."""
-    key = peewee.CharField(unique=True)  # topic id and the read's query parameters
-    data = peewee.BlobField()
-
-
-MODELS = [SchemaVersion, GameRow, InputRow, EventRow, OutboxRow, CursorRow, PictureRow,
-          SnapshotRow, ThreadReadRow]
+__all__ = ["DEFAULT_URL", "MODELS", "CursorRow", "EventRow", "GameRow", "InputRow", "OutboxRow",
+           "PictureRow", "SchemaVersion", "SnapshotRow", "Store", "ThreadReadRow", "proxy"]
 
 
 class Store:
@@ -224,7 +146,13 @@ class Store:
 
     # -- the one transaction ----------------------------------------------------------------
 
-    def commit(self, batch: Batch) -> None:
+    def commit(self, batch: Batch) -> dict[str, str]:
+        """One transaction; the posts' words rendered before it (rendering.py). Returns the
+        posts held because their words failed to render (key -> error)."""
+        keys = [out.key for out in batch.outbox]
+        statuses = {r.key: r.status for r in OutboxRow.select(OutboxRow.key, OutboxRow.status)
+                    .where(OutboxRow.key.in_(keys))} if keys else {}
+        words, held = rendered(batch.outbox, statuses)
         with self.db.atomic():
             input_ids: dict[int, int] = {}
             for index, (game_id, fields) in enumerate(batch.inputs):
@@ -240,14 +168,21 @@ class Store:
                         (OutboxRow.key == out.edit_of) & (OutboxRow.status == "pending")
                         & (OutboxRow.attempts == 0)).execute()
                     continue
+                if out.key not in words and out.key not in held:
+                    continue  # stored already: nothing to render, nothing to write
+                raw, pictures = words.get(out.key, ("", ()))
+                status, error = ("held", held[out.key]) if out.key in held else ("pending", None)
                 # ON CONFLICT (key) only: SQLite's INSERT OR IGNORE would also swallow a
-                # NOT NULL violation and lose the post silently.
+                # NOT NULL violation and lose the post silently. (A conflict is a held row.)
                 OutboxRow.insert(key=out.key, thread=out.thread, kind=out.kind,
                                  topic_id=out.topic_id, recipients=",".join(out.recipients) or None,
-                                 title=out.title, raw=out.raw, edit_of=out.edit_of).on_conflict(
-                    conflict_target=[OutboxRow.key], update={OutboxRow.key: OutboxRow.key}
+                                 title=out.title, raw=raw, edit_of=out.edit_of, status=status,
+                                 last_error=error).on_conflict(
+                    conflict_target=[OutboxRow.key], update={OutboxRow.raw: raw,
+                                                             OutboxRow.status: status,
+                                                             OutboxRow.last_error: error}
                 ).execute()
-                for sha1, png in out.pictures:
+                for sha1, png in pictures:
                     PictureRow.insert(sha1=sha1, png=png).on_conflict(
                         conflict_target=[PictureRow.sha1],
                         update={PictureRow.sha1: PictureRow.sha1}).execute()
@@ -261,6 +196,7 @@ class Store:
             for game_id, number in batch.last_post_numbers.items():
                 GameRow.update(last_post_number=number).where(
                     (GameRow.id == game_id) & (GameRow.last_post_number < number)).execute()
+        return held
 
     # -- outbox -----------------------------------------------------------------------------
 
@@ -388,6 +324,11 @@ class Store:
 
     def mark_failed(self, row: OutboxRow, error: str) -> None:
         OutboxRow.update(status="failed", last_error=error).where(OutboxRow.id == row.id).execute()
+
+    def held(self, prefix: str) -> list[OutboxRow]:
+        """The posts of a game (`prefix`: its key prefix) held: their words failed to render."""
+        return list(OutboxRow.select().where((OutboxRow.status == "held") & (
+            OutboxRow.key.startswith(prefix))).order_by(OutboxRow.id))
 
     def outbox_counts(self) -> dict[str, int]:
         query = cast("Iterable[dict]", OutboxRow.select(

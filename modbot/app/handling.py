@@ -31,6 +31,7 @@ from ..adapters.store import Store
 from .conversation_guard import ConversationGuard
 from .identities import Identities
 from .late import is_late
+from .outbox_hooks import OutboxHooks
 from .own_edits import with_edit_notice
 from .pm_routing import Ask, Member, PmRouter, member
 from .rebuild import Adoption
@@ -55,6 +56,7 @@ class Handling:
     bot_id: int | None
     conversations: ConversationGuard | None
     watermark: Watermark
+    hooks: OutboxHooks
     _edited: Callable[[GameRuntime, ForumPost], int]  # Intake's
 
     def handle_in_order(self, thread: dict[GameRuntime, list[ForumPost]], pms: list[ForumPost],
@@ -285,7 +287,8 @@ class Handling:
         batch.outbox = outgoing
         if self.adopt:
             batch.adopted = self.adopt.adopted(outgoing, replaying=self.rebuilding is not None)
-        self.store.commit(batch)
+        for key, error in self.store.commit(batch).items():  # words that failed to render
+            self.hooks.held(key, error)
 
 
 def _past(game: GameRuntime, at: datetime, limit: datetime | None) -> bool:

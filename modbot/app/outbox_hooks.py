@@ -11,13 +11,14 @@ The outbox (adapters/outbox.py) knows rows, not games. For a private row it asks
 and it reports back: a conversation it opened (`opened`: the PM router knows who is in it), an
 intruder found in a conversation (`intruder`), the day's new
 conversations spent (`pm_limit`), slow mode or the day's edits delaying it (`limit`), a post
-refused for good (`failure_report`). Each answer goes
-to the row's game's Storytellers.
+refused for good (`failure_report`), and, from the store, a post whose words failed to render
+(`held`). Each answer goes to the row's game's Storytellers.
 """
 
 from __future__ import annotations
 
 import time
+from types import SimpleNamespace
 
 from .conversation_guard import intrusion_notes
 from .render import later
@@ -122,6 +123,17 @@ class OutboxHooks:
             game.state.setup.storytellers, f"limit:{kind}{when}",
             later("forum_limit.md.j2", kind=kind, bot=self.service.settings.bot_username,
                   minutes=max(1, round(seconds / 60)), hours=max(1, round(seconds / 3600))))])
+
+    def held(self, key: str, error: str) -> None:
+        """A post whose words failed to render is held (adapters/rendering.py): its game's
+        Storytellers are told once, with its key and the error; the game goes on, and the post
+        is rendered again when the bot next starts."""
+        game = self.game_of(SimpleNamespace(key=key))
+        if game is None or ":held:" in key:  # a note about a held post held itself: logged
+            return
+        self.service.commit_outgoing([game.reactor.note_to_storytellers(
+            game.state.setup.storytellers, f"held:{key.split(':', 1)[1]}",
+            later("post_held.md.j2", key=key, error=error))])
 
     def lost_post(self, row, why: str) -> None:
         """A post the bot keeps up to date was deleted, moved or hidden by someone else: it

@@ -16,6 +16,7 @@ refused, to the Storytellers. The thread gets only the templates in `PUBLIC_TEMP
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
@@ -79,6 +80,7 @@ class Reactor:
     hinted: dict[str, datetime] = field(default_factory=dict)  # player -> last soft answer
     welcomed: bool = False  # the Storytellers' conversation opened (its first note)
     substituted: dict[str, str] = field(default_factory=dict)  # substitute -> replaced (lower)
+    held_posts: Callable[[], list[str]] = list  # the game's posts held (their words failed)
 
     # -- public -----------------------------------------------------------------------------
 
@@ -188,7 +190,9 @@ class Reactor:
         posted in the thread, in the Storytellers' conversation)."""
         def raw() -> str:
             status = status_text(state) if report.status else ""
-            return render("st_report.md.j2", report=report, log=log, status=status, undo=undo)
+            held = self.held_posts() if report.status else []
+            return render("st_report.md.j2", report=report, log=log, status=status, undo=undo,
+                          held=held)
 
         key = f"st:{source['channel']}:{source.get('id')}"
         if source["channel"] == "pm" and not source.get("shared"):

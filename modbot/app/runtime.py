@@ -58,6 +58,7 @@ class GameRuntime:
         self.seen: dict[int, tuple[int, str, str, str, bool]] = {}
         self.posts_by_day: dict[int, set[int]] = {}
         self.seen_pms: set[int] = set()
+        self.again: list = []  # held posts derived again by `load`, to render anew
         self.history: list[dict] = []  # every event with the input that caused it, for !log
         # what was folded, in order: (kind, value, forum post id or None for the clock)
         self.inputs: list[tuple] = []
@@ -76,13 +77,16 @@ class GameRuntime:
     def topic_id(self) -> int:
         return self.options.topic_id
 
-    def load(self, inputs, collect: bool = False) -> dict[int, list[tuple[str, dict]]]:
+    def load(self, inputs, collect: bool = False,
+             again: set[str] | frozenset[str] = frozenset()) -> dict[int, list[tuple[str, dict]]]:
         """Fold the stored inputs (at start-up): their posts went out long ago, so nothing
         is rendered; only the keys and the reactor's memory are rebuilt. With `collect`, the
-        events each input derives now, by input id (for the upgrade check)."""
+        events each input derives now, by input id (for the upgrade check); the posts whose
+        keys are in `again` (held: their words failed to render) are kept in `self.again`."""
         derived: dict[int, list[tuple[str, dict]]] = {}
         for row in inputs:  # the posts each derives are never read, so never rendered
             step = self.apply_input(row)
+            self.again.extend(out for out in step.outgoing if out.key in again)
             if collect:
                 derived[row.id] = step.events
         return derived

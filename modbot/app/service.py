@@ -34,12 +34,12 @@ adopted, never posted again.
 6. the outbox drains; a private post into an existing conversation first checks who is in it
    (`conversation_guard.py`).
 A key the forum refuses (revoked) is said once and retried with backoff; no forum error ends
-the cycle's caller.
+the cycle's caller. A post whose words fail to render is held (adapters/rendering.py).
 
 `Service` is this module's start-up, cycle and outbox coordination, with the reading in
-`Intake` (intake.py) and the handling of each input in `Handling` (handling.py).
-Each post's input row, its events, the posts it causes and the cursors commit in one
-transaction. All rule decisions use the posts' `created_at`; `now` only moves the clock.
+`Intake` (intake.py) and the handling of each input in `Handling` (handling.py). Each post's
+input row, its events, the posts it causes and the cursors commit in one transaction. All
+rule decisions use the posts' `created_at`; `now` only moves the clock.
 """
 
 from __future__ import annotations
@@ -205,11 +205,13 @@ class Service(Handling, Intake):
                               pictures=setup.pictures, vote_counts=setup.vote_counts,
                               name=setup.name)
         runtime = GameRuntime(setup, options, row.id)
+        runtime.reactor.held_posts = lambda: [r.key for r in self.store.held(options.key + ":")]
+        held = set(runtime.reactor.held_posts())  # folded, so their words are rendered again
         changed = self.store.cursor(version_cursor(options.key)) != rules_version()
-        restored = not changed and self.snapshots.restore(runtime)
+        restored = not changed and not held and self.snapshots.restore(runtime)
         if not restored:
             inputs = self.store.inputs(row.id)
-            derived = runtime.load(inputs, collect=changed and bool(inputs))
+            derived = runtime.load(inputs, collect=changed and bool(inputs), again=held)
             if changed:  # the rules changed since this game's events were stored: compare
                 self.store.commit(check_history(self.store, runtime, inputs, derived))
         runtime.last_post_number = max(runtime.last_post_number, row.last_post_number)
@@ -226,6 +228,8 @@ class Service(Handling, Intake):
             raise ConfigurationError(f"game {setup.name!r}: topic {setup.topic_id} not found "
                                      "(or the bot cannot see it)") from exc
         self.games[topic_id] = runtime
+        if runtime.again:  # held posts, rendered again (adapters/rendering.py)
+            self.commit_outgoing(runtime.again)
 
     def _bind(self, game: GameRuntime, upgrade: bool) -> None:
         """Bind the game's places to their user ids (identities.py) before its first read: the

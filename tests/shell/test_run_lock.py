@@ -3,7 +3,6 @@ with one line, on SQLite and on PostgreSQL, and the lock goes with the process t
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import textwrap
@@ -13,22 +12,13 @@ import pytest
 from modbot.adapters.run_lock import AlreadyRunning, RunLock
 from modbot.rehearsal import DEMO_GAME
 
-from ..conftest import POSTGRES_URL, postgres_available
+from ..conftest import postgres_url
 from ..helpers import run_modbot
-
-
-def _postgres() -> str:
-    why = postgres_available()
-    if why is not None:
-        if os.environ.get("CI"):
-            pytest.fail(f"PostgreSQL is required in CI ({POSTGRES_URL}): {why}")
-        pytest.skip(f"PostgreSQL not reachable at {POSTGRES_URL}: {why}")
-    return POSTGRES_URL
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def url(request, tmp_path):
-    return f"sqlite:///{tmp_path}/modbot.sqlite" if request.param == "sqlite" else _postgres()
+    return f"sqlite:///{tmp_path}/modbot.sqlite" if request.param == "sqlite" else postgres_url()
 
 
 def test_a_second_lock_on_the_same_database_is_refused_until_the_first_is_released(url):

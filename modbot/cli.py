@@ -22,10 +22,10 @@ def main(argv: list[str] | None = None) -> int:
     file_errors: tuple[type[Exception], ...] = (_Never,)
     try:
         from . import cli_commands
-        from .app.daemon import ConfigError
+        from .adapters.forum import ConfigurationError
         from .files.gamefile import GameFileError
         from .files.threadfile import ThreadFileError
-        file_errors = (GameFileError, ThreadFileError, ConfigError)
+        file_errors = (GameFileError, ThreadFileError, ConfigurationError)
         status = getattr(cli_commands, args.command)(args)
         sys.stdout.flush()  # here, where a reader that left early can be told apart
         return status

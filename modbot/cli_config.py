@@ -7,9 +7,10 @@ import sys
 
 def config_or_none(args):
     """The configuration `--config` names, or None after one line saying what is wrong."""
-    from .app.daemon import ConfigError, load_config
+    from .adapters.forum import ConfigurationError
+    from .app.daemon import load_config
     try:
         return load_config(args.config)
-    except ConfigError as exc:
+    except ConfigurationError as exc:
         print(f"modbot: {exc}", file=sys.stderr)
         return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from datetime import datetime
 
-from .adapters.forum import ConfigurationError, ForumError
+from .adapters.forum import ConfigurationError, CredentialsRejected, ForumError
 from .adapters.store import Store
 from .app.daemon import clock_for
 from .app.reactions import title_forms
@@ -54,7 +54,7 @@ def recover(config, names: list[str], *, replace: bool = False, out=print) -> in
         out(f"Outbox: {counts.get('sent', 0)} sent, {counts.get('pending', 0)} pending, "
             f"{counts.get('failed', 0)} failed.")
         return 0
-    except ConfigurationError as exc:
+    except (ConfigurationError, CredentialsRejected) as exc:
         out(f"modbot: {exc}")
         return 3
     except ForumError as exc:
@@ -79,7 +79,8 @@ def _recover_one(service: Service, setup, now: datetime) -> str:
                 f"{setup.topic_id}: nothing to recover (modbot run starts it as a new game)")
     with service.store.db.atomic():  # the old rows go only if the rebuild succeeds
         service.store.forget_game(str(setup.topic_id), f"{key}:")
-        service.start_game(setup, now)
+        while not service.start_game(setup, now):  # a long thread: read on, a few pages at a time
+            pass
     done = service.rebuilt[setup.topic_id]
     lost = len(done.left_out) + len(done.unmatched)
     return (f"game {setup.name}: rebuilt from {done.thread_posts} thread posts and {done.pms} "

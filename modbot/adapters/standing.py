@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from .forum import ConfigurationError, CredentialsRejected, ForumClient, PermanentError, TransientError
+from .forum import ConfigurationError, ForumClient, PermanentError, TransientError
 from .store import OutboxRow
 
 log = logging.getLogger("modbot.adapters.outbox")
@@ -55,7 +55,7 @@ class Standing:
         try:
             sent = send(row)
         except (PermanentError, ConfigurationError) as refused:
-            if isinstance(refused, CredentialsRejected) or not self._silenced_now():
+            if not self._silenced_now():
                 raise
             self._silence_met(row, refused)
             raise _held(RECHECK) from refused

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from ..adapters.budget import Budget, Priority
 from ..adapters.forum import (
     ConfigurationError,
+    CredentialsRejected,
     ForumError,
     NotFound,
     OverBudget,
@@ -89,7 +90,7 @@ class BusWatch:
                 fresh = any(self.last.get(c, -1) < 0 for c in self.channels())
                 if not self.poll_once() and not fresh:  # the hold ended quietly: maybe wait
                     self.stopping.wait(self.pace())
-            except (NotFound, ConfigurationError, PermanentError) as exc:
+            except (NotFound, ConfigurationError, CredentialsRejected, PermanentError) as exc:
                 self.refused = str(exc)
                 log.warning("the forum refuses MessageBus (%s): polling only", exc)
                 return

@@ -18,7 +18,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from ..adapters.budget import DAY_CURSOR, restore_day
-from ..adapters.forum import ConfigurationError, ForumClient, ForumError, TransientError
+from ..adapters.forum import (
+    ConfigurationError,
+    CredentialsRejected,
+    ForumClient,
+    ForumError,
+    TransientError,
+)
 from ..adapters.outgoing import Batch
 from ..adapters.run_lock import AlreadyRunning, RunLock
 from ..adapters.store import DEFAULT_URL, Store
@@ -35,10 +41,6 @@ BOT_KEYS = {"poll_seconds", "database_url", "vote_count_minutes", "settle_second
             "sweep_minutes", "post_spacing", "close_topic_at_night", "max_backoff", "guide_url",
             "snapshot_seconds", "names_minutes", "requests_per_minute", "message_bus",
             "bus_sweep_seconds"}
-
-
-class ConfigError(ValueError):
-    pass
 
 
 @dataclass
@@ -78,38 +80,38 @@ def load_config(path: str | Path, environ=os.environ) -> Config:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot read ({exc.strerror})") from exc
+        raise ConfigurationError(f"{path}: cannot read ({exc.strerror})") from exc
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from exc
+        raise ConfigurationError(f"{path}: not valid TOML: {exc}") from exc
     forum, bot = data.get("forum", {}), data.get("bot", {})
     _known(path, "forum", forum, FORUM_KEYS)
     _known(path, "bot", bot, BOT_KEYS)
     url = str(forum.get("url", ""))
     if not url.startswith(("http://", "https://")):
-        raise ConfigError(f"{path}: forum.url must be an http(s) URL, got {url!r}")
+        raise ConfigurationError(f"{path}: forum.url must be an http(s) URL, got {url!r}")
     key_env = str(forum.get("api_key_env", "MODBOT_API_KEY"))
     key_file, client_id = forum.get("user_api_key_file"), None
     if key_file is not None:  # the bot's own User API key (`modbot login`)
         if "api_key_env" in forum:
-            raise ConfigError(f"{path}: give forum.user_api_key_file or forum.api_key_env, "
+            raise ConfigurationError(f"{path}: give forum.user_api_key_file or forum.api_key_env, "
                               "not both")
         key_file = str(Path(key_file) if Path(key_file).is_absolute()
                        else (path.parent / str(key_file)).resolve())
         try:
             saved = load_key(key_file)
         except UserKeyError as exc:
-            raise ConfigError(str(exc)) from None
+            raise ConfigurationError(str(exc)) from None
         api_key, client_id = saved.key, saved.client_id
     else:
         api_key = environ.get(key_env, "")
     if not api_key:
-        raise ConfigError(f"{path}: the API key is read from the environment variable "
+        raise ConfigurationError(f"{path}: the API key is read from the environment variable "
                           f"{key_env}, which is not set (or run `modbot login` and name its "
                           "file as forum.user_api_key_file)")
     games = [str(Path(g["file"]) if Path(g["file"]).is_absolute()
                  else (path.parent / g["file"]).resolve()) for g in data.get("game", [])]
     if not games:
-        raise ConfigError(f"{path}: list at least one [[game]] with file = \"...\"")
+        raise ConfigurationError(f"{path}: list at least one [[game]] with file = \"...\"")
     username = str(forum.get("username", "modbot"))
     settings = Settings(bot_username=username, **{k: bot[k] for k in (
         "vote_count_minutes", "settle_seconds", "sweep_minutes", "post_spacing",
@@ -118,7 +120,7 @@ def load_config(path: str | Path, environ=os.environ) -> Config:
     rehearsal = data.get("rehearsal", {})
     _known(path, "rehearsal", rehearsal, {"start", "speed", "clock"})
     if rehearsal.get("clock", "forum") != "forum":
-        raise ConfigError(f"{path}: rehearsal.clock can only be \"forum\" (the sandbox's clock)")
+        raise ConfigurationError(f"{path}: rehearsal.clock can only be \"forum\" (the sandbox's clock)")
     start = rehearsal.get("start")
     if isinstance(start, str):
         start = datetime.fromisoformat(start)
@@ -142,7 +144,7 @@ def configured_database(path: str | Path) -> str | None:
     try:
         bot = tomllib.loads(path.read_text(encoding="utf-8")).get("bot", {})
     except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read the configuration ({exc})") from exc
+        raise ConfigurationError(f"{path}: cannot read the configuration ({exc})") from exc
     url = bot.get("database_url")
     return _beside(path, str(url), []) if url else None
 
@@ -169,7 +171,7 @@ def _beside(config: Path, url: str, notices: list[str]) -> str:
 def _known(path: Path, table: str, values: dict, allowed: set[str]) -> None:
     unknown = set(values) - allowed
     if unknown:
-        raise ConfigError(f"{path}: [{table}] has unknown key(s) {', '.join(sorted(unknown))}")
+        raise ConfigurationError(f"{path}: [{table}] has unknown key(s) {', '.join(sorted(unknown))}")
 
 
 class RehearsalClock:
@@ -235,7 +237,7 @@ def _start(service: Service, config: Config, stop: Stop) -> int | None:
         try:
             service.start()
             return None
-        except ConfigurationError as exc:
+        except (ConfigurationError, CredentialsRejected) as exc:
             log.error("cannot start: %s", exc)
             return 3
         except TransientError as exc:
@@ -257,7 +259,7 @@ def run(config: Config, *, max_cycles: int | None = None) -> int:
     try:
         lock = RunLock.take(config.database_url)
     except AlreadyRunning:
-        raise ConfigError(f"another modbot is already running on {config.database_url}: stop "
+        raise ConfigurationError(f"another modbot is already running on {config.database_url}: stop "
                           "it first, or give this one a database of its own (database_url in "
                           "the configuration)") from None
     try:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from ..adapters.forum import (
     ConfigurationError,
+    CredentialsRejected,
     ForumClient,
     ForumError,
     NotFound,
@@ -93,7 +94,7 @@ def preflight(client: ForumClient, username: str, game_files: list[str],
 def _account(client: ForumClient, username: str, found: Findings, key_kind: str) -> bool:
     try:
         me = client.current_user()
-    except (ConfigurationError, PermanentError) as exc:
+    except (ConfigurationError, CredentialsRejected, PermanentError) as exc:
         if exc.status not in (401, 403):
             found.problems.append(f"the forum at {client.host} is not a Discourse answering "
                                   f"the API ({exc}): check forum.url")

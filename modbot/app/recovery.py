@@ -19,13 +19,28 @@ from ..adapters.outgoing import Batch
 from ..adapters.port import ForumPost
 from ..core import GameState
 from .pm_routing import member, waiting_member
-from .reactions import WELCOME
-from .rebuild import Rebuilt, gather, unmatched
+from .reactions import WELCOME, title_forms
+from .rebuild import Rebuilt, gather, ran_before, unmatched
 from .render import later
 from .runtime import GameRuntime
 from .seal_salt import keep_salt, recovered_salt
 
 log = logging.getLogger("modbot.app.recovery")
+
+
+def first_read(service, game: GameRuntime, now: datetime | None) -> bool:
+    """A game with nothing stored: new, or run before from a database since lost (the bot's
+    own marked posts in its thread or its PMs for the game say which: rebuild.py). False
+    while its thread is not all read (a long one: a few pages a cycle, thread_reads.py)."""
+    posts = service.long_reads.read(service.client, game.topic_id, show_deleted="true")
+    if posts is None:
+        return False
+    if ran_before(service.client, service.settings.bot_username, game.options.key,
+                  game.topic_id, posts, title_forms(game.options.name, game.topic_id)):
+        service.rebuilt[game.topic_id] = rebuild_game(service, game, now, posts)
+    else:
+        service.handle_in_order({game: posts}, [])
+    return True
 
 
 def rebuild_game(service, game: GameRuntime, now: datetime | None,

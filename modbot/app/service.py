@@ -73,15 +73,15 @@ from .intake import Intake, Wake, listed_topics
 from .outbox_hooks import OutboxHooks
 from .own_edits import OwnEdits
 from .pm_routing import PmRouter
-from .reactions import GameOptions, title_forms
-from .rebuild import Adoption, Rebuilt, ran_before
-from .recovery import rebuild_game
+from .reactions import GameOptions
+from .rebuild import Adoption, Rebuilt
+from .recovery import first_read
 from .render import later
 from .runtime import GameRuntime
 from .seal_salt import salted
 from .settings import Settings
 from .snapshot import Snapshots
-from .thread_reads import PagedReads, StillReading, read_thread
+from .thread_reads import PagedReads
 from .upgrade import check_history, rules_version, version_cursor
 from .watermark import Watermark
 
@@ -195,7 +195,7 @@ class Service(Handling, Intake):
             raise ConfigurationError(f"game {setup.name!r}: topic {setup.topic_id} not found "
                                      "(or the bot cannot see it)") from exc
 
-    def start_game(self, setup: GameSetup, now: datetime | None = None) -> None:
+    def start_game(self, setup: GameSetup, now: datetime | None = None) -> bool:
         topic_id = topic_of(setup)
         setup = salted(self.store, setup, topic_id)  # the seal's secret (seal_salt.py)
         row = self.store.game(str(topic_id), setup.name)
@@ -222,14 +222,15 @@ class Service(Handling, Intake):
                 caught = self.catch_up(runtime)
                 log.info("game %s: %d inputs %s, %d new posts caught up", setup.name, folded,
                          "restored from its snapshot" if restored else "replayed", caught)
-            else:
-                self._first_read(runtime, now)
+            elif not first_read(self, runtime, now):
+                return False  # a long thread: read a few pages a cycle (thread_reads.py)
         except NotFound as exc:
             raise ConfigurationError(f"game {setup.name!r}: topic {setup.topic_id} not found "
                                      "(or the bot cannot see it)") from exc
         self.games[topic_id] = runtime
         if runtime.again:  # held posts, rendered again (adapters/rendering.py)
             self.commit_outgoing(runtime.again)
+        return True
 
     def _bind(self, game: GameRuntime, upgrade: bool) -> None:
         """Bind the game's places to their user ids (identities.py) before its first read: the
@@ -252,17 +253,6 @@ class Service(Handling, Intake):
     def save_snapshots(self, every: float | None = None) -> None:
         """Snapshot the games with new inputs (see snapshot.py); `every=0` at a stop."""
         self.snapshots.save(self.games.values(), every)
-
-    def _first_read(self, game: GameRuntime, now: datetime | None) -> None:
-        """A game with nothing stored: new, or run before from a database since lost (the bot's
-        own marked posts in its thread or its PMs for the game say which). See rebuild.py."""
-        posts = read_thread(self.client, game.topic_id, reads=self.long_reads,
-                            show_deleted="true")  # a few pages a cycle: StillReading till done
-        if ran_before(self.client, self.settings.bot_username, game.options.key, game.topic_id,
-                      posts, title_forms(game.options.name, game.topic_id)):
-            self.rebuilt[game.topic_id] = rebuild_game(self, game, now, posts)
-        else:
-            self.handle_in_order({game: posts}, [])
 
     @property
     def started(self) -> Outbox:
@@ -322,12 +312,11 @@ class Service(Handling, Intake):
                 tell_held(self.store, setup, unknown)
             elif unknown is None:
                 try:
-                    self.start_game(setup, now)
+                    if not self.start_game(setup, now):  # its long thread: read on next time
+                        self._tell_reading(setup)
+                        put_off.append(setup.name)
+                        continue
                     self.client.budget.due_waiting = self.store.due_count()  # what it owes
-                except StillReading:
-                    self._tell_reading(setup)
-                    put_off.append(setup.name)
-                    continue
                 except OverBudget:  # its reads wait for the budget's next tokens
                     log.info("game %s: start-up waits for the request budget", setup.name)
                     put_off.append(setup.name)

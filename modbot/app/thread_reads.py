@@ -10,11 +10,12 @@ id after the first chunk (`/t/{id}/post_ids.json`, TopicsController#post_ids in 
 app/controllers/topics_controller.rb, which skips the chunk limit), then `IDS_A_READ` posts a
 request by id (`/t/{id}/posts.json?post_ids[]=…`; lib/topic_view.rb `filter_posts_by_ids`
 sets no chunk limit, and 50 ids keep the address near a kilobyte, far under a proxy's limit):
-2 + 60 requests for 3,000 posts rather than 150, one for a thread of under 20. At most `pages` of them an attempt (and what
-the background share of the budget allows: budget.py), so the other games are served between;
-`StillReading` says it is not done. Its place (the posts read, the ids still to read) is kept
-in the store after every attempt, so an error, a 429 or a restart mid-way loses nothing read,
-and each post is read once. Posts made after the id list was taken are read by the live loop,
+2 + 60 requests for 3,000 posts rather than 150, one for a thread of under 20. At most
+`pages` of them an attempt (and what the background share of the budget allows: budget.py),
+so the other games are served between; a read not done yet answers None (a game waiting for
+its thread is not an error). Its place (the posts read, the ids still to read) is kept in the
+store after every attempt, so an error, a 429 or a restart mid-way loses nothing read, and
+each post is read once. Posts made after the id list was taken are read by the live loop,
 after the thread's last post number, once the game runs.
 """
 
@@ -28,10 +29,6 @@ CHUNK = 20  # posts a read by post number (Discourse's posts_chunksize)
 IDS_A_READ = 50
 
 
-class StillReading(ForumError):
-    """A long thread is being read a few pages a cycle (`PagedReads`): not done yet."""
-
-
 class PagedReads:
     """Whole-thread reads that keep their place (in memory and in `store`)."""
 
@@ -40,7 +37,9 @@ class PagedReads:
         self.store = store
         self.partial: dict[str, dict] = {}  # read key -> {"posts": [...], "ids": [...]}
 
-    def read(self, client: ForumClient, topic_id: int, **extra) -> list[ForumPost]:
+    def read(self, client: ForumClient, topic_id: int, **extra) -> list[ForumPost] | None:
+        """The whole thread, oldest first; None while it is not all read (a few pages an
+        attempt: the next attempt goes on from where this one stopped)."""
         key = read_key(topic_id, extra)
         state = self._resume(key)
         if state is None:  # kept only if it cannot finish now (a short thread never is)
@@ -58,8 +57,7 @@ class PagedReads:
             state["ids"] = state["ids"][len(chunk):]
         if state["ids"]:
             self._keep(key, state)
-            raise StillReading(f"topic {topic_id}: {len(state['posts'])} posts read so far, "
-                               f"{len(state['ids'])} to go")
+            return None
         self._keep(key, None)
         return sorted(state["posts"], key=lambda p: p.post_number)
 
@@ -106,12 +104,9 @@ def read_key(topic_id: int, extra: dict) -> str:
 
 
 def read_thread(client: ForumClient, topic_id: int, *, after: int = 0,
-                reads: PagedReads | None = None, **extra) -> list[ForumPost]:
+                **extra) -> list[ForumPost]:
     """The topic's posts after post number `after` (by default all), 20 posts a request,
-    oldest first (with `reads`, the whole topic by id a few pages an attempt, raising
-    StillReading until it is done)."""
-    if reads is not None:
-        return reads.read(client, topic_id, **extra)
+    oldest first."""
     posts: list[ForumPost] = []
     while True:
         batch = client.posts_after(topic_id, after, **extra)

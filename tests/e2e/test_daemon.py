@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 import requests
 
+from modbot.adapters.forum import ConfigurationError
 from modbot.adapters.store import Store
-from modbot.app.daemon import ConfigError, load_config
+from modbot.app.daemon import load_config
 from modbot.files.gamefile import load_game, with_topic_id
 
 pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP (or a daemon process)
@@ -49,13 +50,13 @@ def test_the_bundled_config_loads():
 def test_config_errors_are_clear(tmp_path, edit, message):
     path = _config(tmp_path)
     path.write_text(edit(path.read_text()))
-    with pytest.raises(ConfigError) as info:
+    with pytest.raises(ConfigurationError) as info:
         load_config(path, environ={"MODBOT_API_KEY": "k"})
     assert message in str(info.value) and str(info.value).startswith(str(path))
 
 
 def test_missing_api_key_variable_is_named(tmp_path):
-    with pytest.raises(ConfigError, match="MODBOT_API_KEY, which is not set"):
+    with pytest.raises(ConfigurationError, match="MODBOT_API_KEY, which is not set"):
         load_config(_config(tmp_path), environ={})
 
 

@@ -12,6 +12,7 @@ import responses
 from modbot.adapters.forum import (
     JSON_TYPE,
     ConfigurationError,
+    CredentialsRejected,
     ForumClient,
     NotFound,
     PermanentError,
@@ -86,12 +87,20 @@ def test_timeouts_and_dropped_connections_are_transient(client):
 
 
 @responses.activate
-def test_bad_key_is_a_configuration_error(client):
+def test_a_refused_key_is_its_own_error_not_a_configuration_one(client):
+    """A revoked key is retried by a running daemon (a key made again works): so it is not a
+    `ConfigurationError`, which stops it; a 403 for anything else is one."""
     responses.get(f"{URL}/users/modbot.json", **_json(403, {
         "errors": ["You are not permitted to view the requested resource. The API username "
                    "or key is invalid."], "error_type": "invalid_access"}))
-    with pytest.raises(ConfigurationError, match="key is invalid"):
+    with pytest.raises(CredentialsRejected, match="key is invalid") as refused:
         client.user("modbot")
+    assert not isinstance(refused.value, ConfigurationError)
+    responses.get(f"{URL}/users/alex.json", **_json(403, {
+        "errors": ["You are not permitted to view the requested resource."],
+        "error_type": "invalid_access"}))
+    with pytest.raises(ConfigurationError):
+        client.user("alex")
 
 
 @responses.activate

@@ -13,7 +13,7 @@ from modbot.adapters.port import ForumPost
 from modbot.adapters.store import Store
 from modbot.app.deal_guard import DealGuard
 from modbot.app.identities import Identities
-from modbot.app.thread_reads import PagedReads, StillReading
+from modbot.app.thread_reads import PagedReads
 from modbot.core.state.model import GameSetup, Seat
 
 from ..sandbox_fixtures import KEY, populated
@@ -112,11 +112,11 @@ def test_a_thread_is_read_by_id_and_a_read_broken_off_goes_on_where_it_was(forum
     store = Store(f"sqlite:///{tmp_path}/reads.sqlite")
     try:
         reads = PagedReads(pages=1, store=store)
-        with pytest.raises(StillReading):
-            reads.read(ForumClient(server.url, "modbot", KEY), topic)
+        assert reads.read(ForumClient(server.url, "modbot", KEY), topic) is None  # not yet
         assert reads.progress(topic) == (70, 55)  # 20 by number, then 50 by id
         again = PagedReads(pages=2, store=store)  # a restart: the place is in the store
         posts = again.read(ForumClient(server.url, "modbot", KEY), topic)
+        assert posts is not None
         numbers = [p.post_number for p in posts]
         assert numbers == list(range(1, len(server.forum.topics[topic].posts) + 1))
         assert store.thread_read(f"{topic}:") is None  # done: nothing kept

@@ -230,6 +230,7 @@ class Service(Handling, Intake):
         self.games[topic_id] = runtime
         if runtime.again:  # held posts, rendered again (adapters/rendering.py)
             self.commit_outgoing(runtime.again)
+            runtime.again = []
         return True
 
     def _bind(self, game: GameRuntime, upgrade: bool) -> None:

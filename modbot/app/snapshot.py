@@ -5,7 +5,7 @@ A game's state is the fold of its stored inputs; folding 10,000 posts takes a se
 So the service stores, now and then (`Settings.snapshot_seconds` after the last one, when the
 game has new inputs, and when the bot stops cleanly), the runtime's memory whole: every
 attribute of the runtime but its configuration (`CONFIG`: the game file's set-up and options,
-its row id, which a restart rebuilds) and every field of its reactor but its options, so a new
+its row id, which a restart rebuilds) and every field of its reactor but its wiring, so a new
 field is kept without being listed here; the inputs `!undo` refolds go as plain tuples (they
 unpickle far faster than dataclasses). Pickled, with the number of inputs it folds. A restart
 restores it and folds only the inputs stored after it.
@@ -39,9 +39,12 @@ def memory_names(game) -> list[str]:
     return [name for name in vars(game) if name not in CONFIG]
 
 
+WIRING = ("options", "held_posts")  # the reactor's configuration and its line to the store
+
+
 def reactor_names(reactor) -> list[str]:
-    """The reactor's memory: every field but its options."""
-    return [f.name for f in dataclasses.fields(reactor) if f.name != "options"]
+    """The reactor's memory: every field but its wiring."""
+    return [f.name for f in dataclasses.fields(reactor) if f.name not in WIRING]
 
 
 def source_digest(folder: Path) -> str:

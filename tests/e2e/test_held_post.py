@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from modbot.adapters.store import OutboxRow
+from modbot.adapters.store import OutboxRow, SnapshotRow
 from modbot.app import render as render_module
 from modbot.rehearsal import day_end, demo_rehearsal
 
@@ -47,5 +47,7 @@ def test_a_template_that_raises_holds_its_post_and_the_game_goes_on(tmp_path, mo
             rehearsal.service.drain()
         assert OutboxRow.get(OutboxRow.key == held[0].key).status == "sent"
         assert held[0].key in markers(rehearsal)
+        rehearsal.service.save_snapshots(every=0)  # its memory, held posts' wiring left out
+        assert SnapshotRow.select().count() == 1
     finally:
         rehearsal.stop()

@@ -16,6 +16,7 @@ refused, to the Storytellers. The thread gets only the templates in `PUBLIC_TEMP
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -40,7 +41,7 @@ from ..core import (
 from .catalogue import rejection_words, words
 from .grimoire_status import status_text
 from .render import dated, later, render, render_notice
-from .vote_counts import VoteCounts
+from .vote_counts import CountPost, VoteCounts
 
 # The only templates ever posted in the game thread. None receives the grimoire: their views
 # are built from public facts (seats, votes, phases, deaths); the leak test checks both.
@@ -99,7 +100,7 @@ class Reactor:
         if command is not None and (command.says_anything or undo):
             out.append(self._command_answer(state, command, source, log or [], undo))
             if undo and undo.get("done") and state.today is not None:
-                out.append(self.counts.count(self, state, at, f"undo:{undo['input']}"))
+                out.append(self.vote_count(state, at, f"undo:{undo['input']}"))
         batch = tuple(events)
         ended = False
         for event in batch:
@@ -107,7 +108,7 @@ class Reactor:
                 ended = ended or notice.count == DAY_END
                 out.extend(self._told(state, notice, command, source))
         if self.counts.owed(at, self.options.vote_count_minutes) and not ended:
-            out.append(self.counts.count(self, state, at, "vc"))
+            out.append(self.vote_count(state, at, "vc"))
         if post is not None and rejections and self._answers(post, rejections):
             out.append(self._rejection_reply(post, rejections, source))
         self.counts.follow(state)
@@ -122,12 +123,13 @@ class Reactor:
             if notice.key == "requested" and \
                     self.counts.current(state, notice.moment, self.options.vote_count_minutes):
                 return [self._count_current(state, notice.moment)]
-            return [self.counts.count(self, state, notice.moment, notice.key)]
+            return [self.vote_count(state, notice.moment, notice.key)]
         if notice.count == CARRIED:
-            return self.counts.carried(self, state, notice)
+            return [self._counted(p) for p in self.counts.carried(state, notice, self.options)]
         if notice.count == DAY_END:
-            return [self.counts.day_end(self, state, notice, by_command=command is not None,
-                                        context=dated(notice.view))]
+            return [self._counted(self.counts.day_end(state, notice, self.options,
+                                                      by_command=command is not None,
+                                                      context=dated(notice.view)))]
         if notice.topic:
             return self._topic_status(notice)
         if notice.echo:  # a Storyteller's command echoed in the thread it was posted in
@@ -141,6 +143,18 @@ class Reactor:
             return [self._addressed(state, notice),  # sent when the choice came: moot
                     self._withdrawn(f"remind:{notice.view['night']}:{notice.player}")]
         return [self._addressed(state, notice)]
+
+    def vote_count(self, state: GameState, at: datetime, reason: str) -> Outgoing:
+        """A vote count of its own, now (`reason` ends its key)."""
+        return self._counted(self.counts.count(state, at, reason, self.options))
+
+    def _counted(self, count: CountPost) -> Outgoing:
+        """A post the count owes, in the game thread (an edit of the day's running count)."""
+        outgoing = self.post(count.key, count.body)
+        if count.edit_of is None:
+            return outgoing
+        return dataclasses.replace(outgoing, kind="edit",
+                                   edit_of=f"{self.options.key}:{count.edit_of}")
 
     def _withdrawn(self, key: str) -> Outgoing:
         """The game's post `key`, if the outbox has not tried to send it yet, is not sent."""

@@ -1,7 +1,9 @@
 """View models: plain dicts the templates render. Only public facts go into public views.
 
 Public views are built from the public day state (seats, nominations, votes, phases); never
-from the grimoire (a test renders every public template). What seed 001 makes public at the
+from the grimoire (a test renders every public template). A vote count's numbers are the
+core's (`count_facts`: the rules that decide the day compute them once); here they only take
+the forum's forms. What seed 001 makes public at the
 start is the core's (`characters/public_roles.py`).
 """
 
@@ -9,24 +11,8 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Any
 
-from ..core import (
-    EXILE,
-    GameState,
-    Nomination,
-    Phase,
-    about_to_die,
-    about_to_die_now,
-    is_decided,
-    leading_others,
-    leading_so_far,
-    max_possible,
-    needs,
-    population,
-    threshold_now,
-    waiting_since,
-)
+from ..core import GameState, count_facts
 
 _MD_SPECIAL = re.compile(r"([\\`*_~#|!])")
 _ENTITIES = {"@": "&#64;", "[": "&#91;", "]": "&#93;", "<": "&lt;", ">": "&gt;", "&": "&amp;",
@@ -60,75 +46,37 @@ def date_tag(at: datetime | None) -> str:
     return f'[date={at:%Y-%m-%d} time={at:%H:%M:%S} timezone="UTC"]'
 
 
-def nomination_view(state: GameState, n: Nomination, topic_id: int | None) -> dict:
-    seats = {s.name: s for s in state.seats}
-    view: dict[str, Any] = {
-        "kind": n.kind,
-        "by_butcher": n.by_butcher,
-        "nominee": n.nominee,
-        "nominator": n.nominator,
-        "post_number": n.post_number,
-        "link": f"/t/{topic_id}/{n.post_number}" if topic_id and n.post_number else None,
-        "yes": n.yes,
-        "threshold": threshold_now(state, n),
-        "population": n.living_at_close if not n.is_open else population(state, n),
-        "open": n.is_open,
-        "locked": [{"player": v.player, "vote": v.vote, "note": v.note,
-                    "ghost": v.ghost_vote_spent, "post_number": v.post_number,
-                    "link": f"/t/{topic_id}/{v.post_number}" if topic_id and v.post_number
-                    else None}
-                   for v in n.locked],
-    }
-    if n.is_open:
-        need = needs(state, n)
-        unlocked = n.unlocked()
-        view.update({
-            "hand": n.hand,
-            "hand_since": date_tag(waiting_since(n)),
-            "cast": [{"player": p, "vote": n.cast[p].value} for p in unlocked if p in n.cast],
-            "not_voted": [p for p in unlocked if p not in n.cast and seats[p].alive],
-            "dead_voters": [{"player": p, "token": seats[p].ghost_vote}
-                            for p in unlocked if not seats[p].alive],
-            "needed_to_execute": need.to_execute,
-            "leaders": leading_others(state.today, n.nominee)
-            if state.today and need.to_execute > view["threshold"] else [],
-            "needed_to_tie": need.to_tie,
-            "max_possible": max_possible(state, n),
-        })
-    # the votes it needs, as the summary line and the picture say: to execute while it is
-    # open (an exile, and a closed nomination: its threshold)
-    view["needed"] = view["needed_to_execute"] if n.is_open and n.kind != EXILE \
-        else view["threshold"]
+def nomination_view(facts: dict, topic_id: int | None) -> dict:
+    """A nomination's facts (core/deciding/count_facts.py) with links to its posts and the
+    clock hand's wait as a [date] tag."""
+    view = {**facts, "link": _link(topic_id, facts["post_number"]),
+            "locked": [{**v, "link": _link(topic_id, v["post_number"])}
+                       for v in facts["locked"]]}
+    if facts["open"]:
+        view["hand_since"] = date_tag(facts["hand_since"])
     return view
+
+
+def _link(topic_id: int | None, post_number: int | None) -> str | None:
+    return f"/t/{topic_id}/{post_number}" if topic_id and post_number else None
 
 
 def vote_count_view(state: GameState, *, number: int, as_of: int | None,
                     topic_id: int | None, edits: list[dict] | None = None,
                     day: int | None = None) -> dict:
-    """The vote count of `day` (default: the latest day)."""
-    days = state.past_days + ((state.today,) if state.today else ())
-    chosen = [d for d in days if day is None or d.number == day]
-    shown = chosen[-1] if chosen else None
-    current = shown is not None and shown is state.today
+    """The vote count of `day` (default: the latest day): the core's facts (count_facts), in
+    the forum's forms (links, [date] tags) and with what the app remembers (its number, the
+    last post read, the edits to mention)."""
+    facts = count_facts(state, day)
     return {
+        **facts,
         "game": state.setup.name,
-        "day": shown.number if shown else 0,
         "number": number,
         "as_of": as_of,
-        "phase": state.phase_label,
-        "deadline": date_tag(state.phase_ends_at),
-        "nominations": [nomination_view(state, n, topic_id) for n in shown.nominations]
-        if shown else [],
-        "exiles": [nomination_view(state, n, topic_id) for n in shown.exiles] if shown else [],
-        "about_to_die": (about_to_die_now(state, shown) if current else about_to_die(shown))
-        if shown else None,
-        "decided": is_decided(state) if current else False,
-        "leading": leading_so_far(state, shown) if current and shown else None,
-        "executed": shown.executed if shown and not current else None,
-        "ended": bool(shown and shown.ended_at),
+        "deadline": date_tag(facts["deadline"]),
+        "nominations": [nomination_view(n, topic_id) for n in facts["nominations"]],
+        "exiles": [nomination_view(n, topic_id) for n in facts["exiles"]],
         "deadline_label": deadline_label(state),
-        # while nominations are open, voting's end is ahead too: both deadlines are shown
-        "voting_ends": date_tag(state.phase_ends_at + state.setup.lengths.of(Phase.VOTING))
-        if current and state.phase is Phase.NOMINATION and state.phase_ends_at else None,
+        "voting_ends": date_tag(facts["voting_ends"]) if facts["voting_ends"] else None,
         "edits": edits or [],
     }

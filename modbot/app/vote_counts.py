@@ -6,22 +6,42 @@ shown: each day's count number, whether votes changed since the last count, when
 posted (forum time, `created_at`, never the clock of the bot), the edits to mention, the last
 post read and today's voting deadline. A count is owed at most every `vote_count_minutes`
 while votes change; with `vote_counts = "edit"` the day's later counts edit its first one.
+It answers what to post (`CountPost`: a key in the game, the words to render); the reactor
+addresses it.
 Its memory is rebuilt by the same fold of inputs that rebuilds the game, so the keys come out
 the same after a restart.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Protocol
 
-from ..adapters.outgoing import Outgoing, Rendered
+from ..adapters.outgoing import Body, Rendered
 from ..core import GameState, Phase
 from .picture import Picture, vote_picture
 from .render import render
 from .views import vote_count_view
+
+
+class CountOptions(Protocol):
+    """What a count needs of its game's options (reactions.GameOptions)."""
+
+    topic_id: int
+    pictures: bool
+    vote_counts: str
+
+
+@dataclass(frozen=True)
+class CountPost:
+    """A post the count owes, by its key in the game (the reactor addresses it): with
+    `vote_counts = "edit"`, a later count of the day rewrites the first (`edit_of`)."""
+
+    key: str
+    body: Body
+    edit_of: str | None = None
 
 
 @dataclass
@@ -59,40 +79,41 @@ class VoteCounts:
 
     # -- the posts --------------------------------------------------------------------------
 
-    def count(self, reactor, state: GameState, at: datetime, reason: str) -> Outgoing:
+    def count(self, state: GameState, at: datetime, reason: str,
+              options: CountOptions) -> CountPost:
         """A vote count post of its own (`reason` ends its key: "open:execution:Derek")."""
         day = state.today.number if state.today else state.cycle
-        view = self._view(reactor, state, self._next_number(state))
+        view = self._view(state, self._next_number(state), options.topic_id)
         self._counted(at)
-        pictured = reactor.options.pictures
+        pictured = options.pictures
 
         def body() -> Rendered:
             vc = view()
             picture = vote_picture(state, vc) if pictured else None
             return _embedding(render("votecount.md.j2", vc=vc, picture=picture), picture)
 
-        outgoing = reactor.post(f"vc:{day}.{self.numbers[day]}:{reason}", body)
-        if reactor.options.vote_counts == "edit":
-            outgoing = self._running(day, outgoing)
-        return outgoing
+        key = f"vc:{day}.{self.numbers[day]}:{reason}"
+        running = self.running.setdefault(day, key) if options.vote_counts == "edit" else key
+        return CountPost(key, body, edit_of=running if running != key else None)
 
-    def carried(self, reactor, state: GameState, notice) -> list[Outgoing]:
+    def carried(self, state: GameState, notice, options: CountOptions) -> list[CountPost]:
         """The voting phase's opening post, with the count as of now (none when the day
         opened and ended in one batch); its deadline is remembered for how the day ends."""
         self.voting_ends = notice.view["voting_ends"]
         if not notice.template:
             return []
-        view = self._view(reactor, state, self._next_number(state))
+        view = self._view(state, self._next_number(state), options.topic_id)
         self._counted(notice.moment)
-        return [reactor.post(notice.key, lambda: render(f"{notice.template}.md.j2", vc=view()))]
+        return [CountPost(notice.key, lambda: render(f"{notice.template}.md.j2", vc=view()))]
 
-    def day_end(self, reactor, state: GameState, notice, *, by_command: bool,
-                context: dict) -> Outgoing:
+    def day_end(self, state: GameState, notice, options: CountOptions, *, by_command: bool,
+                context: dict) -> CountPost:
         """How the day ended (the Storytellers, every vote locked early, or the deadline),
         the execution, then the day's final tables."""
-        view = self._view(reactor, state, self._next_number(state, notice.day), day=notice.day)
+        view = self._view(state, self._next_number(state, notice.day), options.topic_id,
+                          day=notice.day)
         self._counted(notice.moment)
-        pictured = reactor.options.pictures
+        pictured = options.pictures
         deadline = self.voting_ends
         ended_by = "storytellers" if by_command else \
             "deadline" if deadline is not None and notice.moment >= deadline else "all_locked"
@@ -103,7 +124,7 @@ class VoteCounts:
             return _embedding(render(f"{notice.template}.md.j2", vc=vc, picture=picture,
                                      ended_by=ended_by, **context), picture)
 
-        return reactor.post(notice.key, body)
+        return CountPost(notice.key, body)
 
     # -- helpers ----------------------------------------------------------------------------
 
@@ -120,21 +141,12 @@ class VoteCounts:
         self.last_at = at
         self.edits = []
 
-    def _view(self, reactor, state: GameState, number: int,
+    def _view(self, state: GameState, number: int, topic_id: int | None,
               day: int | None = None) -> Callable[[], dict]:
         """The count's view, built when the post is first read, of the values as of now."""
-        as_of, edits, topic_id = self.as_of, list(self.edits), reactor.options.topic_id
+        as_of, edits = self.as_of, list(self.edits)
         return lambda: vote_count_view(state, number=number, as_of=as_of, day=day,
                                        topic_id=topic_id, edits=edits)
-
-    def _running(self, day: int, outgoing: Outgoing) -> Outgoing:
-        """`vote_counts = "edit"`: the day's first count is posted; every later one edits it
-        (the nominations-closed and day-end posts stay posts of their own)."""
-        first = self.running.setdefault(day, outgoing.key)
-        if first == outgoing.key:
-            return outgoing
-        return dataclasses.replace(outgoing, kind="edit", edit_of=first)
-
 
 
 def _embedding(raw: str, picture: Picture | None) -> Rendered:

@@ -34,6 +34,7 @@ from .characters.wins import EvilTeamLost, WinDetected
 from .command_line import is_lone_confirm, parse_commands
 from .command_line import listed as storyteller_commands
 from .deciding.activity import BOOKKEEPING
+from .deciding.count_facts import count_facts
 from .deciding.hand_nudge import HandNudged, waiting_since
 from .deciding.voting import (
     NOTE_NO_TOKEN_CAST,
@@ -223,6 +224,7 @@ __all__ = [
     "character_ids",
     "character_key",
     "commitment",
+    "count_facts",
     "dealt_text",
     "fold_signups",
     "free",

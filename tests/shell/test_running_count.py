@@ -30,7 +30,7 @@ def test_the_days_first_count_is_posted_and_the_later_ones_edit_it():
 
 
 def _count(reactor, state, at, reason="vc"):
-    return reactor.counts.count(reactor, state, at, reason)
+    return reactor.vote_count(state, at, reason)
 
 
 def test_a_game_file_says_post_or_edit(tmp_path):

@@ -128,7 +128,7 @@ def test_a_game_file_can_turn_the_picture_off(tmp_path):
     counts = {}
     for name, path in (("on", DEMO_GAME), ("off", off)):
         reactor = Reactor(GameOptions(1, "g1", pictures=load_game(path).pictures))
-        counts[name] = reactor.counts.count(reactor, talk.state, at, "test")
+        counts[name] = reactor.vote_count(talk.state, at, "test")
     assert "](modbot-picture:" in counts["on"].raw and len(counts["on"].pictures) == 1
     assert "![" not in counts["off"].raw and counts["off"].pictures == ()
     assert "Votes / needed" in counts["off"].raw

@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 import requests
 
-from modbot.adapters.forum import ConfigurationError, ForumClient
+from modbot.adapters.forum import ConfigurationError, CredentialsRejected, ForumClient
 from modbot.adapters.store import Store
 from modbot.app.service import Service
 from modbot.rehearsal import day_end, demo_rehearsal
@@ -161,7 +161,7 @@ def test_start_up_errors_are_clear(tmp_path):
     try:
         store = Store(f"sqlite:///{tmp_path}/other.sqlite")
         bad_key = Service(ForumClient(rehearsal.url, "modbot", "wrong"), store, [rehearsal.setup])
-        with pytest.raises(ConfigurationError, match="key is invalid"):
+        with pytest.raises(CredentialsRejected, match="key is invalid"):
             bad_key.start()
         import dataclasses
         missing = dataclasses.replace(rehearsal.setup, topic_id=999)

@@ -31,7 +31,7 @@ from pathlib import Path
 from .adapters.forum import ForumClient, ForumError
 from .adapters.store import Store
 from .app.bus_watch import BusWatch
-from .app.daemon import USER_KEY_PER_MINUTE
+from .app.compose import compose
 from .app.intake import Wake
 from .app.opening import opening_post
 from .app.service import Service, Settings
@@ -153,14 +153,14 @@ def start_rehearsal(game: str | Path, *, speed: float = 60.0, port: int = 0,
     record = write_record(game, database, written, dict(bound(forum, written).user_ids),
                           topic_id, speed)
     setup = load_game(record)
-    store = Store(f"sqlite:///{database}")
     server.start()
     client = bot_key_client(server, setup.bot_username, f"rehearsal-{secrets.token_hex(4)}")
-    client.budget.clock = lambda: forum.seconds()  # the budget counts the forum's minutes,
-    # as the sandbox's limiter does (a rehearsal's minute passes faster than a real one)
-    service = Service(client, store, [setup],
-                      settings or Settings(bot_username=setup.bot_username))
-    client.budget.per_minute = USER_KEY_PER_MINUTE  # of the key's 20, as the daemon keeps
+    # the bot on its own key, its budget counting the forum's minutes as the sandbox's limiter
+    # does (a rehearsal's minute passes faster than a real one)
+    service = compose(client, f"sqlite:///{database}", [setup],
+                      settings or Settings(bot_username=setup.bot_username), user_key=True,
+                      forum_seconds=forum.seconds)
+    store = service.store
     service.start()
     return LiveRehearsal(server, setup, service, store, database, keys, topic_id, client, record)
 

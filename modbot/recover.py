@@ -15,6 +15,7 @@ from datetime import datetime
 
 from .adapters.forum import ConfigurationError, CredentialsRejected, ForumError
 from .adapters.store import Store
+from .app.compose import compose
 from .app.daemon import clock_for
 from .app.reactions import title_forms
 from .app.rebuild import ran_before
@@ -44,7 +45,8 @@ def recover(config, names: list[str], *, replace: bool = False, out=print) -> in
                 "from the forum")
             return 1
         client = config.forum_client()
-        service = Service(client, store, setups, config.settings)
+        service = compose(client, store, setups, config.settings,
+                          user_key=config.key_kind == "user", budget_set=config.budget_set)
         service.connect()
         now = clock_for(config, client, store).now()
         for setup in chosen:

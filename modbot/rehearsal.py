@@ -32,7 +32,7 @@ from .adapters.forum import ForumClient
 from .adapters.store import Store
 from .adapters.user_key import APPLICATION, SCOPES
 from .app.bus_watch import BusWatch
-from .app.daemon import USER_KEY_PER_DAY, USER_KEY_PER_MINUTE
+from .app.compose import compose
 from .app.identities import places
 from .app.service import Service, Settings
 from .bundled import folder
@@ -227,13 +227,12 @@ class Rehearsal:
             client = ForumClient(self.url, self.setup.bot_username, self.server.api_key,
                                  timeout=self.timeout)
         # the request budget counts the forum's minutes, as the sandbox's limiter does: a
-        # scripted game's forum minute passes in no time
-        client.budget.clock = lambda: self.clock.now().timestamp()
+        # scripted game's forum minute passes in no time; pushed, the bot is on its own key
         self.store = Store(self.database_url)
         fixed_salt(self.store, self.setup)
-        self.service = Service(client, self.store, [self.setup], self.settings)
-        if self.pushed:  # the daemon's share of the key's own limits (the settings' is an admin's)
-            client.budget.per_minute, client.budget.per_day = USER_KEY_PER_MINUTE, USER_KEY_PER_DAY
+        self.service = compose(client, self.store, [self.setup], self.settings,
+                               user_key=self.pushed,
+                               forum_seconds=lambda: self.clock.now().timestamp())
         self.service.start()
         if self.pushed:
             self.bus = self._watch_bus(client)

@@ -31,6 +31,7 @@ from ..adapters.store import DEFAULT_URL, Store
 from ..adapters.user_key import UserKeyError, load_key
 from ..files.gamefile import load_game
 from ..files.signupfile import load_signups
+from .compose import compose
 from .run_loop import RunLoop, Stop
 from .service import Service, Settings
 from .signups import SignupWatch
@@ -268,31 +269,26 @@ def run(config: Config, *, max_cycles: int | None = None) -> int:
         lock.release()
 
 
-USER_KEY_PER_MINUTE = 18  # of a User API key's 20 a minute (the bus's polls charged to it too)
-USER_KEY_PER_DAY = 2_800  # of its 2,880 a day: a margin for `modbot check` and a restart
-
-
 def _count_the_keys_day(client: ForumClient, store: Store) -> None:
     """A User API key's day is the forum's: what an earlier run spent of it still counts."""
-    client.budget.per_day = USER_KEY_PER_DAY
     spent = restore_day(client.budget, store.cursors_with(DAY_CURSOR), time.time())
     if spent:
         log.info("the key made %d of its %d requests of the day before this start", spent,
-                 USER_KEY_PER_DAY)
+                 client.budget.per_day)
 
 
 def _run(config: Config, max_cycles: int | None) -> int:
-    store = Store(config.database_url)
     client = config.forum_client()
     loaded = [(g, load_signups(g)) for g in config.games]  # a file before its seats: sign-ups
     in_signups = [s for _, s in loaded if not s.seated and s.topic_id is not None]
     games = [load_game(g) for g, s in loaded if s.seated or s.topic_id is None]
-    service = Service(client, store, games, config.settings)
+    # a rehearsal's minutes pass faster than real ones: the sandbox's own limiter (on the
+    # forum's clock) answers instead of the bot's budget in real seconds
+    service = compose(client, config.database_url, games, config.settings,
+                      user_key=config.key_kind == "user", budget_set=config.budget_set,
+                      unmetered=config.forum_clock or config.rehearsal_start is not None)
+    store = service.store
     watch = SignupWatch(client, store, in_signups)
-    if config.forum_clock or config.rehearsal_start is not None:
-        # a rehearsal's minutes pass faster than real ones: the sandbox's own limiter (on the
-        # forum's clock) answers instead of the bot's budget in real seconds
-        client.budget.per_minute = 0
     stop = Stop().catch_signals()  # from the start-up's retries to the loop's last cycle
     for notice in config.notices:
         log.warning("%s", notice)
@@ -303,6 +299,4 @@ def _run(config: Config, max_cycles: int | None) -> int:
         return failed
     clock = clock_for(config, client, store)
     _warn_if_behind(clock, store)
-    if config.key_kind == "user" and not config.budget_set:
-        client.budget.per_minute = USER_KEY_PER_MINUTE  # of the key's own 20, bus polls and all
     return RunLoop(config, client, store, service, watch, clock, max_cycles, stop).run()

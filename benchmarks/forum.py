@@ -107,7 +107,7 @@ def idle_cycle(games: int, folder: Path) -> tuple[int, float]:
             report = service.cycle(now)
             if not report.deferred and not service.waiting and not store.pending():
                 break
-        service.last_sweep = now
+        service.intake.last_sweep = now
         now += timedelta(seconds=15)
         clock.set(now)
         service.cycle(now)  # reads back the bot's own burst of posts
@@ -131,7 +131,7 @@ def new_posts(count: int, folder: Path) -> int:
         now = START + timedelta(hours=37)  # day 1, nominations open
         clock.set(now)
         service.cycle(now)
-        service.last_sweep = now + timedelta(hours=1)
+        service.intake.last_sweep = now + timedelta(hours=1)
         forum, topic = server.forum, setups[0].topic_id
         for n in range(count):
             author = forum.user(PLAYERS[n % 7])
@@ -223,8 +223,9 @@ def time_to_first_cycle(history: int, folder: Path, snapshot: bool = True) -> di
         first.cycle(START)
         game = first.games[topic]
         for post in synthetic_posts(history, seed=7):
-            first._commit(game, game.on_post(post.post_number + 10_000, post.post_number + 1,
-                                             post.author, post.created_at, post.raw))
+            first.handling._commit(game, game.on_post(
+                post.post_number + 10_000, post.post_number + 1, post.author, post.created_at,
+                post.raw))
         OutboxRow.update(status="sent").execute()  # what the history owed went out long ago
         taken = time.perf_counter()
         if snapshot:

@@ -1,7 +1,7 @@
 """Theory of operation: what the service does with each post, PM and clock tick it reads.
 
-`Handling` is the part of `Service` (service.py) that turns what the forum shows into inputs
-of the games: thread posts (each game's in post-number order), PMs and edit notices merged in
+`Handling` is the service's collaborator (service.py) that turns what the forum shows into
+inputs of the games: thread posts (each game's in post-number order), PMs and edit notices merged in
 the forum's order (`created_at`, then post id), each after the clock ticks that fell due before
 it; a post by the bot itself (known by its user id) only moves the cursor; an author whose user
 id is bound to a place of a game under another name is a rename, followed first
@@ -13,15 +13,17 @@ whose time lies before a moment already applied is held (late.py); a PM goes to 
 `pm_routing.py` finds. Each input's row, its events, the posts it causes and the cursors commit
 in one transaction (`_commit`), adopting what a rebuild found already on the forum.
 
-It uses the service's `client`, `store`, `settings`, `games`, `router`, `identities`,
-`adopt`, `rebuilding` and `bot_id`.
+It is given the client, the store, the settings, the games, the identities, the watermark
+and the outbox's hooks (for a post held); it keeps its own state: the PM router, what a
+rebuild adopts and which game it rebuilds, the bot's id and the conversation guard (both set
+once the service knows its account).
 """
 
 from __future__ import annotations
 
 import heapq
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 
 from ..adapters.forum import ForumClient
@@ -36,7 +38,7 @@ from .own_edits import with_edit_notice
 from .pm_routing import Ask, Member, PmRouter, member
 from .rebuild import Adoption
 from .render import later
-from .runtime import GameRuntime, Step
+from .runtime import GameRuntime, Step, sha1
 from .settings import Settings
 from .watermark import Watermark
 
@@ -44,20 +46,21 @@ log = logging.getLogger("modbot.app.service")
 
 
 class Handling:
-    # what it uses of the service (service.py sets them)
-    client: ForumClient
-    store: Store
-    settings: Settings
-    games: dict[int, GameRuntime]
-    identities: Identities
-    router: PmRouter
-    adopt: Adoption
-    rebuilding: GameRuntime | None
-    bot_id: int | None
-    conversations: ConversationGuard | None
-    watermark: Watermark
-    hooks: OutboxHooks
-    _edited: Callable[[GameRuntime, ForumPost], int]  # Intake's
+    def __init__(self, client: ForumClient, store: Store, settings: Settings,
+                 games: dict[int, GameRuntime], identities: Identities, watermark: Watermark,
+                 hooks: OutboxHooks) -> None:
+        self.client = client
+        self.store = store
+        self.settings = settings
+        self.games = games  # the service's, by topic id
+        self.identities = identities
+        self.watermark = watermark
+        self.hooks = hooks
+        self.router = PmRouter(client, settings.bot_username)
+        self.adopt = Adoption()  # the bot's posts a rebuild found on the forum (rebuild.py)
+        self.rebuilding: GameRuntime | None = None  # the game a rebuild replays
+        self.bot_id: int | None = None  # the bot's forum user id, once the service knows it
+        self.conversations: ConversationGuard | None = None  # once the service knows it
 
     def handle_in_order(self, thread: dict[GameRuntime, list[ForumPost]], pms: list[ForumPost],
                         edits: Sequence[tuple[GameRuntime, ForumPost]] = (),
@@ -84,8 +87,15 @@ class Handling:
                     continue
                 handled += self._handle_post(game, post)
             elif post.id in game.today_posts:  # what the live edit sweep would have read
-                self._edited(game, post)
+                self.edited(game, post)
         return handled
+
+    def edited(self, game: GameRuntime, post: ForumPost) -> int:
+        """A counted post as the forum shows it now: flagged if its text changed."""
+        if not game.changed(post.id, post.raw):
+            return 0
+        self._commit(game, game.on_edit(post.id, post.raw, sha1(post.raw), post.edited))
+        return 1
 
     def _at_mark(self, game: GameRuntime, at: datetime) -> datetime:
         """When a change found outside the game's reads (a rename) happens in it: at `at`, or
@@ -110,7 +120,7 @@ class Handling:
                     self._rename(game, user_id, names[user_id], todo.pop(user_id),
                                  self._at_mark(game, at))
 
-    def _learn_names(self, at: datetime) -> None:
+    def learn_names(self, at: datetime) -> None:
         """Every place's name now, by id (one request for 50), and the renames followed."""
         bot = (self.bot_id,) if self.bot_id else ()
         self._follow_renames(self.identities.renames(at, also=bot), at)
@@ -141,13 +151,13 @@ class Handling:
             renamed = self.identities.renamed_author(game, post)
             if renamed is not None and self.identities.holder(game, renamed[1]) not in (
                     None, post.user_id):  # another place's name: learn where it went first
-                self._learn_names(post.created)
+                self.learn_names(post.created)
                 renamed = self.identities.renamed_author(game, post)
             if renamed is not None:
                 self._rename(game, post.user_id or 0, *renamed, post.created)
         if not any(self.identities.stranger(game, post) for game in games):
             return set()
-        self._learn_names(post.created)  # the real accounts' names now
+        self.learn_names(post.created)  # the real accounts' names now
         strangers = [game for game in games if self.identities.stranger(game, post)]
         for game in strangers:
             self._stranger(game, post)
@@ -204,7 +214,7 @@ class Handling:
         else:
             self.tick_until(game, at)
             if game.names_someone_unknown(post.username, at, post.raw):
-                self._learn_names(at)  # a seat's new name the check has not seen yet?
+                self.learn_names(at)  # a seat's new name the check has not seen yet?
             step = game.on_post(post.id, number, post.username, at, post.raw)
         self._commit(game, step, last_post_number=number)
         return 1
@@ -237,7 +247,7 @@ class Handling:
         self.tick_until(game, at)
         participants = self._participants(game, post.topic_id)
         if game.names_someone_unknown(post.username, at, post.raw, participants):
-            self._learn_names(at)
+            self.learn_names(at)
             participants = self._participants(game, post.topic_id)
         shared = self.router.has_players(post.topic_id, member(game, self.identities))
         self._commit(game, game.on_pm(post.id, post.topic_id, post.post_number, post.username,

@@ -22,25 +22,26 @@ clock may not pass a moment the inbox is not read through: watermark.py); the sw
 cycles catch anything else. A game the cycle has just started was read to its end: the
 listing leaves it out (a fresh start lists once).
 
-`Intake` is the part of `Service` that reads: the threads (above), the PM inbox
-(`/private-posts.json`, paging back while a page is full and newer than the stored cursor),
-and the edit sweep's rounds (edit_sweep.py). It uses the service's `client`, `store`, `games`,
-`sweeper` and `handle_in_order`.
+`Intake` is the service's reading, a collaborator of its own: the threads (above), the PM
+inbox (`/private-posts.json`, paging back while a page is full and newer than the stored
+cursor), and the edit sweep's rounds (edit_sweep.py). It is given the client, the store, the
+games, the watermark and the sweep, and hands what it read to a `Handler` (handling.py);
+it keeps the one thing of its own, the games a cycle started (`started_now`).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 from ..adapters.forum import ForumClient, ForumError
 from ..adapters.outgoing import Batch
 from ..adapters.port import ForumPost
 from ..adapters.store import Store
 from .edit_sweep import BATCH, EditSweep
-from .runtime import GameRuntime, sha1
+from .runtime import GameRuntime
 from .thread_reads import read_thread
 from .watermark import Watermark
 
@@ -101,23 +102,32 @@ class Wake:
         return cls(frozenset(topics), pms)
 
 
+class Handler(Protocol):
+    """What handles what the intake read (handling.py)."""
+
+    def handle_in_order(self, thread: dict[GameRuntime, list[ForumPost]],
+                        pms: list[ForumPost], *args, **kwargs) -> int: ...
+
+    def edited(self, game: GameRuntime, post: ForumPost) -> int: ...
+
+
 class Intake:
-    # what it uses of the service (service.py sets them; Handling has the two methods)
-    client: ForumClient
-    store: Store
-    games: dict[int, GameRuntime]
-    sweeper: EditSweep
-    handle_in_order: Callable[..., int]
-    watermark: Watermark
-    started_now: set[int]  # the games this cycle started (their first read is through now)
-    _commit: Callable[..., None]
+    def __init__(self, client: ForumClient, store: Store, games: dict[int, GameRuntime],
+                 watermark: Watermark, sweeper: EditSweep, handler: Handler) -> None:
+        self.client = client
+        self.store = store
+        self.games = games  # the service's, by topic id
+        self.watermark = watermark
+        self.sweeper = sweeper
+        self.handler = handler
+        self.started_now: set[int] = set()  # games this cycle started (read to their end)
 
     def catch_up(self, game: GameRuntime) -> int:
         """Read the game topic after its last post number, 20 posts a request."""
-        return self.handle_in_order({game: read_thread(self.client, game.topic_id,
+        return self.handler.handle_in_order({game: read_thread(self.client, game.topic_id,
                                                        after=game.last_post_number)}, [])
 
-    def _read_new(self, now: datetime, wake: Wake | None = None) -> int:
+    def read_new(self, now: datetime, wake: Wake | None = None) -> int:
         """The new posts of the game threads (found by `intake.py`) and the new PMs, handled in
         the order the forum made them (`created_at`, then post id), as a rebuild would. Woken
         by the forum (`wake`), only what the wake-up named is read: its topics, without the
@@ -136,7 +146,7 @@ class Intake:
                   for t in changed}
         held: set[int] = set()  # games whose posts wait for the inbox's next read
         if wake is not None and not wake.pms and not self.moment_due(complete, now):
-            handled = self.handle_in_order(thread, [], limit=self.watermark.inbox,
+            handled = self.handler.handle_in_order(thread, [], limit=self.watermark.inbox,
                                            held=held)
             self._read_through(complete, held, now)
             return handled
@@ -145,7 +155,7 @@ class Intake:
         # must not run again); a game rebuilt from the forum has read them already.
         pms = [p for p in private if p.id > private_cursor] if private_cursor is not None \
             else []
-        handled = self.handle_in_order(thread, sorted(pms, key=lambda p: (p.created, p.id)))
+        handled = self.handler.handle_in_order(thread, sorted(pms, key=lambda p: (p.created, p.id)))
         self.watermark.inbox_read(now)
         self._read_through(complete, held, now)
         newest = max((p.id for p in private), default=0)
@@ -210,23 +220,16 @@ class Intake:
         flagged = 0
         for game in self.games.values():
             try:
-                flagged += self._sweep_game(game)
+                flagged += self.sweep_game(game)
             except ForumError as exc:  # one game's error never stops the others
                 log.error("game %s: edit sweep failed (tried again next sweep): %s",
                           game.topic_id, exc)
         return flagged
 
-    def _sweep_game(self, game: GameRuntime) -> int:
+    def sweep_game(self, game: GameRuntime) -> int:
         flagged = 0
         ids = sorted(game.today_posts)
         for start in range(0, len(ids), BATCH):
             for post in self.client.posts_by_ids(game.topic_id, ids[start:start + BATCH]):
-                flagged += self._edited(game, post)
+                flagged += self.handler.edited(game, post)
         return flagged
-
-    def _edited(self, game: GameRuntime, post: ForumPost) -> int:
-        """A counted post as the forum shows it now: flagged if its text changed."""
-        if not game.changed(post.id, post.raw):
-            return 0
-        self._commit(game, game.on_edit(post.id, post.raw, sha1(post.raw), post.edited))
-        return 1

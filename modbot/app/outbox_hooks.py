@@ -80,20 +80,20 @@ class OutboxHooks:
         people = {bot_id: self.service.settings.bot_username.lower()}
         people.update({i: self.names_now.get(i, name).lower() for name, i in bound
                        if i is not None})
-        self.service.router.topics[topic_id] = people
+        self.service.handling.router.topics[topic_id] = people
 
     def intruder(self, row, topic_id: int, names: list[str]) -> None:
         """Someone the game did not put there joined a private conversation (see
         conversation_guard.py): the player is told in their new one, the Storytellers what the
         newcomers could read."""
-        self.service.router.topics.pop(topic_id, None)
+        self.service.handling.router.topics.pop(topic_id, None)
         game = self.game_of(row)
         if game is None:
             return
         recipients = [r for r in (row.recipients or "").split(",") if r]
         player = None if row.thread.endswith(":pm:storytellers") or ":pmtopic:" in row.thread \
             or not recipients else recipients[0]
-        self.service.commit_outgoing(intrusion_notes(game.reactor, player, topic_id, names,
+        self.service.handling.commit_outgoing(intrusion_notes(game.reactor, player, topic_id, names,
                                                      game.state.setup.storytellers))
 
     def pm_limit(self, row, seconds: float) -> None:
@@ -105,7 +105,7 @@ class OutboxHooks:
             mine = [r for r in waiting if r.key.startswith(game.options.key + ":")]
             if mine:
                 window = int((time.time() + seconds) // 3600)
-                self.service.commit_outgoing([game.reactor.note_to_storytellers(
+                self.service.handling.commit_outgoing([game.reactor.note_to_storytellers(
                     game.state.setup.storytellers, f"pm-limit:{window}",
                     later("pm_limit.md.j2", waiting=len(mine),
                           hours=max(1, round(seconds / 3600)),
@@ -119,7 +119,7 @@ class OutboxHooks:
         if game is None:
             return
         when = "" if kind == "slow_mode" else f":{int((time.time() + seconds) // 86400)}"
-        self.service.commit_outgoing([game.reactor.note_to_storytellers(
+        self.service.handling.commit_outgoing([game.reactor.note_to_storytellers(
             game.state.setup.storytellers, f"limit:{kind}{when}",
             later("forum_limit.md.j2", kind=kind, bot=self.service.settings.bot_username,
                   minutes=max(1, round(seconds / 60)), hours=max(1, round(seconds / 3600))))])
@@ -131,7 +131,7 @@ class OutboxHooks:
         game = self.game_of(SimpleNamespace(key=key))
         if game is None or ":held:" in key:  # a note about a held post held itself: logged
             return
-        self.service.commit_outgoing([game.reactor.note_to_storytellers(
+        self.service.handling.commit_outgoing([game.reactor.note_to_storytellers(
             game.state.setup.storytellers, f"held:{key.split(':', 1)[1]}",
             later("post_held.md.j2", key=key, error=error))])
 
@@ -142,7 +142,7 @@ class OutboxHooks:
         if game is None:
             return
         kept = row.edit_of or row.key
-        self.service.commit_outgoing([game.reactor.note_to_storytellers(
+        self.service.handling.commit_outgoing([game.reactor.note_to_storytellers(
             game.state.setup.storytellers, f"lost-post:{kept.split(':', 1)[-1]}:{why}",
             later("own_post_lost.md.j2", why=why, topic_id=game.topic_id))])
 

@@ -39,7 +39,7 @@ def first_read(service, game: GameRuntime, now: datetime | None) -> bool:
                   game.topic_id, posts, title_forms(game.options.name, game.topic_id)):
         service.rebuilt[game.topic_id] = rebuild_game(service, game, now, posts)
     else:
-        service.handle_in_order({game: posts}, [])
+        service.handling.handle_in_order({game: posts}, [])
     return True
 
 
@@ -54,25 +54,25 @@ def rebuild_game(service, game: GameRuntime, now: datetime | None,
                 "from %d thread posts and %d PMs", game.setup.name, len(history.thread),
                 len(history.pms))
     _recover_salt(service.store, game, history)
-    service.adopt.add(history)
-    members = [*service.members(), member(game, service.identities),
+    service.handling.adopt.add(history)
+    members = [*service.handling.members(), member(game, service.identities),
                *(waiting_member(s) for s in service.setups
                  if s.topic_id not in service.games and s.topic_id != game.topic_id)]
-    service.rebuilding = game
+    service.handling.rebuilding = game
     store = service.store
     try:
         with store.db.atomic():
-            service.handle_in_order({game: history.thread}, history.pms,
+            service.handling.handle_in_order({game: history.thread}, history.pms,
                                     [(game, p) for p in history.edits.values()], members)
             if now is not None:
-                service.tick_until(game, now - timedelta(seconds=service.settings.settle_seconds))
+                service.handling.tick_until(game, now - timedelta(seconds=service.settings.settle_seconds))
             done = _tell_storytellers(service, game, history)
             if history.pms and store.cursor("private_post_id") is None:
                 store.commit(Batch(cursors={"private_post_id": max(p.id for p in history.pms)}))
     finally:
-        service.rebuilding = None
-    store.send_again(list(service.adopt.last_edit.values()))  # once: this game's
-    service.adopt.last_edit.clear()
+        service.handling.rebuilding = None
+    store.send_again(list(service.handling.adopt.last_edit.values()))  # once: this game's
+    service.handling.adopt.last_edit.clear()
     return done
 
 
@@ -95,10 +95,10 @@ def _tell_storytellers(service, game: GameRuntime, history) -> Rebuilt:
         thread_posts=sum(1 for p in history.thread if p.username.lower() != bot),
         pms=len(game.seen_pms), recognised=service.store.count_rows(prefix, "sent"),
         owed=service.store.count_rows(prefix, "pending"), left_out=history.left_out,
-        unmatched=unmatched(history, service.adopt.derived, game.options.key))
+        unmatched=unmatched(history, service.handling.adopt.derived, game.options.key))
     last = max((p.id for p in [*history.thread, *history.pms]), default=0)
     raw = later("rebuilt.md.j2", done=done, topic_id=game.topic_id)
-    service.commit_outgoing([game.reactor.note_to_storytellers(
+    service.handling.commit_outgoing([game.reactor.note_to_storytellers(
         game.setup.storytellers, f"rebuilt:{last}", raw)])
     log.warning("game %s: rebuilt: %d thread posts and %d PMs replayed, %d of the bot's posts "
                 "recognised, %d owed", game.setup.name, done.thread_posts, done.pms,

@@ -5,7 +5,7 @@ and only wakes this one. The loop runs:
 
 - a full cycle every `poll_seconds` (with a healthy bus, only every `bus_sweep_seconds`: the
   bus wakes the bot for the rest), and at once when a game's clock has a moment due (a
-  deadline, a lock, a reminder: checked each second, `Service.moment_due`);
+  deadline, a lock, a reminder: checked each second, `Intake.moment_due`);
 - a woken cycle when the bus named something new: only what it named is read;
 - the outbox's drain every second, and at the moment a post held for one of the forum's gaps
   (between posts, between new conversations) may go (`Outbox.ready_at`): a deal of role PMs
@@ -122,7 +122,7 @@ class RunLoop:
 
     def due(self) -> bool:
         """A game has something due on the clock by now (the cycle must run, bus or not)."""
-        return self.service.moment_due(list(self.service.games), self.clock.now())
+        return self.service.intake.moment_due(list(self.service.games), self.clock.now())
 
     def _counted(self) -> None:
         self.cycles += 1

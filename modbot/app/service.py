@@ -36,9 +36,9 @@ adopted, never posted again.
 A key the forum refuses (revoked) is said once and retried with backoff; no forum error ends
 the cycle's caller. A post whose words fail to render is held (adapters/rendering.py).
 
-`Service` is this module's start-up, cycle and outbox coordination, with the reading in
-`Intake` (intake.py) and the handling of each input in `Handling` (handling.py). Each post's
-input row, its events, the posts it causes and the cursors commit in one transaction. All
+`Service` is this module's start-up, cycle and outbox coordination; the reading is its
+collaborator `Intake` (intake.py), the handling of each input `Handling` (handling.py). Each
+post's input row, its events, the posts it causes and the cursors commit in one transaction. All
 rule decisions use the posts' `created_at`; `now` only moves the clock.
 """
 
@@ -72,9 +72,8 @@ from .identities import Identities, bot_account
 from .intake import Intake, Wake, listed_topics
 from .outbox_hooks import OutboxHooks
 from .own_edits import OwnEdits
-from .pm_routing import PmRouter
 from .reactions import GameOptions
-from .rebuild import Adoption, Rebuilt
+from .rebuild import Rebuilt
 from .recovery import first_read
 from .render import later
 from .runtime import GameRuntime
@@ -110,7 +109,7 @@ class CycleReport:
     unread: bool = False  # the live reads were put off by the budget (run_loop.py keeps them)
 
 
-class Service(Handling, Intake):
+class Service:
     def __init__(self, client: ForumClient, store: Store, games: list[GameSetup],
                  settings: Settings | None = None) -> None:
         self.client = client
@@ -120,15 +119,11 @@ class Service(Handling, Intake):
         self.setups = games
         self.games: dict[int, GameRuntime] = {}
         self.outbox: Outbox | None = None
-        self.conversations: ConversationGuard | None = None  # set by connect()
         self.guard = DealGuard(client)  # no deal to a name the forum does not know
         self.waiting: dict[int, GameSetup] = {}  # new games whose names are not all checked
         self.sweeper = EditSweep(self.settings.sweep_minutes)  # on a request budget
-        self.router = PmRouter(client, self.settings.bot_username)
         self.quiet_until = 0.0  # monotonic time: after a 429, no request before this
         self.key_refused = 0  # cycles in a row the forum refused the key (revoked?)
-        self.adopt = Adoption()  # the bot's posts a rebuild found on the forum (rebuild.py)
-        self.rebuilding: GameRuntime | None = None
         self.rebuilt: dict[int, Rebuilt] = {}  # topic id -> what its rebuild did
         self.snapshots = Snapshots(store, self.settings.snapshot_seconds)
         self.identities = Identities(client, store, self.settings.names_minutes * 60)
@@ -136,8 +131,11 @@ class Service(Handling, Intake):
         self.long_reads = PagedReads(store=store)  # a new or rebuilt game's thread, by id
         self.own_edits = OwnEdits(client, store)
         self.watermark = Watermark(timedelta(seconds=self.settings.settle_seconds))
-        self.started_now: set[int] = set()  # games the current cycle started (intake.py)
         self.hooks = OutboxHooks(self)  # what the outbox asks of the games (outbox_hooks.py)
+        self.handling = Handling(client, store, self.settings, self.games, self.identities,
+                                 self.watermark, self.hooks)
+        self.intake = Intake(client, store, self.games, self.watermark, self.sweeper,
+                             self.handling)
 
     # -- start-up ---------------------------------------------------------------------------
 
@@ -160,8 +158,7 @@ class Service(Handling, Intake):
     def connect(self) -> None:
         """Check the bot's account; set up the outbox (its cadence: staff or not)."""
         me = bot_account(self.client, self.setups, self.settings.bot_username)
-        self.bot_id = me.id
-        self.router.bot_id = me.id
+        self.bot_id = self.handling.bot_id = self.handling.router.bot_id = me.id
         self.client.api_user_id = self.bot_id  # by id from now on: a rename leaves it working
         staff = me.staff
         spacing = self.settings.post_spacing
@@ -170,7 +167,7 @@ class Service(Handling, Intake):
         guard = ConversationGuard(self.client, self.settings.bot_username, staff,
                                   on_intruder=self.hooks.intruder, bot_id=me.id,
                                   expected_ids=self.hooks.recipient_ids)
-        self.conversations = guard
+        self.handling.conversations = guard
         self.outbox = Outbox(self.client, self.store, spacing=spacing,
                              on_failure=self.hooks.failure_report,
                              on_pm_limit=self.hooks.pm_limit,
@@ -219,7 +216,7 @@ class Service(Handling, Intake):
         self._bind(runtime, upgrade=bool(folded))
         try:  # one request a game at start: reading the topic also proves it exists
             if folded:
-                caught = self.catch_up(runtime)
+                caught = self.intake.catch_up(runtime)
                 log.info("game %s: %d inputs %s, %d new posts caught up", setup.name, folded,
                          "restored from its snapshot" if restored else "replayed", caught)
             elif not first_read(self, runtime, now):
@@ -229,7 +226,7 @@ class Service(Handling, Intake):
                                      "(or the bot cannot see it)") from exc
         self.games[topic_id] = runtime
         if runtime.again:  # held posts, rendered again (adapters/rendering.py)
-            self.commit_outgoing(runtime.again)
+            self.handling.commit_outgoing(runtime.again)
             runtime.again = []
         return True
 
@@ -244,7 +241,7 @@ class Service(Handling, Intake):
         found = self.identities.look_up(game.topic_id, list(unbound), legacy=upgrade)
         binding = self.identities.bind(game)
         if upgrade:
-            self.commit_outgoing([game.reactor.note_to_storytellers(
+            self.handling.commit_outgoing([game.reactor.note_to_storytellers(
                 game.setup.storytellers, "bound:" + "+".join(sorted(n.lower() for n in found)),
                 later("bound_at_upgrade.md.j2", found=found, names=binding.names))])
         elif binding.unbound:
@@ -280,22 +277,22 @@ class Service(Handling, Intake):
                                        for name in self._admit_waiting(now))
             with budget.spending(Priority.LIVE):
                 report.unread = True  # until read through (a fault clears it: _deferred)
-                report.posts = self._read_new(now, wake)
+                report.posts = self.intake.read_new(now, wake)
                 report.unread = False
             with budget.spending(Priority.BACKGROUND):
                 if self.identities.due(now):
-                    self._learn_names(now)
+                    self.handling.learn_names(now)
                 if self.own_edits.due(now):  # the bot's seal and reveal, edited? (own_edits.py)
-                    self.commit_outgoing(self.own_edits.check(list(self.games.values()), now))
+                    self.handling.commit_outgoing(self.own_edits.check(list(self.games.values()), now))
         except ForumError as exc:  # any read error: logged, read again next cycle
             self._deferred(report, exc)
         else:  # the clock moves only as far as every source of the game is read (watermark)
             self._key_works()
             for game in self.games.values():
                 if (through := self.watermark.through(game.topic_id)) is not None:
-                    self.tick_until(game, through)
+                    self.handling.tick_until(game, through)
             with budget.spending(Priority.BACKGROUND):
-                self.sweeper.step(now, self.games, self._sweep_game)
+                self.sweeper.step(now, self.games, self.intake.sweep_game)
             self.save_snapshots()
         report.sent = self.drain()
         report.requests = self.client.requests_made - before
@@ -305,7 +302,7 @@ class Service(Handling, Intake):
         """Start each new game whose names are all forum users (see deal_guard.py); the names
         of those whose start-up is put off to a later cycle (a long thread, the budget)."""
         put_off: list[str] = []
-        self.started_now = set()
+        self.intake.started_now = set()
         self.guard.check(list(self.waiting.values()))
         for topic_id, setup in list(self.waiting.items()):
             unknown = self.guard.unknown_names(setup)
@@ -326,7 +323,7 @@ class Service(Handling, Intake):
                     log.error("game %s: cannot start yet: %s", setup.name, exc)
                     continue
                 del self.waiting[topic_id]
-                self.started_now.add(topic_id)
+                self.intake.started_now.add(topic_id)
         return put_off
 
     def _tell_reading(self, setup: GameSetup) -> None:

@@ -108,7 +108,7 @@ def test_an_edit_of_a_counted_vote_is_flagged_and_changes_nothing(tmp_path):
         fatima = next(p for p in rehearsal.server.forum.posts.values()
                       if p.username == "Fatima" and p.raw.startswith("/vote Derek"))
         rehearsal.request("DELETE", f"/posts/{fatima.id}.json", as_user="Fatima")
-        assert rehearsal.service.sweep() == 2
+        assert rehearsal.service.intake.sweep() == 2
         rehearsal.play(script[11:12])
         derek = rehearsal.service.games[1].state.today.nomination_of("Derek")
         assert [(v.player, v.vote) for v in derek.locked][:2] == [("Ellen", "yes"),
@@ -118,7 +118,7 @@ def test_an_edit_of_a_counted_vote_is_flagged_and_changes_nothing(tmp_path):
         raws = [p.raw for p in notes[0].posts]
         assert any("Ellen edited post" in r and "/vote Derek yes" in r for r in raws)
         assert any("Fatima deleted post" in r for r in raws)
-        assert rehearsal.service.sweep() == 0  # flagged once
+        assert rehearsal.service.intake.sweep() == 0  # flagged once
         last_vc = [p["raw"] for p in rehearsal.thread() if "Vote count" in p["raw"]][-1]
         assert "Edited or deleted after counting" in last_vc
     finally:
@@ -127,7 +127,7 @@ def test_an_edit_of_a_counted_vote_is_flagged_and_changes_nothing(tmp_path):
 
 def test_an_idle_cycle_costs_two_requests(played):
     service = played.service
-    service.last_sweep = day_end(played.setup) + timedelta(hours=1)
+    service.intake.last_sweep = day_end(played.setup) + timedelta(hours=1)
     before = _total(played)
     report = service.cycle(day_end(played.setup) + timedelta(hours=1, minutes=1))
     assert report.requests == 2 and _total(played) - before == 2
@@ -201,7 +201,7 @@ def test_names_cannot_inject_markdown_bbcode_or_mentions():
 def test_a_read_429_is_honoured_by_waiting(played, monkeypatch):
     import time as clock
     service = played.service
-    service.last_sweep = day_end(played.setup) + timedelta(hours=1)
+    service.intake.last_sweep = day_end(played.setup) + timedelta(hours=1)
     requests.post(played.url + "/_sandbox/faults.json", timeout=5, json={
         "path": "/latest.json", "method": "GET", "kind": "429", "count": 1, "wait_seconds": 30,
         "username": "modbot"})

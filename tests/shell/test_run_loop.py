@@ -31,6 +31,7 @@ class Service:
         self.cut = cut
         self.due_at: datetime | None = None
         self.games: dict = {}
+        self.intake = self  # the service's reading: here, the same fake
 
     def cycle(self, now, wake=None) -> CycleReport:
         self.read.append(wake)

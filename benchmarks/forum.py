@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from modbot.adapters.forum import ForumClient
 from modbot.adapters.store import OutboxRow, Store
 from modbot.app.service import Service, Settings
+from modbot.core import Post
 from modbot.core.state.model import GameSetup, Seat
 from modbot.sandbox.forum import Forum
 from modbot.sandbox.models import ManualClock
@@ -223,9 +224,9 @@ def time_to_first_cycle(history: int, folder: Path, snapshot: bool = True) -> di
         first.cycle(START)
         game = first.games[topic]
         for post in synthetic_posts(history, seed=7):
-            first.handling._commit(game, game.on_post(
-                post.post_number + 10_000, post.post_number + 1, post.author, post.created_at,
-                post.raw))
+            first.handling._commit(game, game.on_post(Post(
+                post.post_number + 1, post.author, post.created_at, post.raw,
+                post.post_number + 10_000)))
         OutboxRow.update(status="sent").execute()  # what the history owed went out long ago
         taken = time.perf_counter()
         if snapshot:

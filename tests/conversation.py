@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 
 from modbot.app.reactions import WELCOME, GameOptions
 from modbot.app.runtime import GameRuntime
+from modbot.core import Post
 from modbot.core.state.model import GameSetup, GrimoireEntry, Seat
 from modbot.files.scripts import load_script
 
@@ -83,8 +84,8 @@ class Conversation:
     def thread(self, author: str, raw: str, at: datetime) -> list[Said]:
         self.numbers["thread"] += 1
         self.ids += 1
-        return self._said(self.runtime.on_post(self.ids, self.numbers["thread"], author, at,
-                                               raw))
+        return self._said(self.runtime.on_post(Post(self.numbers["thread"], author, at, raw,
+                                                    self.ids)))
 
     def pm(self, author: str, raw: str, at: datetime, *, with_=(), bot=True,
            storytellers=True) -> list[Said]:
@@ -99,8 +100,8 @@ class Conversation:
         self.numbers[key] = self.numbers.get(key, 0) + 1
         self.ids += 1
         participants = tuple(sorted(p.lower() for p in people))
-        return self._said(self.runtime.on_pm(self.ids, 500 + len(self.numbers),
-                                             self.numbers[key], author, at, raw,
+        return self._said(self.runtime.on_pm(Post(self.numbers[key], author, at, raw, self.ids),
+                                             500 + len(self.numbers),
                                              participants=participants))
 
     def st(self, raw: str, at: datetime) -> list[Said]:

@@ -30,6 +30,7 @@ from ..adapters.forum import ForumClient
 from ..adapters.outgoing import Batch, Outgoing
 from ..adapters.port import ForumPost
 from ..adapters.store import Store
+from ..core import Post
 from .conversation_guard import ConversationGuard
 from .identities import Identities
 from .late import is_late
@@ -210,12 +211,12 @@ class Handling:
         if is_late(game.history, at):  # moved in, or read after an unlist (late.py)
             log.warning("game %s: post #%s by %s (made %s) reached the thread late: held",
                         game.setup.name, number, post.username, post.created_at)
-            step = game.on_late(post.id, number, post.username, at, post.raw)
+            step = game.on_late(game_input(post))
         else:
             self.tick_until(game, at)
             if game.names_someone_unknown(post.username, at, post.raw):
                 self.learn_names(at)  # a seat's new name the check has not seen yet?
-            step = game.on_post(post.id, number, post.username, at, post.raw)
+            step = game.on_post(game_input(post))
         self._commit(game, step, last_post_number=number)
         return 1
 
@@ -250,8 +251,8 @@ class Handling:
             self.learn_names(at)
             participants = self._participants(game, post.topic_id)
         shared = self.router.has_players(post.topic_id, member(game, self.identities))
-        self._commit(game, game.on_pm(post.id, post.topic_id, post.post_number, post.username,
-                                      at, post.raw, shared=shared, participants=participants))
+        self._commit(game, game.on_pm(game_input(post), post.topic_id, shared=shared,
+                                      participants=participants))
 
     def _participants(self, game: GameRuntime, topic_id: int) -> tuple[str, ...]:
         """A conversation's participants as the game knows them: a bound id by its name in
@@ -305,3 +306,9 @@ def _past(game: GameRuntime, at: datetime, limit: datetime | None) -> bool:
     """Handling a post made at `at` would tick the game past a moment after `limit`."""
     due = game.next_due()
     return limit is not None and due is not None and limit < due <= at
+
+
+def game_input(post: ForumPost) -> Post:
+    """The forum's post as a game's input: the one shape the runtime, the core and the
+    store's input rows share (core `Post`, with the forum's id)."""
+    return Post(post.post_number, post.username, post.created, post.raw, post.id)

@@ -67,10 +67,11 @@ def in_place(inputs, accepted: set[int]) -> list[tuple]:
     return ordered
 
 
-def hold(game, post_id: int, post_number: int, author: str, at: datetime, raw: str):
+def hold(game, post: Post):
     """Store the post as held; tell the Storytellers what counting it in its place would
     change (the game replayed with it, compared with the game now)."""
-    post = Post(post_number, author, at, raw)
+    post_id, post_number, author, at = post.post_id, post.post_number, post.author, \
+        post.created_at
     game.inputs.append(("late", post, post_id))
     game.last_post_number = max(game.last_post_number, post_number)
     changes = game_differences(game.state, game.refold(game.undone, game.accepted | {post_id}))
@@ -80,7 +81,7 @@ def hold(game, post_id: int, post_number: int, author: str, at: datetime, raw: s
                                                     at=date_tag(at), changes=changes,
                                                     topic_id=game.topic_id,
                                                     applied=date_tag(last_applied(game.history))))
-    return Step({**post_row(post_id, post), "kind": "late"},
+    return Step({**post_row(post), "kind": "late"},
                 [("LatePostHeld", {"post_id": post_id, "post_number": post_number,
                                    "author": author, "at": iso(at)})], [note])
 

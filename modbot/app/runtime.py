@@ -102,11 +102,11 @@ class GameRuntime:
         """Fold one stored input (as `load` does); return what it derived."""
         at = datetime.fromisoformat(row.at)
         if row.kind == "post":
-            return self.on_post(row.post_id, row.post_number, row.author, at, row.raw)
+            return self.on_post(_stored_post(row, at))
         if row.kind == "pm":
             people = tuple(filter(None, (row.participants or "").split(",")))
-            return self.on_pm(row.post_id, row.topic_id, row.post_number, row.author, at,
-                              row.raw, shared=bool(row.shared), participants=people)
+            return self.on_pm(_stored_post(row, at), row.topic_id, shared=bool(row.shared),
+                              participants=people)
         if row.kind == "tick":
             return self.on_tick(at)
         if row.kind == "rename":
@@ -114,15 +114,16 @@ class GameRuntime:
         if row.kind == "lapse":
             return self.on_name_taken(row.author, at)
         if row.kind == "late":
-            return self.on_late(row.post_id, row.post_number, row.author, at, row.raw)
+            return self.on_late(_stored_post(row, at))
         return self.on_edit(row.post_id, row.raw or "", row.raw_sha1 or "", at)
 
-    def on_post(self, post_id: int, post_number: int, author: str, at: datetime,
-                raw: str) -> Step:
-        post = Post(post_number, author, at, raw)
+    def on_post(self, post: Post) -> Step:
+        """A thread post (its forum id in `post.post_id`)."""
+        post_id, post_number, author, at, raw = post.post_id or 0, post.post_number, \
+            post.author, post.created_at, post.raw
         self.inputs.append(("post", post, post_id))
         if self._confirms_upgrade(author, raw):
-            return self._adopt_upgrade(_post_row(post_id, post))
+            return self._adopt_upgrade(_post_row(post))
         outcome = handle_post(self.state, post)
         if outcome.ignored_commands:
             log.warning("game %s post #%s: %s is not a Storyteller; its ! commands are ignored",
@@ -139,7 +140,7 @@ class GameRuntime:
                                       post=post, command=outcome.command,
                                       source={"channel": "thread", "id": post_id},
                                       log=self._log_for(outcome.command), undo=undo)
-        return Step(_post_row(post_id, post),
+        return Step(_post_row(post),
                     _events(outcome.events) + _undo_events(undo) + accept_events,
                     outgoing + accepted)
 
@@ -153,15 +154,17 @@ class GameRuntime:
             handle_pm(self.state, post, participants)
         return any(r.code == "unknown_player" for r in outcome.rejections)
 
-    def on_pm(self, post_id: int, topic_id: int, post_number: int, author: str, at: datetime,
-              raw: str, *, shared: bool = False, participants: tuple[str, ...] = ()) -> Step:
-        """A PM: a Storyteller's commands (the answer goes to that PM, unless players take part
-        in it (`shared`): then to the Storytellers' conversation), or a player's night commands
-        or whisper. `participants`: the conversation's lower-case usernames."""
-        post = Post(post_number, author, at, raw)
+    def on_pm(self, post: Post, topic_id: int, *, shared: bool = False,
+              participants: tuple[str, ...] = ()) -> Step:
+        """A PM in conversation `topic_id`: a Storyteller's commands (the answer goes to that
+        PM, unless players take part in it (`shared`): then to the Storytellers'
+        conversation), or a player's night commands or whisper. `participants`: the
+        conversation's lower-case usernames."""
+        post_id, post_number, author, at, raw = post.post_id or 0, post.post_number, \
+            post.author, post.created_at, post.raw
         self.inputs.append(("pm", (post, participants), post_id))
         if self._confirms_upgrade(author, raw):
-            return self._adopt_upgrade(_pm_row(post_id, post, topic_id, shared, participants))
+            return self._adopt_upgrade(_pm_row(post, topic_id, shared, participants))
         outcome = handle_pm(self.state, post, participants)
         self.state = outcome.state
         self.seen_pms.add(post_id)
@@ -173,7 +176,7 @@ class GameRuntime:
                                       source={"channel": "pm", "id": post_id,
                                               "topic_id": topic_id, "shared": shared},
                                       log=self._log_for(outcome.command), undo=undo)
-        return Step(_pm_row(post_id, post, topic_id, shared, participants),
+        return Step(_pm_row(post, topic_id, shared, participants),
                     _events(outcome.events) + _undo_events(undo) + accept_events,
                     outgoing + accepted)
 
@@ -201,10 +204,9 @@ class GameRuntime:
         """Someone who is none of the game's goes by `name`, a seat's alias (renames.py)."""
         return renames.lapse(self, name, at)
 
-    def on_late(self, post_id: int, post_number: int, author: str, at: datetime,
-                raw: str) -> Step:
+    def on_late(self, post: Post) -> Step:
         """A thread post whose time lies before a moment already applied: held (late.py)."""
-        return late.hold(self, post_id, post_number, author, at, raw)
+        return late.hold(self, post)
 
     def _accept(self, report) -> tuple[list[Outgoing], list[tuple[str, dict]]]:
         """`!accept id:N`: the held post N counted in its place (late.py)."""
@@ -362,8 +364,12 @@ def _undo_events(undo) -> list[tuple[str, dict]]:
     return []
 
 
-def _pm_row(post_id: int, post: Post, topic_id: int, shared: bool,
-            participants: tuple[str, ...]) -> dict:
+def _pm_row(post: Post, topic_id: int, shared: bool, participants: tuple[str, ...]) -> dict:
     """The input row a PM is stored as: its conversation's topic and participants too."""
-    return {**_post_row(post_id, post), "kind": "pm", "topic_id": topic_id, "shared": shared,
+    return {**_post_row(post), "kind": "pm", "topic_id": topic_id, "shared": shared,
             "participants": ",".join(participants) or None}
+
+
+def _stored_post(row, at: datetime) -> Post:
+    """A post or PM as its input row stored it."""
+    return Post(row.post_number or 0, row.author or "", at, row.raw or "", row.post_id)

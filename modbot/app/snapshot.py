@@ -113,7 +113,7 @@ def _entry(flat: tuple) -> tuple:
 
 
 def _fields(post: Post):
-    return post.post_number, post.author, post.created_at, post.raw
+    return post.post_number, post.author, post.created_at, post.raw, post.post_id
 
 
 class Snapshots:

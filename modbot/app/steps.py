@@ -24,9 +24,9 @@ class Step:
     cursors: dict[str, int] = field(default_factory=dict)  # committed with the input
 
 
-def post_row(post_id: int, post: Post) -> dict:
+def post_row(post: Post) -> dict:
     """The input row a thread post is stored as."""
-    return {"kind": "post", "post_id": post_id, "post_number": post.post_number,
+    return {"kind": "post", "post_id": post.post_id, "post_number": post.post_number,
             "author": post.author, "at": iso(post.created_at), "raw": post.raw,
             "raw_sha1": sha1(post.raw)}
 

@@ -48,12 +48,16 @@ from .wording import say
 
 @dataclass(frozen=True, slots=True)
 class Post:
-    """A forum post as the core needs it."""
+    """A forum post as the core needs it: the one shape of a post or PM across the app and
+    the core (the app makes it from the forum's `ForumPost`, stores it as an input row, and
+    folds it back from that row); `post_id`, the forum's id, is the app's (the core reads
+    none of it)."""
 
     post_number: int
     author: str
     created_at: datetime
     raw: str
+    post_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

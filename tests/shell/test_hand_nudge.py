@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 from modbot.app.reactions import GameOptions
 from modbot.app.runtime import GameRuntime
-from modbot.core import Phase
+from modbot.core import Phase, Post
 
 from ..conversation import botf_setup, day_one, to
 
@@ -64,7 +64,7 @@ def test_a_restart_remembers_the_nudge_it_sent():
     while first.state.phase is not Phase.NOMINATION:
         at += H
         keep(first.on_tick(at))
-    keep(first.on_post(1, 2, "Brianna", at, "/nominate Derek\nHe has been quiet all day."))
+    keep(first.on_post(Post(2, "Brianna", at, "/nominate Derek\nHe has been quiet all day.", 1)))
     sent = keep(first.on_tick(at + 6 * H))
     assert [o.key for o in sent if ":nudge:" in o.key] == ["g1:nudge:1:execution:Derek:Ellen"]
 

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from modbot.app.reactions import GameOptions
 from modbot.app.runtime import GameRuntime
+from modbot.core import Post
 
 from ..helpers import NOMINATIONS1, setup
 
@@ -22,8 +23,9 @@ class Table:
 
     def post(self, author: str, raw: str, minutes: float):
         self.number += 1
-        return self.runtime.on_post(1000 + self.number, self.number, author,
-                                    NOMINATIONS1 + timedelta(minutes=minutes), raw)
+        return self.runtime.on_post(Post(self.number, author,
+                                         NOMINATIONS1 + timedelta(minutes=minutes), raw,
+                                         1000 + self.number))
 
     def input_of_last_post(self) -> str:
         """How !log names the last post: #N, its number in the thread."""

@@ -8,6 +8,7 @@ from modbot.adapters.outgoing import Batch, Outgoing
 from modbot.adapters.store import OutboxRow, Store
 from modbot.app.reactions import GameOptions
 from modbot.app.runtime import GameRuntime
+from modbot.core import Post
 
 from ..conversation import NIGHT1_LOCK, START, botf_setup
 
@@ -20,8 +21,8 @@ def test_a_choice_withdraws_the_reminder_still_unsent(tmp_path):
     due = NIGHT1_LOCK - timedelta(hours=5)
     reminded = runtime.on_tick(due).outgoing
     assert REMIND in {o.key for o in reminded}
-    chose = runtime.on_pm(501, 7, 2, "Brianna", due + timedelta(seconds=20), "/choose Derek",
-                          participants=("brianna", "modbot", "nightingale")).outgoing
+    chose = runtime.on_pm(Post(2, "Brianna", due + timedelta(seconds=20), "/choose Derek", 501),
+                          7, participants=("brianna", "modbot", "nightingale")).outgoing
     (withdrawal,) = [o for o in chose if o.kind == "withdraw"]
     assert withdrawal.edit_of == REMIND
     store = Store(f"sqlite:///{tmp_path}/bot.sqlite")

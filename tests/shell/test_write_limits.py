@@ -164,6 +164,7 @@ def test_an_edit_the_forum_refuses_for_the_day_is_posted_and_later_edits_follow_
         box.stop()
 
 
+@pytest.mark.slow  # 48 forum hours of counts over HTTP (up to 288 of them): an end-to-end run
 @pytest.mark.parametrize(("minutes", "posts_at_most"), [(60, 0), (10, 240)])
 def test_the_days_plan_of_edits_never_meets_the_forums_limit(tmp_path, minutes, posts_at_most):
     """With the plan (30 a day at trust level 1), a running count for 48 hours never meets the

@@ -9,7 +9,7 @@ for a `modbot check` or a restart), and which clock the forum keeps (a rehearsal
 faster than real time: its limiter counts the forum's minutes, so the budget must too;
 `forum_seconds`, when the bot can read that clock for free, else `unmetered`: the forum's own
 limiter answers instead). `compose` builds them in that one order, so a budget is never set
-in one place and undone in another.
+in one place and undone in another: the service itself never configures the client.
 """
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ def compose(client: ForumClient, database: str | Store, games: list[GameSetup],
     store = Store(database) if isinstance(database, str) else database
     if forum_seconds is not None:
         client.budget.clock = forum_seconds  # the key's minute is the forum's
-    service = Service(client, store, games, settings)  # the settings' minute, by default
+    client.budget.per_minute = settings.requests_per_minute  # the configured minute, by default
+    service = Service(client, store, games, settings)
     if user_key:  # the key's own limits, from its first request
         client.budget.per_day = USER_KEY_PER_DAY
         if not budget_set:

@@ -115,7 +115,6 @@ class Service:
         self.client = client
         self.store = store
         self.settings = settings or Settings()
-        client.budget.per_minute = self.settings.requests_per_minute
         self.setups = games
         self.games: dict[int, GameRuntime] = {}
         self.outbox: Outbox | None = None

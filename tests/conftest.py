@@ -11,10 +11,24 @@ import atexit
 import os
 import secrets
 from functools import cache
+from pathlib import Path
 
 import pytest
 
 SERVER_URL = os.environ.get("MODBOT_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+E2E = Path(__file__).parent / "e2e"
+
+
+def pytest_ignore_collect(collection_path: Path, config) -> bool | None:
+    """The fast loop (`-m "not slow"`) does not even import the end-to-end modules: every
+    test there is marked slow (tests/test_architecture.py checks it), so they would all be
+    deselected after seconds of imports."""
+    if config.getoption("markexpr", "").strip() == "not slow" and \
+            collection_path.is_relative_to(E2E):
+        return True
+    return None
 
 
 def _dsn(url: str) -> str:

@@ -229,3 +229,11 @@ def test_the_rule_test_check_catches_english():
               "from ..conversation import Conversation, seven\n")
     assert len(rule_test_words(source, path)) == 3
     assert rule_test_words("from ..conversation import seven, DAWN1\n", path) == []
+
+
+def test_every_end_to_end_module_is_marked_slow():
+    """The fast loop skips tests/e2e without importing it (tests/conftest.py): so every module
+    there must mark all its tests slow, or a test would be lost from the fast loop unsaid."""
+    unmarked = [path.name for path in sorted((ROOT / "tests" / "e2e").glob("test_*.py"))
+                if "\npytestmark = pytest.mark.slow" not in path.read_text(encoding="utf-8")]
+    assert unmarked == []

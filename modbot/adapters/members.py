@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import logging
 
-from .forum import ConfigurationError, ForumClient, PermanentError
+from .forum import ConfigurationError, PermanentError
+from .forum_port import ForumPort
 from .store import OutboxRow, Store
 
 log = logging.getLogger("modbot.adapters.outbox")
 
 
-def change_members(client: ForumClient, store: Store, row: OutboxRow,
+def change_members(client: ForumPort, store: Store, row: OutboxRow,
                    topic_id: int | None) -> bool:
     verb, _, name = row.raw.partition(":")
     if topic_id:

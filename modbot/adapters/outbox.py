@@ -52,13 +52,13 @@ from datetime import datetime
 from .forum import (
     ConfigurationError,
     CredentialsRejected,
-    ForumClient,
     ForumError,
     NotFound,
     OverBudget,
     PermanentError,
     TransientError,
 )
+from .forum_port import ForumPort
 from .markers import marker, with_marker
 from .members import change_members
 from .outgoing import Batch, Outgoing
@@ -90,7 +90,7 @@ PICTURE = re.compile(r"!\[([^\]]*)\]\(modbot-picture:([0-9a-f]{40})\)")
 
 
 class Outbox(WriteLimits):
-    def __init__(self, client: ForumClient, store: Store, *, spacing: float = 0.0,
+    def __init__(self, client: ForumPort, store: Store, *, spacing: float = 0.0,
                  on_failure=None, wall=time.time, max_backoff: float = MAX_BACKOFF,
                  guard=None, on_pm_limit=None, bot_id: int | None = None,
                  merge_replies: bool = False, recipients_now=None, on_lost_post=None,
@@ -205,7 +205,7 @@ class Outbox(WriteLimits):
         self.store.mark_attempt(row)
         if row.kind == "status":
             status, _, enabled = row.raw.partition(":")
-            self.client.update_topic_status(topic_id, status, enabled == "true")
+            self.client.update_topic_status(topic_id or 0, status, enabled == "true")
             self.store.mark_sent(row, None, topic_id, None)
             return True
         if topic_id and self.guard is not None and not self.guard(row, topic_id):
@@ -281,7 +281,7 @@ class Outbox(WriteLimits):
         editing a hidden post unhides it (PostRevisor#remove_flags_and_unhide_post). One read
         (`GET /posts/ID.json`) before each edit."""
         try:
-            post = ForumPost.from_json(self.client.post_by_id(target.post_id))
+            post = ForumPost.from_json(self.client.post_by_id(target.post_id or 0))
         except NotFound:
             return "deleted"
         if post.deleted_at:

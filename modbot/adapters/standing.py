@@ -22,7 +22,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from .forum import ConfigurationError, ForumClient, PermanentError, TransientError
+from .forum import ConfigurationError, PermanentError, TransientError
+from .forum_port import ForumPort
 from .store import OutboxRow
 
 log = logging.getLogger("modbot.adapters.outbox")
@@ -38,7 +39,7 @@ def is_private_reply(row: OutboxRow, opens: bool) -> bool:
 class Standing:
     """Whether the bot's account may write in public now, learnt from the forum's refusals."""
 
-    def __init__(self, client: ForumClient, wall: Callable[[], float],
+    def __init__(self, client: ForumPort, wall: Callable[[], float],
                  on_limit: Callable[[OutboxRow, str, float], None] | None = None) -> None:
         self.client = client
         self.wall = wall

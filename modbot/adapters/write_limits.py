@@ -39,7 +39,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from .budget import DAY
-from .forum import ForumClient, OverBudget, PermanentError, TransientError
+from .forum import OverBudget, PermanentError, TransientError
+from .forum_port import ForumPort
 from .markers import with_marker
 from .outgoing import Batch
 from .port import ForumPost, forum_time
@@ -91,7 +92,7 @@ def _day(wall: float) -> tuple[str, float]:
 
 class WriteLimits:
     # what it uses of the outbox (outbox.py sets them)
-    client: ForumClient
+    client: ForumPort
     store: Store
     bot_id: int | None
     merge_replies: bool

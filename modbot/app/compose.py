@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..adapters.forum import ForumClient
+from ..adapters.forum_port import ForumPort
 from ..adapters.store import Store
 from ..core import GameSetup
 from .service import Service, Settings
@@ -25,7 +25,7 @@ USER_KEY_PER_MINUTE = 18  # of a User API key's 20 a minute (the bus's polls cha
 USER_KEY_PER_DAY = 2_800  # of its 2,880 a day: a margin for `modbot check` and a restart
 
 
-def compose(client: ForumClient, database: str | Store, games: list[GameSetup],
+def compose(client: ForumPort, database: str | Store, games: list[GameSetup],
             settings: Settings, *, user_key: bool = False, budget_set: bool = False,
             forum_seconds: Callable[[], float] | None = None,
             unmetered: bool = False) -> Service:

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import logging
 
-from ..adapters.forum import ForumClient, ForumError
+from ..adapters.forum import ForumError
+from ..adapters.forum_port import ForumPort
 from ..adapters.outgoing import Outgoing
 from ..adapters.store import OutboxRow
 from .render import later
@@ -29,7 +30,7 @@ log = logging.getLogger("modbot.app.conversation_guard")
 
 
 class ConversationGuard:
-    def __init__(self, client: ForumClient, bot_username: str, staff: bool,
+    def __init__(self, client: ForumPort, bot_username: str, staff: bool,
                  on_intruder=None, bot_id: int | None = None, expected_ids=None) -> None:
         self.client = client
         self.bot = bot_username.lower()

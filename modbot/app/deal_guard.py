@@ -22,7 +22,8 @@ import logging
 import math
 import time
 
-from ..adapters.forum import ForumClient, ForumError
+from ..adapters.forum import ForumError
+from ..adapters.forum_port import ForumPort
 from ..adapters.outgoing import Batch, Outgoing
 from ..core import GameSetup
 from .preflight import near_misses
@@ -54,7 +55,7 @@ def names_to_ask(setup: GameSetup) -> list[tuple[int, str]]:
 
 
 class DealGuard:
-    def __init__(self, client: ForumClient, wall=time.monotonic) -> None:
+    def __init__(self, client: ForumPort, wall=time.monotonic) -> None:
         self.client = client
         self.wall = wall
         self.known: set[str] = set()

@@ -26,7 +26,7 @@ import logging
 from collections.abc import Sequence
 from datetime import datetime
 
-from ..adapters.forum import ForumClient
+from ..adapters.forum_port import ForumPort
 from ..adapters.outgoing import Batch, Outgoing
 from ..adapters.port import ForumPost
 from ..adapters.store import Store
@@ -47,7 +47,7 @@ log = logging.getLogger("modbot.app.service")
 
 
 class Handling:
-    def __init__(self, client: ForumClient, store: Store, settings: Settings,
+    def __init__(self, client: ForumPort, store: Store, settings: Settings,
                  games: dict[int, GameRuntime], identities: Identities, watermark: Watermark,
                  hooks: OutboxHooks) -> None:
         self.client = client

@@ -31,7 +31,8 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..adapters.forum import ConfigurationError, ForumClient, NotFound
+from ..adapters.forum import ConfigurationError, NotFound
+from ..adapters.forum_port import ForumPort
 from ..adapters.outgoing import Batch
 from ..adapters.port import ForumPost, ForumUser
 from ..adapters.store import Store
@@ -60,7 +61,7 @@ class Binding:
     unbound: tuple[str, ...]  # file names with no id (the game cannot start with any)
 
 
-def bot_account(client: ForumClient, setups, name: str) -> ForumUser:
+def bot_account(client: ForumPort, setups, name: str) -> ForumUser:
     """The bot's own account, never found by a name someone else may hold: by the id the
     game files give (`bot_id`), or as the key's own session (a User API key is its
     account's); an admin's key with no id given acts as the configured name until the id
@@ -91,7 +92,7 @@ def renames_of(game) -> list[tuple[str, str]]:
 
 
 class Identities:
-    def __init__(self, client: ForumClient, store: Store, check_seconds: float = 600) -> None:
+    def __init__(self, client: ForumPort, store: Store, check_seconds: float = 600) -> None:
         self.client = client
         self.store = store
         self.check_seconds = check_seconds

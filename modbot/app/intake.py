@@ -36,7 +36,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from ..adapters.forum import ForumClient, ForumError
+from ..adapters.forum import ForumError
+from ..adapters.forum_port import ForumPort
 from ..adapters.outgoing import Batch
 from ..adapters.port import ForumPost
 from ..adapters.store import Store
@@ -51,7 +52,7 @@ MAX_PAGES = 10
 LISTING = 100  # topics asked per listing request (`per_page`, at most 100 in Discourse)
 
 
-def listed_topics(client: ForumClient, topic_ids) -> dict[int, dict]:
+def listed_topics(client: ForumPort, topic_ids) -> dict[int, dict]:
     """Each listed topic's listing entry (a topic the listing leaves out is not in it)."""
     ids = sorted(topic_ids)
     found: dict[int, dict] = {}
@@ -67,13 +68,13 @@ def listed_topics(client: ForumClient, topic_ids) -> dict[int, dict]:
     return found
 
 
-def highest_post_numbers(client: ForumClient, topic_ids) -> dict[int, int]:
+def highest_post_numbers(client: ForumPort, topic_ids) -> dict[int, int]:
     """Each listed topic's highest post number (a topic the listing leaves out is not in it)."""
     return {t: int(entry.get("highest_post_number") or 0)
             for t, entry in listed_topics(client, topic_ids).items()}
 
 
-def changed_topics(client: ForumClient, last_numbers: dict[int, int]) -> list[int]:
+def changed_topics(client: ForumPort, last_numbers: dict[int, int]) -> list[int]:
     """The topics (of `last_numbers`: topic id -> the last post number read) whose highest
     post number is past it, or that the listing left out."""
     highest = highest_post_numbers(client, last_numbers)
@@ -112,7 +113,7 @@ class Handler(Protocol):
 
 
 class Intake:
-    def __init__(self, client: ForumClient, store: Store, games: dict[int, GameRuntime],
+    def __init__(self, client: ForumPort, store: Store, games: dict[int, GameRuntime],
                  watermark: Watermark, sweeper: EditSweep, handler: Handler) -> None:
         self.client = client
         self.store = store

@@ -18,7 +18,7 @@ import dataclasses
 import logging
 from datetime import datetime
 
-from ..adapters.forum import ForumClient
+from ..adapters.forum_port import ForumPort
 from ..adapters.outgoing import Batch, Outgoing, Rendered
 from ..adapters.store import Store
 from .render import render
@@ -33,7 +33,7 @@ def edited_cursor(topic_id: int, what: str) -> str:
 
 
 class OwnEdits:
-    def __init__(self, client: ForumClient, store: Store, check_seconds: float = 3600) -> None:
+    def __init__(self, client: ForumPort, store: Store, check_seconds: float = 3600) -> None:
         self.client, self.store = client, store
         self.check_seconds = check_seconds
         self.last: datetime | None = None

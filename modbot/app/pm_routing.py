@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..adapters.forum import ForumClient
+from ..adapters.forum_port import ForumPort
 from ..adapters.port import ForumPost
 from ..core import GameSetup
 
@@ -59,7 +59,7 @@ def named_game(games: list[Member], raw: str) -> list[Member]:
 
 
 class PmRouter:
-    def __init__(self, client: ForumClient, bot_username: str) -> None:
+    def __init__(self, client: ForumPort, bot_username: str) -> None:
         self.client = client
         self.bot = bot_username.lower()
         self.bot_id: int | None = None  # set once the service knows it

@@ -26,12 +26,12 @@ from dataclasses import dataclass, field
 from ..adapters.forum import (
     ConfigurationError,
     CredentialsRejected,
-    ForumClient,
     ForumError,
     NotFound,
     PermanentError,
     TransientError,
 )
+from ..adapters.forum_port import ForumPort
 from ..adapters.write_limits import edits_per_day
 from ..core import GameSetup
 from ..files.gamefile import GameFileError, load_game
@@ -65,7 +65,7 @@ class Findings:
         return not self.problems
 
 
-def preflight(client: ForumClient, username: str, game_files: list[str],
+def preflight(client: ForumPort, username: str, game_files: list[str],
               key_kind: str = "admin") -> Findings:
     found = Findings()
     if not _account(client, username, found, key_kind):
@@ -91,7 +91,7 @@ def preflight(client: ForumClient, username: str, game_files: list[str],
     return found
 
 
-def _account(client: ForumClient, username: str, found: Findings, key_kind: str) -> bool:
+def _account(client: ForumPort, username: str, found: Findings, key_kind: str) -> bool:
     try:
         me = client.current_user()
     except (ConfigurationError, CredentialsRejected, PermanentError) as exc:
@@ -151,7 +151,7 @@ def _key_note(username: str, key_kind: str, staff: bool, trust_level) -> str:
             "one budget (60 requests a minute by default)")
 
 
-def _game(client: ForumClient, username: str, setup: GameSetup, found: Findings) -> dict:
+def _game(client: ForumPort, username: str, setup: GameSetup, found: Findings) -> dict:
     """Check one game; {name: id} of the places it bound by name (and the bot's)."""
     where = f"game {setup.name!r}"
     if any(username.casefold() == s.casefold() for s in setup.storytellers):
@@ -189,7 +189,7 @@ def _game(client: ForumClient, username: str, setup: GameSetup, found: Findings)
     return bound
 
 
-def _signups(client: ForumClient, signups, found: Findings) -> dict[str, int]:
+def _signups(client: ForumPort, signups, found: Findings) -> dict[str, int]:
     """A game file before its seats: its Storytellers are forum accounts who can receive PMs,
     its sign-up thread (once opened) exists; the players come from the sign-ups."""
     where = f"{signups.name} (sign-ups)"
@@ -224,7 +224,7 @@ def _places(setup: GameSetup) -> list[tuple[str, str, str]]:
         [("backup", name, "fix game.backups in the game file") for name in setup.backups]
 
 
-def _cards(client: ForumClient, ids: list[int], where: str, found: Findings) -> dict[int, dict]:
+def _cards(client: ForumPort, ids: list[int], where: str, found: Findings) -> dict[int, dict]:
     """The accounts of these ids (one request a 50), by id."""
     cards: dict[int, dict] = {}
     for start in range(0, len(ids), CARDS):
@@ -250,7 +250,7 @@ def _by_id(cards: dict[int, dict], user_id: int, where: str, found: Findings) ->
     return cards[user_id]
 
 
-def _topic(client: ForumClient, setup: GameSetup, where: str, found: Findings) -> None:
+def _topic(client: ForumPort, setup: GameSetup, where: str, found: Findings) -> None:
     if setup.topic_id is None:  # the README's order: check, then open the thread
         found.notes.append(f"{where}: no game thread yet: `modbot game new` opens it and writes "
                            "its topic_id into the game file (`modbot run` needs it)")
@@ -282,7 +282,7 @@ def _topic(client: ForumClient, setup: GameSetup, where: str, found: Findings) -
         found.problems.append(f"{where}: topic {setup.topic_id} is {state}: open it first")
 
 
-def _user(client: ForumClient, name: str, where: str, found: Findings, fix: str) -> dict | None:
+def _user(client: ForumPort, name: str, where: str, found: Findings, fix: str) -> dict | None:
     """The account called `name` now (one request), or None after a problem."""
     try:
         return client.user(name)
@@ -307,7 +307,7 @@ def _can_message(user: dict, where: str, found: Findings) -> None:
                               "they must allow them in their preferences")
 
 
-def near_misses(client: ForumClient, name: str) -> list[str]:
+def near_misses(client: ForumPort, name: str) -> list[str]:
     """Forum usernames close to `name`, from the forum's user search (the first letters)."""
     try:
         users = client.search_users(name[:3])

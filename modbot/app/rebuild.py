@@ -35,7 +35,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from ..adapters.forum import ForumClient
+from ..adapters.forum_port import ForumPort
 from ..adapters.port import ForumPost, forum_time
 from .reactions import WELCOME
 from .thread_reads import read_thread
@@ -69,7 +69,7 @@ def shows_own_posts(posts: list[ForumPost], bot: str, game_key: str) -> bool:
                                        for k in MARKER.findall(p.raw)) for p in posts)
 
 
-def ran_before(client: ForumClient, bot: str, game_key: str, topic_id: int,
+def ran_before(client: ForumPort, bot: str, game_key: str, topic_id: int,
                thread: list[ForumPost], titles: list[tuple[str, str]]) -> bool:
     """The game ran before (its database since lost): the bot's marked posts are in its
     `thread` (already read), or in a PM conversation the bot opened for it."""
@@ -77,7 +77,7 @@ def ran_before(client: ForumClient, bot: str, game_key: str, topic_id: int,
         dealt_by_pm(client, bot, game_key, titles)
 
 
-def dealt_by_pm(client: ForumClient, bot: str, game_key: str,
+def dealt_by_pm(client: ForumPort, bot: str, game_key: str,
                 titles: list[tuple[str, str]]) -> bool:
     """The bot opened a PM conversation for this game (a character PM, the Storytellers'
     notes: a title of one of the game's forms, `titles`' (beginning, end) pairs) whose posts
@@ -96,7 +96,7 @@ def dealt_by_pm(client: ForumClient, bot: str, game_key: str,
     return False
 
 
-def gather(client: ForumClient, bot: str, topic_id: int,
+def gather(client: ForumPort, bot: str, topic_id: int,
            thread: list[ForumPost] | None = None) -> ForumHistory:
     """Read what the forum keeps of a game: its thread (deleted posts included, for staff;
     `thread` when it was read already so), the PMs since its first post, each post's first
@@ -115,7 +115,7 @@ def gather(client: ForumClient, bot: str, topic_id: int,
     return history
 
 
-def _first_version(client: ForumClient, history: ForumHistory, post: ForumPost,
+def _first_version(client: ForumPort, history: ForumHistory, post: ForumPost,
                    bot: str) -> ForumPost:
     """The post as first written (its markers noted when it is the bot's); an edited one's
     present text is kept in `history.edits`."""
@@ -129,7 +129,7 @@ def _first_version(client: ForumClient, history: ForumHistory, post: ForumPost,
     return post.with_raw(client.post_version(post.id, 1).raw)
 
 
-def _pms_since(client: ForumClient, since: datetime | None) -> list[ForumPost]:
+def _pms_since(client: ForumPort, since: datetime | None) -> list[ForumPost]:
     posts: list[ForumPost] = []
     before = None
     for _ in range(PM_PAGES):

@@ -53,12 +53,12 @@ from ..adapters.budget import Priority
 from ..adapters.forum import (
     ConfigurationError,
     CredentialsRejected,
-    ForumClient,
     ForumError,
     NotFound,
     OverBudget,
     TransientError,
 )
+from ..adapters.forum_port import ForumPort
 from ..adapters.outbox import Outbox
 from ..adapters.outgoing import Batch
 from ..adapters.store import Store
@@ -110,7 +110,7 @@ class CycleReport:
 
 
 class Service:
-    def __init__(self, client: ForumClient, store: Store, games: list[GameSetup],
+    def __init__(self, client: ForumPort, store: Store, games: list[GameSetup],
                  settings: Settings | None = None) -> None:
         self.client = client
         self.store = store

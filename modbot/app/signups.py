@@ -27,7 +27,8 @@ import logging
 import random
 from collections.abc import Callable
 
-from ..adapters.forum import ForumClient, ForumError, NotFound
+from ..adapters.forum import ForumError, NotFound
+from ..adapters.forum_port import ForumPort
 from ..adapters.outgoing import Batch, Outgoing
 from ..adapters.port import ForumPost
 from ..adapters.store import Store
@@ -118,7 +119,7 @@ def list_edit(setup: SignupSetup, topic_id: int, signups: Signups, last: int,
                     topic_id=topic_id, kind="edit", edit_of=list_key(topic_id))
 
 
-def open_thread(client: ForumClient, store: Store, setup: SignupSetup, category: int | None,
+def open_thread(client: ForumPort, store: Store, setup: SignupSetup, category: int | None,
                 opening: str) -> int:
     """Post the sign-up thread (unless the host opened one) and the list post; the topic id."""
     topic_id = setup.topic_id
@@ -134,7 +135,7 @@ class SignupWatch:
     """The sign-up threads `modbot run` keeps up to date, one request a thread a cycle (and
     one for each edited post's first version, once)."""
 
-    def __init__(self, client: ForumClient, store: Store, setups: list[SignupSetup]) -> None:
+    def __init__(self, client: ForumPort, store: Store, setups: list[SignupSetup]) -> None:
         self.client, self.store = client, store
         self.setups = [s for s in setups if s.topic_id is not None]
         self.posts: dict[int, list[ForumPost]] = {}

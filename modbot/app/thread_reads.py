@@ -21,7 +21,8 @@ after the thread's last post number, once the game runs.
 
 from __future__ import annotations
 
-from ..adapters.forum import ForumClient, ForumError
+from ..adapters.forum import ForumError
+from ..adapters.forum_port import ForumPort
 from ..adapters.port import ForumPost
 from ..adapters.store import Store
 
@@ -37,7 +38,7 @@ class PagedReads:
         self.store = store
         self.partial: dict[str, dict] = {}  # read key -> {"posts": [...], "ids": [...]}
 
-    def read(self, client: ForumClient, topic_id: int, **extra) -> list[ForumPost] | None:
+    def read(self, client: ForumPort, topic_id: int, **extra) -> list[ForumPost] | None:
         """The whole thread, oldest first; None while it is not all read (a few pages an
         attempt: the next attempt goes on from where this one stopped)."""
         key = read_key(topic_id, extra)
@@ -62,7 +63,7 @@ class PagedReads:
         return sorted(state["posts"], key=lambda p: p.post_number)
 
     @staticmethod
-    def _begin(client: ForumClient, topic_id: int, extra: dict) -> dict:
+    def _begin(client: ForumPort, topic_id: int, extra: dict) -> dict:
         """The first chunk by post number (a short thread is read in one request); a longer
         one lists the ids of the rest."""
         posts = client.posts_after(topic_id, 0, **extra)
@@ -103,7 +104,7 @@ def read_key(topic_id: int, extra: dict) -> str:
     return f"{topic_id}:" + "&".join(f"{k}={v}" for k, v in sorted(extra.items()))
 
 
-def read_thread(client: ForumClient, topic_id: int, *, after: int = 0,
+def read_thread(client: ForumPort, topic_id: int, *, after: int = 0,
                 **extra) -> list[ForumPost]:
     """The topic's posts after post number `after` (by default all), 20 posts a request,
     oldest first."""

@@ -123,7 +123,8 @@ class Reactor:
             if notice.key == "requested" and \
                     self.counts.current(state, notice.moment, self.options.vote_count_minutes):
                 return [self._count_current(state, notice.moment)]
-            return [self.vote_count(state, notice.moment, notice.key)]
+            return [self.vote_count(state, notice.moment, notice.key,
+                                    notice.view.get("count"))]
         if notice.count == CARRIED:
             return [self._counted(p) for p in self.counts.carried(state, notice, self.options)]
         if notice.count == DAY_END:
@@ -144,9 +145,11 @@ class Reactor:
                     self._withdrawn(f"remind:{notice.view['night']}:{notice.player}")]
         return [self._addressed(state, notice)]
 
-    def vote_count(self, state: GameState, at: datetime, reason: str) -> Outgoing:
-        """A vote count of its own, now (`reason` ends its key)."""
-        return self._counted(self.counts.count(state, at, reason, self.options))
+    def vote_count(self, state: GameState, at: datetime, reason: str,
+                   facts: dict | None = None) -> Outgoing:
+        """A vote count of its own, now (`reason` ends its key; `facts`: the core's, as a
+        notice carries them)."""
+        return self._counted(self.counts.count(state, at, reason, self.options, facts))
 
     def _counted(self, count: CountPost) -> Outgoing:
         """A post the count owes, in the game thread (an edit of the day's running count)."""

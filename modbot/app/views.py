@@ -63,11 +63,11 @@ def _link(topic_id: int | None, post_number: int | None) -> str | None:
 
 def vote_count_view(state: GameState, *, number: int, as_of: int | None,
                     topic_id: int | None, edits: list[dict] | None = None,
-                    day: int | None = None) -> dict:
-    """The vote count of `day` (default: the latest day): the core's facts (count_facts), in
-    the forum's forms (links, [date] tags) and with what the app remembers (its number, the
-    last post read, the edits to mention)."""
-    facts = count_facts(state, day)
+                    day: int | None = None, facts: dict | None = None) -> dict:
+    """The vote count of `day` (default: the latest day): the core's facts (`facts`, as a
+    notice carries them, else count_facts), in the forum's forms (links, [date] tags) and
+    with what the app remembers (its number, the last post read, the edits to mention)."""
+    facts = facts if facts is not None else count_facts(state, day)
     return {
         **facts,
         "game": state.setup.name,

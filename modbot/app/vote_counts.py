@@ -79,11 +79,12 @@ class VoteCounts:
 
     # -- the posts --------------------------------------------------------------------------
 
-    def count(self, state: GameState, at: datetime, reason: str,
-              options: CountOptions) -> CountPost:
-        """A vote count post of its own (`reason` ends its key: "open:execution:Derek")."""
+    def count(self, state: GameState, at: datetime, reason: str, options: CountOptions,
+              facts: dict | None = None) -> CountPost:
+        """A vote count post of its own (`reason` ends its key: "open:execution:Derek";
+        `facts`: the core's, as its notice carries them)."""
         day = state.today.number if state.today else state.cycle
-        view = self._view(state, self._next_number(state), options.topic_id)
+        view = self._view(state, self._next_number(state), options.topic_id, facts=facts)
         self._counted(at)
         pictured = options.pictures
 
@@ -102,7 +103,8 @@ class VoteCounts:
         self.voting_ends = notice.view["voting_ends"]
         if not notice.template:
             return []
-        view = self._view(state, self._next_number(state), options.topic_id)
+        view = self._view(state, self._next_number(state), options.topic_id,
+                          facts=notice.view.get("count"))
         self._counted(notice.moment)
         return [CountPost(notice.key, lambda: render(f"{notice.template}.md.j2", vc=view()))]
 
@@ -111,7 +113,7 @@ class VoteCounts:
         """How the day ended (the Storytellers, every vote locked early, or the deadline),
         the execution, then the day's final tables."""
         view = self._view(state, self._next_number(state, notice.day), options.topic_id,
-                          day=notice.day)
+                          day=notice.day, facts=notice.view.get("count"))
         self._counted(notice.moment)
         pictured = options.pictures
         deadline = self.voting_ends
@@ -142,11 +144,12 @@ class VoteCounts:
         self.edits = []
 
     def _view(self, state: GameState, number: int, topic_id: int | None,
-              day: int | None = None) -> Callable[[], dict]:
-        """The count's view, built when the post is first read, of the values as of now."""
+              day: int | None = None, facts: dict | None = None) -> Callable[[], dict]:
+        """The count's view, built when the post is first read, of the values as of now (the
+        core's facts as the notice carried them, else computed then)."""
         as_of, edits = self.as_of, list(self.edits)
         return lambda: vote_count_view(state, number=number, as_of=as_of, day=day,
-                                       topic_id=topic_id, edits=edits)
+                                       topic_id=topic_id, edits=edits, facts=facts)
 
 
 def _embedding(raw: str, picture: Picture | None) -> Rendered:

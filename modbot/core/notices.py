@@ -12,9 +12,11 @@ a vote in an unusual form, a token used up, and the game's end.
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from .characters.public_roles import public_roles
 from .characters.triggers import ABILITY_DEATH
+from .deciding.count_facts import count_facts
 from .deciding.voting import NOTE_NO_TOKEN_CAST
 from .feature import (
     CARRIED,
@@ -77,7 +79,8 @@ def _phase(state: GameState, event: PhaseChanged, batch) -> tuple:
         told.append(to_thread("phase_nomination", key, cycle=event.cycle, deadline=event.ends_at))
     elif event.phase is Phase.VOTING:  # (a day may open and end in one batch: no post)
         told.append(Notice(THREAD, "phase_voting" if state.today else "", key, count=CARRIED,
-                           at=event.at, view={"voting_ends": event.ends_at}))
+                           at=event.at, view={"voting_ends": event.ends_at,
+                                              "count": count_facts(state)}))
     if event.phase in (Phase.NIGHT, Phase.DISCUSSION):  # closed at night, if the file says so
         closed = "closed" if event.phase is Phase.NIGHT else "open"
         told.append(Notice(THREAD, "", f"status:{key}", topic=closed))
@@ -91,8 +94,10 @@ def _lock(state: GameState, night: PhaseChanged):
 def _day_ended(state: GameState, event: DayEnded, batch) -> tuple:
     """The day's final count, with the night it opens; then the Storytellers' whisper digest."""
     night = next((e for e in batch[batch.index(event):] if isinstance(e, PhaseChanged)), None)
-    view = {"cycle": night.cycle, "deadline": night.ends_at, "lock": _lock(state, night)} \
+    view: dict[str, Any] = {"cycle": night.cycle, "deadline": night.ends_at,
+                            "lock": _lock(state, night)} \
         if night is not None else {"cycle": None}  # held: the Storytellers decide (NightHeld)
+    view["count"] = count_facts(state, event.day)
     final = Notice(THREAD, "day_end", f"end:{event.day}", count=DAY_END, at=event.at,
                    day=event.day, view=view)
     return (final, *_digest(state, event))
@@ -111,27 +116,29 @@ def _digest(state: GameState, event: DayEnded) -> tuple:
 
 # -- the vote count ---------------------------------------------------------------------------
 
-def _count(reason: str, at) -> Notice:
-    return Notice(THREAD, "votecount", reason, count=COUNT, at=at)
+def _count(state: GameState, reason: str, at) -> Notice:
+    """A vote count of its own, carrying its facts (count_facts: the numbers it shows)."""
+    return Notice(THREAD, "votecount", reason, count=COUNT, at=at,
+                  view={"count": count_facts(state)})
 
 
-def _nominated(_state: GameState, event: Nominated, _batch) -> tuple:
-    return (_count(f"open:{event.kind}:{event.nominee}", event.at),)
+def _nominated(state: GameState, event: Nominated, _batch) -> tuple:
+    return (_count(state, f"open:{event.kind}:{event.nominee}", event.at),)
 
 
-def _closed(_state: GameState, event: NominationClosed, batch) -> tuple:
+def _closed(state: GameState, event: NominationClosed, batch) -> tuple:
     """A count as a nomination closes, unless the day ends with it (the day's post counts)."""
     if any(isinstance(e, DayEnded) for e in batch):
         return ()
-    return (_count(f"closed:{event.kind}:{event.nominee}", event.at),)
+    return (_count(state, f"closed:{event.kind}:{event.nominee}", event.at),)
 
 
 def _requested(state: GameState, event: VoteCountRequested, _batch) -> tuple:
-    return (_count("requested", event.at),) if state.today else ()
+    return (_count(state, "requested", event.at),) if state.today else ()
 
 
 def _cancelled(state: GameState, event: NominationCancelled, _batch) -> tuple:
-    return (_count("cancelled", event.at),) if state.today else ()
+    return (_count(state, "cancelled", event.at),) if state.today else ()
 
 
 def _changed(_state: GameState, _event, _batch) -> tuple:

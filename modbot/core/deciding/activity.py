@@ -27,6 +27,7 @@ from ..state.actions import AskForCount, Context
 from ..state.memo import last_answer
 from ..state.model import GameState, iso
 from ..wording import say
+from .count_facts import count_facts
 from .rules import reject
 
 BOOKKEEPING = frozenset({"PlayerPosted"})  # events the shell neither tells nor lists in !log
@@ -219,8 +220,9 @@ def _prods(state: GameState, _action: StProds, ctx: Context):
 
 # -- who is told what -----------------------------------------------------------------------------
 
-def _told_asked(_state: GameState, event: CountAsked, _batch) -> tuple:
-    return (Notice(THREAD, "votecount", f"asked:{iso(event.at)}", count=COUNT, at=event.at),)
+def _told_asked(state: GameState, event: CountAsked, _batch) -> tuple:
+    return (Notice(THREAD, "votecount", f"asked:{iso(event.at)}", count=COUNT, at=event.at,
+                   view={"count": count_facts(state)}),)
 
 
 def _told_prodded(state: GameState, event: PlayerProdded, _batch) -> tuple:

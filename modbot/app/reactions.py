@@ -178,9 +178,8 @@ class Reactor:
         to it and the replaced player taken out (outbox kind "members"), so the seat's history
         is theirs and the guard finds exactly the recipients there."""
         old, new = notice.view["role"]["substitute_for"], notice.player
-        thread = self.pm(new, notice.key, "").thread
-        return [Outgoing(f"{self.options.key}:{notice.key}:{verb}", thread, f"{verb}:{name}",
-                         kind="members")
+        return [Outgoing(f"{self.options.key}:{notice.key}:{verb}", self._pm_thread(new),
+                         f"{verb}:{name}", kind="members")
                 for verb, name in (("invite", new), ("remove", old))]
 
     def _addressed(self, state: GameState, notice: Notice) -> Outgoing:
@@ -269,10 +268,13 @@ class Reactor:
 
     def pm(self, player: str, key: str, raw: Body) -> Outgoing:
         """To the player's grimoire PM (the player, the Storytellers and the bot)."""
-        return Outgoing(f"{self.options.key}:{key}",
-                        f"{self.options.key}:pm:{self._conversation_of(player)}",
-                        raw, recipients=(player, *self.options.storytellers),
+        return Outgoing(f"{self.options.key}:{key}", self._pm_thread(player), raw,
+                        recipients=(player, *self.options.storytellers),
                         title=grimoire_title(player, self._game_name()))
+
+    def _pm_thread(self, player: str) -> str:
+        """The outbox thread of the player's grimoire conversation."""
+        return f"{self.options.key}:pm:{self._conversation_of(player)}"
 
     def _conversation_of(self, player: str) -> str:
         """The name a seat's grimoire conversation goes by in the outbox: the first holder's

@@ -492,19 +492,14 @@ def test_a_game_thread_in_slow_mode_delays_a_non_staff_bots_posts_and_loses_none
         rehearsal.service.cycle(rehearsal.setup.first_night_starts)
         rehearsal.play(script, finish_at=day_end(rehearsal.setup, 2) + timedelta(hours=1))
         outbox = rehearsal.service.started
-        for n in range(40):  # the thread's 10 minutes pass on the forum's clock, and the
-            if not rehearsal.store.pending():  # players talk (a fourth reply in a row waits
-                break  # for another author: its join, an edit, is refused in slow mode)
-            rehearsal.clock.set(rehearsal.clock.now() + timedelta(minutes=11))
+
+        def talk(n: int) -> None:  # the players talk (a fourth reply in a row waits for
+            # another author: its join, an edit, is refused in slow mode)
             rehearsal.post(("Alex", "Brianna", "Cameron")[n % 3], f"Still here, still thinking ({n}).",
                            rehearsal.clock.now().isoformat())
-            OutboxRow.update(not_before=0).execute()
             outbox.slow_until = dict.fromkeys(outbox.slow_until, 0.0)  # (its wall clock)
-            outbox.quiet_until = rehearsal.service.quiet_until = outbox.new_pms_until = 0
-            forum._memo.clear()  # Discourse memoizes an API create's answer for 120 real
-            # seconds (PostsController#create), a refusal too; the forum's minutes pass here in
-            # milliseconds
-            rehearsal.service.drain()
+
+        _drain_as_the_forum_moves(rehearsal, timedelta(minutes=11), 40, talk)  # 10 minutes
         assert not rehearsal.store.pending()
         assert not rehearsal.store.outbox_counts().get("failed")
         told = [m for m in markers(rehearsal) if ":limit:slow_mode" in m]
@@ -518,6 +513,23 @@ def test_a_game_thread_in_slow_mode_delays_a_non_staff_bots_posts_and_loses_none
     finally:
         reference.stop()
         rehearsal.stop()
+
+
+def _drain_as_the_forum_moves(rehearsal, step: timedelta, rounds: int, each) -> None:
+    """Drain until nothing is owed, the forum's clock moving `step` a round and `each(n)`
+    happening in round n. The forum's seconds pass here in milliseconds: the waits the bot
+    keeps on its own clocks are let go, and so is Discourse's memo of an API create's answer
+    (120 real seconds, a refusal too: PostsController#create)."""
+    outbox = rehearsal.service.started
+    for n in range(rounds):
+        if not rehearsal.store.pending():
+            return
+        rehearsal.clock.set(rehearsal.clock.now() + step)
+        each(n)
+        OutboxRow.update(not_before=0).execute()
+        outbox.quiet_until = rehearsal.service.quiet_until = outbox.new_pms_until = 0
+        rehearsal.server.forum._memo.clear()
+        rehearsal.service.drain()
 
 
 def _post_numbers_out(key: str) -> str:
@@ -544,15 +556,11 @@ def test_a_silenced_bot_holds_its_thread_posts_until_the_silence_ends_and_loses_
         assert rehearsal.store.pending() and not rehearsal.store.outbox_counts().get("failed")
         bot.silenced_till = None  # a moderator unsilences it
         outbox = rehearsal.service.started
-        for _ in range(40):
-            if not rehearsal.store.pending():
-                break
-            rehearsal.clock.set(rehearsal.clock.now() + timedelta(seconds=20))
-            OutboxRow.update(not_before=0).execute()  # the forum's seconds passed (its clock)
-            outbox.standing.silenced_until = 0.0  # (the recheck's wait, on its wall clock)
-            outbox.quiet_until = rehearsal.service.quiet_until = outbox.new_pms_until = 0
-            forum._memo.clear()  # a refused create's answer is memoized for 120 real seconds
-            rehearsal.service.drain()
+
+        def rechecked(_n: int) -> None:  # the recheck's wait passed (on its wall clock)
+            outbox.standing.silenced_until = 0.0
+
+        _drain_as_the_forum_moves(rehearsal, timedelta(seconds=20), 40, rechecked)
         assert not rehearsal.store.pending()
         assert not rehearsal.store.outbox_counts().get("failed")
         told = [m for m in markers(rehearsal) if ":limit:silenced" in m]

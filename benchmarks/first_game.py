@@ -33,10 +33,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from modbot import cli
-from modbot.core.night.choices import acting_character, owes_choice
-from modbot.core.state.grimoire import players_of_team
+from modbot.core.night.choices import owes_choice
 from modbot.files.gamefile import load_game
 from modbot.rehearsal import MASTER_KEY, Rehearsal
+from modbot.scripted_town import day_nominee, night_choice
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ("Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fatima", "Gus", "Hank")
@@ -159,29 +159,17 @@ class Host:
         for player in living:
             if owes_choice(self.state, player):
                 self.player_posts += 1
-                self._pm(player, self._choice(player, living) + "\n\n(my choice)", "grimoire")
+                self._pm(player, night_choice(self.state, player, living, self.rng)
+                         + "\n\n(my choice)", "grimoire")
         self.tick(self.state.phase_ends_at - timedelta(hours=2) + timedelta(minutes=5))
         missing = self.state.night.missing_results()
         self.storyteller("".join(f"!result {p} none\n" for p in missing) + "!approve")
         self.tick(self.state.phase_ends_at + timedelta(minutes=5))
 
-    def _choice(self, player: str, living: list[str]) -> str:
-        spec = acting_character(self.state, player).spec
-        if spec.kills:
-            good = [p for p in living if p not in players_of_team(self.state, "demon")]
-            return f"/choose {self.rng.choice(good)}"
-        pool = [p for p in living if spec.self or p != player]
-        if len(pool) < spec.players or spec.characters:
-            return "/pass"
-        return f"/choose {' '.join(self.rng.sample(pool, spec.players))}" if spec.players \
-            else "/pass"
-
     def day(self, number: int) -> None:
         self.tick(self.state.phase_ends_at + timedelta(minutes=5))  # nominations open
         living = [s.name for s in self.state.seats if s.alive]
-        demons = players_of_team(self.state, "demon")
-        target = demons[0] if number >= 2 and demons else self.rng.choice(
-            [p for p in living if p not in demons])
+        target = day_nominee(self.state, living, self.rng, found=number >= 2)
         nominator = next(p for p in living if p != target)
         self._say(nominator, f"I nominate.\n/nominate {target}")
         for voter in living:

@@ -50,7 +50,7 @@ from .deciding.voting import (
 )
 from .engine import Post, advance, handle_pm, handle_post, next_due
 from .feature import CARRIED, CHANGED, COUNT, DAY_END, PLAYER, STORYTELLERS, THREAD, Notice
-from .night.choices import lock_at
+from .night.choices import acting_character, lock_at
 from .night.commands import (
     SetupAccepted,
     SetupChecked,
@@ -89,7 +89,7 @@ from .state.events import (
     WhisperBroken,
     WhisperLimitExceeded,
 )
-from .state.grimoire import players_of_team, true_character
+from .state.grimoire import is_evil, players_of_team, true_character
 from .state.model import (
     EXILE,
     GameSetup,
@@ -219,6 +219,7 @@ __all__ = [
     "WinDetected",
     "about_to_die",
     "about_to_die_now",
+    "acting_character",
     "advance",
     "apply_event",
     "character_ids",
@@ -235,6 +236,7 @@ __all__ = [
     "handle_post",
     "handle_rename",
     "is_decided",
+    "is_evil",
     "is_lone_confirm",
     "iso",
     "leading_others",

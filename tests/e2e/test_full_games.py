@@ -14,12 +14,12 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from modbot.core.night.choices import acting_character, owes_choice
+from modbot.core.night.choices import owes_choice
 from modbot.core.setup.composition import propose
-from modbot.core.state.grimoire import is_evil, players_of_team
 from modbot.core.state.model import GameSetup, Seat
 from modbot.files.scripts import load_script
 from modbot.rehearsal import Rehearsal
+from modbot.scripted_town import day_nominee, night_choice
 
 pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP (or a daemon process)
 
@@ -91,7 +91,7 @@ class Game:
         living = [s.name for s in state.seats if s.alive]
         for player in living:
             if owes_choice(state, player):
-                self.pm(player, self._choice(state, player, living))
+                self.pm(player, night_choice(state, player, living, self.rng))
         lock = self.state.phase_ends_at - timedelta(hours=2)
         self.tick(lock + timedelta(minutes=5))
         missing = self.state.night.missing_results()
@@ -99,40 +99,13 @@ class Game:
                 to="storytellers")
         self.tick(self.state.phase_ends_at + timedelta(minutes=5))
 
-    def _choice(self, state, player: str, living: list[str]) -> str:
-        spec = acting_character(state, player).spec
-        script = state.setup.script
-        if spec.kills:  # the Demon kills a good player (a Minion when none is left)
-            return f"/choose {self.rng.choice(self._victims(state, living, player))}"
-        pool = [p for p in (living if spec.alive_only or not spec.dead_only else
-                            [s.name for s in state.seats if not s.alive])
-                if spec.self or p != player]
-        if len(pool) < spec.players:
-            return "/pass"
-        names = " ".join(self.rng.sample(pool, spec.players))
-        if not spec.characters:
-            return f"/choose {names}"
-        characters = [c for c in script.characters if c.team in
-                      (spec.character_teams or ("townsfolk", "outsider", "minion", "demon"))]
-        character = self.rng.choice(characters).name
-        return f"/choose {names} as {character}" if names else f"/choose {character}"
-
-    @staticmethod
-    def _victims(state, living: list[str], killer: str | None = None) -> list[str]:
-        good = [p for p in living if not is_evil(state, p)]
-        demons = players_of_team(state, "demon")
-        return good or [p for p in living if p not in demons and p != killer] or living
-
     def day(self, number: int) -> None:
         nominations = self.state.phase_ends_at  # discussion ends
         self.tick(nominations + timedelta(minutes=5))
         state = self.state
         living = [s.name for s in state.seats if s.alive]
-        demons = players_of_team(state, "demon")
-        if number >= 2 and demons and self.town_finds_demon:
-            target = demons[0]  # the town found the Demon
-        else:
-            target = self.rng.choice(self._victims(state, living))
+        target = day_nominee(state, living, self.rng,  # on day 2 the town found the Demon
+                             found=number >= 2 and self.town_finds_demon)
         nominator = next(p for p in living if p != target)
         self.post(nominator, f"I nominate.\n/nominate {target}")
         for voter in living:

@@ -118,7 +118,7 @@ def _night_differences(before: GameState, after: GameState) -> list[dict]:
     already: the words say what would differ, the PM stays sent)."""
     out: list[dict] = []
     script = after.setup.script
-    names = {c.id: c.name for c in script.characters} if script else {}
+    names = script.names if script else {}
     old_nights = {n.number: n for n in _nights(before)}
     new_nights = {n.number: n for n in _nights(after)}
     for number in sorted(old_nights.keys() | new_nights.keys()):

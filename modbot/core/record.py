@@ -183,7 +183,7 @@ def seal_row(state: GameState) -> dict[str, Any] | None:
 # -- helpers --------------------------------------------------------------------------------------
 
 def _names(script: Script | None) -> dict[str, str]:
-    return {c.id: c.name for c in script.characters} if script else {}
+    return script.names if script else {}
 
 
 def _name(script: Script | None, character_id: str | None) -> str | None:

@@ -43,7 +43,7 @@ def sheet_view(state: GameState) -> dict:
 
 
 def _choice(state: GameState, event: NightChoiceMade, _batch) -> tuple:
-    names = {c.id: c.name for c in state.setup.private_script.characters}
+    names = state.setup.private_script.names
     choice = event.choice
     helps = f":{choice.helps}" if choice.helps else ""
     return (to_player(choice.player, "night_choice",

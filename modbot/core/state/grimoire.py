@@ -163,7 +163,7 @@ def yesterday(state: GameState) -> DayState | None:
 
 
 def character_names(state: GameState) -> dict[str, str]:
-    return {c.id: c.name for c in state.setup.private_script.characters}
+    return state.setup.private_script.names
 
 
 __all__ = [

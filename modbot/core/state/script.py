@@ -107,6 +107,7 @@ class Script:
     terms: Terms = Terms()
     unknown: tuple[str, ...] = ()  # ids in the file that we do not know (custom or typo)
     by_key: dict[str, Character] = field(init=False, repr=False, compare=False)
+    names: dict[str, str] = field(init=False, repr=False, compare=False)  # id -> name (read only)
 
     def __post_init__(self) -> None:
         index = {}
@@ -114,6 +115,7 @@ class Script:
             index[character.id] = character
             index[character_key(character.name)] = character
         object.__setattr__(self, "by_key", index)
+        object.__setattr__(self, "names", {c.id: c.name for c in self.characters})
 
     @classmethod
     def from_data(cls, script_id: str, entries: list, specs: dict, terms: dict | None = None,

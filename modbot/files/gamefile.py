@@ -135,11 +135,7 @@ def parse_game(text: str, path: str = "<game file>", base: Path | None = None) -
 def _shortest_window(lines: _Lines, game: dict) -> timedelta:
     """A rehearsal's least time to act, in minutes (`modbot rehearse` writes it: a window the
     rules make shorter lasts this long at its speed); 0 (a live game): the rules' own."""
-    key = "shortest_window_minutes"
-    value = game.get(key, 0)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-        raise lines.error(lines.game_key(key), f"game.{key}: minutes, a number >= 0")
-    return timedelta(minutes=value)
+    return timedelta(minutes=hours_value(lines, game, "shortest_window_minutes", 0, "minutes"))
 
 
 def _lil_monsta(lines: _Lines, game: dict, script) -> bool:

@@ -124,8 +124,9 @@ def revolutionary_from_file(lines, game: dict, seats, fabled) -> tuple[str, ...]
     return tuple(value)
 
 
-def hours_value(lines, game: dict, key: str, default: float) -> float:
+def hours_value(lines, game: dict, key: str, default: float, unit: str = "hours") -> float:
+    """A number of `unit` (hours, or what the key says) the game file gives, at least 0."""
     value = game.get(key, default)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-        raise lines.error(lines.game_key(key), f"game.{key}: hours, a number >= 0")
+        raise lines.error(lines.game_key(key), f"game.{key}: {unit}, a number >= 0")
     return float(value)

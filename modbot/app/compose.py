@@ -35,12 +35,10 @@ def compose(client: ForumPort, database: str | Store, games: list[GameSetup],
     store = Store(database) if isinstance(database, str) else database
     if forum_seconds is not None:
         client.budget.clock = forum_seconds  # the key's minute is the forum's
-    client.budget.per_minute = settings.requests_per_minute  # the configured minute, by default
-    service = Service(client, store, games, settings)
     if user_key:  # the key's own limits, from its first request
         client.budget.per_day = USER_KEY_PER_DAY
-        if not budget_set:
-            client.budget.per_minute = USER_KEY_PER_MINUTE
-    elif unmetered:  # an admin's key on a forum clock the bot cannot read for free
-        client.budget.per_minute = 0
-    return service
+        minute = settings.requests_per_minute if budget_set else USER_KEY_PER_MINUTE
+    else:  # an admin's key: unmetered on a forum clock the bot cannot read for free
+        minute = 0 if unmetered else settings.requests_per_minute
+    client.budget.per_minute = minute
+    return Service(client, store, games, settings)

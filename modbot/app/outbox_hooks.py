@@ -18,7 +18,6 @@ refused for good (`failure_report`), and, from the store, a post whose words fai
 from __future__ import annotations
 
 import time
-from types import SimpleNamespace
 
 from .conversation_guard import intrusion_notes
 from .render import later
@@ -34,8 +33,11 @@ class OutboxHooks:
         self.asked = -NAMES_FRESH  # when (monotonic)
 
     def game_of(self, row) -> GameRuntime | None:
+        return self._game_by_key(row.key)
+
+    def _game_by_key(self, key: str) -> GameRuntime | None:
         return next((g for g in self.service.games.values()
-                     if row.key.startswith(g.options.key + ":")), None)
+                     if key.startswith(g.options.key + ":")), None)
 
     def _bound(self, row) -> list[tuple[str, int | None]] | None:
         """A private row's recipients with the user id each is bound to in the row's game
@@ -128,7 +130,7 @@ class OutboxHooks:
         """A post whose words failed to render is held (adapters/rendering.py): its game's
         Storytellers are told once, with its key and the error; the game goes on, and the post
         is rendered again when the bot next starts."""
-        game = self.game_of(SimpleNamespace(key=key))
+        game = self._game_by_key(key)
         if game is None or ":held:" in key:  # a note about a held post held itself: logged
             return
         self.service.handling.commit_outgoing([game.reactor.note_to_storytellers(

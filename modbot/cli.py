@@ -162,6 +162,15 @@ def _build_parser() -> argparse.ArgumentParser:
                         "file, for `modbot verify --thread` and `modbot replay`")
     p.add_argument("--before-the-end", action="store_true",
                    help="export a game that is not over (for the Storytellers only)")
+    p.add_argument("--format", choices=("record", "clocktracker"), default="record",
+                   help="record: modbot's whole record (docs/export.md); clocktracker: the game "
+                        "as ClockTracker's importer reads it (grimoire, bluffs, Fabled, winner)")
+    p.add_argument("--html", action="store_true",
+                   help="with --format clocktracker: write a page with one button that sends "
+                        "the game to ClockTracker from your browser")
+    p.add_argument("--importer", default=None, metavar="URL",
+                   help="with --html: the importer the button posts to (default: "
+                        "ClockTracker's own, https://clocktracker.app/api/digital_grimoire/import)")
     p.set_defaults(command="export_command")
 
     p = commands.add_parser(

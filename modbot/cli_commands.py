@@ -299,21 +299,29 @@ def check_command(args) -> int:
 
 
 def export_command(args) -> int:
-    from .export import ExportError, export_game, thread_file
+    from .clocktracker import IMPORTER, importer_page
+    from .export import ExportError, export_clocktracker, export_game, thread_file
+    if args.html and args.format != "clocktracker":
+        print("modbot: --html writes ClockTracker's import page: add --format clocktracker", file=sys.stderr)
+        return 2
     setup = load_game(args.game)
     store = _open_store(args)
+    exporter = export_clocktracker if args.format == "clocktracker" else export_game
     try:
-        record = export_game(store, setup, before_the_end=args.before_the_end)
+        record = exporter(store, setup, before_the_end=args.before_the_end)
     except (ExportError, ValueError) as exc:
         print(f"modbot: {exc}", file=sys.stderr)
         return 2
     finally:
         store.close()
     text = json.dumps(record, indent=2, ensure_ascii=False)
+    if args.html:
+        text = importer_page(record, setup.name, args.importer or IMPORTER)
     if not _write(args.output, text):
         return 2
     if args.output not in (None, "-"):
-        print(f"Wrote the record of {setup.name!r} ({len(text):,} characters) to {args.output}.")
+        print(f"Wrote the {'page' if args.html else 'record'} of {setup.name!r} ({len(text):,} characters) "
+              f"to {args.output}.")
     if args.thread:
         read = _thread_posts(args, setup.topic_id)
         if read is None or not _write(args.thread, json.dumps(thread_file(read[1]), indent=1,

@@ -4,7 +4,8 @@
 writes its record (core/record.py) as JSON, schema `SCHEMA` (docs/export.md,
 data/export-schema.json): codes stay codes, each with its words beside it (`text`), moments are
 ISO 8601 in UTC. A game not yet over is refused unless asked for (`before_the_end`): the record
-holds every secret. `thread_file` writes the game thread's posts (number, author, time, raw) in
+holds every secret. `export_clocktracker` writes the same record as ClockTracker's importer
+reads it (clocktracker.py). `thread_file` writes the game thread's posts (number, author, time, raw) in
 the thread-file form `modbot replay` and `modbot verify` read.
 
 `verify_thread` finds, among the bot's own posts (a marker in anyone else's post proves
@@ -27,6 +28,7 @@ from .adapters.store import Store
 from .app.catalogue import words
 from .app.identities import bound_cursor
 from .audit import load_runtime
+from .clocktracker import clocktracker_game
 from .core import SCHEMA_VERSION, GameSetup, Say, commitment, game_record, iso
 from .files.threadfile import load_thread, raw_posts
 
@@ -42,6 +44,17 @@ class ExportError(ValueError):
 
 
 def export_game(store: Store, setup: GameSetup, *, before_the_end: bool = False) -> dict:
+    return {"$schema": SCHEMA, **jsonable(_record(store, setup, before_the_end)[0])}
+
+
+def export_clocktracker(store: Store, setup: GameSetup, *, before_the_end: bool = False) -> dict:
+    """The game as ClockTracker's importer reads it (clocktracker.py)."""
+    record, state = _record(store, setup, before_the_end)
+    return clocktracker_game(jsonable(record), state.setup.script, fabled=tuple(state.setup.fabled),
+                             bluffs=tuple(state.dealt_bluffs))
+
+
+def _record(store: Store, setup: GameSetup, before_the_end: bool) -> tuple[dict, Any]:
     row, runtime = load_runtime(store, setup)
     runtime.setup = dataclasses.replace(runtime.setup, seal_salt=row.seal_salt or "")
     runtime.state = dataclasses.replace(runtime.state, setup=runtime.setup)
@@ -52,7 +65,7 @@ def export_game(store: Store, setup: GameSetup, *, before_the_end: bool = False)
     substitutes = {new for _, new, _ in runtime.state.substitutions}
     ids = {name: store.cursor(bound_cursor(setup.topic_id or 0, name)) for name in substitutes}
     record = game_record(runtime.state, {n: i for n, i in ids.items() if i is not None})
-    return {"$schema": SCHEMA, **jsonable(record)}
+    return record, runtime.state
 
 
 def jsonable(value: Any) -> Any:

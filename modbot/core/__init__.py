@@ -89,7 +89,7 @@ from .state.events import (
     WhisperBroken,
     WhisperLimitExceeded,
 )
-from .state.grimoire import is_evil, players_of_team, true_character
+from .state.grimoire import BABYSITTER, is_evil, players_of_team, true_character
 from .state.model import (
     EXILE,
     GameSetup,
@@ -132,6 +132,7 @@ from .wording import Say, free, say
 
 __all__ = [
     "ABILITY_DEATH",
+    "BABYSITTER",
     "BOOKKEEPING",
     "BOOM_DEATH",
     "CARRIED",

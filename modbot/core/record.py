@@ -55,7 +55,7 @@ def seat_rows(state: GameState, ids: Mapping[str, int]) -> list[dict[str, Any]]:
     return [{"seat": number, "player": seat.name, "user_id": ids.get(seat.name),
              "held_by": [{"player": p, "user_id": ids.get(p), "from": start, "until": end}
                          for p, start, end in seat_holders(state, seat.name)],
-             "traveller": seat.traveller, "alive": seat.alive,
+             "traveller": seat.traveller, "alive": seat.alive, "ghost_vote": seat.ghost_vote,
              "dealt": entry_row(state.setup.script, dealt.get(seat.name, GrimoireEntry())),
              "final": entry_row(state.setup.script, state.grimoire_of(seat.name))}
             for number, seat in enumerate(state.seats, start=1)]

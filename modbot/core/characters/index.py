@@ -21,6 +21,7 @@ KINDS = {
     "core.characters.triggers": "triggers",
     "core.characters.public_abilities": "public action",
     "core.setup.composition": "set-up",
+    "clocktracker": "export",
 }
 
 HOOKS: dict[str, tuple[str, ...]] = {
@@ -47,7 +48,7 @@ HOOKS: dict[str, tuple[str, ...]] = {
     "deviant": ("core.characters.travellers",),
     "devilsadvocate": ("core.characters.effects",),
     "djinn": ("core.characters.public_roles",),
-    "doppelganger": ("core.characters.information", "core.characters.wins"),
+    "doppelganger": ("clocktracker", "core.characters.information", "core.characters.wins"),
     "dreamer": ("core.characters.information",),
     "drunk": (
         "core.characters.effects", "core.characters.public_abilities",
@@ -65,7 +66,7 @@ HOOKS: dict[str, tuple[str, ...]] = {
     "golem": ("core.characters.triggers",),
     "goon": ("core.night.sheet",),
     "hellslibrarian": ("core.night.commands",),
-    "hostess": ("core.characters.information",),
+    "hostess": ("clocktracker", "core.characters.information"),
     "huntsman": ("core.characters.effects", "core.setup.composition"),
     "imp": ("core.characters.effects", "core.characters.star_pass"),
     "innkeeper": ("core.characters.effects",),
@@ -73,6 +74,7 @@ HOOKS: dict[str, tuple[str, ...]] = {
     "klutz": ("core.characters.public_abilities",),
     "librarian": ("core.characters.information",),
     "lilmonsta": (
+        "clocktracker",
         "core.state.grimoire", "core.characters.helpers", "core.characters.information",
         "core.characters.others_choose", "core.night.sheet", "core.setup.composition",
         "files.gamefile"
@@ -125,5 +127,5 @@ HOOKS: dict[str, tuple[str, ...]] = {
 def hooks(character_id: str) -> list[tuple[str, str]]:
     """(kind, module) for each place that treats the character by name; a module outside
     `KINDS` is named by its package (`night`, `app`, ...)."""
-    return [(KINDS.get(module, module.split(".")[-2]), module)
+    return [(KINDS[module] if module in KINDS else module.split(".")[-2], module)
             for module in HOOKS[character_id]]

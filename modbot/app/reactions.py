@@ -130,7 +130,7 @@ class Reactor:
         if notice.count == DAY_END:
             return [self._counted(self.counts.day_end(state, notice, self.options,
                                                       by_command=command is not None,
-                                                      context=dated(notice.view)))]
+                                                      context=dated(notice.view, public=True)))]
         if notice.topic:
             return self._topic_status(notice)
         if notice.echo:  # a Storyteller's command echoed in the thread it was posted in

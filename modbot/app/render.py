@@ -9,9 +9,9 @@ from functools import lru_cache
 
 import jinja2
 
-from ..core import say, storyteller_commands
+from ..core import THREAD, say, storyteller_commands
 from .catalogue import TEMPLATES, character_name, worded_report, words
-from .views import clock_text, date_tag, md
+from .views import clock_text, countdown_tag, date_tag, md, range_tag
 
 
 @lru_cache(maxsize=1)
@@ -65,14 +65,26 @@ def later(template: str, **context) -> Callable[[], str]:
 
 def render_notice(notice) -> str:
     """A core `Notice` in words: its template (`{code}.md.j2`) with its view, each moment
-    (`datetime`) of the view shown as a forum [date] tag in the reader's own time."""
-    return render(f"{notice.template}.md.j2", **dated(notice.view))
+    (`datetime`) of the view shown as a forum [date] tag in the reader's own time (a deadline
+    in the thread as a countdown)."""
+    return render(f"{notice.template}.md.j2", **dated(notice.view, public=notice.to == THREAD))
 
 
-def dated(view) -> dict:
-    """A view with its moments as forum dates."""
-    return {name: date_tag(value) if isinstance(value, datetime) else value
-            for name, value in view.items()}
+DEADLINES = ("deadline", "lock", "voting_ends")  # the moments a view names that are deadlines
+
+
+def dated(view, *, public: bool = False) -> dict:
+    """A view with its moments as forum dates. In a public post a deadline is a countdown (the
+    time left; its date as `NAME_at`), and a phase (`starts` to `deadline`) also a range,
+    `span`."""
+    out = {name: (countdown_tag(value) if public and name in DEADLINES else date_tag(value))
+           if isinstance(value, datetime) else value for name, value in view.items()}
+    if public:
+        out.update({f"{name}_at": date_tag(view[name]) for name in DEADLINES
+                    if isinstance(view.get(name), datetime)})
+    if public and isinstance(view.get("starts"), datetime) and isinstance(view.get("deadline"), datetime):
+        out["span"] = range_tag(view["starts"], view["deadline"])
+    return out
 
 
 PM_MINIMUM = 10  # Discourse refuses a private message shorter than this (characters)

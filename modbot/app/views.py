@@ -46,6 +46,21 @@ def date_tag(at: datetime | None) -> str:
     return f'[date={at:%Y-%m-%d} time={at:%H:%M:%S} timezone="UTC"]'
 
 
+def countdown_tag(at: datetime | None) -> str:
+    """A deadline in a public post: a [date] tag each reader sees as the time left ("in 2
+    days"), Discourse's local-dates `countdown` (plugins/discourse-local-dates/assets/
+    javascripts/lib/local-date-builder.js, `_applyFormatting`). PMs keep plain [date] tags."""
+    if at is None:
+        return date_tag(at)
+    return f'[date={at:%Y-%m-%d} time={at:%H:%M:%S} timezone="UTC" countdown="true"]'
+
+
+def range_tag(start: datetime, end: datetime) -> str:
+    """A phase in a public post, from its start to its deadline: Discourse's [date-range]
+    (discourse-local-dates.js, `addLocalRange`), in each reader's own time."""
+    return f'[date-range from={start:%Y-%m-%dT%H:%M:%S} to={end:%Y-%m-%dT%H:%M:%S} timezone="UTC"]'
+
+
 def nomination_view(facts: dict, topic_id: int | None) -> dict:
     """A nomination's facts (core/deciding/count_facts.py) with links to its posts and the
     clock hand's wait as a [date] tag."""
@@ -73,10 +88,12 @@ def vote_count_view(state: GameState, *, number: int, as_of: int | None,
         "game": state.setup.name,
         "number": number,
         "as_of": as_of,
-        "deadline": date_tag(facts["deadline"]),
+        "deadline": countdown_tag(facts["deadline"]),
+        "deadline_at": date_tag(facts["deadline"]),
         "nominations": [nomination_view(n, topic_id) for n in facts["nominations"]],
         "exiles": [nomination_view(n, topic_id) for n in facts["exiles"]],
         "deadline_label": deadline_label(state),
-        "voting_ends": date_tag(facts["voting_ends"]) if facts["voting_ends"] else None,
+        "voting_ends": countdown_tag(facts["voting_ends"]) if facts["voting_ends"] else None,
+        "voting_ends_at": date_tag(facts["voting_ends"]) if facts["voting_ends"] else None,
         "edits": edits or [],
     }

@@ -65,18 +65,19 @@ def _phase(state: GameState, event: PhaseChanged, batch) -> tuple:
     told: list[Notice] = []
     if event.phase is Phase.NIGHT and event.cycle > 1 and \
             not any(isinstance(e, DayEnded) for e in batch):  # after a held night (NightHeld)
-        told.append(to_thread("night_begins", key, cycle=event.cycle, deadline=event.ends_at,
-                              lock=_lock(state, event)))
+        told.append(to_thread("night_begins", key, cycle=event.cycle, starts=event.at,
+                              deadline=event.ends_at, lock=_lock(state, event)))
     if event.phase is Phase.NIGHT and event.cycle == 1:
         told.append(to_thread("phase_night", key, cycle=1, private=state.setup.script is not None,
                               roles=public_roles(state), bot=state.setup.bot_username,
-                              deadline=event.ends_at, lock=_lock(state, event)))
+                              starts=event.at, deadline=event.ends_at, lock=_lock(state, event)))
     elif event.phase is Phase.DISCUSSION:
         dawn = next((e.deaths for e in batch if isinstance(e, NightResolved)), None)
-        told.append(to_thread("phase_discussion", key, cycle=event.cycle,
+        told.append(to_thread("phase_discussion", key, cycle=event.cycle, starts=event.at,
                               deadline=event.ends_at, deaths=dawn))
     elif event.phase is Phase.NOMINATION:
-        told.append(to_thread("phase_nomination", key, cycle=event.cycle, deadline=event.ends_at))
+        told.append(to_thread("phase_nomination", key, cycle=event.cycle, starts=event.at,
+                              deadline=event.ends_at))
     elif event.phase is Phase.VOTING:  # (a day may open and end in one batch: no post)
         told.append(Notice(THREAD, "phase_voting" if state.today else "", key, count=CARRIED,
                            at=event.at, view={"voting_ends": event.ends_at,
@@ -94,7 +95,7 @@ def _lock(state: GameState, night: PhaseChanged):
 def _day_ended(state: GameState, event: DayEnded, batch) -> tuple:
     """The day's final count, with the night it opens; then the Storytellers' whisper digest."""
     night = next((e for e in batch[batch.index(event):] if isinstance(e, PhaseChanged)), None)
-    view: dict[str, Any] = {"cycle": night.cycle, "deadline": night.ends_at,
+    view: dict[str, Any] = {"cycle": night.cycle, "starts": night.at, "deadline": night.ends_at,
                             "lock": _lock(state, night)} \
         if night is not None else {"cycle": None}  # held: the Storytellers decide (NightHeld)
     view["count"] = count_facts(state, event.day)

@@ -9,8 +9,15 @@ passes add what Discourse adds:
    becomes `aside.quote`, `[details="Summary"]` a `<details>` element, `[spoiler]` a blurred
    block; each body is cooked again (they nest);
 2. inline BBCode in the rendered text (never inside `<code>`/`<pre>`): `[date=… time=…
-   timezone="UTC"]` shown as a date, `[spoiler]…[/spoiler]`, `[b]`, `[i]`, `[s]`, `[u]`; and
-   an uploaded image `![ALT|WxH](upload://…)` pointed at the file the sandbox serves.
+   timezone="UTC"]` shown as a date (`countdown="true"` kept as `data-countdown`), a
+   `[date-range from=… to=…]` as two dates with "→" between (Discourse's local-dates plugin,
+   plugins/discourse-local-dates/assets/javascripts/lib/discourse-markdown/
+   discourse-local-dates.js), `[spoiler]…[/spoiler]`, `[b]`, `[i]`, `[s]`, `[u]`; and an
+   uploaded image `![ALT|WxH](upload://…)` pointed at the file the sandbox serves.
+
+`countdowns` does what Discourse's client does to a countdown date when a page shows it
+(local-date-builder.js, `_applyFormatting`): the time left, humanized as moment.js does, or
+"date has passed".
 
 HTML comments (the bot's `<!-- modbot:… -->` markers) are hidden, as Discourse hides them.
 `date_tags` lists the times a raw text's `[date]` tags name (the sandbox's "next deadline").
@@ -31,7 +38,14 @@ _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 _BLOCK_OPEN = re.compile(r"^\s*\[(quote|details|spoiler)(?:=\"?([^\]\"]*)\"?)?\]\s*$", re.IGNORECASE)
 _BLOCK_CLOSE = re.compile(r"^\s*\[/(quote|details|spoiler)\]\s*$", re.IGNORECASE)
 _DATE = re.compile(r"\[date=(\d{4}-\d{2}-\d{2})(?: time=(\d{1,2}:\d{2}(?::\d{2})?))?"
-                   r"(?: timezone=(?:&quot;|\")?([\w/+-]+)(?:&quot;|\")?)?[^\]]*\]")
+                   r"(?: timezone=(?:&quot;|\")?([\w/+-]+)(?:&quot;|\")?)?([^\]]*)\]")
+_RANGE = re.compile(r"\[date-range from=(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}(?::\d{2})?)"
+                    r" to=(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}(?::\d{2})?)"
+                    r"(?: timezone=(?:&quot;|\")?([\w/+-]+)(?:&quot;|\")?)?[^\]]*\]")
+_RANGED = ' data-range="true"'
+_COUNTDOWN_ON = re.compile(r"countdown=(?:&quot;|\")?true")
+_COUNTDOWN = re.compile(r'(<span class="discourse-local-date" data-date="([\d-]+)" data-time="([\d:]+)" '
+                        r'data-timezone="UTC" data-countdown="true">)[^<]*(</span>)')
 _INLINE = [
     (re.compile(r"\[spoiler\](.+?)\[/spoiler\]", re.IGNORECASE | re.DOTALL),
      r'<span class="spoiler" tabindex="0">\1</span>'),
@@ -58,6 +72,30 @@ def date_tags(raw: str) -> list[datetime]:
         if moment is not None:
             out.append(moment)
     return out
+
+
+def countdowns(cooked: str, now: datetime) -> str:
+    """The cooked HTML as a reader sees it at `now`: each countdown date shows the time left."""
+    def shown(match: re.Match) -> str:
+        moment = datetime.fromisoformat(f"{match.group(2)}T{match.group(3)}").replace(tzinfo=UTC)
+        left = (moment - now).total_seconds()
+        return match.group(1) + (humanized(left) if left > 0 else "date has passed") + match.group(4)
+    return _COUNTDOWN.sub(shown, cooked)
+
+
+def humanized(seconds: float) -> str:
+    """moment.js's `duration.humanize()` (its default thresholds: 45 s, 45 min, 22 h, 26 d)."""
+    minutes, hours, days = round(seconds / 60), round(seconds / 3600), round(seconds / 86400)
+    if seconds < 45:
+        return "a few seconds"
+    if minutes < 45:
+        return "a minute" if minutes <= 1 else f"{minutes} minutes"
+    if hours < 22:
+        return "an hour" if hours <= 1 else f"{hours} hours"
+    if days < 26:
+        return "a day" if days <= 1 else f"{days} days"
+    months = round(days / 30.4)
+    return "a month" if months <= 1 else f"{months} months"
 
 
 def _blocks(lines: list[str]):
@@ -121,7 +159,7 @@ def _markdown(lines: list[str]) -> str:
 
 
 def _inline(rendered: str) -> str:
-    out = _UPLOAD.sub(_upload_html, _DATE.sub(_date_html, rendered))
+    out = _UPLOAD.sub(_upload_html, _DATE.sub(_date_html, _RANGE.sub(_range_html, rendered)))
     for pattern, replacement in _INLINE:
         out = pattern.sub(replacement, out)
     return out
@@ -137,13 +175,29 @@ def _date_html(match: re.Match) -> str:
     moment = _moment(match)
     if moment is None:
         return match.group(0)
+    return _local_date(moment, ' data-countdown="true"' if _COUNTDOWN_ON.search(match.group(4)) else "")
+
+
+def _range_html(match: re.Match) -> str:
+    start = _at(match.group(1), match.group(2), match.group(5))
+    end = _at(match.group(3), match.group(4), match.group(5))
+    if start is None or end is None:
+        return match.group(0)
+    return f"{_local_date(start, _RANGED)}→{_local_date(end, _RANGED)}"
+
+
+def _local_date(moment: datetime, extra: str) -> str:
     shown = f"{moment:%a %d %b %Y %H:%M} UTC"
     return (f'<span class="discourse-local-date" data-date="{moment:%Y-%m-%d}" '
-            f'data-time="{moment:%H:%M:%S}" data-timezone="UTC">{shown}</span>')
+            f'data-time="{moment:%H:%M:%S}" data-timezone="UTC"{extra}>{shown}</span>')
 
 
 def _moment(match: re.Match) -> datetime | None:
-    day, clock, zone = match.group(1), match.group(2) or "00:00", match.group(3) or "UTC"
+    return _at(match.group(1), match.group(2), match.group(3))
+
+
+def _at(day: str, clock: str | None, zone: str | None) -> datetime | None:
+    clock, zone = clock or "00:00", zone or "UTC"
     if zone.upper() not in ("UTC", "ETC/UTC", "GMT"):
         return None  # the bot writes UTC; other zones are shown as written
     try:

@@ -22,7 +22,7 @@ import jinja2
 from markupsafe import Markup
 
 from ..bundled import folder
-from .cook import date_tags
+from .cook import countdowns, date_tags
 from .forum import ApiError, Forum
 from .models import Post, Topic, User
 from .shapes import post_json
@@ -112,7 +112,7 @@ def _shown(forum: Forum, post: Post) -> dict:
     return {"number": post.post_number, "username": post.username, "at": post.created_at,
             "staff": bool(author and author.staff), "hue": sum(map(ord, post.username.lower())) * 37 % 360,
             "action": _ACTIONS.get(post.action_code or "", post.action_code),
-            "edited": post.version > 1, "cooked": Markup(post.cooked)}
+            "edited": post.version > 1, "cooked": Markup(countdowns(post.cooked, forum.clock.now()))}
 
 
 def _public_topics(forum: Forum) -> list[Topic]:

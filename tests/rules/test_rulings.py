@@ -44,7 +44,7 @@ def test_seed_000_monk_protected_player_remains_alive():
     talk.approve(talk.state.phase_ends_at - H)
     said = talk.tick(talk.state.phase_ends_at)
     (dawn,) = public(said)
-    assert dawn.view["deaths"] == () and set(dawn.view) == {"cycle", "deadline", "deaths"}
+    assert dawn.view["deaths"] == () and set(dawn.view) == {"cycle", "starts", "deadline", "deaths"}
 
 
 def test_seed_000_poisoner_healthy_at_dusk():

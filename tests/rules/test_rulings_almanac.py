@@ -334,7 +334,7 @@ def test_seed_000_imp_dawn_names_the_dead_never_how():
     _, _, talk = night_sheet(setup, night=2, choices=(("Ellen", "/choose Alex"),))
     (post,) = [n for n in public(talk.dawn()) if n.template == "phase_discussion"]
     assert post.view["deaths"] == ("Alex",)  # who, never how: no cause is in the view
-    assert set(post.view) == {"cycle", "deadline", "deaths"}
+    assert set(post.view) == {"cycle", "starts", "deadline", "deaths"}
 
 
 def test_seed_000_imp_may_attack_a_dead_player():

@@ -10,7 +10,7 @@ import pytest
 import requests
 
 from modbot.files.threadfile import posts_from_json
-from modbot.sandbox.cook import cook, date_tags
+from modbot.sandbox.cook import cook, countdowns, date_tags, humanized
 from modbot.sandbox.forum import Forum
 from modbot.sandbox.models import Clock
 from modbot.sandbox.server import SandboxServer
@@ -45,6 +45,26 @@ def test_date_tags_are_read_in_utc():
         datetime(2026, 12, 4, 18, 0, tzinfo=UTC)]
 
 
+def test_a_countdown_and_a_range_are_cooked_as_the_local_dates_plugin_cooks_them():
+    html = cook('Left: [date=2026-12-04 time=18:00:00 timezone="UTC" countdown="true"]. '
+                'Night 2: [date-range from=2026-12-04T18:00:00 to=2026-12-05T18:00:00 timezone="UTC"].')
+    assert 'data-countdown="true">Fri 04 Dec 2026 18:00 UTC</span>' in html  # as cooked: the date
+    assert html.count('data-range="true"') == 2 and "UTC</span>→<span" in html
+    assert "[date" not in html
+    at = datetime(2026, 12, 4, 6, tzinfo=UTC)
+    shown = countdowns(html, at)
+    assert 'data-countdown="true">12 hours</span>' in shown
+    assert "Sat 05 Dec 2026 18:00 UTC" in shown  # a range is no countdown
+    assert 'data-countdown="true">date has passed</span>' in countdowns(html, at + timedelta(days=1))
+
+
+@pytest.mark.parametrize(("seconds", "words"), [
+    (30, "a few seconds"), (60, "a minute"), (44 * 60, "44 minutes"), (50 * 60, "an hour"),
+    (21 * 3600, "21 hours"), (23 * 3600, "a day"), (3 * 86400, "3 days"), (40 * 86400, "a month")])
+def test_the_time_left_is_humanized_as_moment_does(seconds, words):
+    assert humanized(seconds) == words
+
+
 @pytest.fixture
 def site():
     forum = Forum(Clock(START, 1.0))
@@ -53,7 +73,9 @@ def site():
         forum.add_user(name, moderator=name == "modbot")
     bot = forum.user("modbot")
     topic = forum.create(bot, {"title": "Demo: the game thread", "category": 1, "raw":
-                               'Nominations close [date=2026-12-03 time=18:00:00 timezone="UTC"].'},
+                               'Nominations close [date=2026-12-03 time=18:00:00 timezone="UTC"] '
+                                                      '(time left: [date=2026-12-03 time=18:00:00 '
+                                                      'timezone="UTC" countdown="true"]).'},
                          api=False).topic_id
     forum.create(bot, {"archetype": "private_message", "target_recipients": "Alex",
                        "title": "Alex's grimoire", "raw": "You are the Clockmaker."}, api=False)
@@ -102,6 +124,14 @@ def test_a_refused_post_is_explained_and_its_text_kept(site):
     assert "Body is too short (minimum is 20 characters)" in answer.text
     assert ">/accept</textarea>" in answer.text
     assert len(server.forum.topics[topic].posts) == 1
+
+
+def test_a_countdown_shows_the_time_left_on_the_forum_clock(site):
+    server, topic = site
+    session = _as(server, "Ellen")
+    assert 'data-countdown="true">12 hours</span>' in session.get(f"{server.url}/t/{topic}").text
+    session.post(f"{server.url}/_sandbox/web/clock", data={"to": "deadline", "back": "/"})
+    assert "date has passed" in session.get(f"{server.url}/t/{topic}").text
 
 
 def test_the_clock_jumps_to_the_next_deadline_or_an_hour_on(site):

@@ -78,11 +78,12 @@ def _link(topic_id: int | None, post_number: int | None) -> str | None:
 
 def vote_count_view(state: GameState, *, number: int, as_of: int | None,
                     topic_id: int | None, edits: list[dict] | None = None,
-                    day: int | None = None, facts: dict | None = None) -> dict:
+                    day: int | None = None, facts: dict | None = None,
+                    at: datetime | None = None) -> dict:
     """The vote count of `day` (default: the latest day): the core's facts (`facts`, as a
     notice carries them, else count_facts), in the forum's forms (links, [date] tags) and
     with what the app remembers (its number, the last post read, the edits to mention)."""
-    facts = facts if facts is not None else count_facts(state, day)
+    facts = facts if facts is not None else count_facts(state, day, at)
     return {
         **facts,
         "game": state.setup.name,
@@ -96,4 +97,5 @@ def vote_count_view(state: GameState, *, number: int, as_of: int | None,
         "voting_ends": countdown_tag(facts["voting_ends"]) if facts["voting_ends"] else None,
         "voting_ends_at": date_tag(facts["voting_ends"]) if facts["voting_ends"] else None,
         "edits": edits or [],
+        "away": {player: date_tag(until) for player, until in facts.get("away", {}).items()},
     }

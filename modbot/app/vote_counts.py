@@ -84,7 +84,7 @@ class VoteCounts:
         """A vote count post of its own (`reason` ends its key: "open:execution:Derek";
         `facts`: the core's, as its notice carries them)."""
         day = state.today.number if state.today else state.cycle
-        view = self._view(state, self._next_number(state), options.topic_id, facts=facts)
+        view = self._view(state, self._next_number(state), options.topic_id, facts=facts, at=at)
         self._counted(at)
         pictured = options.pictures
 
@@ -144,12 +144,13 @@ class VoteCounts:
         self.edits = []
 
     def _view(self, state: GameState, number: int, topic_id: int | None,
-              day: int | None = None, facts: dict | None = None) -> Callable[[], dict]:
+              day: int | None = None, facts: dict | None = None,
+              at: datetime | None = None) -> Callable[[], dict]:
         """The count's view, built when the post is first read, of the values as of now (the
         core's facts as the notice carried them, else computed then)."""
         as_of, edits = self.as_of, list(self.edits)
         return lambda: vote_count_view(state, number=number, as_of=as_of, day=day,
-                                       topic_id=topic_id, edits=edits, facts=facts)
+                                       topic_id=topic_id, edits=edits, facts=facts, at=at)
 
 
 def _embedding(raw: str, picture: Picture | None) -> Rendered:

@@ -31,10 +31,11 @@ from .feature import Timer
 from .night import commands as night_commands
 from .night import flow as nightflow
 from .night.private import handle_private
-from .reading.parser import asks_for_count, parse_post
+from .reading.parser import parse_post
+from .reading.pm_lines import day_lines
 from .reading.textclean import countable_text
 from .registry import TIMERS, apply, decide, decide_staff
-from .state.actions import AskForCount, Context
+from .state.actions import Context
 from .state.events import (
     DayEnded,
     Event,
@@ -256,15 +257,28 @@ def handle_pm(state: GameState, post: Post, participants: tuple[str, ...]) -> Ou
     advanced = advance(state, post.created_at)
     if not advanced.state.is_seated(post.author):
         return advanced
-    asked, raw = asks_for_count(post.raw)
+    day, raw = day_lines(post.raw)
     state, events = advanced.state, advanced.events
     rejections: tuple[Rejection, ...] = ()
-    if asked:  # `/vc` in the player's own PM: the count, in the thread
-        outcome = act(state, AskForCount(), Context(post.author, post.created_at,
-                                                    post.post_number))
+    if day.strip():  # `/vc`, `/away`, `/back` in the player's PM: as in the thread
+        outcome = _day_commands(state, post, day)
         state, events, rejections = outcome.state, events + outcome.events, outcome.rejections
     if not raw.strip():
         return Outcome(state, events, rejections)
     private = handle_private(state, post.author, post.created_at, post.post_number,
                              raw, participants, apply)
     return Outcome(private.state, events + private.events, rejections + private.rejections)
+
+
+def _day_commands(state: GameState, post: Post, day: str) -> Outcome:
+    """A PM's day commands, read with the thread's grammar (a bad one is answered)."""
+    parsed = parse_post(day, state.setup.roster, bot=state.setup.bot_username)
+    ctx = Context(post.author, post.created_at, post.post_number)
+    events: list = []
+    rejections = [Rejection(r.code, post.author, post.created_at, post.post_number, {"text": r.text})
+                  for r in parsed.rejections]
+    for action in parsed.actions:
+        outcome = act(state, action, ctx)
+        state, events, rejections = outcome.state, events + list(outcome.events), \
+            rejections + list(outcome.rejections)
+    return Outcome(state, tuple(events), tuple(rejections))

@@ -81,7 +81,7 @@ def _phase(state: GameState, event: PhaseChanged, batch) -> tuple:
     elif event.phase is Phase.VOTING:  # (a day may open and end in one batch: no post)
         told.append(Notice(THREAD, "phase_voting" if state.today else "", key, count=CARRIED,
                            at=event.at, view={"voting_ends": event.ends_at,
-                                              "count": count_facts(state)}))
+                                              "count": count_facts(state, at=event.at)}))
     if event.phase in (Phase.NIGHT, Phase.DISCUSSION):  # closed at night, if the file says so
         closed = "closed" if event.phase is Phase.NIGHT else "open"
         told.append(Notice(THREAD, "", f"status:{key}", topic=closed))
@@ -98,7 +98,7 @@ def _day_ended(state: GameState, event: DayEnded, batch) -> tuple:
     view: dict[str, Any] = {"cycle": night.cycle, "starts": night.at, "deadline": night.ends_at,
                             "lock": _lock(state, night)} \
         if night is not None else {"cycle": None}  # held: the Storytellers decide (NightHeld)
-    view["count"] = count_facts(state, event.day)
+    view["count"] = count_facts(state, event.day, event.at)
     final = Notice(THREAD, "day_end", f"end:{event.day}", count=DAY_END, at=event.at,
                    day=event.day, view=view)
     return (final, *_digest(state, event))
@@ -120,7 +120,7 @@ def _digest(state: GameState, event: DayEnded) -> tuple:
 def _count(state: GameState, reason: str, at) -> Notice:
     """A vote count of its own, carrying its facts (count_facts: the numbers it shows)."""
     return Notice(THREAD, "votecount", reason, count=COUNT, at=at,
-                  view={"count": count_facts(state)})
+                  view={"count": count_facts(state, at=at)})
 
 
 def _nominated(state: GameState, event: Nominated, _batch) -> tuple:

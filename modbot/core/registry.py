@@ -29,7 +29,7 @@ from .characters import (
     wins,
 )
 from .characters import helpers as night_help
-from .deciding import activity, hand_nudge, rules, staff
+from .deciding import activity, away, hand_nudge, rules, staff
 from .feature import Applier, Feature, Notice, Noticer, Rule, Timer
 from .night import choices as night
 from .night import commands as night_commands
@@ -61,6 +61,7 @@ FEATURES: tuple[Feature, ...] = (
     wins.FEATURE,
     hand_nudge.FEATURE,
     activity.FEATURE,
+    away.FEATURE,
     boomdandy.FEATURE,
     fabled.FEATURE,
     nightflow.FEATURE,

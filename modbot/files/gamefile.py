@@ -29,7 +29,7 @@ GAME_KEYS = {
     "count_spoilers", "end_day_when_all_locked", "whispers_per_day",
     "night", "discussion", "nomination", "voting", "night_action_lock",
     "script", "script_add", "bluffs", "remind_before_lock", "hand_nudge_hours", "fabled", "revolutionary",
-    "lil_monsta", "picture", "vote_counts", "vote_forms", "prod_hours", "backups", "reveal",
+    "lil_monsta", "picture", "vote_counts", "vote_forms", "prod_hours", "away_hours_max", "backups", "reveal",
     "signup_topic_id", "players_max", "signups_close", "storyteller_ids", "backup_ids", "bot_id",
     "shortest_window_minutes",
 }
@@ -122,6 +122,7 @@ def parse_game(text: str, path: str = "<game file>", base: Path | None = None) -
         remind_before_lock=hours_value(lines, game, "remind_before_lock", 6),
         hand_nudge_hours=hours_value(lines, game, "hand_nudge_hours", 6),
         prod_hours=hours_value(lines, game, "prod_hours", 24),
+        away_hours_max=hours_value(lines, game, "away_hours_max", 72),
         backups=_names(lines, game, "backups"),
         reveal=_reveal(lines, game),
         fabled=fabled,

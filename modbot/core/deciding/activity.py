@@ -5,8 +5,9 @@ for every seated author; bookkeeping the shell neither tells nor lists): a post 
 the seat's prods. Quiet time counts day
 phases only (dawn to dusk: a night or a pause in between adds nothing), from the seat's last
 post, or from the start of the game for a seat that never posted. When a living seat has been
-quiet for the game file's `prod_hours` (default 24; 0 turns prods off), a timed rule (in the
-engine's one table) emits `PlayerProdded`: one PM to the player. After twice that,
+quiet for the game file's `prod_hours` (default 24; 0 turns prods off; a seat away with
+`/away` counts from its return, away.py), a timed rule (in the engine's one table) emits
+`PlayerProdded`: one PM to the player. After twice that,
 `QuietPlayerReported`: the Storytellers are told, with the next backup who is not seated
 proposed for `!sub`. `!prods` lists every living seat by how long it has been quiet.
 
@@ -27,6 +28,7 @@ from ..state.actions import AskForCount, Context
 from ..state.memo import last_answer
 from ..state.model import GameState, iso
 from ..wording import say
+from .away import returned
 from .count_facts import count_facts
 from .rules import reject
 
@@ -111,7 +113,8 @@ def day_time_between(state: GameState, since: datetime, until: datetime) -> time
 
 
 def _since(state: GameState, player: str) -> datetime:
-    return last_post(state, player) or state.setup.first_night_starts
+    """Quiet since the seat's last post, the game's start, or its return from `/away`."""
+    return returned(state, player, last_post(state, player) or state.setup.first_night_starts)
 
 
 def _level(state: GameState, player: str) -> int:
@@ -148,7 +151,8 @@ def _quiet(state: GameState) -> list[tuple[str, datetime, int]]:
     for seat in state.seats:
         level = prodded.get(seat.name, 0) + 1
         if seat.alive and level <= REPORTED:
-            out.append((seat.name, posted.get(seat.name) or state.setup.first_night_starts, level))
+            since = posted.get(seat.name) or state.setup.first_night_starts
+            out.append((seat.name, returned(state, seat.name, since) if state.away else since, level))
     return out
 
 
@@ -162,7 +166,8 @@ def due(state: GameState) -> datetime | None:
     return min(times, default=None)
 
 
-@last_answer(lambda state: (state.setup, state.seats, state.prodded, state.today is None))
+@last_answer(lambda state: (state.setup, state.seats, state.prodded, state.today is None,
+                            state.away))
 def _waiting_by_level(state: GameState) -> tuple[tuple[int, frozenset[str]], ...]:
     """(level, the living seats whose next prod is of that level), while prods are on and it is day."""
     levels: dict[int, set[str]] = {}
@@ -172,7 +177,10 @@ def _waiting_by_level(state: GameState) -> tuple[tuple[int, frozenset[str]], ...
 
 
 def _longest_quiet(state: GameState, seats: frozenset[str]) -> datetime:
-    """The earliest 'quiet since' among `seats` (a seat that never posted: the game's start)."""
+    """The earliest 'quiet since' among `seats` (a seat that never posted: the game's start;
+    one back from `/away`: its return)."""
+    if state.away:
+        return min(_since(state, seat) for seat in seats)
     posted = [at for player, at in state.last_posted if player in seats]
     if len(posted) < len(seats):  # a seat that never posted is quiet since the game's start
         posted.append(state.setup.first_night_starts)
@@ -222,7 +230,7 @@ def _prods(state: GameState, _action: StProds, ctx: Context):
 
 def _told_asked(state: GameState, event: CountAsked, _batch) -> tuple:
     return (Notice(THREAD, "votecount", f"asked:{iso(event.at)}", count=COUNT, at=event.at,
-                   view={"count": count_facts(state)}),)
+                   view={"count": count_facts(state, at=event.at)}),)
 
 
 def _told_prodded(state: GameState, event: PlayerProdded, _batch) -> tuple:

@@ -5,18 +5,20 @@ decide the day (voting.py): for each nomination and exile its threshold, the liv
 population, the votes locked and cast, who has not voted, the dead and their tokens, where
 the clock hand waits and since when, what it needs to execute or to tie, the most it can
 still reach and who leads; for the day, who is about to die, whether the day is decided, who
-leads so far and who was executed. Names, numbers and moments (`datetime`) only: public facts
-(never the grimoire), which the app words (app/views.py: links, [date] tags) and draws
-(app/picture). A vote count's notice carries them (core/notices.py: a nomination opened or
-closed, a count asked for, voting's opening, the day's end: a few a day); a count the app
+leads so far and who was executed; the seats away (`/away`) at the count's moment. Names,
+numbers and moments (`datetime`) only: public facts (never the grimoire), which the app words
+(app/views.py: links, [date] tags) and draws (app/picture). A vote count's notice carries them
+(core/notices.py: a nomination opened or closed, a count asked for, voting's opening, the day's end: a few a day); a count the app
 owes on its own schedule computes them when it is rendered.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from ..state.model import EXILE, DayState, GameState, Nomination, Phase
+from .away import away_now
 from .hand_nudge import waiting_since
 from .voting import (
     about_to_die,
@@ -66,8 +68,8 @@ def nomination_facts(state: GameState, n: Nomination) -> dict[str, Any]:
     return facts
 
 
-def count_facts(state: GameState, day: int | None = None) -> dict[str, Any]:
-    """The facts of `day`'s vote count (default: the latest day)."""
+def count_facts(state: GameState, day: int | None = None, at: datetime | None = None) -> dict[str, Any]:
+    """The facts of `day`'s vote count (default: the latest day) at `at` (who is away then)."""
     days = state.past_days + ((state.today,) if state.today else ())
     chosen = [d for d in days if day is None or d.number == day]
     shown: DayState | None = chosen[-1] if chosen else None
@@ -85,6 +87,7 @@ def count_facts(state: GameState, day: int | None = None) -> dict[str, Any]:
         "leading": leading_so_far(state, shown) if current and shown else None,
         "executed": shown.executed if shown and not current else None,
         "ended": bool(shown and shown.ended_at),
+        "away": away_now(state, at) if current else {},  # seat: its return (`/away`)
         # while nominations are open, voting's end is ahead too: both deadlines are shown
         "voting_ends": state.phase_ends_at + state.setup.lengths.of(Phase.VOTING)
         if current and state.phase is Phase.NOMINATION and state.phase_ends_at else None,

@@ -5,7 +5,8 @@ The hand of an open nomination waits on one seat from the moment the seat before
 `hand_nudge_hours` (default 6; 0 turns reminders off), a timed rule (`FEATURE.timers`, in the
 engine's one table) emits `HandNudged`: the player gets one PM saying so and how to vote. The
 day remembers whom it nudged on which nomination (`DayState.nudged`), so each (nomination,
-player) is reminded at most once, and a restart's fold remembers it too. The vote count shows
+player) is reminded at most once, and a restart's fold remembers it too. A player away
+(`/away`, away.py) is reminded at their return, if the hand still waits on them. The vote count shows
 the same moment ("waiting since").
 """
 
@@ -17,6 +18,7 @@ from datetime import datetime, timedelta
 from ..feature import Feature, Timer, to_player
 from ..state.memo import last_answer
 from ..state.model import EXILE, GameState, Nomination
+from .away import back_at
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,13 +48,19 @@ def _waiting(state: GameState) -> list[tuple[datetime, Nomination, str]]:
     day = state.today
     if not hours or day is None:
         return []
-    out = [(waiting_since(n) + timedelta(hours=hours), n, n.hand)
+    out = [(_after_return(state, n.hand, waiting_since(n) + timedelta(hours=hours)), n, n.hand)
            for n in day.open_nominations()
            if n.hand is not None and _token(n.kind, n.nominee, n.hand) not in day.nudged]
     return sorted(out, key=lambda item: item[0])
 
 
-@last_answer(lambda state: (state.setup, state.today))  # asked after every post
+def _after_return(state: GameState, player: str, due: datetime) -> datetime:
+    """A nudge due while the player is away (`/away`, away.py) comes at their return."""
+    back = back_at(state, player)
+    return max(due, back) if back is not None else due
+
+
+@last_answer(lambda state: (state.setup, state.today, state.away))  # asked after every post
 def due(state: GameState) -> datetime | None:
     """The earliest moment a reminder not yet sent becomes due (None: none waits)."""
     waiting = _waiting(state)

@@ -27,6 +27,7 @@ from ..state.actions import (
     AcceptWhisper,
     AskForCount,
     CallExile,
+    ComeBack,
     DeclineWhisper,
     Fiddle,
     Nominate,
@@ -40,6 +41,7 @@ from ..state.actions import (
     WhisperStoryteller,
 )
 from ..state.names import Ambiguous, Roster, Unknown, normalise
+from .away_form import read_away
 from .forum_forms import ForumLines, command_segments, without_mention
 from .parsed import VALUE_WORDS, Collector, ParseResult
 from .textclean import countable_text
@@ -90,14 +92,6 @@ def parse_post(
     if parser.forum:
         out.unvote_after_vote()
     return ParseResult(tuple(out.actions), tuple(out.rejections), tuple(dict.fromkeys(out.hints)))
-
-
-def asks_for_count(raw: str) -> tuple[bool, str]:
-    """Whether a private message holds a `/vc` line, and its text without such lines (the
-    night commands and whispers are read from the rest)."""
-    lines = raw.split("\n")
-    kept = [line for line in lines if line.strip().casefold() != "/vc"]
-    return len(kept) < len(lines), "\n".join(kept)
 
 
 class _LineParser(ForumLines):
@@ -183,6 +177,7 @@ class _LineParser(ForumLines):
             "whisper": self._whisper, "accept": self._accept, "decline": self._decline,
             "exile": self._exile, "choose": self._public_choice, "guess": self._guess,
             "point": self._point, "fiddle": self._fiddle, "vc": self._ask_for_count,
+            "away": self._away, "back": self._back,
         }.get(verb.casefold().rstrip(":"))
         if handler is not None:
             handler(rest.strip(), line)
@@ -210,6 +205,14 @@ class _LineParser(ForumLines):
     def _ask_for_count(self, rest: str, line: str) -> None:
         if not rest:  # `/vc` alone; `/vc and more` is prose
             self.out.actions.append(AskForCount())
+
+    def _away(self, rest: str, line: str) -> None:
+        away = read_away(rest)
+        self.out.actions.append(away) if away is not None else self.out.reject("away_form", line)
+
+    def _back(self, rest: str, line: str) -> None:
+        if not rest:  # `/back` alone; `/back to the vote` is prose
+            self.out.actions.append(ComeBack())
 
     def _nominate(self, rest: str, line: str) -> None:
         name = self._target(rest, line)

@@ -78,6 +78,30 @@ class AskForCount:
 
 
 @dataclass(frozen=True, slots=True)
+class GoAway:
+    """`/away until …` or `/away 2d`: the player is away until then (reading/away_form.py);
+    the rule resolves the moment against the post's time (deciding/away.py)."""
+
+    date: str | None = None  # YYYY-MM-DD
+    weekday: int | None = None  # 0: Monday; the next such day after the post
+    time: str = "00:00"  # HH:MM, in the zone
+    offset_minutes: int = 0  # the zone, east of UTC
+    hours: float | None = None  # `/away 2d`: this long from the post
+
+    def to_json(self) -> dict:
+        return {"type": "away", "date": self.date, "weekday": self.weekday, "time": self.time,
+                "offset_minutes": self.offset_minutes, "hours": self.hours}
+
+
+@dataclass(frozen=True, slots=True)
+class ComeBack:
+    """`/back`: the player's absence ends now."""
+
+    def to_json(self) -> dict:
+        return {"type": "back"}
+
+
+@dataclass(frozen=True, slots=True)
 class SkipNomination:
     def to_json(self) -> dict:
         return {"type": "skip_nomination"}
@@ -146,6 +170,7 @@ class Kill:
 PlayerAction = (
     Nominate | Vote | Unvote | Whisper | WhisperStoryteller | AcceptWhisper | DeclineWhisper
     | SkipNomination | CallExile | PublicChoice | PublicGuess | Point | Fiddle | AskForCount
+    | GoAway | ComeBack
 )
 Action = PlayerAction | Kill
 

@@ -79,6 +79,7 @@ class GameSetup:
     remind_before_lock: float = 6  # hours before the night lock; 0: no reminders
     hand_nudge_hours: float = 6  # a PM to the player the clock hand waits on; 0: never
     prod_hours: float = 24  # hours of day without a thread post before a prod; 0: never
+    away_hours_max: float = 72  # the longest absence `/away` pauses prods and nudges for
     backups: tuple[str, ...] = ()  # players waiting to replace one (the sign-ups' backups)
     reveal: str = "command"  # the grimoire reveal: "command" (!reveal), "auto" or "off"
     seal_salt: str = ""  # 64 hex digits made by the shell: the deal's commitment (seal.py)

@@ -228,6 +228,7 @@ class GameState:
     # Scarlet Woman's change is told "at the earliest convenience, but only at night")
     last_posted: tuple[tuple[str, datetime], ...] = ()  # (seat, its last thread post's time)
     prodded: tuple[tuple[str, int], ...] = ()  # (seat, 1: prodded, 2: Storytellers told)
+    away: tuple[tuple[str, datetime], ...] = ()  # (seat, the end of its last `/away`), away.py
     count_asked_at: datetime | None = None  # the last count a player asked for (/vc)
     dealt_grimoire: tuple = ()  # the grimoire as it was when the characters were dealt
     dealt_bluffs: tuple[str, ...] = ()

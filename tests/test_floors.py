@@ -16,7 +16,7 @@ FLOORS = [
     ("night", ("night",)),  # the night: choices, order, the sheet, the private side
     ("top", ("seal", "record", "reveal", "signups", "registry", "engine", "day_end", "console",
              "command_line",
-             "reporting", "renaming", "notices", "__init__")),  # the tables and the one entry point
+             "reporting", "renaming", "notices", "observers", "__init__")),  # the tables and the one entry point
 ]
 
 

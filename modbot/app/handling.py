@@ -289,8 +289,8 @@ class Handling:
         batch.cursors.update(step.cursors)
         self.commit_outgoing([with_edit_notice(self.store, game.topic_id, out)
                               for out in step.outgoing], batch)
-        if any(name == "PlayerSubstituted" for name, _ in step.events):
-            self.identities.bind_substitutes(game)  # the new player's id, kept (identities.py)
+        if any(name in ("PlayerSubstituted", "ObserverAdded") for name, _ in step.events):
+            self.identities.bind_substitutes(game)  # the newcomer's id, kept (identities.py)
 
     def commit_outgoing(self, outgoing: list[Outgoing], batch: Batch | None = None) -> None:
         """Commit the posts owed, adopting those the forum already shows (see rebuild.py)."""

@@ -14,7 +14,8 @@ and the bot) is bound to a user id BEFORE the game starts, and never re-bound by
   exist), before the game's first read; a game whose names do not all resolve does not start.
   A running game that was never bound (an upgrade) is bound the same way once, and its
   Storytellers are shown the result (service.py `_bind`);
-- a seat `!sub` gave someone is bound when the substitution is folded (`bind_substitutes`).
+- a seat `!sub` gave someone, and an observer `!observer` added, is bound when folded
+  (`bind_substitutes`).
 
 Every post and PM is then judged by its author's id: a bound id is that place, whatever name
 it posts under now (`renamed_author`: a rename, which the service follows first); an id that
@@ -153,7 +154,8 @@ class Identities:
 
     def bind_substitutes(self, game, names: dict[int, str] | None = None,
                          went_by: dict[str, int] | None = None) -> list[str]:
-        """A seat the game gave someone after its start (`!sub`): bound to the id the game
+        """A seat the game gave someone after its start (`!sub`), or an observer (`!observer`):
+        bound to the id the game
         file gave that name (a backup's), else the one the store kept for it when the
         substitution was folded, else looked up now (the name the Storyteller just typed).
         Returns the names it could not bind."""
@@ -163,19 +165,19 @@ class Identities:
         given = {n.lower(): i for n, i in game.state.setup.user_ids}
         filed = {n.lower() for n in places(game.setup)}  # bound, or `unbound`, already
         missing = []
-        for seat in game.state.seats:
-            key = seat.name.lower()
+        for name in (*(seat.name for seat in game.state.seats), *game.state.observers):
+            key = name.lower()
             if key in went_by or key in filed:
                 continue
-            user_id = given.get(key) or self.store.cursor(bound_cursor(game.topic_id, seat.name))
+            user_id = given.get(key) or self.store.cursor(bound_cursor(game.topic_id, name))
             if user_id is None:  # looked up now (`look_up` keeps it)
-                user_id = self.look_up(game.topic_id, [seat.name]).get(seat.name)
+                user_id = self.look_up(game.topic_id, [name]).get(name)
             else:
-                self.store.commit(Batch(cursors={bound_cursor(game.topic_id, seat.name): user_id}))
+                self.store.commit(Batch(cursors={bound_cursor(game.topic_id, name): user_id}))
             if user_id is None:
-                missing.append(seat.name)
+                missing.append(name)
                 continue
-            names[user_id] = seat.name
+            names[user_id] = name
             went_by[key] = user_id
         return missing
 

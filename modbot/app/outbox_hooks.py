@@ -93,8 +93,8 @@ class OutboxHooks:
         if game is None:
             return
         recipients = [r for r in (row.recipients or "").split(",") if r]
-        player = None if row.thread.endswith(":pm:storytellers") or ":pmtopic:" in row.thread \
-            or not recipients else recipients[0]
+        player = None if row.thread.endswith((":pm:storytellers", ":pm:observers")) or \
+            ":pmtopic:" in row.thread or not recipients else recipients[0]
         self.service.handling.commit_outgoing(intrusion_notes(game.reactor, player, topic_id, names,
                                                      game.state.setup.storytellers))
 

@@ -29,6 +29,7 @@ from ..core import (
     COUNT,
     DAY_END,
     EXILE,
+    OBSERVERS,
     PLAYER,
     STORYTELLERS,
     THREAD,
@@ -140,6 +141,10 @@ class Reactor:
                             notice.view)
         if notice.template == "role" and notice.view["role"].get("substitute_for"):
             return [*self._seat_handed_over(notice), self._addressed(state, notice)]
+        if notice.to == OBSERVERS and notice.player:  # a new observer: invited, then welcomed
+            return [Outgoing(f"{self.options.key}:{notice.key}:invite", self._observers_thread,
+                             f"invite:{notice.player}", kind="members"),
+                    self._addressed(state, notice)]
         if notice.template == "night_choice" and notice.to == PLAYER:  # a reminder not yet
             return [self._addressed(state, notice),  # sent when the choice came: moot
                     self._withdrawn(f"remind:{notice.view['night']}:{notice.player}")]
@@ -188,6 +193,10 @@ class Reactor:
             return self.pm(notice.player, notice.key, raw)
         if notice.to == STORYTELLERS:
             return self.note_to_storytellers(state.setup.storytellers, notice.key, raw)
+        if notice.to == OBSERVERS:  # the observers, the Storytellers and the bot
+            return Outgoing(f"{self.options.key}:{notice.key}", self._observers_thread, raw,
+                            recipients=(*state.observers, *state.setup.storytellers),
+                            title=words(say("title.observers", game=self._game_name())))
         if f"{notice.template}.md.j2" not in PUBLIC_TEMPLATES:
             raise ValueError(f"{notice.template} is not a public template: not for the thread")
         return self.post(notice.key, raw)
@@ -291,6 +300,10 @@ class Reactor:
         return Outgoing(f"{self.options.key}:{key}", f"{self.options.key}:pm:storytellers",
                         raw, recipients=tuple(storytellers),
                         title=storytellers_title(self._game_name()))
+
+    @property
+    def _observers_thread(self) -> str:
+        return f"{self.options.key}:pm:observers"
 
     def _game_name(self) -> str:
         return game_name(self.options.name, self.options.topic_id)

@@ -49,7 +49,7 @@ from .deciding.voting import (
     threshold_now,
 )
 from .engine import Post, advance, handle_pm, handle_post, next_due
-from .feature import CARRIED, CHANGED, COUNT, DAY_END, PLAYER, STORYTELLERS, THREAD, Notice
+from .feature import CARRIED, CHANGED, COUNT, DAY_END, OBSERVERS, PLAYER, STORYTELLERS, THREAD, Notice
 from .night.choices import acting_character, lock_at
 from .night.commands import (
     SetupAccepted,
@@ -142,6 +142,7 @@ __all__ = [
     "EVENT_TYPES",
     "EXILE",
     "NOTE_NO_TOKEN_CAST",
+    "OBSERVERS",
     "PLAYER",
     "SCHEMA_VERSION",
     "STORYTELLERS",

@@ -30,6 +30,7 @@ from .state.staff_actions import (
     StExecute,
     StExile,
     StKill,
+    StObserver,
     StRevive,
     StSeat,
     StSub,
@@ -156,6 +157,8 @@ def describe(state: GameState, action, effects) -> Say:
                    else action.winner)
     if isinstance(action, StSub):
         return say("confirm.sub", old=action.old, new=action.new)
+    if isinstance(action, StObserver):
+        return say("confirm.observer", name=action.name)
     if isinstance(action, StEndDay):
         executed = next((e for e in effects if isinstance(e, Executed)), None)
         if executed is None:

@@ -44,6 +44,7 @@ class Timer:
 THREAD = "thread"  # the game thread: public facts only (the shell posts only public templates)
 STORYTELLERS = "storytellers"  # the Storytellers' conversation with the bot
 PLAYER = "player"  # one player's grimoire PM (the player, the Storytellers, the bot)
+OBSERVERS = "observers"  # the observers' conversation (the observers, the Storytellers, the bot)
 
 # What a notice asks of the day's vote count (the shell numbers the counts, throttles them in
 # forum time and draws their picture; see app/vote_counts.py)
@@ -57,7 +58,8 @@ CHANGED = "changed"  # votes changed: a count is owed, at most every `vote_count
 class Notice:
     """One message owed because of an event.
 
-    `to`: THREAD, STORYTELLERS or PLAYER (then `player` names the player). `template`: the
+    `to`: THREAD, STORYTELLERS, OBSERVERS, or PLAYER (then `player` names the player; for
+    OBSERVERS, an observer to invite into the conversation first). `template`: the
     template's code ("st_note" is templates/st_note.md.j2; "" for a notice with no message of
     its own, such as CHANGED). `key`: unique in the game and the same whenever the same inputs
     are folded again, so the shell sends it once. `view`: the template's values: codes (`Say`),
@@ -94,6 +96,11 @@ def to_player(player: str, template: str, key: str, **view: Any) -> Notice:
 def to_storytellers(template: str, key: str, **view: Any) -> Notice:
     """A notice in the Storytellers' conversation with the bot."""
     return Notice(STORYTELLERS, template, key, view)
+
+
+def to_observers(template: str, key: str, joined: str = "", **view: Any) -> Notice:
+    """A notice in the observers' conversation (`joined`: an observer to invite first)."""
+    return Notice(OBSERVERS, template, key, view, player=joined)
 
 
 def to_thread(template: str, key: str, **view: Any) -> Notice:

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from . import notices as day_notices
-from . import reveal
+from . import observers, reveal
 from .characters import (
     bluffs,
     boomdandy,
@@ -62,6 +62,7 @@ FEATURES: tuple[Feature, ...] = (
     hand_nudge.FEATURE,
     activity.FEATURE,
     away.FEATURE,
+    observers.FEATURE,
     boomdandy.FEATURE,
     fabled.FEATURE,
     nightflow.FEATURE,

@@ -229,6 +229,7 @@ class GameState:
     last_posted: tuple[tuple[str, datetime], ...] = ()  # (seat, its last thread post's time)
     prodded: tuple[tuple[str, int], ...] = ()  # (seat, 1: prodded, 2: Storytellers told)
     away: tuple[tuple[str, datetime], ...] = ()  # (seat, the end of its last `/away`), away.py
+    observers: tuple[str, ...] = ()  # forum users who watch the grimoire (`!observer`), observers.py
     count_asked_at: datetime | None = None  # the last count a player asked for (/vc)
     dealt_grimoire: tuple = ()  # the grimoire as it was when the characters were dealt
     dealt_bluffs: tuple[str, ...] = ()
@@ -285,6 +286,10 @@ class GameState:
 
     def is_seated(self, name: str) -> bool:
         return name in self.setup.seat_index
+
+    def is_observer(self, name: str) -> bool:
+        """`name` watches the grimoire (`!observer`, observers.py): never a player here."""
+        return name.casefold() in (o.casefold() for o in self.observers)
 
     @property
     def phase_said(self) -> Say:

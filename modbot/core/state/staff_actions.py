@@ -141,11 +141,21 @@ StaffAction = (StKill | StRevive | StGhostVote | StNominate | StVote | StCancelN
                | StExtend | StNextPhase | StEndDay | StEndVoting | StVoteCount | StExecute
                | StExile | StPause | StResume | StGrimoire | StWin | StSetVote | StLock
                | StUnlock | StAlias | StSeat | StSub)
-# Commands that change who lives or plays, end the day or the game: asked to confirm
-# unless `--yes`.
+
+
 @dataclass(frozen=True, slots=True)
 class StReveal:
     """`!reveal`: publish the whole grimoire and the game's record (once it is over)."""
 
 
-DESTRUCTIVE = (StKill, StRevive, StEndDay, StExecute, StExile, StWin, StSub, StReveal)
+@dataclass(frozen=True, slots=True)
+class StObserver:
+    """`!observer NAME`: let a forum user who does not play watch the grimoire
+    (deciding/observers.py)."""
+
+    name: str
+
+
+# Commands that change who lives or plays, end the day or the game, or show the grimoire:
+# asked to confirm unless `--yes`.
+DESTRUCTIVE = (StKill, StRevive, StEndDay, StExecute, StExile, StWin, StSub, StReveal, StObserver)

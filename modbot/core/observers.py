@@ -1,0 +1,85 @@
+"""Theory of operation: observers, who watch the grimoire and never play.
+
+`!observer NAME --yes` (the Storytellers only; it shows the grimoire, so it asks a
+confirmation) adds a forum user who is not seated, not a backup, not a Storyteller and not the
+bot to the game's observers (`ObserverAdded`; refused with one line for anyone playing or
+waiting to play). The shell binds the name to its user id as it binds a substitute's
+(app/identities.py) and invites them into the observers' conversation (the observers, the
+Storytellers and the bot), where they are welcomed with the grimoire as it stands and, at each
+dawn, get its digest: each seat's character and state, the night's choices and what each
+player learned. An observer has seen the grimoire: `GameState.is_observer` makes `!sub` refuse them
+(deciding/staff.py), and they can never take a seat in this game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from .deciding.rules import reject
+from .feature import Feature, to_observers
+from .reading.commands import Command, _Bad
+from .record import night_row, seat_rows
+from .state.actions import Context
+from .state.model import GameState, iso
+from .state.private_events import NightResolved
+from .state.staff_actions import StObserver
+from .wording import say
+
+
+@dataclass(frozen=True, slots=True)
+class ObserverAdded:
+    name: str
+    at: datetime
+
+
+def _parse(words: list[str], _roster) -> StObserver:
+    if len(words) != 1 or not words[0].lstrip("@"):
+        raise _Bad("observer_name")
+    return StObserver(words[0].lstrip("@"))
+
+
+def _observe(state: GameState, action: StObserver, ctx: Context):
+    name, setup = action.name, state.setup
+    if setup.roster.resolve_exact(name) is not None:
+        return reject(ctx, "observer_plays", name=name, player=setup.roster.resolve_exact(name))
+    if name.casefold() in (b.casefold() for b in setup.backups):
+        return reject(ctx, "observer_backup", name=name)
+    if setup.is_storyteller(name) or name.casefold() == setup.bot_username.casefold():
+        return reject(ctx, "observer_storyteller", name=name)
+    if state.is_observer(name):
+        return reject(ctx, "observer_already", name=name)
+    return (ObserverAdded(name, ctx.at),)
+
+
+def grimoire_digest(state: GameState) -> list[dict[str, Any]]:
+    """Each seat as the grimoire has it now: character, alignment, alive, what it is shown."""
+    return [{"seat": s["seat"], "player": s["player"], "alive": s["alive"], **s["final"]}
+            for s in seat_rows(state, {})]
+
+
+def _told_added(state: GameState, event: ObserverAdded, _batch) -> tuple:
+    return (to_observers("observer_welcome", f"observer:{event.name}:{iso(event.at)}",
+                         joined=event.name, observer=event.name, seats=grimoire_digest(state),
+                         terms=state.setup.terms),)
+
+
+def _told_dawn(state: GameState, event: NightResolved, _batch) -> tuple:
+    if not state.observers:
+        return ()
+    night = next((n for n in state.past_nights if n.number == event.night), None)
+    row = night_row(state, night) if night is not None else {"choices": [], "learned": []}
+    return (to_observers("observer_digest", f"observers:dawn:{event.night}", night=event.night,
+                         seats=grimoire_digest(state), choices=row["choices"],
+                         learned=row["learned"], deaths=event.deaths, terms=state.setup.terms),)
+
+
+FEATURE = Feature(
+    "observers",
+    appliers={ObserverAdded: lambda state, e: state.evolve(observers=(*state.observers, e.name))},
+    staff_rules={StObserver: _observe},
+    commands=(Command("observer", "!observer NAME", say("help.observer"), "!observer Quinn --yes", _parse),),
+    command_of={StObserver: "observer"},
+    notices={ObserverAdded: _told_added, NightResolved: _told_dawn},
+)

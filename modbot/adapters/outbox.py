@@ -8,8 +8,9 @@ copy a marker; in PMs, as far back as the row's first attempt); if found it is m
 resent.
 Discourse also memoizes identical API creates for 120 s, a second guard.
 
-A row of kind "edit" rewrites an earlier post of its thread (a running vote count): it is
-idempotent, so it is simply sent again after an unknown fate, and the post keeps its marker.
+A row of kind "edit" rewrites an earlier post (a running vote count): it is idempotent, so it
+is simply sent again after an unknown fate, and the post keeps its marker; kind "revise" (the
+thread index) too, but it waits for room in the day's edit plan rather than post anew.
 
 A post that embeds a picture (the town square of a vote count) names it by its hash; the
 picture's bytes wait in the store, and just before the post is sent the picture is uploaded
@@ -49,15 +50,8 @@ import re
 import time
 from datetime import datetime
 
-from .forum import (
-    ConfigurationError,
-    CredentialsRejected,
-    ForumError,
-    NotFound,
-    OverBudget,
-    PermanentError,
-    TransientError,
-)
+from .budget import Priority
+from .forum import ConfigurationError, CredentialsRejected, ForumError, NotFound, OverBudget, PermanentError, TransientError
 from .forum_port import ForumPort
 from .markers import marker, with_marker
 from .members import change_members
@@ -65,7 +59,7 @@ from .outgoing import Batch, Outgoing
 from .port import ForumPost
 from .standing import Standing, is_private_reply
 from .store import OutboxRow, Store
-from .write_limits import MAX_RAW, SEPARATOR, WriteLimits
+from .write_limits import INDEX_SHARE, MAX_RAW, SEPARATOR, WriteLimits
 
 __all__ = ["MAX_RAW", "Outbox", "marker", "with_marker"]
 
@@ -74,6 +68,7 @@ MAX_BACKOFF = 60  # seconds; 1, 2, 4, ... after 5xx, timeouts and dropped connec
 CLOCK_SKEW = 600  # seconds the forum's clock may differ from ours, when paging back
 PM_PAGES = 20  # pages of PMs read at most for one marker
 LONG_WAIT = 120  # seconds: a 429 longer than this on a new conversation is the daily PM limit
+REVISE_WAIT = 900.0  # seconds an index revision waits for room in the day's edit plan
 
 
 def _epoch(created_at: str | None) -> float | None:
@@ -137,8 +132,11 @@ class Outbox(WriteLimits):
             if self.spacing and self.wall() - self.last_sent < self.spacing:
                 self.ready_at = min(self.ready_at, self.last_sent + self.spacing)
                 break
-            if self.client.budget.wait_for(count=self._requests_for(row, opening)):
-                break  # no token for a post now: the next drain goes on
+            if self.client.budget.wait_for(*self._requests_for(row, opening)):
+                if row.kind != "revise":
+                    break  # no token for a post now: the next drain goes on
+                blocked.add(row.thread)  # the index's revision spends background room only
+                continue
             if self.new_pms_until > self.wall() and (row.id in opening or self.holds_for(
                     opening, row)):
                 self.ready_at = min(self.ready_at, self.new_pms_until)
@@ -175,10 +173,12 @@ class Outbox(WriteLimits):
                 blocked.add(row.thread)
         return sent
 
-    def _requests_for(self, row: OutboxRow, opening: set[int]) -> int:
-        """A private post into a conversation that exists costs the guard's read too: it goes
-        when the minute has room for both, so the budget never cuts it between them."""
-        return 2 if is_private_reply(row, row.id in opening) else 1
+    def _requests_for(self, row: OutboxRow, opening: set[int]) -> tuple[Priority | None, int]:
+        """A private reply costs the guard's read too (an index revision, the check of its post,
+        from background room): it goes when the minute has room for both."""
+        if row.kind == "revise":
+            return Priority.BACKGROUND, 2
+        return None, 2 if is_private_reply(row, row.id in opening) else 1
 
     def opens_conversation(self, row: OutboxRow) -> bool:
         return row.kind == "post" and not (row.topic_id or self.store.thread_topic(row.thread))
@@ -193,7 +193,7 @@ class Outbox(WriteLimits):
 
     def _deliver(self, row: OutboxRow) -> bool:
         topic_id = row.topic_id or self.store.thread_topic(row.thread)
-        if row.kind == "edit":
+        if row.kind in ("edit", "revise"):
             return self._edit(row, topic_id)
         if row.kind == "members":  # who is in a conversation (a substitute's seat)
             return change_members(self.client, self.store, row, topic_id)
@@ -242,12 +242,10 @@ class Outbox(WriteLimits):
         return True
 
     def _edit(self, row: OutboxRow, topic_id: int | None) -> bool:
-        """Rewrite the post `row.edit_of` names (sent before it: rows of a thread go in order).
-        An edit is idempotent, so a retry after an unknown fate simply edits again; the post
-        keeps its own marker. If that post could not be made, this one is posted instead; so it
-        is when the day's plan of edits has no room, or the forum refuses the edit (its edit
-        limits, for an account that is not staff: write_limits.py), and later edits rewrite
-        that new post."""
+        """Rewrite the post `row.edit_of` names (idempotent: a retry edits again; the post keeps
+        its marker). If that post could not be made, this one is posted instead; so it is when
+        the day's edit plan has no room, or the forum refuses the edit (write_limits.py), and
+        later edits rewrite that new post (a "revise" row waits instead)."""
         target = self.store.row(row.edit_of or "")
         if target is None or target.status == "failed" or target.post_id is None:
             row.kind = "post"  # nothing to edit: the count goes out as a post of its own
@@ -255,18 +253,25 @@ class Outbox(WriteLimits):
         lost = self._where_it_is_not(target)
         if lost is not None:  # deleted, moved or hidden by staff: a new post, the later edits
             return self._anew(row, target, lost)  # go to it
-        if not self.edit_allowed():  # the day's edits are planned (or spent): a new post
+        revise = row.kind == "revise"  # the thread index: waits for room, never posted anew
+        if not self.edit_allowed(INDEX_SHARE if revise else 1.0):  # planned (or spent)
+            if revise:
+                raise TransientError("the day's edit plan has no room for the index", retry_after=REVISE_WAIT)
             return self._anew(row, target, None)
         raw = self._with_pictures(self._composed(target, row.raw))
         self.store.mark_attempt(row)
         try:
-            self.client.update_post(target.post_id, raw, "the running vote count")
+            self.client.update_post(target.post_id, raw, "the thread index" if revise else "the running vote count")
         except TransientError as exc:
             if exc.status != 429 or exc.is_shared:
                 raise
             self.edits_refused(row, exc)  # the forum's edits for the day are spent
+            if revise:
+                raise
             return self._anew(row, target, None)
         except PermanentError as exc:  # refused (slow mode's edits): the count goes out anew
+            if revise:  # the index: the forum's answer stands (the row fails, said)
+                raise
             log.warning("outbox %s: the forum refused the edit (%s); posting it", row.key, exc)
             return self._anew(row, target, None)
         self.edited()

@@ -210,6 +210,18 @@ class Store:
             (OutboxRow.post_id == post_id) & (OutboxRow.kind == "post")
             & (OutboxRow.status == "sent")).order_by(OutboxRow.id))
 
+    def posted(self, thread: str) -> dict[str, int]:
+        """The post number of each post the bot made in a thread, by its row's key."""
+        rows = cast("Iterable[dict]", OutboxRow.select(OutboxRow.key, OutboxRow.post_number).where(
+            (OutboxRow.thread == thread) & (OutboxRow.status == "sent") & (OutboxRow.kind == "post")
+            & OutboxRow.post_number.is_null(False)).dicts())
+        return {row["key"]: row["post_number"] for row in rows}
+
+    def newest_revision(self, key: str) -> OutboxRow | None:
+        """The newest row of a post kept up to date: its last edit (any status), else itself."""
+        return (OutboxRow.select().where((OutboxRow.key == key) | (OutboxRow.edit_of == key))
+                .order_by(OutboxRow.id.desc()).first())
+
     def latest_raw(self, row: OutboxRow) -> str:
         """A sent row's text as the forum shows it: its newest sent edit's, else its own."""
         edit = (OutboxRow.select(OutboxRow.raw).where(

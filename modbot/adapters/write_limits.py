@@ -24,8 +24,10 @@ account, whatever key it posts with.
   the edits made today stay within `planned(now)`, a quarter of the day's allowance at
   midnight growing evenly to all of it (less a margin) at the day's end; an edit past the plan,
   or refused by the forum (a 429: the day's edits spent), goes out as a new post, which later
-  edits then rewrite. So a 48-hour day never meets the limit, and a refusal never holds a
-  post: each queued post keeps its own next attempt.
+  edits then rewrite; a revision of the thread index (kind "revise", app/thread_index.py) uses
+  at most half the plan (`INDEX_SHARE`) and, past it, waits for room instead. So a 48-hour
+  day never meets the limit, and a refusal never holds a post: each queued post keeps its own
+  next attempt.
 
 A limit met is reported once to its game's Storytellers through `on_limit(row, kind, seconds)`
 ("slow_mode", "edit_limit"), with what would lift it. Times: the wall clock; a wait read from
@@ -55,6 +57,7 @@ SLOW_FLOOR = 5.0  # seconds: the least wait after a slow-mode refusal
 EDITS_PER_DAY = 30  # Discourse's max_edits_per_day
 EDIT_MULTIPLIERS = {2: 1.5, 3: 2.0, 4: 3.0}  # tlN_additional_edits_per_day_multiplier
 EDIT_MARGIN = 2  # edits a day left to a Storyteller's or a moderator's hand
+INDEX_SHARE = 0.5  # the part of the day's edit plan the thread index may use
 MARKER_ROOM = 100  # characters a part's marker and picture address may add to its raw
 
 
@@ -112,15 +115,16 @@ class WriteLimits:
 
     # -- edits a day ------------------------------------------------------------------------
 
-    def edit_allowed(self) -> bool:
-        """The plan has room for one more edit now, and the forum has not refused one today."""
+    def edit_allowed(self, share: float = 1.0) -> bool:
+        """The plan (`share` of it: a revision of the thread index takes only what the running
+        counts leave) has room for one more edit now, and the forum has not refused one today."""
         now = self.wall()
         if now < self.edits_blocked_until:
             return False
         if self.edits_a_day is None:
             return True
         day, into = _day(now)
-        return self._edits_made(day) < planned(self.edits_a_day, into)
+        return self._edits_made(day) < planned(self.edits_a_day, into) * share
 
     def _edits_made(self, day: str) -> int:
         return self.store.cursor(f"edits:{day}") or 0

@@ -40,7 +40,7 @@ from ..adapters.port import ForumPost, forum_time
 from .reactions import WELCOME
 from .thread_reads import read_thread
 
-SERVICE_NOTES = ("rebuilt:", "held:", "reading:")  # the service's notes, not the game's posts
+SERVICE_NOTES = ("rebuilt:", "held:", "reading:", "index")  # the service's posts, not the fold's
 MARKER = re.compile(r"<!-- modbot:(\S+) -->")
 DELETED_TOO_SOON = timedelta(minutes=1)  # deleted before the bot can have read it
 PM_PAGES = 400  # 20,000 PMs at most, back to the game's first post

@@ -80,6 +80,7 @@ from .runtime import GameRuntime
 from .seal_salt import salted
 from .settings import Settings
 from .snapshot import Snapshots
+from .thread_index import ThreadIndex
 from .thread_reads import PagedReads
 from .upgrade import check_history, rules_version, version_cursor
 from .watermark import Watermark
@@ -129,6 +130,7 @@ class Service:
         self.bot_id: int | None = None  # the bot's forum user id (its posts, whatever its name)
         self.long_reads = PagedReads(store=store)  # a new or rebuilt game's thread, by id
         self.own_edits = OwnEdits(client, store)
+        self.index = ThreadIndex(store)  # the bot's index post in each game thread
         self.watermark = Watermark(timedelta(seconds=self.settings.settle_seconds))
         self.hooks = OutboxHooks(self)  # what the outbox asks of the games (outbox_hooks.py)
         self.handling = Handling(client, store, self.settings, self.games, self.identities,
@@ -287,6 +289,7 @@ class Service:
             self._deferred(report, exc)
         else:  # the clock moves only as far as every source of the game is read (watermark)
             self._key_works()
+            self.handling.commit_outgoing(self.index.owed(self.games.values(), now))
             for game in self.games.values():
                 if (through := self.watermark.through(game.topic_id)) is not None:
                     self.handling.tick_until(game, through)

@@ -79,8 +79,12 @@ class Topic:
     def is_pm(self) -> bool:
         return self.archetype == "private_message"
 
-    def visible_posts(self, staff: bool = False) -> list[Post]:
-        return [p for p in self.posts if staff or p.deleted_at is None]
+    def visible_posts(self, staff: bool = False, username_filters: str = "") -> list[Post]:
+        """The posts shown (`username_filters`: "NAME,NAME", the opening post and those
+        authors' posts only, as lib/topic_view.rb's username filter keeps them)."""
+        names = {n.strip().lower() for n in username_filters.split(",") if n.strip()}
+        return [p for p in self.posts if (staff or p.deleted_at is None)
+                and (not names or p.post_number == 1 or p.username.lower() in names)]
 
 
 class Clock:

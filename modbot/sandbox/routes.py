@@ -152,7 +152,7 @@ def show_topic(req: Request):
     slug = req.path.get("slug")
     if slug and slug != topic.slug:
         return 301, {"errors": []}, {"Location": f"/t/{topic.slug}/{topic.id}.json"}
-    visible = topic.visible_posts()
+    visible = topic.visible_posts(username_filters=str(req.params.get("username_filters") or ""))
     number = req.path.get("number")
     if number:
         posts = _around(visible, int(number))

@@ -63,7 +63,8 @@ def respond(forum: Forum, method: str, path: str, params: dict, headers) -> tupl
             return _export(forum, viewer, int(export.group(1)))
         topic = _TOPIC.fullmatch(path)
         if topic:
-            return _topic_page(forum, viewer, int(topic.group(1) or topic.group(3)))
+            return _topic_page(forum, viewer, int(topic.group(1) or topic.group(3)),
+                               only=str(params.get("username_filters") or ""))
         messages = _MESSAGES.fullmatch(path)
         if messages:
             return _messages_page(forum, viewer, unquote(messages.group(1)))
@@ -75,11 +76,11 @@ def respond(forum: Forum, method: str, path: str, params: dict, headers) -> tupl
 # -- pages ------------------------------------------------------------------------------------
 
 def _topic_page(forum: Forum, viewer: User | None, topic_id: int, *, error: str = "",
-                draft: str = "", status: int = 200) -> tuple:
+                draft: str = "", status: int = 200, only: str = "") -> tuple:
     topic = forum.topics.get(topic_id)
     if topic is None or not forum.can_see(topic, viewer):
         return _not_found(forum, viewer)
-    posts = [_shown(forum, post) for post in topic.visible_posts()]
+    posts = [_shown(forum, post) for post in topic.visible_posts(username_filters=only)]
     return status, _page(forum, viewer, "topic.html.j2", topic=topic, posts=posts, error=error,
                          draft=draft, can_post=_can_post(topic, viewer)), HTML
 

@@ -140,7 +140,7 @@ def test_uninterrupted_run_logs_each_cycle_and_stops_on_sigterm(reference):
     assert re.search(r"cycle 1: \d+ requests, \d+ posts handled, \d+ sent", log)
     assert "stopping after this cycle" in log and log.rstrip().endswith("stopped")
     public, private = scenario.markers()
-    assert public[-2:] == ["g1:voting:1", "g1:end:1"] and len(private) == 8  # + whisper digest,
+    assert public[-3:] == ["g1:voting:1", "g1:end:1", "g1:index"] and len(private) == 8  # + digest,
     # the death PM, the Storytellers' conversation's first note
     store = Store(f"sqlite:///{scenario.database}")
     try:  # stopping took a snapshot of the game: the next start folds nothing again

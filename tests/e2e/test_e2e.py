@@ -41,7 +41,7 @@ def played(tmp_path):
 
 
 EXPECTED_PUBLIC = [  # vote counts: on each nomination, when one closes, and at most every 4 h
-    "g1:night:1", "g1:discussion:1", "g1:nomination:1",
+    "g1:night:1", "g1:index", "g1:discussion:1", "g1:nomination:1",
     "g1:vc:1.1:open:execution:Derek", "g1:vc:1.2:open:execution:Fatima", "g1:vc:1.3:vc",
     "g1:vc:1.4:closed:execution:Derek", "g1:voting:1", "g1:end:1", "g1:discussion:2",
 ]
@@ -53,7 +53,7 @@ def test_the_thread_holds_the_vote_counts_and_the_execution(played):
     posts = {MARKER.search(p["raw"]).group(1): p["raw"] for p in played.thread()
              if p["username"] == "modbot"}
     first = posts["g1:vc:1.1:open:execution:Derek"]
-    assert "Nominated by Alex in [post #11](/t/1/11)" in first
+    assert "Nominated by Alex in [post #12](/t/1/12)" in first
     assert "Clock hand: **Ellen**" in first and "Dead voters: Gus (vote token)" in first
     assert "**0** execute votes; **4** to reach the threshold (6 living)." in first
     assert '[date=2026-12-03 time=18:00:00 timezone="UTC"]' in first
@@ -74,8 +74,8 @@ def test_rejected_actions_are_answered_by_pm_and_nothing_twice(played):
     assert "Nominating is not possible now" in pms["Brianna"].posts[0].raw
     assert any("Alex has not been nominated today" in p.raw for p in pms["Derek"].posts)
     all_markers = markers(played)
-    assert len(all_markers) == len(set(all_markers)) == 18  # the STs' whisper digest, Derek's death
-    # PM, the Storytellers' conversation's first note
+    assert len(all_markers) == len(set(all_markers)) == 19  # the STs' whisper digest, Derek's death
+    # PM, the Storytellers' conversation's first note, the thread index
 
 
 def test_a_restart_midway_resumes_without_losing_or_repeating(tmp_path):
@@ -146,7 +146,7 @@ def test_a_permanent_failure_is_reported_to_the_storytellers(tmp_path):
         rehearsal.service.cycle(rehearsal.setup.first_night_starts)  # first note, and night 1
         rehearsal.service.drain()
         counts = rehearsal.store.outbox_counts()
-        assert counts == {"failed": 2, "sent": 1}  # the note telling the Storytellers
+        assert counts == {"failed": 2, "sent": 2}  # the note telling the Storytellers, the index
         notes = [t for t in rehearsal.server.forum.topics.values() if t.is_pm]
         note = notes[0].posts[0].raw
         assert "could not send a post in the game thread: the forum answered" in note
@@ -231,12 +231,12 @@ def test_a_write_429_makes_everything_wait(tmp_path, monkeypatch):
         start = rehearsal.setup.first_night_starts + timedelta(hours=25)  # three posts owed
         rehearsal.clock.set(start)
         first = rehearsal.service.cycle(start)
-        assert first.sent == 0 and len(rehearsal.store.pending()) == 3  # and the STs' first note
+        assert first.sent == 0 and len(rehearsal.store.pending()) == 4  # the STs' first note, the index
         assert rehearsal.service.cycle(start).requests == 0  # reads wait too
         assert rehearsal.service.drain() == 0
         now[0] += 22
         wall = rehearsal.service.outbox.wall
         rehearsal.service.outbox.wall = lambda: wall() + 22  # the row's own deferral
-        assert rehearsal.service.drain() == 3
+        assert rehearsal.service.drain() == 4
     finally:
         rehearsal.stop()

@@ -12,6 +12,7 @@ import pytest
 
 import modbot.app.reactions
 import modbot.app.render
+import modbot.app.thread_index
 import modbot.app.vote_counts
 from modbot.app.catalogue import words
 from modbot.app.picture import town_square
@@ -28,7 +29,8 @@ PICTURE_TARGET = re.compile(r"\]\((?:upload://|modbot-picture:)[^)]*\)")  # same
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
     rendered: list[tuple[str, str]] = []
-    renderers = (modbot.app.reactions, modbot.app.render, modbot.app.vote_counts)
+    renderers = (modbot.app.reactions, modbot.app.render, modbot.app.vote_counts,
+                 modbot.app.thread_index)
     original = modbot.app.render.render
 
     def recording(template, **context):

@@ -48,8 +48,9 @@ def reference(tmp_path_factory):
 
 def test_the_private_demo_sends_each_message_once(reference):
     found = markers(reference)
-    assert len(found) == len(set(found)) == 51  # with the two death PMs (Derek executed, Ellen
-    # killed), the Storytellers' conversation's first note and the seal at the deal; not
+    assert len(found) == len(set(found)) == 52  # with the two death PMs (Derek executed, Ellen
+    # killed), the Storytellers' conversation's first note, the seal at the deal and the
+    # thread index; not
     # Cameron's reminder, withdrawn: his choice came before the bot sent it
     assert not any(":remind:1:Cameron" in m for m in found)
     roles = [m for m in found if ":role:" in m]

@@ -280,7 +280,10 @@ def _numberless(value):
 
 
 def _without_numbers(found: list[str]) -> list[str]:
-    return [m for m in found if ":rejected:" not in m]
+    """The markers without the players' post numbers some name (a reply to a rejected post, a
+    whisper broken by a post), which depend on how the bot's posts interleave with theirs."""
+    return sorted(re.sub(r"^(g\d+:whisper-broken:[^:]+):\d+:", r"\1:N:", m)
+                  for m in found if ":rejected:" not in m)
 
 
 def test_a_revoked_key_pauses_the_bot_and_it_resumes_with_nothing_lost_or_doubled(
@@ -319,7 +322,8 @@ def test_a_revoked_key_pauses_the_bot_and_it_resumes_with_nothing_lost_or_double
         thread = [m for p in rehearsal.thread() for m in MARKER.findall(p["raw"])]
         assert thread == [m for p in reference.thread() for m in MARKER.findall(p["raw"])]
         assert _outcome(rehearsal) == _outcome(reference)
-        assert rehearsal.store.outbox_counts() == {"sent": len(markers(reference)),
+        revisions = OutboxRow.select().where(OutboxRow.kind == "revise").count()  # the index's
+        assert rehearsal.store.outbox_counts() == {"sent": len(markers(reference)) + revisions,
                                                    "withdrawn": 1}  # Cameron's moot reminder
     finally:
         rehearsal.stop()
@@ -416,7 +420,9 @@ def test_a_bot_without_moderator_rights_loses_no_post(tmp_path):
     rehearsal = _thread_only(tmp_path, "regular", staff=False)
     try:
         assert not rehearsal.store.outbox_counts().get("failed")
-        assert sorted(markers(rehearsal)) == sorted(markers(reference))
+        got, expected = sorted(markers(rehearsal)), sorted(markers(reference))
+        # joined replies take fewer post numbers (a reply's key names the post it answers)
+        assert len(got) == len(expected) and _without_numbers(got) == _without_numbers(expected)
         topic = rehearsal.server.forum.topics[rehearsal.setup.topic_id]
         run = longest = 0
         for post in topic.posts:
@@ -504,8 +510,10 @@ def test_a_game_thread_in_slow_mode_delays_a_non_staff_bots_posts_and_loses_none
         assert not rehearsal.store.outbox_counts().get("failed")
         told = [m for m in markers(rehearsal) if ":limit:slow_mode" in m]
         assert len(told) == 1
-        got = [m for m in markers(rehearsal) if m not in told]
-        assert sorted(got) == sorted(markers(reference)) and len(got) == len(set(got))
+        got = sorted(m for m in markers(rehearsal) if m not in told)
+        expected = sorted(markers(reference))  # joined replies take fewer post numbers
+        assert len(got) == len(expected) == len(set(got))
+        assert _without_numbers(got) == _without_numbers(expected)
         topic = forum.topics[rehearsal.setup.topic_id]
         assert [p for p in topic.posts if p.raw.count("<!-- modbot:") > 1]  # joined
         note = next(p for p in forum.posts.values() if ":limit:slow_mode" in p.raw)

@@ -134,6 +134,20 @@ def test_a_countdown_shows_the_time_left_on_the_forum_clock(site):
     assert "date has passed" in session.get(f"{server.url}/t/{topic}").text
 
 
+def test_a_players_posts_alone_with_username_filters(site):
+    """lib/topic_view.rb: `?username_filters=NAME` keeps the opening post and NAME's posts (the
+    thread index links each player's posts so)."""
+    server, topic = site
+    for name, text in (("Alex", "Alex thinks Derek is evil today."), ("Ellen", "Ellen trusts Derek completely.")):
+        server.forum.create(server.forum.user(name), {"topic_id": topic, "raw": text}, api=False)
+    page = _as(server, "Ellen").get(f"{server.url}/t/{topic}?username_filters=alex").text
+    assert "Alex thinks Derek is evil today." in page and "Ellen trusts Derek" not in page
+    assert "Nominations close" in page  # the opening post stays
+    shown = requests.get(f"{server.url}/t/{topic}.json", params={"username_filters": "Ellen"},
+                         headers={"Api-Key": server.api_key, "Api-Username": "modbot"}).json()
+    assert [p["username"] for p in shown["post_stream"]["posts"]] == ["modbot", "Ellen"]
+
+
 def test_the_clock_jumps_to_the_next_deadline_or_an_hour_on(site):
     server, _ = site
     session = _as(server, None)

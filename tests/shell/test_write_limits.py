@@ -306,3 +306,32 @@ def test_a_private_reply_goes_when_the_budget_has_room_for_its_guards_read_too(s
     assert outbox.drain() == 1
     answer = OutboxRow.get(OutboxRow.key == "g1:answer:1")
     assert answer.status == "sent" and answer.attempts == 1
+
+
+def test_the_thread_index_waits_for_room_in_the_plan_and_is_never_posted_anew(sandbox):
+    """A revision of the thread index (kind "revise", app/thread_index.py) uses at most half
+    the day's plan: past it, it waits (its own thread: nothing else is held) and then edits
+    the index in place; it is never posted as a new post."""
+    box = sandbox
+    topic = box.topic(box.host, "The host's game thread")
+    outbox = box.outbox(edits_a_day=edits_per_day(False, 1))
+    _owe(box.store, _post("g1:index", "g1:index", topic, "## Thread index\n\nNight 1."))
+    outbox.drain()
+    now = box.clock.now()
+    day, into = now.date().isoformat(), (now - now.replace(hour=0, minute=0, second=0)).total_seconds()
+    box.store.commit(Batch(cursors={f"edits:{day}": -(-planned(30, into + 400) // 2)}))  # counts'
+    box.later(301)
+    _owe(box.store, Outgoing("g1:index:2", "g1:index", "## Thread index\n\nDay 1.", topic_id=topic,
+                             kind="revise", edit_of="g1:index"),
+         _post("g1:discussion:1", "g1:topic", topic, "## Day 1 begins\n\nNobody died."))
+    box.later(6)
+    assert outbox.drain() == 1  # the phase post; the index waits
+    mine = [p for p in box.posts(topic) if p.username == "modbot"]
+    assert [p.raw.splitlines()[0] for p in mine] == ["## Thread index", "## Day 1 begins"]
+    assert "Night 1." in mine[0].raw and box.store.row("g1:index:2").status == "pending"
+    box.store.commit(Batch(cursors={f"edits:{day}": 0}))
+    OutboxRow.update(not_before=0).where(OutboxRow.key == "g1:index:2").execute()  # (its wait)
+    box.later(6)
+    assert outbox.drain() == 1
+    mine = [p for p in box.posts(topic) if p.username == "modbot"]
+    assert len(mine) == 2 and "Day 1." in mine[0].raw  # edited in place

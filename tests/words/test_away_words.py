@@ -20,6 +20,7 @@ def _day_one():
 def test_the_player_and_the_storytellers_are_told_and_the_count_shows_it():
     talk = _day_one()
     said = talk.thread("Gus", "/away until 2026-12-04 06:00\nA work trip, back Friday.", DAWN1 + H)
+    assert len({s.key for s in said}) == len(said)  # each its own key: the outbox sends each
     (ack,) = [s.raw for s in said if s.thread == "pm:gus"]
     assert ack.startswith('## Away until [date=2026-12-04 time=06:00:00 timezone="UTC"]')
     assert "Post `/back`" in ack

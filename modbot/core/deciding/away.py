@@ -98,7 +98,7 @@ def _told_away(state: GameState, event: PlayerAway, _batch) -> tuple:
     key = f"away:{event.player}:{iso(event.at)}"
     return (to_player(event.player, "away", key, until=event.until, capped=capped,
                       hours=state.setup.away_hours_max, back=False),
-            to_storytellers("st_note", key, text=say("st.away_capped" if capped else "st.away",
+            to_storytellers("st_note", f"{key}:st", text=say("st.away_capped" if capped else "st.away",
                                                      player=event.player, until=event.until,
                                                      hours=state.setup.away_hours_max)))
 
@@ -106,7 +106,7 @@ def _told_away(state: GameState, event: PlayerAway, _batch) -> tuple:
 def _told_back(_state: GameState, event: PlayerBack, _batch) -> tuple:
     key = f"back:{event.player}:{iso(event.at)}"
     return (to_player(event.player, "away", key, until=None, capped=False, hours=0, back=True),
-            to_storytellers("st_note", key, text=say("st.back", player=event.player)))
+            to_storytellers("st_note", f"{key}:st", text=say("st.back", player=event.player)))
 
 
 FEATURE = Feature(

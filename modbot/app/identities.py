@@ -179,7 +179,20 @@ class Identities:
                 continue
             names[user_id] = name
             went_by[key] = user_id
+        watched = {f"watched:{game.topic_id}:{went_by[o.lower()]}": 1
+                   for o in game.state.observers if o.lower() in went_by}
+        if watched.keys() - self.store.cursors_with(f"watched:{game.topic_id}:").keys():
+            self.store.commit(Batch(cursors=watched))  # kept: an observer can never play here
         return missing
+
+    def seated_observers(self, game) -> list[str]:
+        """The game file's seats and backups whose accounts watched its grimoire (`!observer`):
+        the game does not start with any (service.py)."""
+        watched = {int(k.rsplit(":", 1)[1]) for k in self.store.cursors_with(f"watched:{game.topic_id}:")}
+        binding = self.games.get(game.topic_id)
+        went_by = binding.went_by if binding else {}
+        return [n for n in (*(s.name for s in game.setup.seats), *game.setup.backups)
+                if went_by.get(n.lower()) in watched]
 
     # -- judging a post by its author's id --------------------------------------------------
 

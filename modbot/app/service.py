@@ -237,6 +237,9 @@ class Service:
         name no one holds does not start; a running game bound for the first time (an
         upgrade) goes on, and its Storytellers are shown the result."""
         unbound = self.identities.bind(game).unbound
+        if seated := self.identities.seated_observers(game):
+            raise ConfigurationError(f"game {game.setup.name!r}: {', '.join(seated)} watched the grimoire as "
+                                     "an observer and cannot play in it: take them out of the game file")
         if not unbound:
             return
         found = self.identities.look_up(game.topic_id, list(unbound), legacy=upgrade)

@@ -5,6 +5,7 @@ the player), countdowns in the thread and none in PMs, `/away` answered and show
 count, and an observer's conversation with the grimoire at dawn, which no player sees. The
 topic page is screenshot in Chromium."""
 
+import dataclasses
 import os
 import re
 from datetime import timedelta
@@ -130,3 +131,15 @@ def test_a_screenshot_of_the_index_and_a_countdown(played, tmp_path):
         assert browser.save_screenshot(str(folder / "thread-index.png"))
     finally:
         browser.quit()
+
+
+def test_an_observer_named_in_the_game_file_stops_the_game_with_one_line(played):
+    """An observer has seen the grimoire: a game file edited to make them a backup (or seat
+    them) does not start, whatever the fold now makes of `!observer` (the account is kept by
+    id when the observer is added)."""
+    from modbot.adapters.forum import ConfigurationError
+    played.setup = dataclasses.replace(played.setup, backups=("Quinn",))
+    with pytest.raises(ConfigurationError) as refused:
+        played.start_bot()
+    assert "Quinn watched the grimoire as an observer" in str(refused.value)
+    assert "\n" not in str(refused.value)

@@ -268,3 +268,26 @@ def test_every_end_to_end_module_is_marked_slow():
     unmarked = [path.name for path in sorted((ROOT / "tests" / "e2e").glob("test_*.py"))
                 if "\npytestmark = pytest.mark.slow" not in path.read_text(encoding="utf-8")]
     assert unmarked == []
+
+
+def _core_names_used_outside() -> set[str]:
+    """The names the shell, the tests and the benchmarks take from `modbot.core` itself."""
+    used: set[str] = set()
+    files = [p for p in ALL_FILES if PACKAGE / "core" not in p.parents] + \
+        sorted((ROOT / "tests").rglob("*.py")) + sorted((ROOT / "benchmarks").rglob("*.py"))
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and \
+                    (node.module == "modbot.core" or (node.level and node.module == "core")):
+                used.update(a.name for a in node.names)
+            elif isinstance(node, ast.Attribute) and getattr(node.value, "id", "") == "core":
+                used.add(node.attr)
+    return used
+
+
+def test_the_cores_public_api_is_what_is_used_outside_it():
+    """`core.__all__` is the core's real surface: every name in it is used outside the core
+    (a name no one outside uses is private to it: import it from its module inside)."""
+    import modbot.core
+    unused = set(modbot.core.__all__) - _core_names_used_outside()
+    assert len(modbot.core.__all__) > 40 and unused == set()

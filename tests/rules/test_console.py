@@ -268,6 +268,8 @@ def test_alias_lets_players_use_a_new_name():
     g.post("Alex", "/nominate Bree")
     assert g.nomination("Brianna") is not None
     assert codes(st(g, "!alias Derek alex", 1).command.failed[0][1]) == ["rejection.name_taken"]
+    assert codes(st(g, "!sub Derek nightingale --yes", 2).command.failed[0][1]) == [
+        "rejection.name_of_storyteller"]
 
 
 def test_seat_shows_and_reorders_before_the_game_only():

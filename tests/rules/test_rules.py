@@ -96,6 +96,9 @@ def test_unvote_forms():
     assert "Ellen" not in g.nomination("Brianna").cast
     g.post("Ellen", "/unvote", 5)
     assert g.codes() == ["nothing_to_withdraw"]
+    g.post("Ellen", "/unvote Cameron", 6)
+    assert g.codes() == ["nothing_to_withdraw", "nothing_to_withdraw_on"]  # named, as a code's value
+    assert [r.details for rs in g.run.rejections.values() for r in rs][-1] == {"nominee": "Cameron"}
 
 
 def test_storyteller_and_bot_posts_are_not_player_actions():

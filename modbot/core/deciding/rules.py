@@ -166,7 +166,7 @@ def _unvote(state: GameState, action: Unvote, ctx: Context):
     if ctx.author not in nomination.cast:
         if nomination.is_locked(ctx.author):
             return _locked_rejection(nomination, ctx)
-        return reject(ctx, "nothing_to_withdraw", on=f" on {action.nominee}")
+        return reject(ctx, "nothing_to_withdraw_on", nominee=action.nominee)
     return (VoteWithdrawn(nomination.kind, nomination.nominee, ctx.author, ctx.post_number,
                           ctx.at),)
 

@@ -283,7 +283,7 @@ def _sub(state, action: StSub, ctx):
         return reject(ctx, "name_taken", name=action.new,
                       player=state.setup.roster.resolve_exact(action.new))
     if state.setup.is_storyteller(action.new):
-        return reject(ctx, "name_taken", name=action.new, player="a Storyteller")
+        return reject(ctx, "name_of_storyteller", name=action.new)
     if state.is_observer(action.new):
         return reject(ctx, "observer_sub", name=action.new)
     return (PlayerSubstituted(action.old, action.new, ctx.at),)

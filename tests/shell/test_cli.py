@@ -135,7 +135,7 @@ def test_demo_plays_on_the_sandbox_and_exits_0(tmp_path):
     assert "## Your character: No Dashii" in private and "## Night 1: the night sheet" in private
     assert "Night 2: accepted: you chose Ellen." in private
     assert "    You were executed ([date=" in private  # Derek, told by PM that he died
-    assert "Outbox: 51 sent, 0 pending, 0 failed." in result.stdout
+    assert "Outbox: 60 sent, 0 pending, 0 failed." in result.stdout  # 52 posts, 8 index edits
     assert (tmp_path / "demo.sqlite").exists()
 
 

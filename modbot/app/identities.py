@@ -155,9 +155,9 @@ class Identities:
     def bind_substitutes(self, game, names: dict[int, str] | None = None,
                          went_by: dict[str, int] | None = None) -> list[str]:
         """A seat the game gave someone after its start (`!sub`), or an observer (`!observer`):
-        bound to the id the game
-        file gave that name (a backup's), else the one the store kept for it when the
-        substitution was folded, else looked up now (the name the Storyteller just typed).
+        bound to the id the game file gave that name (a backup's), else the one the store kept
+        for it when it was folded, else looked up now (the name the Storyteller just typed);
+        an observer's id is kept as one that watched the grimoire (`seated_observers`).
         Returns the names it could not bind."""
         binding = self.games.get(game.topic_id)
         names = names if names is not None else binding.names if binding else {}

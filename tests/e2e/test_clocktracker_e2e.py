@@ -1,4 +1,4 @@
-"""The finished demo game, sent to ClockTracker (issue 41): `modbot export --format
+"""The revealed demo game, sent to ClockTracker (issue 41): `modbot export --format
 clocktracker` writes what ClockTracker's importer reads (validated against
 data/clocktracker-schema.json), and the `--html` page, opened in Chromium, sends it by a plain
 form post in the field `game` to an importer that answers as ClockTracker's
@@ -7,7 +7,6 @@ form post in the field `game` to an importer that answers as ClockTracker's
 import json
 import threading
 import uuid
-from datetime import datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import ClassVar
@@ -17,27 +16,13 @@ import jsonschema
 import pytest
 
 from modbot import cli
-from modbot.rehearsal import DEMO_GAME, demo_rehearsal, play_demo
+from modbot.rehearsal import DEMO_GAME
 
 from .browser import chromium
 
 pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP, and a browser
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "data" / "clocktracker-schema.json").read_text())
-
-
-@pytest.fixture(scope="module")
-def finished(tmp_path_factory):
-    path = tmp_path_factory.mktemp("ct") / "bot.sqlite"
-    rehearsal, script = demo_rehearsal(f"sqlite:///{path}")
-    try:
-        play_demo(rehearsal, script)
-        end = datetime.fromisoformat(script[-1]["created_at"]) + timedelta(hours=2)
-        rehearsal.play([{"username": "nightingale", "raw": "!win good Fatima was found --yes",
-                         "created_at": end.isoformat()}])
-        yield rehearsal
-    finally:
-        rehearsal.stop()
 
 
 class _Importer(BaseHTTPRequestHandler):
@@ -65,17 +50,17 @@ class _Importer(BaseHTTPRequestHandler):
         pass
 
 
-def _export(finished, out, *extra):
-    return cli.main(["export", str(DEMO_GAME), "--database", finished.database_url,
+def _export(revealed, out, *extra):
+    return cli.main(["export", str(DEMO_GAME), "--database", revealed.database_url,
                      "--format", "clocktracker", "--output", str(out), *extra])
 
 
-def test_the_export_is_what_clocktracker_reads(finished, tmp_path):
+def test_the_export_is_what_clocktracker_reads(revealed, tmp_path):
     out = tmp_path / "clocktracker.json"
-    assert _export(finished, out) == 0
+    assert _export(revealed, out) == 0
     document = json.loads(out.read_text())
     jsonschema.validate(document, SCHEMA)
-    state = finished.service.games[finished.setup.topic_id].state
+    state = revealed.service.games[revealed.setup.topic_id].state
     assert document["win"] == "GOOD_WINS"
     assert [t["player_name"] for t in document["grimoire"]] == [s.name for s in state.seats]
     assert [t["is_dead"] for t in document["grimoire"]] == [not s.alive for s in state.seats]
@@ -83,20 +68,20 @@ def test_the_export_is_what_clocktracker_reads(finished, tmp_path):
     assert document["player_count"] == sum(not s.traveller for s in state.seats)
 
 
-def test_html_needs_the_clocktracker_format(finished, tmp_path, capsys):
+def test_html_needs_the_clocktracker_format(revealed, tmp_path, capsys):
     out = tmp_path / "page.html"
-    assert cli.main(["export", str(DEMO_GAME), "--database", finished.database_url, "--html",
+    assert cli.main(["export", str(DEMO_GAME), "--database", revealed.database_url, "--html",
                      "--output", str(out)]) == 2
     assert "add --format clocktracker" in capsys.readouterr().err and not out.exists()
 
 
-def test_the_page_sends_the_game_to_the_importer_from_the_browser(finished, tmp_path):
+def test_the_page_sends_the_game_to_the_importer_from_the_browser(revealed, tmp_path):
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Importer)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     importer = f"http://127.0.0.1:{server.server_port}/api/digital_grimoire/import"
     page, document = tmp_path / "send.html", tmp_path / "game.json"
-    assert _export(finished, page, "--html", "--importer", importer) == 0
-    assert _export(finished, document) == 0
+    assert _export(revealed, page, "--html", "--importer", importer) == 0
+    assert _export(revealed, document) == 0
     _Importer.received.clear()
     browser = chromium()
     try:

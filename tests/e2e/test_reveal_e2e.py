@@ -20,22 +20,6 @@ pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP
 SCHEMA = Path(__file__).resolve().parents[2] / "data" / "export-schema.json"
 
 
-@pytest.fixture(scope="module")
-def revealed(tmp_path_factory):
-    path = tmp_path_factory.mktemp("reveal") / "bot.sqlite"
-    rehearsal, script = demo_rehearsal(f"sqlite:///{path}")
-    try:
-        play_demo(rehearsal, script)
-        end = datetime.fromisoformat(script[-1]["created_at"]) + timedelta(hours=2)
-        rehearsal.play([{"username": "nightingale", "raw": "!win good Fatima was found --yes",
-                         "created_at": end.isoformat()},
-                        {"username": "nightingale", "raw": "The grimoire, for all.\n!reveal --yes",
-                         "created_at": (end + timedelta(minutes=1)).isoformat()}])
-        yield rehearsal
-    finally:
-        rehearsal.stop()
-
-
 def _posts(rehearsal) -> list[ThreadPost]:
     return [ThreadPost(p["username"], p["raw"], p["user_id"], p["id"], p["version"])
             for p in rehearsal.thread()]

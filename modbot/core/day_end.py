@@ -31,7 +31,7 @@ from .state.events import (
     PlayerDied,
     VoteLocked,
 )
-from .state.model import EXILE, YES, GameState, Nomination, Phase
+from .state.model import EXILE, YES, GameState, Nomination, NominationKind, Phase
 
 _NEXT_PHASE = {
     Phase.PREGAME: Phase.NIGHT,
@@ -113,7 +113,7 @@ def _butcher(run: Run, at: datetime) -> str | None:
     return nomination.nominee
 
 
-def _lock_all(run: Run, kind: str, nominee: str, at: datetime) -> None:
+def _lock_all(run: Run, kind: NominationKind, nominee: str, at: datetime) -> None:
     """Every vote left on today's nomination of `nominee` locks in clock order; it closes."""
     while True:
         nomination = run.state.current_day.named_nomination(nominee, kind)

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 
 from ..feature import Feature, Timer, to_player
 from ..state.memo import last_answer
-from ..state.model import EXILE, GameState, Nomination
+from ..state.model import EXILE, GameState, Nomination, NominationKind
 from .away import back_at
 
 
@@ -26,7 +26,7 @@ class HandNudged:
     """The clock hand has waited on `player` for the game's `hand_nudge_hours`."""
 
     day: int
-    kind: str  # the nomination's kind: execution or exile
+    kind: NominationKind
     nominee: str
     player: str
     since: datetime  # when the hand reached the player

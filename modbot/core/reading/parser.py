@@ -37,6 +37,7 @@ from ..state.actions import (
     SkipNomination,
     Unvote,
     Vote,
+    VoteValue,
     Whisper,
     WhisperStoryteller,
 )
@@ -262,7 +263,7 @@ class _LineParser(ForumLines):
         else:
             self._named_vote(" ".join(words), line, YES)
 
-    def _named_vote(self, rest: str, line: str, value: str, allow_value_word: bool = True) -> None:
+    def _named_vote(self, rest: str, line: str, value: VoteValue, allow_value_word: bool = True) -> None:
         """A vote whose player slot is empty names nobody: it is refused, never counted on
         the only open nomination (only the bare words do that)."""
         if not rest.strip():
@@ -270,7 +271,7 @@ class _LineParser(ForumLines):
             return
         self._vote(rest, line, value, allow_value_word)
 
-    def _vote(self, rest: str, line: str, value: str, allow_value_word: bool = True) -> None:
+    def _vote(self, rest: str, line: str, value: VoteValue, allow_value_word: bool = True) -> None:
         if not rest.strip():
             self._bare_vote(value, line)
             return
@@ -282,7 +283,7 @@ class _LineParser(ForumLines):
             value = VALUE_WORDS[remainder[0].casefold()]
         self.out.actions.append(Vote(name, value))
 
-    def _bare_vote(self, value: str, line: str) -> None:
+    def _bare_vote(self, value: VoteValue, line: str) -> None:
         if len(self.open_nominees) == 1:
             self.out.actions.append(Vote(self.open_nominees[0], value))
         else:

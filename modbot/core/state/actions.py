@@ -9,9 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 
-YES = "yes"
-NO = "no"
+
+class VoteValue(StrEnum):
+    """A vote's value (stored as its value: "yes" to execute, "no" to pardon)."""
+
+    YES = "yes"
+    NO = "no"
+
+
+YES, NO = VoteValue.YES, VoteValue.NO
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +33,7 @@ class Nominate:
 @dataclass(frozen=True, slots=True)
 class Vote:
     nominee: str
-    value: str  # YES (execute) or NO (pardon)
+    value: VoteValue
 
     def to_json(self) -> dict:
         return {"type": "vote", "nominee": self.nominee, "value": self.value}

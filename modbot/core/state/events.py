@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Protocol
 
 from ..feature import Feature, unchanged
+from .actions import VoteValue
 from .model import (
     EXECUTION,
     CastVote,
@@ -20,6 +21,7 @@ from .model import (
     GameState,
     LockedVote,
     Nomination,
+    NominationKind,
     Phase,
     WhisperRequest,
 )
@@ -67,7 +69,7 @@ class PlayerDied:
 
 @dataclass(frozen=True, slots=True)
 class Nominated:
-    kind: str  # EXECUTION, or EXILE for an exile call
+    kind: NominationKind  # EXECUTION, or EXILE for an exile call
     nominator: str
     nominee: str
     post_number: int | None
@@ -78,17 +80,17 @@ class Nominated:
 
 @dataclass(frozen=True, slots=True)
 class VoteCast:
-    kind: str
+    kind: NominationKind
     nominee: str
     voter: str
-    value: str
+    value: VoteValue
     post_number: int | None
     at: datetime
 
 
 @dataclass(frozen=True, slots=True)
 class VoteWithdrawn:
-    kind: str
+    kind: NominationKind
     nominee: str
     voter: str
     post_number: int | None
@@ -97,7 +99,7 @@ class VoteWithdrawn:
 
 @dataclass(frozen=True, slots=True)
 class VoteLocked:
-    kind: str
+    kind: NominationKind
     nominee: str
     vote: LockedVote
 
@@ -108,7 +110,7 @@ class VoteLocked:
 
 @dataclass(frozen=True, slots=True)
 class NominationClosed:
-    kind: str
+    kind: NominationKind
     nominee: str
     at: datetime
     votes: int

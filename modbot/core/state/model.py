@@ -14,17 +14,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
+from enum import StrEnum
 from operator import attrgetter
 from typing import Any
 
 from ..wording import Say
-from .actions import NO, YES
+from .actions import NO, YES, VoteValue
 from .game_setup import GameSetup, Phase, PhaseLengths, Profile, Seat
 from .night_model import NightState, WhisperLedger
 from .public_model import Countdown, FiddleVote, PublicLedger
 
-EXECUTION = "execution"
-EXILE = "exile"
+
+class NominationKind(StrEnum):
+    """What a nomination is for (stored as its value: "execution", "exile")."""
+
+    EXECUTION = "execution"
+    EXILE = "exile"  # a call for a traveller's exile
+
+
+EXECUTION, EXILE = NominationKind.EXECUTION, NominationKind.EXILE
 
 
 def iso(at: datetime | None) -> str | None:
@@ -34,7 +42,7 @@ def iso(at: datetime | None) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class CastVote:
-    value: str  # YES or NO
+    value: VoteValue
     post_number: int | None
     at: datetime
 
@@ -42,8 +50,8 @@ class CastVote:
 @dataclass(frozen=True, slots=True)
 class LockedVote:
     player: str
-    vote: str  # the value that counts: YES or NO
-    cast: str | None  # what the player had cast (None: nothing, counted as pardon)
+    vote: VoteValue  # the value that counts
+    cast: VoteValue | None  # what the player had cast (None: nothing, counted as pardon)
     post_number: int | None  # the post that cast it
     locked_at: datetime
     ghost_vote_spent: bool = False
@@ -52,7 +60,7 @@ class LockedVote:
 
 @dataclass(frozen=True, slots=True)
 class Nomination:
-    kind: str  # EXECUTION or EXILE
+    kind: NominationKind
     nominator: str
     nominee: str
     post_number: int | None
@@ -144,14 +152,14 @@ class DayState:
     living_at_end: int | None = None
     nudged: tuple[str, ...] = ()  # "kind:nominee:player": hands reminded (deciding/hand_nudge.py)
 
-    def nomination_of(self, nominee: str, kind: str = EXECUTION) -> Nomination | None:
+    def nomination_of(self, nominee: str, kind: NominationKind = EXECUTION) -> Nomination | None:
         pool = self.nominations if kind == EXECUTION else self.exiles
         for nomination in pool:
             if nomination.nominee == nominee:
                 return nomination
         return None
 
-    def named_nomination(self, nominee: str, kind: str = EXECUTION) -> Nomination:
+    def named_nomination(self, nominee: str, kind: NominationKind = EXECUTION) -> Nomination:
         """The nomination an event or a rule names (it was decided on it, so it exists)."""
         found = self.nomination_of(nominee, kind)
         if found is None:

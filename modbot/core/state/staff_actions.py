@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .actions import VoteValue
+
 
 @dataclass(frozen=True, slots=True)
 class StKill:
@@ -34,7 +36,7 @@ class StNominate:
 class StVote:
     voter: str
     nominee: str
-    value: str
+    value: VoteValue
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +119,7 @@ class StWin:
 class StSetVote:
     voter: str
     nominee: str
-    value: str
+    value: VoteValue
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 
 from ..feature import Feature, unchanged
 from ..wording import say
+from .actions import VoteValue
 from .events import CastVote, _today
 from .grimoire import BABYSITTER
 from .model import EXECUTION, GameState, Phase
@@ -78,7 +79,7 @@ class VoteCorrected:
 
     nominee: str
     voter: str
-    value: str
+    value: VoteValue
     at: datetime
 
 

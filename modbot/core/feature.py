@@ -24,11 +24,39 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-Applier = Callable[[Any, Any], Any]  # (state, event) -> state
-Noticer = Callable[[Any, Any, Any], Sequence["Notice"]]  # (state, event, batch) -> notices
-Rule = Callable[[Any, Any, Any], Any]  # (state, action, ctx) -> events | Rejection
+if TYPE_CHECKING:  # the ground floor's values, named for the types alone
+    from .state.actions import Context
+    from .state.model import GameState
+    from .state.night_model import Info, NightChoice
+    from .state.rejection import Rejection
+
+
+class Applier(Protocol):
+    """How an event changes the game: the state after it (the only way a state changes)."""
+
+    def __call__(self, state: GameState, event: Any, /) -> GameState: ...
+
+
+class Rule(Protocol):
+    """What an action causes: its events (none, one or several), or why not."""
+
+    def __call__(self, state: GameState, action: Any, ctx: Context, /) -> Sequence[Any] | Rejection: ...
+
+
+class Information(Protocol):
+    """What an ability yields tonight (characters/information.py, effects.py): the answer, the
+    note for the Storytellers, the effects and deaths it proposes."""
+
+    def __call__(self, state: GameState, player: str, choice: NightChoice | None,
+                 deaths: tuple[str, ...], /) -> Info: ...
+
+
+class Noticer(Protocol):
+    """Who is told what of an event (`state` after its batch, `batch` the events with it)."""
+
+    def __call__(self, state: GameState, event: Any, batch: Any, /) -> Sequence[Notice]: ...
 
 
 @dataclass(frozen=True)

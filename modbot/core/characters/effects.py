@@ -13,6 +13,7 @@ night sheet, may drop any (`!effect N off`), and their approval applies them at 
 
 from __future__ import annotations
 
+from ..feature import Information
 from ..state.grimoire import (
     KEEPS_ABILITY,
     acting_character,
@@ -376,7 +377,7 @@ def _acrobat(state, player, _choice, _deaths) -> Info:
     return Info(note=say("info.acrobat", player=impaired[0]), death=player)
 
 
-EFFECTS = {
+EFFECTS: dict[str, Information] = {
     "kill": _kill, "pukka": _pukka, "lleech": _lleech, "gambler": _gambler,
     "poisoner": _poisoner, "widow": _widow, "snakecharmer": _snake_charmer,
     "fanggu": _fang_gu, "vigormortis": _vigormortis, "pithag": _pit_hag, "witch": _witch,

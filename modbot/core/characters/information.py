@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..feature import Information
 from ..state.grimoire import (
     acting_character,
     alignment_of,
@@ -257,7 +258,7 @@ def _simple(code: str, needs_result: bool = False, unchosen: str | None = None):
     return compute
 
 
-_INFO = {
+_INFO: dict[str, Information] = {
     **EFFECTS,
     "chef": _chef, "empath": _empath, "clockmaker": _clockmaker, "librarian": _librarian,
     "noble": _noble, "pixie": _pixie, "oracle": _oracle, "undertaker": _undertaker,

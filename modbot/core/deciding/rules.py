@@ -14,7 +14,6 @@ Exile calls: any player, dead too, any time of day, once per traveller per day.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..feature import Feature
@@ -45,19 +44,9 @@ from ..state.events import (
 )
 from ..state.ids import BUTCHER
 from ..state.model import EXECUTION, EXILE, GameState, Nomination, Phase
+from ..state.rejection import Rejection
 from ..wording import Say, say
 from .voting import NOTE_NO_TOKEN
-
-
-@dataclass(frozen=True, slots=True)
-class Rejection:
-    """An action that was not applied, and why. The player's fault unless said otherwise."""
-
-    code: str
-    player: str
-    at: datetime
-    post_number: int | None = None
-    details: dict = field(default_factory=dict)
 
 
 def refusal(state: GameState, action, ctx: Context) -> Rejection | None:

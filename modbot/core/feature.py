@@ -136,7 +136,7 @@ def to_thread(template: str, key: str, **view: Any) -> Notice:
     return Notice(THREAD, template, key, view)
 
 
-def _empty() -> Mapping:
+def _empty() -> Mapping[Any, Any]:
     return {}
 
 

@@ -18,12 +18,14 @@ from datetime import datetime
 from typing import Any
 
 from .deciding.rules import reject
-from .feature import Feature, to_observers
+from .feature import Feature, Notice, to_observers
 from .reading.commands import Command, _Bad
 from .record import night_row, seat_rows
 from .state.actions import Context
 from .state.model import GameState, iso
+from .state.names import Roster
 from .state.private_events import NightResolved
+from .state.rejection import Rejection
 from .state.staff_actions import StObserver
 from .wording import say
 
@@ -34,13 +36,13 @@ class ObserverAdded:
     at: datetime
 
 
-def _parse(words: list[str], _roster) -> StObserver:
+def _parse(words: list[str], _roster: Roster) -> StObserver:
     if len(words) != 1 or not words[0].lstrip("@"):
         raise _Bad("observer_name")
     return StObserver(words[0].lstrip("@"))
 
 
-def _observe(state: GameState, action: StObserver, ctx: Context):
+def _observe(state: GameState, action: StObserver, ctx: Context) -> tuple[ObserverAdded] | Rejection:
     name, setup = action.name, state.setup
     if setup.roster.resolve_exact(name) is not None:
         return reject(ctx, "observer_plays", name=name, player=setup.roster.resolve_exact(name))
@@ -59,13 +61,13 @@ def grimoire_digest(state: GameState) -> list[dict[str, Any]]:
             for s in seat_rows(state, {})]
 
 
-def _told_added(state: GameState, event: ObserverAdded, _batch) -> tuple:
+def _told_added(state: GameState, event: ObserverAdded, _batch: object) -> tuple[Notice, ...]:
     return (to_observers("observer_welcome", f"observer:{event.name}:{iso(event.at)}",
                          joined=event.name, observer=event.name, seats=grimoire_digest(state),
                          terms=state.setup.terms),)
 
 
-def _told_dawn(state: GameState, event: NightResolved, _batch) -> tuple:
+def _told_dawn(state: GameState, event: NightResolved, _batch: object) -> tuple[Notice, ...]:
     if not state.observers:
         return ()
     night = next((n for n in state.past_nights if n.number == event.night), None)

@@ -18,9 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
 
-from ..feature import Feature, to_player, to_storytellers
+from ..feature import Feature, Notice, to_player, to_storytellers
 from ..state.actions import ComeBack, Context, GoAway
 from ..state.model import GameState, iso
+from ..state.rejection import Rejection
 from ..wording import say
 from .rules import reject
 
@@ -72,7 +73,7 @@ def resolve(action: GoAway, at: datetime) -> datetime:
     return local.astimezone(UTC)
 
 
-def _go_away(state: GameState, action: GoAway, ctx: Context):
+def _go_away(state: GameState, action: GoAway, ctx: Context) -> tuple[PlayerAway] | Rejection:
     try:
         until = resolve(action, ctx.at)
     except ValueError:
@@ -83,7 +84,7 @@ def _go_away(state: GameState, action: GoAway, ctx: Context):
     return (PlayerAway(ctx.author, min(until, longest), until, ctx.at),)
 
 
-def _come_back(state: GameState, _action: ComeBack, ctx: Context):
+def _come_back(state: GameState, _action: ComeBack, ctx: Context) -> tuple[PlayerBack] | Rejection:
     if ctx.author not in away_now(state, ctx.at):
         return reject(ctx, "not_away")
     return (PlayerBack(ctx.author, ctx.at),)
@@ -93,7 +94,7 @@ def _kept(state: GameState, player: str, until: datetime) -> GameState:
     return state.evolve(away=(*(a for a in state.away if a[0] != player), (player, until)))
 
 
-def _told_away(state: GameState, event: PlayerAway, _batch) -> tuple:
+def _told_away(state: GameState, event: PlayerAway, _batch: object) -> tuple[Notice, ...]:
     capped = event.until < event.asked
     key = f"away:{event.player}:{iso(event.at)}"
     return (to_player(event.player, "away", key, until=event.until, capped=capped,
@@ -103,7 +104,7 @@ def _told_away(state: GameState, event: PlayerAway, _batch) -> tuple:
                                                      hours=state.setup.away_hours_max)))
 
 
-def _told_back(_state: GameState, event: PlayerBack, _batch) -> tuple:
+def _told_back(_state: GameState, event: PlayerBack, _batch: object) -> tuple[Notice, ...]:
     key = f"back:{event.player}:{iso(event.at)}"
     return (to_player(event.player, "away", key, until=None, capped=False, hours=0, back=True),
             to_storytellers("st_note", f"{key}:st", text=say("st.back", player=event.player)))

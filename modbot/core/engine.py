@@ -266,7 +266,7 @@ def handle_pm(state: GameState, post: Post, participants: tuple[str, ...]) -> Ou
     if not raw.strip():
         return Outcome(state, events, rejections)
     private = handle_private(state, post.author, post.created_at, post.post_number,
-                             raw, participants, apply)
+                             raw, participants, apply, decide)
     return Outcome(private.state, events + private.events, rejections + private.rejections)
 
 

@@ -273,3 +273,12 @@ def test_a_bare_result_for_a_counting_character_is_its_sentence_and_words_pass_a
                        NIGHT1_LOCK + H)
         (alex,) = for_player(said + told.tick(DAWN1), "Alex", "night_results")
         assert [line.code for line in alex.view["lines"]] == [code]
+
+
+def test_night_choices_are_rules_of_the_registry():
+    """Issue 39: a night command is decided by the registry's rule for it (after its refusals
+    for anyone not seated and for a game that is over), as a thread action is."""
+    from modbot.core.characters.helpers import Help
+    from modbot.core.night.choices import Choose, FreeAction, Pass, decide_choice
+    from modbot.core.registry import RULES
+    assert all(RULES[kind] is decide_choice for kind in (Choose, Pass, FreeAction, Help))

@@ -6,7 +6,8 @@ an ability the Storyteller judges, and `/swap A B`, `/babysit X` for another's a
 (night_help.py). `parse_private` resolves names exactly as the thread does
 (never guessing) and characters against the game's script.
 
-`decide_choice` checks a choice against the acting character's `ActionSpec` (what the player
+`decide_choice`, the rule the registry runs for each of these actions (`FEATURE`), checks a
+choice against the acting character's `ActionSpec` (what the player
 believes they are: a Drunk acts as their Townsfolk) using only public facts (who is alive,
 who travels, the script), so an answer never leaks the grimoire. A new choice before the lock
 replaces the old one. The night's milestones (reminders, lock, the Storytellers' reminder,
@@ -248,7 +249,10 @@ def owes_choice(state: GameState, player: str) -> bool:
             and night_of(state, state.cycle).choice_of(player) is None)
 
 
-FEATURE = Feature("night choices")
+# Night choices are rules like the others: the registry decides them (`registry.decide`, after
+# its refusals for anyone not seated and for a game that is over).
+FEATURE = Feature("night choices", rules={Choose: decide_choice, Pass: decide_choice,
+                                          FreeAction: decide_choice, Help: decide_choice})
 
 __all__ = [
     "APPROVAL_REMINDER",

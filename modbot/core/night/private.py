@@ -2,7 +2,7 @@
 
 The shell passes each PM post with the usernames taking part in its conversation. If no other
 player takes part, it is the player's own channel with the bot and the Storytellers (their
-"grimoire PM"): night commands in it act (choices.py). If other players take part, it is a
+"grimoire PM"): night commands in it act (choices.py's rules, run by the registry). If other players take part, it is a
 whisper, and the bot checks it against the whisper rules (seed 001 "Whispers"):
 - the PM must include the bot's account and every Storyteller;
 - the players must have an active declared whisper at the message's forum time (a message
@@ -26,7 +26,7 @@ from ..state.model import GameState
 from ..state.night_model import WhisperFlag
 from ..state.private_events import WhisperPmCounted, WhisperPmFlagged
 from ..wording import Say, say
-from .choices import decide_choice, parse_private
+from .choices import parse_private
 
 NEIGHBOUR_WORDS = 10
 
@@ -40,28 +40,29 @@ class PrivateOutcome:
 
 
 def handle_private(state: GameState, author: str, at: datetime, post_number: int | None,
-                   raw: str, participants: tuple[str, ...], apply) -> PrivateOutcome:
-    """`participants`: lower-case usernames of the conversation; `apply`: events.apply."""
+                   raw: str, participants: tuple[str, ...], apply, decide) -> PrivateOutcome:
+    """`participants`: lower-case usernames of the conversation; `apply` and `decide`: the
+    registry's (an event applied; an action's rule: night choices are rules like the others)."""
     others = tuple(s.name for s in state.seats
                    if s.name.lower() in participants and s.name != author)
     if not others:
         if state.setup.script is None:  # no private side: night actions go to the STs
             return PrivateOutcome(state)
-        return _own_channel(state, author, at, post_number, raw, apply)
+        return _own_channel(state, author, at, post_number, raw, apply, decide)
     events = police(state, author, at, post_number, raw, others, participants)
     for event in events:
         state = apply(state, event)
     return PrivateOutcome(state, events)
 
 
-def _own_channel(state, author, at, post_number, raw, apply) -> PrivateOutcome:
+def _own_channel(state, author, at, post_number, raw, apply, decide) -> PrivateOutcome:
     parsed = parse_private(raw, state.setup.roster, state.setup.script)
     ctx = Context(author, at, post_number)
     rejections = [Rejection(code, author, at, post_number, {"text": line, **details})
                   for code, line, details in parsed.errors]
     events = []
     for action in parsed.actions:
-        decided = decide_choice(state, action, ctx)
+        decided = decide(state, action, ctx)
         if isinstance(decided, Rejection):
             rejections.append(decided)
             continue

@@ -47,17 +47,17 @@ def clocktracker_game(record: dict[str, Any], script: Script | None, *,
                       fabled: tuple[str, ...] = (), bluffs: tuple[str, ...] = ()) -> dict[str, Any]:
     """The export's record (JSON values, export.py) as ClockTracker's `DigitalGrimoireGame`.
     `bluffs` and `fabled` are character ids (the record names them by their words)."""
-    seats = record["seats"]
+    seats, date = record["seats"], played_on(record)
     winner = record.get("winner") or {}
     return {
-        "date": played_on(record),
+        "date": date,
         "script": script_list(script, record["game"].get("script")),
         "player_count": sum(1 for s in seats if not s["traveller"]),
         "traveler_count": sum(1 for s in seats if s["traveller"]),
         "win": WINS.get(winner.get("team") or "", "NOT_RECORDED"),
         "demon_bluffs": [official_id(b) for b in bluffs],
         "fabled": [official_id(f) for f in fabled],
-        "grimoire": [token(seat, played_on(record)) for seat in seats],
+        "grimoire": [token(seat, date) for seat in seats],
     }
 
 

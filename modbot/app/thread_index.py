@@ -109,22 +109,22 @@ class ThreadIndex:
         return [row for game in games if (row := self._owed(game, now)) is not None]
 
     def _owed(self, game, now: datetime) -> Outgoing | None:
+        """Each cycle asks: the cheap checks (a revision waiting, the pace) come before the
+        index is built and compared."""
         prefix, topic_id = game.options.key, game.topic_id
         if not topic_id:
             return None
-        key, thread = f"{prefix}:{INDEX}", f"{prefix}:{INDEX}"
+        key = f"{prefix}:{INDEX}"  # the post's key, and its own outbox thread
+        newest = self.store.newest_revision(key)
+        if newest is not None and (newest.status == "pending" or now - self.last.get(
+                topic_id, datetime.min.replace(tzinfo=now.tzinfo)) < timedelta(minutes=game.options.vote_count_minutes)):
+            return None
         text = render("thread_index.md.j2", index=index_view(
             game.state, topic_id, self.store.posted(f"{prefix}:topic"), prefix))
-        newest = self.store.newest_revision(key)
-        if newest is None:
-            self.last[topic_id] = now
-            return Outgoing(key, thread, text, topic_id=topic_id)
-        if newest.status == "pending" or newest.raw == text:
-            return None
-        if now - self.last.get(topic_id, datetime.min.replace(tzinfo=now.tzinfo)) < \
-                timedelta(minutes=game.options.vote_count_minutes):
+        if newest is not None and newest.raw == text:
             return None
         self.last[topic_id] = now
+        if newest is None:
+            return Outgoing(key, key, text, topic_id=topic_id)
         digest = hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
-        return Outgoing(f"{key}:{digest}", thread, text, topic_id=topic_id, kind="revise",
-                        edit_of=key)
+        return Outgoing(f"{key}:{digest}", key, text, topic_id=topic_id, kind="revise", edit_of=key)

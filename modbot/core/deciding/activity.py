@@ -28,7 +28,7 @@ from ..state.actions import AskForCount, Context
 from ..state.memo import last_answer
 from ..state.model import GameState, iso
 from ..wording import say
-from .away import returned
+from .away import after_return
 from .count_facts import count_facts
 from .rules import reject
 
@@ -114,7 +114,7 @@ def day_time_between(state: GameState, since: datetime, until: datetime) -> time
 
 def _since(state: GameState, player: str) -> datetime:
     """Quiet since the seat's last post, the game's start, or its return from `/away`."""
-    return returned(state, player, last_post(state, player) or state.setup.first_night_starts)
+    return after_return(state, player, last_post(state, player) or state.setup.first_night_starts)
 
 
 def _level(state: GameState, player: str) -> int:
@@ -152,7 +152,7 @@ def _quiet(state: GameState) -> list[tuple[str, datetime, int]]:
         level = prodded.get(seat.name, 0) + 1
         if seat.alive and level <= REPORTED:
             since = posted.get(seat.name) or state.setup.first_night_starts
-            out.append((seat.name, returned(state, seat.name, since) if state.away else since, level))
+            out.append((seat.name, after_return(state, seat.name, since) if state.away else since, level))
     return out
 
 

@@ -7,8 +7,8 @@ post, in the zone given). A moment not after the post is refused; one beyond the
 `PlayerAway` keeps the seat's return (`state.away`); `/back` ends it now (`PlayerBack`).
 
 While a seat is away its prods and its clock-hand nudges wait (activity.py, hand_nudge.py ask
-`back_at`): a prod counts the seat's quiet from its last post or its return, whichever is later,
-and a nudge due while it is away comes at its return. Night reminders are not paused. The player
+`after_return`): a prod counts the seat's quiet from its last post or its return, whichever is
+later, and a nudge due while it is away comes at its return. Night reminders are not paused. The player
 is answered, the Storytellers are told, and the vote count shows "away until …" beside the
 seat among those who have not voted (count_facts.py, `away_now`).
 """
@@ -50,10 +50,11 @@ def away_now(state: GameState, at: datetime | None) -> dict[str, datetime]:
     return {p: until for p, until in state.away if at is not None and until > at}
 
 
-def returned(state: GameState, player: str, since: datetime) -> datetime:
-    """`since` (a seat's last post) or its return from an absence, whichever is later."""
+def after_return(state: GameState, player: str, moment: datetime) -> datetime:
+    """`moment` (a seat's last post, a nudge due) or its return from an absence, whichever is
+    later."""
     back = back_at(state, player)
-    return max(since, back) if back is not None else since
+    return max(moment, back) if back is not None else moment
 
 
 def resolve(action: GoAway, at: datetime) -> datetime:

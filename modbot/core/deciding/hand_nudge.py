@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from ..feature import Feature, Timer, to_player
 from ..state.memo import last_answer
 from ..state.model import EXILE, GameState, Nomination, NominationKind
-from .away import back_at
+from .away import after_return
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,16 +48,10 @@ def _waiting(state: GameState) -> list[tuple[datetime, Nomination, str]]:
     day = state.today
     if not hours or day is None:
         return []
-    out = [(_after_return(state, n.hand, waiting_since(n) + timedelta(hours=hours)), n, n.hand)
+    out = [(after_return(state, n.hand, waiting_since(n) + timedelta(hours=hours)), n, n.hand)
            for n in day.open_nominations()
            if n.hand is not None and _token(n.kind, n.nominee, n.hand) not in day.nudged]
     return sorted(out, key=lambda item: item[0])
-
-
-def _after_return(state: GameState, player: str, due: datetime) -> datetime:
-    """A nudge due while the player is away (`/away`, away.py) comes at their return."""
-    back = back_at(state, player)
-    return max(due, back) if back is not None else due
 
 
 @last_answer(lambda state: (state.setup, state.today, state.away))  # asked after every post

@@ -232,11 +232,7 @@ def _handle_post(state: GameState, post: Post) -> Outcome:
     posted = activity.PlayerPosted(post.author, post.post_number, post.created_at)
     state = apply(state, posted)
     events.append(posted)
-    for action in parsed.actions:
-        outcome = act(state, action, ctx)
-        state = outcome.state
-        events.extend(outcome.events)
-        rejections.extend(outcome.rejections)
+    state = _act_all(state, parsed.actions, ctx, events, rejections)
     broken = whispers_broken_by(state, post.author, post.post_number, post.created_at) + public_abilities.secret_word_said(
         state, post.author, countable_text(post.raw), post.post_number, post.created_at) + \
         night_commands.silence_broken(state, post.author, post.post_number, post.created_at)
@@ -277,8 +273,16 @@ def _day_commands(state: GameState, post: Post, day: str) -> Outcome:
     events: list = []
     rejections = [Rejection(r.code, post.author, post.created_at, post.post_number, {"text": r.text})
                   for r in parsed.rejections]
-    for action in parsed.actions:
-        outcome = act(state, action, ctx)
-        state, events, rejections = outcome.state, events + list(outcome.events), \
-            rejections + list(outcome.rejections)
+    state = _act_all(state, parsed.actions, ctx, events, rejections)
     return Outcome(state, tuple(events), tuple(rejections))
+
+
+def _act_all(state: GameState, actions, ctx: Context, events: list, rejections: list) -> GameState:
+    """A post's actions in order, each on the state the one before left; their events and
+    rejections added to `events` and `rejections`."""
+    for action in actions:
+        outcome = act(state, action, ctx)
+        state = outcome.state
+        events.extend(outcome.events)
+        rejections.extend(outcome.rejections)
+    return state

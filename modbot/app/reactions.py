@@ -143,8 +143,7 @@ class Reactor:
         if notice.template == "role" and notice.view["role"].get("substitute_for"):
             return [*self._seat_handed_over(notice), self._addressed(state, notice)]
         if notice.to == OBSERVERS and notice.player:  # a new observer: invited, then welcomed
-            return [Outgoing(f"{self.options.key}:{notice.key}:invite", self._observers_thread,
-                             f"invite:{notice.player}", kind="members"),
+            return [self._membership(notice.key, self._observers_thread, "invite", notice.player),
                     self._addressed(state, notice)]
         if notice.template == "night_choice" and notice.to == PLAYER:  # a reminder not yet
             return [self._addressed(state, notice),  # sent when the choice came: moot
@@ -184,9 +183,12 @@ class Reactor:
         to it and the replaced player taken out (outbox kind "members"), so the seat's history
         is theirs and the guard finds exactly the recipients there."""
         old, new = notice.view["role"]["substitute_for"], notice.player
-        return [Outgoing(f"{self.options.key}:{notice.key}:{verb}", self._pm_thread(new),
-                         f"{verb}:{name}", kind="members")
+        return [self._membership(notice.key, self._pm_thread(new), verb, name)
                 for verb, name in (("invite", new), ("remove", old))]
+
+    def _membership(self, key: str, thread: str, verb: str, name: str) -> Outgoing:
+        """A change of who is in a conversation ("invite" or "remove" NAME: adapters/members.py)."""
+        return Outgoing(f"{self.options.key}:{key}:{verb}", thread, f"{verb}:{name}", kind="members")
 
     def _addressed(self, state: GameState, notice: Notice) -> Outgoing:
         raw = partial(render_notice, notice)

@@ -11,7 +11,7 @@ import pytest
 
 from modbot.cli import _build_parser
 from modbot.core import Roster, parse_post
-from modbot.files.scripts import bundled_scripts, load_script
+from modbot.files.scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -87,7 +87,6 @@ def test_every_private_command_in_the_player_guide_is_understood():
     """The night-choice table of the player guide, read by the grimoire PM's grammar: each form
     is an action, never an error (`/action` with a request, as the table says)."""
     from modbot.core.night.choices import parse_private
-    from modbot.files.scripts import load_script
     script = load_script("botf")
     forms = _table_commands("players.md", "## By private message")
     assert len(forms) >= 9
@@ -100,23 +99,27 @@ def test_every_private_command_in_the_player_guide_is_understood():
         assert parsed.actions and not parsed.errors, (form, parsed)
 
 
-def test_the_character_count_the_docs_give_is_the_datas():
-    count = len({c.id for name in bundled_scripts() for c in load_script(name).characters})
-    said = [(page.name, int(n)) for page in [ROOT / "README.md", *DOCS.glob("*.md")]
-            for n in re.findall(r"\((\d+) characters\)", page.read_text())]  # "(71 characters)"
-    assert said and all(n == count for _, n in said), (count, said)
+def test_every_count_the_docs_give_is_computed():
+    """The counts the docs give of the characters ("(71 characters)", a script's teams) are
+    the catalogue's and the scripts', as `python -m modbot.doctables` writes them."""
+    from modbot.doctables import COUNT, counted_pages, with_counts
+    counted = [page.name for page in counted_pages() if COUNT.search(page.read_text())]
+    assert {"index.md", "characters.md"} <= set(counted)
+    for page in counted_pages():
+        text = page.read_text()
+        assert with_counts(text) == text, f"{page.name}: run `python -m modbot.doctables`"
+        loose = re.findall(r"\((\d+) characters\)", COUNT.sub("", text))
+        assert not loose, f"{page.name}: a character count typed by hand: {loose}"
 
 
-def test_the_characters_page_holds_the_table_built_from_the_data_and_the_tests():
-    """docs/characters.md's table (tests/character_table.py) as built, with exactly the
-    characters of the code's index (issue 25)."""
-    from modbot.core.characters.index import HOOKS
-
-    from .character_table import PAGE, _characters, characters_in_table, table
+def test_the_characters_page_holds_the_table_built_from_the_catalogue_the_code_and_the_tests():
+    """docs/characters.md's table (modbot/doctables.py) as built, one row per character of the
+    catalogue (issue 25, issue 39)."""
+    from modbot.doctables import PAGE, characters_in_table, rewritten
+    from modbot.files.scripts import catalogue
     page = PAGE.read_text()
-    assert table() in page, "run `python -m tests.character_table` to rewrite the table"
-    assert set(_characters()) == set(HOOKS)
-    assert characters_in_table(page) == len(HOOKS)
+    assert rewritten(page) == page, "run `python -m modbot.doctables` to rewrite the table"
+    assert characters_in_table(page) == len(catalogue())
 
 
 def test_every_command_is_in_the_storyteller_guide():

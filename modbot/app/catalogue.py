@@ -17,7 +17,7 @@ from typing import Any
 
 from ..bundled import folder
 from ..core import Say
-from ..files.scripts import bundled_character
+from ..files.scripts import catalogued_character
 
 TEMPLATES = folder("templates")
 CATALOGUE = TEMPLATES / "messages.toml"
@@ -58,7 +58,7 @@ def character_name(character_id: str | None, setup) -> str:
         return ""
     script = getattr(setup, "script", None)
     found = script.get(character_id) if script is not None else None
-    found = found or bundled_character(character_id)
+    found = found or catalogued_character(character_id)
     return found.name if found is not None else character_id
 
 

@@ -11,7 +11,8 @@ packages show the architecture:
 - `state/`: the model (frozen values) and the events that change it;
 - `night/`: night choices and the PM grammar, the night's flow, the night sheet and the
   Storytellers' night commands;
-- `characters/`: what each character knows, does and triggers (see `characters/index.py`);
+- `characters/`: what each character knows, does and triggers (where each is treated: the
+  "Rules in" column of docs/characters.md, computed by `modbot/doctables.py`);
 - `setup/`: scripts, set-up checks and proposals, dice;
 - each feature says who is told what of its events (`Notice` values, `notices_of`);
 - `registry.py` builds every table from an explicit list of features; `engine.py` drives the
@@ -44,7 +45,7 @@ from .state.events import PhaseChanged
 from .state.grimoire import BABYSITTER, is_evil, players_of_team
 from .state.model import EXILE, GameSetup, GameState, GrimoireEntry, Phase, PhaseLengths, Profile, Seat, iso
 from .state.names import Roster
-from .state.script import Script, character_key
+from .state.script import Character, Script, character_key
 from .state.staff_events import AliasLapsed
 from .wording import Say, say
 
@@ -63,6 +64,7 @@ __all__ = [
     "STORYTELLERS",
     "THREAD",
     "AliasLapsed",
+    "Character",
     "EvilTeamLost",
     "GameSetup",
     "GameState",

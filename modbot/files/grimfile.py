@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import GrimoireEntry
-from .scripts import ScriptError, bundled_character, load_script
+from .scripts import ScriptError, catalogued_character, load_script
 
 
 def script_from_file(lines, game: dict, base: Path | None):
@@ -30,13 +30,13 @@ def script_from_file(lines, game: dict, base: Path | None):
     added = game.get("script_add", [])
     if not isinstance(added, list) or not all(isinstance(a, str) for a in added):
         raise lines.error(lines.game_key("script_add"), "game.script_add: a list of "
-                          "characters from the bundled scripts")
+                          "characters modbot implements (data/characters.json)")
     extra = []
     for name in added:
-        found = bundled_character(name)
+        found = catalogued_character(name)
         if found is None:
-            raise lines.error(lines.game_key("script_add"), f"game.script_add: no bundled "
-                              f"character {name!r}")
+            raise lines.error(lines.game_key("script_add"), f"game.script_add: modbot does not "
+                              f"implement {name!r}")
         extra.append(found)
     return script.with_characters(tuple(extra)) if extra else script
 

@@ -1,10 +1,15 @@
 """Load scripts: the bundled ones in `data/scripts/` by name, or any official-format file.
 
-`load_script("botf")` reads `data/scripts/botf.json` (official script format), its terms
-(`botf.modbot.json`) and the action specifications (`data/actions.json`). A file exported by
-the official Script Tool may list official characters by id only: those we ship are filled in
-from our data; an id we do not know is an error that names it. Custom characters (objects
-with a team and an ability) load without machine rules: the Storyteller runs them.
+Every character modbot implements has one record in the catalogue, `data/characters.json`:
+its official fields, worded in plain terms, its default night step, and its action
+specification. A script is a list in the official Script Tool's format: `_meta` (with its own
+night order, where it has one) and its characters, by id where the catalogue's record serves
+and as a full object where the script words a character its own way (BotF's Loyal and
+Cultist, its Doppelgänger). `load_script("botf")` reads `data/scripts/botf.json` and its terms
+(`botf.modbot.json`: the words for good and evil, rulings that override an action
+specification, several evil teams). A custom character (an object with a team and an ability
+and an id the catalogue lacks) loads without machine rules: the Storyteller runs it. Any other
+id is refused, named in one line.
 """
 
 from __future__ import annotations
@@ -14,10 +19,11 @@ from functools import cache
 from pathlib import Path
 
 from ..bundled import folder
-from ..core import Script, character_key
+from ..core import Character, Script, character_key
 
 DATA = folder("data")
 SCRIPTS = DATA / "scripts"
+CATALOGUE = DATA / "characters.json"
 
 
 class ScriptError(ValueError):
@@ -29,30 +35,20 @@ def bundled_scripts() -> list[str]:
 
 
 @cache
-def action_specs() -> dict:
-    return json.loads((DATA / "actions.json").read_text(encoding="utf-8"))["characters"]
+def catalogue() -> dict[str, dict]:
+    """Every character modbot implements, one record each, by id."""
+    return json.loads(CATALOGUE.read_text(encoding="utf-8"))["characters"]
 
 
 @cache
-def known_characters() -> dict:
-    """Every character object in the bundled scripts, by id (the first script wins)."""
-    known: dict = {}
-    for name in bundled_scripts():
-        for entry in _read(SCRIPTS / f"{name}.json"):
-            if isinstance(entry, dict) and entry.get("id") != "_meta":
-                known.setdefault(entry["id"], entry)
-    return known
+def catalogue_script() -> Script:
+    """The whole catalogue as one script: every character in its plain words."""
+    return Script.from_data("catalogue", list(catalogue()), catalogue())
 
 
-@cache
-def bundled_character(name: str):
-    """A character of any bundled script, by name or id, with its action spec."""
-    key = character_key(name)
-    for script_name in bundled_scripts():
-        found = load_script(script_name).find(key)
-        if found is not None:
-            return found
-    return None
+def catalogued_character(name: str) -> Character | None:
+    """A character modbot implements, by name or id, as the catalogue words it."""
+    return catalogue_script().find(character_key(name))
 
 
 def load_script(name_or_path: str, base: Path | None = None) -> Script:
@@ -67,11 +63,11 @@ def load_script(name_or_path: str, base: Path | None = None) -> Script:
     entries = _read(path)
     terms_path = path.with_name(path.stem + ".modbot.json")
     terms = json.loads(terms_path.read_text(encoding="utf-8")) if terms_path.exists() else {}
-    script = Script.from_data(path.stem, entries, action_specs(), terms, known_characters())
+    script = Script.from_data(path.stem, entries, catalogue(), terms)
     if script.unknown:
-        raise ScriptError(f"{path}: unknown character id(s): {', '.join(script.unknown)} "
-                          "(not in modbot's data; give them as custom characters with a team "
-                          "and an ability)")
+        raise ScriptError(f"{path}: modbot does not implement {', '.join(script.unknown)} "
+                          "(to play one anyway, give it as a custom character: an object with "
+                          "its own id, a team and an ability; the Storyteller runs it)")
     return script
 
 
@@ -84,7 +80,7 @@ def _read(path: Path) -> list:
         raise ScriptError(f"{path}: not valid JSON: {exc}") from exc
     if not isinstance(data, list):
         raise ScriptError(f"{path}: a script is a JSON list (the official script format)")
-    return [character_key(e) if isinstance(e, str) else e for e in data]
+    return data
 
 
-__all__ = ["ScriptError", "bundled_character", "bundled_scripts", "load_script"]
+__all__ = ["ScriptError", "bundled_scripts", "catalogue", "catalogued_character", "load_script"]

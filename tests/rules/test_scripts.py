@@ -1,6 +1,7 @@
 """Scripts as data: the bundled BotF script (seed 001) in the official format, with an action
 specification for every character; official Script Tool exports load by id."""
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -9,7 +10,7 @@ import pytest
 
 from modbot.core.state.script import ActionSpec, character_key
 from modbot.files.gamefile import GameFileError, parse_game
-from modbot.files.scripts import SCRIPTS, ScriptError, action_specs, bundled_scripts, load_script
+from modbot.files.scripts import SCRIPTS, ScriptError, bundled_scripts, catalogue, load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared"
@@ -87,10 +88,9 @@ def test_the_botf_night_order_equals_the_seed():
 
 
 def test_every_character_has_a_complete_action_spec():
-    specs = action_specs()
     fields = set(ActionSpec.__slots__)
     for character in load_script("botf").characters:
-        raw = specs[character.id]
+        raw = catalogue()[character.id]["action"]
         assert set(raw) <= fields, character.id
         spec = character.spec
         assert spec.wakes in ("none", "first", "other", "each", "day", "death")
@@ -109,7 +109,7 @@ def test_an_official_script_tool_export_loads_by_id(tmp_path):
     assert script.find("Tinker").spec.st.startswith("custom character")
     assert script.first_night[:2] == ("minioninfo", "demoninfo")
     export.write_text(json.dumps([{"id": "_meta", "name": "x"}, "washerwoman", "imp", "baron"]))
-    with pytest.raises(ScriptError, match="unknown character id\\(s\\): washerwoman, baron"):
+    with pytest.raises(ScriptError, match="modbot does not implement washerwoman, baron \\("):
         load_script(str(export))
 
 
@@ -199,9 +199,8 @@ def test_every_character_loads_from_data_with_a_complete_action_spec():
     seeds = {plain(n) for lists in ISSUE_LISTS.values() for names in lists.values()
              for n in names.split(", ")}
     assert {plain(c.name) for c in characters.values()} == seeds  # every one the seeds name
-    specs = action_specs()
     for character_id, character in sorted(characters.items()):
-        assert character_id in specs, f"{character_id}: no action spec in data/actions.json"
+        assert character_id in catalogue(), f"{character_id}: not in data/characters.json"
         spec = character.spec
         assert character.ability and character.team and character.name, character_id
         assert spec.wakes in ("none", "first", "other", "each", "day", "death"), character_id
@@ -240,3 +239,46 @@ def test_the_oops_all_evil_night_order_equals_seed_002():
     shown = {c.id: c.name for c in script.characters}
     assert [shown[s] for s in script.first_night if s in shown] == split(first_run)
     assert [shown[s] for s in script.other_night if s in shown] == split(other_run)
+
+
+@pytest.mark.parametrize("name", bundled_scripts())
+def test_each_bundled_script_keeps_what_it_was_before_the_catalogue(name):
+    """The four scripts, now ids with their own words where they differ (issue 39), load to
+    what the full scripts loaded to before (tests/fixtures/scripts-before-catalogue.json, taken
+    from 1852b42): each character in the script's order, with its seed's name, team, words,
+    action and jinxes, the same night orders and terms."""
+    before = json.loads((ROOT / "tests" / "fixtures" / "scripts-before-catalogue.json")
+                        .read_text())[name]
+    script = load_script(name)
+    assert (script.name, list(script.first_night), list(script.other_night)) == \
+        (before["name"], before["first_night"], before["other_night"])
+    assert dataclasses.asdict(script.terms) == before["terms"]
+    now = [{"id": c.id, "name": c.name, "team": c.team, "ability": c.ability,
+            "spec": {f: list(v) if isinstance(v, tuple) else v
+                     for f, v in ((f, getattr(c.spec, f)) for f in c.spec.__slots__)},
+            "jinxes": [list(j) for j in c.jinxes]} for c in script.characters]
+    assert now == before["characters"]
+
+
+def test_the_catalogue_words_each_character_in_plain_terms():
+    """A host's script gets the catalogue's words: never BotF's Loyal, Cultist or
+    "malfunction"."""
+    for character_id, record in catalogue().items():
+        words = " ".join([record["ability"], *record.get("reminders", [])])
+        assert not re.search(r"Loyal|Cultist|[Mm]alfunction", words), character_id
+        assert set(record["action"]) <= set(ActionSpec.__slots__), character_id
+
+
+def test_a_script_without_its_own_order_wakes_by_the_catalogue(tmp_path):
+    export = tmp_path / "mixed.json"
+    export.write_text(json.dumps([
+        {"id": "_meta", "name": "Mixed"}, "empath", "poisoner", "imp", "eviltwin", "chef",
+        {"id": "tinker2", "name": "Tinker Two", "team": "outsider", "ability": "?",
+         "otherNight": 1}]))
+    script = load_script(str(export))
+    assert script.first_night == ("minioninfo", "demoninfo", "poisoner", "doppelganger", "chef",
+                                  "empath")  # the official night sheet's order
+    assert script.other_night == ("tinker2", "poisoner", "imp", "empath")
+    twin = script.find("Evil Twin")
+    assert (twin.id, twin.name, twin.team) == ("doppelganger", "Evil Twin", "minion")
+    assert script.character("tinker2").spec.st.startswith("custom character")

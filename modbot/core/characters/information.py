@@ -1,11 +1,12 @@
 """Theory of operation: what each ability yields tonight, computed from the grimoire.
 
-`compute(state, player, choice, deaths)` looks up the acting character's `info` key (from
-data/actions.json) and returns an `Info`: the true answer where the grimoire decides it
-(`value`, told to the player as `sentence`), or a note of what the Storyteller decides (with a
-proposed `result` where one is reasonable), the deaths the ability proposes, and messages
-for other players (`tells`: the Minions learning that a Damsel is in play, say). Nothing here
-applies an effect: the night sheet shows it, the Storytellers edit and approve it.
+`compute(state, player, choice, deaths)` looks up the acting character's `info` key (its
+catalogue record's action, data/characters.json) in `INFORMATION` and returns an `Info`: the
+true answer where the grimoire decides it (`value`, told to the player as `sentence`), or a
+note of what the Storyteller decides (with a proposed `result` where one is reasonable), the
+deaths the ability proposes, and messages for other players (`tells`: the Minions learning
+that a Damsel is in play, say). Nothing here applies an effect: the night sheet shows it, the
+Storytellers edit and approve it.
 Malfunction and the Vortox are handled by the sheet, which sees the whole answer.
 """
 
@@ -43,7 +44,7 @@ def compute(state: GameState, player: str, choice: NightChoice | None,
     if true_character(state, player) is not None and \
             character_id(state, player) == "lunatic" and character.team == "demon":
         return lunatic(state, player, choice)
-    handler = _INFO.get(character.spec.info or "")
+    handler = INFORMATION.get(character.spec.info or "")
     return handler(state, player, choice, deaths) if handler else Info()
 
 
@@ -258,7 +259,7 @@ def _simple(code: str, needs_result: bool = False, unchosen: str | None = None):
     return compute
 
 
-_INFO: dict[str, Information] = {
+INFORMATION: dict[str, Information] = {
     **EFFECTS,
     "chef": _chef, "empath": _empath, "clockmaker": _clockmaker, "librarian": _librarian,
     "noble": _noble, "pixie": _pixie, "oracle": _oracle, "undertaker": _undertaker,
@@ -273,4 +274,4 @@ _INFO: dict[str, Information] = {
     "lilmonsta": _simple("info.lilmonsta"),
 }
 
-__all__ = ["Info", "compute"]
+__all__ = ["INFORMATION", "Info", "compute"]

@@ -18,11 +18,12 @@ registry.py lists (nothing registers on import).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
 from ..deciding.rules import reject
-from ..feature import Feature, to_storytellers
+from ..feature import Feature, Rule, to_storytellers
 from ..state.actions import Context, PublicChoice, PublicGuess
 from ..state.events import Event, PlayerDied
 from ..state.grimoire import (
@@ -36,6 +37,7 @@ from ..state.grimoire import (
 from ..state.ids import PUZZLEMASTER
 from ..state.model import GameState, Phase
 from ..state.public_model import PublicAbilityUsed, PublicLedger
+from ..state.rejection import Rejection
 from ..wording import say
 from .triggers import ABILITY_DEATH
 from .wins import good_loses
@@ -54,16 +56,11 @@ def death_time(state: GameState, player: str) -> datetime | None:
     return found[-1] if found else None
 
 
-def _choice(state: GameState, action: PublicChoice, ctx: Context):
+def _choice(state: GameState, action: PublicChoice, ctx: Context) -> Sequence[Event] | Rejection:
+    """`/choose X`: the public choice of the character its author believes they are."""
     character = acting_character(state, ctx.author)
-    name = character.id if character else None
-    if name == "klutz":
-        return _klutz(state, action, ctx)
-    if name == "moonchild":
-        return _moonchild(state, action, ctx)
-    if name == "psychopath":
-        return _psychopath(state, action, ctx)
-    return reject(ctx, "no_public_ability", what="choice")
+    rule = PUBLIC_CHOICES.get(character.id) if character else None
+    return rule(state, action, ctx) if rule else reject(ctx, "no_public_ability", what="choice")
 
 
 def _use(state, ctx, ability, target, character=None) -> PublicAbilityUsed:
@@ -119,6 +116,11 @@ def _psychopath(state, action, ctx):
     if _works(state, ctx.author, "psychopath"):
         events += (PlayerDied(action.target, ABILITY_DEATH, ctx.at),)
     return events
+
+
+PUBLIC_CHOICES: dict[str, Rule] = {  # character id -> what its `/choose X` does
+    "klutz": _klutz, "moonchild": _moonchild, "psychopath": _psychopath,
+}
 
 
 def _guess(state: GameState, action: PublicGuess, ctx: Context):
@@ -238,5 +240,5 @@ FEATURE = Feature(
     notices={PublicAbilityUsed: _told_puzzle},
 )
 
-__all__ = ["PublicAbilityUsed", "PublicLedger", "juggler_correct", "moonchild_deaths",
+__all__ = ["PUBLIC_CHOICES", "PublicAbilityUsed", "PublicLedger", "juggler_correct", "moonchild_deaths",
            "secret_word_said", "turned_by_word"]

@@ -1,10 +1,11 @@
 """Theory of operation: a script (the characters a game may use) as frozen data.
 
-The shell reads the files (`data/scripts/<id>.json` in the official script format, our
-`data/actions.json` of action specifications, and the script's terms) and passes plain dicts
-to `Script.from_data`; the core never reads a file. A `Character` carries its official fields
-(id, name, team, ability, night positions) and an `ActionSpec`: when it wakes, what it
-chooses, which players it may choose, and what the night sheet computes for the Storyteller.
+The shell reads the files (the catalogue `data/characters.json`, one record per character
+modbot implements; a script in the official script format, mostly ids; the script's terms)
+and passes plain dicts to `Script.from_data`; the core never reads a file. A `Character`
+carries its official fields (id, name, team, ability, default night positions) and an
+`ActionSpec`: when it wakes, what it chooses, which players it may choose, and what the night
+sheet computes for the Storyteller.
 
 Names are matched loosely (`character_key`): capitals, spaces, apostrophes and accents do not
 matter, so "snake charmer", "Snakecharmer" and "Doppelganger" all resolve.
@@ -118,25 +119,29 @@ class Script:
         object.__setattr__(self, "names", {c.id: c.name for c in self.characters})
 
     @classmethod
-    def from_data(cls, script_id: str, entries: list, specs: dict, terms: dict | None = None,
-                  known: dict | None = None) -> Script:
-        """`entries`: the official script JSON; `specs`: action specs by id; `known`: our
-        characters by id, for entries that give only an id (official characters)."""
-        known = known or {}
+    def from_data(cls, script_id: str, entries: list, catalogue: dict[str, dict],
+                  terms: dict | None = None) -> Script:
+        """`entries`: the official script JSON; `catalogue`: the characters modbot implements,
+        one record each by id (`data/characters.json`). An entry naming a catalogued id runs
+        as the catalogue says, in the entry's own words where it gives them; an entry with a
+        team and an ability that the catalogue lacks is a custom character the Storyteller
+        runs; any other id is `unknown`."""
         overrides = (terms or {}).get("specs", {})  # this script's own rulings
-        specs = {i: {**specs.get(i, {}), **overrides.get(i, {})} if i in overrides else spec
-                 for i, spec in specs.items()}
+        aliases = {r["official"]["id"]: i for i, r in catalogue.items() if "official" in r}
         meta = next((e for e in entries if isinstance(e, dict) and e.get("id") == "_meta"), {})
         characters, unknown = [], []
         for entry in entries:
-            if isinstance(entry, str):
-                entry = known.get(character_key(entry), {"id": entry})
+            entry = {"id": entry} if isinstance(entry, str) else entry
             if entry.get("id") == "_meta":
                 continue
-            if "team" not in entry or "ability" not in entry:
+            known = aliases.get(character_key(entry["id"]), character_key(entry["id"]))
+            if known in catalogue:
+                characters.append(_catalogued(known, catalogue[known], entry,
+                                              overrides.get(known)))
+            elif "team" in entry and "ability" in entry:
+                characters.append(_custom(entry))
+            else:
                 unknown.append(entry["id"])
-                continue
-            characters.append(_character(entry, specs.get(entry["id"])))
         first = _order(meta.get("firstNight"), characters, "first_night")
         other = _order(meta.get("otherNight"), characters, "other_night")
         fields = ("good", "evil", "malfunction", "demon_bluffs", "evil_teams", "partial")
@@ -180,14 +185,28 @@ class Script:
                       _merge_order(self.other_night, added, "other_night"), self.terms)
 
 
-def _character(entry: dict, spec: dict | None) -> Character:
-    # A custom character without machine rules: the Storyteller decides what it does.
-    action = ActionSpec.from_dict(spec) if spec is not None else \
-        ActionSpec(wakes="none", st="custom character: the Storyteller runs it")
-    jinxes = tuple((j["id"], j["reason"]) for j in entry.get("jinxes", ()))
+def _catalogued(character_id: str, record: dict, entry: dict, ruling: dict | None) -> Character:
+    """A catalogue record as this script words it (an official alias: by its official name)."""
+    official = record.get("official", {})
+    name = official["name"] if entry["id"] == official.get("id") else record["name"]
+    words = {"name": name, "ability": record["ability"],
+             **{k: entry[k] for k in ("name", "ability") if k in entry}}
+    spec = {**record["action"], **(ruling or {})}
+    return Character(character_id, words["name"], record["team"], words["ability"],
+                     ActionSpec.from_dict(spec), float(record.get("firstNight") or 0),
+                     float(record.get("otherNight") or 0), _jinxes(entry))
+
+
+def _custom(entry: dict) -> Character:
+    """A character without machine rules: the Storyteller decides what it does."""
+    action = ActionSpec(wakes="none", st="custom character: the Storyteller runs it")
     return Character(entry["id"], entry["name"], entry["team"], entry["ability"], action,
                      float(entry.get("firstNight") or 0), float(entry.get("otherNight") or 0),
-                     jinxes)
+                     _jinxes(entry))
+
+
+def _jinxes(entry: dict) -> tuple[tuple[str, str], ...]:
+    return tuple((j["id"], j["reason"]) for j in entry.get("jinxes", ()))
 
 
 def _order(listed, characters: list[Character], attribute: str) -> tuple[str, ...]:

@@ -22,12 +22,13 @@ from modbot.rehearsal import demo_rehearsal, play_demo
 
 ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "modbot" / "core"
-SAYERS = {"say": "", "Say": "", "_Bad": "command."}
+SAYERS = {"say": "", "Say": "", "Refused": "command.", "unreadable": "command."}
 
 
 def codes_in_the_core() -> set[str]:
-    """Every message code written as a literal in the core: say("x"), Say("x"), _Bad("x"),
-    reject(ctx, "x"), Rejection("x", ...), and the rejections the grammars return."""
+    """Every message code written as a literal in the core: say("x"), Say("x"), Refused("x")
+    and unreadable("x", line) (the command table's), reject(ctx, "x"), Rejection("x", ...),
+    and the rejections the grammars return."""
     found = set()
     for path in CORE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
@@ -36,7 +37,7 @@ def codes_in_the_core() -> set[str]:
             name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
             literals = [a.value for a in node.args if isinstance(a, ast.Constant)
                         and isinstance(a.value, str)]
-            if name in ("say", "Say", "_Bad") and literals:
+            if name in SAYERS and literals:
                 found.add(SAYERS[name] + literals[0])
             elif name in ("reject", "Rejection") and literals:
                 found.add("rejection." + literals[0])

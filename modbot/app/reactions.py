@@ -262,7 +262,7 @@ class Reactor:
         """A post is answered, but one whose lines only looked like commands (soft
         rejections: `vtoe Bob`, `vote Zed`) at most once a forum hour for each player, so
         chat is never spammed."""
-        if not all(r.details.get("soft") for r in rejections):
+        if not all(r.params.get("soft") for r in rejections):
             return True
         last = self.hinted.get(post.author)
         if last is not None and post.created_at - last < SOFT_ANSWER_GAP:
@@ -325,8 +325,8 @@ class Reactor:
 
 def _rejection_words(post_number: int, private: bool, rejections) -> str:
     return render("rejection.md.j2", post_number=post_number, private=private,
-                  rejections=[{"message": rejection_words(r.code, r.details),
-                               "text": r.details.get("text")} for r in rejections])
+                  rejections=[{"message": rejection_words(r.code, r.params),
+                               "text": r.params.get("text")} for r in rejections])
 
 
 def grimoire_title(player: str, game: str) -> str:

@@ -2,7 +2,8 @@
 
 Only lines starting with `!` in a post's countable text count (a command quoted from someone
 else, or inside code, is not a command). `--yes` at the end of a line confirms a destructive
-command in advance. Parsing never raises: a bad line becomes a `CommandError`. The commands
+command in advance. Parsing never raises: a bad line becomes a `Rejection` (its words in the catalogue's
+`command` table; `line` among its values). The commands
 come from the registry's one table, and `!help` and the Storytellers' guide are generated from
 it, so neither can drift from what is accepted.
 """
@@ -11,16 +12,16 @@ from __future__ import annotations
 
 import re
 
-from .reading.commands import Command, CommandError, CommandLine, Confirm, _Bad
+from .reading.commands import Command, CommandLine, Confirm
 from .reading.textclean import countable_text, unwrapped
 from .registry import COMMANDS
 from .state.names import Roster
-from .wording import say
+from .state.rejection import Refused, Rejection
 
 
-def parse_commands(raw: str, roster: Roster) -> list[CommandLine | CommandError]:
+def parse_commands(raw: str, roster: Roster) -> list[CommandLine | Rejection]:
     """Every `!` line of the post's countable text, in order."""
-    out: list[CommandLine | CommandError] = []
+    out: list[CommandLine | Rejection] = []
     for line in countable_text(raw).split("\n"):
         line = unwrapped(line.strip())
         if not line.startswith("!") or len(line) < 2 or len(line) > 500:
@@ -35,8 +36,13 @@ _COMMAND_LINE = re.compile(r"^\s*[*_]*!", re.MULTILINE)  # a line that may be a 
 
 def storyteller_lines_by(raw: str, roster: Roster) -> bool:
     """A player's post holds `!` lines only a Storyteller may give (ignored, and logged)."""
-    return "!" in raw and bool(_COMMAND_LINE.search(raw)) and any(not line.line.lower().startswith(PLAYERS_COMMANDS)
-               for line in parse_commands(raw, roster))
+    return "!" in raw and bool(_COMMAND_LINE.search(raw)) and any(
+        not line_of(parsed).lower().startswith(PLAYERS_COMMANDS) for parsed in parse_commands(raw, roster))
+
+
+def line_of(parsed: CommandLine | Rejection) -> str:
+    """The line a command was read from, or could not be."""
+    return parsed.line if isinstance(parsed, CommandLine) else str(parsed.params["line"])
 
 
 def is_lone_confirm(raw: str, roster: Roster) -> bool:
@@ -45,20 +51,26 @@ def is_lone_confirm(raw: str, roster: Roster) -> bool:
     return len(lines) == 1 and isinstance(getattr(lines[0], "action", None), Confirm)
 
 
-def parse_line(line: str, roster: Roster) -> CommandLine | CommandError:
+def parse_line(line: str, roster: Roster) -> CommandLine | Rejection:
     words = line[1:].split()
     confirmed = bool(words) and words[-1].lower() == "--yes"
     if confirmed:
         words = words[:-1]
     if not words:
-        return CommandError(line, say("command.empty"))
+        return unreadable("empty", line)
     command = COMMANDS.get(words[0].lower())
     if command is None:
-        return CommandError(line, say("command.unknown", name=words[0]))
+        return unreadable("unknown", line, name=words[0])
     try:
         return CommandLine(line, command.build(words[1:], roster), confirmed)
-    except _Bad as exc:
-        return CommandError(line, say("command.bad", why=exc.said, usage=command.usage))
+    except Refused as refused:
+        return unreadable("bad", line, why=refused.rejection.said("command"),
+                          usage=command.usage)
+
+
+def unreadable(code: str, line: str, **params: object) -> Rejection:
+    """A line the grammar cannot read: its words are the `command` table's `code`."""
+    return Rejection(code, {"line": line, **params})
 
 
 def listed() -> list[Command]:

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, cast
 
-from .command_line import help_text, parse_commands
+from .command_line import help_text, line_of, parse_commands
 from .deciding.rules import Rejection
 from .deciding.staff import team_code
-from .reading.commands import Accept, CommandError, CommandLine, Confirm, Help, Log, Status, Undo
+from .reading.commands import Accept, CommandLine, Confirm, Help, Log, Status, Undo
 from .registry import COMMAND_OF, COMMANDS, apply
 from .state.actions import Context
 from .state.events import Event, Executed, NightHeld
@@ -76,7 +76,8 @@ def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staf
                              for line in lines))
     help_lines = tuple(row for line in lines if isinstance(line, CommandLine)
                        and isinstance(line.action, Help) for row in help_text(line.action.topic))
-    errors = tuple((line.line, line.message) for line in lines if isinstance(line, CommandError))
+    errors = tuple((line_of(line), line.said("command", omit=("line",))) for line in lines
+                   if isinstance(line, Rejection))
     undos = [line for line in lines if isinstance(line, CommandLine) and isinstance(line.action, Undo)]
     if undos and len(lines) > 1:
         errors += ((undos[0].line, say("console.undo_alone")),)
@@ -108,8 +109,7 @@ def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staf
     for command in commands:  # all or nothing, on a scratch state
         outcome = act_staff(scratch, command.action, ctx)
         if outcome.rejections:
-            why = tuple(Say(f"rejection.{r.code}", tuple(r.details.items()))
-                        for r in outcome.rejections)
+            why = tuple(r.said() for r in outcome.rejections)
             return state, (), CommandReport(**report, failed=((command.line, why),),
                                             help=help_lines)
         scratch = outcome.state

@@ -216,17 +216,15 @@ def _handle_post(state: GameState, post: Post) -> Outcome:
     rejections: list[Rejection] = []
     if not state.is_seated(post.author):
         if parsed.actions:
-            rejections.append(Rejection("not_a_player", post.author, post.created_at,
+            rejections.append(Rejection("not_a_player", {}, post.author, post.created_at,
                                         post.post_number))
         return Outcome(state, tuple(events), tuple(rejections),
                        ignored_commands=storyteller_lines_by(post.raw, setup.roster))
     for r in parsed.rejections:
-        rejections.append(Rejection(r.code, post.author, post.created_at, post.post_number,
-                                    {"text": r.text, "candidates": list(r.candidates),
-                                     "suggest": say("hint.did_you_mean", names=r.candidates)
-                                     if r.candidates else "",
-                                     "open": len(state.open_nominees()),
-                                     **({"soft": True} if r.soft else {})}))
+        candidates = r.params.get("candidates")
+        rejections.append(r.placed(post.author, post.created_at, post.post_number,
+                                   suggest=say("hint.did_you_mean", names=candidates)
+                                   if candidates else "", open=len(state.open_nominees())))
     events.extend(UsualFormSuggested(post.author, post.post_number, form, post.created_at)
                   for form in parsed.hints if parsed.actions)
     posted = activity.PlayerPosted(post.author, post.post_number, post.created_at)
@@ -271,7 +269,7 @@ def _day_commands(state: GameState, post: Post, day: str) -> Outcome:
     parsed = parse_post(day, state.setup.roster, bot=state.setup.bot_username)
     ctx = Context(post.author, post.created_at, post.post_number)
     events: list = []
-    rejections = [Rejection(r.code, post.author, post.created_at, post.post_number, {"text": r.text})
+    rejections = [r.placed(post.author, post.created_at, post.post_number)
                   for r in parsed.rejections]
     state = _act_all(state, parsed.actions, ctx, events, rejections)
     return Outcome(state, tuple(events), tuple(rejections))

@@ -19,13 +19,13 @@ from typing import Any
 
 from .deciding.rules import reject
 from .feature import Feature, Notice, to_observers
-from .reading.commands import Command, _Bad
+from .reading.commands import Command
 from .record import night_row, seat_rows
 from .state.actions import Context
 from .state.model import GameState, iso
 from .state.names import Roster
 from .state.private_events import NightResolved
-from .state.rejection import Rejection
+from .state.rejection import Refused, Rejection
 from .state.staff_actions import StObserver
 from .wording import say
 
@@ -38,7 +38,7 @@ class ObserverAdded:
 
 def _parse(words: list[str], _roster: Roster) -> StObserver:
     if len(words) != 1 or not words[0].lstrip("@"):
-        raise _Bad("observer_name")
+        raise Refused("observer_name")
     return StObserver(words[0].lstrip("@"))
 
 

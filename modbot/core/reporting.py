@@ -146,7 +146,7 @@ def _day(state: GameState, day: DayState, rejections: list[Rejection]) -> dict:
 def _rejection(r: Rejection) -> dict:
     """A rejection as data: its code and details (the shell's catalogue adds the words)."""
     return {"post_number": r.post_number, "code": r.code, "player": r.player, "at": iso(r.at),
-            "details": dict(r.details)}
+            "details": dict(r.params)}
 
 
 def _nomination(state: GameState, n: Nomination, current: bool) -> dict:

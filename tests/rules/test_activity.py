@@ -105,7 +105,7 @@ def test_a_player_asks_for_the_count_at_most_once_every_ten_minutes():
     assert count.key == f"asked:{(dawn + H).strftime('%Y-%m-%dT%H:%M:%SZ')}"
     told.thread("Brianna", "/vc", dawn + H + 5 * timedelta(minutes=1))
     assert rejected(told) == ["vc_too_soon"]
-    assert told.rejected[0].details == {"at": dawn + H, "next": dawn + H + 10 * timedelta(
+    assert told.rejected[0].params == {"at": dawn + H, "next": dawn + H + 10 * timedelta(
         minutes=1)}
     asked = told.pm("Cameron", "/vc", dawn + H + 10 * timedelta(minutes=1))  # by PM too
     assert [n.count for n in asked] == [COUNT] and rejected(told) == []

@@ -312,7 +312,7 @@ def test_klutz_has_six_hours_and_a_cultist_choice_ends_the_game():
     told, day = day_one(_game("klutz", "empath", "soldier", "poisoner", "imp", "monk", "pixie"))
     told.st("!kill Alex --yes", day + H)
     told.thread("Alex", "/choose Derek", day + 8 * H)
-    assert rejected(told) == ["klutz_late"] and told.rejected[0].details == {"hours": 6}
+    assert rejected(told) == ["klutz_late"] and told.rejected[0].params == {"hours": 6}
     told, day = day_one(_game("klutz", "empath", "soldier", "poisoner", "imp", "monk", "pixie"))
     told.st("!kill Alex --yes", day + H)
     told.thread("Alex", "/choose Derek", day + 2 * H)

@@ -60,7 +60,7 @@ def test_fiddler_the_demon_is_told_and_chooses_at_night():
     assert says(chosen.view["choice"], "choice.players", players=("Alex",))
     talk.pm("Alex", "/fiddle Fatima", START + H)
     (refused,) = talk.rejected
-    assert refused.code == "help_not_yours" and refused.details["verb"] == "fiddle"
+    assert refused.code == "help_not_yours" and refused.params["verb"] == "fiddle"
 
 
 def test_fiddler_demon_chooses_at_night_and_the_sheet_checks_the_alignment():
@@ -88,7 +88,7 @@ def test_fiddler_vote_in_the_thread_decides_who_wins_once_confirmed():
     talk.thread("Cameron", "/fiddle Alex", dawn + 3 * H)  # the latest counts
     talk.thread("Derek", "/fiddle Gus", dawn + 3 * H)
     (refused,) = talk.rejected
-    assert refused.code == "fiddle_between" and refused.details["players"] == ("Fatima", "Alex")
+    assert refused.code == "fiddle_between" and refused.params["players"] == ("Fatima", "Alex")
     talk.thread("Fatima", "/fiddle Fatima", dawn + 4 * H)
     ended, win = _fiddle_ended(talk.tick(dawn + H + FIDDLE_VOTE))
     assert ended.view["counts"] == (("Fatima", 1), ("Alex", 2))

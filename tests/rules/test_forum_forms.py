@@ -20,7 +20,7 @@ ROSTER = Roster(("Alex", "Bob", "Hiraki", "Blott", "Accalia", "Alice", "Saoirse"
 def read(text, open_nominees=("Bob",), forms="forum"):
     parsed = parse_post(text, ROSTER, open_nominees, ("nightingale",), forms=forms, bot="modbot")
     return ([(type(a).__name__, getattr(a, "nominee", None), getattr(a, "value", None))
-             for a in parsed.actions], [(r.code, r.soft) for r in parsed.rejections])
+             for a in parsed.actions], [(r.code, r.params.get("soft", False)) for r in parsed.rejections])
 
 
 @pytest.mark.parametrize(("text", "actions"), [
@@ -85,11 +85,11 @@ def test_a_look_alike_vote_is_a_soft_rejection_and_a_forum_form_counts():
     told.thread("Alex", "/nominate Derek\nA nomination.", nominations + M)
     told.thread("Brianna", "vtoe Derek\nhmm", nominations + 2 * M)
     (soft,) = told.rejected
-    assert soft.code == "misspelt_vote" and soft.details["soft"]
-    assert soft.details["candidates"] == ["Derek"]
+    assert soft.code == "misspelt_vote" and soft.params["soft"]
+    assert soft.params["candidates"] == ["Derek"]
     told.thread("Brianna", "vote Zed\nhmm", nominations + 10 * M)
-    assert [(r.code, r.details.get("soft")) for r in told.rejected] == [("vote_names_nobody", True)]
+    assert [(r.code, r.params.get("soft")) for r in told.rejected] == [("vote_names_nobody", True)]
     told.thread("Brianna", "/vote Zed\nhmm", nominations + 11 * M)
-    assert [(r.code, r.details.get("soft")) for r in told.rejected] == [("unknown_player", None)]
+    assert [(r.code, r.params.get("soft")) for r in told.rejected] == [("unknown_player", None)]
     told.thread("Cameron", "I think it is Derek. VOTE: Derek", nominations + 71 * M)
     assert "Cameron" in told.state.today.nomination_of("Derek").cast

@@ -49,7 +49,7 @@ def test_a_late_choice_is_refused_with_the_deadline_and_changes_nothing(night1):
     night1.pm("Derek", "/choose Alex", START + H)
     night1.pm("Derek", "/choose Cameron", NIGHT1_LOCK + timedelta(minutes=5))
     (refused,) = night1.rejected
-    assert refused.code == "night_locked" and refused.details == {"night": 1,
+    assert refused.code == "night_locked" and refused.params == {"night": 1,
                                                                   "deadline": NIGHT1_LOCK}
     assert night1.state.night.choice_of("Derek").players == ("Alex",)
 
@@ -75,7 +75,7 @@ def test_choices_follow_the_spec_characters_and_teams():
     told.tick(START)
     told.pm("Brianna", "/choose Alex as Vortox", START + H)
     (refused,) = told.rejected
-    assert refused.code == "choice_team" and refused.details["chosen"] == "Vortox"
+    assert refused.code == "choice_team" and refused.params["chosen"] == "Vortox"
     choice = _choice(told.pm("Brianna", "/choose Alex as Oracle", START + H), "Brianna")
     assert says(choice, "choice.players_as", players=("Alex",), character="Oracle")
     choice = _choice(told.pm("Alex", "/choose Snake Charmer", START + H), "Alex")
@@ -197,7 +197,7 @@ def test_a_once_per_game_ability_is_refused_the_second_time():
     night2 = _to_night2(told)
     told.pm("Cameron", "/choose Alex, Brianna", night2 + H)
     (refused,) = told.rejected
-    assert refused.code == "once_used" and refused.details == {"night": 1}
+    assert refused.code == "once_used" and refused.params == {"night": 1}
 
 
 def test_night_commands_from_the_storyteller_are_refused_outside_a_night():

@@ -83,11 +83,11 @@ def test_barber_swap_is_the_demons_and_takes_two_players():
     at = dawn + 14 * H
     talk.pm("Brianna", "/swap Cameron Derek", at)
     (refused,) = talk.rejected
-    assert refused.code == "help_not_yours" and refused.details["verb"] == "swap"
+    assert refused.code == "help_not_yours" and refused.params["verb"] == "swap"
     talk.pm("Ellen", "/swap Cameron", at)
     (refused,) = talk.rejected
-    assert refused.code == "help_count" and (refused.details["wanted"],
-                                             refused.details["given"]) == (2, 1)
+    assert refused.code == "help_count" and (refused.params["wanted"],
+                                             refused.params["given"]) == (2, 1)
     (accepted,) = for_player(talk.pm("Ellen", "/swap Cameron Derek", at), "Ellen",
                              "night_choice")
     assert accepted.view["helps"] == "barber"
@@ -169,7 +169,7 @@ def test_lilmonsta_minions_are_told_and_only_minions_babysit():
     assert {"player": "Gus", "team": "minion", "is_marionette": False} in roles["Derek"]["cultists"]
     talk.pm("Alex", "/babysit Alex", START + H)
     (refused,) = talk.rejected
-    assert refused.code == "help_not_yours" and refused.details["verb"] == "babysit"
+    assert refused.code == "help_not_yours" and refused.params["verb"] == "babysit"
 
 
 def test_lilmonsta_setup_deals_one_more_minion_and_no_demon():

@@ -98,7 +98,7 @@ def test_unvote_forms():
     assert g.codes() == ["nothing_to_withdraw"]
     g.post("Ellen", "/unvote Cameron", 6)
     assert g.codes() == ["nothing_to_withdraw", "nothing_to_withdraw_on"]  # named, as a code's value
-    assert [r.details for rs in g.run.rejections.values() for r in rs][-1] == {"nominee": "Cameron"}
+    assert [r.params for rs in g.run.rejections.values() for r in rs][-1] == {"nominee": "Cameron"}
 
 
 def test_storyteller_and_bot_posts_are_not_player_actions():
@@ -170,7 +170,7 @@ def test_parse_rejections_reach_the_player_with_candidates():
     g = Game(("Alex", "Albert", "Brianna", "Cameron", "Derek"))
     g.post("Brianna", "/nominate Al")
     (rejection,) = g.run.rejections[1]
-    assert rejection.code == "ambiguous" and rejection.details["candidates"] == ["Alex", "Albert"]
+    assert rejection.code == "ambiguous" and rejection.params["candidates"] == ["Alex", "Albert"]
 
 
 def test_phase_times_come_from_posts_not_from_reading_time():

@@ -154,7 +154,7 @@ def test_seed_000_huntsman_chooses_once_and_turns_the_damsel_into_a_townsfolk():
     talk.st("!endday --yes", talk.state.phase_ends_at - H)
     talk.pm("Alex", "/choose Brianna", talk.state.phase_ends_at - 20 * H)
     (refused,) = talk.rejected
-    assert refused.code == "once_used" and refused.details == {"night": 1}
+    assert refused.code == "once_used" and refused.params == {"night": 1}
 
 
 def test_seed_000_damsel_minions_learn_it_is_in_play():

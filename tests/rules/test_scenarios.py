@@ -410,7 +410,7 @@ def _boomdandy():
     assert boom.view["survivors"] == ("Alex", "Ellen", "Fatima")
     talk.thread("Gus", "/point Alex", day + 2 * H + timedelta(minutes=1))
     (refused,) = talk.rejected
-    assert refused.code == "not_pointing" and refused.details["players"] == ("Alex", "Ellen", "Fatima")
+    assert refused.code == "not_pointing" and refused.params["players"] == ("Alex", "Ellen", "Fatima")
     talk.thread("Alex", "/point Ellen", day + 2 * H + timedelta(minutes=2))
     talk.thread("Fatima", "/point Ellen", day + 2 * H + timedelta(minutes=3))
     said = talk.tick(day + 2 * H + timedelta(minutes=11))

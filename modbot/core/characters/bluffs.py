@@ -15,8 +15,9 @@ from datetime import datetime
 
 from ..deciding.rules import reject
 from ..feature import Feature
-from ..reading.commands import Command, _Bad, _one_name
+from ..reading.commands import Command, _one_name
 from ..state.model import GameState
+from ..state.rejection import Refused
 from ..wording import say
 
 
@@ -40,7 +41,7 @@ def _words(words, roster) -> StBluffs:
         demon = _one_name(who.split(), roster)
     names = [n.strip() for n in text.split(",") if n.strip()]
     if not names:
-        raise _Bad("bluffs_list")
+        raise Refused("bluffs_list")
     return StBluffs(tuple(names), demon)
 
 

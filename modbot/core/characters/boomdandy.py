@@ -16,12 +16,13 @@ from datetime import datetime, timedelta
 
 from ..deciding.rules import reject
 from ..feature import Feature, Timer, to_storytellers, to_thread
-from ..reading.commands import Command, _Bad, _name
+from ..reading.commands import Command, _name
 from ..state.actions import Context, Point
 from ..state.events import Event, PlayerDied
 from ..state.grimoire import is_malfunctioning, true_character
 from ..state.model import GameState, iso
 from ..state.public_model import Countdown
+from ..state.rejection import Refused
 from ..wording import say
 
 COUNTDOWN = timedelta(minutes=10)
@@ -92,7 +93,7 @@ def _boom_words(words, roster):
         name, words = _name(words, roster)
         names.append(name)
     if len(set(names)) != 3:
-        raise _Bad("boom_three")
+        raise Refused("boom_three")
     return StBoom(tuple(names))
 
 

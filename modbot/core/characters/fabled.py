@@ -24,13 +24,14 @@ from datetime import datetime, timedelta
 
 from ..deciding.rules import reject
 from ..feature import Feature, Timer, to_thread
-from ..reading.commands import Command, _Bad, _name
+from ..reading.commands import Command, _name
 from ..state.actions import Context, Fiddle
 from ..state.grimoire import alignment_of, players_of_team
 from ..state.model import GameState, iso
 from ..state.night_model import SheetEntry
 from ..state.private_events import night_of
 from ..state.public_model import FiddleVote
+from ..state.rejection import Refused
 from ..wording import say
 from .wins import WinDetected
 
@@ -139,7 +140,7 @@ def resolve(state: GameState, at: datetime) -> list:
 
 def _used_words(words, _roster):
     if len(words) != 1:
-        raise _Bad("used_fabled")
+        raise Refused("used_fabled")
     return StUsed(words[0].casefold().replace("'", ""))
 
 
@@ -147,7 +148,7 @@ def _fiddle_words(words, roster):
     first, rest = _name(words, roster)
     second, rest = _name(rest, roster)
     if rest:
-        raise _Bad("unexpected", text=" ".join(rest))
+        raise Refused("unexpected", text=" ".join(rest))
     return StFiddle((first, second))
 
 

@@ -62,7 +62,7 @@ def refusal(state: GameState, action, ctx: Context) -> Rejection | None:
 
 
 def reject(ctx: Context, code: str, **details) -> Rejection:
-    return Rejection(code, ctx.author, ctx.at, ctx.post_number, details)
+    return Rejection(code, details, ctx.author, ctx.at, ctx.post_number)
 
 
 def _wrong_phase(state: GameState, ctx: Context, what: Say) -> Rejection:

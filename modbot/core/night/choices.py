@@ -59,12 +59,12 @@ class FreeAction:
 @dataclass(frozen=True, slots=True)
 class PrivateParse:
     actions: tuple = ()
-    errors: tuple[tuple[str, str, dict], ...] = ()  # (code, line, details)
+    errors: tuple[Rejection, ...] = ()  # not yet placed: whose, when
 
 
 def parse_private(raw: str, roster: Roster, script: Script | None) -> PrivateParse:
     actions: list[Pass | Help | FreeAction | Choose] = []
-    errors: list[tuple[str, str, dict]] = []  # (code, line, details)
+    errors: list[Rejection] = []
     for line in countable_text(raw).split("\n"):
         match = _COMMAND.match(line.strip())
         if not match:
@@ -82,7 +82,7 @@ def parse_private(raw: str, roster: Roster, script: Script | None) -> PrivatePar
             if rest:
                 actions.append(FreeAction(rest[:500]))
             else:
-                errors.append(("empty_action", line, {}))
+                errors.append(Rejection("empty_action", {"text": line}))
         else:
             parsed = _choose(rest, roster, script)
             if isinstance(parsed, Choose):
@@ -92,13 +92,13 @@ def parse_private(raw: str, roster: Roster, script: Script | None) -> PrivatePar
     return PrivateParse(tuple(actions), tuple(errors))
 
 
-def _choose(text: str, roster: Roster, script: Script | None):
+def _choose(text: str, roster: Roster, script: Script | None) -> Choose | Rejection:
     character = None
     split = _AS.match(text)
     if split:
         found = script.find(split.group(2)) if script else None
         if found is None:
-            return ("unknown_character", text, {"text": split.group(2)})
+            return Rejection("unknown_character", {"text": split.group(2)})
         character, text = found.id, split.group(1)
     elif script is not None and roster.resolve_exact(text) is None and \
             (named := script.find(text)) is not None:
@@ -110,9 +110,9 @@ def _choose(text: str, roster: Roster, script: Script | None):
             players.append(resolved)
         elif isinstance(resolved, Ambiguous):
             candidates = tuple(resolved.candidates)
-            return ("ambiguous", text, {"text": token, "candidates": candidates})
+            return Rejection("ambiguous", {"text": token, "candidates": candidates})
         else:
-            return ("unknown_player", text, {"text": token, "suggest": suggestion(resolved)})
+            return Rejection("unknown_player", {"text": token, "suggest": suggestion(resolved)})
     return Choose(tuple(players), character)
 
 

@@ -19,13 +19,14 @@ from ..characters.effects import lleech_survives
 from ..deciding.rules import reject
 from ..deciding.staff import grimoire_rule, next_phase_rule
 from ..feature import Feature, unchanged
-from ..reading.commands import Command, _Bad, _name, _no_arguments, _one_name
+from ..reading.commands import Command, _name, _no_arguments, _one_name
 from ..setup.composition import problems, propose
 from ..setup.dice import Dice
 from ..state.events import Event
 from ..state.ids import HELLS_LIBRARIAN
 from ..state.model import GameState, Phase, iso
 from ..state.private_events import AnswerSent, CharactersDealt, NightApproved, NightSheetEdited, night_of
+from ..state.rejection import Refused
 from ..state.staff_actions import StGrimoire, StNextPhase
 from ..state.staff_events import GrimoireChanged, PhaseExtended
 from ..wording import Say, say
@@ -129,7 +130,7 @@ def _text(words: list[str]) -> str:
 def _result(words, roster):
     name, rest = _name(words, roster)
     if not rest:
-        raise _Bad("result_text")
+        raise Refused("result_text")
     text = _text(rest)
     return StSheetEdit("result", name, "" if text.lower() == "none" else text)
 
@@ -137,14 +138,14 @@ def _result(words, roster):
 def _tell(words, roster):
     name, rest = _name(words, roster)
     if not _text(rest):
-        raise _Bad("tell_text")
+        raise Refused("tell_text")
     return StSheetEdit("tell", name, _text(rest))
 
 
 def _answer(words, roster):
     name, rest = _name(words, roster)
     if not _text(rest):
-        raise _Bad("answer_text")
+        raise Refused("answer_text")
     return StAnswer(name, _text(rest))
 
 
@@ -157,26 +158,26 @@ def _player_edit(field: str):
 def _setup_words(words, _roster):
     mode = words[0].lower() if words else "check"
     if len(words) > 1 or mode not in ("check", "propose", "accept"):
-        raise _Bad("setup_form")
+        raise Refused("setup_form")
     return StSetupCheck(mode)
 
 
 def _effect_off(words, _roster):
     if len(words) != 2 or not words[0].isdigit() or words[1].lower() != "off":
-        raise _Bad("effect_form")
+        raise Refused("effect_form")
     return StSheetEdit("noeffect", None, words[0])
 
 
 def _silence(words, _roster):
     if [w.lower() for w in words] not in (["on"], ["off"]):
-        raise _Bad("silence_form")
+        raise Refused("silence_form")
     return StSilence(words[0].lower() == "on")
 
 
 def _thinks(words, roster):
     name, rest = _name(words, roster)
     if not rest:
-        raise _Bad("character_missing")
+        raise Refused("character_missing")
     return StGrimoire(name, "thinks", " ".join(rest))
 
 

@@ -58,8 +58,7 @@ def handle_private(state: GameState, author: str, at: datetime, post_number: int
 def _own_channel(state, author, at, post_number, raw, apply, decide) -> PrivateOutcome:
     parsed = parse_private(raw, state.setup.roster, state.setup.script)
     ctx = Context(author, at, post_number)
-    rejections = [Rejection(code, author, at, post_number, {"text": line, **details})
-                  for code, line, details in parsed.errors]
+    rejections = [r.placed(author, at, post_number) for r in parsed.errors]
     events = []
     for action in parsed.actions:
         decided = decide(state, action, ctx)

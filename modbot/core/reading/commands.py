@@ -4,7 +4,8 @@ Each `Command` holds a command's usage, a one-line description, an example and i
 parser; this module declares the core's commands, and other features declare theirs the same
 way. The registry gathers them into one table, from which `command_line.py` parses posts and
 `!help` is generated, so the help can never drift from what is accepted. An argument parser
-raises `_Bad` with what is wrong; `command_line.py` turns it into a `CommandError`.
+raises `Refused` with what is wrong (a code of the catalogue's `command` table);
+`command_line.py` answers the line with its `Rejection`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from ..feature import Feature
 from ..state.actions import NO, YES
 from ..state.names import Ambiguous, Roster
+from ..state.rejection import Refused
 from ..state.staff_actions import (
     StAlias,
     StCancelNomination,
@@ -88,21 +90,6 @@ class CommandLine:
     confirmed: bool = False  # `--yes` given
 
 
-@dataclass(frozen=True, slots=True)
-class CommandError:
-    line: str
-    message: Say
-
-
-class _Bad(ValueError):
-    """A command's arguments are wrong: what to tell the Storyteller, as a message code of
-    the catalogue's `command` table and its parameters."""
-
-    def __init__(self, code: str, **params) -> None:
-        super().__init__(code)
-        self.said = say(f"command.{code}", **params)
-
-
 @dataclass(frozen=True)
 class Command:
     name: str
@@ -119,21 +106,21 @@ def _name(words: list[str], roster: Roster) -> tuple[str, list[str]]:
         if exact is not None:
             return exact, words[count:]
     if not words:
-        raise _Bad("name_missing")
+        raise Refused("name_missing")
     found = roster.resolve(words[0])
     if isinstance(found, str):
         return found, words[1:]
     if isinstance(found, Ambiguous):
-        raise _Bad("ambiguous", text=words[0], candidates=found.candidates)
+        raise Refused("ambiguous", text=words[0], candidates=found.candidates)
     suggestions = getattr(found, "suggestions", ())
-    raise _Bad("unknown_player", text=words[0],
+    raise Refused("unknown_player", text=words[0],
                suggest=say("hint.did_you_mean", names=suggestions) if suggestions else "")
 
 
 def _one_name(words, roster) -> str:
     name, rest = _name(words, roster)
     if rest:
-        raise _Bad("unexpected", text=" ".join(rest))
+        raise Refused("unexpected", text=" ".join(rest))
     return name
 
 
@@ -144,7 +131,7 @@ def _kill(words, roster):
 
 def _ghostvote(words, roster):
     if not words or words[-1].lower() not in ("give", "take"):
-        raise _Bad("give_or_take")
+        raise Refused("give_or_take")
     return StGhostVote(_one_name(words[:-1], roster), words[-1].lower() == "give")
 
 
@@ -166,21 +153,21 @@ def _cancel(words, roster):
 def _extend(words, _roster):
     match = _DURATION.match("".join(words)) if words else None
     if not match or not any(match.groups()):
-        raise _Bad("duration")
+        raise Refused("duration")
     days, hours, minutes = (int(g or 0) for g in match.groups())
     return StExtend(days * 1440 + hours * 60 + minutes)
 
 
 def _phase(words, _roster):
     if [w.lower() for w in words] != ["next"]:
-        raise _Bad("phase_next")
+        raise Refused("phase_next")
     return StNextPhase()
 
 
 def _no_arguments(action):
     def build(words, _roster):
         if words:
-            raise _Bad("unexpected", text=" ".join(words))
+            raise Refused("unexpected", text=" ".join(words))
         return action
     return build
 
@@ -189,13 +176,13 @@ def _endvoting(words, _roster):
     if not words:
         return StEndVoting()
     if words[0].lower() != "force":
-        raise _Bad("endvoting")
+        raise Refused("endvoting")
     return StEndVoting(True, " ".join(words[1:]))
 
 
 def _log(words, _roster):
     if len(words) > 1 or (words and not words[0].isdigit()):
-        raise _Bad("log_count")
+        raise Refused("log_count")
     return Log(min(int(words[0]) if words else 20, 200))
 
 
@@ -204,13 +191,13 @@ def _grimoire_field(field: str, value_name: str | None = None, choices=None):
         name, rest = _name(words, roster)
         if value_name is None:
             if rest:
-                raise _Bad("unexpected", text=" ".join(rest))
+                raise Refused("unexpected", text=" ".join(rest))
             return StGrimoire(name, field, True)
         if not rest:
-            raise _Bad("value_missing", name=value_name)
+            raise Refused("value_missing", name=value_name)
         value = " ".join(rest)
         if choices and value.lower() not in choices:
-            raise _Bad("one_of", choices=" or ".join(choices))
+            raise Refused("one_of", choices=" or ".join(choices))
         return StGrimoire(name, field, value.lower() if choices else value)
     return build
 
@@ -223,20 +210,20 @@ def _win(words, _roster):
     """`!win TEAM [reason]`: good or evil, or the script's words for them (checked against
     the script when the command is decided: staff.py)."""
     if not words:
-        raise _Bad("good_or_evil")
+        raise Refused("good_or_evil")
     return StWin(words[0].lower(), " ".join(words[1:]))
 
 
 def _voter_on(words, roster, with_value: bool):
     lowered = [w.lower() for w in words]
     if "on" not in lowered:
-        raise _Bad("voter_value_on" if with_value else "voter_on")
+        raise Refused("voter_value_on" if with_value else "voter_on")
     split = lowered.index("on")
     voter_words, nominee = words[:split], _one_name(words[split + 1:], roster)
     if not with_value:
         return _one_name(voter_words, roster), nominee, None
     if not voter_words or voter_words[-1].lower() not in _VALUES:
-        raise _Bad("yes_or_no")
+        raise Refused("yes_or_no")
     return _one_name(voter_words[:-1], roster), nominee, _VALUES[voter_words[-1].lower()]
 
 
@@ -257,7 +244,7 @@ def _unlock(words, roster):
 def _alias(words, roster):
     name, rest = _name(words, roster)
     if not rest:
-        raise _Bad("new_name_missing")
+        raise Refused("new_name_missing")
     return StAlias(name, " ".join(rest))
 
 
@@ -272,7 +259,7 @@ def _seat(words, roster):
 def _sub(words, roster):
     old, rest = _name(words, roster)
     if len(rest) != 1:
-        raise _Bad("sub_new_player")
+        raise Refused("sub_new_player")
     return StSub(old, rest[0].lstrip("@"))
 
 
@@ -283,14 +270,14 @@ def _undo(words, _roster):
     by_id = value.startswith("id:")
     number = value.removeprefix("id:").lstrip("#")
     if not number.isdigit():
-        raise _Bad("undo_number")
+        raise Refused("undo_number")
     return Undo(int(number), by_id)
 
 
 def _accept(words, _roster):
     value = words[0].lower().removeprefix("id:").lstrip("#") if len(words) == 1 else ""
     if not value.isdigit():
-        raise _Bad("accept_id")
+        raise Refused("accept_id")
     return Accept(int(value))
 
 

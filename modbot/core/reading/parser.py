@@ -2,7 +2,7 @@
 
 Like python-chess's `parse_san`, parsing happens in the context of the game: names resolve
 against the roster, and a bare "yes" only means something when exactly one nomination is open.
-Every command either becomes an action with canonical names or a `ParseRejection` (unknown,
+Every command either becomes an action with canonical names or a `Rejection` (unknown,
 ambiguous, missing target, ...). Nothing is guessed and nothing raises.
 
 Steps: `countable_text` drops quotes, code, strikethrough and comments; `[vote]X[/vote]` and

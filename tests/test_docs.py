@@ -86,7 +86,7 @@ def test_every_thread_command_in_the_player_guide_is_understood():
 def test_every_private_command_in_the_player_guide_is_understood():
     """The night-choice table of the player guide, read by the grimoire PM's grammar: each form
     is an action, never an error (`/action` with a request, as the table says)."""
-    from modbot.core.night.choices import parse_private
+    from modbot.core.reading.night_forms import parse_private
     script = load_script("botf")
     forms = _table_commands("players.md", "## By private message")
     assert len(forms) >= 9

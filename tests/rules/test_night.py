@@ -278,7 +278,7 @@ def test_a_bare_result_for_a_counting_character_is_its_sentence_and_words_pass_a
 def test_night_choices_are_rules_of_the_registry():
     """Issue 39: a night command is decided by the registry's rule for it (after its refusals
     for anyone not seated and for a game that is over), as a thread action is."""
-    from modbot.core.characters.helpers import Help
-    from modbot.core.night.choices import Choose, FreeAction, Pass, decide_choice
+    from modbot.core.night.choices import decide_choice
     from modbot.core.registry import RULES
+    from modbot.core.state.night_actions import Choose, FreeAction, Help, Pass
     assert all(RULES[kind] is decide_choice for kind in (Choose, Pass, FreeAction, Help))

@@ -8,7 +8,7 @@ false answer with `!result` and mark the power spent with `!used NAME`.
 
 The Fiddler: "once per game, at night, the Demon secretly chooses a player of an opposing
 alignment; all players then vote which of these two wins the game." The Demon's `/fiddle X`
-(night_help.py) is shown on the night sheet, checked against the true alignments, with the
+(characters/helpers.py) is shown on the night sheet, checked against the true alignments, with the
 command that opens the vote: `!fiddle DEMON X` announces the two players in the thread (never
 which is the Demon) and every player (dead ones too; not travellers) posts `/fiddle NAME`, the
 latest counting, for `FIDDLE_VOTE`. At the end the counts are posted and the Storytellers are

@@ -16,30 +16,16 @@ count of players and that travellers are not chosen.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..deciding.rules import reject
 from ..feature import Feature
 from ..state.actions import Context
-from ..state.ids import BARBER, FIDDLER, LIL_MONSTA
 from ..state.model import GameState
+from ..state.night_actions import HELPED, Help
 from ..state.night_model import NightChoice
 from ..state.private_events import NightChoiceMade
 from ..wording import say
 
-HELPED = {"swap": (BARBER, "demon", 2), "babysit": (LIL_MONSTA, "minion", 1),
-          "fiddle": (FIDDLER, "demon", 1)}
 WHO = {"swap": "helper.swap", "babysit": "helper.babysit", "fiddle": "helper.fiddle"}  # codes
-
-
-@dataclass(frozen=True, slots=True)
-class Help:
-    verb: str  # swap | babysit
-    players: tuple[str, ...]
-
-    @property
-    def step(self) -> str:
-        return HELPED[self.verb][0]
 
 
 def decide_help(state: GameState, action: Help, ctx: Context, character, night: int):
@@ -61,4 +47,4 @@ def decide_help(state: GameState, action: Help, ctx: Context, character, night: 
 
 FEATURE = Feature("night help")
 
-__all__ = ["HELPED", "Help", "decide_help"]
+__all__ = ["decide_help"]

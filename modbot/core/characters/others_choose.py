@@ -1,7 +1,7 @@
 """Theory of operation: the night sheet's steps for abilities other players choose for.
 
 `barber_swap` runs at the Barber's step when the Barber died today or tonight: the Demon's standing
-`/swap A B` (night_help.py) becomes two proposed character changes, each player told their new
+`/swap A B` (characters/helpers.py) becomes two proposed character changes, each player told their new
 character at dawn. The swap is of characters only: alignments stay, and a Drunk-like player's
 belief (`thinks`) moves with the character. Nothing happens if the Barber is malfunctioning,
 if the Demon sent no swap, or if it names another Demon; the sheet says which.

@@ -1,10 +1,8 @@
 """Theory of operation: night choices sent by private message, checked against the spec.
 
-A player's PM to the bot is read line by line (quotes and code do not count): `/choose X`,
-`/choose X Y`, `/choose X as CHARACTER`, `/choose CHARACTER`, `/pass`, `/action TEXT` for
-an ability the Storyteller judges, and `/swap A B`, `/babysit X` for another's ability
-(night_help.py). `parse_private` resolves names exactly as the thread does
-(never guessing) and characters against the game's script.
+A player's PM to the bot is read by the night grammar (reading/night_forms.py) into
+`/choose`, `/pass`, `/action` and the choices made for another's ability (`/swap`,
+`/babysit`, `/fiddle`: characters/helpers.py decides those).
 
 `decide_choice`, the rule the registry runs for each of these actions (`FEATURE`), checks a
 choice against the acting character's `ActionSpec` (what the player
@@ -16,110 +14,21 @@ dawn) are instants derived from the phase's end, so a pause or an extension move
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from ..characters.helpers import HELPED, Help, decide_help
+from ..characters.helpers import decide_help
 from ..deciding.rules import Rejection, reject
 from ..feature import Feature
-from ..reading.textclean import countable_text
 from ..state.actions import Context
 from ..state.grimoire import acting_character, keeps_ability
 from ..state.model import GameState, Phase
-from ..state.names import Ambiguous, Roster
+from ..state.night_actions import Choose, FreeAction, Help, Pass
 from ..state.night_model import NightChoice
 from ..state.private_events import DayAbilityRequested, NightChoiceMade, night_of
-from ..state.script import Script
 from ..wording import Say, say
 
 APPROVAL_REMINDER = timedelta(hours=1)
-_COMMAND = re.compile(r"^[*_\s]*/(choose|pass|action|swap|babysit|fiddle)\b[*_]*\s*(.*)$", re.I)
-_AS = re.compile(r"^(.*)\s+as\s+(.+)$", re.I)  # the last " as " splits players from a character
-_SEPARATORS = re.compile(r"\s*(?:,|&|\band\b|\s)\s*", re.I)
 
-
-
-@dataclass(frozen=True, slots=True)
-class Choose:
-    players: tuple[str, ...] = ()
-    character: str | None = None  # an id
-
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class FreeAction:
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class PrivateParse:
-    actions: tuple = ()
-    errors: tuple[Rejection, ...] = ()  # not yet placed: whose, when
-
-
-def parse_private(raw: str, roster: Roster, script: Script | None) -> PrivateParse:
-    actions: list[Pass | Help | FreeAction | Choose] = []
-    errors: list[Rejection] = []
-    for line in countable_text(raw).split("\n"):
-        match = _COMMAND.match(line.strip())
-        if not match:
-            continue
-        verb, rest = match.group(1).lower(), match.group(2).strip().strip("*_").strip()
-        if verb == "pass":
-            actions.append(Pass())
-        elif verb in HELPED:
-            parsed = _choose(rest, roster, None)
-            if isinstance(parsed, Choose):
-                actions.append(Help(verb, parsed.players))
-            else:
-                errors.append(parsed)
-        elif verb == "action":
-            if rest:
-                actions.append(FreeAction(rest[:500]))
-            else:
-                errors.append(Rejection("empty_action", {"text": line}))
-        else:
-            parsed = _choose(rest, roster, script)
-            if isinstance(parsed, Choose):
-                actions.append(parsed)
-            else:
-                errors.append(parsed)
-    return PrivateParse(tuple(actions), tuple(errors))
-
-
-def _choose(text: str, roster: Roster, script: Script | None) -> Choose | Rejection:
-    character = None
-    split = _AS.match(text)
-    if split:
-        found = script.find(split.group(2)) if script else None
-        if found is None:
-            return Rejection("unknown_character", {"text": split.group(2)})
-        character, text = found.id, split.group(1)
-    elif script is not None and roster.resolve_exact(text) is None and \
-            (named := script.find(text)) is not None:
-        return Choose((), named.id)
-    players = []
-    for token in (t for t in _SEPARATORS.split(text) if t):
-        resolved = roster.resolve(token)
-        if isinstance(resolved, str):
-            players.append(resolved)
-        elif isinstance(resolved, Ambiguous):
-            candidates = tuple(resolved.candidates)
-            return Rejection("ambiguous", {"text": token, "candidates": candidates})
-        else:
-            return Rejection("unknown_player", {"text": token, "suggest": suggestion(resolved)})
-    return Choose(tuple(players), character)
-
-
-def suggestion(unknown) -> Say | str:
-    """" (did you mean A or B?)" for a name close to seated players' ones, else nothing."""
-    found = getattr(unknown, "suggestions", ())
-    return say("hint.did_you_mean", names=found) if found else ""
 
 
 # -- deciding ---------------------------------------------------------------------------------
@@ -256,13 +165,8 @@ FEATURE = Feature("night choices", rules={Choose: decide_choice, Pass: decide_ch
 
 __all__ = [
     "APPROVAL_REMINDER",
-    "Choose",
-    "FreeAction",
-    "Pass",
     "decide_choice",
     "lock_at",
     "owes_choice",
-    "parse_private",
-    "suggestion",
     "used_on",
 ]

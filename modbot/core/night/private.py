@@ -20,13 +20,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..deciding.rules import Rejection
+from ..reading.night_forms import parse_private
 from ..reading.textclean import countable_text
 from ..state.actions import Context
 from ..state.model import GameState
 from ..state.night_model import WhisperFlag
 from ..state.private_events import WhisperPmCounted, WhisperPmFlagged
 from ..wording import Say, say
-from .choices import parse_private
 
 NEIGHBOUR_WORDS = 10
 

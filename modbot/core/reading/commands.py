@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..feature import Feature
-from ..state.actions import NO, YES
+from ..state.actions import NO, YES, VoteValue
 from ..state.names import Ambiguous, Roster
 from ..state.rejection import Refused
 from ..state.staff_actions import (
@@ -90,13 +90,16 @@ class CommandLine:
     confirmed: bool = False  # `--yes` given
 
 
+Builder = Callable[[list[str], Roster], object]  # a command's words into its action
+
+
 @dataclass(frozen=True)
 class Command:
     name: str
     usage: str  # the syntax, as the Storytellers type it
     summary: Say  # what it does (the catalogue's `help` table)
     example: str
-    build: Callable[[list[str], Roster], object]
+    build: Builder
 
 
 def _name(words: list[str], roster: Roster) -> tuple[str, list[str]]:
@@ -117,40 +120,40 @@ def _name(words: list[str], roster: Roster) -> tuple[str, list[str]]:
                suggest=say("hint.did_you_mean", names=suggestions) if suggestions else "")
 
 
-def _one_name(words, roster) -> str:
+def _one_name(words: list[str], roster: Roster) -> str:
     name, rest = _name(words, roster)
     if rest:
         raise Refused("unexpected", text=" ".join(rest))
     return name
 
 
-def _kill(words, roster):
+def _kill(words: list[str], roster: Roster) -> StKill:
     name, rest = _name(words, roster)
     return StKill(name, " ".join(rest))
 
 
-def _ghostvote(words, roster):
+def _ghostvote(words: list[str], roster: Roster) -> StGhostVote:
     if not words or words[-1].lower() not in ("give", "take"):
         raise Refused("give_or_take")
     return StGhostVote(_one_name(words[:-1], roster), words[-1].lower() == "give")
 
 
-def _nominate(words, roster):
+def _nominate(words: list[str], roster: Roster) -> StNominate:
     nominator, rest = _name(words, roster)
     return StNominate(nominator, _one_name(rest, roster))
 
 
-def _vote(words, roster):
-    return StVote(*_voter_on(words, roster, True))
+def _vote(words: list[str], roster: Roster) -> StVote:
+    return StVote(*_voter_value_on(words, roster))
 
 
-def _cancel(words, roster):
+def _cancel(words: list[str], roster: Roster) -> StCancelNomination:
     if words and words[0].lower() == "nomination":
         words = words[1:]
     return StCancelNomination(_one_name(words, roster))
 
 
-def _extend(words, _roster):
+def _extend(words: list[str], _roster: Roster) -> StExtend:
     match = _DURATION.match("".join(words)) if words else None
     if not match or not any(match.groups()):
         raise Refused("duration")
@@ -158,21 +161,21 @@ def _extend(words, _roster):
     return StExtend(days * 1440 + hours * 60 + minutes)
 
 
-def _phase(words, _roster):
+def _phase(words: list[str], _roster: Roster) -> StNextPhase:
     if [w.lower() for w in words] != ["next"]:
         raise Refused("phase_next")
     return StNextPhase()
 
 
-def _no_arguments(action):
-    def build(words, _roster):
+def _no_arguments(action: object) -> Builder:
+    def build(words: list[str], _roster: Roster) -> object:
         if words:
             raise Refused("unexpected", text=" ".join(words))
         return action
     return build
 
 
-def _endvoting(words, _roster):
+def _endvoting(words: list[str], _roster: Roster) -> StEndVoting:
     if not words:
         return StEndVoting()
     if words[0].lower() != "force":
@@ -180,14 +183,15 @@ def _endvoting(words, _roster):
     return StEndVoting(True, " ".join(words[1:]))
 
 
-def _log(words, _roster):
+def _log(words: list[str], _roster: Roster) -> Log:
     if len(words) > 1 or (words and not words[0].isdigit()):
         raise Refused("log_count")
     return Log(min(int(words[0]) if words else 20, 200))
 
 
-def _grimoire_field(field: str, value_name: str | None = None, choices=None):
-    def build(words, roster):
+def _grimoire_field(field: str, value_name: str | None = None,
+                    choices: tuple[str, ...] | None = None) -> Builder:
+    def build(words: list[str], roster: Roster) -> StGrimoire:
         name, rest = _name(words, roster)
         if value_name is None:
             if rest:
@@ -202,11 +206,11 @@ def _grimoire_field(field: str, value_name: str | None = None, choices=None):
     return build
 
 
-def _heal(words, roster):
+def _heal(words: list[str], roster: Roster) -> StGrimoire:
     return StGrimoire(_one_name(words, roster), "heal")
 
 
-def _win(words, _roster):
+def _win(words: list[str], _roster: Roster) -> StWin:
     """`!win TEAM [reason]`: good or evil, or the script's words for them (checked against
     the script when the command is decided: staff.py)."""
     if not words:
@@ -214,41 +218,45 @@ def _win(words, _roster):
     return StWin(words[0].lower(), " ".join(words[1:]))
 
 
-def _voter_on(words, roster, with_value: bool):
+def _voter_on(words: list[str], roster: Roster, form: str = "voter_on") -> tuple[list[str], str]:
+    """`VOTER… on NOMINEE`: the voter's words, and the nominee."""
     lowered = [w.lower() for w in words]
     if "on" not in lowered:
-        raise Refused("voter_value_on" if with_value else "voter_on")
+        raise Refused(form)
     split = lowered.index("on")
-    voter_words, nominee = words[:split], _one_name(words[split + 1:], roster)
-    if not with_value:
-        return _one_name(voter_words, roster), nominee, None
+    return words[:split], _one_name(words[split + 1:], roster)
+
+
+def _voter_value_on(words: list[str], roster: Roster) -> tuple[str, str, VoteValue]:
+    """`VOTER yes|no on NOMINEE`."""
+    voter_words, nominee = _voter_on(words, roster, "voter_value_on")
     if not voter_words or voter_words[-1].lower() not in _VALUES:
         raise Refused("yes_or_no")
     return _one_name(voter_words[:-1], roster), nominee, _VALUES[voter_words[-1].lower()]
 
 
-def _setvote(words, roster):
-    return StSetVote(*_voter_on(words, roster, True))
+def _setvote(words: list[str], roster: Roster) -> StSetVote:
+    return StSetVote(*_voter_value_on(words, roster))
 
 
-def _lock(words, roster):
-    voter, nominee, _ = _voter_on(words, roster, False)
-    return StLock(voter, nominee)
+def _lock(words: list[str], roster: Roster) -> StLock:
+    voter_words, nominee = _voter_on(words, roster)
+    return StLock(_one_name(voter_words, roster), nominee)
 
 
-def _unlock(words, roster):
-    voter, nominee, _ = _voter_on(words, roster, False)
-    return StUnlock(voter, nominee)
+def _unlock(words: list[str], roster: Roster) -> StUnlock:
+    voter_words, nominee = _voter_on(words, roster)
+    return StUnlock(_one_name(voter_words, roster), nominee)
 
 
-def _alias(words, roster):
+def _alias(words: list[str], roster: Roster) -> StAlias:
     name, rest = _name(words, roster)
     if not rest:
         raise Refused("new_name_missing")
     return StAlias(name, " ".join(rest))
 
 
-def _seat(words, roster):
+def _seat(words: list[str], roster: Roster) -> StSeat:
     order = []
     while words:
         name, words = _name(words, roster)
@@ -256,14 +264,14 @@ def _seat(words, roster):
     return StSeat(tuple(order))
 
 
-def _sub(words, roster):
+def _sub(words: list[str], roster: Roster) -> StSub:
     old, rest = _name(words, roster)
     if len(rest) != 1:
         raise Refused("sub_new_player")
     return StSub(old, rest[0].lstrip("@"))
 
 
-def _undo(words, _roster):
+def _undo(words: list[str], _roster: Roster) -> Undo:
     """`!undo #22` (or `22`): the thread's post #22; `!undo id:1234`: the forum's id of a post
     or PM (as `!log` shows a PM)."""
     value = words[0].lower() if len(words) == 1 else ""
@@ -274,14 +282,14 @@ def _undo(words, _roster):
     return Undo(int(number), by_id)
 
 
-def _accept(words, _roster):
+def _accept(words: list[str], _roster: Roster) -> Accept:
     value = words[0].lower().removeprefix("id:").lstrip("#") if len(words) == 1 else ""
     if not value.isdigit():
         raise Refused("accept_id")
     return Accept(int(value))
 
 
-def _help(words, _roster):
+def _help(words: list[str], _roster: Roster) -> Help:
     return Help(words[0].lower().lstrip("!") if words else None)
 
 

@@ -9,6 +9,7 @@ the shell answers at most once an hour a player). `Collector` gathers both while
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..state.actions import NO, YES, PlayerAction, Unvote, Vote
 from ..state.rejection import Rejection
@@ -24,7 +25,7 @@ class ParseResult:
     rejections: tuple[Rejection, ...]
     hints: tuple[str, ...] = ()  # forms that counted but are not the usual ones ("!vote")
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "actions": [a.to_json() for a in self.actions],
             "rejections": [{"code": r.code, **r.params} for r in self.rejections],

@@ -7,6 +7,8 @@ nothing about who asked or when: the engine pairs each with a `Context` (author,
 
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -26,7 +28,7 @@ YES, NO = VoteValue.YES, VoteValue.NO
 class Nominate:
     target: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"type": "nominate", "target": self.target}
 
 
@@ -35,7 +37,7 @@ class Vote:
     nominee: str
     value: VoteValue
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"type": "vote", "nominee": self.nominee, "value": self.value}
 
 
@@ -43,7 +45,7 @@ class Vote:
 class Unvote:
     nominee: str | None  # None: every unlocked vote of the author
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"type": "unvote", "nominee": self.nominee}
 
 
@@ -51,13 +53,13 @@ class Unvote:
 class Whisper:
     with_: tuple[str, ...]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"type": "whisper", "with": list(self.with_)}
 
 
 @dataclass(frozen=True, slots=True)
 class WhisperStoryteller:
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"type": "whisper_storyteller"}
 
 
@@ -65,7 +67,7 @@ class WhisperStoryteller:
 class AcceptWhisper:
     from_: str | None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"type": "accept_whisper", "from": self.from_}
 
 
@@ -73,7 +75,7 @@ class AcceptWhisper:
 class DeclineWhisper:
     from_: str | None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"type": "decline_whisper", "from": self.from_}
 
 
@@ -81,7 +83,7 @@ class DeclineWhisper:
 class AskForCount:
     """`/vc`: a player asks for the vote count now."""
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"type": "ask_for_count"}
 
 
@@ -96,7 +98,7 @@ class GoAway:
     offset_minutes: int = 0  # the zone, east of UTC
     hours: float | None = None  # `/away 2d`: this long from the post
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"type": "away", "date": self.date, "weekday": self.weekday, "time": self.time,
                 "offset_minutes": self.offset_minutes, "hours": self.hours}
 
@@ -105,13 +107,13 @@ class GoAway:
 class ComeBack:
     """`/back`: the player's absence ends now."""
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"type": "back"}
 
 
 @dataclass(frozen=True, slots=True)
 class SkipNomination:
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"type": "skip_nomination"}
 
 
@@ -119,7 +121,7 @@ class SkipNomination:
 class CallExile:
     target: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"type": "exile", "target": self.target}
 
 
@@ -129,7 +131,7 @@ class PublicChoice:
 
     target: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"type": "public_choice", "target": self.target}
 
 
@@ -140,7 +142,7 @@ class PublicGuess:
     target: str
     character: str  # as written; the rules resolve it against the script
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"type": "public_guess", "target": self.target, "character": self.character}
 
 
@@ -150,7 +152,7 @@ class Point:
 
     target: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"type": "point", "target": self.target}
 
 
@@ -160,7 +162,7 @@ class Fiddle:
 
     target: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"type": "fiddle", "target": self.target}
 
 
@@ -171,7 +173,7 @@ class Kill:
     player: str
     cause: str = "storyteller"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"type": "kill", "player": self.player, "cause": self.cause}
 
 

@@ -10,9 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from .names import Roster
 from .script import Script, Terms
+
+if TYPE_CHECKING:  # the model imports this module
+    from .model import GrimoireEntry
 
 
 class Profile(str, Enum):
@@ -74,7 +78,7 @@ class GameSetup:
     whispers_per_day: int = 0  # declarations per player per day; 0: no limit
     pictures: bool = True  # the town square picture in vote counts (the shell's; rules ignore it)
     script: Script | None = None  # the characters; None: no private side
-    grimoire: tuple = ()  # (player, GrimoireEntry) as the game file deals them
+    grimoire: tuple[tuple[str, GrimoireEntry], ...] = ()  # (player, GrimoireEntry) as the game file deals them
     bluffs: tuple[str, ...] = ()  # character ids the Demon learns as not in play
     remind_before_lock: float = 6  # hours before the night lock; 0: no reminders
     hand_nudge_hours: float = 6  # a PM to the player the clock hand waits on; 0: never

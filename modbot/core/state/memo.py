@@ -11,21 +11,21 @@ address), so the answer is never stale and the function stays pure: same inputs,
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
 
 
-def last_answer(parts: Callable[[Any], tuple]) -> Callable[[Callable[[Any], T]], Callable[[Any], T]]:
+def last_answer(parts: Callable[[Any], tuple[object, ...]]) -> Callable[[Callable[[Any], T]], Callable[[Any], T]]:
     """Decorate `fn(state)`: answer again from memory while `parts(state)` are the same objects."""
     def decorate(fn: Callable[[Any], T]) -> Callable[[Any], T]:
-        memory: list = [None, None]  # [the parts last asked about, the answer]
+        memory: list[Any] = [None, None]  # [the parts last asked about, the answer]
 
         def remembered(state: Any) -> T:
             key = parts(state)
             last = memory[0]
             if last is not None and all(a is b for a, b in zip(key, last, strict=True)):
-                return memory[1]
+                return cast(T, memory[1])
             answer = fn(state)
             memory[0], memory[1] = key, answer
             return answer

@@ -16,13 +16,17 @@ from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from enum import StrEnum
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..wording import Say
 from .actions import NO, YES, VoteValue
 from .game_setup import GameSetup, Phase, PhaseLengths, Profile, Seat
 from .night_model import NightState, WhisperLedger
 from .public_model import Countdown, FiddleVote, PublicLedger
+
+if TYPE_CHECKING:  # both import this module
+    from .record import GrimoireChange
+    from .staff_events import ConfirmationRequested
 
 
 class NominationKind(StrEnum):
@@ -210,7 +214,7 @@ class GameState:
     phase_ends_at: datetime
     today: DayState | None = None
     past_days: tuple[DayState, ...] = ()
-    pending: tuple = ()  # ConfirmationRequested events awaiting an ST's !confirm
+    pending: tuple[ConfirmationRequested, ...] = ()  # ConfirmationRequested events awaiting an ST's !confirm
     paused_at: datetime | None = None  # the clock is stopped (deadlines wait) since then
     night_held: bool = False  # the day's end looks like a win: no night until the STs decide
     grimoire: tuple[tuple[str, GrimoireEntry], ...] = ()  # (player, entry), private
@@ -218,13 +222,14 @@ class GameState:
     winner_reason: str = ""
     dealt: bool = False  # characters were sent to the players
     night: NightState | None = None  # the current (or last unresolved) night
-    past_nights: tuple = ()  # resolved NightStates
+    past_nights: tuple[NightState, ...] = ()  # resolved NightStates
     ledger: WhisperLedger | None = None  # None until the first whisper PM
     bluffs: tuple[str, ...] = ()  # character ids the Demon learns (private)
-    proposed_setup: tuple | None = None  # (grimoire, bluffs) drawn by !setup propose
+    # (grimoire, bluffs) drawn by !setup propose
+    proposed_setup: tuple[tuple[tuple[str, GrimoireEntry], ...], Any] | None = None
     wins_detected: tuple[tuple[str, Say], ...] = ()  # (winner, reason) the STs were told of
     expiring: tuple[tuple[str, str], ...] = ()  # (player, grimoire flag) undone at dusk
-    deaths_log: tuple = ()  # (player, cause, at) for every death, day or night
+    deaths_log: tuple[tuple[str, str, datetime], ...] = ()  # (player, cause, at) for every death, day or night
     public: PublicLedger | None = None  # /choose and /guess in the thread
     silence_since: datetime | None = None  # Hell's Librarian: silence called by the STs
     boomed: str | None = None  # the Boomdandy who exploded, until the pointing ends
@@ -239,14 +244,15 @@ class GameState:
     away: tuple[tuple[str, datetime], ...] = ()  # (seat, the end of its last `/away`), away.py
     observers: tuple[str, ...] = ()  # forum users who watch the grimoire (`!observer`), observers.py
     count_asked_at: datetime | None = None  # the last count a player asked for (/vc)
-    dealt_grimoire: tuple = ()  # the grimoire as it was when the characters were dealt
+    # the grimoire as it was when the characters were dealt
+    dealt_grimoire: tuple[tuple[str, GrimoireEntry], ...] = ()
     dealt_bluffs: tuple[str, ...] = ()
     # the sealed grimoire's canonical text, frozen as the characters are dealt (registry.py):
     # the reveal publishes exactly this, so a rename or a `!sub` since never changes the hash
     sealed: str = ""
-    grimoire_log: tuple = ()  # GrimoireChange values since the deal (record.py)
+    grimoire_log: tuple[GrimoireChange, ...] = ()  # GrimoireChange values since the deal (record.py)
     revealed: bool = False  # the grimoire reveal was posted (reveal.py)
-    substitutions: tuple = ()  # (old, new, at): who gave a seat to whom, when (`!sub`)
+    substitutions: tuple[tuple[str, str, datetime], ...] = ()  # (old, new, at): who gave a seat to whom, when (`!sub`)
     # while tonight's sheet is built, from the Monk's step on: the players safe from the
     # Demon's poison too (night/sheet.py; never kept in the game's state)
     shielded: tuple[str, ...] = ()

@@ -11,7 +11,8 @@ a vote in an unusual form, a token used up, and the game's end.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from collections.abc import Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 from .characters.public_roles import public_roles
@@ -32,6 +33,7 @@ from .feature import (
 )
 from .state.events import (
     DayEnded,
+    Event,
     Nominated,
     NominationClosed,
     PhaseChanged,
@@ -60,7 +62,7 @@ CHANGED_VOTES = Notice(THREAD, "", "", count=CHANGED)  # no message: a count is 
 
 # -- the phases -------------------------------------------------------------------------------
 
-def _phase(state: GameState, event: PhaseChanged, batch) -> tuple:
+def _phase(state: GameState, event: PhaseChanged, batch: Sequence[Event]) -> tuple:
     key = f"{event.phase.value}:{event.cycle}"
     told: list[Notice] = []
     if event.phase is Phase.NIGHT and event.cycle > 1 and \
@@ -92,7 +94,7 @@ def _lock(state: GameState, night: PhaseChanged):
     return night.ends_at - timedelta(hours=state.setup.lengths.night_action_lock)
 
 
-def _day_ended(state: GameState, event: DayEnded, batch) -> tuple:
+def _day_ended(state: GameState, event: DayEnded, batch: Sequence[Event]) -> tuple:
     """The day's final count, with the night it opens; then the Storytellers' whisper digest."""
     night = next((e for e in batch[batch.index(event):] if isinstance(e, PhaseChanged)), None)
     view: dict[str, Any] = {"cycle": night.cycle, "starts": night.at, "deadline": night.ends_at,
@@ -117,36 +119,36 @@ def _digest(state: GameState, event: DayEnded) -> tuple:
 
 # -- the vote count ---------------------------------------------------------------------------
 
-def _count(state: GameState, reason: str, at) -> Notice:
+def _count(state: GameState, reason: str, at: datetime) -> Notice:
     """A vote count of its own, carrying its facts (count_facts: the numbers it shows)."""
     return Notice(THREAD, "votecount", reason, count=COUNT, at=at,
                   view={"count": count_facts(state, at=at)})
 
 
-def _nominated(state: GameState, event: Nominated, _batch) -> tuple:
+def _nominated(state: GameState, event: Nominated, _batch: Sequence[Event]) -> tuple:
     return (_count(state, f"open:{event.kind}:{event.nominee}", event.at),)
 
 
-def _closed(state: GameState, event: NominationClosed, batch) -> tuple:
+def _closed(state: GameState, event: NominationClosed, batch: Sequence[Event]) -> tuple:
     """A count as a nomination closes, unless the day ends with it (the day's post counts)."""
     if any(isinstance(e, DayEnded) for e in batch):
         return ()
     return (_count(state, f"closed:{event.kind}:{event.nominee}", event.at),)
 
 
-def _requested(state: GameState, event: VoteCountRequested, _batch) -> tuple:
+def _requested(state: GameState, event: VoteCountRequested, _batch: Sequence[Event]) -> tuple:
     return (_count(state, "requested", event.at),) if state.today else ()
 
 
-def _cancelled(state: GameState, event: NominationCancelled, _batch) -> tuple:
+def _cancelled(state: GameState, event: NominationCancelled, _batch: Sequence[Event]) -> tuple:
     return (_count(state, "cancelled", event.at),) if state.today else ()
 
 
-def _changed(_state: GameState, _event, _batch) -> tuple:
+def _changed(_state: GameState, _event, _batch: Sequence[Event]) -> tuple:
     return (CHANGED_VOTES,)
 
 
-def _locked(state: GameState, event: VoteLocked, _batch) -> tuple:
+def _locked(state: GameState, event: VoteLocked, _batch: Sequence[Event]) -> tuple:
     """Votes changed; a dead voter whose execute vote counted as a pardon (no token) is told."""
     if event.vote.note != NOTE_NO_TOKEN_CAST:
         return (CHANGED_VOTES,)
@@ -158,7 +160,7 @@ def _locked(state: GameState, event: VoteLocked, _batch) -> tuple:
 
 # -- deaths and the end -----------------------------------------------------------------------
 
-def _died(state: GameState, event: PlayerDied, _batch) -> tuple:
+def _died(state: GameState, event: PlayerDied, _batch: Sequence[Event]) -> tuple:
     """A death by ability is announced (never explained); one by a Storyteller's command is
     echoed where the command was posted; the player is told how their vote works now."""
     told: list[Notice] = []
@@ -175,7 +177,7 @@ def _died(state: GameState, event: PlayerDied, _batch) -> tuple:
     return tuple(told)
 
 
-def _revived(_state: GameState, event: PlayerRevived, _batch) -> tuple:
+def _revived(_state: GameState, event: PlayerRevived, _batch: Sequence[Event]) -> tuple:
     return (_echo(event.player, alive=True),)
 
 
@@ -184,7 +186,7 @@ def _echo(player: str, *, alive: bool) -> Notice:
                   echo=True)
 
 
-def _game_over(state: GameState, event: GameEnded, _batch) -> tuple:
+def _game_over(state: GameState, event: GameEnded, _batch: Sequence[Event]) -> tuple:
     """The end, with the winning team in the script's words (BotF: the Loyal, the Cultists)."""
     return (to_thread("game_over", "game-over", winner=event.winner,
                       team=state.setup.terms.alignment(event.winner), reason=event.reason),)
@@ -192,7 +194,7 @@ def _game_over(state: GameState, event: GameEnded, _batch) -> tuple:
 
 # -- whispers and forms -----------------------------------------------------------------------
 
-def _whisper_broken(_state: GameState, event: WhisperBroken, _batch) -> tuple:
+def _whisper_broken(_state: GameState, event: WhisperBroken, _batch: Sequence[Event]) -> tuple:
     return tuple(to_player(member, "whisper_broken",
                            f"whisper-broken:{event.requester}:{event.request_post}:{member}",
                            by=event.by, post_number=event.post_number,
@@ -200,18 +202,18 @@ def _whisper_broken(_state: GameState, event: WhisperBroken, _batch) -> tuple:
                  for member in event.members)
 
 
-def _form(_state: GameState, event: UsualFormSuggested, _batch) -> tuple:
+def _form(_state: GameState, event: UsualFormSuggested, _batch: Sequence[Event]) -> tuple:
     return (to_player(event.player, "form_hint", f"form:{event.post_number}:{event.form}",
                       post_number=event.post_number, form=event.form),)
 
 
-def _whisper_limit(_state: GameState, event: WhisperLimitExceeded, _batch) -> tuple:
+def _whisper_limit(_state: GameState, event: WhisperLimitExceeded, _batch: Sequence[Event]) -> tuple:
     return (to_storytellers("whisper_limit", f"whisper-limit:{event.player}:{event.post_number}",
                             player=event.player, count=event.count, limit=event.limit,
                             post_number=event.post_number),)
 
 
-def _consult(_state: GameState, event: StorytellerConsultRequested, _batch) -> tuple:
+def _consult(_state: GameState, event: StorytellerConsultRequested, _batch: Sequence[Event]) -> tuple:
     return (to_storytellers("consult", f"consult:{event.player}:{event.post_number}",
                             player=event.player, post_number=event.post_number),)
 

@@ -25,6 +25,7 @@ from .engine import Outcome, Post, advance, handle_post
 from .feature import THREAD
 from .registry import notices_of
 from .state.model import DayState, GameState, Nomination, iso
+from .state.night_model import NightState
 
 
 class Replay:
@@ -98,7 +99,7 @@ def report(state: GameState, rejections: dict[int, list[Rejection]] | None = Non
     return out
 
 
-def _night(night) -> dict:
+def _night(night: NightState) -> dict:
     return {"night": night.number, "locked": night.locked, "approved_by": night.approved_by,
             "choices": {c.player + (f" for {c.helps}" if c.helps else ""): c.describe()
                         for c in night.choices},

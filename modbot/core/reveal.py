@@ -13,6 +13,7 @@ player's votes. With `reveal = "auto"` in the game file it comes with the game's
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -22,6 +23,7 @@ from .reading.commands import Command, _no_arguments
 from .record import game_record
 from .seal import commitment, sealed_as_dealt
 from .state.actions import Context
+from .state.events import Event
 from .state.model import GameState
 from .state.private_events import CharactersDealt
 from .state.staff_actions import StReveal
@@ -100,17 +102,17 @@ MESSAGE_ALLOWANCE = 160  # the catalogue's longest sentence a player learns, wit
 ROW_ALLOWANCE = 12  # a table row's or a line's markup
 
 
-def _told_revealed(state: GameState, _event: GrimoireRevealed, _batch) -> tuple:
+def _told_revealed(state: GameState, _event: GrimoireRevealed, _batch: Sequence[Event]) -> tuple:
     return reveal_notices(state)
 
 
-def _told_ended(state: GameState, _event: GameEnded, _batch) -> tuple:
+def _told_ended(state: GameState, _event: GameEnded, _batch: Sequence[Event]) -> tuple:
     """`reveal = "auto"`: the reveal comes with the game's end."""
     ready = state.setup.reveal == "auto" and state.setup.script is not None and state.dealt
     return reveal_notices(state) if ready else ()
 
 
-def _told_sealed(state: GameState, _event: CharactersDealt, _batch) -> tuple:
+def _told_sealed(state: GameState, _event: CharactersDealt, _batch: Sequence[Event]) -> tuple:
     """The commitment, in the thread, as the characters go out (none without a salt)."""
     if not state.setup.seal_salt:
         return ()

@@ -16,7 +16,9 @@ from datetime import datetime
 from ..deciding.rules import reject
 from ..feature import Feature
 from ..reading.commands import Command, _one_name
+from ..state.actions import Context
 from ..state.model import GameState
+from ..state.names import Roster
 from ..state.rejection import Refused
 from ..wording import say
 
@@ -34,7 +36,7 @@ class BluffsSet:
     demon: str | None = None
 
 
-def _words(words, roster) -> StBluffs:
+def _words(words: list[str], roster: Roster) -> StBluffs:
     text, demon = " ".join(words), None
     if ":" in text:  # !bluffs Ellen: Sage, Oracle, Mutant
         who, text = text.split(":", 1)
@@ -45,7 +47,7 @@ def _words(words, roster) -> StBluffs:
     return StBluffs(tuple(names), demon)
 
 
-def _rule(state: GameState, action: StBluffs, ctx):
+def _rule(state: GameState, action: StBluffs, ctx: Context):
     script, ids = state.setup.script, []
     if script is None:
         return reject(ctx, "no_script")

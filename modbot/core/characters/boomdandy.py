@@ -11,6 +11,7 @@ Storytellers' to settle. The win check that follows decides the game (two player
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
@@ -21,6 +22,7 @@ from ..state.actions import Context, Point
 from ..state.events import Event, PlayerDied
 from ..state.grimoire import is_malfunctioning, true_character
 from ..state.model import GameState, iso
+from ..state.names import Roster
 from ..state.public_model import Countdown
 from ..state.rejection import Refused
 from ..wording import say
@@ -87,7 +89,7 @@ def resolve(state: GameState, at: datetime) -> list:
     return events
 
 
-def _boom_words(words, roster):
+def _boom_words(words: list[str], roster: Roster) -> StBoom:
     names = []
     while words:
         name, words = _name(words, roster)
@@ -137,18 +139,18 @@ def _ended(state: GameState, _e: CountdownEnded) -> GameState:
     return state.evolve(countdown=None, boomed=None)
 
 
-def _told_exploded(_state: GameState, event: BoomdandyExploded, _batch) -> tuple:
+def _told_exploded(_state: GameState, event: BoomdandyExploded, _batch: Sequence[Event]) -> tuple:
     return (to_storytellers("st_note", f"boom:{event.player}",
                             text=say("st.boomdandy", player=event.player)),)
 
 
-def _told_started(state: GameState, event: CountdownStarted, _batch) -> tuple:
+def _told_started(state: GameState, event: CountdownStarted, _batch: Sequence[Event]) -> tuple:
     dead = [p for p, cause, at in state.deaths_log if cause == BOOM_DEATH and at == event.at]
     return (to_thread("boom", f"boom-start:{iso(event.at)}", dead=dead,
                       survivors=event.survivors, deadline=event.ends_at, ended=False),)
 
 
-def _told_ended(_state: GameState, event: CountdownEnded, _batch) -> tuple:
+def _told_ended(_state: GameState, event: CountdownEnded, _batch: Sequence[Event]) -> tuple:
     told = [to_thread("boom", f"boom-end:{iso(event.at)}", victim=event.victim,
                       counts=event.counts, ended=True)]
     if event.victim is None:

@@ -45,7 +45,7 @@ def target_of(choice: NightChoice | None) -> str | None:
 
 # -- kills ------------------------------------------------------------------------------------
 
-def _kill(state, player, choice, _deaths) -> Info:
+def _kill(state: GameState, player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     target = target_of(choice)
     if target is None:
         return Info(note=say("info.kill_no_choice"))
@@ -93,7 +93,7 @@ def lleeches_hosted_by(state: GameState, host: str) -> list[str]:
             and not is_malfunctioning(state, s.name) and lleech_host(state, s.name) == host]
 
 
-def godfather_kill(state, player, choice, deaths) -> Info:
+def godfather_kill(state: GameState, player: str, choice: NightChoice | None, deaths: tuple[str, ...]) -> Info:
     """From night 2: if an Outsider died today, the Godfather's choice dies."""
     day = yesterday(state)
     if not any((c := true_character(state, d.player)) and c.team == "outsider"
@@ -102,7 +102,7 @@ def godfather_kill(state, player, choice, deaths) -> Info:
     return _kill(state, player, choice, deaths)
 
 
-def lunatic(state, player, choice) -> Info:
+def lunatic(state: GameState, player: str, choice: NightChoice | None) -> Info:
     """The Demons learn the Lunatic's choice, unless the Lunatic is impaired (seed 002)."""
     demons = players_of_team(state, "demon")
     target = target_of(choice) or say("info.nobody")
@@ -115,7 +115,7 @@ def lunatic(state, player, choice) -> Info:
                             for d in demons))
 
 
-def _pukka(state, player, choice, _deaths) -> Info:
+def _pukka(state: GameState, player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     """Poison tonight's choice; last night's victim dies, then becomes healthy. A victim the
     poison did not reach (protected, or the Pukka impaired) does not die; the Pukka that chose
     itself does (seed 002)."""
@@ -174,7 +174,7 @@ def lleech_host(state: GameState, lleech: str) -> str | None:
     return None
 
 
-def _lleech(state, player, choice, deaths) -> Info:
+def _lleech(state: GameState, player: str, choice: NightChoice | None, deaths: tuple[str, ...]) -> Info:
     if lleech_host(state, player) is None:  # its first night as the Lleech: the host
         host = target_of(choice)
         if host == player:  # seed 002: poisoned and healthy at once; the host part is void
@@ -185,7 +185,7 @@ def _lleech(state, player, choice, deaths) -> Info:
     return _kill(state, player, choice, deaths)
 
 
-def _gambler(state, player, choice, _deaths) -> Info:
+def _gambler(state: GameState, player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     if choice is None or not choice.players or not choice.chosen_character:
         return Info()
     real = true_character(state, choice.players[0])
@@ -196,7 +196,7 @@ def _gambler(state, player, choice, _deaths) -> Info:
     return Info(note=say("info.gambler_wrong"), death=player)
 
 
-def _widow(state, player, choice, _deaths) -> Info:
+def _widow(state: GameState, player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     good = [s.name for s in state.seats if s.alive and not is_evil(state, s.name)]
     knows, target = (good[0] if good else None), target_of(choice)
     poison = (Effect(target, "poisoned", True, say("by.widow")),) \
@@ -205,7 +205,7 @@ def _widow(state, player, choice, _deaths) -> Info:
                 tells=((knows, say("tell.widow")),) if knows else (), effects=poison)
 
 
-def _poisoner(state, player, choice, _deaths) -> Info:
+def _poisoner(state: GameState, player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     target = target_of(choice)
     if target is None:
         return Info(note=say("info.no_choice_sent"))
@@ -216,7 +216,7 @@ def _poisoner(state, player, choice, _deaths) -> Info:
                 effects=(Effect(target, "poisoned", True, say("by.poisoner"), until_dusk=True),))
 
 
-def _snake_charmer(state, player, choice, _deaths) -> Info:
+def _snake_charmer(state: GameState, player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     target = target_of(choice)
     if target is None:
         return Info()
@@ -240,7 +240,7 @@ def _snake_charmer(state, player, choice, _deaths) -> Info:
                          Effect(target, "poisoned", True, why)))
 
 
-def _fang_gu(state, player, choice, deaths) -> Info:
+def _fang_gu(state: GameState, player: str, choice: NightChoice | None, deaths: tuple[str, ...]) -> Info:
     """The 1st Outsider the Fang Gu kills becomes an evil Fang Gu, and the Fang Gu dies."""
     found = _kill(state, player, choice, deaths)
     target = found.death
@@ -260,7 +260,7 @@ def _fang_gu(state, player, choice, deaths) -> Info:
                          Effect(target, "alignment", alignment, why), *joins))
 
 
-def _vigormortis(state, player, choice, deaths) -> Info:
+def _vigormortis(state: GameState, player: str, choice: NightChoice | None, deaths: tuple[str, ...]) -> Info:
     found = _kill(state, player, choice, deaths)
     dead = found.death
     victim = true_character(state, dead) if dead else None
@@ -277,11 +277,11 @@ def _vigormortis(state, player, choice, deaths) -> Info:
                 death=found.death, effects=effects)
 
 
-def _pit_hag(state, player, choice, _deaths) -> Info:
+def _pit_hag(state: GameState, player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     target = target_of(choice)
-    if target is None or choice.chosen_character is None:
+    if choice is None or target is None or choice.chosen_character is None:
         return Info(note=say("info.no_choice_sent"))
-    new = state.setup.private_script.get(choice.chosen_character)
+    new = state.setup.private_script.character(choice.chosen_character)  # checked: on the script
     in_play = is_in_play(state, new.id)
     if in_play or is_malfunctioning(state, player):
         return Info(note=say("info.pit_hag_in_play" if in_play else "info.pit_hag_malfunctions",
@@ -309,7 +309,7 @@ def pinned_alignment(state: GameState, player: str, new, why: Say) -> tuple[Effe
     return (Effect(player, "alignment", alignment, why),)
 
 
-def _witch(state, player, choice, _deaths) -> Info:
+def _witch(state: GameState, player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     target = target_of(choice)
     living = len(living_residents(state))
     if target is None:
@@ -322,7 +322,7 @@ def _witch(state, player, choice, _deaths) -> Info:
 
 
 
-def _devils_advocate(state, player, choice, _deaths) -> Info:
+def _devils_advocate(state: GameState, player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     target = target_of(choice)
     if target is None or is_malfunctioning(state, player):
         return Info(note=say("info.no_protection") if target else say("info.no_choice_sent"))
@@ -331,7 +331,7 @@ def _devils_advocate(state, player, choice, _deaths) -> Info:
                                 say("by.devils_advocate")),))
 
 
-def _innkeeper(state, player, choice, _deaths) -> Info:
+def _innkeeper(state: GameState, player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     if choice is None or len(choice.players) != 2:
         return Info(note=say("info.no_choice_sent"))
     if is_malfunctioning(state, player):
@@ -341,7 +341,7 @@ def _innkeeper(state, player, choice, _deaths) -> Info:
                 effects=(Effect(first, "drunk", True, say("by.innkeeper"), until_dusk=True),))
 
 
-def _huntsman(state, player, choice, _deaths) -> Info:
+def _huntsman(state: GameState, player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     target = target_of(choice)
     chosen = true_character(state, target) if target else None
     if target is None or chosen is None or chosen.id != "damsel" or \
@@ -356,7 +356,7 @@ def _huntsman(state, player, choice, _deaths) -> Info:
                 effects=(Effect(target, "character", free[0].id, say("by.huntsman")),))
 
 
-def _philosopher(state, player, choice, _deaths) -> Info:
+def _philosopher(state: GameState, player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     gained = state.setup.private_script.get(choice.chosen_character) if choice else None
     if gained is None:
         return Info(note=say("info.no_choice_sent"))
@@ -369,7 +369,7 @@ def _philosopher(state, player, choice, _deaths) -> Info:
                 if holders else say("info.philosopher", character=gained.name), effects=effects)
 
 
-def _acrobat(state, player, _choice, _deaths) -> Info:
+def _acrobat(state: GameState, player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     impaired = [n for n in living_neighbours(state, player)
                 if not is_evil(state, n) and is_malfunctioning(state, n)]
     if not impaired or is_malfunctioning(state, player):

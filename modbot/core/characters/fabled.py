@@ -19,6 +19,7 @@ event of a tie, Loyals win"). As with every win, only `!win` announces it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
@@ -26,8 +27,10 @@ from ..deciding.rules import reject
 from ..feature import Feature, Timer, to_thread
 from ..reading.commands import Command, _name
 from ..state.actions import Context, Fiddle
+from ..state.events import Event
 from ..state.grimoire import alignment_of, players_of_team
 from ..state.model import GameState, iso
+from ..state.names import Roster
 from ..state.night_model import SheetEntry
 from ..state.private_events import night_of
 from ..state.public_model import FiddleVote
@@ -138,13 +141,13 @@ def resolve(state: GameState, at: datetime) -> list:
     return events
 
 
-def _used_words(words, _roster):
+def _used_words(words: list[str], _roster: Roster) -> StUsed:
     if len(words) != 1:
         raise Refused("used_fabled")
     return StUsed(words[0].casefold().replace("'", ""))
 
 
-def _fiddle_words(words, roster):
+def _fiddle_words(words: list[str], roster: Roster) -> StFiddle:
     first, rest = _name(words, roster)
     second, rest = _name(rest, roster)
     if rest:
@@ -208,12 +211,12 @@ def _applied_ended(state: GameState, _e: FiddleEnded) -> GameState:
     return state.evolve(fiddle=None)
 
 
-def _told_opened(_state: GameState, event: FiddleOpened, _batch) -> tuple:
+def _told_opened(_state: GameState, event: FiddleOpened, _batch: Sequence[Event]) -> tuple:
     return (to_thread("fiddle", f"fiddle-start:{iso(event.at)}", players=event.players,
                       ended=False, deadline=event.ends_at),)
 
 
-def _told_ended(_state: GameState, event: FiddleEnded, _batch) -> tuple:
+def _told_ended(_state: GameState, event: FiddleEnded, _batch: Sequence[Event]) -> tuple:
     return (to_thread("fiddle", f"fiddle-end:{iso(event.at)}", counts=event.counts,
                       ended=True),)
 

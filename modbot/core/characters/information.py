@@ -62,14 +62,14 @@ def _target(choice: NightChoice | None) -> str | None:
 
 # -- information ------------------------------------------------------------------------------
 
-def _chef(state, _player, _choice, _deaths) -> Info:
+def _chef(state: GameState, _player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     names = _seats(state)
     pairs = sum(1 for i, name in enumerate(names)
                 if is_evil(state, name) and is_evil(state, names[(i + 1) % len(names)]))
     return Info(str(pairs), say("result.chef"))
 
 
-def _empath(state, player, _choice, deaths) -> Info:
+def _empath(state: GameState, player: str, _choice: NightChoice | None, deaths: tuple[str, ...]) -> Info:
     """Accurate at dawn: a neighbour killed tonight is skipped (seed 000)."""
     if deaths:
         state = state.evolve(seats=tuple(replace(s, alive=s.alive and s.name not in deaths)
@@ -78,7 +78,7 @@ def _empath(state, player, _choice, deaths) -> Info:
     return Info(str(evil), say("result.empath"))
 
 
-def _clockmaker(state, _player, _choice, _deaths) -> Info:
+def _clockmaker(state: GameState, _player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     seats = [s.name for s in state.seats if not s.traveller]
     demons = [seats.index(p) for p in players_of_team(state, "demon", False) if p in seats]
     minions = [seats.index(p) for p in players_of_team(state, "minion", False) if p in seats]
@@ -90,7 +90,7 @@ def _clockmaker(state, _player, _choice, _deaths) -> Info:
     return Info(str(steps), say("result.clockmaker"))
 
 
-def _librarian(state, player, _choice, _deaths) -> Info:
+def _librarian(state: GameState, player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     outsiders = [p for p in players_of_team(state, "outsider", False) if p != player]
     if not outsiders:
         return Info(note=say("info.librarian_none"), needs_result=True,
@@ -103,7 +103,7 @@ def _librarian(state, player, _choice, _deaths) -> Info:
                 result=say("result.one_of", first=pair[0], second=pair[1], character=name))
 
 
-def _noble(state, player, _choice, _deaths) -> Info:
+def _noble(state: GameState, player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     others = [n for n in _seats(state) if n != player and not state.seat(n).traveller]
     evil = [n for n in others if is_evil(state, n)]
     good = [n for n in others if not is_evil(state, n)]
@@ -114,7 +114,7 @@ def _noble(state, player, _choice, _deaths) -> Info:
                 result=say("result.noble", players=three))
 
 
-def _pixie(state, player, _choice, _deaths) -> Info:
+def _pixie(state: GameState, player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     townsfolk = [p for p in players_of_team(state, "townsfolk", False) if p != player]
     if not townsfolk:
         return Info(note=say("info.pixie_none"), needs_result=True)
@@ -124,13 +124,13 @@ def _pixie(state, player, _choice, _deaths) -> Info:
                 effects=(Effect(player, "mad_as", shown.id, say("by.pixie")),))
 
 
-def _oracle(state, _player, _choice, _deaths) -> Info:
+def _oracle(state: GameState, _player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     dead_evil = sum(1 for s in state.seats if not s.alive and not s.traveller
                     and is_evil(state, s.name))
     return Info(str(dead_evil), say("result.oracle", team=state.setup.private_script.terms.evil))
 
 
-def _undertaker(state, _player, _choice, _deaths) -> Info:
+def _undertaker(state: GameState, _player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     day = yesterday(state)
     if day is None or day.executed is None:
         return Info(note=say("info.undertaker_none"))
@@ -138,14 +138,14 @@ def _undertaker(state, _player, _choice, _deaths) -> Info:
     return Info(real.name if real else "?", say("result.undertaker", player=day.executed))
 
 
-def _town_crier(state, _player, _choice, _deaths) -> Info:
+def _town_crier(state: GameState, _player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     day = yesterday(state)
     minions = set(players_of_team(state, "minion", False))
     nominated = day is not None and any(n.nominator in minions for n in day.nominations)
     return Info(_yes(nominated), say("result.towncrier"))
 
 
-def _flowergirl(state, _player, _choice, _deaths) -> Info:
+def _flowergirl(state: GameState, _player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     day = yesterday(state)
     demons = set(players_of_team(state, "demon", False))
     voted = day is not None and any(v.player in demons and v.vote == YES
@@ -153,7 +153,7 @@ def _flowergirl(state, _player, _choice, _deaths) -> Info:
     return Info(_yes(voted), say("result.flowergirl"))
 
 
-def _seamstress(state, _player, choice, _deaths) -> Info:
+def _seamstress(state: GameState, _player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     if choice is None or len(choice.players) != 2:
         return Info()
     a, b = choice.players
@@ -161,7 +161,7 @@ def _seamstress(state, _player, choice, _deaths) -> Info:
     return Info(_yes(same), say("result.seamstress", first=a, second=b))
 
 
-def _chambermaid(state, _player, choice, deaths) -> Info:
+def _chambermaid(state: GameState, _player: str, choice: NightChoice | None, deaths: tuple[str, ...]) -> Info:
     if choice is None or len(choice.players) != 2:
         return Info()
     order = state.setup.private_script.night_order(state.cycle)
@@ -171,7 +171,7 @@ def _chambermaid(state, _player, choice, deaths) -> Info:
                                second=choice.players[1]))
 
 
-def _dreamer(state, _player, choice, _deaths) -> Info:
+def _dreamer(state: GameState, _player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     target = _target(choice)
     if target is None:
         return Info()
@@ -180,7 +180,7 @@ def _dreamer(state, _player, choice, _deaths) -> Info:
                 else say("info.dreamer_unknown", player=target), needs_result=True)
 
 
-def _godfather(state, player, choice, deaths) -> Info:
+def _godfather(state: GameState, player: str, choice: NightChoice | None, deaths: tuple[str, ...]) -> Info:
     if state.cycle != 1:
         return godfather_kill(state, player, choice, deaths)
     names = sorted(dealt_character(state, p).name
@@ -188,12 +188,12 @@ def _godfather(state, player, choice, deaths) -> Info:
     return Info(", ".join(names) or "none", say("result.godfather"))
 
 
-def _cerenovus(state, player, choice, _deaths) -> Info:
+def _cerenovus(state: GameState, player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     """A malfunctioning Cerenovus (made drunk by choosing the Goon, say) makes nobody mad:
     nobody is told, nothing is recorded (Oops All Evil's Goon: "the 1st player to choose you
     with their ability is drunk")."""
     target = _target(choice)
-    if target is None:
+    if choice is None or target is None or choice.chosen_character is None:
         return Info()
     name = character_names(state).get(choice.chosen_character, "?")
     if is_malfunctioning(state, player):
@@ -205,18 +205,18 @@ def _cerenovus(state, player, choice, _deaths) -> Info:
                                 until_dusk=True),))
 
 
-def _damsel(state, _player, _choice, _deaths) -> Info:
+def _damsel(state: GameState, _player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     if state.cycle != 1:
         return Info()
     minions = players_of_team(state, "minion")
     return Info(note=say("info.damsel"), tells=tuple((m, say("tell.damsel")) for m in minions))
 
 
-def _mezepheles(_state, _player, _choice, _deaths) -> Info:
+def _mezepheles(_state: GameState, _player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     return Info(note=say("info.mezepheles"), needs_result=True)
 
 
-def _hostess(state, _player, choice, _deaths) -> Info:
+def _hostess(state: GameState, _player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     """Seed 001's Hostess: the day's choice, if the chosen player agrees tonight."""
     target = _target(choice)
     if target is None:
@@ -226,13 +226,13 @@ def _hostess(state, _player, choice, _deaths) -> Info:
                 result=say("result.is_the", player=target, character=real.name if real else "?"))
 
 
-def _sage(_state, player, _choice, deaths) -> Info:
+def _sage(_state: GameState, player: str, _choice: NightChoice | None, deaths: tuple[str, ...]) -> Info:
     if player not in deaths:
         return Info(note=say("info.sage_none"))
     return Info(note=say("info.sage"), needs_result=True)
 
 
-def _juggler(state, player, _choice, _deaths) -> Info:
+def _juggler(state: GameState, player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     if state.cycle != 2:
         return Info(note=say("info.juggler_not_yet"))
     correct = juggler_correct(state, player)
@@ -241,7 +241,7 @@ def _juggler(state, player, _choice, _deaths) -> Info:
     return Info(str(correct), say("result.juggler"))
 
 
-def _mathematician(_state, _player, _choice, _deaths) -> Info:
+def _mathematician(_state: GameState, _player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     """The Storytellers count; `!result Alex 2` reads as the Mathematician's sentence."""
     return Info(note=say("info.mathematician"), needs_result=True,
                 sentence=say("result.mathematician"))
@@ -250,11 +250,11 @@ def _mathematician(_state, _player, _choice, _deaths) -> Info:
 def _simple(code: str, needs_result: bool = False, unchosen: str | None = None):
     """A note for the Storytellers with the choice's players (`target`) and character;
     `unchosen`: the note when no player was chosen."""
-    def compute(state, _player, choice, _deaths) -> Info:
+    def compute(state: GameState, _player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
         if unchosen is not None and not (choice and choice.players):
             return Info(note=say(unchosen), needs_result=needs_result)
         target = choice.players if choice and choice.players else say("info.no_choice")
-        chosen = character_names(state).get(choice.chosen_character, "") if choice else ""
+        chosen = character_names(state).get(choice.chosen_character or "", "") if choice else ""
         return Info(note=say(code, target=target, chosen=chosen), needs_result=needs_result)
     return compute
 

@@ -14,13 +14,15 @@ today, with what may follow (`!execute`); when the character a Pixie is mad abou
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from ..feature import Feature, to_storytellers, unchanged
-from ..state.events import PlayerDied
+from ..state.events import Event, PlayerDied
 from ..state.grimoire import character_names, is_malfunctioning, true_character
 from ..state.model import GameState, iso
+from ..state.night_model import NightState
 from ..wording import Say, say
 
 
@@ -43,16 +45,17 @@ class PixieMayGain:
     at: datetime
 
 
-def noted(state: GameState, night, deaths: tuple[str, ...], at: datetime) -> list:
+def noted(state: GameState, night: NightState, deaths: tuple[str, ...], at: datetime) -> list:
     """The MadnessNoted for the day that follows `night` (its effects about to apply)."""
     names = character_names(state)
-    mad = {s.name: (state.grimoire_of(s.name).mad_as, say("madness.recorded"))
+    mad: dict[str, tuple[object, Say]] = {
+        s.name: (state.grimoire_of(s.name).mad_as, say("madness.recorded"))
            for s in state.seats if state.grimoire_of(s.name).mad_as}
     for effect in night.effects:
         if effect.field == "mad_as":
             mad[effect.player] = (effect.value, say("madness.today", why=effect.why)
                                   if effect.until_dusk else effect.why)
-    lines = [say("madness.mad", player=player, character=names.get(what or "", what), why=why)
+    lines = [say("madness.mad", player=player, character=names.get(str(what or ""), what), why=why)
              for player, (what, why) in mad.items()
              if state.seat(player).alive and player not in deaths]
     lines += [say("madness.mutant", player=s.name) for s in state.seats
@@ -76,12 +79,12 @@ def _is(state: GameState, player: str, character_id: str) -> bool:
     return real is not None and real.id == character_id
 
 
-def _told_madness(_state: GameState, event: MadnessNoted, _batch) -> tuple:
+def _told_madness(_state: GameState, event: MadnessNoted, _batch: Sequence[Event]) -> tuple:
     return (to_storytellers("madness", f"madness:{event.day}", day=event.day,
                             lines=event.lines),)
 
 
-def _told_pixie(state: GameState, event: PixieMayGain, _batch) -> tuple:
+def _told_pixie(state: GameState, event: PixieMayGain, _batch: Sequence[Event]) -> tuple:
     name = state.setup.private_script.name_of(event.character)
     return (to_storytellers("pixie_may_gain", f"pixie:{event.pixie}:{iso(event.at)}",
                             pixie=event.pixie, died=event.died, name=name),)

@@ -36,13 +36,14 @@ from ..state.grimoire import (
     yesterday,
 )
 from ..state.ids import BARBER, LIL_MONSTA, MEZEPHELES
-from ..state.night_model import Effect, Info, SheetEntry
+from ..state.model import GameState
+from ..state.night_model import Effect, Info, NightChoice, SheetEntry
 from ..state.private_events import night_of
 from ..wording import Say, say
 from .effects import pinned_alignment
 
 
-def barber_swap(state, player, _choice, deaths) -> Info:
+def barber_swap(state: GameState, player: str, _choice: NightChoice | None, deaths: tuple[str, ...]) -> Info:
     day = yesterday(state) if state.cycle > 1 else None
     died_today = day is not None and any(d.player == player for d in day.deaths)
     if player not in deaths and not died_today:
@@ -62,7 +63,7 @@ def barber_swap(state, player, _choice, deaths) -> Info:
     return _swap(state, *pair)
 
 
-def _swap(state, a: str, b: str) -> Info:
+def _swap(state: GameState, a: str, b: str) -> Info:
     names = character_names(state)
     first, second = state.grimoire_of(a), state.grimoire_of(b)
     effects, tells = [], []
@@ -70,15 +71,15 @@ def _swap(state, a: str, b: str) -> Info:
         why = say("by.barber")
         effects.append(Effect(player, "character", new.character, why))
         effects.append(Effect(player, "thinks", new.thinks, why))
-        effects.extend(pinned_alignment(state, player, state.setup.private_script.get(new.character),
+        effects.extend(pinned_alignment(state, player, state.setup.private_script.get(new.character or ""),
                                         why))
-        shown = new.thinks or new.character
+        shown = new.thinks or new.character or ""
         tells.append((player, say("tell.now_the", character=names.get(shown, shown))))
     return Info(note=say("info.barber_swap", first=a, second=b), effects=tuple(effects),
                 tells=tuple(tells))
 
 
-def lil_monsta_step(state) -> tuple[SheetEntry, tuple[Effect, ...], tuple[tuple[str, Say], ...]]:
+def lil_monsta_step(state: GameState) -> tuple[SheetEntry, tuple[Effect, ...], tuple[tuple[str, Say], ...]]:
     """(sheet entry, effects, tells) for Lil' Monsta's step."""
     minions = players_of_team(state, "minion")
     votes = {c.player: c.players[0] for c in night_of(state, state.cycle).helping(LIL_MONSTA)
@@ -110,7 +111,7 @@ def lil_monsta_step(state) -> tuple[SheetEntry, tuple[Effect, ...], tuple[tuple[
     return entry, tuple(effects), tells
 
 
-def word_turns(state, player: str, mezepheles: str):
+def word_turns(state: GameState, player: str, mezepheles: str):
     """(entry, effects, tells) for a player who said the Mezepheles' word: they take its
     alignment (and its evil team) tonight, unless it is impaired now: then the ability is
     spent for nothing (seed 002)."""

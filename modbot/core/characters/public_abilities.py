@@ -63,7 +63,7 @@ def _choice(state: GameState, action: PublicChoice, ctx: Context) -> Sequence[Ev
     return rule(state, action, ctx) if rule else reject(ctx, "no_public_ability", what="choice")
 
 
-def _use(state, ctx, ability, target, character=None) -> PublicAbilityUsed:
+def _use(state: GameState, ctx: Context, ability, target: str, character=None) -> PublicAbilityUsed:
     return PublicAbilityUsed(ctx.author, ability, target, character, state.cycle,
                              ctx.post_number, ctx.at)
 
@@ -73,7 +73,7 @@ def _works(state: GameState, player: str, character_id: str) -> bool:
     return real is not None and real.id == character_id and not is_malfunctioning(state, player)
 
 
-def _klutz(state, action, ctx):
+def _klutz(state: GameState, action, ctx: Context):
     died = death_time(state, ctx.author)
     if state.seat(ctx.author).alive or died is None:
         return reject(ctx, "no_public_ability", what="choice")
@@ -91,7 +91,7 @@ def _klutz(state, action, ctx):
     return events
 
 
-def _moonchild(state, action, ctx):
+def _moonchild(state: GameState, action, ctx: Context):
     if state.seat(ctx.author).alive or death_time(state, ctx.author) is None:
         return reject(ctx, "no_public_ability", what="choice")
     if ledger(state).used(ctx.author, "moonchild"):
@@ -103,7 +103,7 @@ def _moonchild(state, action, ctx):
     return (_use(state, ctx, "moonchild", action.target, alignment),)
 
 
-def _psychopath(state, action, ctx):
+def _psychopath(state: GameState, action, ctx: Context):
     if not state.seat(ctx.author).alive:
         return reject(ctx, "no_public_ability", what="choice")
     if state.phase is not Phase.DISCUSSION:
@@ -143,7 +143,7 @@ def _guess(state: GameState, action: PublicGuess, ctx: Context):
     return reject(ctx, "no_public_ability", what="guess")
 
 
-def _puzzle_guess(state, action, ctx):
+def _puzzle_guess(state: GameState, action, ctx: Context):
     """The Puzzlemaster's one guess of its drunk (publicly; the Storytellers answer it)."""
     if ledger(state).used(ctx.author, "puzzlemaster"):
         return reject(ctx, "public_used")
@@ -151,7 +151,7 @@ def _puzzle_guess(state, action, ctx):
     return (_use(state, ctx, "puzzlemaster", action.target, "right" if right else "wrong"),)
 
 
-def _damsel_guess(state, action, ctx):
+def _damsel_guess(state: GameState, action, ctx: Context):
     """One guess for all the Minions (seed 000: after a wrong guess, "future guesses by Minion
     players have no effect"); it wins unless the Damsel malfunctions."""
     if any(u.ability == "damsel" for u in ledger(state).uses):
@@ -180,7 +180,7 @@ def moonchild_deaths(state: GameState) -> tuple[str, ...]:
                  and state.seat(u.target).alive and u.character == "good")
 
 
-def secret_word_said(state: GameState, author: str, text: str, post_number, at) -> tuple:
+def secret_word_said(state: GameState, author: str, text: str, post_number: int | None, at: datetime) -> tuple:
     """The Mezepheles' word, said by a good player (the first one only): they turn evil
     that night. With several evil teams (seed 002), the first non-Demon of another team. The
     word is the Mezepheles' first-night result, in the Storytellers' own words (!result). Whether it works is
@@ -221,7 +221,7 @@ def _used(state: GameState, e: PublicAbilityUsed) -> GameState:
     return state.evolve(public=replace(ledger(state), uses=(*ledger(state).uses, e)))
 
 
-def _told_puzzle(state: GameState, event: PublicAbilityUsed, _batch) -> tuple:
+def _told_puzzle(state: GameState, event: PublicAbilityUsed, _batch: Sequence[Event]) -> tuple:
     """The Puzzlemaster's guess, right or wrong, for the Storytellers to answer."""
     if event.ability != PUZZLEMASTER:
         return ()

@@ -16,6 +16,7 @@ the Butcher may still nominate, the day does not end early.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -23,6 +24,7 @@ from ..deciding.rules import reject
 from ..feature import Feature, to_thread, unchanged
 from ..reading.commands import Command, _one_name
 from ..state.actions import Context
+from ..state.events import Event
 from ..state.grimoire import is_malfunctioning, true_character
 from ..state.model import GameState, iso
 from ..wording import say
@@ -81,12 +83,12 @@ def _was_funny(state: GameState, e: DeviantWasFunny) -> GameState:
     return state.with_entry(e.player, funny_day=e.day)
 
 
-def _told_refused(_state: GameState, event: ExileRefused, _batch) -> tuple:
+def _told_refused(_state: GameState, event: ExileRefused, _batch: Sequence[Event]) -> tuple:
     return (to_thread("deviant", f"exile-refused:{event.player}:{iso(event.at)}",
                       player=event.player, votes=event.votes),)
 
 
-def _told_butcher(_state: GameState, event: ButcherResolved, _batch) -> tuple:
+def _told_butcher(_state: GameState, event: ButcherResolved, _batch: Sequence[Event]) -> tuple:
     return (to_thread("butcher", f"butcher:{event.nominee}:{iso(event.at)}",
                       nominee=event.nominee, votes=event.votes, executed=event.executed),)
 

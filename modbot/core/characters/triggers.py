@@ -18,11 +18,12 @@ Deaths by ability are announced in the thread without saying why.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from ..feature import Feature, to_player, to_storytellers, unchanged
-from ..state.events import EXECUTION, Executed, Nominated, PlayerDied
+from ..state.events import EXECUTION, Event, Executed, Nominated, PlayerDied
 from ..state.grimoire import (
     character_id,
     is_evil,
@@ -141,7 +142,7 @@ def _fearmonger(state: GameState, event: Executed) -> tuple:
     return good_loses(state, reason, event.at)
 
 
-def _team_loses(state: GameState, team: int | None, at) -> tuple:
+def _team_loses(state: GameState, team: int | None, at: datetime) -> tuple:
     """Seed 002, Djinn: "After an evil team loses to an ability, their Demon dies." (the win
     check then turns the team good, or ends the game)"""
     return tuple(PlayerDied(d, ABILITY_DEATH, at) for d in players_of_team(state, "demon")
@@ -304,7 +305,7 @@ def _delivered(state: GameState, _e: UntoldDelivered) -> GameState:
     return state.evolve(untold=())
 
 
-def _told_promoted(state: GameState, event: ScarletWomanPromoted, _batch) -> tuple:
+def _told_promoted(state: GameState, event: ScarletWomanPromoted, _batch: Sequence[Event]) -> tuple:
     """Told at once at night; by day, at dusk (UntoldDelivered)."""
     name = state.setup.private_script.name_of(event.character)
     day = state.phase.is_day
@@ -317,18 +318,18 @@ def _told_promoted(state: GameState, event: ScarletWomanPromoted, _batch) -> tup
                  when=say("st.told_at_dusk") if day else "")))
 
 
-def _told_untold(_state: GameState, event: UntoldDelivered, _batch) -> tuple:
+def _told_untold(_state: GameState, event: UntoldDelivered, _batch: Sequence[Event]) -> tuple:
     return tuple(to_player(player, "night_results", f"untold:{player}:{iso(event.at)}",
                            night=None, lines=[text]) for player, text in event.messages)
 
 
-def _told_sweetheart(state: GameState, event: SweetheartDied, _batch) -> tuple:
+def _told_sweetheart(state: GameState, event: SweetheartDied, _batch: Sequence[Event]) -> tuple:
     return (to_storytellers("st_note", f"sweetheart:{event.player}",
                             text=say("st.sweetheart", player=event.player,
                                      term=state.setup.terms.malfunction)),)
 
 
-def _told_roshambo(_state: GameState, event: PsychopathExecuted, _batch) -> tuple:
+def _told_roshambo(_state: GameState, event: PsychopathExecuted, _batch: Sequence[Event]) -> tuple:
     against = event.opponent or say("st.roshambo_you")
     return (to_storytellers("st_note", f"roshambo:{event.player}:{iso(event.at)}",
                             text=say("st.roshambo", player=event.player, against=against)),)

@@ -15,10 +15,12 @@ triggers.py); other routes are the Storytellers' to call with `!win`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 from ..feature import Feature, to_player, to_storytellers
+from ..state.events import Event
 from ..state.grimoire import (
     alignment_of,
     babysitter,
@@ -198,7 +200,7 @@ def _good_lost(state: GameState, e: GoodLost) -> GameState:
     return state.evolve(good_lost=e.reason)
 
 
-def _told_win(state: GameState, event: WinDetected, _batch) -> tuple:
+def _told_win(state: GameState, event: WinDetected, _batch: Sequence[Event]) -> tuple:
     terms = state.setup.private_script.terms if state.setup.script else None
     team = terms.alignment(event.winner) if terms else event.winner
     return (to_storytellers("win_detected", f"win:{event.winner}:{iso(event.at)}",
@@ -206,7 +208,7 @@ def _told_win(state: GameState, event: WinDetected, _batch) -> tuple:
                             held=state.cycle if state.night_held else None),)
 
 
-def _told_team_lost(state: GameState, event: EvilTeamLost, _batch) -> tuple:
+def _told_team_lost(state: GameState, event: EvilTeamLost, _batch: Sequence[Event]) -> tuple:
     """Each player of the team is told, but a sober and healthy Marionette (seed 002: "never
     informed of changes to their alignment/team, unless they are drunk or poisoned")."""
     good = state.setup.private_script.terms.good

@@ -18,6 +18,7 @@ day under way, the player is answered why not.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import ClassVar
@@ -25,6 +26,7 @@ from typing import ClassVar
 from ..feature import COUNT, THREAD, Feature, Notice, Timer, to_player, to_storytellers, unchanged
 from ..reading.commands import Command, _no_arguments
 from ..state.actions import AskForCount, Context
+from ..state.events import Event
 from ..state.memo import last_answer
 from ..state.model import GameState, iso
 from ..wording import say
@@ -228,25 +230,25 @@ def _prods(state: GameState, _action: StProds, ctx: Context):
 
 # -- who is told what -----------------------------------------------------------------------------
 
-def _told_asked(state: GameState, event: CountAsked, _batch) -> tuple:
+def _told_asked(state: GameState, event: CountAsked, _batch: Sequence[Event]) -> tuple:
     return (Notice(THREAD, "votecount", f"asked:{iso(event.at)}", count=COUNT, at=event.at,
                    view={"count": count_facts(state, at=event.at)}),)
 
 
-def _told_prodded(state: GameState, event: PlayerProdded, _batch) -> tuple:
+def _told_prodded(state: GameState, event: PlayerProdded, _batch: Sequence[Event]) -> tuple:
     return (to_player(event.player, "prod", f"prod:{event.player}:{iso(event.at)}",
                       hours=state.setup.prod_hours, since=event.since,
                       bot=state.setup.bot_username),)
 
 
-def _told_reported(state: GameState, event: QuietPlayerReported, _batch) -> tuple:
+def _told_reported(state: GameState, event: QuietPlayerReported, _batch: Sequence[Event]) -> tuple:
     hours = state.setup.prod_hours * REPORTED
     text = say("st.quiet_backup", player=event.player, hours=hours, backup=event.backup) \
         if event.backup else say("st.quiet", player=event.player, hours=hours)
     return (to_storytellers("st_note", f"quiet:{event.player}:{iso(event.at)}", text=text),)
 
 
-def _told_listed(state: GameState, event: ProdsListed, _batch) -> tuple:
+def _told_listed(state: GameState, event: ProdsListed, _batch: Sequence[Event]) -> tuple:
     quiet = [{"player": p, "hours": h, "level": level} for p, h, level in event.quiet]
     return (to_storytellers("st_prods", f"prods:{iso(event.at)}", quiet=quiet,
                             backup=event.backup, hours=state.setup.prod_hours),)

@@ -72,23 +72,23 @@ def _seated_alive(state: GameState, player: str, ctx: Context, alive: bool):
     return None
 
 
-def _kill(state, action: StKill, ctx):
+def _kill(state: GameState, action: StKill, ctx: Context):
     problem = _seated_alive(state, action.player, ctx, alive=True)
     return problem or (PlayerDied(action.player, action.reason or "storyteller", ctx.at),)
 
 
-def _revive(state, action: StRevive, ctx):
+def _revive(state: GameState, action: StRevive, ctx: Context):
     problem = _seated_alive(state, action.player, ctx, alive=False)
     return problem or (PlayerRevived(action.player, ctx.at),)
 
 
-def _ghost_vote(state, action: StGhostVote, ctx):
+def _ghost_vote(state: GameState, action: StGhostVote, ctx: Context):
     if not state.is_seated(action.player):
         return reject(ctx, "unknown_player", text=action.player)
     return (GhostVoteChanged(action.player, action.give, ctx.at),)
 
 
-def _nominate(state, action: StNominate, ctx):
+def _nominate(state: GameState, action: StNominate, ctx: Context):
     if state.today is None:
         return reject(ctx, "wrong_phase", what=say("doing.nominating"), phase=state.phase_said)
     day = state.today
@@ -103,7 +103,7 @@ def _nominate(state, action: StNominate, ctx):
                       order),)
 
 
-def _vote(state, action: StVote, ctx):
+def _vote(state: GameState, action: StVote, ctx: Context):
     day = state.today
     nomination = day.nomination_of(action.nominee) if day else None
     if nomination is None:
@@ -116,7 +116,7 @@ def _vote(state, action: StVote, ctx):
                      ctx.at),)
 
 
-def _cancel(state, action: StCancelNomination, ctx):
+def _cancel(state: GameState, action: StCancelNomination, ctx: Context):
     day = state.today
     nomination = day.nomination_of(action.nominee) if day else None
     if nomination is None:
@@ -125,7 +125,7 @@ def _cancel(state, action: StCancelNomination, ctx):
     return (NominationCancelled(action.nominee, refunds, ctx.at),)
 
 
-def _extend(state, action: StExtend, ctx):
+def _extend(state: GameState, action: StExtend, ctx: Context):
     if state.phase is Phase.PREGAME:
         return reject(ctx, "wrong_phase", what=say("doing.extending"), phase=state.phase_said)
     ends = state.phase_ends_at + timedelta(minutes=action.minutes)
@@ -134,24 +134,24 @@ def _extend(state, action: StExtend, ctx):
     return (PhaseExtended(state.phase, state.cycle, ends, ctx.at),)
 
 
-def _now(state, ctx) -> tuple[Event, ...] | Rejection:
+def _now(state: GameState, ctx: Context) -> tuple[Event, ...] | Rejection:
     """End the current phase at the command's time (the engine then runs its end)."""
     if state.paused_at is not None:
         return reject(ctx, "paused")
     return (PhaseExtended(state.phase, state.cycle, ctx.at, ctx.at),)
 
 
-def next_phase_rule(state, _action, ctx):
+def next_phase_rule(state: GameState, _action, ctx: Context):
     return _now(state, ctx)
 
 
-def _end_day(state, _action, ctx):
+def _end_day(state: GameState, _action, ctx: Context):
     if not state.phase.is_day:
         return reject(ctx, "wrong_phase", what=say("doing.ending_the_day"), phase=state.phase_said)
     return _now(state, ctx)  # the engine repeats this until the day is over
 
 
-def _end_voting(state, action: StEndVoting, ctx):
+def _end_voting(state: GameState, action: StEndVoting, ctx: Context):
     if state.phase is not Phase.VOTING:
         return reject(ctx, "wrong_phase", what=say("doing.ending_the_voting"), phase=state.phase_said)
     if action.force and not action.reason:
@@ -161,7 +161,7 @@ def _end_voting(state, action: StEndVoting, ctx):
     return _now(state, ctx)
 
 
-def _execute(state, action: StExecute, ctx):
+def _execute(state: GameState, action: StExecute, ctx: Context):
     """Validated here; the engine ends the day with this player executed (dead or alive)."""
     if not state.phase.is_day:
         return reject(ctx, "wrong_phase", what=say("doing.executing"), phase=state.phase_said)
@@ -172,7 +172,7 @@ def _execute(state, action: StExecute, ctx):
     return ()
 
 
-def _exile(state, action: StExile, ctx):
+def _exile(state: GameState, action: StExile, ctx: Context):
     if not state.is_seated(action.player) or not state.seat(action.player).traveller:
         return reject(ctx, "not_a_traveller", nominee=action.player)
     problem = _seated_alive(state, action.player, ctx, alive=True)
@@ -180,19 +180,19 @@ def _exile(state, action: StExile, ctx):
                        PlayerDied(action.player, "exile", ctx.at))
 
 
-def _pause(state, _action, ctx):
+def _pause(state: GameState, _action, ctx: Context):
     if state.paused_at is not None:
         return reject(ctx, "already_paused")
     return (ClockPaused(ctx.at),)
 
 
-def _resume(state, _action, ctx):
+def _resume(state: GameState, _action, ctx: Context):
     if state.paused_at is None:
         return reject(ctx, "not_paused")
     return (ClockResumed(ctx.at - state.paused_at, ctx.at),)
 
 
-def grimoire_rule(state, action: StGrimoire, ctx):
+def grimoire_rule(state: GameState, action: StGrimoire, ctx: Context):
     if not state.is_seated(action.player):
         return reject(ctx, "unknown_player", text=action.player)
     if action.field == "heal":
@@ -201,7 +201,7 @@ def grimoire_rule(state, action: StGrimoire, ctx):
     return (GrimoireChanged(action.player, action.field, action.value, ctx.at),)
 
 
-def _win(state, action: StWin, ctx):
+def _win(state: GameState, action: StWin, ctx: Context):
     if state.winner is not None:
         return reject(ctx, "game_over", winner=state.winner)
     team = team_code(state, action.winner)
@@ -211,14 +211,14 @@ def _win(state, action: StWin, ctx):
     return (GameEnded(team, action.reason, ctx.at),)
 
 
-def team_code(state, word: str) -> str | None:
+def team_code(state: GameState, word: str) -> str | None:
     """good or evil, from either word or the script's own (BotF: Loyal, Cultist)."""
     terms = state.setup.terms
     return {"good": "good", "evil": "evil", terms.good.casefold(): "good",
             terms.evil.casefold(): "evil"}.get(word.casefold())
 
 
-def _open_nomination(state, nominee: str, ctx):
+def _open_nomination(state: GameState, nominee: str, ctx: Context):
     day = state.today
     nomination = day.nomination_of(nominee) if day else None
     if nomination is None:
@@ -226,7 +226,7 @@ def _open_nomination(state, nominee: str, ctx):
     return nomination
 
 
-def _set_vote(state, action: StSetVote, ctx):
+def _set_vote(state: GameState, action: StSetVote, ctx: Context):
     nomination = _open_nomination(state, action.nominee, ctx)
     if isinstance(nomination, Rejection):
         return nomination
@@ -235,7 +235,7 @@ def _set_vote(state, action: StSetVote, ctx):
     return (VoteCorrected(action.nominee, action.voter, action.value, ctx.at),)
 
 
-def _lock(state, action: StLock, ctx):
+def _lock(state: GameState, action: StLock, ctx: Context):
     nomination = _open_nomination(state, action.nominee, ctx)
     if isinstance(nomination, Rejection):
         return nomination
@@ -249,7 +249,7 @@ def _lock(state, action: StLock, ctx):
         else say("note.locked_by_st"))),)
 
 
-def _unlock(state, action: StUnlock, ctx):
+def _unlock(state: GameState, action: StUnlock, ctx: Context):
     nomination = _open_nomination(state, action.nominee, ctx)
     if isinstance(nomination, Rejection):
         return nomination
@@ -260,14 +260,14 @@ def _unlock(state, action: StUnlock, ctx):
     return (VotesUnlocked(action.nominee, action.voter, refunds, ctx.at),)
 
 
-def _alias(state, action: StAlias, ctx):
+def _alias(state: GameState, action: StAlias, ctx: Context):
     taken = state.setup.roster.resolve_exact(action.alias)
     if taken is not None:
         return reject(ctx, "name_taken", name=action.alias, player=taken)
     return (AliasAdded(action.alias, action.player, ctx.at),)
 
 
-def _seat(state, action: StSeat, ctx):
+def _seat(state: GameState, action: StSeat, ctx: Context):
     if not action.order:
         return ()  # showing the seats: the report does it
     if state.phase is not Phase.PREGAME:
@@ -278,7 +278,7 @@ def _seat(state, action: StSeat, ctx):
     return (SeatsReordered(action.order, ctx.at),)
 
 
-def _sub(state, action: StSub, ctx):
+def _sub(state: GameState, action: StSub, ctx: Context):
     if state.setup.roster.resolve_exact(action.new) is not None:
         return reject(ctx, "name_taken", name=action.new,
                       player=state.setup.roster.resolve_exact(action.new))
@@ -289,7 +289,7 @@ def _sub(state, action: StSub, ctx):
     return (PlayerSubstituted(action.old, action.new, ctx.at),)
 
 
-def _vote_count(state, _action, ctx):
+def _vote_count(state: GameState, _action, ctx: Context):
     return (VoteCountRequested(ctx.author, ctx.at),)
 
 

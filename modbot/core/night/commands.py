@@ -22,9 +22,11 @@ from ..feature import Feature, unchanged
 from ..reading.commands import Command, _name, _no_arguments, _one_name
 from ..setup.composition import problems, propose
 from ..setup.dice import Dice
+from ..state.actions import Context
 from ..state.events import Event
 from ..state.ids import HELLS_LIBRARIAN
 from ..state.model import GameState, Phase, iso
+from ..state.names import Roster
 from ..state.private_events import AnswerSent, CharactersDealt, NightApproved, NightSheetEdited, night_of
 from ..state.rejection import Refused
 from ..state.staff_actions import StGrimoire, StNextPhase
@@ -127,7 +129,7 @@ def _text(words: list[str]) -> str:
     return " ".join(words).strip().strip('"“”').strip()
 
 
-def _result(words, roster):
+def _result(words: list[str], roster: Roster) -> StSheetEdit:
     name, rest = _name(words, roster)
     if not rest:
         raise Refused("result_text")
@@ -135,14 +137,14 @@ def _result(words, roster):
     return StSheetEdit("result", name, "" if text.lower() == "none" else text)
 
 
-def _tell(words, roster):
+def _tell(words: list[str], roster: Roster) -> StSheetEdit:
     name, rest = _name(words, roster)
     if not _text(rest):
         raise Refused("tell_text")
     return StSheetEdit("tell", name, _text(rest))
 
 
-def _answer(words, roster):
+def _answer(words: list[str], roster: Roster) -> StAnswer:
     name, rest = _name(words, roster)
     if not _text(rest):
         raise Refused("answer_text")
@@ -150,31 +152,31 @@ def _answer(words, roster):
 
 
 def _player_edit(field: str):
-    def build(words, roster):
+    def build(words: list[str], roster: Roster) -> StSheetEdit:
         return StSheetEdit(field, _one_name(words, roster))
     return build
 
 
-def _setup_words(words, _roster):
+def _setup_words(words: list[str], _roster: Roster) -> StSetupCheck:
     mode = words[0].lower() if words else "check"
     if len(words) > 1 or mode not in ("check", "propose", "accept"):
         raise Refused("setup_form")
     return StSetupCheck(mode)
 
 
-def _effect_off(words, _roster):
+def _effect_off(words: list[str], _roster: Roster) -> StSheetEdit:
     if len(words) != 2 or not words[0].isdigit() or words[1].lower() != "off":
         raise Refused("effect_form")
     return StSheetEdit("noeffect", None, words[0])
 
 
-def _silence(words, _roster):
+def _silence(words: list[str], _roster: Roster) -> StSilence:
     if [w.lower() for w in words] not in (["on"], ["off"]):
         raise Refused("silence_form")
     return StSilence(words[0].lower() == "on")
 
 
-def _thinks(words, roster):
+def _thinks(words: list[str], roster: Roster) -> StGrimoire:
     name, rest = _name(words, roster)
     if not rest:
         raise Refused("character_missing")
@@ -205,7 +207,7 @@ _NEW_COMMANDS = [
 
 # -- rules ------------------------------------------------------------------------------------
 
-def _start(state: GameState, _action, ctx):
+def _start(state: GameState, _action, ctx: Context):
     if state.dealt:
         return reject(ctx, "already_dealt")
     if state.setup.script is None:
@@ -219,7 +221,7 @@ def _start(state: GameState, _action, ctx):
     return events
 
 
-def _setup_check(state: GameState, action: StSetupCheck, ctx):
+def _setup_check(state: GameState, action: StSetupCheck, ctx: Context):
     script = state.setup.script
     if script is None:
         return reject(ctx, "no_script")
@@ -240,19 +242,19 @@ def _setup_check(state: GameState, action: StSetupCheck, ctx):
     return (SetupChecked(tuple(found), ctx.author, ctx.at),)
 
 
-def _silence_rule(state: GameState, action: StSilence, ctx):
+def _silence_rule(state: GameState, action: StSilence, ctx: Context):
     if HELLS_LIBRARIAN not in state.setup.fabled:
         return reject(ctx, "no_hells_librarian")
     return (SilenceCalled(action.on, ctx.author, ctx.at),)
 
 
-def _night_open(state: GameState, ctx):
+def _night_open(state: GameState, ctx: Context):
     if not state.dealt or state.phase is not Phase.NIGHT:
         return reject(ctx, "not_in_night", phase=state.phase_said)
     return None
 
 
-def _sheet_edit(state: GameState, action: StSheetEdit, ctx):
+def _sheet_edit(state: GameState, action: StSheetEdit, ctx: Context):
     refused = _night_open(state, ctx)
     if refused is not None:
         return refused
@@ -269,7 +271,7 @@ def _sheet_edit(state: GameState, action: StSheetEdit, ctx):
                              ctx.author, ctx.at),)
 
 
-def _approve(state: GameState, _action, ctx):
+def _approve(state: GameState, _action, ctx: Context):
     refused = _night_open(state, ctx)
     if refused is not None:
         return refused
@@ -281,14 +283,14 @@ def _approve(state: GameState, _action, ctx):
     return (NightApproved(state.cycle, ctx.author, ctx.at),)
 
 
-def _answer_rule(state: GameState, action: StAnswer, ctx):
+def _answer_rule(state: GameState, action: StAnswer, ctx: Context):
     """The Storytellers' private answer (an ability used by day): to the player's grimoire PM."""
     if not state.is_seated(action.player):
         return reject(ctx, "unknown_player", text=action.player)
     return (AnswerSent(action.player, action.text, ctx.author, ctx.at),)
 
 
-def _sheet(state: GameState, _action, ctx):
+def _sheet(state: GameState, _action, ctx: Context):
     refused = _night_open(state, ctx)
     if refused is not None:
         return refused
@@ -297,7 +299,7 @@ def _sheet(state: GameState, _action, ctx):
     return (SheetRequested(ctx.author, ctx.at),)
 
 
-def _grimoire_checked(state: GameState, action: StGrimoire, ctx):
+def _grimoire_checked(state: GameState, action: StGrimoire, ctx: Context):
     """With a script, character names must be on it and are stored as ids."""
     script = state.setup.script
     if script is not None and action.field in ("character", "thinks", "mad_as", "ability_of"):
@@ -310,7 +312,7 @@ def _grimoire_checked(state: GameState, action: StGrimoire, ctx):
     return grimoire_rule(state, action, ctx)
 
 
-def _next_phase_checked(state: GameState, action, ctx):
+def _next_phase_checked(state: GameState, action, ctx: Context):
     night = night_of(state, state.cycle)
     if state.dealt and state.phase is Phase.NIGHT and night.approved_by is None and \
             not state.night_held:  # a held night has not begun: `!phase next` begins it
@@ -332,7 +334,7 @@ def _silence_called(state: GameState, e: SilenceCalled) -> GameState:
     return state.evolve(silence_since=e.at if e.on else None)
 
 
-def silence_broken(state: GameState, author: str, post_number, at) -> tuple:
+def silence_broken(state: GameState, author: str, post_number: int | None, at: datetime) -> tuple:
     """A player's thread post while the Storytellers called for silence."""
     if state.silence_since is None or not state.is_seated(author) or at < state.silence_since:
         return ()

@@ -15,12 +15,15 @@ and whether a choice sent for tonight stands.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from ..characters.triggers import ScarletWomanPromoted, UntoldDelivered
 from ..characters.wins import unaware_marionette
 from ..feature import Feature, Notice, to_player, to_storytellers, to_thread
 from ..setup.composition import dealt_text
+from ..state.events import Event
 from ..state.grimoire import players_of_team, true_character
 from ..state.ids import BARBER, FIDDLER, MARIONETTE
 from ..state.model import GameState, iso
@@ -94,7 +97,7 @@ def _team_view(state: GameState, player: str, is_demon: bool) -> list[dict]:
     return out
 
 
-def _changed(state: GameState, event: EffectApplied, batch) -> tuple:
+def _changed(state: GameState, event: EffectApplied, batch: Sequence[Event]) -> tuple:
     """Whoever changes character, alignment or team at dawn is told what they now are and the
     commands their ability uses (Oops All Evil: "If their alignment or team changed, they are
     informed"), as a role PM shows them, without the deal's team list or bluffs (what else
@@ -107,7 +110,7 @@ def _changed(state: GameState, event: EffectApplied, batch) -> tuple:
     return (_role_changed(state, effect.player, event.at),)
 
 
-def _role_changed(state: GameState, player: str, at) -> Notice:
+def _role_changed(state: GameState, player: str, at: datetime) -> Notice:
     """The role PM of a player whose character, alignment or team changed."""
     role = {**role_view(state, player), "changed": True, "cultists": [], "bluffs": [],
             BARBER: False, FIDDLER: False, "lil_monsta": False}
@@ -115,7 +118,7 @@ def _role_changed(state: GameState, player: str, at) -> Notice:
                      game=state.setup)
 
 
-def _promoted(state: GameState, event: ScarletWomanPromoted, batch) -> tuple:
+def _promoted(state: GameState, event: ScarletWomanPromoted, batch: Sequence[Event]) -> tuple:
     """The Scarlet Woman who became the Demon: her new ability and commands at once at night;
     by day at dusk, with the message held till then (Oops All Evil: "only at night")."""
     held = any(isinstance(e, UntoldDelivered) and event.player in dict(e.messages)
@@ -125,25 +128,25 @@ def _promoted(state: GameState, event: ScarletWomanPromoted, batch) -> tuple:
     return (_role_changed(state, event.player, event.at),)
 
 
-def _untold(state: GameState, event: UntoldDelivered, _batch) -> tuple:
+def _untold(state: GameState, event: UntoldDelivered, _batch: Sequence[Event]) -> tuple:
     return tuple(_role_changed(state, player, event.at)
                  for player in dict.fromkeys(p for p, _ in event.messages))
 
 
-def _told_already(player: str, event: EffectApplied, batch) -> bool:
+def _told_already(player: str, event: EffectApplied, batch: Sequence[Event]) -> bool:
     """One notice a player a dawn: only for the first of their changes in the batch."""
     changes = [e for e in batch if isinstance(e, EffectApplied) and e.effect.player == player
                and e.effect.field in ("character", "alignment", "evil_team")]
     return bool(changes) and changes[0] is not event
 
 
-def _dealt(state: GameState, _event: CharactersDealt, _batch) -> tuple:
+def _dealt(state: GameState, _event: CharactersDealt, _batch: Sequence[Event]) -> tuple:
     return tuple(to_player(seat.name, "role", f"role:{seat.name}",
                            role=role_view(state, seat.name), game=state.setup)
                  for seat in state.seats)
 
 
-def _substituted(state: GameState, event: PlayerSubstituted, _batch) -> tuple:
+def _substituted(state: GameState, event: PlayerSubstituted, _batch: Sequence[Event]) -> tuple:
     public = to_thread("substituted", f"sub:{event.old}:{event.new}", old=event.old,
                        new=event.new, dealt=state.dealt)
     if not state.dealt:
@@ -158,17 +161,17 @@ def _substituted(state: GameState, event: PlayerSubstituted, _batch) -> tuple:
                       game=state.setup))
 
 
-def _deal_waiting(_state: GameState, event: DealWaiting, _batch) -> tuple:
+def _deal_waiting(_state: GameState, event: DealWaiting, _batch: Sequence[Event]) -> tuple:
     return (to_storytellers("deal_waiting", f"deal-waiting:{iso(event.at)}",
                             problems=event.problems),)
 
 
-def _setup_checked(_state: GameState, event: SetupChecked, _batch) -> tuple:
+def _setup_checked(_state: GameState, event: SetupChecked, _batch: Sequence[Event]) -> tuple:
     return (to_storytellers("setup_check", f"setup:{iso(event.at)}", problems=event.problems,
                             accepted=False),)
 
 
-def _setup_proposed(state: GameState, event: SetupProposed, _batch) -> tuple:
+def _setup_proposed(state: GameState, event: SetupProposed, _batch: Sequence[Event]) -> tuple:
     grimoire, script = dict(event.grimoire), state.setup.private_script
     rows = [{"player": seat.name, "text": dealt_text(script, grimoire[seat.name])
              if seat.name in grimoire else None} for seat in state.seats]
@@ -176,7 +179,7 @@ def _setup_proposed(state: GameState, event: SetupProposed, _batch) -> tuple:
                             bluffs=[script.name_of(b) for b in event.bluffs]),)
 
 
-def _setup_accepted(_state: GameState, event: SetupAccepted, _batch) -> tuple:
+def _setup_accepted(_state: GameState, event: SetupAccepted, _batch: Sequence[Event]) -> tuple:
     return (to_storytellers("setup_check", f"setup-accepted:{iso(event.at)}", problems=(),
                             accepted=True),)
 

@@ -19,6 +19,7 @@ from ..state.events import Event, PhaseChanged, PlayerDied
 from ..state.grimoire import character_id, is_malfunctioning, players_of_team
 from ..state.ids import FEARMONGER
 from ..state.model import GameState, Phase
+from ..state.night_model import NightState
 from ..state.private_events import (
     ApprovalReminded,
     CharactersDealt,
@@ -104,7 +105,7 @@ def _killed_tonight(state: GameState, deaths: tuple[str, ...]) -> tuple[str, ...
         and p not in deaths and not state.seat(p).alive))
 
 
-def _fear_announced(state: GameState, night, at: datetime) -> list:
+def _fear_announced(state: GameState, night: NightState, at: datetime) -> list:
     """All players know when the Fearmonger chooses a new player (seed 002)."""
     for player in players_of_team(state, "minion"):
         if character_id(state, player) != FEARMONGER or is_malfunctioning(state, player):

@@ -55,7 +55,7 @@ def handle_private(state: GameState, author: str, at: datetime, post_number: int
     return PrivateOutcome(state, events)
 
 
-def _own_channel(state, author, at, post_number, raw, apply, decide) -> PrivateOutcome:
+def _own_channel(state: GameState, author: str, at: datetime, post_number: int | None, raw: str, apply, decide) -> PrivateOutcome:
     parsed = parse_private(raw, state.setup.roster, state.setup.script)
     ctx = Context(author, at, post_number)
     rejections = [r.placed(author, at, post_number) for r in parsed.errors]

@@ -97,7 +97,7 @@ def parse_post(
 
 class _LineParser(ForumLines):
     def __init__(self, roster: Roster, open_nominees, storytellers: set[str], out: Collector,
-                 *, forum: bool = True, bot: str = ""):
+                 *, forum: bool = True, bot: str = "") -> None:
         self.roster = roster
         self.open_nominees = tuple(open_nominees)
         self.storytellers = storytellers

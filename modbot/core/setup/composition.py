@@ -175,7 +175,7 @@ def _modifier_problems(script: Script, residents, characters, grimoire) -> list[
     return out
 
 
-def _marionette(script, residents, characters, name, thinks) -> list[Say]:
+def _marionette(script: Script, residents, characters, name, thinks) -> list[Say]:
     out = []
     if thinks is None or not thinks.is_good:
         out.append(say("setup.marionette_thinks", player=name))
@@ -271,7 +271,7 @@ def _draw(script: Script, residents: list[str], rng, evil_teams: int, lil_monsta
     return _finish(script, residents, grimoire, rng)
 
 
-def _draw_teams(script, residents, rng, teams, by_team):
+def _draw_teams(script: Script, residents, rng, teams, by_team):
     """Seed 002: teams of a Demon and 2 Minions by default, as many as the good characters
     on the script require; the rest are good."""
     good_pool = by_team["townsfolk"] + by_team["outsider"]

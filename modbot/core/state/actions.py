@@ -7,11 +7,10 @@ nothing about who asked or when: the engine pairs each with a `Context` (author,
 
 from __future__ import annotations
 
-from typing import Any
-
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 
 class VoteValue(StrEnum):

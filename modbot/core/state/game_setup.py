@@ -10,13 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import Enum
-from typing import TYPE_CHECKING
 
 from .names import Roster
 from .script import Script, Terms
-
-if TYPE_CHECKING:  # the model imports this module
-    from .model import GrimoireEntry
 
 
 class Profile(str, Enum):
@@ -61,6 +57,25 @@ class Seat:
     @property
     def can_vote_yes(self) -> bool:
         return self.alive or self.ghost_vote
+
+
+@dataclass(frozen=True, slots=True)
+class GrimoireEntry:
+    """What the Storyteller recorded about one player. Private: never in a public view."""
+
+    character: str | None = None
+    alignment: str | None = None
+    poisoned: bool = False
+    drunk: bool = False
+    mad_as: str | None = None
+    reminders: tuple[str, ...] = ()
+    thinks: str | None = None  # the character the player is shown (the Drunk's Townsfolk)
+    evil_team: int | None = None  # with several evil teams (seed 002's Djinn): which one
+    cursed_day: int | None = None  # the Witch's curse: nominating on this day kills
+    survives_execution_day: int | None = None  # the Devil's Advocate: not killed by execution
+    ability_of: str | None = None  # an ability gained (the Philosopher's, the Cannibal's)
+    funny_day: int | None = None  # the Deviant was funny on this day: it cannot be exiled
+    bluffs: tuple[str, ...] = ()  # a Demon's own bluffs (several evil teams); else the game's
 
 
 @dataclass(frozen=True)

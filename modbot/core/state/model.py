@@ -16,17 +16,13 @@ from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from enum import StrEnum
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..wording import Say
 from .actions import NO, YES, VoteValue
-from .game_setup import GameSetup, Phase, PhaseLengths, Profile, Seat
+from .game_setup import GameSetup, GrimoireEntry, Phase, PhaseLengths, Profile, Seat
 from .night_model import NightState, WhisperLedger
 from .public_model import Countdown, FiddleVote, PublicLedger
-
-if TYPE_CHECKING:  # both import this module
-    from .record import GrimoireChange
-    from .staff_events import ConfirmationRequested
 
 
 class NominationKind(StrEnum):
@@ -187,22 +183,17 @@ def _swap(pool: tuple[Nomination, ...], new: Nomination) -> tuple[Nomination, ..
 
 
 @dataclass(frozen=True, slots=True)
-class GrimoireEntry:
-    """What the Storyteller recorded about one player. Private: never in a public view."""
-
-    character: str | None = None
-    alignment: str | None = None
-    poisoned: bool = False
-    drunk: bool = False
-    mad_as: str | None = None
-    reminders: tuple[str, ...] = ()
-    thinks: str | None = None  # the character the player is shown (the Drunk's Townsfolk)
-    evil_team: int | None = None  # with several evil teams (seed 002's Djinn): which one
-    cursed_day: int | None = None  # the Witch's curse: nominating on this day kills
-    survives_execution_day: int | None = None  # the Devil's Advocate: not killed by execution
-    ability_of: str | None = None  # an ability gained (the Philosopher's, the Cannibal's)
-    funny_day: int | None = None  # the Deviant was funny on this day: it cannot be exiled
-    bluffs: tuple[str, ...] = ()  # a Demon's own bluffs (several evil teams); else the game's
+class GrimoireChange:
+    player: str
+    field: str
+    before: Any
+    after: Any
+    at: datetime | None  # the event's moment (None for an event without one)
+    cycle: int  # the night or day it happened in
+    night: bool  # at night (else by day)
+    cause: str  # the event's type name
+    by_storytellers: bool  # a Storyteller's command (else the game's rules)
+    why: Say | None = None  # an ability's effect: who or what caused it (`by.*`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +205,8 @@ class GameState:
     phase_ends_at: datetime
     today: DayState | None = None
     past_days: tuple[DayState, ...] = ()
-    pending: tuple[ConfirmationRequested, ...] = ()  # ConfirmationRequested events awaiting an ST's !confirm
+    # ConfirmationRequested events awaiting an ST's !confirm (staff_events.py imports this module)
+    pending: tuple[Any, ...] = ()
     paused_at: datetime | None = None  # the clock is stopped (deadlines wait) since then
     night_held: bool = False  # the day's end looks like a win: no night until the STs decide
     grimoire: tuple[tuple[str, GrimoireEntry], ...] = ()  # (player, entry), private
@@ -332,6 +324,6 @@ _STATE_VALUES = attrgetter(*_STATE_INDEX)
 
 __all__ = [
     "EXECUTION", "EXILE", "NO", "YES", "CastVote", "DayState", "Death", "GameSetup",
-    "GameState", "GrimoireEntry", "LockedVote", "Nomination", "Phase", "PhaseLengths", "Profile", "Seat",
+    "GameState", "GrimoireChange", "GrimoireEntry", "LockedVote", "Nomination", "Phase", "PhaseLengths", "Profile", "Seat",
     "WhisperRequest",
 ]

@@ -9,26 +9,11 @@ rule has to remember to.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import fields, replace
 from datetime import datetime
 from typing import Any
 
-from ..wording import Say
-from .model import GameState
-
-
-@dataclass(frozen=True, slots=True)
-class GrimoireChange:
-    player: str
-    field: str
-    before: Any
-    after: Any
-    at: datetime | None  # the event's moment (None for an event without one)
-    cycle: int  # the night or day it happened in
-    night: bool  # at night (else by day)
-    cause: str  # the event's type name
-    by_storytellers: bool  # a Storyteller's command (else the game's rules)
-    why: Say | None = None  # an ability's effect: who or what caused it (`by.*`)
+from .model import GameState, GrimoireChange
 
 
 def logged(before: GameState, after: GameState, event: Any, by_storytellers: bool) -> GameState:

@@ -13,7 +13,7 @@ so that no feature module needs to import them back.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from . import notices as day_notices
@@ -40,9 +40,11 @@ from .reading import commands
 from .seal import sealed_grimoire, sealed_text
 from .state import events, private_events, staff_events
 from .state.actions import Context
+from .state.events import Event
 from .state.model import GameState
 from .state.private_events import CharactersDealt
 from .state.record import logged
+from .state.rejection import Rejection
 
 FEATURES: tuple[Feature, ...] = (
     events.FEATURE,
@@ -135,7 +137,7 @@ def notices_of(state: GameState, event: Any, batch: tuple = ()) -> tuple[Notice,
     return tuple(n for noticer in NOTICES.get(type(event), ()) for n in noticer(state, event, batch))
 
 
-def decide(state: GameState, action: Any, ctx: Context):
+def decide(state: GameState, action: Any, ctx: Context) -> Sequence[Event] | Rejection:
     """Events caused by a player's `action` (a tuple, possibly empty), or a Rejection."""
     refused = rules.refusal(state, action, ctx)
     if refused is not None:
@@ -143,6 +145,6 @@ def decide(state: GameState, action: Any, ctx: Context):
     return RULES[type(action)](state, action, ctx)
 
 
-def decide_staff(state: GameState, action: Any, ctx: Context):
+def decide_staff(state: GameState, action: Any, ctx: Context) -> Sequence[Event] | Rejection:
     """Events caused by a Storyteller's command, or a Rejection."""
     return STAFF_RULES[type(action)](state, action, ctx)

@@ -26,6 +26,7 @@ from .state.actions import Context
 from .state.events import Event
 from .state.model import GameState
 from .state.private_events import CharactersDealt
+from .state.rejection import Rejection
 from .state.staff_actions import StReveal
 from .state.staff_events import GameEnded
 from .wording import Say, say
@@ -42,7 +43,7 @@ class GrimoireRevealed:
     at: datetime
 
 
-def _reveal(state: GameState, _action: StReveal, ctx: Context):
+def _reveal(state: GameState, _action: StReveal, ctx: Context) -> Sequence[Event] | Rejection:
     if state.setup.reveal == "off":
         return reject(ctx, "reveal_off")
     if state.setup.script is None or not state.dealt:

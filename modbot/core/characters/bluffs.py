@@ -10,6 +10,7 @@ unless the script has several evil teams. `FEATURE` hands the command to the reg
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -17,9 +18,10 @@ from ..deciding.rules import reject
 from ..feature import Feature
 from ..reading.commands import Command, _one_name
 from ..state.actions import Context
+from ..state.events import Event
 from ..state.model import GameState
 from ..state.names import Roster
-from ..state.rejection import Refused
+from ..state.rejection import Refused, Rejection
 from ..wording import say
 
 
@@ -47,7 +49,7 @@ def _words(words: list[str], roster: Roster) -> StBluffs:
     return StBluffs(tuple(names), demon)
 
 
-def _rule(state: GameState, action: StBluffs, ctx: Context):
+def _rule(state: GameState, action: StBluffs, ctx: Context) -> Sequence[Event] | Rejection:
     script, ids = state.setup.script, []
     if script is None:
         return reject(ctx, "no_script")

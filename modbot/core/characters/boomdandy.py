@@ -24,7 +24,7 @@ from ..state.grimoire import is_malfunctioning, true_character
 from ..state.model import GameState, iso
 from ..state.names import Roster
 from ..state.public_model import Countdown
-from ..state.rejection import Refused
+from ..state.rejection import Refused, Rejection
 from ..wording import say
 
 COUNTDOWN = timedelta(minutes=10)
@@ -99,7 +99,7 @@ def _boom_words(words: list[str], roster: Roster) -> StBoom:
     return StBoom(tuple(names))
 
 
-def _boom(state: GameState, action: StBoom, ctx: Context):
+def _boom(state: GameState, action: StBoom, ctx: Context) -> Sequence[Event] | Rejection:
     if state.boomed is None:
         return reject(ctx, "no_boomdandy")
     if state.countdown is not None:
@@ -110,7 +110,7 @@ def _boom(state: GameState, action: StBoom, ctx: Context):
                                       ctx.at))
 
 
-def _point(state: GameState, action: Point, ctx: Context):
+def _point(state: GameState, action: Point, ctx: Context) -> Sequence[Event] | Rejection:
     countdown = state.countdown
     if countdown is None or ctx.at >= countdown.ends_at:
         return reject(ctx, "no_countdown")

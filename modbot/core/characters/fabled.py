@@ -34,7 +34,7 @@ from ..state.names import Roster
 from ..state.night_model import SheetEntry
 from ..state.private_events import night_of
 from ..state.public_model import FiddleVote
-from ..state.rejection import Refused
+from ..state.rejection import Refused, Rejection
 from ..wording import say
 from .wins import WinDetected
 
@@ -155,7 +155,7 @@ def _fiddle_words(words: list[str], roster: Roster) -> StFiddle:
     return StFiddle((first, second))
 
 
-def _used(state: GameState, action: StUsed, ctx: Context):
+def _used(state: GameState, action: StUsed, ctx: Context) -> Sequence[Event] | Rejection:
     if action.fabled not in ONCE or action.fabled not in state.setup.fabled:
         return reject(ctx, "not_once_fabled", text=action.fabled,
                       fabled=tuple(state.setup.fabled) or say("count.nothing"))
@@ -164,7 +164,7 @@ def _used(state: GameState, action: StUsed, ctx: Context):
     return (FabledUsed(action.fabled, ctx.author, ctx.at),)
 
 
-def _open(state: GameState, action: StFiddle, ctx: Context):
+def _open(state: GameState, action: StFiddle, ctx: Context) -> Sequence[Event] | Rejection:
     if "fiddler" not in state.setup.fabled:
         return reject(ctx, "not_once_fabled", text="Fiddler",
                       fabled=tuple(state.setup.fabled) or say("count.nothing"))
@@ -177,7 +177,7 @@ def _open(state: GameState, action: StFiddle, ctx: Context):
             FiddleOpened(action.players, ctx.at + state.setup.window(FIDDLE_VOTE), ctx.at))
 
 
-def _vote(state: GameState, action: Fiddle, ctx: Context):
+def _vote(state: GameState, action: Fiddle, ctx: Context) -> Sequence[Event] | Rejection:
     vote = state.fiddle
     if vote is None or ctx.at >= vote.ends_at or state.seat(ctx.author).traveller:
         return reject(ctx, "no_fiddle")

@@ -16,19 +16,23 @@ count of players and that travellers are not chosen.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..deciding.rules import reject
 from ..feature import Feature
 from ..state.actions import Context
+from ..state.events import Event
 from ..state.model import GameState
 from ..state.night_actions import HELPED, Help
 from ..state.night_model import NightChoice
 from ..state.private_events import NightChoiceMade
+from ..state.rejection import Rejection
 from ..wording import say
 
 WHO = {"swap": "helper.swap", "babysit": "helper.babysit", "fiddle": "helper.fiddle"}  # codes
 
 
-def decide_help(state: GameState, action: Help, ctx: Context, character, night: int):
+def decide_help(state: GameState, action: Help, ctx: Context, character, night: int) -> Sequence[Event] | Rejection:
     """The NightChoiceMade for a /swap or /babysit, or a Rejection (`character`: what the
     author believes they are; the caller has checked the night is open)."""
     step, team, count = HELPED[action.verb]

@@ -73,7 +73,7 @@ def _works(state: GameState, player: str, character_id: str) -> bool:
     return real is not None and real.id == character_id and not is_malfunctioning(state, player)
 
 
-def _klutz(state: GameState, action, ctx: Context):
+def _klutz(state: GameState, action, ctx: Context) -> Sequence[Event] | Rejection:
     died = death_time(state, ctx.author)
     if state.seat(ctx.author).alive or died is None:
         return reject(ctx, "no_public_ability", what="choice")
@@ -91,7 +91,7 @@ def _klutz(state: GameState, action, ctx: Context):
     return events
 
 
-def _moonchild(state: GameState, action, ctx: Context):
+def _moonchild(state: GameState, action, ctx: Context) -> Sequence[Event] | Rejection:
     if state.seat(ctx.author).alive or death_time(state, ctx.author) is None:
         return reject(ctx, "no_public_ability", what="choice")
     if ledger(state).used(ctx.author, "moonchild"):
@@ -103,7 +103,7 @@ def _moonchild(state: GameState, action, ctx: Context):
     return (_use(state, ctx, "moonchild", action.target, alignment),)
 
 
-def _psychopath(state: GameState, action, ctx: Context):
+def _psychopath(state: GameState, action, ctx: Context) -> Sequence[Event] | Rejection:
     if not state.seat(ctx.author).alive:
         return reject(ctx, "no_public_ability", what="choice")
     if state.phase is not Phase.DISCUSSION:
@@ -123,7 +123,7 @@ PUBLIC_CHOICES: dict[str, Rule] = {  # character id -> what its `/choose X` does
 }
 
 
-def _guess(state: GameState, action: PublicGuess, ctx: Context):
+def _guess(state: GameState, action: PublicGuess, ctx: Context) -> Sequence[Event] | Rejection:
     script = state.setup.script
     real = true_character(state, ctx.author)
     if action.character.strip().casefold() == "drunk" and real is not None and \
@@ -143,7 +143,7 @@ def _guess(state: GameState, action: PublicGuess, ctx: Context):
     return reject(ctx, "no_public_ability", what="guess")
 
 
-def _puzzle_guess(state: GameState, action, ctx: Context):
+def _puzzle_guess(state: GameState, action, ctx: Context) -> Sequence[Event] | Rejection:
     """The Puzzlemaster's one guess of its drunk (publicly; the Storytellers answer it)."""
     if ledger(state).used(ctx.author, "puzzlemaster"):
         return reject(ctx, "public_used")
@@ -151,7 +151,7 @@ def _puzzle_guess(state: GameState, action, ctx: Context):
     return (_use(state, ctx, "puzzlemaster", action.target, "right" if right else "wrong"),)
 
 
-def _damsel_guess(state: GameState, action, ctx: Context):
+def _damsel_guess(state: GameState, action, ctx: Context) -> Sequence[Event] | Rejection:
     """One guess for all the Minions (seed 000: after a wrong guess, "future guesses by Minion
     players have no effect"); it wins unless the Damsel malfunctions."""
     if any(u.ability == "damsel" for u in ledger(state).uses):

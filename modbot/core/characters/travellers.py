@@ -27,6 +27,7 @@ from ..state.actions import Context
 from ..state.events import Event
 from ..state.grimoire import is_malfunctioning, true_character
 from ..state.model import GameState, iso
+from ..state.rejection import Rejection
 from ..wording import say
 
 
@@ -70,7 +71,7 @@ def cannot_be_exiled(state: GameState, player: str) -> bool:
             and not is_malfunctioning(state, player))
 
 
-def _funny(state: GameState, action: StFunny, ctx: Context):
+def _funny(state: GameState, action: StFunny, ctx: Context) -> Sequence[Event] | Rejection:
     character = true_character(state, action.player)
     if character is None or character.id != "deviant":
         return reject(ctx, "not_deviant", player=action.player)

@@ -29,6 +29,7 @@ from ..state.actions import AskForCount, Context
 from ..state.events import Event
 from ..state.memo import last_answer
 from ..state.model import GameState, iso
+from ..state.rejection import Rejection
 from ..wording import say
 from .away import after_return
 from .count_facts import count_facts
@@ -212,7 +213,7 @@ def _prodded(state: GameState, player: str, level: int) -> GameState:
 
 # -- /vc and !prods -----------------------------------------------------------------------------
 
-def _ask(state: GameState, _action: AskForCount, ctx: Context):
+def _ask(state: GameState, _action: AskForCount, ctx: Context) -> Sequence[Event] | Rejection:
     if state.today is None:
         return reject(ctx, "vc_no_day")
     last = state.count_asked_at
@@ -221,7 +222,7 @@ def _ask(state: GameState, _action: AskForCount, ctx: Context):
     return (CountAsked(ctx.author, ctx.at),)
 
 
-def _prods(state: GameState, _action: StProds, ctx: Context):
+def _prods(state: GameState, _action: StProds, ctx: Context) -> Sequence[Event] | Rejection:
     quiet = sorted(((s.name, int(day_time_between(state, _since(state, s.name), ctx.at)
                                  .total_seconds() // 3600), _level(state, s.name))
                     for s in state.seats if s.alive), key=lambda q: (-q[1], q[0]))

@@ -14,6 +14,7 @@ Exile calls: any player, dead too, any time of day, once per traveller per day.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from ..feature import Feature
@@ -31,6 +32,7 @@ from ..state.actions import (
     WhisperStoryteller,
 )
 from ..state.events import (
+    Event,
     Nominated,
     NominationSkipped,
     PlayerDied,
@@ -79,7 +81,7 @@ def butcher_may_nominate(state: GameState, player: str) -> bool:
             and not any(n.by_butcher for n in state.current_day.nominations))
 
 
-def _nominate(state: GameState, action: Nominate, ctx: Context):
+def _nominate(state: GameState, action: Nominate, ctx: Context) -> Sequence[Event] | Rejection:
     butcher = butcher_may_nominate(state, ctx.author)
     if state.phase is not Phase.NOMINATION and not butcher:
         return _wrong_phase(state, ctx, say("doing.nominating"))
@@ -97,7 +99,7 @@ def _nominate(state: GameState, action: Nominate, ctx: Context):
     return (Nominated(EXECUTION, ctx.author, target, ctx.post_number, ctx.at, order, butcher),)
 
 
-def _call_exile(state: GameState, action: CallExile, ctx: Context):
+def _call_exile(state: GameState, action: CallExile, ctx: Context) -> Sequence[Event] | Rejection:
     if not state.phase.is_day:
         return _wrong_phase(state, ctx, say("doing.calling_an_exile"))
     target = action.target
@@ -128,7 +130,7 @@ def _find_votable(state: GameState, nominee: str, ctx: Context) -> Nomination | 
     return nomination
 
 
-def _vote(state: GameState, action: Vote, ctx: Context):
+def _vote(state: GameState, action: Vote, ctx: Context) -> Sequence[Event] | Rejection:
     nomination = _find_votable(state, action.nominee, ctx)
     if isinstance(nomination, Rejection):
         return nomination
@@ -141,7 +143,7 @@ def _vote(state: GameState, action: Vote, ctx: Context):
                      ctx.post_number, ctx.at),)
 
 
-def _unvote(state: GameState, action: Unvote, ctx: Context):
+def _unvote(state: GameState, action: Unvote, ctx: Context) -> Sequence[Event] | Rejection:
     if action.nominee is None:
         events = tuple(
             VoteWithdrawn(n.kind, n.nominee, ctx.author, ctx.post_number, ctx.at)
@@ -160,7 +162,7 @@ def _unvote(state: GameState, action: Unvote, ctx: Context):
                           ctx.at),)
 
 
-def _skip(state: GameState, _action: SkipNomination, ctx: Context):
+def _skip(state: GameState, _action: SkipNomination, ctx: Context) -> Sequence[Event] | Rejection:
     if state.phase not in (Phase.DISCUSSION, Phase.NOMINATION):
         return _wrong_phase(state, ctx, say("doing.declining_to_nominate"))
     if state.current_day.has_nominated(ctx.author):
@@ -171,7 +173,7 @@ def _skip(state: GameState, _action: SkipNomination, ctx: Context):
     return (NominationSkipped(ctx.author, ctx.post_number, ctx.at),)
 
 
-def _whisper(state: GameState, action: Whisper, ctx: Context):
+def _whisper(state: GameState, action: Whisper, ctx: Context) -> Sequence[Event] | Rejection:
     if not state.phase.is_day:
         return _wrong_phase(state, ctx, say("doing.declaring_a_whisper"))
     if ctx.author in action.with_:
@@ -184,13 +186,13 @@ def _whisper(state: GameState, action: Whisper, ctx: Context):
     return requested
 
 
-def _whisper_storyteller(state: GameState, _action: WhisperStoryteller, ctx: Context):
+def _whisper_storyteller(state: GameState, _action: WhisperStoryteller, ctx: Context) -> Sequence[Event] | Rejection:
     if not state.phase.is_day:
         return _wrong_phase(state, ctx, say("doing.asking_for_a_storyteller_consult"))
     return (StorytellerConsultRequested(ctx.author, ctx.post_number, ctx.at),)
 
 
-def _answer(state: GameState, action, ctx: Context, accepted: bool):
+def _answer(state: GameState, action, ctx: Context, accepted: bool) -> Sequence[Event] | Rejection:
     if not state.phase.is_day:
         return _wrong_phase(state, ctx, say("doing.answering_a_whisper"))
     pending = [w for w in state.current_day.whispers if w.is_pending_for(ctx.author)]
@@ -205,7 +207,7 @@ def _answer(state: GameState, action, ctx: Context, accepted: bool):
     return (WhisperAnswered(ctx.author, requesters[0], accepted, ctx.post_number, ctx.at),)
 
 
-def _kill(state: GameState, action: Kill, ctx: Context):
+def _kill(state: GameState, action: Kill, ctx: Context) -> Sequence[Event] | Rejection:
     if not state.is_seated(action.player):
         return reject(ctx, "not_a_player")
     if not state.seat(action.player).alive:

@@ -11,6 +11,7 @@ applies a post's commands all or nothing.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import timedelta
 
@@ -72,23 +73,23 @@ def _seated_alive(state: GameState, player: str, ctx: Context, alive: bool):
     return None
 
 
-def _kill(state: GameState, action: StKill, ctx: Context):
+def _kill(state: GameState, action: StKill, ctx: Context) -> Sequence[Event] | Rejection:
     problem = _seated_alive(state, action.player, ctx, alive=True)
     return problem or (PlayerDied(action.player, action.reason or "storyteller", ctx.at),)
 
 
-def _revive(state: GameState, action: StRevive, ctx: Context):
+def _revive(state: GameState, action: StRevive, ctx: Context) -> Sequence[Event] | Rejection:
     problem = _seated_alive(state, action.player, ctx, alive=False)
     return problem or (PlayerRevived(action.player, ctx.at),)
 
 
-def _ghost_vote(state: GameState, action: StGhostVote, ctx: Context):
+def _ghost_vote(state: GameState, action: StGhostVote, ctx: Context) -> Sequence[Event] | Rejection:
     if not state.is_seated(action.player):
         return reject(ctx, "unknown_player", text=action.player)
     return (GhostVoteChanged(action.player, action.give, ctx.at),)
 
 
-def _nominate(state: GameState, action: StNominate, ctx: Context):
+def _nominate(state: GameState, action: StNominate, ctx: Context) -> Sequence[Event] | Rejection:
     if state.today is None:
         return reject(ctx, "wrong_phase", what=say("doing.nominating"), phase=state.phase_said)
     day = state.today
@@ -103,7 +104,7 @@ def _nominate(state: GameState, action: StNominate, ctx: Context):
                       order),)
 
 
-def _vote(state: GameState, action: StVote, ctx: Context):
+def _vote(state: GameState, action: StVote, ctx: Context) -> Sequence[Event] | Rejection:
     day = state.today
     nomination = day.nomination_of(action.nominee) if day else None
     if nomination is None:
@@ -116,7 +117,7 @@ def _vote(state: GameState, action: StVote, ctx: Context):
                      ctx.at),)
 
 
-def _cancel(state: GameState, action: StCancelNomination, ctx: Context):
+def _cancel(state: GameState, action: StCancelNomination, ctx: Context) -> Sequence[Event] | Rejection:
     day = state.today
     nomination = day.nomination_of(action.nominee) if day else None
     if nomination is None:
@@ -125,7 +126,7 @@ def _cancel(state: GameState, action: StCancelNomination, ctx: Context):
     return (NominationCancelled(action.nominee, refunds, ctx.at),)
 
 
-def _extend(state: GameState, action: StExtend, ctx: Context):
+def _extend(state: GameState, action: StExtend, ctx: Context) -> Sequence[Event] | Rejection:
     if state.phase is Phase.PREGAME:
         return reject(ctx, "wrong_phase", what=say("doing.extending"), phase=state.phase_said)
     ends = state.phase_ends_at + timedelta(minutes=action.minutes)
@@ -141,17 +142,17 @@ def _now(state: GameState, ctx: Context) -> tuple[Event, ...] | Rejection:
     return (PhaseExtended(state.phase, state.cycle, ctx.at, ctx.at),)
 
 
-def next_phase_rule(state: GameState, _action, ctx: Context):
+def next_phase_rule(state: GameState, _action: object, ctx: Context) -> Sequence[Event] | Rejection:
     return _now(state, ctx)
 
 
-def _end_day(state: GameState, _action, ctx: Context):
+def _end_day(state: GameState, _action: object, ctx: Context) -> Sequence[Event] | Rejection:
     if not state.phase.is_day:
         return reject(ctx, "wrong_phase", what=say("doing.ending_the_day"), phase=state.phase_said)
     return _now(state, ctx)  # the engine repeats this until the day is over
 
 
-def _end_voting(state: GameState, action: StEndVoting, ctx: Context):
+def _end_voting(state: GameState, action: StEndVoting, ctx: Context) -> Sequence[Event] | Rejection:
     if state.phase is not Phase.VOTING:
         return reject(ctx, "wrong_phase", what=say("doing.ending_the_voting"), phase=state.phase_said)
     if action.force and not action.reason:
@@ -161,7 +162,7 @@ def _end_voting(state: GameState, action: StEndVoting, ctx: Context):
     return _now(state, ctx)
 
 
-def _execute(state: GameState, action: StExecute, ctx: Context):
+def _execute(state: GameState, action: StExecute, ctx: Context) -> Sequence[Event] | Rejection:
     """Validated here; the engine ends the day with this player executed (dead or alive)."""
     if not state.phase.is_day:
         return reject(ctx, "wrong_phase", what=say("doing.executing"), phase=state.phase_said)
@@ -172,7 +173,7 @@ def _execute(state: GameState, action: StExecute, ctx: Context):
     return ()
 
 
-def _exile(state: GameState, action: StExile, ctx: Context):
+def _exile(state: GameState, action: StExile, ctx: Context) -> Sequence[Event] | Rejection:
     if not state.is_seated(action.player) or not state.seat(action.player).traveller:
         return reject(ctx, "not_a_traveller", nominee=action.player)
     problem = _seated_alive(state, action.player, ctx, alive=True)
@@ -180,19 +181,19 @@ def _exile(state: GameState, action: StExile, ctx: Context):
                        PlayerDied(action.player, "exile", ctx.at))
 
 
-def _pause(state: GameState, _action, ctx: Context):
+def _pause(state: GameState, _action: object, ctx: Context) -> Sequence[Event] | Rejection:
     if state.paused_at is not None:
         return reject(ctx, "already_paused")
     return (ClockPaused(ctx.at),)
 
 
-def _resume(state: GameState, _action, ctx: Context):
+def _resume(state: GameState, _action: object, ctx: Context) -> Sequence[Event] | Rejection:
     if state.paused_at is None:
         return reject(ctx, "not_paused")
     return (ClockResumed(ctx.at - state.paused_at, ctx.at),)
 
 
-def grimoire_rule(state: GameState, action: StGrimoire, ctx: Context):
+def grimoire_rule(state: GameState, action: StGrimoire, ctx: Context) -> Sequence[Event] | Rejection:
     if not state.is_seated(action.player):
         return reject(ctx, "unknown_player", text=action.player)
     if action.field == "heal":
@@ -201,7 +202,7 @@ def grimoire_rule(state: GameState, action: StGrimoire, ctx: Context):
     return (GrimoireChanged(action.player, action.field, action.value, ctx.at),)
 
 
-def _win(state: GameState, action: StWin, ctx: Context):
+def _win(state: GameState, action: StWin, ctx: Context) -> Sequence[Event] | Rejection:
     if state.winner is not None:
         return reject(ctx, "game_over", winner=state.winner)
     team = team_code(state, action.winner)
@@ -226,7 +227,7 @@ def _open_nomination(state: GameState, nominee: str, ctx: Context):
     return nomination
 
 
-def _set_vote(state: GameState, action: StSetVote, ctx: Context):
+def _set_vote(state: GameState, action: StSetVote, ctx: Context) -> Sequence[Event] | Rejection:
     nomination = _open_nomination(state, action.nominee, ctx)
     if isinstance(nomination, Rejection):
         return nomination
@@ -235,7 +236,7 @@ def _set_vote(state: GameState, action: StSetVote, ctx: Context):
     return (VoteCorrected(action.nominee, action.voter, action.value, ctx.at),)
 
 
-def _lock(state: GameState, action: StLock, ctx: Context):
+def _lock(state: GameState, action: StLock, ctx: Context) -> Sequence[Event] | Rejection:
     nomination = _open_nomination(state, action.nominee, ctx)
     if isinstance(nomination, Rejection):
         return nomination
@@ -249,7 +250,7 @@ def _lock(state: GameState, action: StLock, ctx: Context):
         else say("note.locked_by_st"))),)
 
 
-def _unlock(state: GameState, action: StUnlock, ctx: Context):
+def _unlock(state: GameState, action: StUnlock, ctx: Context) -> Sequence[Event] | Rejection:
     nomination = _open_nomination(state, action.nominee, ctx)
     if isinstance(nomination, Rejection):
         return nomination
@@ -260,14 +261,14 @@ def _unlock(state: GameState, action: StUnlock, ctx: Context):
     return (VotesUnlocked(action.nominee, action.voter, refunds, ctx.at),)
 
 
-def _alias(state: GameState, action: StAlias, ctx: Context):
+def _alias(state: GameState, action: StAlias, ctx: Context) -> Sequence[Event] | Rejection:
     taken = state.setup.roster.resolve_exact(action.alias)
     if taken is not None:
         return reject(ctx, "name_taken", name=action.alias, player=taken)
     return (AliasAdded(action.alias, action.player, ctx.at),)
 
 
-def _seat(state: GameState, action: StSeat, ctx: Context):
+def _seat(state: GameState, action: StSeat, ctx: Context) -> Sequence[Event] | Rejection:
     if not action.order:
         return ()  # showing the seats: the report does it
     if state.phase is not Phase.PREGAME:
@@ -278,7 +279,7 @@ def _seat(state: GameState, action: StSeat, ctx: Context):
     return (SeatsReordered(action.order, ctx.at),)
 
 
-def _sub(state: GameState, action: StSub, ctx: Context):
+def _sub(state: GameState, action: StSub, ctx: Context) -> Sequence[Event] | Rejection:
     if state.setup.roster.resolve_exact(action.new) is not None:
         return reject(ctx, "name_taken", name=action.new,
                       player=state.setup.roster.resolve_exact(action.new))
@@ -289,7 +290,7 @@ def _sub(state: GameState, action: StSub, ctx: Context):
     return (PlayerSubstituted(action.old, action.new, ctx.at),)
 
 
-def _vote_count(state: GameState, _action, ctx: Context):
+def _vote_count(state: GameState, _action: object, ctx: Context) -> Sequence[Event] | Rejection:
     return (VoteCountRequested(ctx.author, ctx.at),)
 
 

@@ -14,12 +14,14 @@ dawn) are instants derived from the phase's end, so a pause or an extension move
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from ..characters.helpers import decide_help
 from ..deciding.rules import Rejection, reject
 from ..feature import Feature
 from ..state.actions import Context
+from ..state.events import Event
 from ..state.grimoire import acting_character, keeps_ability
 from ..state.model import GameState, Phase
 from ..state.night_actions import Choose, FreeAction, Help, Pass
@@ -37,7 +39,7 @@ def lock_at(state: GameState) -> datetime:
     return state.phase_ends_at - timedelta(hours=state.setup.lengths.night_action_lock)
 
 
-def decide_choice(state: GameState, action, ctx: Context):
+def decide_choice(state: GameState, action, ctx: Context) -> Sequence[Event] | Rejection:
     """The NightChoiceMade event for a player's private action, or a Rejection. A character
     that chooses by day (the Bone Collector, the Hostess) sends its choice during the day, for
     the night that follows."""
@@ -78,7 +80,7 @@ def decide_choice(state: GameState, action, ctx: Context):
     return (NightChoiceMade(night, choice, ctx.at),)
 
 
-def _day_request(state: GameState, action: FreeAction, character, ctx: Context):
+def _day_request(state: GameState, action: FreeAction, character, ctx: Context) -> Sequence[Event] | Rejection:
     """An ability used by day in a private word with the Storytellers (the Artist's question,
     the Savant's visit): seed 001 wants it declared in the thread first (/whisper
     Storyteller). Declared, it goes to the Storytellers to answer; not declared, the player is
@@ -113,7 +115,7 @@ def used_on(state: GameState, player: str, character: str) -> int | None:
     return None
 
 
-def _check_targets(state: GameState, action: Choose, character, ctx: Context):
+def _check_targets(state: GameState, action: Choose, character, ctx: Context) -> Rejection | None:
     spec, name = character.spec, character.name
     wanted = [_counted(n, noun) for n, noun in ((spec.players, "player"),
                                                  (spec.characters, "character")) if n]

@@ -12,6 +12,7 @@ Character names are checked against the game's script (`!character`, `!thinks`, 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -28,7 +29,7 @@ from ..state.ids import HELLS_LIBRARIAN
 from ..state.model import GameState, Phase, iso
 from ..state.names import Roster
 from ..state.private_events import AnswerSent, CharactersDealt, NightApproved, NightSheetEdited, night_of
-from ..state.rejection import Refused
+from ..state.rejection import Refused, Rejection
 from ..state.staff_actions import StGrimoire, StNextPhase
 from ..state.staff_events import GrimoireChanged, PhaseExtended
 from ..wording import Say, say
@@ -207,7 +208,7 @@ _NEW_COMMANDS = [
 
 # -- rules ------------------------------------------------------------------------------------
 
-def _start(state: GameState, _action, ctx: Context):
+def _start(state: GameState, _action: object, ctx: Context) -> Sequence[Event] | Rejection:
     if state.dealt:
         return reject(ctx, "already_dealt")
     if state.setup.script is None:
@@ -221,7 +222,7 @@ def _start(state: GameState, _action, ctx: Context):
     return events
 
 
-def _setup_check(state: GameState, action: StSetupCheck, ctx: Context):
+def _setup_check(state: GameState, action: StSetupCheck, ctx: Context) -> Sequence[Event] | Rejection:
     script = state.setup.script
     if script is None:
         return reject(ctx, "no_script")
@@ -242,7 +243,7 @@ def _setup_check(state: GameState, action: StSetupCheck, ctx: Context):
     return (SetupChecked(tuple(found), ctx.author, ctx.at),)
 
 
-def _silence_rule(state: GameState, action: StSilence, ctx: Context):
+def _silence_rule(state: GameState, action: StSilence, ctx: Context) -> Sequence[Event] | Rejection:
     if HELLS_LIBRARIAN not in state.setup.fabled:
         return reject(ctx, "no_hells_librarian")
     return (SilenceCalled(action.on, ctx.author, ctx.at),)
@@ -254,7 +255,7 @@ def _night_open(state: GameState, ctx: Context):
     return None
 
 
-def _sheet_edit(state: GameState, action: StSheetEdit, ctx: Context):
+def _sheet_edit(state: GameState, action: StSheetEdit, ctx: Context) -> Sequence[Event] | Rejection:
     refused = _night_open(state, ctx)
     if refused is not None:
         return refused
@@ -271,7 +272,7 @@ def _sheet_edit(state: GameState, action: StSheetEdit, ctx: Context):
                              ctx.author, ctx.at),)
 
 
-def _approve(state: GameState, _action, ctx: Context):
+def _approve(state: GameState, _action: object, ctx: Context) -> Sequence[Event] | Rejection:
     refused = _night_open(state, ctx)
     if refused is not None:
         return refused
@@ -283,14 +284,14 @@ def _approve(state: GameState, _action, ctx: Context):
     return (NightApproved(state.cycle, ctx.author, ctx.at),)
 
 
-def _answer_rule(state: GameState, action: StAnswer, ctx: Context):
+def _answer_rule(state: GameState, action: StAnswer, ctx: Context) -> Sequence[Event] | Rejection:
     """The Storytellers' private answer (an ability used by day): to the player's grimoire PM."""
     if not state.is_seated(action.player):
         return reject(ctx, "unknown_player", text=action.player)
     return (AnswerSent(action.player, action.text, ctx.author, ctx.at),)
 
 
-def _sheet(state: GameState, _action, ctx: Context):
+def _sheet(state: GameState, _action: object, ctx: Context) -> Sequence[Event] | Rejection:
     refused = _night_open(state, ctx)
     if refused is not None:
         return refused
@@ -299,7 +300,7 @@ def _sheet(state: GameState, _action, ctx: Context):
     return (SheetRequested(ctx.author, ctx.at),)
 
 
-def _grimoire_checked(state: GameState, action: StGrimoire, ctx: Context):
+def _grimoire_checked(state: GameState, action: StGrimoire, ctx: Context) -> Sequence[Event] | Rejection:
     """With a script, character names must be on it and are stored as ids."""
     script = state.setup.script
     if script is not None and action.field in ("character", "thinks", "mad_as", "ability_of"):
@@ -312,7 +313,7 @@ def _grimoire_checked(state: GameState, action: StGrimoire, ctx: Context):
     return grimoire_rule(state, action, ctx)
 
 
-def _next_phase_checked(state: GameState, action, ctx: Context):
+def _next_phase_checked(state: GameState, action, ctx: Context) -> Sequence[Event] | Rejection:
     night = night_of(state, state.cycle)
     if state.dealt and state.phase is Phase.NIGHT and night.approved_by is None and \
             not state.night_held:  # a held night has not begun: `!phase next` begins it

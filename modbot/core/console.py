@@ -17,13 +17,13 @@ from datetime import timedelta
 from typing import Any, cast
 
 from .command_line import help_text, line_of, parse_commands
-from .deciding.rules import Rejection
 from .deciding.staff import team_code
 from .reading.commands import Accept, CommandLine, Confirm, Help, Log, Status, Undo
 from .registry import COMMAND_OF, COMMANDS, apply
 from .state.actions import Context
 from .state.events import Event, Executed, NightHeld
 from .state.model import GameState
+from .state.rejection import Rejection
 from .state.staff_actions import (
     DESTRUCTIVE,
     StEndDay,

@@ -26,7 +26,7 @@ from .command_line import storyteller_lines_by
 from .console import CommandReport, run_commands
 from .day_end import begin_night, end_day, end_phase, settle
 from .deciding import activity
-from .deciding.rules import Rejection, whispers_broken_by
+from .deciding.rules import whispers_broken_by
 from .feature import Timer
 from .night import commands as night_commands
 from .night import flow as nightflow
@@ -42,6 +42,7 @@ from .state.events import (
     UsualFormSuggested,
 )
 from .state.model import GameState
+from .state.rejection import Rejection
 from .state.staff_actions import StEndDay, StExecute, StNextPhase
 from .state.staff_events import PhaseExtended
 from .wording import say
@@ -268,7 +269,7 @@ def _day_commands(state: GameState, post: Post, day: str) -> Outcome:
     """A PM's day commands, read with the thread's grammar (a bad one is answered)."""
     parsed = parse_post(day, state.setup.roster, bot=state.setup.bot_username)
     ctx = Context(post.author, post.created_at, post.post_number)
-    events: list = []
+    events: list[Event] = []
     rejections = [r.placed(post.author, post.created_at, post.post_number)
                   for r in parsed.rejections]
     state = _act_all(state, parsed.actions, ctx, events, rejections)

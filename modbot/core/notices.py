@@ -62,7 +62,7 @@ CHANGED_VOTES = Notice(THREAD, "", "", count=CHANGED)  # no message: a count is 
 
 # -- the phases -------------------------------------------------------------------------------
 
-def _phase(state: GameState, event: PhaseChanged, batch: Sequence[Event]) -> tuple:
+def _phase(state: GameState, event: PhaseChanged, batch: Sequence[Event]) -> tuple[Notice, ...]:
     key = f"{event.phase.value}:{event.cycle}"
     told: list[Notice] = []
     if event.phase is Phase.NIGHT and event.cycle > 1 and \
@@ -94,7 +94,7 @@ def _lock(state: GameState, night: PhaseChanged):
     return night.ends_at - timedelta(hours=state.setup.lengths.night_action_lock)
 
 
-def _day_ended(state: GameState, event: DayEnded, batch: Sequence[Event]) -> tuple:
+def _day_ended(state: GameState, event: DayEnded, batch: Sequence[Event]) -> tuple[Notice, ...]:
     """The day's final count, with the night it opens; then the Storytellers' whisper digest."""
     night = next((e for e in batch[batch.index(event):] if isinstance(e, PhaseChanged)), None)
     view: dict[str, Any] = {"cycle": night.cycle, "starts": night.at, "deadline": night.ends_at,
@@ -125,30 +125,30 @@ def _count(state: GameState, reason: str, at: datetime) -> Notice:
                   view={"count": count_facts(state, at=at)})
 
 
-def _nominated(state: GameState, event: Nominated, _batch: Sequence[Event]) -> tuple:
+def _nominated(state: GameState, event: Nominated, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (_count(state, f"open:{event.kind}:{event.nominee}", event.at),)
 
 
-def _closed(state: GameState, event: NominationClosed, batch: Sequence[Event]) -> tuple:
+def _closed(state: GameState, event: NominationClosed, batch: Sequence[Event]) -> tuple[Notice, ...]:
     """A count as a nomination closes, unless the day ends with it (the day's post counts)."""
     if any(isinstance(e, DayEnded) for e in batch):
         return ()
     return (_count(state, f"closed:{event.kind}:{event.nominee}", event.at),)
 
 
-def _requested(state: GameState, event: VoteCountRequested, _batch: Sequence[Event]) -> tuple:
+def _requested(state: GameState, event: VoteCountRequested, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (_count(state, "requested", event.at),) if state.today else ()
 
 
-def _cancelled(state: GameState, event: NominationCancelled, _batch: Sequence[Event]) -> tuple:
+def _cancelled(state: GameState, event: NominationCancelled, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (_count(state, "cancelled", event.at),) if state.today else ()
 
 
-def _changed(_state: GameState, _event, _batch: Sequence[Event]) -> tuple:
+def _changed(_state: GameState, _event, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (CHANGED_VOTES,)
 
 
-def _locked(state: GameState, event: VoteLocked, _batch: Sequence[Event]) -> tuple:
+def _locked(state: GameState, event: VoteLocked, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     """Votes changed; a dead voter whose execute vote counted as a pardon (no token) is told."""
     if event.vote.note != NOTE_NO_TOKEN_CAST:
         return (CHANGED_VOTES,)
@@ -160,7 +160,7 @@ def _locked(state: GameState, event: VoteLocked, _batch: Sequence[Event]) -> tup
 
 # -- deaths and the end -----------------------------------------------------------------------
 
-def _died(state: GameState, event: PlayerDied, _batch: Sequence[Event]) -> tuple:
+def _died(state: GameState, event: PlayerDied, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     """A death by ability is announced (never explained); one by a Storyteller's command is
     echoed where the command was posted; the player is told how their vote works now."""
     told: list[Notice] = []
@@ -177,7 +177,7 @@ def _died(state: GameState, event: PlayerDied, _batch: Sequence[Event]) -> tuple
     return tuple(told)
 
 
-def _revived(_state: GameState, event: PlayerRevived, _batch: Sequence[Event]) -> tuple:
+def _revived(_state: GameState, event: PlayerRevived, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (_echo(event.player, alive=True),)
 
 
@@ -186,7 +186,7 @@ def _echo(player: str, *, alive: bool) -> Notice:
                   echo=True)
 
 
-def _game_over(state: GameState, event: GameEnded, _batch: Sequence[Event]) -> tuple:
+def _game_over(state: GameState, event: GameEnded, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     """The end, with the winning team in the script's words (BotF: the Loyal, the Cultists)."""
     return (to_thread("game_over", "game-over", winner=event.winner,
                       team=state.setup.terms.alignment(event.winner), reason=event.reason),)
@@ -194,7 +194,7 @@ def _game_over(state: GameState, event: GameEnded, _batch: Sequence[Event]) -> t
 
 # -- whispers and forms -----------------------------------------------------------------------
 
-def _whisper_broken(_state: GameState, event: WhisperBroken, _batch: Sequence[Event]) -> tuple:
+def _whisper_broken(_state: GameState, event: WhisperBroken, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return tuple(to_player(member, "whisper_broken",
                            f"whisper-broken:{event.requester}:{event.request_post}:{member}",
                            by=event.by, post_number=event.post_number,
@@ -202,18 +202,18 @@ def _whisper_broken(_state: GameState, event: WhisperBroken, _batch: Sequence[Ev
                  for member in event.members)
 
 
-def _form(_state: GameState, event: UsualFormSuggested, _batch: Sequence[Event]) -> tuple:
+def _form(_state: GameState, event: UsualFormSuggested, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (to_player(event.player, "form_hint", f"form:{event.post_number}:{event.form}",
                       post_number=event.post_number, form=event.form),)
 
 
-def _whisper_limit(_state: GameState, event: WhisperLimitExceeded, _batch: Sequence[Event]) -> tuple:
+def _whisper_limit(_state: GameState, event: WhisperLimitExceeded, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (to_storytellers("whisper_limit", f"whisper-limit:{event.player}:{event.post_number}",
                             player=event.player, count=event.count, limit=event.limit,
                             post_number=event.post_number),)
 
 
-def _consult(_state: GameState, event: StorytellerConsultRequested, _batch: Sequence[Event]) -> tuple:
+def _consult(_state: GameState, event: StorytellerConsultRequested, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (to_storytellers("consult", f"consult:{event.player}:{event.post_number}",
                             player=event.player, post_number=event.post_number),)
 

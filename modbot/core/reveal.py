@@ -103,17 +103,17 @@ MESSAGE_ALLOWANCE = 160  # the catalogue's longest sentence a player learns, wit
 ROW_ALLOWANCE = 12  # a table row's or a line's markup
 
 
-def _told_revealed(state: GameState, _event: GrimoireRevealed, _batch: Sequence[Event]) -> tuple:
+def _told_revealed(state: GameState, _event: GrimoireRevealed, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return reveal_notices(state)
 
 
-def _told_ended(state: GameState, _event: GameEnded, _batch: Sequence[Event]) -> tuple:
+def _told_ended(state: GameState, _event: GameEnded, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     """`reveal = "auto"`: the reveal comes with the game's end."""
     ready = state.setup.reveal == "auto" and state.setup.script is not None and state.dealt
     return reveal_notices(state) if ready else ()
 
 
-def _told_sealed(state: GameState, _event: CharactersDealt, _batch: Sequence[Event]) -> tuple:
+def _told_sealed(state: GameState, _event: CharactersDealt, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     """The commitment, in the thread, as the characters go out (none without a salt)."""
     if not state.setup.seal_salt:
         return ()

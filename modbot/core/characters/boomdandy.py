@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from ..deciding.rules import reject
-from ..feature import Feature, Timer, to_storytellers, to_thread
+from ..feature import Feature, Notice, Timer, to_storytellers, to_thread
 from ..reading.commands import Command, _name
 from ..state.actions import Context, Point
 from ..state.events import Event, PlayerDied
@@ -65,7 +65,7 @@ class CountdownEnded:
     at: datetime
 
 
-def exploded(state: GameState, executed: str, at: datetime) -> tuple:
+def exploded(state: GameState, executed: str, at: datetime) -> tuple[Event, ...]:
     character = true_character(state, executed)
     if character is None or character.id != "boomdandy" or is_malfunctioning(state, executed):
         return ()
@@ -76,7 +76,7 @@ def due(state: GameState) -> datetime | None:
     return state.countdown.ends_at if state.countdown is not None else None
 
 
-def resolve(state: GameState, at: datetime) -> list:
+def resolve(state: GameState, at: datetime) -> list[Event]:
     counts: dict[str, int] = {}
     for _player, target in (state.countdown.points if state.countdown else ()):
         counts[target] = counts.get(target, 0) + 1
@@ -139,18 +139,18 @@ def _ended(state: GameState, _e: CountdownEnded) -> GameState:
     return state.evolve(countdown=None, boomed=None)
 
 
-def _told_exploded(_state: GameState, event: BoomdandyExploded, _batch: Sequence[Event]) -> tuple:
+def _told_exploded(_state: GameState, event: BoomdandyExploded, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (to_storytellers("st_note", f"boom:{event.player}",
                             text=say("st.boomdandy", player=event.player)),)
 
 
-def _told_started(state: GameState, event: CountdownStarted, _batch: Sequence[Event]) -> tuple:
+def _told_started(state: GameState, event: CountdownStarted, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     dead = [p for p, cause, at in state.deaths_log if cause == BOOM_DEATH and at == event.at]
     return (to_thread("boom", f"boom-start:{iso(event.at)}", dead=dead,
                       survivors=event.survivors, deadline=event.ends_at, ended=False),)
 
 
-def _told_ended(_state: GameState, event: CountdownEnded, _batch: Sequence[Event]) -> tuple:
+def _told_ended(_state: GameState, event: CountdownEnded, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     told = [to_thread("boom", f"boom-end:{iso(event.at)}", victim=event.victim,
                       counts=event.counts, ended=True)]
     if event.victim is None:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from ..deciding.rules import reject
-from ..feature import Feature, Timer, to_thread
+from ..feature import Feature, Notice, Timer, to_thread
 from ..reading.commands import Command, _name
 from ..state.actions import Context, Fiddle
 from ..state.events import Event
@@ -125,13 +125,13 @@ def _vote_due(state: GameState) -> datetime | None:
     return ends if ends is not None and ends <= state.phase_ends_at else None
 
 
-def resolve(state: GameState, at: datetime) -> list:
+def resolve(state: GameState, at: datetime) -> list[Event]:
     vote = _running(state)
     counts = {p: sum(1 for _, t in vote.votes if t == p) for p in vote.players}
     first, second = vote.players
     chosen = None if counts[first] == counts[second] else \
         (first if counts[first] > counts[second] else second)
-    events: list = [FiddleEnded(tuple(counts.items()), chosen, at)]
+    events: list[Event] = [FiddleEnded(tuple(counts.items()), chosen, at)]
     if chosen is None:
         events.append(WinDetected("good", say("win.fiddler_tie"),
                                   at))
@@ -211,12 +211,12 @@ def _applied_ended(state: GameState, _e: FiddleEnded) -> GameState:
     return state.evolve(fiddle=None)
 
 
-def _told_opened(_state: GameState, event: FiddleOpened, _batch: Sequence[Event]) -> tuple:
+def _told_opened(_state: GameState, event: FiddleOpened, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (to_thread("fiddle", f"fiddle-start:{iso(event.at)}", players=event.players,
                       ended=False, deadline=event.ends_at),)
 
 
-def _told_ended(_state: GameState, event: FiddleEnded, _batch: Sequence[Event]) -> tuple:
+def _told_ended(_state: GameState, event: FiddleEnded, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (to_thread("fiddle", f"fiddle-end:{iso(event.at)}", counts=event.counts,
                       ended=True),)
 

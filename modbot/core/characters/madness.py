@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..feature import Feature, to_storytellers, unchanged
+from ..feature import Feature, Notice, to_storytellers, unchanged
 from ..state.events import Event, PlayerDied
 from ..state.grimoire import character_names, is_malfunctioning, true_character
 from ..state.model import GameState, iso
@@ -45,7 +45,7 @@ class PixieMayGain:
     at: datetime
 
 
-def noted(state: GameState, night: NightState, deaths: tuple[str, ...], at: datetime) -> list:
+def noted(state: GameState, night: NightState, deaths: tuple[str, ...], at: datetime) -> list[Event]:
     """The MadnessNoted for the day that follows `night` (its effects about to apply)."""
     names = character_names(state)
     mad: dict[str, tuple[object, Say]] = {
@@ -64,7 +64,7 @@ def noted(state: GameState, night: NightState, deaths: tuple[str, ...], at: date
     return [MadnessNoted(state.cycle, tuple(lines), at)] if lines else []
 
 
-def pixie_may_gain(state: GameState, event: PlayerDied) -> tuple:
+def pixie_may_gain(state: GameState, event: PlayerDied) -> tuple[Event, ...]:
     died = true_character(state, event.player)
     if died is None:
         return ()
@@ -79,12 +79,12 @@ def _is(state: GameState, player: str, character_id: str) -> bool:
     return real is not None and real.id == character_id
 
 
-def _told_madness(_state: GameState, event: MadnessNoted, _batch: Sequence[Event]) -> tuple:
+def _told_madness(_state: GameState, event: MadnessNoted, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (to_storytellers("madness", f"madness:{event.day}", day=event.day,
                             lines=event.lines),)
 
 
-def _told_pixie(state: GameState, event: PixieMayGain, _batch: Sequence[Event]) -> tuple:
+def _told_pixie(state: GameState, event: PixieMayGain, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     name = state.setup.private_script.name_of(event.character)
     return (to_storytellers("pixie_may_gain", f"pixie:{event.pixie}:{iso(event.at)}",
                             pixie=event.pixie, died=event.died, name=name),)

@@ -23,7 +23,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from ..deciding.rules import reject
-from ..feature import Feature, Rule, to_storytellers
+from ..feature import Feature, Notice, Rule, to_storytellers
 from ..state.actions import Context, PublicChoice, PublicGuess
 from ..state.events import Event, PlayerDied
 from ..state.grimoire import (
@@ -83,7 +83,7 @@ def _klutz(state: GameState, action, ctx: Context) -> Sequence[Event] | Rejectio
         return reject(ctx, "klutz_late", hours=KLUTZ_HOURS)
     if not state.seat(action.target).alive:
         return reject(ctx, "target_dead", nominee=action.target)
-    events = (_use(state, ctx, "klutz", action.target),)
+    events: tuple[Event, ...] = (_use(state, ctx, "klutz", action.target),)
     if _works(state, ctx.author, "klutz") and is_evil(state, action.target):
         terms = state.setup.private_script.terms
         events += good_loses(state, say("win.klutz", team=terms.evil),
@@ -156,7 +156,7 @@ def _damsel_guess(state: GameState, action, ctx: Context) -> Sequence[Event] | R
     players have no effect"); it wins unless the Damsel malfunctions."""
     if any(u.ability == "damsel" for u in ledger(state).uses):
         return reject(ctx, "public_used")
-    events = (_use(state, ctx, "damsel", action.target, "damsel"),)
+    events: tuple[Event, ...] = (_use(state, ctx, "damsel", action.target, "damsel"),)
     target = true_character(state, action.target)
     if target is not None and target.id == "damsel" and \
             not is_malfunctioning(state, action.target):
@@ -180,7 +180,7 @@ def moonchild_deaths(state: GameState) -> tuple[str, ...]:
                  and state.seat(u.target).alive and u.character == "good")
 
 
-def secret_word_said(state: GameState, author: str, text: str, post_number: int | None, at: datetime) -> tuple:
+def secret_word_said(state: GameState, author: str, text: str, post_number: int | None, at: datetime) -> tuple[Event, ...]:
     """The Mezepheles' word, said by a good player (the first one only): they turn evil
     that night. With several evil teams (seed 002), the first non-Demon of another team. The
     word is the Mezepheles' first-night result, in the Storytellers' own words (!result). Whether it works is
@@ -221,7 +221,7 @@ def _used(state: GameState, e: PublicAbilityUsed) -> GameState:
     return state.evolve(public=replace(ledger(state), uses=(*ledger(state).uses, e)))
 
 
-def _told_puzzle(state: GameState, event: PublicAbilityUsed, _batch: Sequence[Event]) -> tuple:
+def _told_puzzle(state: GameState, event: PublicAbilityUsed, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     """The Puzzlemaster's guess, right or wrong, for the Storytellers to answer."""
     if event.ability != PUZZLEMASTER:
         return ()

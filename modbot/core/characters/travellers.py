@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..deciding.rules import reject
-from ..feature import Feature, to_thread, unchanged
+from ..feature import Feature, Notice, to_thread, unchanged
 from ..reading.commands import Command, _one_name
 from ..state.actions import Context
 from ..state.events import Event
@@ -84,12 +84,12 @@ def _was_funny(state: GameState, e: DeviantWasFunny) -> GameState:
     return state.with_entry(e.player, funny_day=e.day)
 
 
-def _told_refused(_state: GameState, event: ExileRefused, _batch: Sequence[Event]) -> tuple:
+def _told_refused(_state: GameState, event: ExileRefused, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (to_thread("deviant", f"exile-refused:{event.player}:{iso(event.at)}",
                       player=event.player, votes=event.votes),)
 
 
-def _told_butcher(_state: GameState, event: ButcherResolved, _batch: Sequence[Event]) -> tuple:
+def _told_butcher(_state: GameState, event: ButcherResolved, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (to_thread("butcher", f"butcher:{event.nominee}:{iso(event.at)}",
                       nominee=event.nominee, votes=event.votes, executed=event.executed),)
 

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..feature import Feature, to_player, to_storytellers, unchanged
+from ..feature import Feature, Notice, to_player, to_storytellers, unchanged
 from ..state.events import EXECUTION, Event, Executed, Nominated, PlayerDied
 from ..state.grimoire import (
     character_id,
@@ -50,7 +50,7 @@ class ScarletWomanPromoted:
     at: datetime
 
 
-def after(state: GameState, event) -> tuple:
+def after(state: GameState, event) -> tuple[Event, ...]:
     if not state.dealt or state.setup.script is None:
         return ()
     if isinstance(event, Nominated) and event.kind == EXECUTION:
@@ -77,7 +77,7 @@ ENDS_WITH_DEATH = {
 }
 
 
-def _widow_died(state: GameState, event: PlayerDied) -> tuple:
+def _widow_died(state: GameState, event: PlayerDied) -> tuple[Event, ...]:
     """Whoever a dead character's lasting effect still holds is freed from the moment it dies,
     by day too (`ENDS_WITH_DEATH`)."""
     ends = ENDS_WITH_DEATH.get(character_id(state, event.player) or "")
@@ -90,7 +90,7 @@ def _widow_died(state: GameState, event: PlayerDied) -> tuple:
                  for p in sorted(held) if getattr(state.grimoire_of(p), field))
 
 
-def _golem(state: GameState, event: Nominated) -> tuple:
+def _golem(state: GameState, event: Nominated) -> tuple[Event, ...]:
     """The Golem's one nomination kills a nominee who is not the Demon."""
     golem = true_character(state, event.nominator)
     if golem is None or golem.id != "golem" or is_malfunctioning(state, event.nominator):
@@ -113,7 +113,7 @@ def feared_by(state: GameState, fearmonger: str) -> str | None:
     return None
 
 
-def _doppelganger(state: GameState, event: Executed) -> tuple:
+def _doppelganger(state: GameState, event: Executed) -> tuple[Event, ...]:
     """Seed 001: "If the Loyal player is executed, Cultists win." """
     pair = twin_of(state)
     if pair is None or pair[1] != event.player or is_malfunctioning(state, pair[0]) \
@@ -123,7 +123,7 @@ def _doppelganger(state: GameState, event: Executed) -> tuple:
     return good_loses(state, say("win.twin_executed", team=terms.good), event.at)
 
 
-def _fearmonger(state: GameState, event: Executed) -> tuple:
+def _fearmonger(state: GameState, event: Executed) -> tuple[Event, ...]:
     """If the Fearmonger nominated and executed its chosen player, that player's team loses."""
     day = state.today
     nomination = day.nomination_of(event.player) if day else None
@@ -142,14 +142,14 @@ def _fearmonger(state: GameState, event: Executed) -> tuple:
     return good_loses(state, reason, event.at)
 
 
-def _team_loses(state: GameState, team: int | None, at: datetime) -> tuple:
+def _team_loses(state: GameState, team: int | None, at: datetime) -> tuple[Event, ...]:
     """Seed 002, Djinn: "After an evil team loses to an ability, their Demon dies." (the win
     check then turns the team good, or ends the game)"""
     return tuple(PlayerDied(d, ABILITY_DEATH, at) for d in players_of_team(state, "demon")
                  if state.grimoire_of(d).evil_team == team)
 
 
-def _witch_curse(state: GameState, event: Nominated) -> tuple:
+def _witch_curse(state: GameState, event: Nominated) -> tuple[Event, ...]:
     entry = state.grimoire_of(event.nominator)
     living = len(living_residents(state))
     witches = [w for w in players_of_team(state, "minion")
@@ -168,7 +168,7 @@ class SweetheartDied:
     at: datetime
 
 
-def _sweetheart(state: GameState, event: PlayerDied) -> tuple:
+def _sweetheart(state: GameState, event: PlayerDied) -> tuple[Event, ...]:
     character = true_character(state, event.player)
     if character is None or character.id != "sweetheart" or \
             is_malfunctioning(state, event.player):
@@ -187,7 +187,7 @@ class CannibalAte:
     at: datetime
 
 
-def _cannibal(state: GameState, event: PlayerDied) -> tuple:
+def _cannibal(state: GameState, event: PlayerDied) -> tuple[Event, ...]:
     if event.cause != "execution":
         return ()
     eaten = true_character(state, event.player)
@@ -202,7 +202,7 @@ def _cannibal_ate(state: GameState, e: CannibalAte) -> GameState:
     return state.with_entry(e.player, ability_of=e.ability, poisoned=e.poisoned)
 
 
-def _lleech(state: GameState, event: PlayerDied) -> tuple:
+def _lleech(state: GameState, event: PlayerDied) -> tuple[Event, ...]:
     """Seed 002's Lleech: it dies if and only if its host dies (unless it malfunctions). A
     host dying at dawn takes the Lleech with it in the night's own deaths (the sheet lists
     both), so no second death is announced."""
@@ -224,7 +224,7 @@ class PsychopathExecuted:
     at: datetime
 
 
-def _psychopath(state: GameState, event: Executed) -> tuple:
+def _psychopath(state: GameState, event: Executed) -> tuple[Event, ...]:
     if not _is_working(state, event.player, "psychopath"):
         return ()
     nomination = state.current_day.nomination_of(event.player) if state.today else None
@@ -247,7 +247,7 @@ def protected_from_execution(state: GameState, player: str) -> bool:
     return _is_working(state, player, "psychopath") or lleech_survives(state, player)
 
 
-def _scarlet_woman(state: GameState, event: PlayerDied) -> tuple:
+def _scarlet_woman(state: GameState, event: PlayerDied) -> tuple[ScarletWomanPromoted, ...]:
     """With one evil team: when the last Demon dies. With several (seed 002): an evil Scarlet
     Woman when the last Demon of her team dies, a good one when any Demon dies."""
     demon = true_character(state, event.player)
@@ -297,7 +297,7 @@ class UntoldDelivered:
     at: datetime
 
 
-def deliver_untold(state: GameState, at: datetime) -> list:
+def deliver_untold(state: GameState, at: datetime) -> list[Event]:
     return [UntoldDelivered(state.untold, at)] if state.untold else []
 
 
@@ -305,7 +305,7 @@ def _delivered(state: GameState, _e: UntoldDelivered) -> GameState:
     return state.evolve(untold=())
 
 
-def _told_promoted(state: GameState, event: ScarletWomanPromoted, _batch: Sequence[Event]) -> tuple:
+def _told_promoted(state: GameState, event: ScarletWomanPromoted, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     """Told at once at night; by day, at dusk (UntoldDelivered)."""
     name = state.setup.private_script.name_of(event.character)
     day = state.phase.is_day
@@ -318,18 +318,18 @@ def _told_promoted(state: GameState, event: ScarletWomanPromoted, _batch: Sequen
                  when=say("st.told_at_dusk") if day else "")))
 
 
-def _told_untold(_state: GameState, event: UntoldDelivered, _batch: Sequence[Event]) -> tuple:
+def _told_untold(_state: GameState, event: UntoldDelivered, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return tuple(to_player(player, "night_results", f"untold:{player}:{iso(event.at)}",
                            night=None, lines=[text]) for player, text in event.messages)
 
 
-def _told_sweetheart(state: GameState, event: SweetheartDied, _batch: Sequence[Event]) -> tuple:
+def _told_sweetheart(state: GameState, event: SweetheartDied, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (to_storytellers("st_note", f"sweetheart:{event.player}",
                             text=say("st.sweetheart", player=event.player,
                                      term=state.setup.terms.malfunction)),)
 
 
-def _told_roshambo(_state: GameState, event: PsychopathExecuted, _batch: Sequence[Event]) -> tuple:
+def _told_roshambo(_state: GameState, event: PsychopathExecuted, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     against = event.opponent or say("st.roshambo_you")
     return (to_storytellers("st_note", f"roshambo:{event.player}:{iso(event.at)}",
                             text=say("st.roshambo", player=event.player, against=against)),)

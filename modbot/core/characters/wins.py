@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from ..feature import Feature, to_player, to_storytellers
+from ..feature import Feature, Notice, to_player, to_storytellers
 from ..state.events import Event
 from ..state.grimoire import (
     alignment_of,
@@ -130,7 +130,7 @@ class GoodLost:
     at: datetime
 
 
-def good_loses(state: GameState, reason: Say, at: datetime) -> tuple:
+def good_loses(state: GameState, reason: Say, at: datetime) -> tuple[Event, ...]:
     """What an ability that makes good lose emits: the evil win to confirm, or, while several
     evil teams play on, that good lost (the winner is the last team eligible)."""
     if state.setup.private_script.terms.evil_teams and len(_live_teams(state)) > 1:
@@ -162,7 +162,7 @@ def _detect_teams(state: GameState, day_ended: bool) -> tuple[str, Say] | None:
     return None
 
 
-def _losing_teams(state: GameState, at: datetime) -> tuple:
+def _losing_teams(state: GameState, at: datetime) -> tuple[EvilTeamLost, ...]:
     if not state.dealt or state.setup.script is None or \
             not state.setup.private_script.terms.evil_teams:
         return ()
@@ -180,7 +180,7 @@ def _team_lost(state: GameState, e: EvilTeamLost) -> GameState:
     return state.evolve(grimoire=tuple(grimoire.items()))
 
 
-def check(state: GameState, at: datetime, day_ended: bool = False) -> tuple:
+def check(state: GameState, at: datetime, day_ended: bool = False) -> tuple[Event, ...]:
     """The events owed now: evil teams that lost (several teams), and a WinDetected if the
     game looks over (each reason once)."""
     lost = _losing_teams(state, at)
@@ -200,7 +200,7 @@ def _good_lost(state: GameState, e: GoodLost) -> GameState:
     return state.evolve(good_lost=e.reason)
 
 
-def _told_win(state: GameState, event: WinDetected, _batch: Sequence[Event]) -> tuple:
+def _told_win(state: GameState, event: WinDetected, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     terms = state.setup.private_script.terms if state.setup.script else None
     team = terms.alignment(event.winner) if terms else event.winner
     return (to_storytellers("win_detected", f"win:{event.winner}:{iso(event.at)}",
@@ -208,7 +208,7 @@ def _told_win(state: GameState, event: WinDetected, _batch: Sequence[Event]) -> 
                             held=state.cycle if state.night_held else None),)
 
 
-def _told_team_lost(state: GameState, event: EvilTeamLost, _batch: Sequence[Event]) -> tuple:
+def _told_team_lost(state: GameState, event: EvilTeamLost, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     """Each player of the team is told, but a sober and healthy Marionette (seed 002: "never
     informed of changes to their alignment/team, unless they are drunk or poisoned")."""
     good = state.setup.private_script.terms.good

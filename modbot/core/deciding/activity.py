@@ -195,8 +195,8 @@ def next_backup(state: GameState) -> str | None:
     return next((b for b in state.setup.backups if not state.is_seated(b)), None)
 
 
-def fire(state: GameState, at: datetime) -> list:
-    events: list = []
+def fire(state: GameState, at: datetime) -> list[Event]:
+    events: list[Event] = []
     for when, player, level in _waiting(state):
         if when > at:
             break
@@ -231,25 +231,25 @@ def _prods(state: GameState, _action: StProds, ctx: Context) -> Sequence[Event] 
 
 # -- who is told what -----------------------------------------------------------------------------
 
-def _told_asked(state: GameState, event: CountAsked, _batch: Sequence[Event]) -> tuple:
+def _told_asked(state: GameState, event: CountAsked, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (Notice(THREAD, "votecount", f"asked:{iso(event.at)}", count=COUNT, at=event.at,
                    view={"count": count_facts(state, at=event.at)}),)
 
 
-def _told_prodded(state: GameState, event: PlayerProdded, _batch: Sequence[Event]) -> tuple:
+def _told_prodded(state: GameState, event: PlayerProdded, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (to_player(event.player, "prod", f"prod:{event.player}:{iso(event.at)}",
                       hours=state.setup.prod_hours, since=event.since,
                       bot=state.setup.bot_username),)
 
 
-def _told_reported(state: GameState, event: QuietPlayerReported, _batch: Sequence[Event]) -> tuple:
+def _told_reported(state: GameState, event: QuietPlayerReported, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     hours = state.setup.prod_hours * REPORTED
     text = say("st.quiet_backup", player=event.player, hours=hours, backup=event.backup) \
         if event.backup else say("st.quiet", player=event.player, hours=hours)
     return (to_storytellers("st_note", f"quiet:{event.player}:{iso(event.at)}", text=text),)
 
 
-def _told_listed(state: GameState, event: ProdsListed, _batch: Sequence[Event]) -> tuple:
+def _told_listed(state: GameState, event: ProdsListed, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     quiet = [{"player": p, "hours": h, "level": level} for p, h, level in event.quiet]
     return (to_storytellers("st_prods", f"prods:{iso(event.at)}", quiet=quiet,
                             backup=event.backup, hours=state.setup.prod_hours),)

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from ..feature import Feature, Timer, to_player
+from ..feature import Feature, Notice, Timer, to_player
 from ..state.events import Event
 from ..state.memo import last_answer
 from ..state.model import EXILE, GameState, Nomination, NominationKind
@@ -75,7 +75,7 @@ def _nudged(state: GameState, event: HandNudged) -> GameState:
     return state.evolve(today=replace(day, nudged=(*day.nudged, token)))
 
 
-def _notice(_state: GameState, event: HandNudged, _batch: Sequence[Event]) -> tuple:
+def _notice(_state: GameState, event: HandNudged, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     key = f"nudge:{event.day}:{event.kind}:{event.nominee}:{event.player}"
     return (to_player(event.player, "hand_nudge", key, nominee=event.nominee,
                       since=event.since, exile=event.kind == EXILE),)

@@ -226,7 +226,7 @@ def _word(vote: str) -> str:
 
 
 def whispers_broken_by(state: GameState, author: str, post_number: int,
-                       at: datetime) -> tuple:
+                       at: datetime) -> tuple[Event, ...]:
     """Speaking publicly (thread post `post_number`) ends a player's active whispers (not the
     post that accepted one)."""
     day = state.whisper_day()

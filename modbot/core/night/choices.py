@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from ..characters.helpers import decide_help
-from ..deciding.rules import Rejection, reject
+from ..deciding.rules import reject
 from ..feature import Feature
 from ..state.actions import Context
 from ..state.events import Event
@@ -27,6 +27,7 @@ from ..state.model import GameState, Phase
 from ..state.night_actions import Choose, FreeAction, Help, Pass
 from ..state.night_model import NightChoice
 from ..state.private_events import DayAbilityRequested, NightChoiceMade, night_of
+from ..state.rejection import Rejection
 from ..wording import Say, say
 
 APPROVAL_REMINDER = timedelta(hours=1)

@@ -335,7 +335,7 @@ def _silence_called(state: GameState, e: SilenceCalled) -> GameState:
     return state.evolve(silence_since=e.at if e.on else None)
 
 
-def silence_broken(state: GameState, author: str, post_number: int | None, at: datetime) -> tuple:
+def silence_broken(state: GameState, author: str, post_number: int | None, at: datetime) -> tuple[Event, ...]:
     """A player's thread post while the Storytellers called for silence."""
     if state.silence_since is None or not state.is_seated(author) or at < state.silence_since:
         return ()

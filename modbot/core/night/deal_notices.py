@@ -97,7 +97,7 @@ def _team_view(state: GameState, player: str, is_demon: bool) -> list[dict]:
     return out
 
 
-def _changed(state: GameState, event: EffectApplied, batch: Sequence[Event]) -> tuple:
+def _changed(state: GameState, event: EffectApplied, batch: Sequence[Event]) -> tuple[Notice, ...]:
     """Whoever changes character, alignment or team at dawn is told what they now are and the
     commands their ability uses (Oops All Evil: "If their alignment or team changed, they are
     informed"), as a role PM shows them, without the deal's team list or bluffs (what else
@@ -118,7 +118,7 @@ def _role_changed(state: GameState, player: str, at: datetime) -> Notice:
                      game=state.setup)
 
 
-def _promoted(state: GameState, event: ScarletWomanPromoted, batch: Sequence[Event]) -> tuple:
+def _promoted(state: GameState, event: ScarletWomanPromoted, batch: Sequence[Event]) -> tuple[Notice, ...]:
     """The Scarlet Woman who became the Demon: her new ability and commands at once at night;
     by day at dusk, with the message held till then (Oops All Evil: "only at night")."""
     held = any(isinstance(e, UntoldDelivered) and event.player in dict(e.messages)
@@ -128,7 +128,7 @@ def _promoted(state: GameState, event: ScarletWomanPromoted, batch: Sequence[Eve
     return (_role_changed(state, event.player, event.at),)
 
 
-def _untold(state: GameState, event: UntoldDelivered, _batch: Sequence[Event]) -> tuple:
+def _untold(state: GameState, event: UntoldDelivered, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return tuple(_role_changed(state, player, event.at)
                  for player in dict.fromkeys(p for p, _ in event.messages))
 
@@ -140,13 +140,13 @@ def _told_already(player: str, event: EffectApplied, batch: Sequence[Event]) -> 
     return bool(changes) and changes[0] is not event
 
 
-def _dealt(state: GameState, _event: CharactersDealt, _batch: Sequence[Event]) -> tuple:
+def _dealt(state: GameState, _event: CharactersDealt, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return tuple(to_player(seat.name, "role", f"role:{seat.name}",
                            role=role_view(state, seat.name), game=state.setup)
                  for seat in state.seats)
 
 
-def _substituted(state: GameState, event: PlayerSubstituted, _batch: Sequence[Event]) -> tuple:
+def _substituted(state: GameState, event: PlayerSubstituted, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     public = to_thread("substituted", f"sub:{event.old}:{event.new}", old=event.old,
                        new=event.new, dealt=state.dealt)
     if not state.dealt:
@@ -161,17 +161,17 @@ def _substituted(state: GameState, event: PlayerSubstituted, _batch: Sequence[Ev
                       game=state.setup))
 
 
-def _deal_waiting(_state: GameState, event: DealWaiting, _batch: Sequence[Event]) -> tuple:
+def _deal_waiting(_state: GameState, event: DealWaiting, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (to_storytellers("deal_waiting", f"deal-waiting:{iso(event.at)}",
                             problems=event.problems),)
 
 
-def _setup_checked(_state: GameState, event: SetupChecked, _batch: Sequence[Event]) -> tuple:
+def _setup_checked(_state: GameState, event: SetupChecked, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (to_storytellers("setup_check", f"setup:{iso(event.at)}", problems=event.problems,
                             accepted=False),)
 
 
-def _setup_proposed(state: GameState, event: SetupProposed, _batch: Sequence[Event]) -> tuple:
+def _setup_proposed(state: GameState, event: SetupProposed, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     grimoire, script = dict(event.grimoire), state.setup.private_script
     rows = [{"player": seat.name, "text": dealt_text(script, grimoire[seat.name])
              if seat.name in grimoire else None} for seat in state.seats]
@@ -179,7 +179,7 @@ def _setup_proposed(state: GameState, event: SetupProposed, _batch: Sequence[Eve
                             bluffs=[script.name_of(b) for b in event.bluffs]),)
 
 
-def _setup_accepted(_state: GameState, event: SetupAccepted, _batch: Sequence[Event]) -> tuple:
+def _setup_accepted(_state: GameState, event: SetupAccepted, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (to_storytellers("setup_check", f"setup-accepted:{iso(event.at)}", problems=(),
                             accepted=True),)
 

@@ -65,7 +65,7 @@ def due(state: GameState) -> tuple[datetime, str] | None:
     return min(candidates) if candidates else None
 
 
-def fire(state: GameState, name: str, at: datetime) -> list:
+def fire(state: GameState, name: str, at: datetime) -> list[Event]:
     """The events of one milestone (the caller applies them in order)."""
     number = state.cycle
     if name == "remind":
@@ -81,7 +81,7 @@ def fire(state: GameState, name: str, at: datetime) -> list:
     return dawn(state, at)
 
 
-def dawn(state: GameState, at: datetime) -> list:
+def dawn(state: GameState, at: datetime) -> list[Event]:
     night = night_of(state, state.cycle)
     deaths = tuple(p for p in night.deaths if state.seat(p).alive)
     killed = _killed_tonight(state, deaths)  # already dead: named at dawn with the others
@@ -105,7 +105,7 @@ def _killed_tonight(state: GameState, deaths: tuple[str, ...]) -> tuple[str, ...
         and p not in deaths and not state.seat(p).alive))
 
 
-def _fear_announced(state: GameState, night: NightState, at: datetime) -> list:
+def _fear_announced(state: GameState, night: NightState, at: datetime) -> list[Event]:
     """All players know when the Fearmonger chooses a new player (seed 002)."""
     for player in players_of_team(state, "minion"):
         if character_id(state, player) != FEARMONGER or is_malfunctioning(state, player):
@@ -118,7 +118,7 @@ def _fear_announced(state: GameState, night: NightState, at: datetime) -> list:
     return []
 
 
-def dusk(state: GameState, at: datetime) -> list:
+def dusk(state: GameState, at: datetime) -> list[Event]:
     """A night began: effects that lasted until dusk end; messages held by day go out."""
     expired = [EffectsExpired(state.expiring, at)] if state.expiring else []
     return expired + triggers.deliver_untold(state, at)
@@ -138,7 +138,7 @@ def deal_problems(state: GameState) -> list[Say]:
     return problems
 
 
-def deal_at_first_night(state: GameState, at: datetime) -> list:
+def deal_at_first_night(state: GameState, at: datetime) -> list[Event]:
     """Night 1 began: deal if the grimoire is complete, else tell the Storytellers."""
     if state.setup.script is None or state.dealt:
         return []
@@ -154,7 +154,7 @@ def _milestone_due(state: GameState) -> datetime | None:
     return milestone[0] if milestone else None
 
 
-def _milestone(state: GameState, at: datetime) -> list:
+def _milestone(state: GameState, at: datetime) -> list[Event]:
     milestone = due(state)
     return fire(state, milestone[1], at) if milestone else []
 

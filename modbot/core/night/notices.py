@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
-from ..feature import Feature, to_player, to_storytellers, to_thread
+from ..feature import Feature, Notice, to_player, to_storytellers, to_thread
 from ..state.events import Event
 from ..state.grimoire import character_names
 from ..state.model import GameState, iso
@@ -44,7 +44,7 @@ def sheet_view(state: GameState) -> dict:
                         for e in night.effects], "dawn": state.phase_ends_at}
 
 
-def _choice(state: GameState, event: NightChoiceMade, _batch: Sequence[Event]) -> tuple:
+def _choice(state: GameState, event: NightChoiceMade, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     names = state.setup.private_script.names
     choice = event.choice
     helps = f":{choice.helps}" if choice.helps else ""
@@ -55,35 +55,35 @@ def _choice(state: GameState, event: NightChoiceMade, _batch: Sequence[Event]) -
                       lock=lock_at(state) if event.night == state.cycle else None),)
 
 
-def _reminded(state: GameState, event: NightReminded, _batch: Sequence[Event]) -> tuple:
+def _reminded(state: GameState, event: NightReminded, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return tuple(to_player(player, "night_reminder", f"remind:{event.night}:{player}",
                            night=event.night, lock=lock_at(state)) for player in event.players)
 
 
-def _locked(state: GameState, event: NightLocked, _batch: Sequence[Event]) -> tuple:
+def _locked(state: GameState, event: NightLocked, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (to_storytellers("night_sheet", f"sheet:{event.night}", sheet=sheet_view(state)),)
 
 
-def _sheet_again(state: GameState, event: SheetRequested, _batch: Sequence[Event]) -> tuple:
+def _sheet_again(state: GameState, event: SheetRequested, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (to_storytellers("night_sheet", f"sheet:{state.cycle}:{iso(event.at)}",
                             sheet=sheet_view(state)),)
 
 
-def _approval_reminder(state: GameState, event: ApprovalReminded, _batch: Sequence[Event]) -> tuple:
+def _approval_reminder(state: GameState, event: ApprovalReminded, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (to_storytellers("approval_reminder", f"approve-reminder:{event.night}",
                             night=event.night, dawn=state.phase_ends_at,
                             missing=night_of(state, event.night).missing_results()),)
 
 
-def _delayed(_state: GameState, event: DawnDelayed, _batch: Sequence[Event]) -> tuple:
+def _delayed(_state: GameState, event: DawnDelayed, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (to_thread("dawn_delayed", f"dawn-delayed:{event.night}", night=event.night),)
 
 
-def _fear(_state: GameState, event: FearmongerChoseNew, _batch: Sequence[Event]) -> tuple:
+def _fear(_state: GameState, event: FearmongerChoseNew, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (to_thread("fear_announced", f"fear:{event.night}"),)
 
 
-def _resolved(_state: GameState, event: NightResolved, _batch: Sequence[Event]) -> tuple:
+def _resolved(_state: GameState, event: NightResolved, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     """Each player's results and the Storytellers' `!tell`s, in one PM a player."""
     lines: dict[str, list] = {}
     for player, told in event.results:
@@ -95,12 +95,12 @@ def _resolved(_state: GameState, event: NightResolved, _batch: Sequence[Event]) 
                            night=event.night, lines=told) for player, told in lines.items())
 
 
-def _answer(_state: GameState, event: AnswerSent, _batch: Sequence[Event]) -> tuple:
+def _answer(_state: GameState, event: AnswerSent, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (to_player(event.player, "night_results", f"answer:{event.player}:{iso(event.at)}",
                       night=None, lines=[event.text]),)
 
 
-def _day_request(state: GameState, event: DayAbilityRequested, _batch: Sequence[Event]) -> tuple:
+def _day_request(state: GameState, event: DayAbilityRequested, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     """Acknowledged and put to the Storytellers when declared; else the player is told to
     declare first (seed 001) and the Storytellers see the request flagged."""
     name = state.setup.private_script.name_of(event.character)
@@ -109,18 +109,18 @@ def _day_request(state: GameState, event: DayAbilityRequested, _batch: Sequence[
             to_storytellers("day_request_st", f"{key}:st", event=event, name=name))
 
 
-def _silence(_state: GameState, event: SilenceCalled, _batch: Sequence[Event]) -> tuple:
+def _silence(_state: GameState, event: SilenceCalled, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (to_thread("silence", f"silence:{'on' if event.on else 'off'}:{iso(event.at)}",
                       on=event.on),)
 
 
-def _spoke(_state: GameState, event: SpokeInSilence, _batch: Sequence[Event]) -> tuple:
+def _spoke(_state: GameState, event: SpokeInSilence, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (to_storytellers("st_note", f"spoke:{event.player}:{event.post_number}",
                             text=say("st.spoke_in_silence", player=event.player,
                                      post_number=event.post_number)),)
 
 
-def _flagged(_state: GameState, event: WhisperPmFlagged, _batch: Sequence[Event]) -> tuple:
+def _flagged(_state: GameState, event: WhisperPmFlagged, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     flag = event.flag
     digest = hashlib.sha1(_key_text(flag.reason).encode("utf-8")).hexdigest()[:8]
     return (to_storytellers("whisper_flag", f"whisper-flag:{flag.author}:{iso(flag.at)}:{digest}",

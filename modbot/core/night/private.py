@@ -19,13 +19,14 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..deciding.rules import Rejection
 from ..reading.night_forms import parse_private
 from ..reading.textclean import countable_text
 from ..state.actions import Context
+from ..state.events import Event
 from ..state.model import GameState
 from ..state.night_model import WhisperFlag
 from ..state.private_events import WhisperPmCounted, WhisperPmFlagged
+from ..state.rejection import Rejection
 from ..wording import Say, say
 
 NEIGHBOUR_WORDS = 10
@@ -34,7 +35,7 @@ NEIGHBOUR_WORDS = 10
 @dataclass(frozen=True, slots=True)
 class PrivateOutcome:
     state: GameState
-    events: tuple = ()
+    events: tuple[Event, ...] = ()
     rejections: tuple[Rejection, ...] = ()
     accepted: bool = False  # a night command was accepted (the player gets a confirmation)
 
@@ -72,7 +73,7 @@ def _own_channel(state: GameState, author: str, at: datetime, post_number: int |
 
 
 def police(state: GameState, author: str, at: datetime, post_number: int | None, raw: str,
-           others: tuple[str, ...], participants: tuple[str, ...]) -> tuple:
+           others: tuple[str, ...], participants: tuple[str, ...]) -> tuple[Event, ...]:
     day = state.cycle
     members = tuple(sorted((author, *others)))
     flags: list[Say] = []

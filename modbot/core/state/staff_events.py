@@ -12,9 +12,9 @@ from datetime import datetime, timedelta
 from ..feature import Feature, unchanged
 from ..wording import say
 from .actions import VoteValue
-from .events import CastVote, _today
+from .events import _today
 from .grimoire import BABYSITTER
-from .model import EXECUTION, GameState, Phase
+from .model import EXECUTION, CastVote, GameState, Phase
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ it, so neither can drift from what is accepted.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from .reading.commands import Command, CommandLine, Confirm
 from .reading.textclean import countable_text, unwrapped
@@ -78,7 +79,7 @@ def listed() -> list[Command]:
     return list(COMMANDS.values())
 
 
-def help_text(topic: str | None = None) -> list[dict]:
+def help_text(topic: str | None = None) -> list[dict[str, Any]]:
     """The help table (all commands, or one), for the templates."""
     chosen = [COMMANDS[topic]] if topic in COMMANDS else listed()
     return [{"usage": c.usage, "summary": c.summary, "example": c.example} for c in chosen]

@@ -50,7 +50,7 @@ class CommandReport:
     applied: tuple[str, ...] = ()
     failed: tuple[tuple[str, Said], ...] = ()  # (line, why)
     to_confirm: tuple[tuple[str, Said], ...] = ()  # (line, what would happen)
-    help: tuple[dict, ...] = ()
+    help: tuple[dict[str, Any], ...] = ()
     seats: tuple[str, ...] = ()  # the seat order, after the commands (for !seat)
     log: int | None = None  # the ST asked for the last N events (the shell keeps the history)
     status: bool = False  # the ST asked for the whole state

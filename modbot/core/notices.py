@@ -90,7 +90,7 @@ def _phase(state: GameState, event: PhaseChanged, batch: Sequence[Event]) -> tup
     return tuple(told)
 
 
-def _lock(state: GameState, night: PhaseChanged):
+def _lock(state: GameState, night: PhaseChanged) -> datetime:
     return night.ends_at - timedelta(hours=state.setup.lengths.night_action_lock)
 
 
@@ -106,7 +106,7 @@ def _day_ended(state: GameState, event: DayEnded, batch: Sequence[Event]) -> tup
     return (final, *_digest(state, event))
 
 
-def _digest(state: GameState, event: DayEnded) -> tuple:
+def _digest(state: GameState, event: DayEnded) -> tuple[Notice, ...]:
     day = next((d for d in state.past_days if d.number == event.day), None)
     ledger = state.ledger
     counts = ledger.count(event.day) if ledger else {}
@@ -144,7 +144,7 @@ def _cancelled(state: GameState, event: NominationCancelled, _batch: Sequence[Ev
     return (_count(state, "cancelled", event.at),) if state.today else ()
 
 
-def _changed(_state: GameState, _event, _batch: Sequence[Event]) -> tuple[Notice, ...]:
+def _changed(_state: GameState, _event: Event, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (CHANGED_VOTES,)
 
 

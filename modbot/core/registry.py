@@ -14,7 +14,7 @@ so that no feature module needs to import them back.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from . import notices as day_notices
 from . import observers, reveal
@@ -37,6 +37,7 @@ from .night import deal_notices
 from .night import flow as nightflow
 from .night import notices as night_notices
 from .reading import commands
+from .reading.commands import Command
 from .seal import sealed_grimoire, sealed_text
 from .state import events, private_events, staff_events
 from .state.actions import Context
@@ -76,8 +77,12 @@ FEATURES: tuple[Feature, ...] = (
 )
 
 
-def _merged(tables: Iterable[tuple[str, Mapping]], what: str) -> dict:
-    out: dict = {}
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _merged(tables: Iterable[tuple[str, Mapping[K, V]]], what: str) -> dict[K, V]:
+    out: dict[K, V] = {}
     for feature, table in tables:
         for key, value in table.items():
             if key in out:
@@ -96,7 +101,7 @@ def _staff_rules(features: tuple[Feature, ...]) -> dict[type, Rule]:
     return table
 
 
-def _commands(features: tuple[Feature, ...]) -> dict[str, Any]:
+def _commands(features: tuple[Feature, ...]) -> dict[str, Command]:
     """Every command by name, in the guide's order: the core's, then the others by name."""
     found = _merged(((f.name, {c.name: c for c in f.commands}) for f in features), "command")
     core = [c.name for c in commands.BASE_COMMANDS]
@@ -106,7 +111,7 @@ def _commands(features: tuple[Feature, ...]) -> dict[str, Any]:
 APPLIERS: dict[type, Applier] = _merged(((f.name, f.appliers) for f in FEATURES), "event")
 RULES: dict[type, Rule] = _merged(((f.name, f.rules) for f in FEATURES), "player rule")
 STAFF_RULES: dict[type, Rule] = _staff_rules(FEATURES)
-COMMANDS: dict[str, Any] = _commands(FEATURES)
+COMMANDS: dict[str, Command] = _commands(FEATURES)
 COMMAND_OF: dict[type, str] = _merged(((f.name, f.command_of) for f in FEATURES), "action")
 TIMERS: tuple[Timer, ...] = tuple(t for f in FEATURES for t in f.timers)  # in the list's order
 
@@ -132,7 +137,7 @@ def apply(state: GameState, event: Any) -> GameState:
     return after
 
 
-def notices_of(state: GameState, event: Any, batch: tuple = ()) -> tuple[Notice, ...]:
+def notices_of(state: GameState, event: Any, batch: Sequence[Any] = ()) -> tuple[Notice, ...]:
     """Who is told what of `event` (`state`: after the batch; `batch`: the events with it)."""
     return tuple(n for noticer in NOTICES.get(type(event), ()) for n in noticer(state, event, batch))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from datetime import datetime
+from typing import Any
 
 from .deciding.rules import Rejection
 from .deciding.voting import (
@@ -59,7 +60,7 @@ class Replay:
         self.told.update(n.key for e in batch for n in notices_of(self.state, e, batch)
                          if n.to == THREAD and n.template and not n.count and not n.echo)
 
-    def report(self) -> dict:
+    def report(self) -> dict[str, Any]:
         return report(self.state, self.rejections)
 
 
@@ -80,7 +81,7 @@ def replay(state: GameState, posts, at: datetime | None = None, *,
     return run
 
 
-def report(state: GameState, rejections: dict[int, list[Rejection]] | None = None) -> dict:
+def report(state: GameState, rejections: dict[int, list[Rejection]] | None = None) -> dict[str, Any]:
     rejections = rejections or {}
     days = list(state.past_days) + ([state.today] if state.today is not None else [])
     out: dict[str, object] = {
@@ -99,7 +100,7 @@ def report(state: GameState, rejections: dict[int, list[Rejection]] | None = Non
     return out
 
 
-def _night(night: NightState) -> dict:
+def _night(night: NightState) -> dict[str, Any]:
     return {"night": night.number, "locked": night.locked, "approved_by": night.approved_by,
             "choices": {c.player + (f" for {c.helps}" if c.helps else ""): c.describe()
                         for c in night.choices},
@@ -107,7 +108,7 @@ def _night(night: NightState) -> dict:
             "tells": [list(t) for t in night.tells]}
 
 
-def _seat(seat) -> dict:
+def _seat(seat) -> dict[str, Any]:
     out = {"player": seat.name, "alive": seat.alive}
     if not seat.alive:
         out["ghost_vote"] = seat.ghost_vote
@@ -116,7 +117,7 @@ def _seat(seat) -> dict:
     return out
 
 
-def _grimoire(entry) -> dict:
+def _grimoire(entry) -> dict[str, Any]:
     return {k: v for k, v in (("character", entry.character), ("alignment", entry.alignment),
                               ("poisoned", entry.poisoned), ("drunk", entry.drunk),
                               ("mad_as", entry.mad_as), ("reminders", list(entry.reminders)),
@@ -124,7 +125,7 @@ def _grimoire(entry) -> dict:
             if v}
 
 
-def _day(state: GameState, day: DayState, rejections: list[Rejection]) -> dict:
+def _day(state: GameState, day: DayState, rejections: list[Rejection]) -> dict[str, Any]:
     current = day is state.today
     return {
         "day": day.number,
@@ -144,13 +145,13 @@ def _day(state: GameState, day: DayState, rejections: list[Rejection]) -> dict:
     }
 
 
-def _rejection(r: Rejection) -> dict:
+def _rejection(r: Rejection) -> dict[str, Any]:
     """A rejection as data: its code and details (the shell's catalogue adds the words)."""
     return {"post_number": r.post_number, "code": r.code, "player": r.player, "at": iso(r.at),
             "details": dict(r.params)}
 
 
-def _nomination(state: GameState, n: Nomination, current: bool) -> dict:
+def _nomination(state: GameState, n: Nomination, current: bool) -> dict[str, Any]:
     out = {
         "kind": n.kind,
         "nominator": n.nominator,
@@ -178,7 +179,7 @@ def _nomination(state: GameState, n: Nomination, current: bool) -> dict:
     return out
 
 
-def _locked(vote) -> dict:
+def _locked(vote) -> dict[str, Any]:
     out = {"player": vote.player, "vote": vote.vote, "post_number": vote.post_number,
            "locked_at": iso(vote.locked_at)}
     if vote.cast != vote.vote:
@@ -190,7 +191,7 @@ def _locked(vote) -> dict:
     return out
 
 
-def _whisper(w) -> dict:
+def _whisper(w) -> dict[str, Any]:
     return {"from": w.requester, "with": list(w.with_), "post_number": w.post_number,
             "accepted": sorted(w.accepted), "declined": sorted(w.declined),
             "active": w.is_active, "broken_by": w.broken_by}

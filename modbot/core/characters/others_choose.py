@@ -111,7 +111,8 @@ def lil_monsta_step(state: GameState) -> tuple[SheetEntry, tuple[Effect, ...], t
     return entry, tuple(effects), tells
 
 
-def word_turns(state: GameState, player: str, mezepheles: str):
+def word_turns(state: GameState, player: str,
+               mezepheles: str) -> tuple[SheetEntry, tuple[Effect, ...], tuple[tuple[str, Say], ...]]:
     """(entry, effects, tells) for a player who said the Mezepheles' word: they take its
     alignment (and its evil team) tonight, unless it is impaired now: then the ability is
     spent for nothing (seed 002)."""

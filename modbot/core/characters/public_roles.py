@@ -7,12 +7,14 @@ the grimoire: the night-1 post is public.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..state.ids import DJINN, REVOLUTIONARY
 from ..state.model import GameState
 from ..wording import say
 
 
-def public_roles(state: GameState) -> dict:
+def public_roles(state: GameState) -> dict[str, Any]:
     """The travellers and the Fabled, as the thread may be told them."""
     script = state.setup.script
     if script is None:

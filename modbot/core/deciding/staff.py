@@ -18,7 +18,8 @@ from datetime import timedelta
 from ..feature import Feature
 from ..state.actions import Context
 from ..state.events import Event, Exiled, Nominated, PlayerDied, VoteCast, VoteLocked
-from ..state.model import EXECUTION, GameState, Phase
+from ..state.model import EXECUTION, GameState, Nomination, Phase
+from ..state.rejection import Rejection
 from ..state.staff_actions import (
     StAlias,
     StCancelNomination,
@@ -61,11 +62,11 @@ from ..state.staff_events import (
     VotesUnlocked,
 )
 from ..wording import say
-from .rules import Rejection, reject
+from .rules import reject
 from .voting import is_decided, lock_at_hand
 
 
-def _seated_alive(state: GameState, player: str, ctx: Context, alive: bool):
+def _seated_alive(state: GameState, player: str, ctx: Context, alive: bool) -> Rejection | None:
     if not state.is_seated(player):
         return reject(ctx, "unknown_player", text=player)
     if state.seat(player).alive != alive:
@@ -219,7 +220,7 @@ def team_code(state: GameState, word: str) -> str | None:
             terms.evil.casefold(): "evil"}.get(word.casefold())
 
 
-def _open_nomination(state: GameState, nominee: str, ctx: Context):
+def _open_nomination(state: GameState, nominee: str, ctx: Context) -> Nomination | Rejection:
     day = state.today
     nomination = day.nomination_of(nominee) if day else None
     if nomination is None:

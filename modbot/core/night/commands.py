@@ -12,7 +12,7 @@ Character names are checked against the game's script (`!character`, `!thinks`, 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -26,7 +26,7 @@ from ..setup.dice import Dice
 from ..state.actions import Context
 from ..state.events import Event
 from ..state.ids import HELLS_LIBRARIAN
-from ..state.model import GameState, Phase, iso
+from ..state.model import GameState, GrimoireEntry, Phase, iso
 from ..state.names import Roster
 from ..state.private_events import AnswerSent, CharactersDealt, NightApproved, NightSheetEdited, night_of
 from ..state.rejection import Refused, Rejection
@@ -74,7 +74,7 @@ class StSetupCheck:
 class SetupProposed:
     """A random legal set-up, drawn with dice seeded by the asking post, for the STs."""
 
-    grimoire: tuple  # (player, GrimoireEntry)
+    grimoire: tuple[tuple[str, GrimoireEntry], ...]  # (player, GrimoireEntry)
     bluffs: tuple[str, ...]
     by: str
     at: datetime
@@ -82,7 +82,7 @@ class SetupProposed:
 
 @dataclass(frozen=True, slots=True)
 class SetupAccepted:
-    grimoire: tuple
+    grimoire: tuple[tuple[str, GrimoireEntry], ...]
     bluffs: tuple[str, ...]
     by: str
     at: datetime
@@ -152,7 +152,7 @@ def _answer(words: list[str], roster: Roster) -> StAnswer:
     return StAnswer(name, _text(rest))
 
 
-def _player_edit(field: str):
+def _player_edit(field: str) -> Callable[[list[str], Roster], StSheetEdit]:
     def build(words: list[str], roster: Roster) -> StSheetEdit:
         return StSheetEdit(field, _one_name(words, roster))
     return build
@@ -249,7 +249,7 @@ def _silence_rule(state: GameState, action: StSilence, ctx: Context) -> Sequence
     return (SilenceCalled(action.on, ctx.author, ctx.at),)
 
 
-def _night_open(state: GameState, ctx: Context):
+def _night_open(state: GameState, ctx: Context) -> Rejection | None:
     if not state.dealt or state.phase is not Phase.NIGHT:
         return reject(ctx, "not_in_night", phase=state.phase_said)
     return None

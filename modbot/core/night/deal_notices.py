@@ -82,7 +82,7 @@ def _choose_form(spec) -> str | None:
     return f"/choose {names}" if spec.players else "/choose CHARACTER"
 
 
-def _team_view(state: GameState, player: str, is_demon: bool) -> list[dict]:
+def _team_view(state: GameState, player: str, is_demon: bool) -> list[dict[str, Any]]:
     """The other starting evil players of the player's team and their types. The Marionette
     does not know it is evil and the Minions do not learn it; the Demon does."""
     out, team = [], state.grimoire_of(player).evil_team

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from typing import Any
 
 from ..feature import Feature, Notice, to_player, to_storytellers, to_thread
 from ..state.events import Event
@@ -35,7 +36,7 @@ from .choices import lock_at
 from .commands import SheetRequested, SilenceCalled, SpokeInSilence
 
 
-def sheet_view(state: GameState) -> dict:
+def sheet_view(state: GameState) -> dict[str, Any]:
     """Tonight's sheet as the Storytellers read it."""
     night = night_of(state, state.cycle)
     return {"night": night.number, "entries": night.sheet, "deaths": night.deaths,

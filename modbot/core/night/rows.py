@@ -12,6 +12,7 @@ info.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from ..state.grimoire import acting_character, character_id, character_names, is_malfunctioning, players_of_team, true_character
@@ -59,7 +60,7 @@ def _demon_bluffs(state: GameState) -> Say:
         for demon, names in learned])
 
 
-def lunatic_rows(state: GameState):
+def lunatic_rows(state: GameState) -> list[tuple[SheetEntry, tuple[tuple[str, Say], ...]]]:
     """The Lunatic is shown Demon info (made up by the ST); the real Demon learns of them."""
     demons = players_of_team(state, "demon")
     out = []
@@ -91,7 +92,8 @@ def status_of(state: GameState, player: str, dead: bool = True) -> tuple[Say, ..
 
 
 def row_of(state: GameState, player: str, character: Character, choice: NightChoice | None,
-           alive: bool, compute_info):
+           alive: bool, compute_info: Callable[[], Info],
+           ) -> tuple[SheetEntry, Say | None, Info | None]:
     """(entry, default result or None, the Info acted on, or None when the player does not
     act) for one player at their step (`alive`: alive, or their ability works after death);
     `compute_info()` runs the ability."""

@@ -14,6 +14,7 @@ Storytellers edit and approve the sheet (commands.py); nothing here is final unt
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -40,7 +41,7 @@ from ..wording import Say, say
 from .rows import ACTS_WHEN_KILLED, lunatic_rows, name_of, row_of, special_row, status_of
 
 
-def build_sheet(state: GameState):
+def build_sheet(state: GameState) -> SheetResult:
     """(sheet, deaths, results, tells, effects) for the current night."""
     night = night_of(state, state.cycle)
     order = state.setup.private_script.night_order(state.cycle)
@@ -76,6 +77,11 @@ def build_sheet(state: GameState):
 DEMON_POISONS = frozenset({"by.pukka", "by.vigormortis", "by.lleech"})
 
 
+# (sheet, deaths, results, tells, effects) for the current night
+SheetResult = tuple[tuple[SheetEntry, ...], tuple[str, ...], tuple[tuple[str, Say | None], ...],
+                    tuple[tuple[str, Say], ...], tuple[Effect, ...]]
+
+
 @dataclass
 class _Night:
     """The night as played so far: `seen` is the grimoire with tonight's proposals applied."""
@@ -90,11 +96,12 @@ class _Night:
     deaths: list[str] = field(default_factory=list)
     gained: set[str] = field(default_factory=set)  # acting tonight as an ability just gained
 
-    def result(self):
+    def result(self) -> SheetResult:
         return (tuple(self.entries), tuple(self.deaths), tuple(self.results),
                 tuple(self.tells), tuple(self.effects))
 
-    def add(self, entry: SheetEntry, *, effects=(), tells=()) -> None:
+    def add(self, entry: SheetEntry, *, effects: Iterable[Effect] = (),
+            tells: Iterable[tuple[str, Say]] = ()) -> None:
         self.entries.append(entry)
         for effect in effects:
             self.propose(effect)
@@ -135,7 +142,7 @@ class _Night:
         return effect.field == "poisoned" and effect.value is True and \
             effect.player in self.seen.shielded and effect.why.code in DEMON_POISONS
 
-    def step_at(self, index: int, step: str, players: list[str], waiting: dict) -> None:
+    def step_at(self, index: int, step: str, players: list[str], waiting: dict[int, list[str]]) -> None:
         if step == LIL_MONSTA and self.seen.setup.lil_monsta:  # held by no player
             entry, effects, tells = lil_monsta_step(self.seen)
             self.add(entry, effects=effects, tells=tells)
@@ -150,7 +157,7 @@ class _Night:
         for player in sorted(players, key=self._seat_index):
             self.act(player, index, waiting)
 
-    def act(self, player: str, index: int, waiting: dict) -> None:
+    def act(self, player: str, index: int, waiting: dict[int, list[str]]) -> None:
         character = acting_character(self.seen, player)
         if character is None:
             return
@@ -177,7 +184,7 @@ class _Night:
                 continue
             self.propose(effect)
         shield = self.dies(info.death, player) if info is not None and info.death else None
-        if shield is not None:
+        if shield is not None and info is not None:
             entry = replace(entry, suggestion=say("sheet.protected", what=entry.suggestion,
                                                   player=info.death, by=shield))
         self.add(entry, tells=info.tells if info else ())
@@ -189,7 +196,7 @@ class _Night:
         if info is not None and now is not None and now.id != character.id:
             self._acts_as(player, now.id, index, waiting)
 
-    def _acts_as(self, player: str, gained: str, index: int, waiting: dict) -> None:
+    def _acts_as(self, player: str, gained: str, index: int, waiting: dict[int, list[str]]) -> None:
         """The player has another ability from now on (a Philosopher's choice): it acts as it
         tonight at that step, or at once if the step has passed; not if it is not tonight's."""
         if gained not in self.order:
@@ -217,7 +224,7 @@ class _Night:
         return self.seen.setup.seat_index[player]
 
 
-def _word_turns(run: _Night, spoken) -> None:
+def _word_turns(run: _Night, spoken: Iterable[tuple[str, str]]) -> None:
     for player, mezepheles in spoken:
         entry, effects, tells = word_turns(run.seen, player, mezepheles)
         run.add(entry, effects=effects, tells=tells)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field
+from typing import Any
 
 GOOD_TEAMS = ("townsfolk", "outsider")
 EVIL_TEAMS = ("minion", "demon")
@@ -45,7 +46,7 @@ class ActionSpec:
     chooses_after_first: bool = False  # wakes each night, chooses only on later ones
 
     @classmethod
-    def from_dict(cls, data: dict) -> ActionSpec:
+    def from_dict(cls, data: dict[str, Any]) -> ActionSpec:
         known = {k: v for k, v in data.items() if k in cls.__slots__}
         if "character_teams" in known:
             known["character_teams"] = tuple(known["character_teams"])
@@ -119,8 +120,8 @@ class Script:
         object.__setattr__(self, "names", {c.id: c.name for c in self.characters})
 
     @classmethod
-    def from_data(cls, script_id: str, entries: list, catalogue: dict[str, dict],
-                  terms: dict | None = None) -> Script:
+    def from_data(cls, script_id: str, entries: list[Any], catalogue: dict[str, dict[str, Any]],
+                  terms: dict[str, Any] | None = None) -> Script:
         """`entries`: the official script JSON; `catalogue`: the characters modbot implements,
         one record each by id (`data/characters.json`). An entry naming a catalogued id runs
         as the catalogue says, in the entry's own words where it gives them; an entry with a
@@ -185,7 +186,7 @@ class Script:
                       _merge_order(self.other_night, added, "other_night"), self.terms)
 
 
-def _catalogued(character_id: str, record: dict, entry: dict, ruling: dict | None) -> Character:
+def _catalogued(character_id: str, record: dict[str, Any], entry: dict[str, Any], ruling: dict[str, Any] | None) -> Character:
     """A catalogue record as this script words it (an official alias: by its official name)."""
     official = record.get("official", {})
     name = official["name"] if entry["id"] == official.get("id") else record["name"]
@@ -197,7 +198,7 @@ def _catalogued(character_id: str, record: dict, entry: dict, ruling: dict | Non
                      float(record.get("otherNight") or 0), _jinxes(entry))
 
 
-def _custom(entry: dict) -> Character:
+def _custom(entry: dict[str, Any]) -> Character:
     """A character without machine rules: the Storyteller decides what it does."""
     action = ActionSpec(wakes="none", st="custom character: the Storyteller runs it")
     return Character(entry["id"], entry["name"], entry["team"], entry["ability"], action,
@@ -205,7 +206,7 @@ def _custom(entry: dict) -> Character:
                      _jinxes(entry))
 
 
-def _jinxes(entry: dict) -> tuple[tuple[str, str], ...]:
+def _jinxes(entry: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     return tuple((j["id"], j["reason"]) for j in entry.get("jinxes", ()))
 
 

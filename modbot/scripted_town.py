@@ -18,7 +18,10 @@ from .core import acting_character, is_evil, players_of_team
 
 def night_choice(state, player: str, living: list[str], rng: random.Random) -> str:
     """The player's night command: a legal choice for the character they act as."""
-    spec = acting_character(state, player).spec
+    character = acting_character(state, player)
+    if character is None:  # nothing to act as: the night's choice is a pass
+        return "/pass"
+    spec = character.spec
     script = state.setup.script
     if spec.kills:  # the Demon kills a good player (a Minion when none is left)
         return f"/choose {rng.choice(victims(state, living, player))}"

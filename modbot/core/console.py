@@ -12,9 +12,10 @@ The report (`CommandReport`) is data; the shell renders it for the ST.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from .command_line import help_text, line_of, parse_commands
 from .deciding.staff import team_code
@@ -43,6 +44,22 @@ CONFIRM_WITHIN = timedelta(minutes=10)
 Said = Say | tuple[Say, ...]  # what to tell, written by the catalogue
 
 
+class Acted(Protocol):
+    """What carrying out one command gave (the engine's `Outcome`)."""
+
+    @property
+    def state(self) -> GameState: ...
+
+    @property
+    def events(self) -> tuple[Event, ...]: ...
+
+    @property
+    def rejections(self) -> tuple[Rejection, ...]: ...
+
+
+ActStaff = Callable[[GameState, object, Context], Acted]  # the engine's act_staff
+
+
 @dataclass(frozen=True, slots=True)
 class CommandReport:
     by: str
@@ -64,7 +81,8 @@ class CommandReport:
                     or self.log is not None or self.status or self.undo or self.accept)
 
 
-def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staff):
+def run_commands(state: GameState, author: str, raw: str, ctx: Context,
+                 act_staff: ActStaff) -> tuple[GameState, tuple[Event, ...], CommandReport | None]:
     """Return (state, events, report) for one ST post; report is None without commands."""
     lines = parse_commands(raw, state.setup.roster)
     if not lines:
@@ -105,7 +123,7 @@ def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staf
                     for line, action in zip(pending.lines, pending.actions, strict=False)] + commands
         events.append(ConfirmationSettled(author, True, ctx.at))
     scratch = _apply_events(state, events)
-    effects: list[tuple] = []
+    effects: list[tuple[Event, ...]] = []
     for command in commands:  # all or nothing, on a scratch state
         outcome = act_staff(scratch, command.action, ctx)
         if outcome.rejections:
@@ -131,13 +149,13 @@ def run_commands(state: GameState, author: str, raw: str, ctx: Context, act_staf
         help=help_lines, seats=seats)
 
 
-def _apply_events(state: GameState, events) -> GameState:
+def _apply_events(state: GameState, events: Iterable[Event]) -> GameState:
     for event in events:
         state = apply(state, event)
     return state
 
 
-def describe(state: GameState, action, effects) -> Say:
+def describe(state: GameState, action: object, effects: Sequence[Event]) -> Say:
     """What a command would do, from a dry run of it (`effects`: its events); other commands
     are described by their summary in the command table."""
     if isinstance(action, StKill):

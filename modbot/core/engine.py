@@ -18,6 +18,7 @@ state (or the events) and never needs to replay history to handle the next post.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -159,18 +160,19 @@ def _run_due(run: _Run, now: datetime) -> None:
             run.emit(event)
 
 
-def act(state: GameState, action, ctx: Context) -> Outcome:
+def act(state: GameState, action: object, ctx: Context) -> Outcome:
     """One player action: decide, apply, settle. A rejection leaves the state unchanged."""
     return _carry_out(state, decide(state, action, ctx), ctx)
 
 
-def act_staff(state: GameState, action, ctx: Context) -> Outcome:
+def act_staff(state: GameState, action: object, ctx: Context) -> Outcome:
     """One Storyteller command: decide, apply, run any phase end it causes, settle."""
     return _carry_out(state, decide_staff(state, action, ctx), ctx,
                       lambda run: _staff_phase_ends(run, action, ctx.at))
 
 
-def _carry_out(state: GameState, decided, ctx: Context, then=None) -> Outcome:
+def _carry_out(state: GameState, decided: Sequence[Event] | Rejection, ctx: Context,
+               then: Callable[[_Run], None] | None = None) -> Outcome:
     if isinstance(decided, Rejection):
         return Outcome(state, (), (decided,))
     run = _Run(state)
@@ -182,7 +184,7 @@ def _carry_out(state: GameState, decided, ctx: Context, then=None) -> Outcome:
     return Outcome(run.state, tuple(run.events))
 
 
-def _staff_phase_ends(run: _Run, action, at: datetime) -> None:
+def _staff_phase_ends(run: _Run, action: object, at: datetime) -> None:
     if isinstance(action, StNextPhase) and run.state.night_held:  # the STs go on: night
         begin_night(run, at)
     _run_due(run, at)  # an early end, an approved night (or a deadline now past)
@@ -276,7 +278,8 @@ def _day_commands(state: GameState, post: Post, day: str) -> Outcome:
     return Outcome(state, tuple(events), tuple(rejections))
 
 
-def _act_all(state: GameState, actions, ctx: Context, events: list, rejections: list) -> GameState:
+def _act_all(state: GameState, actions: Iterable[object], ctx: Context, events: list[Event],
+             rejections: list[Rejection]) -> GameState:
     """A post's actions in order, each on the state the one before left; their events and
     rejections added to `events` and `rejections`."""
     for action in actions:

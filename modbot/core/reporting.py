@@ -9,10 +9,10 @@ Nothing here reads files or clocks; `at` is always given.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from .deciding.rules import Rejection
 from .deciding.voting import (
     about_to_die,
     is_decided,
@@ -25,8 +25,9 @@ from .deciding.voting import (
 from .engine import Outcome, Post, advance, handle_post
 from .feature import THREAD
 from .registry import notices_of
-from .state.model import DayState, GameState, Nomination, iso
+from .state.model import DayState, GameState, GrimoireEntry, LockedVote, Nomination, Seat, WhisperRequest, iso
 from .state.night_model import NightState
+from .state.rejection import Rejection
 
 
 class Replay:
@@ -64,7 +65,7 @@ class Replay:
         return report(self.state, self.rejections)
 
 
-def replay(state: GameState, posts, at: datetime | None = None, *,
+def replay(state: GameState, posts: Iterable[Post], at: datetime | None = None, *,
            notices: bool = False) -> Replay:
     """Feed `posts` (sorted by post number) created at or before `at`; advance to `at`
     (`notices`: also collect the keys of the thread posts the fold owes, `Replay.told`)."""
@@ -108,7 +109,7 @@ def _night(night: NightState) -> dict[str, Any]:
             "tells": [list(t) for t in night.tells]}
 
 
-def _seat(seat) -> dict[str, Any]:
+def _seat(seat: Seat) -> dict[str, Any]:
     out = {"player": seat.name, "alive": seat.alive}
     if not seat.alive:
         out["ghost_vote"] = seat.ghost_vote
@@ -117,7 +118,7 @@ def _seat(seat) -> dict[str, Any]:
     return out
 
 
-def _grimoire(entry) -> dict[str, Any]:
+def _grimoire(entry: GrimoireEntry) -> dict[str, Any]:
     return {k: v for k, v in (("character", entry.character), ("alignment", entry.alignment),
                               ("poisoned", entry.poisoned), ("drunk", entry.drunk),
                               ("mad_as", entry.mad_as), ("reminders", list(entry.reminders)),
@@ -179,9 +180,9 @@ def _nomination(state: GameState, n: Nomination, current: bool) -> dict[str, Any
     return out
 
 
-def _locked(vote) -> dict[str, Any]:
-    out = {"player": vote.player, "vote": vote.vote, "post_number": vote.post_number,
-           "locked_at": iso(vote.locked_at)}
+def _locked(vote: LockedVote) -> dict[str, Any]:
+    out: dict[str, Any] = {"player": vote.player, "vote": vote.vote,
+                           "post_number": vote.post_number, "locked_at": iso(vote.locked_at)}
     if vote.cast != vote.vote:
         out["cast"] = vote.cast
     if vote.ghost_vote_spent:
@@ -191,7 +192,7 @@ def _locked(vote) -> dict[str, Any]:
     return out
 
 
-def _whisper(w) -> dict[str, Any]:
+def _whisper(w: WhisperRequest) -> dict[str, Any]:
     return {"from": w.requester, "with": list(w.with_), "post_number": w.post_number,
             "accepted": sorted(w.accepted), "declined": sorted(w.declined),
             "active": w.is_active, "broken_by": w.broken_by}

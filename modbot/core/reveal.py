@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from .deciding.rules import reject
 from .feature import THREAD, Feature, Notice, to_thread
@@ -71,11 +72,11 @@ def reveal_notices(state: GameState) -> tuple[Notice, ...]:
     return tuple(told)
 
 
-def packed(rows: list, most: int) -> list[list]:
+def packed(rows: list[Any], most: int) -> list[list[Any]]:
     """Rows in order, as few to a part as `most` and `POST_BUDGET` allow (a row bigger than
     the budget is a part of its own). The words are the shell's, so a row's size is estimated
     from its values: what a person wrote counts in full, a message a fixed allowance."""
-    parts: list[list] = []
+    parts: list[list[Any]] = []
     size = 0
     for row in rows:
         weight = estimated_size(row)
@@ -87,7 +88,7 @@ def packed(rows: list, most: int) -> list[list]:
     return parts
 
 
-def estimated_size(value) -> int:
+def estimated_size(value: object) -> int:
     """Characters a value may take once worded and laid out (an upper estimate)."""
     if isinstance(value, Say):
         words = sum(estimated_size(v) for _, v in value.params)

@@ -50,7 +50,8 @@ def sealed_as_dealt(state: GameState) -> str:
 
 def parsed(text: str) -> dict[str, Any]:
     """A sealed text (`sealed_as_dealt`) back as plain values."""
-    return json.loads(text)
+    found: dict[str, Any] = json.loads(text)
+    return found
 
 
 def sealed_text(grimoire: dict[str, Any]) -> str:

@@ -33,6 +33,7 @@ from ..state.ids import ASSASSIN
 from ..state.model import GameState
 from ..state.night_model import Effect, Info, NightChoice
 from ..state.private_events import night_of
+from ..state.script import Character
 from ..wording import Say, say
 from .star_pass import star_pass
 
@@ -293,14 +294,14 @@ def _pit_hag(state: GameState, player: str, choice: NightChoice | None, _deaths:
                          *keep_alignment(state, target, new, say("by.pit_hag"))))
 
 
-def keep_alignment(state: GameState, player: str, new, why: Say) -> tuple[Effect, ...]:
+def keep_alignment(state: GameState, player: str, new: Character, why: Say) -> tuple[Effect, ...]:
     """A new character does not change the player's alignment, and what a Drunk or a
     Marionette believed is gone."""
     gone = (Effect(player, "thinks", None, why),) if state.grimoire_of(player).thinks else ()
     return pinned_alignment(state, player, new, why) + gone
 
 
-def pinned_alignment(state: GameState, player: str, new, why: Say) -> tuple[Effect, ...]:
+def pinned_alignment(state: GameState, player: str, new: Character | None, why: Say) -> tuple[Effect, ...]:
     """The player's alignment, set explicitly when the new character's team would say
     otherwise (a character change is not an alignment change)."""
     alignment = alignment_of(state, player)

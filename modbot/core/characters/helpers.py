@@ -27,12 +27,14 @@ from ..state.night_actions import HELPED, Help
 from ..state.night_model import NightChoice
 from ..state.private_events import NightChoiceMade
 from ..state.rejection import Rejection
+from ..state.script import Character
 from ..wording import say
 
 WHO = {"swap": "helper.swap", "babysit": "helper.babysit", "fiddle": "helper.fiddle"}  # codes
 
 
-def decide_help(state: GameState, action: Help, ctx: Context, character, night: int) -> Sequence[Event] | Rejection:
+def decide_help(state: GameState, action: Help, ctx: Context, character: Character | None,
+                night: int) -> Sequence[Event] | Rejection:
     """The NightChoiceMade for a /swap or /babysit, or a Rejection (`character`: what the
     author believes they are; the caller has checked the night is open)."""
     step, team, count = HELPED[action.verb]

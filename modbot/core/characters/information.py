@@ -30,6 +30,7 @@ from ..state.grimoire import (
 )
 from ..state.model import YES, GameState
 from ..state.night_model import Effect, Info, NightChoice
+from ..state.script import Character
 from ..wording import say
 from .effects import EFFECTS, godfather_kill, lunatic
 from .others_choose import barber_swap
@@ -37,7 +38,7 @@ from .public_abilities import juggler_correct
 
 
 def compute(state: GameState, player: str, choice: NightChoice | None,
-            deaths: tuple[str, ...] = (), character=None) -> Info:
+            deaths: tuple[str, ...] = (), character: Character | None = None) -> Info:
     character = character or acting_character(state, player)
     if character is None:
         return Info()
@@ -247,7 +248,7 @@ def _mathematician(_state: GameState, _player: str, _choice: NightChoice | None,
                 sentence=say("result.mathematician"))
 
 
-def _simple(code: str, needs_result: bool = False, unchosen: str | None = None):
+def _simple(code: str, needs_result: bool = False, unchosen: str | None = None) -> Information:
     """A note for the Storytellers with the choice's players (`target`) and character;
     `unchosen`: the note when no player was chosen."""
     def compute(state: GameState, _player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:

@@ -63,7 +63,8 @@ def _choice(state: GameState, action: PublicChoice, ctx: Context) -> Sequence[Ev
     return rule(state, action, ctx) if rule else reject(ctx, "no_public_ability", what="choice")
 
 
-def _use(state: GameState, ctx: Context, ability, target: str, character=None) -> PublicAbilityUsed:
+def _use(state: GameState, ctx: Context, ability: str, target: str,
+         character: str | None = None) -> PublicAbilityUsed:
     return PublicAbilityUsed(ctx.author, ability, target, character, state.cycle,
                              ctx.post_number, ctx.at)
 
@@ -73,7 +74,7 @@ def _works(state: GameState, player: str, character_id: str) -> bool:
     return real is not None and real.id == character_id and not is_malfunctioning(state, player)
 
 
-def _klutz(state: GameState, action, ctx: Context) -> Sequence[Event] | Rejection:
+def _klutz(state: GameState, action: PublicChoice, ctx: Context) -> Sequence[Event] | Rejection:
     died = death_time(state, ctx.author)
     if state.seat(ctx.author).alive or died is None:
         return reject(ctx, "no_public_ability", what="choice")
@@ -91,7 +92,7 @@ def _klutz(state: GameState, action, ctx: Context) -> Sequence[Event] | Rejectio
     return events
 
 
-def _moonchild(state: GameState, action, ctx: Context) -> Sequence[Event] | Rejection:
+def _moonchild(state: GameState, action: PublicChoice, ctx: Context) -> Sequence[Event] | Rejection:
     if state.seat(ctx.author).alive or death_time(state, ctx.author) is None:
         return reject(ctx, "no_public_ability", what="choice")
     if ledger(state).used(ctx.author, "moonchild"):
@@ -103,7 +104,7 @@ def _moonchild(state: GameState, action, ctx: Context) -> Sequence[Event] | Reje
     return (_use(state, ctx, "moonchild", action.target, alignment),)
 
 
-def _psychopath(state: GameState, action, ctx: Context) -> Sequence[Event] | Rejection:
+def _psychopath(state: GameState, action: PublicChoice, ctx: Context) -> Sequence[Event] | Rejection:
     if not state.seat(ctx.author).alive:
         return reject(ctx, "no_public_ability", what="choice")
     if state.phase is not Phase.DISCUSSION:
@@ -143,7 +144,7 @@ def _guess(state: GameState, action: PublicGuess, ctx: Context) -> Sequence[Even
     return reject(ctx, "no_public_ability", what="guess")
 
 
-def _puzzle_guess(state: GameState, action, ctx: Context) -> Sequence[Event] | Rejection:
+def _puzzle_guess(state: GameState, action: PublicGuess, ctx: Context) -> Sequence[Event] | Rejection:
     """The Puzzlemaster's one guess of its drunk (publicly; the Storytellers answer it)."""
     if ledger(state).used(ctx.author, "puzzlemaster"):
         return reject(ctx, "public_used")
@@ -151,7 +152,7 @@ def _puzzle_guess(state: GameState, action, ctx: Context) -> Sequence[Event] | R
     return (_use(state, ctx, "puzzlemaster", action.target, "right" if right else "wrong"),)
 
 
-def _damsel_guess(state: GameState, action, ctx: Context) -> Sequence[Event] | Rejection:
+def _damsel_guess(state: GameState, action: PublicGuess, ctx: Context) -> Sequence[Event] | Rejection:
     """One guess for all the Minions (seed 000: after a wrong guess, "future guesses by Minion
     players have no effect"); it wins unless the Damsel malfunctions."""
     if any(u.ability == "damsel" for u in ledger(state).uses):

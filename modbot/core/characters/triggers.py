@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..feature import Feature, Notice, to_player, to_storytellers, unchanged
-from ..state.events import EXECUTION, Event, Executed, Nominated, PlayerDied
+from ..state.events import Event, Executed, Nominated, PlayerDied
 from ..state.grimoire import (
     character_id,
     is_evil,
@@ -32,9 +32,10 @@ from ..state.grimoire import (
     players_of_team,
     true_character,
 )
-from ..state.model import GameState, iso
+from ..state.model import EXECUTION, GameState, iso
 from ..state.night_model import Effect
 from ..state.private_events import EffectApplied
+from ..state.script import Character
 from ..wording import Say, say
 from . import boomdandy, madness
 from .effects import lleech_host, lleech_survives
@@ -50,7 +51,7 @@ class ScarletWomanPromoted:
     at: datetime
 
 
-def after(state: GameState, event) -> tuple[Event, ...]:
+def after(state: GameState, event: Event) -> tuple[Event, ...]:
     if not state.dealt or state.setup.script is None:
         return ()
     if isinstance(event, Nominated) and event.kind == EXECUTION:
@@ -262,11 +263,12 @@ def _scarlet_woman(state: GameState, event: PlayerDied) -> tuple[ScarletWomanPro
     return (ScarletWomanPromoted(women[0], demon.id, event.at),)
 
 
-def scarlet_woman_heir(state: GameState, dead: str):
+def scarlet_woman_heir(state: GameState, dead: str) -> tuple[str, Character] | None:
     """(the Scarlet Woman, the Demon character she becomes) if the death of `dead`, just
     marked, makes her the Demon (as at dawn), else None."""
     promoted = _scarlet_woman(state, PlayerDied(dead, "night", state.phase_ends_at))
-    return (promoted[0].player, true_character(state, dead)) if promoted else None
+    demon = true_character(state, dead)
+    return (promoted[0].player, demon) if promoted and demon is not None else None
 
 
 def _her_demon_died(state: GameState, woman: str, dead: str) -> bool:

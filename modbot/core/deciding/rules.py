@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from ..feature import Feature
 from ..state.actions import (
@@ -51,7 +52,7 @@ from ..wording import Say, say
 from .voting import NOTE_NO_TOKEN
 
 
-def refusal(state: GameState, action, ctx: Context) -> Rejection | None:
+def refusal(state: GameState, action: object, ctx: Context) -> Rejection | None:
     """Why no player action of `ctx.author` can be taken now (the registry's `decide` asks
     first), or None. A `Kill` (a death the engine was told of) is never refused here."""
     if isinstance(action, Kill):
@@ -63,7 +64,7 @@ def refusal(state: GameState, action, ctx: Context) -> Rejection | None:
     return None
 
 
-def reject(ctx: Context, code: str, **details) -> Rejection:
+def reject(ctx: Context, code: str, **details: Any) -> Rejection:
     return Rejection(code, details, ctx.author, ctx.at, ctx.post_number)
 
 
@@ -192,7 +193,8 @@ def _whisper_storyteller(state: GameState, _action: WhisperStoryteller, ctx: Con
     return (StorytellerConsultRequested(ctx.author, ctx.post_number, ctx.at),)
 
 
-def _answer(state: GameState, action, ctx: Context, accepted: bool) -> Sequence[Event] | Rejection:
+def _answer(state: GameState, action: AcceptWhisper | DeclineWhisper, ctx: Context,
+            accepted: bool) -> Sequence[Event] | Rejection:
     if not state.phase.is_day:
         return _wrong_phase(state, ctx, say("doing.answering_a_whisper"))
     pending = [w for w in state.current_day.whispers if w.is_pending_for(ctx.author)]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 from ..characters.helpers import decide_help
 from ..deciding.rules import reject
@@ -24,10 +25,11 @@ from ..state.actions import Context
 from ..state.events import Event
 from ..state.grimoire import acting_character, keeps_ability
 from ..state.model import GameState, Phase
-from ..state.night_actions import Choose, FreeAction, Help, Pass
+from ..state.night_actions import Choose, FreeAction, Help, NightAction, Pass
 from ..state.night_model import NightChoice
 from ..state.private_events import DayAbilityRequested, NightChoiceMade, night_of
 from ..state.rejection import Rejection
+from ..state.script import Character
 from ..wording import Say, say
 
 APPROVAL_REMINDER = timedelta(hours=1)
@@ -40,7 +42,7 @@ def lock_at(state: GameState) -> datetime:
     return state.phase_ends_at - timedelta(hours=state.setup.lengths.night_action_lock)
 
 
-def decide_choice(state: GameState, action, ctx: Context) -> Sequence[Event] | Rejection:
+def decide_choice(state: GameState, action: NightAction, ctx: Context) -> Sequence[Event] | Rejection:
     """The NightChoiceMade event for a player's private action, or a Rejection. A character
     that chooses by day (the Bone Collector, the Hostess) sends its choice during the day, for
     the night that follows."""
@@ -59,8 +61,8 @@ def decide_choice(state: GameState, action, ctx: Context) -> Sequence[Event] | R
     if character is None:
         return reject(ctx, "no_character")
     night = state.cycle + 1 if by_day else state.cycle
-    base = dict(player=ctx.author, character=character.id, post_number=ctx.post_number,
-                at=ctx.at)
+    base: dict[str, Any] = dict(player=ctx.author, character=character.id,
+                                post_number=ctx.post_number, at=ctx.at)
     if isinstance(action, FreeAction):
         return (NightChoiceMade(night, NightChoice(**base, text=action.text), ctx.at),)
     spec = character.spec
@@ -81,7 +83,8 @@ def decide_choice(state: GameState, action, ctx: Context) -> Sequence[Event] | R
     return (NightChoiceMade(night, choice, ctx.at),)
 
 
-def _day_request(state: GameState, action: FreeAction, character, ctx: Context) -> Sequence[Event] | Rejection:
+def _day_request(state: GameState, action: FreeAction, character: Character,
+                 ctx: Context) -> Sequence[Event] | Rejection:
     """An ability used by day in a private word with the Storytellers (the Artist's question,
     the Savant's visit): seed 001 wants it declared in the thread first (/whisper
     Storyteller). Declared, it goes to the Storytellers to answer; not declared, the player is
@@ -116,7 +119,7 @@ def used_on(state: GameState, player: str, character: str) -> int | None:
     return None
 
 
-def _check_targets(state: GameState, action: Choose, character, ctx: Context) -> Rejection | None:
+def _check_targets(state: GameState, action: Choose, character: Character, ctx: Context) -> Rejection | None:
     spec, name = character.spec, character.name
     wanted = [_counted(n, noun) for n, noun in ((spec.players, "player"),
                                                  (spec.characters, "character")) if n]

@@ -236,8 +236,8 @@ def _setup_check(state: GameState, action: StSetupCheck, ctx: Context) -> Sequen
     if action.mode == "accept":
         if state.proposed_setup is None:
             return reject(ctx, "nothing_proposed")
-        grimoire, bluffs = state.proposed_setup
-        return (SetupAccepted(grimoire, bluffs, ctx.author, ctx.at),)
+        proposed, bluffs = state.proposed_setup
+        return (SetupAccepted(proposed, bluffs, ctx.author, ctx.at),)
     found = problems(script, state.seats, dict(state.grimoire), state.bluffs,
                      lil_monsta=state.setup.lil_monsta)
     return (SetupChecked(tuple(found), ctx.author, ctx.at),)
@@ -313,7 +313,7 @@ def _grimoire_checked(state: GameState, action: StGrimoire, ctx: Context) -> Seq
     return grimoire_rule(state, action, ctx)
 
 
-def _next_phase_checked(state: GameState, action, ctx: Context) -> Sequence[Event] | Rejection:
+def _next_phase_checked(state: GameState, action: StNextPhase, ctx: Context) -> Sequence[Event] | Rejection:
     night = night_of(state, state.cycle)
     if state.dealt and state.phase is Phase.NIGHT and night.approved_by is None and \
             not state.night_held:  # a held night has not begun: `!phase next` begins it

@@ -28,7 +28,7 @@ from ..state.grimoire import players_of_team, true_character
 from ..state.ids import BARBER, FIDDLER, MARIONETTE
 from ..state.model import GameState, iso
 from ..state.private_events import CharactersDealt, DealWaiting, EffectApplied
-from ..state.script import Character
+from ..state.script import ActionSpec, Character
 from ..state.staff_events import PlayerSubstituted
 from .commands import SetupAccepted, SetupChecked, SetupProposed
 
@@ -72,7 +72,7 @@ def _evil_view(state: GameState, player: str, real: Character) -> dict[str, Any]
     return view
 
 
-def _choose_form(spec) -> str | None:
+def _choose_form(spec: ActionSpec) -> str | None:
     """The one `/choose` form this character uses (None: it never chooses)."""
     if not spec.chooses:
         return None

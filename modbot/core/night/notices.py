@@ -86,7 +86,7 @@ def _fear(_state: GameState, event: FearmongerChoseNew, _batch: Sequence[Event])
 
 def _resolved(_state: GameState, event: NightResolved, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     """Each player's results and the Storytellers' `!tell`s, in one PM a player."""
-    lines: dict[str, list] = {}
+    lines: dict[str, list[Say]] = {}
     for player, told in event.results:
         if told is not None:
             lines.setdefault(player, []).append(told)

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
+from ..feature import Applier, Rule
 from ..reading.night_forms import parse_private
 from ..reading.textclean import countable_text
 from ..state.actions import Context
@@ -41,7 +42,7 @@ class PrivateOutcome:
 
 
 def handle_private(state: GameState, author: str, at: datetime, post_number: int | None,
-                   raw: str, participants: tuple[str, ...], apply, decide) -> PrivateOutcome:
+                   raw: str, participants: tuple[str, ...], apply: Applier, decide: Rule) -> PrivateOutcome:
     """`participants`: lower-case usernames of the conversation; `apply` and `decide`: the
     registry's (an event applied; an action's rule: night choices are rules like the others)."""
     others = tuple(s.name for s in state.seats
@@ -56,7 +57,8 @@ def handle_private(state: GameState, author: str, at: datetime, post_number: int
     return PrivateOutcome(state, events)
 
 
-def _own_channel(state: GameState, author: str, at: datetime, post_number: int | None, raw: str, apply, decide) -> PrivateOutcome:
+def _own_channel(state: GameState, author: str, at: datetime, post_number: int | None, raw: str,
+                 apply: Applier, decide: Rule) -> PrivateOutcome:
     parsed = parse_private(raw, state.setup.roster, state.setup.script)
     ctx = Context(author, at, post_number)
     rejections = [r.placed(author, at, post_number) for r in parsed.errors]

@@ -20,6 +20,7 @@ Rule checks (phases, limits, locks) are not the parser's business: see `rules.py
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from ..state.actions import (
     NO,
@@ -96,7 +97,7 @@ def parse_post(
 
 
 class _LineParser(ForumLines):
-    def __init__(self, roster: Roster, open_nominees, storytellers: set[str], out: Collector,
+    def __init__(self, roster: Roster, open_nominees: Iterable[str], storytellers: set[str], out: Collector,
                  *, forum: bool = True, bot: str = "") -> None:
         self.roster = roster
         self.open_nominees = tuple(open_nominees)
@@ -153,7 +154,7 @@ class _LineParser(ForumLines):
             self._named_vote(_inside_tag(match.group(2)), match.group(0), YES)
         return _BB_VOTE.sub(" ", line)
 
-    def _vote_or_unvote(self, match: re.Match, line: str) -> None:
+    def _vote_or_unvote(self, match: re.Match[str], line: str) -> None:
         rest = _peel(match.group(2))
         if match.group(1):
             self._unvote(rest, line)
@@ -323,7 +324,7 @@ class _LineParser(ForumLines):
     def _decline(self, rest: str, line: str) -> None:
         self._answer_whisper(rest, line, DeclineWhisper)
 
-    def _answer_whisper(self, rest: str, line: str, kind) -> None:
+    def _answer_whisper(self, rest: str, line: str, kind: type[AcceptWhisper | DeclineWhisper]) -> None:
         if not rest.strip():
             self.out.actions.append(kind(None))
             return
@@ -343,7 +344,7 @@ class _LineParser(ForumLines):
         self._reject_name(name, line)
         return None
 
-    def _leading_name(self, rest: str):
+    def _leading_name(self, rest: str) -> tuple[str | Ambiguous | Unknown, list[str]]:
         """Resolve the longest leading run of words naming a player; return (name, rest)."""
         words = [w for w in rest.split() if w]
         for count in range(len(words), 0, -1):
@@ -360,7 +361,7 @@ class _LineParser(ForumLines):
             return whole, []
         return first, words[1:]
 
-    def _reject_name(self, resolution, line: str) -> None:
+    def _reject_name(self, resolution: Ambiguous | Unknown, line: str) -> None:
         if isinstance(resolution, Ambiguous):
             self.out.reject("ambiguous", line, resolution.candidates)
         else:

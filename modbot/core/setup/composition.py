@@ -14,6 +14,7 @@ random legal one. The random source is passed in (anything with `shuffle`, `choi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..state.ids import (
@@ -27,9 +28,14 @@ from ..state.ids import (
     MARIONETTE,
     VIGORMORTIS,
 )
-from ..state.model import GrimoireEntry
+from ..state.model import GrimoireEntry, Seat
 from ..state.script import Character, Script
 from ..wording import Say, say
+from .dice import Rng
+
+Grimoire = dict[str, GrimoireEntry]  # a set-up's grimoire, by player
+Dealt = dict[str, Character]  # the character dealt to each resident
+Drawn = tuple[Grimoire, tuple[str, ...]]  # a proposed (grimoire, bluffs)
 
 BOTF_TABLE = {  # players: (townsfolk, outsiders, minions, demons), seed 001
     7: (5, 0, 1, 1), 8: (5, 1, 1, 1), 9: (5, 2, 1, 1), 10: (7, 0, 2, 1), 11: (7, 1, 2, 1),
@@ -76,7 +82,7 @@ def expected(players: int, in_play: set[str]) -> Counts | None:
     return Counts(townsfolk, outsiders, minions, demons, choices)
 
 
-def problems(script: Script, seats: tuple, grimoire: dict[str, GrimoireEntry],
+def problems(script: Script, seats: Sequence[Seat], grimoire: dict[str, GrimoireEntry],
              bluffs: tuple[str, ...] = (), *, lil_monsta: bool = False) -> list[Say]:
     """Every reason this set-up is not legal, as messages (empty: legal). `lil_monsta`: Lil'
     Monsta is the Demon, held by no player (game.lil_monsta)."""
@@ -105,7 +111,7 @@ def problems(script: Script, seats: tuple, grimoire: dict[str, GrimoireEntry],
     return out
 
 
-def _count_problems(script: Script, players: int, characters, grimoire,
+def _count_problems(script: Script, players: int, characters: Dealt, grimoire: Grimoire,
                     lil_monsta: bool = False) -> list[Say]:
     counts = {t: sum(1 for c in characters.values() if c.team == t) for t in TEAMS}
     if script.terms.evil_teams:
@@ -135,7 +141,7 @@ def _why(team: str, in_play: set[str]) -> Say | str:
     return say("setup.modifiers", reasons=found) if found else ""
 
 
-def _team_problems(characters, grimoire) -> list[Say]:
+def _team_problems(characters: Dealt, grimoire: Grimoire) -> list[Say]:
     """Seed 002: at least two evil teams, each one Demon and the same number of Minions."""
     teams: dict[int | None, list[Character]] = {}
     for name, character in characters.items():
@@ -158,7 +164,8 @@ def _team_problems(characters, grimoire) -> list[Say]:
     return out
 
 
-def _modifier_problems(script: Script, residents, characters, grimoire) -> list[Say]:
+def _modifier_problems(script: Script, residents: list[str], characters: Dealt,
+                       grimoire: Grimoire) -> list[Say]:
     out: list[Say] = []
     ids = {c.id for c in characters.values()}
     if HUNTSMAN in ids and DAMSEL not in ids:
@@ -175,7 +182,8 @@ def _modifier_problems(script: Script, residents, characters, grimoire) -> list[
     return out
 
 
-def _marionette(script: Script, residents, characters, name, thinks) -> list[Say]:
+def _marionette(script: Script, residents: list[str], characters: Dealt, name: str,
+                thinks: Character | None) -> list[Say]:
     out = []
     if thinks is None or not thinks.is_good:
         out.append(say("setup.marionette_thinks", player=name))
@@ -186,11 +194,12 @@ def _marionette(script: Script, residents, characters, name, thinks) -> list[Say
     return out
 
 
-def _bluff_problems(script: Script, ids: set[str], grimoire, bluffs, characters) -> list[Say]:
+def _bluff_problems(script: Script, ids: set[str], grimoire: Grimoire, bluffs: tuple[str, ...],
+                    characters: Dealt) -> list[Say]:
     if not any(c.team == "demon" for c in characters.values()):
         return [say("setup.no_demon_partial" if script.terms.partial else "setup.no_demon")]
     out: list[Say] = []
-    seen: dict[str, str] = {}
+    seen: dict[str, int | None] = {}  # a bluff, and the evil team first shown it
     for demon in [n for n, c in characters.items() if c.team == "demon"]:
         own = grimoire[demon].bluffs or bluffs
         who = say("setup.this_demon", player=demon) if grimoire[demon].bluffs \
@@ -214,8 +223,8 @@ def _bluff_problems(script: Script, ids: set[str], grimoire, bluffs, characters)
 
 # -- proposing --------------------------------------------------------------------------------
 
-def propose(script: Script, seats: tuple, rng, *, evil_teams: int = 2,
-            lil_monsta: bool = False):
+def propose(script: Script, seats: Sequence[Seat], rng: Rng, *, evil_teams: int = 2,
+            lil_monsta: bool = False) -> Drawn:
     """A random legal (grimoire, bluffs) for these seats; travellers are left to the ST.
     Lil' Monsta is never dealt to a player: with `lil_monsta` it is the Demon (one more
     Minion, no bluffs), without it another Demon is drawn."""
@@ -229,7 +238,8 @@ def propose(script: Script, seats: tuple, rng, *, evil_teams: int = 2,
     raise ValueError("no legal set-up found for these players and this script")
 
 
-def _draw(script: Script, residents: list[str], rng, evil_teams: int, lil_monsta: bool):
+def _draw(script: Script, residents: list[str], rng: Rng, evil_teams: int,
+          lil_monsta: bool) -> Drawn | None:
     by_team = {t: [c for c in script.of_team(t) if c.id != LIL_MONSTA] for t in TEAMS}
     if script.terms.evil_teams:
         return _draw_teams(script, residents, rng, evil_teams, by_team)
@@ -271,7 +281,8 @@ def _draw(script: Script, residents: list[str], rng, evil_teams: int, lil_monsta
     return _finish(script, residents, grimoire, rng)
 
 
-def _draw_teams(script: Script, residents, rng, teams, by_team):
+def _draw_teams(script: Script, residents: list[str], rng: Rng, teams: int,
+                by_team: dict[str, list[Character]]) -> Drawn | None:
     """Seed 002: teams of a Demon and 2 Minions by default, as many as the good characters
     on the script require; the rest are good."""
     good_pool = by_team["townsfolk"] + by_team["outsider"]
@@ -295,7 +306,7 @@ def _draw_teams(script: Script, residents, rng, teams, by_team):
     return _finish(script, residents, grimoire, rng)
 
 
-def _finish(script: Script, residents, grimoire, rng):
+def _finish(script: Script, residents: list[str], grimoire: Grimoire, rng: Rng) -> Drawn | None:
     """What the Drunk, Lunatic and Marionette think; the Marionette beside the Demon; bluffs."""
     ids = {e.character for e in grimoire.values()}
     free_good = [c for c in script.characters if c.is_good and c.id not in ids]
@@ -326,7 +337,8 @@ def _finish(script: Script, residents, grimoire, rng):
     return grimoire, bluffs
 
 
-def _team_bluffs(script: Script, residents, grimoire, free):
+def _team_bluffs(script: Script, residents: list[str], grimoire: Grimoire,
+                 free: list[Character]) -> Drawn | None:
     """Seed 002: each team's Demon gets its own bluffs, none shown to two teams."""
     for name in residents:
         if script.character(grimoire[name].character).team != "demon":
@@ -348,7 +360,8 @@ def dealt_text(script: Script, entry: GrimoireEntry) -> Say:
                if entry.bluffs else "")
 
 
-def _seat_beside_demon(script: Script, residents, grimoire, marionette) -> None:
+def _seat_beside_demon(script: Script, residents: list[str], grimoire: Grimoire,
+                       marionette: str) -> None:
     """Swap characters so that the Marionette sits just below a Demon of its team."""
     team = grimoire[marionette].evil_team
     demon = next(n for n in residents if grimoire[n].evil_team == team

@@ -9,7 +9,23 @@ hash of the seed text.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any, Protocol, TypeVar
+
+T = TypeVar("T")
+
 _MASK = (1 << 64) - 1
+
+
+class Rng(Protocol):
+    """What a set-up draw needs of its randomness: these dice, or the shell's `random.Random`
+    (`modbot setup --propose --seed N`)."""
+
+    def choice(self, items: Sequence[T], /) -> T: ...
+
+    def shuffle(self, items: list[Any], /) -> None: ...
+
+    def sample(self, items: Sequence[T], k: int, /) -> list[T]: ...
 
 
 class Dice:
@@ -34,15 +50,15 @@ class Dice:
             if value < limit:
                 return value % n
 
-    def choice(self, items):
+    def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]
 
-    def shuffle(self, items: list) -> None:
+    def shuffle(self, items: list[Any]) -> None:
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
 
-    def sample(self, items, k: int) -> list:
+    def sample(self, items: Sequence[T], k: int) -> list[T]:
         pool = list(items)
         self.shuffle(pool)
         return pool[:k]

@@ -189,7 +189,7 @@ __all__ = [
 ]
 
 
-def acting_character(state: GameState, player: str):
+def acting_character(state: GameState, player: str) -> Character | None:
     """The ability the player uses: one gained (the Philosopher's, the Cannibal's), else what
     they believe they are (a Drunk's Townsfolk), as a script Character."""
     script = state.setup.script

@@ -210,7 +210,7 @@ def _jinxes(entry: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     return tuple((j["id"], j["reason"]) for j in entry.get("jinxes", ()))
 
 
-def _order(listed, characters: list[Character], attribute: str) -> tuple[str, ...]:
+def _order(listed: list[str] | None, characters: list[Character], attribute: str) -> tuple[str, ...]:
     """The script's own order when it gives one; otherwise by the characters' positions."""
     if listed:
         return tuple(step for step in listed if step not in ("dusk", "dawn"))

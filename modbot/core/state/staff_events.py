@@ -6,10 +6,13 @@ appliers to the registry, whose `apply` folds every event.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields, is_dataclass, replace
 from datetime import datetime, timedelta
+from typing import Any
 
 from ..feature import Feature, unchanged
+from ..state.model import Seat
 from ..wording import say
 from .actions import VoteValue
 from .events import _today
@@ -103,7 +106,7 @@ class VoteCountRequested:
 class ConfirmationRequested:
     by: str
     lines: tuple[str, ...]
-    actions: tuple
+    actions: tuple[Any, ...]  # the actions of `lines` (read again from them when folded)
     expires_at: datetime
     post_number: int | None
     at: datetime
@@ -245,7 +248,7 @@ class AliasLapsed:
     at: datetime
 
 
-def _with_setup_seats(state: GameState, seats) -> GameState:
+def _with_setup_seats(state: GameState, seats: Sequence[Seat]) -> GameState:
     """Replace the seating (the setup's roster and seat index are recomputed from it)."""
     live = {s.name: s for s in state.seats}
     setup = replace(state.setup, seats=tuple(seats))
@@ -294,7 +297,7 @@ def _user_renamed(state: GameState, e: UserRenamed) -> GameState:
     return _with_setup_seats(renamed, seats)
 
 
-def _renamed(value, old: str, new: str):
+def _renamed(value: Any, old: str, new: str) -> Any:
     """`value` with every string equal to `old` replaced by `new`, through dataclasses,
     tuples, frozensets and dicts (the whole game state: seats, votes, days, pending)."""
     if isinstance(value, str):

@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # the ground floor's values, named for the types alone
     from .state.model import GameState
     from .state.night_model import Info, NightChoice
     from .state.rejection import Rejection
+    from .state.slots import Slot
 
 
 class Applier(Protocol):
@@ -157,6 +158,7 @@ class Feature:
     command_of: Mapping[type, str] = field(default_factory=_empty)
     timers: tuple[Timer, ...] = ()  # its time-triggered rules
     notices: Mapping[type, Noticer] = field(default_factory=_empty)  # who is told what
+    slots: tuple[Slot[Any], ...] = ()  # its own parts of the game's state (state/slots.py)
 
 
 def unchanged(state: Any, _event: Any) -> Any:

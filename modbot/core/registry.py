@@ -42,10 +42,12 @@ from .seal import sealed_grimoire, sealed_text
 from .state import events, private_events, staff_events
 from .state.actions import Context
 from .state.events import Event
+from .state.grimoire import SHIELDED
 from .state.model import GameState
 from .state.private_events import CharactersDealt
 from .state.record import logged
 from .state.rejection import Rejection
+from .state.slots import Slot
 
 FEATURES: tuple[Feature, ...] = (
     events.FEATURE,
@@ -114,6 +116,9 @@ STAFF_RULES: dict[type, Rule] = _staff_rules(FEATURES)
 COMMANDS: dict[str, Command] = _commands(FEATURES)
 COMMAND_OF: dict[type, str] = _merged(((f.name, f.command_of) for f in FEATURES), "action")
 TIMERS: tuple[Timer, ...] = tuple(t for f in FEATURES for t in f.timers)  # in the list's order
+SLOTS: dict[str, Slot[Any]] = _merged(  # and the night sheet's scratch, on its own copy of the state
+    (*((f.name, {s.name: s for s in f.slots}) for f in FEATURES), ("the night sheet", {SHIELDED.name: SHIELDED})),
+    "slot")
 
 NOTICES: dict[type, tuple[Noticer, ...]] = {}  # each event's notices, in the list's order
 for _feature in FEATURES:

@@ -6,7 +6,7 @@ named after the Fabled it drives. Asserted at the core, as codes and values
 
 from datetime import timedelta
 
-from modbot.core.characters.fabled import FIDDLE_VOTE
+from modbot.core.characters.fabled import FABLED, FIDDLE_VOTE
 from modbot.files.scripts import load_script
 
 from ..conversation import botf_setup
@@ -31,7 +31,7 @@ def test_fibbin_and_revolutionary_are_recalled_until_used():
     assert says(entries["revolutionary"].suggestion, "sheet.revolutionary",
                 pair=("Alex", "Brianna"))
     talk.st("!used Fibbin", talk.state.phase_ends_at - H)
-    assert talk.state.fabled_used == ("fibbin",)
+    assert FABLED.of(talk.state).used == ("fibbin",)
     talk.st("!used Fibbin", talk.state.phase_ends_at - H)
     assert says(talk.command.failed, "rejection.fabled_used", name="Fibbin")
     talk.st("!used Djinn", talk.state.phase_ends_at - H)

@@ -7,6 +7,7 @@ codes and values (tests/notices.py)."""
 from dataclasses import replace
 from datetime import timedelta
 
+from modbot.core.characters.wins import GOOD_LOST
 from modbot.core.setup.composition import problems
 from modbot.core.state.grimoire import is_malfunctioning
 from modbot.core.state.model import GrimoireEntry, Seat
@@ -702,7 +703,7 @@ def test_seed_002_djinn_good_lost_to_an_ability_the_last_eligible_team_wins():
     """Seed 002, Djinn: "The winning team is the last team eligible to win." (good lost to the
     Fearmonger; the game goes on until one evil team is left)"""
     talk, said, night = good_lost_to_the_fearmonger()
-    assert says(talk.state.good_lost, "win.fearmonger", player="Brianna")
+    assert says(GOOD_LOST.of(talk.state), "win.fearmonger", player="Brianna")
     assert talk.state.wins_detected == ()  # good lost, but no team has won yet
     assert not for_storytellers(said, "win_detected")
     talk.st("!kill Gus --yes", night - 20 * H)  # team 2 loses: team 1 is the last

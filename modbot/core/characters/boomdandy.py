@@ -6,7 +6,8 @@ Storytellers are asked which three live (`!boom A B C`); the others die at once 
 thread is told to point: each of the three posts `/point NAME` (the latest counts) within
 `COUNTDOWN`. When it ends, the one with the most pointing at them dies; a tie is the
 Storytellers' to settle. The win check that follows decides the game (two players live).
-`FEATURE` hands its command, rules and events to the registry.
+Its state is its own slot (`BOOM`: who exploded, the countdown under way). `FEATURE` hands
+its command, rules, events and slot to the registry.
 """
 
 from __future__ import annotations
@@ -25,10 +26,22 @@ from ..state.model import GameState, iso
 from ..state.names import Roster
 from ..state.public_model import Countdown
 from ..state.rejection import Refused, Rejection
+from ..state.slots import Slot
 from ..wording import say
 
 COUNTDOWN = timedelta(minutes=10)
 BOOM_DEATH = "boomdandy"
+
+
+@dataclass(frozen=True, slots=True)
+class Boom:
+    """The Boomdandy's part of the game's state."""
+
+    boomed: str | None = None  # the Boomdandy who exploded, until the pointing ends
+    countdown: Countdown | None = None  # the pointing vote under way
+
+
+BOOM = Slot("boomdandy", Boom())
 
 
 
@@ -73,12 +86,14 @@ def exploded(state: GameState, executed: str, at: datetime) -> tuple[Event, ...]
 
 
 def due(state: GameState) -> datetime | None:
-    return state.countdown.ends_at if state.countdown is not None else None
+    countdown = BOOM.of(state).countdown
+    return countdown.ends_at if countdown is not None else None
 
 
 def resolve(state: GameState, at: datetime) -> list[Event]:
     counts: dict[str, int] = {}
-    for _player, target in (state.countdown.points if state.countdown else ()):
+    countdown = BOOM.of(state).countdown
+    for _player, target in (countdown.points if countdown else ()):
         counts[target] = counts.get(target, 0) + 1
     ranked = sorted(counts.items(), key=lambda item: -item[1])
     victim = ranked[0][0] if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]) \
@@ -100,9 +115,9 @@ def _boom_words(words: list[str], roster: Roster) -> StBoom:
 
 
 def _boom(state: GameState, action: StBoom, ctx: Context) -> Sequence[Event] | Rejection:
-    if state.boomed is None:
+    if BOOM.of(state).boomed is None:
         return reject(ctx, "no_boomdandy")
-    if state.countdown is not None:
+    if BOOM.of(state).countdown is not None:
         return reject(ctx, "boom_twice")
     events = tuple(PlayerDied(s.name, BOOM_DEATH, ctx.at) for s in state.seats
                    if s.alive and not s.traveller and s.name not in action.survivors)
@@ -111,7 +126,7 @@ def _boom(state: GameState, action: StBoom, ctx: Context) -> Sequence[Event] | R
 
 
 def _point(state: GameState, action: Point, ctx: Context) -> Sequence[Event] | Rejection:
-    countdown = state.countdown
+    countdown = BOOM.of(state).countdown
     if countdown is None or ctx.at >= countdown.ends_at:
         return reject(ctx, "no_countdown")
     if ctx.author not in countdown.survivors or action.target not in countdown.survivors:
@@ -120,23 +135,23 @@ def _point(state: GameState, action: Point, ctx: Context) -> Sequence[Event] | R
 
 
 def _exploded(state: GameState, e: BoomdandyExploded) -> GameState:
-    return state.evolve(boomed=e.player)
+    return BOOM.put(state, replace(BOOM.of(state), boomed=e.player))
 
 
 def _started(state: GameState, e: CountdownStarted) -> GameState:
-    return state.evolve(countdown=Countdown(e.survivors, e.ends_at))
+    return BOOM.put(state, replace(BOOM.of(state), countdown=Countdown(e.survivors, e.ends_at)))
 
 
 def _pointed(state: GameState, e: Pointed) -> GameState:
-    countdown = state.countdown
+    countdown = BOOM.of(state).countdown
     if countdown is None:  # a point is decided only while the countdown runs
         raise ValueError("a point with no countdown running")
     points = (*tuple(p for p in countdown.points if p[0] != e.player), (e.player, e.target))
-    return state.evolve(countdown=replace(countdown, points=points))
+    return BOOM.put(state, replace(BOOM.of(state), countdown=replace(countdown, points=points)))
 
 
 def _ended(state: GameState, _e: CountdownEnded) -> GameState:
-    return state.evolve(countdown=None, boomed=None)
+    return BOOM.put(state, Boom())
 
 
 def _told_exploded(_state: GameState, event: BoomdandyExploded, _batch: Sequence[Event]) -> tuple[Notice, ...]:
@@ -171,6 +186,7 @@ FEATURE = Feature(
     timers=(Timer("the Boomdandy's countdown ends", due, resolve),),
     notices={BoomdandyExploded: _told_exploded, CountdownStarted: _told_started,
              CountdownEnded: _told_ended},
+    slots=(BOOM,),
 )
 
 __all__ = ["BOOM_DEATH", "BoomdandyExploded", "CountdownEnded", "CountdownStarted", "Point",

@@ -35,11 +35,23 @@ from ..state.night_model import SheetEntry
 from ..state.private_events import night_of
 from ..state.public_model import FiddleVote
 from ..state.rejection import Refused, Rejection
+from ..state.slots import Slot
 from ..wording import say
 from .wins import WinDetected
 
 FIDDLE_VOTE = timedelta(hours=24)
 ONCE = ("fibbin", "revolutionary", "fiddler")
+
+
+@dataclass(frozen=True, slots=True)
+class FabledState:
+    """The Fabled's part of the game's state."""
+
+    used: tuple[str, ...] = ()  # once-per-game Fabled spent
+    fiddle: FiddleVote | None = None  # the Fiddler's vote under way
+
+
+FABLED = Slot("fabled", FabledState())
 
 
 
@@ -86,7 +98,7 @@ class FiddleEnded:
 
 def sheet_entries(state: GameState) -> list[SheetEntry]:
     """Reminders of the unused once-per-game Fabled, and the Demon's /fiddle."""
-    unused = [f for f in state.setup.fabled if f in ONCE and f not in state.fabled_used]
+    unused = [f for f in state.setup.fabled if f in ONCE and f not in FABLED.of(state).used]
     out = []
     if "fibbin" in unused:
         out.append(SheetEntry("fibbin", None, "Fibbin", suggestion=say("sheet.fibbin")))
@@ -116,7 +128,8 @@ def _fiddler_entry(state: GameState) -> list[SheetEntry]:
 # -- the vote ---------------------------------------------------------------------------------
 
 def due(state: GameState) -> datetime | None:
-    return state.fiddle.ends_at if state.fiddle is not None else None
+    fiddle = FABLED.of(state).fiddle
+    return fiddle.ends_at if fiddle is not None else None
 
 
 def _vote_due(state: GameState) -> datetime | None:
@@ -159,7 +172,7 @@ def _used(state: GameState, action: StUsed, ctx: Context) -> Sequence[Event] | R
     if action.fabled not in ONCE or action.fabled not in state.setup.fabled:
         return reject(ctx, "not_once_fabled", text=action.fabled,
                       fabled=tuple(state.setup.fabled) or say("count.nothing"))
-    if action.fabled in state.fabled_used:
+    if action.fabled in FABLED.of(state).used:
         return reject(ctx, "fabled_used", name=action.fabled.capitalize())
     return (FabledUsed(action.fabled, ctx.author, ctx.at),)
 
@@ -168,7 +181,7 @@ def _open(state: GameState, action: StFiddle, ctx: Context) -> Sequence[Event] |
     if "fiddler" not in state.setup.fabled:
         return reject(ctx, "not_once_fabled", text="Fiddler",
                       fabled=tuple(state.setup.fabled) or say("count.nothing"))
-    if "fiddler" in state.fabled_used or state.fiddle is not None:
+    if "fiddler" in FABLED.of(state).used or FABLED.of(state).fiddle is not None:
         return reject(ctx, "fabled_used", name="Fiddler")
     first, second = action.players
     if first == second or state.seat(first).traveller or state.seat(second).traveller:
@@ -178,7 +191,7 @@ def _open(state: GameState, action: StFiddle, ctx: Context) -> Sequence[Event] |
 
 
 def _vote(state: GameState, action: Fiddle, ctx: Context) -> Sequence[Event] | Rejection:
-    vote = state.fiddle
+    vote = FABLED.of(state).fiddle
     if vote is None or ctx.at >= vote.ends_at or state.seat(ctx.author).traveller:
         return reject(ctx, "no_fiddle")
     if action.target not in vote.players:
@@ -187,28 +200,30 @@ def _vote(state: GameState, action: Fiddle, ctx: Context) -> Sequence[Event] | R
 
 
 def _applied_used(state: GameState, e: FabledUsed) -> GameState:
-    return state.evolve(fabled_used=(*state.fabled_used, e.fabled))
+    held = FABLED.of(state)
+    return FABLED.put(state, replace(held, used=(*held.used, e.fabled)))
 
 
 def _applied_opened(state: GameState, e: FiddleOpened) -> GameState:
-    return state.evolve(fiddle=FiddleVote(e.players, e.ends_at))
+    return FABLED.put(state, replace(FABLED.of(state), fiddle=FiddleVote(e.players, e.ends_at)))
 
 
 def _applied_voted(state: GameState, e: FiddleVoted) -> GameState:
     vote = _running(state)
     votes = (*tuple(v for v in vote.votes if v[0] != e.player), (e.player, e.target))
-    return state.evolve(fiddle=replace(vote, votes=votes))
+    return FABLED.put(state, replace(FABLED.of(state), fiddle=replace(vote, votes=votes)))
 
 
 def _running(state: GameState) -> FiddleVote:
     """The Fiddler's vote, where its timer or a vote on it guarantees one runs."""
-    if state.fiddle is None:
+    fiddle = FABLED.of(state).fiddle
+    if fiddle is None:
         raise ValueError("the Fiddler's vote is not running")
-    return state.fiddle
+    return fiddle
 
 
 def _applied_ended(state: GameState, _e: FiddleEnded) -> GameState:
-    return state.evolve(fiddle=None)
+    return FABLED.put(state, replace(FABLED.of(state), fiddle=None))
 
 
 def _told_opened(_state: GameState, event: FiddleOpened, _batch: Sequence[Event]) -> tuple[Notice, ...]:
@@ -237,6 +252,7 @@ FEATURE = Feature(
     command_of={StUsed: "used", StFiddle: "fiddle"},
     timers=(Timer("the Fiddler's vote ends", _vote_due, resolve),),
     notices={FiddleOpened: _told_opened, FiddleEnded: _told_ended},
+    slots=(FABLED,),
 )
 
 __all__ = ["FIDDLE_VOTE", "FabledUsed", "Fiddle", "FiddleEnded", "FiddleOpened", "FiddleVoted",

@@ -36,12 +36,17 @@ from ..state.model import EXECUTION, GameState, iso
 from ..state.night_model import Effect
 from ..state.private_events import EffectApplied
 from ..state.script import Character
+from ..state.slots import Slot
 from ..wording import Say, say
 from . import boomdandy, madness
 from .effects import lleech_host, lleech_survives
 from .wins import WinDetected, good_loses, twin_of
 
 ABILITY_DEATH = "ability"  # the cause of a death by an ability (announced, never explained)
+
+# (player, message) held until dusk: by day, a Scarlet Woman's change is told "at the earliest
+# convenience, but only at night" (seed 002)
+UNTOLD: Slot[tuple[tuple[str, Say], ...]] = Slot("untold", ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,8 +291,8 @@ def _promoted(state: GameState, e: ScarletWomanPromoted) -> GameState:
     state = state.with_entry(e.player, character=e.character)
     if state.phase.is_day:  # seed 002: she is told "only at night"
         name = state.setup.private_script.name_of(e.character)
-        state = state.evolve(untold=(*state.untold,
-                                     (e.player, say("tell.scarlet_woman", character=name))))
+        state = UNTOLD.put(state, (*UNTOLD.of(state),
+                                   (e.player, say("tell.scarlet_woman", character=name))))
     return state
 
 
@@ -300,11 +305,12 @@ class UntoldDelivered:
 
 
 def deliver_untold(state: GameState, at: datetime) -> list[Event]:
-    return [UntoldDelivered(state.untold, at)] if state.untold else []
+    untold = UNTOLD.of(state)
+    return [UntoldDelivered(untold, at)] if untold else []
 
 
 def _delivered(state: GameState, _e: UntoldDelivered) -> GameState:
-    return state.evolve(untold=())
+    return UNTOLD.put(state, ())
 
 
 def _told_promoted(state: GameState, event: ScarletWomanPromoted, _batch: Sequence[Event]) -> tuple[Notice, ...]:
@@ -344,10 +350,12 @@ FEATURE = Feature(
               CannibalAte: _cannibal_ate},
     notices={ScarletWomanPromoted: _told_promoted, UntoldDelivered: _told_untold,
              SweetheartDied: _told_sweetheart, PsychopathExecuted: _told_roshambo},
+    slots=(UNTOLD,),
 )
 
 __all__ = [
     "ABILITY_DEATH",
+    "UNTOLD",
     "CannibalAte",
     "PsychopathExecuted",
     "ScarletWomanPromoted",

@@ -32,7 +32,11 @@ from ..state.grimoire import (
 )
 from ..state.ids import MARIONETTE
 from ..state.model import GameState, iso
+from ..state.slots import Slot
 from ..wording import Say, say
+
+# several evil teams: why good lost to an ability (the game went on)
+GOOD_LOST: Slot[Say | None] = Slot("good_lost", None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,8 +147,9 @@ def _detect_teams(state: GameState, day_ended: bool) -> tuple[str, Say] | None:
     living = living_residents(state)
     if not live:
         return "good", say("win.teams_lost")
-    if state.good_lost and len(live) == 1:
-        return "evil", say("win.last_team", why=state.good_lost, team=next(iter(live)))
+    good_lost = GOOD_LOST.of(state)
+    if good_lost and len(live) == 1:
+        return "evil", say("win.last_team", why=good_lost, team=next(iter(live)))
     if day_ended:
         day = state.past_days[-1] if state.past_days else None
         for team, members in live.items():
@@ -197,7 +202,7 @@ def _win_detected(state: GameState, e: WinDetected) -> GameState:
 
 
 def _good_lost(state: GameState, e: GoodLost) -> GameState:
-    return state.evolve(good_lost=e.reason)
+    return GOOD_LOST.put(state, e.reason)
 
 
 def _told_win(state: GameState, event: WinDetected, _batch: Sequence[Event]) -> tuple[Notice, ...]:
@@ -234,7 +239,7 @@ def unaware_marionette(state: GameState, player: str) -> bool:
 
 FEATURE = Feature(
     "wins", appliers={WinDetected: _win_detected, GoodLost: _good_lost, EvilTeamLost: _team_lost},
-    notices={WinDetected: _told_win, EvilTeamLost: _told_team_lost})
+    notices={WinDetected: _told_win, EvilTeamLost: _told_team_lost}, slots=(GOOD_LOST,))
 
 __all__ = [
     "EvilTeamLost",

@@ -30,11 +30,14 @@ from ..state.model import GameState, GrimoireEntry, Phase, iso
 from ..state.names import Roster
 from ..state.private_events import AnswerSent, CharactersDealt, NightApproved, NightSheetEdited, night_of
 from ..state.rejection import Refused, Rejection
+from ..state.slots import Slot
 from ..state.staff_actions import StGrimoire, StNextPhase
 from ..state.staff_events import GrimoireChanged, PhaseExtended
 from ..wording import Say, say
 from .choices import lock_at
 from .flow import deal_problems
+
+SILENCE: Slot[datetime | None] = Slot("hells_librarian", None)  # silence called by the STs since
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,12 +335,13 @@ def _setup_accepted(state: GameState, e: SetupAccepted) -> GameState:
 
 
 def _silence_called(state: GameState, e: SilenceCalled) -> GameState:
-    return state.evolve(silence_since=e.at if e.on else None)
+    return SILENCE.put(state, e.at if e.on else None)
 
 
 def silence_broken(state: GameState, author: str, post_number: int | None, at: datetime) -> tuple[Event, ...]:
     """A player's thread post while the Storytellers called for silence."""
-    if state.silence_since is None or not state.is_seated(author) or at < state.silence_since:
+    since = SILENCE.of(state)
+    if since is None or not state.is_seated(author) or at < since:
         return ()
     return (SpokeInSilence(author, post_number, at),)
 
@@ -356,6 +360,7 @@ FEATURE = Feature(
     commands=tuple(_NEW_COMMANDS),
     command_of={StSilence: "silence", StSetupCheck: "setup", StStart: "start",
                 StSheetEdit: "result", StApprove: "approve", StSheet: "sheet", StAnswer: "answer"},
+    slots=(SILENCE,),
 )
 
 __all__ = [

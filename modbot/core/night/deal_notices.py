@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from ..characters.triggers import ScarletWomanPromoted, UntoldDelivered
+from ..characters.triggers import UNTOLD, ScarletWomanPromoted, UntoldDelivered
 from ..characters.wins import unaware_marionette
 from ..feature import Feature, Notice, to_player, to_storytellers, to_thread
 from ..setup.composition import dealt_text
@@ -123,7 +123,7 @@ def _promoted(state: GameState, event: ScarletWomanPromoted, batch: Sequence[Eve
     by day at dusk, with the message held till then (Oops All Evil: "only at night")."""
     held = any(isinstance(e, UntoldDelivered) and event.player in dict(e.messages)
                for e in batch)
-    if state.phase.is_day or held or any(p == event.player for p, _ in state.untold):
+    if state.phase.is_day or held or any(p == event.player for p, _ in UNTOLD.of(state)):
         return ()
     return (_role_changed(state, event.player, event.at),)
 

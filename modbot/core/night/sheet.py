@@ -25,6 +25,7 @@ from ..characters.others_choose import lil_monsta_step, word_turns
 from ..characters.public_abilities import moonchild_deaths, turned_by_word
 from ..characters.triggers import scarlet_woman_heir
 from ..state.grimoire import (
+    SHIELDED,
     acting_character,
     alignment_of,
     character_id,
@@ -140,7 +141,7 @@ class _Night:
         protection "also prevents all other harmful effects of the Demon's ability, such as
         poisoning"), from the Monk's step to dawn."""
         return effect.field == "poisoned" and effect.value is True and \
-            effect.player in self.seen.shielded and effect.why.code in DEMON_POISONS
+            effect.player in SHIELDED.of(self.seen) and effect.why.code in DEMON_POISONS
 
     def step_at(self, index: int, step: str, players: list[str], waiting: dict[int, list[str]]) -> None:
         if step == LIL_MONSTA and self.seen.setup.lil_monsta:  # held by no player
@@ -191,7 +192,7 @@ class _Night:
         self.results.extend([(player, result)] if result else [])
         if character.id == MONK and choice is not None and choice.players and \
                 not is_malfunctioning(self.seen, player):  # from the Monk's step to dawn
-            self.seen = replace(self.seen, shielded=(*self.seen.shielded, *choice.players))
+            self.seen = SHIELDED.put(self.seen, (*SHIELDED.of(self.seen), *choice.players))
         now = acting_character(self.seen, player)
         if info is not None and now is not None and now.id != character.id:
             self._acts_as(player, now.id, index, waiting)

@@ -10,6 +10,11 @@ from __future__ import annotations
 from .ids import LIL_MONSTA, NO_DASHII, PUZZLEMASTER, SOLDIER, VIGORMORTIS
 from .model import DayState, GameState
 from .script import Character
+from .slots import Slot
+
+# while tonight's sheet is built, from the Monk's step on: the players safe from the Demon's
+# poison too (night/sheet.py sets it on the sheet's own copy of the state: never kept)
+SHIELDED: Slot[tuple[str, ...]] = Slot("shielded", ())
 
 
 def true_character(state: GameState, player: str) -> Character | None:
@@ -81,14 +86,14 @@ def no_dashii_victims(state: GameState) -> set[str]:
                 or _impaired(state, name):
             continue
         # the Monk's choice, from the Monk's step on, is safe from the Demon's poison too
-        # (the almanac, Monk): it stays the neighbour, sober (night/sheet.py sets `shielded`)
+        # (the almanac, Monk): it stays the neighbour, sober (night/sheet.py sets `SHIELDED`)
         for step in (-1, 1):
             for distance in range(1, len(names)):
                 other = names[(index + step * distance) % len(names)]
                 found = true_character(state, other)
                 if found is not None and found.team == "townsfolk":
                     if (found.id != SOLDIER or _impaired(state, other)) and \
-                            other not in state.shielded:
+                            other not in SHIELDED.of(state):
                         out.add(other)
                     break
     return out

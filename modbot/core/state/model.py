@@ -22,7 +22,7 @@ from ..wording import Say
 from .actions import NO, YES, VoteValue
 from .game_setup import GameSetup, GrimoireEntry, Phase, PhaseLengths, Profile, Seat
 from .night_model import NightState, WhisperLedger
-from .public_model import Countdown, FiddleVote, PublicLedger
+from .public_model import PublicLedger
 
 
 class NominationKind(StrEnum):
@@ -223,14 +223,6 @@ class GameState:
     expiring: tuple[tuple[str, str], ...] = ()  # (player, grimoire flag) undone at dusk
     deaths_log: tuple[tuple[str, str, datetime], ...] = ()  # (player, cause, at) for every death, day or night
     public: PublicLedger | None = None  # /choose and /guess in the thread
-    silence_since: datetime | None = None  # Hell's Librarian: silence called by the STs
-    boomed: str | None = None  # the Boomdandy who exploded, until the pointing ends
-    countdown: Countdown | None = None  # the Boomdandy's pointing vote under way
-    fabled_used: tuple[str, ...] = ()  # once-per-game Fabled spent (fabled.py)
-    fiddle: FiddleVote | None = None  # the Fiddler's vote under way
-    good_lost: Say | None = None  # several evil teams: why good lost to an ability (the game went on)
-    untold: tuple[tuple[str, Say], ...] = ()  # (player, message) held until dusk (by day, a
-    # Scarlet Woman's change is told "at the earliest convenience, but only at night")
     last_posted: tuple[tuple[str, datetime], ...] = ()  # (seat, its last thread post's time)
     prodded: tuple[tuple[str, int], ...] = ()  # (seat, 1: prodded, 2: Storytellers told)
     away: tuple[tuple[str, datetime], ...] = ()  # (seat, the end of its last `/away`), away.py
@@ -245,9 +237,8 @@ class GameState:
     grimoire_log: tuple[GrimoireChange, ...] = ()  # GrimoireChange values since the deal (record.py)
     revealed: bool = False  # the grimoire reveal was posted (reveal.py)
     substitutions: tuple[tuple[str, str, datetime], ...] = ()  # (old, new, at): who gave a seat to whom, when (`!sub`)
-    # while tonight's sheet is built, from the Monk's step on: the players safe from the
-    # Demon's poison too (night/sheet.py; never kept in the game's state)
-    shielded: tuple[str, ...] = ()
+    # each feature's own state, by its slot's name (state/slots.py): (name, frozen value)
+    slots: tuple[tuple[str, Any], ...] = ()
 
     @classmethod
     def from_setup(cls, setup: GameSetup) -> GameState:

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from modbot.core import COUNT, PLAYER, STORYTELLERS, next_due
 from modbot.core.deciding import activity
+from modbot.core.deciding.activity import ACTIVITY
 from modbot.core.wording import say
 
 from ..conversation import seven
@@ -49,7 +50,7 @@ def test_the_storytellers_are_told_after_twice_that_with_the_next_backup():
     (note,) = of(told.tick(dawn + 8 * H), "st_note")
     assert note.to == STORYTELLERS
     assert note.view["text"] == say("st.quiet_backup", player="Gus", hours=8, backup="Zed")
-    assert told.state.prodded == (("Gus", 2),)
+    assert ACTIVITY.of(told.state).prodded == (("Gus", 2),)
     told.st("!sub Gus Zed --yes", dawn + 9 * H)
     (listed,) = of(told.st("!prods", dawn + 9 * H), "st_prods")
     assert listed.view["backup"] == "Yusuf"  # Zed now holds a seat
@@ -59,7 +60,7 @@ def test_a_post_clears_the_prods_and_starts_the_quiet_time_again():
     told, dawn = _day(prod_hours=4)
     told.tick(dawn + 4 * H)
     told.thread("Gus", "Sorry, I was away.", dawn + 6 * H)
-    assert dict(told.state.prodded).get("Gus") is None
+    assert dict(ACTIVITY.of(told.state).prodded).get("Gus") is None
     told_now = of(told.tick(dawn + 9 * H), "st_note")
     assert len(told_now) == 6 and "Gus" not in str([n.view for n in told_now])  # Gus spoke
     assert "Gus" in _prods(told.tick(dawn + 10 * H))  # four hours after the post

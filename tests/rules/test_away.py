@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from modbot.core import PLAYER, STORYTELLERS
-from modbot.core.deciding.away import resolve
+from modbot.core.deciding.away import AWAY, resolve
 from modbot.core.reading.away_form import read_away
 from modbot.core.wording import say
 
@@ -86,7 +86,7 @@ def test_back_ends_the_absence_now_and_a_second_back_is_answered():
     told, dawn = _day(prod_hours=4)
     told.pm("Gus", "/away 20h\nA long shift at work.", dawn + H)
     said = told.pm("Gus", "/back\nShift got cancelled.", dawn + 3 * H)
-    assert of(said, "away")[0].view["back"] and told.state.away == (("Gus", dawn + 3 * H),)
+    assert of(said, "away")[0].view["back"] and AWAY.of(told.state) == (("Gus", dawn + 3 * H),)
     assert of(said, "st_note")[0].view["text"] == say("st.back", player="Gus")
     told.pm("Gus", "/back\nI am really back.", dawn + 4 * H)
     assert [r.code for r in told.rejected] == ["not_away"]
@@ -95,11 +95,11 @@ def test_back_ends_the_absence_now_and_a_second_back_is_answered():
 def test_a_bad_form_or_a_past_moment_is_answered_and_changes_nothing():
     told, dawn = _day()
     told.thread("Gus", "/away for a bit\nSomething came up.", dawn + H)
-    assert [r.code for r in told.rejected] == ["away_form"] and told.state.away == ()
+    assert [r.code for r in told.rejected] == ["away_form"] and AWAY.of(told.state) == ()
     told.thread("Gus", "/away until 2026-12-01 10:00\nOops, wrong date.", dawn + H)
-    assert [r.code for r in told.rejected] == ["away_past"] and told.state.away == ()
+    assert [r.code for r in told.rejected] == ["away_past"] and AWAY.of(told.state) == ()
     told.pm("Gus", "/away until 2026-02-30\nA date that does not exist.", dawn + H)
-    assert [r.code for r in told.rejected] == ["away_form"] and told.state.away == ()
+    assert [r.code for r in told.rejected] == ["away_form"] and AWAY.of(told.state) == ()
 
 
 def test_the_vote_count_names_the_seat_away_among_those_not_voted():

@@ -1,10 +1,10 @@
 """Nomination rules, phases and the schedule, and who may act."""
 
-import dataclasses
 from datetime import timedelta
 
 import pytest
 
+from modbot.core.deciding.activity import ACTIVITY
 from modbot.core.state.model import Phase
 
 from ..helpers import DAY1, DAY1_END, NOMINATIONS1, START, VOTING1, Game
@@ -122,8 +122,8 @@ def test_rejected_action_leaves_state_unchanged():
     outcome = g.post("Alex", "/nominate Cameron", 1)
     assert [type(e).__name__ for e in outcome.events] == ["PlayerPosted"]
     # the post itself is remembered (the player spoke: deciding/activity.py), nothing else
-    assert dataclasses.replace(g.state, last_posted=before.last_posted) == before
-    assert dict(g.state.last_posted)["Alex"] > dict(before.last_posted)["Alex"]
+    assert ACTIVITY.put(g.state, ACTIVITY.of(before)) == before
+    assert dict(ACTIVITY.of(g.state).last_posted)["Alex"] > dict(ACTIVITY.of(before).last_posted)["Alex"]
 
 
 def test_several_actions_in_one_post_run_in_document_order():

@@ -3,6 +3,8 @@ beside the seat in the vote count, and the answer to a form the bot cannot read.
 
 from datetime import timedelta
 
+from modbot.core.deciding.away import AWAY
+
 from ..conversation import DAWN1, NIGHT1_LOCK, START, Conversation, botf_setup, to
 
 H = timedelta(hours=1)
@@ -37,4 +39,4 @@ def test_a_form_the_bot_cannot_read_is_answered_with_the_forms():
     said = talk.pm("Gus", "/away until whenever\nNot sure when I am back.", DAWN1 + H)
     (answer,) = [s.raw for s in said if s.raw]
     assert "/away until 2026-12-05 18:00" in answer and "/away 2d" in answer
-    assert talk.state.away == ()
+    assert AWAY.of(talk.state) == ()

@@ -38,17 +38,19 @@ from ..state.ids import PUZZLEMASTER
 from ..state.model import GameState, Phase
 from ..state.public_model import PublicAbilityUsed, PublicLedger
 from ..state.rejection import Rejection
+from ..state.slots import Slot
 from ..wording import say
 from .triggers import ABILITY_DEATH
 from .wins import good_loses
 
+PUBLIC = Slot("public abilities", PublicLedger())  # /choose and /guess in the thread
 KLUTZ_HOURS = 6
 JUGGLER_GUESSES = 5
 
 
 
 def ledger(state: GameState) -> PublicLedger:
-    return state.public or PublicLedger()
+    return PUBLIC.of(state)
 
 
 def death_time(state: GameState, player: str) -> datetime | None:
@@ -219,7 +221,7 @@ def turned_by_word(state: GameState) -> tuple[tuple[str, str], ...]:
 
 
 def _used(state: GameState, e: PublicAbilityUsed) -> GameState:
-    return state.evolve(public=replace(ledger(state), uses=(*ledger(state).uses, e)))
+    return PUBLIC.put(state, replace(ledger(state), uses=(*ledger(state).uses, e)))
 
 
 def _told_puzzle(state: GameState, event: PublicAbilityUsed, _batch: Sequence[Event]) -> tuple[Notice, ...]:
@@ -239,6 +241,7 @@ FEATURE = Feature(
     appliers={PublicAbilityUsed: _used},
     rules={PublicChoice: _choice, PublicGuess: _guess},
     notices={PublicAbilityUsed: _told_puzzle},
+    slots=(PUBLIC,),
 )
 
 __all__ = ["PUBLIC_CHOICES", "PublicAbilityUsed", "PublicLedger", "juggler_correct", "moonchild_deaths",

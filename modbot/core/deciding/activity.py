@@ -19,7 +19,7 @@ day under way, the player is answered why not.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import ClassVar
 
@@ -30,14 +30,27 @@ from ..state.events import Event
 from ..state.memo import last_answer
 from ..state.model import GameState, iso
 from ..state.rejection import Rejection
+from ..state.slots import Slot
 from ..wording import say
-from .away import after_return
+from .away import AWAY, after_return
 from .count_facts import count_facts
 from .rules import reject
 
 BOOKKEEPING = frozenset({"PlayerPosted"})  # events the shell neither tells nor lists in !log
 ASK_GAP = timedelta(minutes=10)  # between two counts players ask for
 PRODDED, REPORTED = 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class Activity:
+    """Who posted when, who was prodded, when a count was last asked for."""
+
+    last_posted: tuple[tuple[str, datetime], ...] = ()  # (seat, its last thread post's time)
+    prodded: tuple[tuple[str, int], ...] = ()  # (seat, 1: prodded, 2: Storytellers told)
+    count_asked_at: datetime | None = None  # the last count a player asked for (/vc)
+
+
+ACTIVITY = Slot("activity", Activity())
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,18 +102,18 @@ class ProdsListed:
 def _posted(state: GameState, event: PlayerPosted) -> GameState:
     """A seat posted in the game thread: its quiet time starts again (applied after every
     post, so the prods' list is rebuilt only when it names the seat)."""
-    player = event.player
-    last = (*[p for p in state.last_posted if p[0] != player], (player, event.at))
-    prodded = state.prodded
+    player, held = event.player, ACTIVITY.of(state)
+    last = (*[p for p in held.last_posted if p[0] != player], (player, event.at))
+    prodded = held.prodded
     if any(p[0] == player for p in prodded):
         prodded = tuple(p for p in prodded if p[0] != player)
-    return state.evolve(last_posted=last, prodded=prodded)
+    return ACTIVITY.put(state, replace(held, last_posted=last, prodded=prodded))
 
 
 # -- quiet time -----------------------------------------------------------------------------------
 
 def last_post(state: GameState, player: str) -> datetime | None:
-    return dict(state.last_posted).get(player)
+    return dict(ACTIVITY.of(state).last_posted).get(player)
 
 
 def day_time_between(state: GameState, since: datetime, until: datetime) -> timedelta:
@@ -121,7 +134,7 @@ def _since(state: GameState, player: str) -> datetime:
 
 
 def _level(state: GameState, player: str) -> int:
-    return dict(state.prodded).get(player, 0)
+    return dict(ACTIVITY.of(state).prodded).get(player, 0)
 
 
 def _due_at(state: GameState, since: datetime, level: int) -> datetime | None:
@@ -149,13 +162,14 @@ def _quiet(state: GameState) -> list[tuple[str, datetime, int]]:
     while prods are on and it is day."""
     if not state.setup.prod_hours or state.today is None:
         return []
-    posted, prodded = dict(state.last_posted), dict(state.prodded)  # once, not once a seat
+    held = ACTIVITY.of(state)
+    posted, prodded = dict(held.last_posted), dict(held.prodded)  # once, not once a seat
     out = []
     for seat in state.seats:
         level = prodded.get(seat.name, 0) + 1
         if seat.alive and level <= REPORTED:
             since = posted.get(seat.name) or state.setup.first_night_starts
-            out.append((seat.name, after_return(state, seat.name, since) if state.away else since, level))
+            out.append((seat.name, after_return(state, seat.name, since) if AWAY.of(state) else since, level))
     return out
 
 
@@ -169,8 +183,8 @@ def due(state: GameState) -> datetime | None:
     return min(times, default=None)
 
 
-@last_answer(lambda state: (state.setup, state.seats, state.prodded, state.today is None,
-                            state.away))
+@last_answer(lambda state: (state.setup, state.seats, ACTIVITY.of(state).prodded, state.today is None,
+                            AWAY.of(state)))
 def _waiting_by_level(state: GameState) -> tuple[tuple[int, frozenset[str]], ...]:
     """(level, the living seats whose next prod is of that level), while prods are on and it is day."""
     levels: dict[int, set[str]] = {}
@@ -182,9 +196,9 @@ def _waiting_by_level(state: GameState) -> tuple[tuple[int, frozenset[str]], ...
 def _longest_quiet(state: GameState, seats: frozenset[str]) -> datetime:
     """The earliest 'quiet since' among `seats` (a seat that never posted: the game's start;
     one back from `/away`: its return)."""
-    if state.away:
+    if AWAY.of(state):
         return min(_since(state, seat) for seat in seats)
-    posted = [at for player, at in state.last_posted if player in seats]
+    posted = [at for player, at in ACTIVITY.of(state).last_posted if player in seats]
     if len(posted) < len(seats):  # a seat that never posted is quiet since the game's start
         posted.append(state.setup.first_night_starts)
     return min(posted)
@@ -207,8 +221,9 @@ def fire(state: GameState, at: datetime) -> list[Event]:
 
 
 def _prodded(state: GameState, player: str, level: int) -> GameState:
-    return state.evolve(prodded=(*tuple(p for p in state.prodded if p[0] != player),
-                                 (player, level)))
+    held = ACTIVITY.of(state)
+    return ACTIVITY.put(state, replace(held, prodded=(*tuple(p for p in held.prodded if p[0] != player),
+                                                      (player, level))))
 
 
 # -- /vc and !prods -----------------------------------------------------------------------------
@@ -216,7 +231,7 @@ def _prodded(state: GameState, player: str, level: int) -> GameState:
 def _ask(state: GameState, _action: AskForCount, ctx: Context) -> Sequence[Event] | Rejection:
     if state.today is None:
         return reject(ctx, "vc_no_day")
-    last = state.count_asked_at
+    last = ACTIVITY.of(state).count_asked_at
     if last is not None and ctx.at - last < ASK_GAP:
         return reject(ctx, "vc_too_soon", at=last, next=last + ASK_GAP)
     return (CountAsked(ctx.author, ctx.at),)
@@ -259,7 +274,7 @@ FEATURE = Feature(
     "players kept active",
     appliers={
         PlayerPosted: _posted,
-        CountAsked: lambda state, e: state.evolve(count_asked_at=e.at),
+        CountAsked: lambda state, e: ACTIVITY.put(state, replace(ACTIVITY.of(state), count_asked_at=e.at)),
         PlayerProdded: lambda state, e: _prodded(state, e.player, PRODDED),
         QuietPlayerReported: lambda state, e: _prodded(state, e.player, REPORTED),
         ProdsListed: unchanged,
@@ -271,4 +286,5 @@ FEATURE = Feature(
     timers=(Timer("a quiet player's prod", due, fire),),
     notices={CountAsked: _told_asked, PlayerProdded: _told_prodded,
              QuietPlayerReported: _told_reported, ProdsListed: _told_listed},
+    slots=(ACTIVITY,),
 )

@@ -4,7 +4,7 @@
 is resolved against the post's `created_at` into a moment (a weekday: the next one after the
 post, in the zone given). A moment not after the post is refused; one beyond the game file's
 `away_hours_max` (default 72) from the post is held to that: past it, the usual prods resume.
-`PlayerAway` keeps the seat's return (`state.away`); `/back` ends it now (`PlayerBack`).
+`PlayerAway` keeps the seat's return (its slot, `AWAY`); `/back` ends it now (`PlayerBack`).
 
 While a seat is away its prods and its clock-hand nudges wait (activity.py, hand_nudge.py ask
 `after_return`): a prod counts the seat's quiet from its last post or its return, whichever is
@@ -22,8 +22,11 @@ from ..feature import Feature, Notice, to_player, to_storytellers
 from ..state.actions import ComeBack, Context, GoAway
 from ..state.model import GameState, iso
 from ..state.rejection import Rejection
+from ..state.slots import Slot
 from ..wording import say
 from .rules import reject
+
+AWAY: Slot[tuple[tuple[str, datetime], ...]] = Slot("away", ())  # (seat, the end of its last /away)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,12 +45,12 @@ class PlayerBack:
 
 def back_at(state: GameState, player: str) -> datetime | None:
     """The end of the seat's last absence (past or to come); None: never away."""
-    return dict(state.away).get(player)
+    return dict(AWAY.of(state)).get(player)
 
 
 def away_now(state: GameState, at: datetime | None) -> dict[str, datetime]:
     """The seats away at `at`, each with its return."""
-    return {p: until for p, until in state.away if at is not None and until > at}
+    return {p: until for p, until in AWAY.of(state) if at is not None and until > at}
 
 
 def after_return(state: GameState, player: str, moment: datetime) -> datetime:
@@ -92,7 +95,7 @@ def _come_back(state: GameState, _action: ComeBack, ctx: Context) -> tuple[Playe
 
 
 def _kept(state: GameState, player: str, until: datetime) -> GameState:
-    return state.evolve(away=(*(a for a in state.away if a[0] != player), (player, until)))
+    return AWAY.put(state, (*(a for a in AWAY.of(state) if a[0] != player), (player, until)))
 
 
 def _told_away(state: GameState, event: PlayerAway, _batch: object) -> tuple[Notice, ...]:
@@ -117,4 +120,5 @@ FEATURE = Feature(
               PlayerBack: lambda state, e: _kept(state, e.player, e.at)},
     rules={GoAway: _go_away, ComeBack: _come_back},
     notices={PlayerAway: _told_away, PlayerBack: _told_back},
+    slots=(AWAY,),
 )

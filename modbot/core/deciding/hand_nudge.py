@@ -20,7 +20,7 @@ from ..feature import Feature, Notice, Timer, to_player
 from ..state.events import Event
 from ..state.memo import last_answer
 from ..state.model import EXILE, GameState, Nomination, NominationKind
-from .away import after_return
+from .away import AWAY, after_return
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +56,7 @@ def _waiting(state: GameState) -> list[tuple[datetime, Nomination, str]]:
     return sorted(out, key=lambda item: item[0])
 
 
-@last_answer(lambda state: (state.setup, state.today, state.away))  # asked after every post
+@last_answer(lambda state: (state.setup, state.today, AWAY.of(state)))  # asked after every post
 def due(state: GameState) -> datetime | None:
     """The earliest moment a reminder not yet sent becomes due (None: none waits)."""
     waiting = _waiting(state)

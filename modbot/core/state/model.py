@@ -22,7 +22,6 @@ from ..wording import Say
 from .actions import NO, YES, VoteValue
 from .game_setup import GameSetup, GrimoireEntry, Phase, PhaseLengths, Profile, Seat
 from .night_model import NightState, WhisperLedger
-from .public_model import PublicLedger
 
 
 class NominationKind(StrEnum):
@@ -222,12 +221,7 @@ class GameState:
     wins_detected: tuple[tuple[str, Say], ...] = ()  # (winner, reason) the STs were told of
     expiring: tuple[tuple[str, str], ...] = ()  # (player, grimoire flag) undone at dusk
     deaths_log: tuple[tuple[str, str, datetime], ...] = ()  # (player, cause, at) for every death, day or night
-    public: PublicLedger | None = None  # /choose and /guess in the thread
-    last_posted: tuple[tuple[str, datetime], ...] = ()  # (seat, its last thread post's time)
-    prodded: tuple[tuple[str, int], ...] = ()  # (seat, 1: prodded, 2: Storytellers told)
-    away: tuple[tuple[str, datetime], ...] = ()  # (seat, the end of its last `/away`), away.py
     observers: tuple[str, ...] = ()  # forum users who watch the grimoire (`!observer`), observers.py
-    count_asked_at: datetime | None = None  # the last count a player asked for (/vc)
     # the grimoire as it was when the characters were dealt
     dealt_grimoire: tuple[tuple[str, GrimoireEntry], ...] = ()
     dealt_bluffs: tuple[str, ...] = ()

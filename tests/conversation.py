@@ -13,7 +13,7 @@ from modbot.app.reactions import WELCOME, GameOptions
 from modbot.app.runtime import GameRuntime
 from modbot.core import Post
 from modbot.core.state.model import GameSetup, GrimoireEntry, Seat
-from modbot.files.scripts import load_script
+from modbot.files.scripts import catalogue_script, load_script
 
 from .helpers import START
 from .wording import worded
@@ -27,8 +27,7 @@ FIFTEEN = {
     "P09": "seamstress", "P10": "mutant", "P11": "sweetheart", "P12": "doppelganger",
     "P13": "witch", "P14": "cerenovus", "P15": "vortox",
 }
-ALL = load_script("almanac").with_characters(tuple(  # every character of the four scripts
-    c for name in ("botf", "oopsallevil", "crimsonmoon") for c in load_script(name).characters))
+ALL = catalogue_script()  # every character modbot implements, in the catalogue's night order
 SEATS = ("Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fatima", "Gus")
 NIGHT1_LOCK = START + timedelta(hours=22)
 DAWN1 = START + timedelta(hours=24)

@@ -54,6 +54,18 @@ class Information(Protocol):
                  deaths: tuple[str, ...], /) -> Info: ...
 
 
+@dataclass(frozen=True, slots=True)
+class CharacterRules:
+    """What the rules know of one character beyond its catalogue record (data/characters.json),
+    by its id: what its step yields at night (`night`) and what its `/choose X` in the thread
+    does (`public_choice`). Ability modules declare them (`CHARACTERS`); characters/records.py
+    merges them, one record a character."""
+
+    id: str
+    night: Information | None = None
+    public_choice: Rule | None = None
+
+
 class Noticer(Protocol):
     """Who is told what of an event (`state` after its batch, `batch` the events with it)."""
 

@@ -1,8 +1,9 @@
 """The recipe of docs/development.md ("Adding a character"), followed by a test, so it stays
 true: a character in no bundled script (the Investigator, a night-information Townsfolk) gets
-a catalogue record, a function for what it learns in `INFORMATION`, and a script that holds it
-(a host's own Script Tool export, ids only: no night order of its own); it is dealt, wakes at
-its default step, the night sheet computes what it learns, and the docs' table shows it."""
+a catalogue record, a function for what it learns declared as its `CharacterRules`, and a
+script that holds it (a host's own Script Tool export, ids only: no night order of its own);
+it is dealt, wakes at its default step, the night sheet computes what it learns, and the docs'
+table shows it."""
 
 import json
 from collections.abc import Iterator
@@ -10,7 +11,8 @@ from collections.abc import Iterator
 import pytest
 
 from modbot import doctables
-from modbot.core.characters.information import INFORMATION
+from modbot.core.characters.records import RECORDS
+from modbot.core.feature import CharacterRules
 from modbot.core.state.grimoire import dealt_character, players_of_team
 from modbot.core.state.night_model import Info
 from modbot.core.wording import say
@@ -28,7 +30,8 @@ INVESTIGATOR = {  # step 1: its record in data/characters.json
 
 
 def investigator(state, player, _choice, _deaths) -> Info:
-    """Step 2: what it learns, in `core/characters/information.py` (the Librarian's words
+    """Step 2: what it learns, in `core/characters/information.py`, declared in its
+    `CHARACTERS` as `CharacterRules("investigator", night=investigator)` (the Librarian's words
     serve: a player and a wrong one, and the character)."""
     minions = [p for p in players_of_team(state, "minion", False) if p != player]
     if not minions:
@@ -56,13 +59,13 @@ def with_investigator(tmp_path) -> Iterator[None]:
     catalogue = tmp_path / "characters.json"
     catalogue.write_text(json.dumps(data), encoding="utf-8")
     kept, scripts.CATALOGUE = scripts.CATALOGUE, catalogue
-    INFORMATION["investigator"] = investigator
+    RECORDS["investigator"] = CharacterRules("investigator", night=investigator)
     _forget()
     try:
         yield
     finally:
         scripts.CATALOGUE = kept
-        del INFORMATION["investigator"]
+        del RECORDS["investigator"]
         _forget()
 
 

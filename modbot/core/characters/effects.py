@@ -7,13 +7,14 @@ Imp passing the Demon on (star_pass.py), the Godfather's kill after an Outsider 
 Gu jumping to the first Outsider it kills, the Vigormortis' Minions, the Pukka and its last
 reached victim, the Lleech's host, the Gambler, the Poisoner, the Widow, the Snake Charmer's
 swap, the Pit Hag's change (a new character keeps the alignment: `keep_alignment`), the
-Witch's curse. Nothing is applied here: the Storytellers see the effects on the
+Witch's curse, the Lunatic's fake kill. Each is its character's night rule, declared in
+`CHARACTERS` (records.py). Nothing is applied here: the Storytellers see the effects on the
 night sheet, may drop any (`!effect N off`), and their approval applies them at dawn.
 """
 
 from __future__ import annotations
 
-from ..feature import Information
+from ..feature import CharacterRules
 from ..state.grimoire import (
     KEEPS_ABILITY,
     acting_character,
@@ -103,8 +104,9 @@ def godfather_kill(state: GameState, player: str, choice: NightChoice | None, de
     return _kill(state, player, choice, deaths)
 
 
-def lunatic(state: GameState, player: str, choice: NightChoice | None) -> Info:
-    """The Demons learn the Lunatic's choice, unless the Lunatic is impaired (seed 002)."""
+def _lunatic(state: GameState, player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
+    """The Lunatic's step, as the Demon it believes it is: the Demons learn its choice, unless
+    the Lunatic is impaired (seed 002)."""
     demons = players_of_team(state, "demon")
     target = target_of(choice) or say("info.nobody")
     entry = state.grimoire_of(player)  # it always "thinks" another character: not that
@@ -378,21 +380,21 @@ def _acrobat(state: GameState, player: str, _choice: NightChoice | None, _deaths
     return Info(note=say("info.acrobat", player=impaired[0]), death=player)
 
 
-EFFECTS: dict[str, Information] = {
-    "kill": _kill, "pukka": _pukka, "lleech": _lleech, "gambler": _gambler,
-    "poisoner": _poisoner, "widow": _widow, "snakecharmer": _snake_charmer,
-    "fanggu": _fang_gu, "vigormortis": _vigormortis, "pithag": _pit_hag, "witch": _witch,
-    "devilsadvocate": _devils_advocate, "innkeeper": _innkeeper, "huntsman": _huntsman,
-    "acrobat": _acrobat, "philosopher": _philosopher,
-}
+CHARACTERS: tuple[CharacterRules, ...] = tuple(CharacterRules(cid, night=rule) for cid, rule in (
+    ("imp", _kill), ("nodashii", _kill), ("vortox", _kill), ("assassin", _kill),  # a Demon's kill
+    ("pukka", _pukka), ("lleech", _lleech), ("gambler", _gambler), ("poisoner", _poisoner),
+    ("widow", _widow), ("snakecharmer", _snake_charmer), ("fanggu", _fang_gu),
+    ("vigormortis", _vigormortis), ("pithag", _pit_hag), ("witch", _witch),
+    ("devilsadvocate", _devils_advocate), ("innkeeper", _innkeeper), ("huntsman", _huntsman),
+    ("acrobat", _acrobat), ("philosopher", _philosopher), ("lunatic", _lunatic),
+))
 
 __all__ = [
-    "EFFECTS",
+    "CHARACTERS",
     "godfather_kill",
     "keep_alignment",
     "lleech_host",
     "lleech_survives",
-    "lunatic",
     "pinned_alignment",
     "target_of",
 ]

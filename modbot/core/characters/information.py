@@ -1,7 +1,7 @@
 """Theory of operation: what each ability yields tonight, computed from the grimoire.
 
-`compute(state, player, choice, deaths)` looks up the acting character's `info` key (its
-catalogue record's action, data/characters.json) in `INFORMATION` and returns an `Info`: the
+Each function here is an information character's night rule, declared in `CHARACTERS` as its
+`CharacterRules` (records.py merges them and asks them, `compute`). It returns an `Info`: the
 true answer where the grimoire decides it (`value`, told to the player as `sentence`), or a
 note of what the Storyteller decides (with a proposed `result` where one is reasonable), the
 deaths the ability proposes, and messages for other players (`tells`: the Minions learning
@@ -14,11 +14,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..feature import Information
+from ..feature import CharacterRules, Information
 from ..state.grimoire import (
     acting_character,
     alignment_of,
-    character_id,
     character_names,
     dealt_character,
     is_evil,
@@ -30,23 +29,10 @@ from ..state.grimoire import (
 )
 from ..state.model import YES, GameState
 from ..state.night_model import Effect, Info, NightChoice
-from ..state.script import Character
 from ..wording import say
-from .effects import EFFECTS, godfather_kill, lunatic
+from .effects import godfather_kill
 from .others_choose import barber_swap
 from .public_abilities import juggler_correct
-
-
-def compute(state: GameState, player: str, choice: NightChoice | None,
-            deaths: tuple[str, ...] = (), character: Character | None = None) -> Info:
-    character = character or acting_character(state, player)
-    if character is None:
-        return Info()
-    if true_character(state, player) is not None and \
-            character_id(state, player) == "lunatic" and character.team == "demon":
-        return lunatic(state, player, choice)
-    handler = INFORMATION.get(character.spec.info or "")
-    return handler(state, player, choice, deaths) if handler else Info()
 
 
 def _yes(flag: bool) -> str:
@@ -260,19 +246,17 @@ def _simple(code: str, needs_result: bool = False, unchosen: str | None = None) 
     return compute
 
 
-INFORMATION: dict[str, Information] = {
-    **EFFECTS,
-    "chef": _chef, "empath": _empath, "clockmaker": _clockmaker, "librarian": _librarian,
-    "noble": _noble, "pixie": _pixie, "oracle": _oracle, "undertaker": _undertaker,
-    "towncrier": _town_crier, "flowergirl": _flowergirl, "seamstress": _seamstress,
-    "chambermaid": _chambermaid, "dreamer": _dreamer, "godfather": _godfather,
-    "cerenovus": _cerenovus, "damsel": _damsel, "mezepheles": _mezepheles, "sage": _sage, "juggler": _juggler,
-    "mathematician": _mathematician,
-    "doppelganger": _simple("info.doppelganger", True),
-    "monk": _simple("info.monk", unchosen="info.monk_none"),
-    "fearmonger": _simple("info.fearmonger", unchosen="info.fearmonger_none"),
-    "barber": barber_swap, "hostess": _hostess,
-    "lilmonsta": _simple("info.lilmonsta"),
-}
+CHARACTERS: tuple[CharacterRules, ...] = tuple(CharacterRules(cid, night=rule) for cid, rule in (
+    ("chef", _chef), ("empath", _empath), ("clockmaker", _clockmaker), ("librarian", _librarian),
+    ("noble", _noble), ("pixie", _pixie), ("oracle", _oracle), ("undertaker", _undertaker),
+    ("towncrier", _town_crier), ("flowergirl", _flowergirl), ("seamstress", _seamstress),
+    ("chambermaid", _chambermaid), ("dreamer", _dreamer), ("godfather", _godfather),
+    ("cerenovus", _cerenovus), ("damsel", _damsel), ("mezepheles", _mezepheles), ("sage", _sage),
+    ("juggler", _juggler), ("mathematician", _mathematician),
+    ("doppelganger", _simple("info.doppelganger", True)),
+    ("monk", _simple("info.monk", unchosen="info.monk_none")),
+    ("fearmonger", _simple("info.fearmonger", unchosen="info.fearmonger_none")),
+    ("barber", barber_swap), ("hostess", _hostess), ("lilmonsta", _simple("info.lilmonsta")),
+))
 
-__all__ = ["INFORMATION", "Info", "compute"]
+__all__ = ["CHARACTERS", "Info"]

@@ -23,7 +23,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from ..deciding.rules import reject
-from ..feature import Feature, Notice, Rule, to_storytellers
+from ..feature import CharacterRules, Feature, Notice, to_storytellers
 from ..state.actions import Context, PublicChoice, PublicGuess
 from ..state.events import Event, PlayerDied
 from ..state.grimoire import (
@@ -56,13 +56,6 @@ def ledger(state: GameState) -> PublicLedger:
 def death_time(state: GameState, player: str) -> datetime | None:
     found = [at for who, _cause, at in state.deaths_log if who == player]
     return found[-1] if found else None
-
-
-def _choice(state: GameState, action: PublicChoice, ctx: Context) -> Sequence[Event] | Rejection:
-    """`/choose X`: the public choice of the character its author believes they are."""
-    character = acting_character(state, ctx.author)
-    rule = PUBLIC_CHOICES.get(character.id) if character else None
-    return rule(state, action, ctx) if rule else reject(ctx, "no_public_ability", what="choice")
 
 
 def _use(state: GameState, ctx: Context, ability: str, target: str,
@@ -121,9 +114,10 @@ def _psychopath(state: GameState, action: PublicChoice, ctx: Context) -> Sequenc
     return events
 
 
-PUBLIC_CHOICES: dict[str, Rule] = {  # character id -> what its `/choose X` does
-    "klutz": _klutz, "moonchild": _moonchild, "psychopath": _psychopath,
-}
+CHARACTERS: tuple[CharacterRules, ...] = (  # what each one's `/choose X` does
+    CharacterRules("klutz", public_choice=_klutz), CharacterRules("moonchild", public_choice=_moonchild),
+    CharacterRules("psychopath", public_choice=_psychopath),
+)
 
 
 def _guess(state: GameState, action: PublicGuess, ctx: Context) -> Sequence[Event] | Rejection:
@@ -239,10 +233,10 @@ def _told_puzzle(state: GameState, event: PublicAbilityUsed, _batch: Sequence[Ev
 FEATURE = Feature(
     "public abilities",
     appliers={PublicAbilityUsed: _used},
-    rules={PublicChoice: _choice, PublicGuess: _guess},
+    rules={PublicGuess: _guess},  # `/choose X`: the character's record (records.py)
     notices={PublicAbilityUsed: _told_puzzle},
     slots=(PUBLIC,),
 )
 
-__all__ = ["PUBLIC_CHOICES", "PublicAbilityUsed", "PublicLedger", "juggler_correct", "moonchild_deaths",
+__all__ = ["CHARACTERS", "PublicAbilityUsed", "PublicLedger", "juggler_correct", "moonchild_deaths",
            "secret_word_said", "turned_by_word"]

@@ -20,9 +20,9 @@ from typing import Any
 
 from ..characters import fabled
 from ..characters.effects import lleeches_hosted_by, protected_by
-from ..characters.information import compute
 from ..characters.others_choose import lil_monsta_step, word_turns
 from ..characters.public_abilities import moonchild_deaths, turned_by_word
+from ..characters.records import compute
 from ..characters.triggers import scarlet_woman_heir
 from ..state.grimoire import (
     SHIELDED,

@@ -1,0 +1,77 @@
+"""Theory of operation: every character's rules, one record each, by character id.
+
+What the rules know of a character beyond its catalogue record (data/characters.json) is its
+`CharacterRules` (core/feature.py): what its step yields at night (`night`, an `Information`
+from information.py or effects.py) and what its `/choose X` in the thread does
+(`public_choice`, public_abilities.py). Each ability module declares the records of the
+characters it implements (`CHARACTERS`); `RECORDS` merges them by id, so one character may take
+its night from one module and its public choice from another, and a part declared twice is an
+error. `compute` asks the acting character's record what its step yields tonight (the night
+sheet's rows), and `FEATURE`'s rule answers `/choose X` from it. A character without a record
+is run by the Storytellers from its night sheet row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import fields, replace
+
+from ..deciding.rules import reject
+from ..feature import CharacterRules, Feature
+from ..state.actions import Context, PublicChoice
+from ..state.events import Event
+from ..state.grimoire import acting_character, character_id, true_character
+from ..state.ids import LUNATIC
+from ..state.model import GameState
+from ..state.night_model import Info, NightChoice
+from ..state.rejection import Rejection
+from ..state.script import Character
+from . import effects, information, public_abilities
+
+PARTS = tuple(f.name for f in fields(CharacterRules) if f.name != "id")
+
+
+def merged(*declared: Iterable[CharacterRules]) -> dict[str, CharacterRules]:
+    """One record a character from the modules' declarations (a part declared twice fails)."""
+    out: dict[str, CharacterRules] = {}
+    for record in (r for records in declared for r in records):
+        held = out.get(record.id, CharacterRules(record.id))
+        for part in PARTS:
+            if getattr(record, part) is not None:
+                if getattr(held, part) is not None:
+                    raise ValueError(f"{record.id}: its {part} is declared twice")
+                held = replace(held, **{part: getattr(record, part)})
+        out[record.id] = held
+    return out
+
+
+RECORDS = merged(information.CHARACTERS, effects.CHARACTERS, public_abilities.CHARACTERS)
+
+
+def compute(state: GameState, player: str, choice: NightChoice | None,
+            deaths: tuple[str, ...] = (), character: Character | None = None) -> Info:
+    """What `player`'s step yields tonight: the answer of the character they act as (the
+    Lunatic's Demon: the fake Demon's), from its record; nothing for one without a night rule."""
+    character = character or acting_character(state, player)
+    if character is None:
+        return Info()
+    acting_as = character.id
+    if true_character(state, player) is not None and \
+            character_id(state, player) == LUNATIC and character.team == "demon":
+        acting_as = LUNATIC  # its own step, as the Demon it believes it is
+    rule = RECORDS[acting_as].night if acting_as in RECORDS else None
+    return rule(state, player, choice, deaths) if rule else Info()
+
+
+
+def _public_choice(state: GameState, action: PublicChoice, ctx: Context) -> Sequence[Event] | Rejection:
+    """`/choose X`: the public choice of the character its author believes they are."""
+    character = acting_character(state, ctx.author)
+    record = RECORDS.get(character.id) if character else None
+    rule = record.public_choice if record else None
+    return rule(state, action, ctx) if rule else reject(ctx, "no_public_ability", what="choice")
+
+
+FEATURE = Feature("character records", rules={PublicChoice: _public_choice})
+
+__all__ = ["RECORDS", "CharacterRules", "compute", "merged"]

@@ -23,6 +23,7 @@ import sys
 from functools import cache
 from pathlib import Path
 
+from .core import CHARACTER_RULES
 from .files.scripts import bundled_scripts, catalogue, load_script
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -149,7 +150,8 @@ def scripts_holding() -> dict[str, list[str]]:
 def table() -> str:
     tests, records = tests_naming(), catalogue()
     rows = ["| Character | Team | Scripts | Works while dead | Lasting effects, and what ends them "
-            "| When it malfunctions | Rules in | Tests |", "|---|---|---|---|---|---|---|---|"]
+            "| When it malfunctions | Its record's rules | Rules in | Tests |",
+            "|---|---|---|---|---|---|---|---|---|"]
     for cid in ordered_characters():
         record = records[cid]
         shown = _ranked(cid, record["name"], tests.get(cid, []))
@@ -158,9 +160,18 @@ def table() -> str:
         rows.append(f"| {record['name']} | {record['team']} | "
                     f"{', '.join(scripts_holding().get(cid, [])) or '–'} | "
                     f"{'yes' if record['action'].get('acts_dead') else 'no'} | "
-                    f"{record.get('lasting', '–')} | {malfunctioning(record)} | "
+                    f"{record.get('lasting', '–')} | {malfunctioning(record)} | {record_parts(cid)} | "
                     f"{modules or '– (the night sheet row)'} | {named or '–'} |")
     return "\n".join(rows)
+
+
+def record_parts(character_id: str) -> str:
+    """What its `CharacterRules` (core/characters/records.py) declares: its night rule, its
+    public `/choose`; none: the night sheet row, and the Storytellers, run it."""
+    rules = CHARACTER_RULES.get(character_id)
+    parts = [label for label, rule in (("night", rules and rules.night),
+                                       ("public /choose", rules and rules.public_choice)) if rule]
+    return ", ".join(parts) or "–"
 
 
 def count(key: str) -> str:

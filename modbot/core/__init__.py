@@ -19,6 +19,7 @@ packages show the architecture:
   game forward; `reporting.py` replays and reports.
 """
 
+from .characters.records import RECORDS as CHARACTER_RULES
 from .characters.wins import EvilTeamLost
 from .command_line import is_lone_confirm, parse_commands
 from .command_line import listed as storyteller_commands
@@ -53,6 +54,7 @@ __all__ = [
     "BOOKKEEPING",
     "CARRIED",
     "CHANGED",
+    "CHARACTER_RULES",
     "COUNT",
     "DAY_END",
     "EVENT_TYPES",

@@ -167,11 +167,17 @@ def table() -> str:
 
 def record_parts(character_id: str) -> str:
     """What its `CharacterRules` (core/characters/records.py) declares: its night rule, its
-    public `/choose`; none: the night sheet row, and the Storytellers, run it."""
+    public `/choose`, its triggers; none: the night sheet row, and the Storytellers, run it."""
     rules = CHARACTER_RULES.get(character_id)
     parts = [label for label, rule in (("night", rules and rules.night),
                                        ("public /choose", rules and rules.public_choice)) if rule]
+    parts += [f"on {_event_words(kind.__name__)}" for kind, _ in (rules.triggers if rules else ())]
     return ", ".join(parts) or "–"
+
+
+def _event_words(name: str) -> str:
+    """`PlayerDied` -> "player died"."""
+    return re.sub(r"(?<!^)(?=[A-Z])", " ", name).lower()
 
 
 def count(key: str) -> str:

@@ -54,16 +54,25 @@ class Information(Protocol):
                  deaths: tuple[str, ...], /) -> Info: ...
 
 
+class Trigger(Protocol):
+    """What an event sets off because of a character's ability: the events that follow (a
+    death that promotes the Scarlet Woman, a nomination the Witch cursed)."""
+
+    def __call__(self, state: GameState, event: Any, /) -> Sequence[Any]: ...
+
+
 @dataclass(frozen=True, slots=True)
 class CharacterRules:
     """What the rules know of one character beyond its catalogue record (data/characters.json),
-    by its id: what its step yields at night (`night`) and what its `/choose X` in the thread
-    does (`public_choice`). Ability modules declare them (`CHARACTERS`); characters/records.py
-    merges them, one record a character."""
+    by its id: what its step yields at night (`night`), what its `/choose X` in the thread
+    does (`public_choice`), and what events set off through it (`triggers`: event type and
+    trigger, in the order they are asked). Ability modules declare them (`CHARACTERS`);
+    characters/records.py merges them, one record a character."""
 
     id: str
     night: Information | None = None
     public_choice: Rule | None = None
+    triggers: tuple[tuple[type, Trigger], ...] = ()
 
 
 class Noticer(Protocol):

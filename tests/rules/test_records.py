@@ -4,8 +4,10 @@ answer, and a part declared twice is refused."""
 
 import pytest
 
+from modbot.core.characters import triggers
 from modbot.core.characters.records import RECORDS, merged
 from modbot.core.feature import CharacterRules
+from modbot.core.state.events import Executed, PlayerDied
 from modbot.files.scripts import catalogue
 
 
@@ -28,3 +30,15 @@ def test_parts_from_two_modules_merge_and_one_part_twice_is_refused():
     assert both["x"] == CharacterRules("x", night=rule, public_choice=rule)
     with pytest.raises(ValueError, match="x: its night is declared twice"):
         merged([CharacterRules("x", night=rule)], [CharacterRules("x", night=rule)])
+    triggered = merged([CharacterRules("x", triggers=((PlayerDied, rule),))],
+                       [CharacterRules("x", triggers=((Executed, rule),))])
+    assert [kind for kind, _ in triggered["x"].triggers] == [PlayerDied, Executed]
+    with pytest.raises(ValueError, match="its trigger on \\['PlayerDied'\\] is declared twice"):
+        merged([CharacterRules("x", triggers=((PlayerDied, rule),))],
+               [CharacterRules("x", triggers=((PlayerDied, rule),))])
+
+
+def test_a_death_asks_the_characters_triggers_in_their_declared_order():
+    assert [r.id for r in triggers.CHARACTERS if r.triggers[0][0] is PlayerDied] == [
+        "scarletwoman", "sweetheart", "cannibal", "lleech", "widow", "pixie"]
+    assert RECORDS["lleech"].night is not None and RECORDS["lleech"].triggers[0][0] is PlayerDied

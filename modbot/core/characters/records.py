@@ -3,7 +3,8 @@
 What the rules know of a character beyond its catalogue record (data/characters.json) is its
 `CharacterRules` (core/feature.py): what its step yields at night (`night`, an `Information`
 from information.py or effects.py) and what its `/choose X` in the thread does
-(`public_choice`, public_abilities.py). Each ability module declares the records of the
+(`public_choice`, public_abilities.py) and what events set off through it (`triggers`,
+triggers.py, which asks them itself in its declared order). Each ability module declares the records of the
 characters it implements (`CHARACTERS`); `RECORDS` merges them by id, so one character may take
 its night from one module and its public choice from another, and a part declared twice is an
 error. `compute` asks the acting character's record what its step yields tonight (the night
@@ -26,7 +27,7 @@ from ..state.model import GameState
 from ..state.night_model import Info, NightChoice
 from ..state.rejection import Rejection
 from ..state.script import Character
-from . import effects, information, public_abilities
+from . import effects, information, public_abilities, triggers
 
 PARTS = tuple(f.name for f in fields(CharacterRules) if f.name != "id")
 
@@ -37,7 +38,13 @@ def merged(*declared: Iterable[CharacterRules]) -> dict[str, CharacterRules]:
     for record in (r for records in declared for r in records):
         held = out.get(record.id, CharacterRules(record.id))
         for part in PARTS:
-            if getattr(record, part) is not None:
+            if part == "triggers":
+                twice = {k for k, _ in record.triggers} & {k for k, _ in held.triggers}
+                if twice:
+                    raise ValueError(f"{record.id}: its trigger on {sorted(t.__name__ for t in twice)} "
+                                     "is declared twice")
+                held = replace(held, triggers=(*held.triggers, *record.triggers))
+            elif getattr(record, part) is not None:
                 if getattr(held, part) is not None:
                     raise ValueError(f"{record.id}: its {part} is declared twice")
                 held = replace(held, **{part: getattr(record, part)})
@@ -45,7 +52,8 @@ def merged(*declared: Iterable[CharacterRules]) -> dict[str, CharacterRules]:
     return out
 
 
-RECORDS = merged(information.CHARACTERS, effects.CHARACTERS, public_abilities.CHARACTERS)
+RECORDS = merged(information.CHARACTERS, effects.CHARACTERS, public_abilities.CHARACTERS,
+                 triggers.CHARACTERS)
 
 
 def compute(state: GameState, player: str, choice: NightChoice | None,

@@ -1,7 +1,8 @@
 """Theory of operation: abilities that fire when something happens, not when chosen.
 
 The engine asks `after(state, event)` after applying each event and emits what it returns,
-so a trigger's consequences are events like any other (stored, replayed, audited):
+so a trigger's consequences are events like any other (stored, replayed, audited). Each is
+its character's record's part (`CHARACTERS`: event type and trigger, asked in that order):
 - the Witch's curse: a cursed player who nominates on the cursed day dies (the nomination
   still counts), while the Witch lives, works, and more than 3 players live;
 - the Scarlet Woman: when the Demon dies with 5 or more players alive (travellers not
@@ -22,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..feature import Feature, Notice, to_player, to_storytellers, unchanged
+from ..feature import CharacterRules, Feature, Notice, Trigger, to_player, to_storytellers, unchanged
 from ..state.events import Event, Executed, Nominated, PlayerDied
 from ..state.grimoire import (
     character_id,
@@ -57,18 +58,13 @@ class ScarletWomanPromoted:
 
 
 def after(state: GameState, event: Event) -> tuple[Event, ...]:
+    """What `event` sets off through the characters' abilities, in `CHARACTERS`' order (a
+    nomination only when it is for an execution)."""
     if not state.dealt or state.setup.script is None:
         return ()
-    if isinstance(event, Nominated) and event.kind == EXECUTION:
-        return _witch_curse(state, event) + _golem(state, event)
-    if isinstance(event, PlayerDied):
-        return _scarlet_woman(state, event) + _sweetheart(state, event) + \
-            _cannibal(state, event) + _lleech(state, event) + _widow_died(state, event) + \
-            madness.pixie_may_gain(state, event)
-    if isinstance(event, Executed):
-        return _fearmonger(state, event) + _doppelganger(state, event) + \
-            boomdandy.exploded(state, event.player, event.at) + _psychopath(state, event)
-    return ()
+    if isinstance(event, Nominated) and event.kind != EXECUTION:
+        return ()
+    return tuple(e for trigger in _ON.get(type(event), ()) for e in trigger(state, event))
 
 
 # Lasting effects that end when the character causing them dies: (field, cause, the end's code).
@@ -353,8 +349,28 @@ FEATURE = Feature(
     slots=(UNTOLD,),
 )
 
+
+def _boomdandy(state: GameState, event: Executed) -> tuple[Event, ...]:
+    return boomdandy.exploded(state, event.player, event.at)
+
+
+CHARACTERS: tuple[CharacterRules, ...] = tuple(  # asked in this order, an event's type at a time
+    CharacterRules(cid, triggers=((kind, trigger),)) for cid, kind, trigger in (
+        ("witch", Nominated, _witch_curse), ("golem", Nominated, _golem),
+        ("scarletwoman", PlayerDied, _scarlet_woman), ("sweetheart", PlayerDied, _sweetheart),
+        ("cannibal", PlayerDied, _cannibal), ("lleech", PlayerDied, _lleech),
+        ("widow", PlayerDied, _widow_died), ("pixie", PlayerDied, madness.pixie_may_gain),
+        ("fearmonger", Executed, _fearmonger), ("doppelganger", Executed, _doppelganger),
+        ("boomdandy", Executed, _boomdandy), ("psychopath", Executed, _psychopath),
+    ))
+_ON: dict[type, tuple[Trigger, ...]] = {}
+for _record in CHARACTERS:
+    for _kind, _trigger in _record.triggers:
+        _ON[_kind] = (*_ON.get(_kind, ()), _trigger)
+
 __all__ = [
     "ABILITY_DEATH",
+    "CHARACTERS",
     "UNTOLD",
     "CannibalAte",
     "PsychopathExecuted",

@@ -38,18 +38,24 @@ def merged(*declared: Iterable[CharacterRules]) -> dict[str, CharacterRules]:
     for record in (r for records in declared for r in records):
         held = out.get(record.id, CharacterRules(record.id))
         for part in PARTS:
-            if part == "triggers":
-                twice = {k for k, _ in record.triggers} & {k for k, _ in held.triggers}
-                if twice:
-                    raise ValueError(f"{record.id}: its trigger on {sorted(t.__name__ for t in twice)} "
-                                     "is declared twice")
-                held = replace(held, triggers=(*held.triggers, *record.triggers))
-            elif getattr(record, part) is not None:
-                if getattr(held, part) is not None:
-                    raise ValueError(f"{record.id}: its {part} is declared twice")
-                held = replace(held, **{part: getattr(record, part)})
+            held = _with_part(held, record, part)
         out[record.id] = held
     return out
+
+
+def _with_part(held: CharacterRules, record: CharacterRules, part: str) -> CharacterRules:
+    """`held` with `record`'s `part` added: triggers join, one per event type; a rule is set once."""
+    if part == "triggers":
+        twice = {k for k, _ in record.triggers} & {k for k, _ in held.triggers}
+        if twice:
+            raise ValueError(f"{record.id}: its trigger on {sorted(t.__name__ for t in twice)} "
+                             "is declared twice")
+        return replace(held, triggers=(*held.triggers, *record.triggers))
+    if getattr(record, part) is None:
+        return held
+    if getattr(held, part) is not None:
+        raise ValueError(f"{record.id}: its {part} is declared twice")
+    return replace(held, **{part: getattr(record, part)})
 
 
 RECORDS = merged(information.CHARACTERS, effects.CHARACTERS, public_abilities.CHARACTERS,

@@ -37,6 +37,7 @@ from ..adapters.forum_port import ForumPort
 from ..adapters.outgoing import Batch
 from ..adapters.port import ForumPost, ForumUser
 from ..adapters.store import Store
+from ..core import observers_of
 
 log = logging.getLogger("modbot.app.identities")
 CARDS = 50  # user ids per /user-cards.json request (Discourse's limit)
@@ -165,7 +166,7 @@ class Identities:
         given = {n.lower(): i for n, i in game.state.setup.user_ids}
         filed = {n.lower() for n in places(game.setup)}  # bound, or `unbound`, already
         missing = []
-        for name in (*(seat.name for seat in game.state.seats), *game.state.observers):
+        for name in (*(seat.name for seat in game.state.seats), *observers_of(game.state)):
             key = name.lower()
             if key in went_by or key in filed:
                 continue
@@ -180,7 +181,7 @@ class Identities:
             names[user_id] = name
             went_by[key] = user_id
         watched = {f"watched:{game.topic_id}:{went_by[o.lower()]}": 1
-                   for o in game.state.observers if o.lower() in went_by}
+                   for o in observers_of(game.state) if o.lower() in went_by}
         if watched.keys() - self.store.cursors_with(f"watched:{game.topic_id}:").keys():
             self.store.commit(Batch(cursors=watched))  # kept: an observer can never play here
         return missing

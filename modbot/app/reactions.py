@@ -37,6 +37,7 @@ from ..core import (
     Notice,
     Say,
     notices_of,
+    observers_of,
     say,
 )
 from .catalogue import rejection_words, words
@@ -198,7 +199,7 @@ class Reactor:
             return self.note_to_storytellers(state.setup.storytellers, notice.key, raw)
         if notice.to == OBSERVERS:  # the observers, the Storytellers and the bot
             return Outgoing(f"{self.options.key}:{notice.key}", self._observers_thread, raw,
-                            recipients=(*state.observers, *state.setup.storytellers),
+                            recipients=(*observers_of(state), *state.setup.storytellers),
                             title=words(say("title.observers", game=self._game_name())))
         if f"{notice.template}.md.j2" not in PUBLIC_TEMPLATES:
             raise ValueError(f"{notice.template} is not a public template: not for the thread")

@@ -45,6 +45,7 @@ from .state.events import PhaseChanged
 from .state.grimoire import BABYSITTER, acting_character, is_evil, players_of_team
 from .state.model import EXILE, GameSetup, GameState, GrimoireEntry, Phase, PhaseLengths, Profile, Seat, iso
 from .state.names import Roster
+from .state.observing import observers_of
 from .state.script import Character, Script, character_key
 from .state.staff_events import AliasLapsed
 from .wording import Say, say
@@ -105,6 +106,7 @@ __all__ = [
     "leading_so_far",
     "next_due",
     "notices_of",
+    "observers_of",
     "parse_commands",
     "parse_post",
     "players_of_team",

@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Protocol
 
 from .characters import travellers, triggers, wins
+from .characters.wins import WINS_DETECTED
 from .deciding.rules import butcher_may_nominate
 from .deciding.voting import about_to_die, living_count, lock_at_hand, population, threshold_now
 from .night import flow as nightflow
@@ -81,7 +82,7 @@ def end_day(run: Run, at: datetime, condemned: str | None = None) -> None:
             run.emit(PlayerDied(condemned, "execution", at))
     run.emit(DayEnded(day.number, at, condemned or butchered, living_count(run.state)))
     win = wins.detect(run.state, day_ended=True)
-    if win is not None and win not in run.state.wins_detected:  # new: the STs decide first
+    if win is not None and win not in WINS_DETECTED.of(run.state):  # new: the STs decide first
         run.emit(NightHeld(run.state.cycle + 1, win[0], at))
         return
     begin_night(run, at)

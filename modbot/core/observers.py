@@ -7,7 +7,7 @@ waiting to play). The shell binds the name to its user id as it binds a substitu
 (app/identities.py) and invites them into the observers' conversation (the observers, the
 Storytellers and the bot), where they are welcomed with the grimoire as it stands and, at each
 dawn, get its digest: each seat's character and state, the night's choices and what each
-player learned. An observer has seen the grimoire: `GameState.is_observer` makes `!sub` refuse them
+player learned. An observer has seen the grimoire: `is_observer` (state/observing.py) makes `!sub` refuse them
 (deciding/staff.py), and they can never take a seat in this game.
 """
 
@@ -24,6 +24,7 @@ from .record import night_row, seat_rows
 from .state.actions import Context
 from .state.model import GameState, iso
 from .state.names import Roster
+from .state.observing import OBSERVERS, is_observer, observers_of
 from .state.private_events import NightResolved
 from .state.rejection import Refused, Rejection
 from .state.staff_actions import StObserver
@@ -50,7 +51,7 @@ def _observe(state: GameState, action: StObserver, ctx: Context) -> tuple[Observ
         return reject(ctx, "observer_backup", name=name)
     if setup.is_storyteller(name) or name.casefold() == setup.bot_username.casefold():
         return reject(ctx, "observer_storyteller", name=name)
-    if state.is_observer(name):
+    if is_observer(state, name):
         return reject(ctx, "observer_already", name=name)
     return (ObserverAdded(name, ctx.at),)
 
@@ -68,7 +69,7 @@ def _told_added(state: GameState, event: ObserverAdded, _batch: object) -> tuple
 
 
 def _told_dawn(state: GameState, event: NightResolved, _batch: object) -> tuple[Notice, ...]:
-    if not state.observers:
+    if not observers_of(state):
         return ()
     night = next((n for n in state.past_nights if n.number == event.night), None)
     row = night_row(state, night) if night is not None else {"choices": [], "learned": []}
@@ -79,9 +80,10 @@ def _told_dawn(state: GameState, event: NightResolved, _batch: object) -> tuple[
 
 FEATURE = Feature(
     "observers",
-    appliers={ObserverAdded: lambda state, e: state.evolve(observers=(*state.observers, e.name))},
+    appliers={ObserverAdded: lambda state, e: OBSERVERS.put(state, (*OBSERVERS.of(state), e.name))},
     staff_rules={StObserver: _observe},
     commands=(Command("observer", "!observer NAME", say("help.observer"), "!observer Quinn --yes", _parse),),
     command_of={StObserver: "observer"},
     notices={ObserverAdded: _told_added, NightResolved: _told_dawn},
+    slots=(OBSERVERS,),
 )

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from modbot.core.characters.wins import WINS_DETECTED
 from modbot.core.night.choices import owes_choice
 from modbot.core.setup.composition import propose
 from modbot.core.state.model import GameSetup, Seat
@@ -161,12 +162,12 @@ def _play_to_the_win(game: Game, winner: str) -> None:
     for number in range(1, 12):
         game.night()
         assert game.state.phase_label.startswith(f"day {number}"), game.state.phase_label
-        if game.state.wins_detected:
+        if WINS_DETECTED.of(game.state):
             break
         game.day(number)
-        if game.state.wins_detected:
+        if WINS_DETECTED.of(game.state):
             break
-    found, reason = game.state.wins_detected[0]
+    found, reason = WINS_DETECTED.of(game.state)[0]
     assert found == winner
     assert any("The game looks over" in n for n in game.storyteller_notes())
     game.pm("nightingale", f"!win {winner} {reason} --yes", to="storytellers")

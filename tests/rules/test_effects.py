@@ -9,6 +9,7 @@ as (player, field, value, cause), the answers as `Say` codes, who is told what a
 from dataclasses import replace
 from datetime import timedelta
 
+from modbot.core.characters.wins import WINS_DETECTED
 from modbot.core.wording import say
 from modbot.files.scripts import load_script
 
@@ -32,7 +33,7 @@ def _game(*characters, dead=()):
 
 def _wins(told: Told) -> list[tuple[str, str]]:
     """The wins the Storytellers were told of, as (winner, the reason's code)."""
-    return [(winner, reason.code) for winner, reason in told.state.wins_detected]
+    return [(winner, reason.code) for winner, reason in WINS_DETECTED.of(told.state)]
 
 
 def _dawn(told: Told) -> list:
@@ -316,7 +317,7 @@ def test_klutz_has_six_hours_and_a_cultist_choice_ends_the_game():
     told, day = day_one(_game("klutz", "empath", "soldier", "poisoner", "imp", "monk", "pixie"))
     told.st("!kill Alex --yes", day + H)
     told.thread("Alex", "/choose Derek", day + 2 * H)
-    assert told.state.wins_detected == (("evil", say("win.klutz", team="evil")),)
+    assert WINS_DETECTED.of(told.state) == (("evil", say("win.klutz", team="evil")),)
 
 
 def test_psychopath_kills_in_public_before_nominations():
@@ -377,7 +378,7 @@ def test_fearmonger_choice_is_announced_and_its_execution_ends_the_game():
     told.tick(nominations)
     told.thread("Derek", "/nominate Alex", nominations + H)
     told.st("!execute Alex --yes", nominations + 2 * H)
-    assert told.state.wins_detected == (("evil", say("win.fearmonger", player="Alex")),)
+    assert WINS_DETECTED.of(told.state) == (("evil", say("win.fearmonger", player="Alex")),)
 
 
 def test_mezepheles_word_turns_the_first_good_speaker_evil():
@@ -464,7 +465,7 @@ def test_good_wins_when_every_evil_team_has_lost():
 def test_only_the_vortox_team_wins_a_day_without_an_execution():
     told, day = _teams_game()
     told.st("!endday --yes", day + H)
-    assert told.state.wins_detected == (("evil", say("win.vortox_team", team=2)),)
+    assert WINS_DETECTED.of(told.state) == (("evil", say("win.vortox_team", team=2)),)
 
 
 def test_doppelganger_twin_executed_makes_evil_win_and_blocks_good():

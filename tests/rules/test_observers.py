@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from modbot.core import OBSERVERS, THREAD
+from modbot.core import OBSERVERS, THREAD, observers_of
 
 from ..conversation import NIGHT1_LOCK, START, seven
 from ..notices import Told, of, says
@@ -29,7 +29,7 @@ def test_an_observer_is_invited_and_sees_the_grimoire_at_once():
     assert (welcome.to, welcome.player) == (OBSERVERS, "Quinn")  # Quinn: invited first
     assert [(s["player"], s["character_id"]) for s in welcome.view["seats"]][:2] == [
         ("Alex", "chef"), ("Brianna", "empath")]
-    assert told.state.observers == ("Quinn",)
+    assert observers_of(told.state) == ("Quinn",)
     assert not [n for n in said if n.to == THREAD]  # nothing public
 
 
@@ -59,7 +59,7 @@ def test_players_backups_and_storytellers_are_refused_and_nothing_changes():
                        ("nightingale", "observer_storyteller")):
         told.st(f"!observer {name} --yes", START + H)
         assert len(told.command.failed) == 1 and says(told.command.failed, f"rejection.{code}"), name
-    assert told.state.observers == ()
+    assert observers_of(told.state) == ()
     told.st("!observer Quinn --yes", START + H)
     told.st("!observer @quinn --yes", START + 2 * H)
     assert says(told.command.failed, "rejection.observer_already", name="quinn")
@@ -76,4 +76,4 @@ def test_an_observer_cannot_take_a_seat():
 def test_without_yes_it_asks_a_confirmation():
     told = _night_one()
     told.st("!observer Quinn", START + H)
-    assert told.state.observers == () and told.command.to_confirm
+    assert observers_of(told.state) == () and told.command.to_confirm

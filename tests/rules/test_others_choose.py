@@ -6,6 +6,7 @@ is named after the character it drives. Asserted at the core, as codes and value
 from dataclasses import replace
 from datetime import timedelta
 
+from modbot.core.characters.wins import WINS_DETECTED
 from modbot.core.setup.composition import problems, propose
 from modbot.core.setup.dice import Dice
 from modbot.files.scripts import load_script
@@ -153,7 +154,7 @@ def test_lilmonsta_without_a_majority_the_storyteller_chooses():
 def test_lilmonsta_babysitter_dying_ends_the_game_and_not_before():
     """Seed 000, Lil' Monsta: "If they die, declare that the game is over and good has won." """
     talk, day = day_one(lil_monsta())
-    assert talk.state.winner is None and talk.state.wins_detected == ()  # nobody held it
+    assert talk.state.winner is None and WINS_DETECTED.of(talk.state) == ()  # nobody held it
     talk.st("!reminder Derek babysitter", day + H)
     said = talk.st("!execute Gus --yes", day + 2 * H)  # a Minion, not the babysitter
     assert not for_storytellers(said, "win_detected")

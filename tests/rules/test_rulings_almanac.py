@@ -5,6 +5,7 @@ Pixie's and the Mutant's in test_madness.py."""
 from dataclasses import replace
 from datetime import timedelta
 
+from modbot.core.characters.wins import WINS_DETECTED
 from modbot.core.setup.composition import problems
 from modbot.core.state.grimoire import is_malfunctioning, players_of_team
 
@@ -172,7 +173,7 @@ def test_seed_000_damsel_one_wrong_guess_spends_it_for_every_minion():
     talk.thread("Derek", "/guess Alex as Damsel", day + H)
     said = talk.thread("Gus", "/guess Cameron as Damsel", day + 2 * H)
     assert rejected(talk) == ["public_used"]
-    assert not for_storytellers(said, "win_detected") and talk.state.wins_detected == ()
+    assert not for_storytellers(said, "win_detected") and WINS_DETECTED.of(talk.state) == ()
 
 
 def test_seed_000_damsel_correct_guess_ends_the_game_for_evil():
@@ -180,7 +181,7 @@ def test_seed_000_damsel_correct_guess_ends_the_game_for_evil():
     correct, the game ends. Declare that the evil team wins." """
     talk, day = day_one(game("chef", "empath", "damsel", "poisoner", "imp", "monk", "witch"))
     talk.thread("Gus", "/guess Cameron as Damsel", day + H)
-    ((team, why),) = talk.state.wins_detected
+    ((team, why),) = WINS_DETECTED.of(talk.state)
     assert team == "evil" and why.code == "win.damsel"
     said = talk.st("!win evil a Minion guessed the Damsel --yes", day + 2 * H)
     assert [n.view["team"] for n in public(said) if n.template == "game_over"] == ["evil"]

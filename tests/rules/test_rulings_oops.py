@@ -7,7 +7,7 @@ codes and values (tests/notices.py)."""
 from dataclasses import replace
 from datetime import timedelta
 
-from modbot.core.characters.wins import GOOD_LOST
+from modbot.core.characters.wins import GOOD_LOST, WINS_DETECTED
 from modbot.core.setup.composition import problems
 from modbot.core.state.grimoire import is_malfunctioning
 from modbot.core.state.model import GrimoireEntry, Seat
@@ -165,7 +165,7 @@ def test_seed_002_vortox_only_its_team_wins():
     teams lose and become good, their Demons die. Evil wins." """
     talk, day = day_one(teams_game(*TWO_TEAMS))
     talk.end_day(day + H)
-    (win,) = talk.state.wins_detected
+    (win,) = WINS_DETECTED.of(talk.state)
     assert win[0] == "evil" and says(win[1], "win.vortox_team", team=2)
 
 
@@ -186,11 +186,11 @@ def test_seed_002_djinn_good_loses_when_two_live_and_one_is_an_evil_demon():
     talk, day = day_one(teams_game(characters, teams))
     talk.st("\n".join(f"!kill {p} --yes" for p in ("Alex", "Brianna", "Cameron", "Derek",
                                                    "Fatima")), day + H)
-    assert talk.state.wins_detected[-1][0] == "good"  # Ellen's and Gus' teams: a tie
+    assert WINS_DETECTED.of(talk.state)[-1][0] == "good"  # Ellen's and Gus' teams: a tie
     talk, day = day_one(teams_game(characters, teams))
     talk.st("\n".join(f"!kill {p} --yes" for p in ("Brianna", "Cameron", "Derek", "Fatima",
                                                    "Gus")), day + H)
-    assert talk.state.wins_detected[-1][0] == "evil"
+    assert WINS_DETECTED.of(talk.state)[-1][0] == "evil"
 
 
 def test_seed_002_djinn_each_team_learns_only_its_own_members():
@@ -627,7 +627,7 @@ def test_seed_002_djinn_a_team_that_loses_to_an_ability_loses_its_demon():
     said = talk.end_day(day + 30 * H)
     assert not talk.state.seat("Fatima").alive and not talk.state.seat("Gus").alive
     assert talk.state.grimoire_of("Gus").alignment == "good"  # team 2 lost, turned good
-    assert talk.state.winner is None and talk.state.wins_detected == ()
+    assert talk.state.winner is None and WINS_DETECTED.of(talk.state) == ()
     assert not for_storytellers(said, "win_detected")
 
 
@@ -704,10 +704,10 @@ def test_seed_002_djinn_good_lost_to_an_ability_the_last_eligible_team_wins():
     Fearmonger; the game goes on until one evil team is left)"""
     talk, said, night = good_lost_to_the_fearmonger()
     assert says(GOOD_LOST.of(talk.state), "win.fearmonger", player="Brianna")
-    assert talk.state.wins_detected == ()  # good lost, but no team has won yet
+    assert WINS_DETECTED.of(talk.state) == ()  # good lost, but no team has won yet
     assert not for_storytellers(said, "win_detected")
     talk.st("!kill Gus --yes", night - 20 * H)  # team 2 loses: team 1 is the last
-    team, why = talk.state.wins_detected[-1]
+    team, why = WINS_DETECTED.of(talk.state)[-1]
     assert team == "evil" and says(why, "win.last_team", team=1)
 
 
@@ -717,7 +717,7 @@ def test_seed_002_djinn_good_that_lost_to_an_ability_still_wins_a_tie():
     talk, _, night = good_lost_to_the_fearmonger()
     talk.st("\n".join(f"!kill {p} --yes" for p in ("Alex", "Cameron", "Derek", "Fatima")),
             night - 20 * H)
-    team, why = talk.state.wins_detected[-1]
+    team, why = WINS_DETECTED.of(talk.state)[-1]
     assert team == "good" and why.code == "win.two_alive_tie"
 
 

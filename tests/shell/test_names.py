@@ -70,7 +70,7 @@ class _Game:
     def __init__(self, setup: GameSetup) -> None:
         self.setup = setup
         self.topic_id = setup.topic_id
-        self.state = type("State", (), {"seats": setup.seats, "setup": setup, "observers": ()})()
+        self.state = type("State", (), {"seats": setup.seats, "setup": setup, "slots": ()})()
         self.options = type("Options", (), {"threads": ()})()
         self.inputs: list[tuple] = []
 

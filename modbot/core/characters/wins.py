@@ -37,6 +37,8 @@ from ..wording import Say, say
 
 # several evil teams: why good lost to an ability (the game went on)
 GOOD_LOST: Slot[Say | None] = Slot("good_lost", None)
+# (winner, reason) of each win the Storytellers were told of
+WINS_DETECTED: Slot[tuple[tuple[str, Say], ...]] = Slot("wins_detected", ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,13 +194,13 @@ def check(state: GameState, at: datetime, day_ended: bool = False) -> tuple[Even
     for event in lost:
         state = _team_lost(state, event)
     found = detect(state, day_ended)
-    if found is None or found in state.wins_detected:
+    if found is None or found in WINS_DETECTED.of(state):
         return lost
     return (*lost, WinDetected(found[0], found[1], at))
 
 
 def _win_detected(state: GameState, e: WinDetected) -> GameState:
-    return state.evolve(wins_detected=(*state.wins_detected, (e.winner, e.reason)))
+    return WINS_DETECTED.put(state, (*WINS_DETECTED.of(state), (e.winner, e.reason)))
 
 
 def _good_lost(state: GameState, e: GoodLost) -> GameState:
@@ -239,7 +241,8 @@ def unaware_marionette(state: GameState, player: str) -> bool:
 
 FEATURE = Feature(
     "wins", appliers={WinDetected: _win_detected, GoodLost: _good_lost, EvilTeamLost: _team_lost},
-    notices={WinDetected: _told_win, EvilTeamLost: _told_team_lost}, slots=(GOOD_LOST,))
+    notices={WinDetected: _told_win, EvilTeamLost: _told_team_lost},
+    slots=(GOOD_LOST, WINS_DETECTED))
 
 __all__ = [
     "EvilTeamLost",

@@ -19,6 +19,7 @@ from ..feature import Feature
 from ..state.actions import Context
 from ..state.events import Event, Exiled, Nominated, PlayerDied, VoteCast, VoteLocked
 from ..state.model import EXECUTION, GameState, Nomination, Phase
+from ..state.observing import is_observer
 from ..state.rejection import Rejection
 from ..state.staff_actions import (
     StAlias,
@@ -286,7 +287,7 @@ def _sub(state: GameState, action: StSub, ctx: Context) -> Sequence[Event] | Rej
                       player=state.setup.roster.resolve_exact(action.new))
     if state.setup.is_storyteller(action.new):
         return reject(ctx, "name_of_storyteller", name=action.new)
-    if state.is_observer(action.new):
+    if is_observer(state, action.new):
         return reject(ctx, "observer_sub", name=action.new)
     return (PlayerSubstituted(action.old, action.new, ctx.at),)
 

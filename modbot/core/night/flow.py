@@ -21,6 +21,7 @@ from ..state.ids import FEARMONGER
 from ..state.model import GameState, Phase
 from ..state.night_model import NightState
 from ..state.private_events import (
+    EXPIRING,
     ApprovalReminded,
     CharactersDealt,
     DawnDelayed,
@@ -120,7 +121,8 @@ def _fear_announced(state: GameState, night: NightState, at: datetime) -> list[E
 
 def dusk(state: GameState, at: datetime) -> list[Event]:
     """A night began: effects that lasted until dusk end; messages held by day go out."""
-    expired = [EffectsExpired(state.expiring, at)] if state.expiring else []
+    expiring = EXPIRING.of(state)
+    expired = [EffectsExpired(expiring, at)] if expiring else []
     return expired + triggers.deliver_untold(state, at)
 
 

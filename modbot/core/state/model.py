@@ -218,10 +218,7 @@ class GameState:
     bluffs: tuple[str, ...] = ()  # character ids the Demon learns (private)
     # (grimoire, bluffs) drawn by !setup propose
     proposed_setup: tuple[tuple[tuple[str, GrimoireEntry], ...], Any] | None = None
-    wins_detected: tuple[tuple[str, Say], ...] = ()  # (winner, reason) the STs were told of
-    expiring: tuple[tuple[str, str], ...] = ()  # (player, grimoire flag) undone at dusk
     deaths_log: tuple[tuple[str, str, datetime], ...] = ()  # (player, cause, at) for every death, day or night
-    observers: tuple[str, ...] = ()  # forum users who watch the grimoire (`!observer`), observers.py
     # the grimoire as it was when the characters were dealt
     dealt_grimoire: tuple[tuple[str, GrimoireEntry], ...] = ()
     dealt_bluffs: tuple[str, ...] = ()
@@ -277,10 +274,6 @@ class GameState:
 
     def is_seated(self, name: str) -> bool:
         return name in self.setup.seat_index
-
-    def is_observer(self, name: str) -> bool:
-        """`name` watches the grimoire (`!observer`, observers.py): never a player here."""
-        return name.casefold() in (o.casefold() for o in self.observers)
 
     @property
     def phase_said(self) -> Say:

@@ -15,6 +15,10 @@ from ..feature import Feature, unchanged
 from ..wording import Say, free
 from .model import GameState, GrimoireEntry
 from .night_model import Effect, NightChoice, NightState, SheetEntry, WhisperFlag, WhisperLedger
+from .slots import Slot
+
+# (player, grimoire flag) set until dusk by an effect (the Poisoner's, the Witch's curse, ...)
+EXPIRING: Slot[tuple[tuple[str, str], ...]] = Slot("expiring", ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,9 +252,10 @@ def _resolved(state: GameState, e: NightResolved) -> GameState:
 
 def _effect_applied(state: GameState, e: EffectApplied) -> GameState:
     effect = e.effect
-    expiring = state.expiring + (((effect.player, effect.field),) if effect.until_dusk else ())
-    return replace(state.with_entry(effect.player, **{effect.field: effect.value}),
-                   expiring=expiring)
+    changed = state.with_entry(effect.player, **{effect.field: effect.value})
+    if not effect.until_dusk:
+        return changed
+    return EXPIRING.put(changed, (*EXPIRING.of(state), (effect.player, effect.field)))
 
 
 def _effects_expired(state: GameState, e: EffectsExpired) -> GameState:
@@ -258,7 +263,7 @@ def _effects_expired(state: GameState, e: EffectsExpired) -> GameState:
     for player, field in e.changes:  # back to the field's default (False, or None: mad_as)
         default: Any = GrimoireEntry.__dataclass_fields__[field].default
         grimoire[player] = replace(grimoire[player], **{field: default})
-    return state.evolve(grimoire=tuple(grimoire.items()), expiring=())
+    return EXPIRING.put(state.evolve(grimoire=tuple(grimoire.items())), ())
 
 
 def _ledger(state: GameState) -> WhisperLedger:
@@ -301,7 +306,7 @@ FEATURE = Feature("private side: events", appliers={
     WhisperPmFlagged: _pm_flagged,
     DayAbilityRequested: unchanged,
     AnswerSent: unchanged,
-})
+}, slots=(EXPIRING,))
 
 __all__ = [
     "AnswerSent",

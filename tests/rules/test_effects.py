@@ -15,7 +15,7 @@ from modbot.files.scripts import load_script
 
 from ..conversation import botf_setup
 from ..helpers import START
-from ..notices import Told, day_one, effects, lines_to, night_sheet, of, rejected
+from ..notices import Told, day_one, effects, lines_to, night_sheet, of, rejected, says
 
 ALMANAC = load_script("almanac")
 OOPS = load_script("oopsallevil")
@@ -251,11 +251,26 @@ def test_fanggu_jumps_to_the_first_outsider_it_kills():
 
 
 def test_vigormortis_poisons_a_townsfolk_neighbour_of_a_killed_minion():
-    characters = ("chef", "empath", "soldier", "poisoner", "vigormortis", "monk", "pixie")
+    characters = ("chef", "empath", "librarian", "poisoner", "vigormortis", "monk", "pixie")
     _, night, _ = night_sheet(_game(*characters), night=2, choices=(("Ellen", "/choose Derek"),))
     assert night.deaths == ("Derek",)
     assert effects(night) == [("Derek", "reminders", ("keeps its ability",), "by.vigormortis"),
                               ("Cameron", "poisoned", True, "by.vigormortis")]
+
+
+def test_seed_000_the_soldier_is_safe_from_the_demons_poison_too():
+    """Seed 000 (Soldier): "protected from all other harmful effects of the Demon's ability,
+    such as poisoning": the Vigormortis' poison does not land on a working Soldier (the sheet
+    says who stopped it), and a drunk Soldier is poisoned like anyone."""
+    characters = ("chef", "empath", "soldier", "poisoner", "vigormortis", "monk", "pixie")
+    entries, night, _ = night_sheet(_game(*characters), night=2, choices=(("Ellen", "/choose Derek"),))
+    assert effects(night) == [("Derek", "reminders", ("keeps its ability",), "by.vigormortis")]
+    assert says(entries["Ellen"].suggestion, "sheet.protected", player="Cameron")
+    drunk = _game(*characters)
+    drunk = replace(drunk, grimoire=tuple((p, replace(g, drunk=True) if p == "Cameron" else g)
+                                          for p, g in drunk.grimoire))
+    _, night, _ = night_sheet(drunk, night=2, choices=(("Ellen", "/choose Derek"),))
+    assert ("Cameron", "poisoned", True, "by.vigormortis") in effects(night)
 
 
 def test_a_minion_the_vigormortis_killed_keeps_its_ability_while_the_vigormortis_works():
@@ -349,6 +364,17 @@ def test_damsel_guessed_by_a_minion_makes_evil_win():
     told, day = day_one(_game("damsel", "empath", "soldier", "poisoner", "imp", "monk", "pixie"))
     told.thread("Derek", "/guess Alex as Damsel", day + H)
     assert _wins(told) == [("evil", "win.damsel")]
+
+
+def test_seed_000_a_dead_damsel_is_no_longer_at_risk_of_a_minions_guess():
+    """Seed 000 (Damsel): "If the Damsel dies, they are no longer at risk of being guessed by
+    a Minion." The guess is spent, as a wrong one is."""
+    told, day = day_one(_game("damsel", "empath", "soldier", "poisoner", "imp", "monk", "pixie"))
+    told.st("!kill Alex --yes", day + H)
+    told.thread("Derek", "/guess Alex as Damsel", day + 2 * H)
+    assert _wins(told) == [] and told.state.winner is None
+    told.thread("Derek", "/guess Alex as Damsel", day + 3 * H)
+    assert rejected(told) == ["public_used"]
 
 
 def test_golem_nominating_a_non_demon_kills_them_once():

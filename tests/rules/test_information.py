@@ -13,7 +13,7 @@ from modbot.core.state.model import GrimoireEntry, Seat
 from modbot.core.wording import say
 from modbot.files.scripts import load_script
 
-from ..conversation import botf_setup
+from ..conversation import botf_setup, seven
 from ..helpers import START
 from ..notices import Told, night_sheet
 from ..notices import roles as dealt_roles
@@ -90,6 +90,21 @@ def test_a_drunk_shows_as_the_drunk_to_the_undertaker():
         return at
     _, night, _ = night_sheet(setup, night=2, day=execute_brianna)
     assert night.result_of("Alex") == say("result.undertaker", player="Brianna", value="Drunk")
+
+
+def test_seed_000_the_undertaker_learns_nothing_of_an_execution_that_killed_nobody():
+    """Seed 000 (Undertaker): "or the execution does not cause a death (in which case the
+    Undertaker learns nothing)": Brianna, saved by the Devil's Advocate, is executed and lives."""
+    setup = seven("undertaker", "chef", "empath", "devilsadvocate", "imp", "monk", "soldier")
+
+    def execute_brianna(told, at):
+        told.st("!execute Brianna --yes", at)
+        assert told.state.seat("Brianna").alive and told.state.past_days[-1].executed == "Brianna"
+        return at
+    entries, night, _ = night_sheet(setup, night=2, day=execute_brianna,
+                                    night1=(("Derek", "/choose Brianna"),))
+    assert entries["Alex"].suggestion == say("info.undertaker_none")
+    assert night.result_of("Alex") is None
 
 
 def test_the_undertaker_learns_nothing_without_an_execution():

@@ -42,7 +42,7 @@ def test_the_vigormortis_poison_ends_when_the_vigormortis_dies():
     """Seed 001, Vigormortis: "Minions you kill keep their ability & 1 of their Townsfolk
     neighbours malfunction"; the seeds do not say until when: modbot's choice, while the
     Vigormortis lives (as the ability its Minions keep)."""
-    game = seven("chef", "empath", "soldier", "poisoner", "vigormortis", "monk", "pixie")
+    game = seven("chef", "empath", "librarian", "poisoner", "vigormortis", "monk", "pixie")
     _, night, told = night_sheet(game, night=2, choices=(("Ellen", "/choose Derek"),))
     assert ("Cameron", "poisoned", True, "by.vigormortis") in effects(night)
     _dawn(told)

@@ -300,7 +300,7 @@ SCENARIOS = {
     "lilmonsta": lambda: _lil_monsta(),
     "fanggu": _deaths("chef", ("Ellen",), ellen="fanggu", gus="mutant",
                       choices=(("Ellen", "/choose Gus"),)),
-    "vigormortis": _effects("chef", ("Cameron", "poisoned", True, "by.vigormortis"),
+    "vigormortis": _effects("chef", ("Derek", "reminders", ("keeps its ability",), "by.vigormortis"),
                             ellen="vigormortis", choices=(("Ellen", "/choose Derek"),)),
     "pukka": _effects("chef", ("Alex", "poisoned", True, "by.pukka"), night=1, ellen="pukka",
                       choices=(("Ellen", "/choose Alex"),)),

@@ -119,10 +119,11 @@ def _oracle(state: GameState, _player: str, _choice: NightChoice | None, _deaths
 
 def _undertaker(state: GameState, _player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     day = yesterday(state)
-    if day is None or day.executed is None:
+    died = day.executed_and_died if day is not None else None
+    if died is None:  # no execution, or one that killed nobody
         return Info(note=say("info.undertaker_none"))
-    real = true_character(state, day.executed)  # the Drunk shows as the Drunk
-    return Info(real.name if real else "?", say("result.undertaker", player=day.executed))
+    real = true_character(state, died)  # the Drunk shows as the Drunk
+    return Info(real.name if real else "?", say("result.undertaker", player=died))
 
 
 def _town_crier(state: GameState, _player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:

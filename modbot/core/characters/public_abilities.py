@@ -150,12 +150,13 @@ def _puzzle_guess(state: GameState, action: PublicGuess, ctx: Context) -> Sequen
 
 def _damsel_guess(state: GameState, action: PublicGuess, ctx: Context) -> Sequence[Event] | Rejection:
     """One guess for all the Minions (seed 000: after a wrong guess, "future guesses by Minion
-    players have no effect"); it wins unless the Damsel malfunctions."""
+    players have no effect"); it wins unless the Damsel malfunctions or has died (seed 000: "If
+    the Damsel dies, they are no longer at risk of being guessed by a Minion")."""
     if any(u.ability == "damsel" for u in ledger(state).uses):
         return reject(ctx, "public_used")
     events: tuple[Event, ...] = (_use(state, ctx, "damsel", action.target, "damsel"),)
     target = true_character(state, action.target)
-    if target is not None and target.id == "damsel" and \
+    if target is not None and target.id == "damsel" and state.seat(action.target).alive and \
             not is_malfunctioning(state, action.target):
         events += good_loses(state, say("win.damsel"), ctx.at)
     return events

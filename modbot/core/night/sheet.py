@@ -33,7 +33,7 @@ from ..state.grimoire import (
     keeps_ability,
     true_character,
 )
-from ..state.ids import ASSASSIN, BONE_COLLECTOR, GOON, LIL_MONSTA, MEZEPHELES, MONK, MOONCHILD
+from ..state.ids import ASSASSIN, BONE_COLLECTOR, GOON, LIL_MONSTA, MEZEPHELES, MONK, MOONCHILD, SOLDIER
 from ..state.model import GameState, GrimoireEntry
 from ..state.night_model import Effect, NightState, SheetEntry
 from ..state.private_events import night_of
@@ -136,12 +136,22 @@ class _Night:
             self.dies(lleech, None)
         return None
 
-    def _shielded_from(self, effect: Effect) -> bool:
-        """A poison of the Demon's ability on the Monk's choice (seed 000, Monk: the
-        protection "also prevents all other harmful effects of the Demon's ability, such as
-        poisoning"), from the Monk's step to dawn."""
-        return effect.field == "poisoned" and effect.value is True and \
-            effect.player in SHIELDED.of(self.seen) and effect.why.code in DEMON_POISONS
+    def _shielded_from(self, effect: Effect) -> Say | None:
+        """Who stops a poison of the Demon's ability: the Monk's choice, from the Monk's step
+        to dawn (seed 000, Monk: the protection "also prevents all other harmful effects of the
+        Demon's ability, such as poisoning"), or a working Soldier (seed 000, Soldier:
+        "protected from all other harmful effects of the Demon's ability, such as
+        poisoning")."""
+        if not (effect.field == "poisoned" and effect.value is True and
+                effect.why.code in DEMON_POISONS):
+            return None
+        names = self.seen.setup.private_script
+        if effect.player in SHIELDED.of(self.seen):
+            return say("by.character", character=names.name_of(MONK))
+        real = true_character(self.seen, effect.player)
+        if real is not None and real.id == SOLDIER and not is_malfunctioning(self.seen, effect.player):
+            return say("by.character", character=real.name)
+        return None
 
     def step_at(self, index: int, step: str, players: list[str], waiting: dict[int, list[str]]) -> None:
         if step == LIL_MONSTA and self.seen.setup.lil_monsta:  # held by no player
@@ -177,11 +187,10 @@ class _Night:
             self.seen, player, character, choice, alive,
             lambda: compute(self.seen, player, choice, tuple(self.deaths), character))
         for effect in info.effects if info else ():  # before the death: a star-pass heir
-            if self._shielded_from(effect):  # the Monk's choice: the Demon's poison fails
-                entry = replace(entry, suggestion=say(
-                    "sheet.protected", what=entry.suggestion, player=effect.player,
-                    by=say("by.character", character=self.seen.setup.private_script
-                           .name_of(MONK))))
+            stopped_by = self._shielded_from(effect)  # the Demon's poison fails
+            if stopped_by is not None:
+                entry = replace(entry, suggestion=say("sheet.protected", what=entry.suggestion,
+                                                      player=effect.player, by=stopped_by))
                 continue
             self.propose(effect)
         shield = self.dies(info.death, player) if info is not None and info.death else None

@@ -151,6 +151,14 @@ class DayState:
     living_at_end: int | None = None
     nudged: tuple[str, ...] = ()  # "kind:nominee:player": hands reminded (deciding/hand_nudge.py)
 
+    @property
+    def executed_and_died(self) -> str | None:
+        """The executed player, if the execution killed them (seed 000, Undertaker: "or the
+        execution does not cause a death (in which case the Undertaker learns nothing)"): a
+        Devil's Advocate's save is an execution, not a death."""
+        died = any(d.player == self.executed and d.cause == "execution" for d in self.deaths)
+        return self.executed if died else None
+
     def nomination_of(self, nominee: str, kind: NominationKind = EXECUTION) -> Nomination | None:
         pool = self.nominations if kind == EXECUTION else self.exiles
         for nomination in pool:

@@ -407,11 +407,14 @@ def _boomdandy():
     (boom,) = [n for n in public(said) if n.template == "boom"]
     assert boom.view["dead"] == ["Brianna", "Cameron", "Gus"]
     assert boom.view["survivors"] == ("Alex", "Ellen", "Fatima")
-    talk.thread("Gus", "/point Alex", day + 2 * H + timedelta(minutes=1))
-    (refused,) = talk.rejected
+    talk.thread("Gus", "/point Brianna", day + 2 * H + timedelta(minutes=1))
+    (refused,) = talk.rejected  # only the three who live are pointed at
     assert refused.code == "not_pointing" and refused.params["players"] == ("Alex", "Ellen", "Fatima")
-    talk.thread("Alex", "/point Ellen", day + 2 * H + timedelta(minutes=2))
-    talk.thread("Fatima", "/point Ellen", day + 2 * H + timedelta(minutes=3))
+    # seed 000: "Even dead players who have no vote token may point": Gus and Cameron tip it
+    talk.thread("Alex", "/point Fatima", day + 2 * H + timedelta(minutes=2))
+    talk.thread("Fatima", "/point Alex", day + 2 * H + timedelta(minutes=3))
+    talk.thread("Gus", "/point Ellen", day + 2 * H + timedelta(minutes=4))
+    talk.thread("Cameron", "/point Ellen", day + 2 * H + timedelta(minutes=5))
     said = talk.tick(day + 2 * H + timedelta(minutes=11))
     (ended,) = [n for n in public(said) if n.template == "boom"]
     assert ended.view["victim"] == "Ellen" and ended.view["ended"]

@@ -27,8 +27,9 @@ def test_the_boomdandys_explosion_and_its_pointing_in_words():
     assert any("The Boomdandy (Derek) was executed" in s.raw for s in said)
     (boom,) = to(talk.st("!boom Alex Ellen Fatima", day + 2 * H), "topic")
     assert "Brianna, Cameron, Gus died in the explosion." in boom and "Boomdandy" not in boom
-    said = talk.thread("Gus", "/point Alex", day + 2 * H + timedelta(minutes=1))
-    assert "Only Alex, Ellen, Fatima point, at one of them." in to(said, "pm:gus")[0]
+    assert "Everyone, dead players too, points at one of them" in boom
+    said = talk.thread("Gus", "/point Brianna", day + 2 * H + timedelta(minutes=1))
+    assert "Point at one of Alex, Ellen, Fatima: the three who live." in to(said, "pm:gus")[0]
     talk.thread("Alex", "/point Ellen", day + 2 * H + timedelta(minutes=2))
     talk.thread("Fatima", "/point Ellen", day + 2 * H + timedelta(minutes=3))
     said = talk.tick(day + 2 * H + timedelta(minutes=11))

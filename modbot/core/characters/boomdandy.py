@@ -3,7 +3,8 @@
 "If you are executed, all but 3 players die. After a 10 to 1 countdown, the player with the
 most players pointing at them, dies." (seed 000). When a working Boomdandy is executed, the
 Storytellers are asked which three live (`!boom A B C`); the others die at once and the
-thread is told to point: each of the three posts `/point NAME` (the latest counts) within
+thread is told to point: every player, the dead too (seed 000: "Even dead players who have
+no vote token may point"), posts `/point NAME` at one of the three (the latest counts) within
 `COUNTDOWN`. When it ends, the one with the most pointing at them dies; a tie is the
 Storytellers' to settle. The win check that follows decides the game (two players live).
 Its state is its own slot (`BOOM`: who exploded, the countdown under way). `FEATURE` hands
@@ -129,7 +130,7 @@ def _point(state: GameState, action: Point, ctx: Context) -> Sequence[Event] | R
     countdown = BOOM.of(state).countdown
     if countdown is None or ctx.at >= countdown.ends_at:
         return reject(ctx, "no_countdown")
-    if ctx.author not in countdown.survivors or action.target not in countdown.survivors:
+    if action.target not in countdown.survivors:  # every player points, the dead too
         return reject(ctx, "not_pointing", players=tuple(countdown.survivors))
     return (Pointed(ctx.author, action.target, ctx.post_number, ctx.at),)
 

@@ -27,6 +27,7 @@ from ..state.grimoire import (
     living_neighbours,
     living_residents,
     players_of_team,
+    soldier_shield,
     true_character,
     yesterday,
 )
@@ -81,11 +82,7 @@ def protected_by(state: GameState, target: str, by_demon: bool = True) -> Say | 
                 is_malfunctioning(state, choice.player):
             continue
         return say("by.character", character=character.name)
-    real = true_character(state, target)
-    if by_demon and real is not None and real.id == "soldier" and \
-            not is_malfunctioning(state, target):
-        return say("by.character", character=real.name)
-    return None
+    return soldier_shield(state, target) if by_demon else None
 
 
 def lleeches_hosted_by(state: GameState, host: str) -> list[str]:

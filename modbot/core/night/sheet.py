@@ -31,9 +31,10 @@ from ..state.grimoire import (
     character_id,
     is_malfunctioning,
     keeps_ability,
+    soldier_shield,
     true_character,
 )
-from ..state.ids import ASSASSIN, BONE_COLLECTOR, GOON, LIL_MONSTA, MEZEPHELES, MONK, MOONCHILD, SOLDIER
+from ..state.ids import ASSASSIN, BONE_COLLECTOR, GOON, LIL_MONSTA, MEZEPHELES, MONK, MOONCHILD
 from ..state.model import GameState, GrimoireEntry
 from ..state.night_model import Effect, NightState, SheetEntry
 from ..state.private_events import night_of
@@ -145,13 +146,9 @@ class _Night:
         if not (effect.field == "poisoned" and effect.value is True and
                 effect.why.code in DEMON_POISONS):
             return None
-        names = self.seen.setup.private_script
         if effect.player in SHIELDED.of(self.seen):
-            return say("by.character", character=names.name_of(MONK))
-        real = true_character(self.seen, effect.player)
-        if real is not None and real.id == SOLDIER and not is_malfunctioning(self.seen, effect.player):
-            return say("by.character", character=real.name)
-        return None
+            return say("by.character", character=self.seen.setup.private_script.name_of(MONK))
+        return soldier_shield(self.seen, effect.player)
 
     def step_at(self, index: int, step: str, players: list[str], waiting: dict[int, list[str]]) -> None:
         if step == LIL_MONSTA and self.seen.setup.lil_monsta:  # held by no player

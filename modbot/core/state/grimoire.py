@@ -7,6 +7,7 @@ who is on a team, who sits next to whom among the living, and yesterday's day.
 
 from __future__ import annotations
 
+from ..wording import Say, say
 from .ids import LIL_MONSTA, NO_DASHII, PUZZLEMASTER, SOLDIER, VIGORMORTIS
 from .model import DayState, GameState
 from .script import Character
@@ -44,6 +45,15 @@ def is_malfunctioning(state: GameState, player: str) -> bool:
     character = true_character(state, player)
     return character is not None and character.team == "townsfolk" and \
         player in no_dashii_victims(state)
+
+
+def soldier_shield(state: GameState, target: str) -> Say | None:
+    """Who keeps the Demon's ability off a working Soldier: its kill and its poison (seed 000,
+    Soldier: "protected from all other harmful effects of the Demon's ability")."""
+    real = true_character(state, target)
+    if real is not None and real.id == SOLDIER and not is_malfunctioning(state, target):
+        return say("by.character", character=real.name)
+    return None
 
 
 def _impaired(state: GameState, player: str) -> bool:
@@ -189,6 +199,7 @@ __all__ = [
     "living_residents",
     "no_dashii_victims",
     "players_of_team",
+    "soldier_shield",
     "true_character",
     "yesterday",
 ]

@@ -14,6 +14,8 @@ from urllib.parse import parse_qs
 
 import jsonschema
 import pytest
+from selenium.webdriver.support.expected_conditions import presence_of_element_located
+from selenium.webdriver.support.ui import WebDriverWait
 
 from modbot import cli
 from modbot.rehearsal import DEMO_GAME
@@ -88,7 +90,8 @@ def test_the_page_sends_the_game_to_the_importer_from_the_browser(revealed, tmp_
         browser.get(page.as_uri())
         browser.save_screenshot(str(tmp_path / "clocktracker-page.png"))
         browser.find_element("id", "send").click()
-        browser.find_element("id", "added")
+        WebDriverWait(browser, 10).until(  # a click does not wait for the form post's page
+            presence_of_element_located(("id", "added")))
         assert "/add-game?imported_game=" in browser.current_url
     finally:
         browser.quit()

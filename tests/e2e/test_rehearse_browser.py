@@ -72,11 +72,12 @@ def _view_as(driver, username: str) -> None:
     WebDriverWait(driver, 10).until(lambda d: old.id != d.find_element(By.TAG_NAME, "html").id)
 
 
-def _click_and_wait(driver, element_id: str) -> None:
+def _click_and_wait(driver, element_id: str, by: str = "id") -> None:
+    """A click does not wait for the page it opens: wait until the old page is gone."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
     old = driver.find_element(By.TAG_NAME, "html")
-    driver.find_element(By.ID, element_id).click()
+    driver.find_element(by, element_id).click()
     WebDriverWait(driver, 10).until(lambda d: old.id != d.find_element(By.TAG_NAME, "html").id)
 
 
@@ -147,7 +148,7 @@ def test_a_players_messages_show_their_character_pm_and_no_one_elses(tmp_path, b
         _click_and_wait(browser, "messages-link")
         titles = [a.text for a in browser.find_elements(By.CSS_SELECTOR, ".topics a")]
         assert titles and all("Alex" in title for title in titles)
-        browser.find_element(By.PARTIAL_LINK_TEXT, "grimoire").click()
+        _click_and_wait(browser, "grimoire", By.PARTIAL_LINK_TEXT)
         assert "Clockmaker" in browser.page_source
         assert "Witch" not in browser.page_source  # Derek's character is his alone
         browser.get(live.server.url + "/u/Derek/messages")

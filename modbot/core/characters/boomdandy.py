@@ -5,8 +5,9 @@ most players pointing at them, dies." (seed 000). When a working Boomdandy is ex
 Storytellers are asked which three live (`!boom A B C`); the others die at once and the
 thread is told to point: every player, the dead too (seed 000: "Even dead players who have
 no vote token may point"), posts `/point NAME` at one of the three (the latest counts) within
-`COUNTDOWN`. When it ends, the one with the most pointing at them dies; a tie is the
-Storytellers' to settle. The win check that follows decides the game (two players live).
+`COUNTDOWN`. When it ends, the one with the most pointing at them dies; on a tie (nobody
+pointed, too) nobody dies and the day is over (seed 000: "If it is a tie, the day ends"):
+the execution ended it already, so the game goes on as it stands. The win check that follows decides the game (two players live).
 Its state is its own slot (`BOOM`: who exploded, the countdown under way). `FEATURE` hands
 its command, rules, events and slot to the registry.
 """
@@ -74,7 +75,7 @@ class Pointed:
 
 @dataclass(frozen=True, slots=True)
 class CountdownEnded:
-    victim: str | None  # None: a tie, for the Storytellers
+    victim: str | None  # None: a tie, nobody dies
     counts: tuple[tuple[str, int], ...]
     at: datetime
 

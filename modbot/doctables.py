@@ -4,7 +4,8 @@
 from the catalogue (`data/characters.json`), the bundled scripts and the code:
 
 - docs/characters.md's table: one row per catalogued character with its team, the bundled
-  scripts that hold it, whether it works once its player is dead, its lasting effects and
+  scripts that hold it, when its player wakes (and when that counts as having woken), whether
+  it works once its player is dead, its lasting effects and
   what ends each and what malfunctioning does to it (its catalogue record's `lasting` and
   `malfunctioning`, or a default from its action), the modules that treat it by name (read
   from the source: the index of where its rules live), and the rule tests that drive it (the
@@ -149,20 +150,39 @@ def scripts_holding() -> dict[str, list[str]]:
 
 def table() -> str:
     tests, records = tests_naming(), catalogue()
-    rows = ["| Character | Team | Scripts | Works while dead | Lasting effects, and what ends them "
+    rows = ["| Character | Team | Scripts | Wakes | Works while dead | Lasting effects, and what ends them "
             "| When it malfunctions | Its record's rules | Rules in | Tests |",
-            "|---|---|---|---|---|---|---|---|---|"]
+            "|---|---|---|---|---|---|---|---|---|---|"]
     for cid in ordered_characters():
         record = records[cid]
         shown = _ranked(cid, record["name"], tests.get(cid, []))
         named = ", ".join(f"`{t.split('.', 1)[1]}`" for t in shown[:2])
         modules = ", ".join(m.removeprefix("core.") for m in where_rules_live()[cid])
         rows.append(f"| {record['name']} | {record['team']} | "
-                    f"{', '.join(scripts_holding().get(cid, [])) or '–'} | "
+                    f"{', '.join(scripts_holding().get(cid, [])) or '–'} | {wakes(cid)} | "
                     f"{'yes' if record['action'].get('acts_dead') else 'no'} | "
                     f"{record.get('lasting', '–')} | {malfunctioning(record)} | {record_parts(cid)} | "
                     f"{modules or '– (the night sheet row)'} | {named or '–'} |")
     return "\n".join(rows)
+
+
+WAKES = {"first": "the first night", "other": "each night but the first", "each": "each night"}
+NOT_WOKEN = {"none": "no", "day": "no (by day)", "death": "no (on its death, by day)"}
+
+
+def wakes(character_id: str) -> str:
+    """When its player wakes to use the ability (characters/waking.py decides who woke): its
+    catalogue record's `wakes`, `asleep` and `once`, and its record's `woke` condition."""
+    action = catalogue()[character_id]["action"]
+    when = action.get("wakes", "none")
+    if when in NOT_WOKEN:
+        return NOT_WOKEN[when]
+    if action.get("asleep"):
+        return "no (the Storytellers' check)"
+    rules = CHARACTER_RULES.get(character_id)
+    condition = rules.woke.__doc__ if rules is not None and rules.woke is not None else None
+    words = f"{WAKES[when]}, {condition}" if condition else WAKES[when]
+    return words + ("; once spent, never" if action.get("once") else "")
 
 
 def record_parts(character_id: str) -> str:

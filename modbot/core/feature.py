@@ -54,6 +54,13 @@ class Information(Protocol):
                  deaths: tuple[str, ...], /) -> Info: ...
 
 
+class Waking(Protocol):
+    """Whether a player woke tonight to use this ability, where the ability acts only on a
+    condition (the Godfather: when an Outsider died today); `deaths`: tonight's so far."""
+
+    def __call__(self, state: GameState, player: str, deaths: tuple[str, ...], /) -> bool: ...
+
+
 class Trigger(Protocol):
     """What an event sets off because of a character's ability: the events that follow (a
     death that promotes the Scarlet Woman, a nomination the Witch cursed)."""
@@ -65,14 +72,16 @@ class Trigger(Protocol):
 class CharacterRules:
     """What the rules know of one character beyond its catalogue record (data/characters.json),
     by its id: what its step yields at night (`night`), what its `/choose X` in the thread
-    does (`public_choice`), and what events set off through it (`triggers`: event type and
-    trigger, in the order they are asked). Ability modules declare them (`CHARACTERS`);
+    does (`public_choice`), what events set off through it (`triggers`: event type and
+    trigger, in the order they are asked), and when its player counts as having woken (`woke`,
+    where not whenever its catalogue step wakes them: characters/waking.py). Ability modules declare them (`CHARACTERS`);
     characters/records.py merges them, one record a character."""
 
     id: str
     night: Information | None = None
     public_choice: Rule | None = None
     triggers: tuple[tuple[type, Trigger], ...] = ()
+    woke: Waking | None = None
 
 
 class Noticer(Protocol):

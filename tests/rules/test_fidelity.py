@@ -9,7 +9,8 @@ from datetime import timedelta
 
 from modbot.core import Phase
 
-from ..notices import day_one, for_storytellers, public, says
+from ..conversation import seven
+from ..notices import day_one, for_storytellers, night_sheet, public, says
 from .test_scenarios import H, game
 
 M = timedelta(minutes=1)
@@ -30,3 +31,50 @@ def test_a_boomdandy_tie_kills_nobody_and_the_day_is_over():
     assert {"Alex", "Ellen", "Fatima"} <= {s.name for s in talk.state.seats if s.alive}
     assert says(for_storytellers(said), "st.pointing_tie")
     assert talk.state.phase is Phase.NIGHT  # the execution ended the day; the tie leaves it so
+
+
+# -- who woke ------------------------------------------------------------------------------
+
+def _chambermaid_counts(first: str, second: str, *, characters, day=None) -> str | None:
+    setup = seven(*characters)
+    _, night, _ = night_sheet(setup, night=2, day=day,
+                                    choices=(("Alex", f"/choose {first} {second}"),))
+    result = night.result_of("Alex")
+    return dict(result.params).get("value") if result else None
+
+
+CHAMBERMAID_GAME = ("chambermaid", "acrobat", "godfather", "poisoner", "imp", "monk", "sweetheart")
+
+
+def test_seed_003_the_chambermaid_counts_only_who_woke_to_use_their_ability():
+    """Seed 003 (Chambermaid): "only detects characters who woke in order to use their
+    ability": the Acrobat and the Sweetheart never wake (their steps are the Storytellers'
+    checks), a Godfather wakes only when an Outsider died today (its own row says so); the
+    Poisoner and the Monk woke."""
+    assert _chambermaid_counts("Brianna", "Gus", characters=CHAMBERMAID_GAME) == "0"
+    assert _chambermaid_counts("Cameron", "Brianna", characters=CHAMBERMAID_GAME) == "0"
+    assert _chambermaid_counts("Derek", "Fatima", characters=CHAMBERMAID_GAME) == "2"
+
+    def outsider_dies(told, at):
+        told.st("!kill Gus --yes", at)  # the Sweetheart: an Outsider died today
+        return at + H
+    assert _chambermaid_counts("Cameron", "Brianna", characters=CHAMBERMAID_GAME,
+                               day=outsider_dies) == "1"
+
+
+def test_a_spent_once_per_game_ability_does_not_wake_its_player():
+    """Seed 000 (Huntsman): "Once per game, at night, choose a living player": once spent,
+    its player no longer wakes; a Juggler wakes only on the night after its first day."""
+    from modbot.core.characters.waking import woke_tonight
+    _, _, talk = night_sheet(seven("chambermaid", "huntsman", "juggler", "poisoner", "imp",
+                                   "monk", "soldier"), choices=(("Brianna", "/choose Gus"),))
+    assert woke_tonight(talk.state, "Brianna", ())
+    talk.dawn()
+    talk.end_day(talk.state.phase_ends_at - H)
+    assert not woke_tonight(talk.state, "Brianna", ())
+    assert woke_tonight(talk.state, "Cameron", ())  # night 2: the Juggler learns
+    talk.tick(talk.state.phase_ends_at - 2 * H)  # the night's sheet is drawn up at its lock
+    talk.dawn()
+    talk.end_day(talk.state.phase_ends_at - H)
+    assert talk.state.cycle == 3 and not woke_tonight(talk.state, "Cameron", ())
+    assert woke_tonight(talk.state, "Derek", ())  # the Poisoner, each night

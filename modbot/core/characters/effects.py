@@ -29,7 +29,6 @@ from ..state.grimoire import (
     players_of_team,
     soldier_shield,
     true_character,
-    yesterday,
 )
 from ..state.ids import ASSASSIN
 from ..state.model import GameState
@@ -38,6 +37,7 @@ from ..state.private_events import night_of
 from ..state.script import Character
 from ..wording import Say, say
 from .star_pass import star_pass
+from .waking import outsider_died_today
 
 BY_PUKKA = say("by.pukka")  # the Pukka's poison, found again on later nights
 
@@ -94,9 +94,7 @@ def lleeches_hosted_by(state: GameState, host: str) -> list[str]:
 
 def godfather_kill(state: GameState, player: str, choice: NightChoice | None, deaths: tuple[str, ...]) -> Info:
     """From night 2: if an Outsider died today, the Godfather's choice dies."""
-    day = yesterday(state)
-    if not any((c := true_character(state, d.player)) and c.team == "outsider"
-               for d in (day.deaths if day else ())):
+    if not outsider_died_today(state):
         return Info(note=say("info.godfather_no_outsider"))
     return _kill(state, player, choice, deaths)
 

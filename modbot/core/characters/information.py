@@ -16,7 +16,6 @@ from dataclasses import replace
 
 from ..feature import CharacterRules, Information
 from ..state.grimoire import (
-    acting_character,
     alignment_of,
     character_names,
     dealt_character,
@@ -33,6 +32,7 @@ from ..wording import say
 from .effects import godfather_kill
 from .others_choose import barber_swap
 from .public_abilities import juggler_correct
+from .waking import woke_tonight
 
 
 def _yes(flag: bool) -> str:
@@ -152,9 +152,7 @@ def _seamstress(state: GameState, _player: str, choice: NightChoice | None, _dea
 def _chambermaid(state: GameState, _player: str, choice: NightChoice | None, deaths: tuple[str, ...]) -> Info:
     if choice is None or len(choice.players) != 2:
         return Info()
-    order = state.setup.private_script.night_order(state.cycle)
-    woke = sum(1 for p in choice.players if p not in deaths and state.seat(p).alive
-               and (c := acting_character(state, p)) is not None and c.id in order)
+    woke = sum(1 for p in choice.players if woke_tonight(state, p, deaths))
     return Info(str(woke), say("result.chambermaid", first=choice.players[0],
                                second=choice.players[1]))
 

@@ -3,8 +3,9 @@
 What the rules know of a character beyond its catalogue record (data/characters.json) is its
 `CharacterRules` (core/feature.py): what its step yields at night (`night`, an `Information`
 from information.py or effects.py) and what its `/choose X` in the thread does
-(`public_choice`, public_abilities.py) and what events set off through it (`triggers`,
-triggers.py, which asks them itself in its declared order). Each ability module declares the records of the
+(`public_choice`, public_abilities.py), what events set off through it (`triggers`,
+triggers.py, which asks them itself in its declared order) and when its player counts as
+having woken (`woke`, waking.py). Each ability module declares the records of the
 characters it implements (`CHARACTERS`); `RECORDS` merges them by id, so one character may take
 its night from one module and its public choice from another, and a part declared twice is an
 error. `compute` asks the acting character's record what its step yields tonight (the night
@@ -27,7 +28,7 @@ from ..state.model import GameState
 from ..state.night_model import Info, NightChoice
 from ..state.rejection import Rejection
 from ..state.script import Character
-from . import effects, information, public_abilities, triggers
+from . import effects, information, public_abilities, triggers, waking
 
 PARTS = tuple(f.name for f in fields(CharacterRules) if f.name != "id")
 
@@ -59,7 +60,7 @@ def _with_part(held: CharacterRules, record: CharacterRules, part: str) -> Chara
 
 
 RECORDS = merged(information.CHARACTERS, effects.CHARACTERS, public_abilities.CHARACTERS,
-                 triggers.CHARACTERS)
+                 triggers.CHARACTERS, waking.CHARACTERS)
 
 
 def compute(state: GameState, player: str, choice: NightChoice | None,

@@ -23,7 +23,7 @@ from ..deciding.rules import reject
 from ..feature import Feature
 from ..state.actions import Context
 from ..state.events import Event
-from ..state.grimoire import acting_character, keeps_ability
+from ..state.grimoire import acting_character, keeps_ability, used_on
 from ..state.model import GameState, Phase
 from ..state.night_actions import Choose, FreeAction, Help, NightAction, Pass
 from ..state.night_model import NightChoice
@@ -111,14 +111,6 @@ def _refuse_now(state: GameState, ctx: Context, by_day: bool = False) -> Rejecti
     return None
 
 
-def used_on(state: GameState, player: str, character: str) -> int | None:
-    for night in state.past_nights:
-        choice = night.choice_of(player)
-        if choice and choice.character == character and not choice.passed and not choice.text:
-            return night.number
-    return None
-
-
 def _check_targets(state: GameState, action: Choose, character: Character, ctx: Context) -> Rejection | None:
     spec, name = character.spec, character.name
     wanted = [_counted(n, noun) for n, noun in ((spec.players, "player"),
@@ -174,5 +166,4 @@ __all__ = [
     "decide_choice",
     "lock_at",
     "owes_choice",
-    "used_on",
 ]

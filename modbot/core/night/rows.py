@@ -15,13 +15,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from ..state.grimoire import acting_character, character_id, character_names, is_malfunctioning, players_of_team, true_character
+from ..state.grimoire import (
+    acting_character,
+    character_id,
+    character_names,
+    is_malfunctioning,
+    players_of_team,
+    true_character,
+    used_on,
+)
 from ..state.ids import BARBER, LUNATIC, MARIONETTE, SAGE, SWEETHEART, VORTOX
 from ..state.model import GameState
 from ..state.night_model import Info, NightChoice, SheetEntry
 from ..state.script import Character
 from ..wording import Say, say
-from .choices import used_on
 
 ACTS_WHEN_KILLED = {SAGE, BARBER, SWEETHEART}  # abilities that work because their player is killed
 

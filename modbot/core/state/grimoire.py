@@ -171,6 +171,15 @@ def living_neighbours(state: GameState, player: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+def used_on(state: GameState, player: str, character: str) -> int | None:
+    """The night `player` used `character`'s once-per-game ability, or None: not yet."""
+    for night in state.past_nights:
+        choice = night.choice_of(player)
+        if choice and choice.character == character and not choice.passed and not choice.text:
+            return night.number
+    return None
+
+
 def yesterday(state: GameState) -> DayState | None:
     """The day that ended before tonight."""
     last = state.past_days[-1] if state.past_days else None
@@ -201,6 +210,7 @@ __all__ = [
     "players_of_team",
     "soldier_shield",
     "true_character",
+    "used_on",
     "yesterday",
 ]
 

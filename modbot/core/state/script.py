@@ -44,6 +44,7 @@ class ActionSpec:
     acts_dead: bool = False  # an on-death ability: it works once its player has died
     st: str = ""  # what the Storyteller decides
     chooses_after_first: bool = False  # wakes each night, chooses only on later ones
+    asleep: bool = False  # its step is the Storytellers' own: its player is not woken (the Acrobat)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ActionSpec:

@@ -10,7 +10,7 @@ from datetime import timedelta
 from modbot.core import Phase
 
 from ..conversation import seven
-from ..notices import day_one, for_storytellers, night_sheet, public, says
+from ..notices import day_one, effects, for_storytellers, night_sheet, public, says
 from .test_scenarios import H, game
 
 M = timedelta(minutes=1)
@@ -78,3 +78,49 @@ def test_a_spent_once_per_game_ability_does_not_wake_its_player():
     talk.end_day(talk.state.phase_ends_at - H)
     assert talk.state.cycle == 3 and not woke_tonight(talk.state, "Cameron", ())
     assert woke_tonight(talk.state, "Derek", ())  # the Poisoner, each night
+
+
+# -- effects end with their cause ----------------------------------------------------------
+
+def _sweetheart_dies(told, at):
+    told.st("!kill Gus --yes", at)  # the Sweetheart: the Storytellers choose her drunk
+    told.st("!drunk Alex by Gus\n!drunk Brianna", at + H)
+    assert told.state.grimoire_of("Alex").drunk and told.state.grimoire_of("Brianna").drunk
+    return at + 2 * H
+
+
+def test_seed_002_the_sweethearts_drunk_ends_when_her_character_changes():
+    """Seed 002 (Sweetheart): "drunk for the rest of the game or until the Sweetheart player's
+    character changes": the Pit-Hag makes the dead Sweetheart the Golem; her drunk is sober
+    from that dawn, a drunk the Storytellers marked without a cause stays drunk."""
+    _, night, talk = night_sheet(game(derek="pithag", gus="sweetheart"), night=2,
+                                 day=_sweetheart_dies, choices=(("Derek", "/choose Gus as Golem"),))
+    assert ("Gus", "character", "golem", "by.pit_hag") in effects(night)
+    assert talk.state.grimoire_of("Alex").drunk  # until the change is applied at dawn
+    talk.dawn()
+    assert talk.state.grimoire_of("Gus").character == "golem"
+    assert not talk.state.grimoire_of("Alex").drunk and talk.state.grimoire_of("Brianna").drunk
+    change = talk.state.grimoire_log[-1]
+    assert (change.player, change.field, change.after) == ("Alex", "drunk", False)
+    assert says(change.why, "by.character_changed", player="Gus", character="Sweetheart")
+
+
+def test_an_effect_ends_when_the_storytellers_change_its_causes_character():
+    """The same rule by the Storytellers' `!character`; the mark's cause must be a player."""
+    talk, day = day_one(game(gus="sweetheart"))
+    _sweetheart_dies(talk, day)
+    talk.st("!character Gus golem", day + 3 * H)
+    assert not talk.state.grimoire_of("Alex").drunk and talk.state.grimoire_of("Brianna").drunk
+    talk.st("!drunk Alex by Nobody", day + 4 * H)
+    [(_line, refused)] = talk.command.failed
+    assert says(refused, "command.unknown_player", text="Nobody") and not talk.state.grimoire_of("Alex").drunk
+
+
+def test_seed_000_the_widows_poison_ends_when_the_widow_is_no_longer_the_widow():
+    """Seed 000 (Widow): "poisoned until the Widow dies"; its cause is the Widow's ability,
+    so it ends too when the Widow's character changes (here by the Storytellers)."""
+    _, _, talk = night_sheet(game(derek="widow"), choices=(("Derek", "/choose Alex"),))
+    talk.dawn()
+    assert talk.state.grimoire_of("Alex").poisoned
+    talk.st("!character Derek poisoner", talk.state.phase_ends_at - 10 * H)
+    assert not talk.state.grimoire_of("Alex").poisoned

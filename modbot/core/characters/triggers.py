@@ -34,12 +34,12 @@ from ..state.grimoire import (
     true_character,
 )
 from ..state.model import EXECUTION, GameState, iso
-from ..state.night_model import Effect
 from ..state.private_events import EffectApplied
 from ..state.script import Character
 from ..state.slots import Slot
+from ..state.staff_events import GrimoireChanged
 from ..wording import Say, say
-from . import boomdandy, madness
+from . import boomdandy, lasting, madness
 from .effects import lleech_host, lleech_survives
 from .wins import WinDetected, good_loses, twin_of
 
@@ -65,31 +65,6 @@ def after(state: GameState, event: Event) -> tuple[Event, ...]:
     if isinstance(event, Nominated) and event.kind != EXECUTION:
         return ()
     return tuple(e for trigger in _ON.get(type(event), ()) for e in trigger(state, event))
-
-
-# Lasting effects that end when the character causing them dies: (field, cause, the end's code).
-# The almanac says so of the Widow ("poisoned until the Widow dies"); of the Philosopher's
-# drunk and the Vigormortis' poison the seeds say nothing, and modbot ends them with their
-# cause too, as the Vigormortis' Minions keep their ability only while it lives (a choice,
-# docs/st-night.md).
-ENDS_WITH_DEATH = {
-    "widow": ("poisoned", "by.widow", "by.widow_died"),
-    "philosopher": ("drunk", "by.philosophers_choice", "by.philosopher_died"),
-    "vigormortis": ("poisoned", "by.vigormortis", "by.vigormortis_died"),
-}
-
-
-def _widow_died(state: GameState, event: PlayerDied) -> tuple[Event, ...]:
-    """Whoever a dead character's lasting effect still holds is freed from the moment it dies,
-    by day too (`ENDS_WITH_DEATH`)."""
-    ends = ENDS_WITH_DEATH.get(character_id(state, event.player) or "")
-    if ends is None:
-        return ()
-    field, cause, ended = ends
-    held = {e.player for night in state.past_nights for e in night.effects
-            if e.field == field and e.value is True and e.why.code == cause}
-    return tuple(EffectApplied(Effect(p, field, False, say(ended)), event.at)
-                 for p in sorted(held) if getattr(state.grimoire_of(p), field))
 
 
 def _golem(state: GameState, event: Nominated) -> tuple[Event, ...]:
@@ -359,7 +334,9 @@ CHARACTERS: tuple[CharacterRules, ...] = tuple(  # asked in this order, an event
         ("witch", Nominated, _witch_curse), ("golem", Nominated, _golem),
         ("scarletwoman", PlayerDied, _scarlet_woman), ("sweetheart", PlayerDied, _sweetheart),
         ("cannibal", PlayerDied, _cannibal), ("lleech", PlayerDied, _lleech),
-        ("widow", PlayerDied, _widow_died), ("pixie", PlayerDied, madness.pixie_may_gain),
+        ("widow", PlayerDied, lasting.ended_by_death), ("pixie", PlayerDied, madness.pixie_may_gain),
+        ("sweetheart", EffectApplied, lasting.ended_by_change),
+        ("sweetheart", GrimoireChanged, lasting.ended_by_change),
         ("fearmonger", Executed, _fearmonger), ("doppelganger", Executed, _doppelganger),
         ("boomdandy", Executed, _boomdandy), ("psychopath", Executed, _psychopath),
     ))

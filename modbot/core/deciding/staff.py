@@ -18,6 +18,7 @@ from datetime import timedelta
 from ..feature import Feature
 from ..state.actions import Context
 from ..state.events import Event, Exiled, Nominated, PlayerDied, VoteCast, VoteLocked
+from ..state.grimoire import true_character
 from ..state.model import EXECUTION, GameState, Nomination, Phase
 from ..state.observing import is_observer
 from ..state.rejection import Rejection
@@ -47,6 +48,7 @@ from ..state.staff_actions import (
     StWin,
 )
 from ..state.staff_events import (
+    BY_ABILITY,
     AliasAdded,
     ClockPaused,
     ClockResumed,
@@ -201,7 +203,14 @@ def grimoire_rule(state: GameState, action: StGrimoire, ctx: Context) -> Sequenc
     if action.field == "heal":
         return (GrimoireChanged(action.player, "poisoned", False, ctx.at),
                 GrimoireChanged(action.player, "drunk", False, ctx.at))
-    return (GrimoireChanged(action.player, action.field, action.value, ctx.at),)
+    if action.by is None:
+        return (GrimoireChanged(action.player, action.field, action.value, ctx.at),)
+    if not state.is_seated(action.by):
+        return reject(ctx, "unknown_player", text=action.by)
+    cause = true_character(state, action.by)
+    why = say(BY_ABILITY, player=action.by, character=cause.name if cause else "?",
+              character_id=cause.id if cause else None)
+    return (GrimoireChanged(action.player, action.field, action.value, ctx.at, why),)
 
 
 def _win(state: GameState, action: StWin, ctx: Context) -> Sequence[Event] | Rejection:

@@ -194,9 +194,12 @@ def _grimoire_field(field: str, value_name: str | None = None,
     def build(words: list[str], roster: Roster) -> StGrimoire:
         name, rest = _name(words, roster)
         if value_name is None:
+            by = None
+            if rest and rest[0].lower() == "by" and len(rest) > 1:  # `!drunk X by Y`: Y's ability
+                by, rest = _name(rest[1:], roster)
             if rest:
                 raise Refused("unexpected", text=" ".join(rest))
-            return StGrimoire(name, field, True)
+            return StGrimoire(name, field, True, by)
         if not rest:
             raise Refused("value_missing", name=value_name)
         value = " ".join(rest)
@@ -323,9 +326,9 @@ BASE_COMMANDS: tuple[Command, ...] = (
             _grimoire_field("character", "character")),
     Command("alignment", "!alignment PLAYER good|evil", say("help.alignment"), "!alignment Derek evil",
             _grimoire_field("alignment", "alignment", ("good", "evil"))),
-    Command("poison", "!poison PLAYER", say("help.poison"), "!poison Alex",
+    Command("poison", "!poison PLAYER [by CAUSE]", say("help.poison"), "!poison Alex",
             _grimoire_field("poisoned")),
-    Command("drunk", "!drunk PLAYER", say("help.drunk"), "!drunk Alex",
+    Command("drunk", "!drunk PLAYER [by CAUSE]", say("help.drunk"), "!drunk Alex by Gus",
             _grimoire_field("drunk")),
     Command("heal", "!heal PLAYER", say("help.heal"), "!heal Alex", _heal),
     Command("mad", "!mad PLAYER CHARACTER", say("help.mad"), "!mad Brianna mutant", _grimoire_field("mad_as", "character")),

@@ -24,7 +24,12 @@ def logged(before: GameState, after: GameState, event: Any, by_storytellers: boo
         GrimoireChange(player, f.name, getattr(old[player], f.name), getattr(entry, f.name),
                        at if isinstance(at, datetime) else None, after.cycle,
                        after.phase.value == "night", type(event).__name__, by_storytellers,
-                       getattr(getattr(event, "effect", None), "why", None))
+                       _why(event))
         for player, entry in after.grimoire if player in old and old[player] != entry
         for f in fields(entry) if getattr(old[player], f.name) != getattr(entry, f.name))
     return replace(after, grimoire_log=after.grimoire_log + changes) if changes else after
+
+
+def _why(event: Any) -> Any:
+    """An ability's effect names its cause (`why`); a Storyteller's mark may too (`!drunk X by Y`)."""
+    return getattr(getattr(event, "effect", None), "why", None) or getattr(event, "why", None)

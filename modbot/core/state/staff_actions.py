@@ -90,6 +90,7 @@ class StGrimoire:
     player: str
     field: str  # character | alignment | poisoned | drunk | mad_as | reminders | heal
     value: object = None
+    by: str | None = None  # drunk, poisoned: the player whose ability caused it (`by NAME`)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..feature import Feature, unchanged
 from ..state.model import Seat
-from ..wording import say
+from ..wording import Say, say
 from .actions import VoteValue
 from .events import _today
 from .grimoire import BABYSITTER
@@ -61,12 +61,16 @@ class ClockResumed:
     at: datetime
 
 
+BY_ABILITY = "by.ability"  # a Storyteller's mark with its cause (`!drunk X by Y`): Y's ability
+
+
 @dataclass(frozen=True, slots=True)
 class GrimoireChanged:
     player: str
     field: str  # character | alignment | poisoned | drunk | mad_as | reminders
     value: object  # the new value; for reminders, the reminder added
     at: datetime
+    why: Say | None = None  # the ability that caused it (`!drunk X by Y`: by.ability)
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,6 +341,7 @@ FEATURE = Feature("storytellers: events", appliers={
 })
 
 __all__ = [
+    "BY_ABILITY",
     "AliasAdded",
     "AliasLapsed",
     "ClockPaused",

@@ -124,3 +124,18 @@ def test_seed_000_the_widows_poison_ends_when_the_widow_is_no_longer_the_widow()
     assert talk.state.grimoire_of("Alex").poisoned
     talk.st("!character Derek poisoner", talk.state.phase_ends_at - 10 * H)
     assert not talk.state.grimoire_of("Alex").poisoned
+
+
+def test_seed_003_the_pixies_gain_follows_the_player_it_learnt_about():
+    """Seed 003 (Pixie): "If the player the Pixie learns about changes character then dies,
+    the Pixie gains the ability of the Townsfolk the Pixie learnt about": the Pixie learnt
+    Alex the Chef; Alex becomes the Noble and Brianna the Chef. Brianna's death offers nothing,
+    Alex's offers the Chef."""
+    _, night, talk = night_sheet(game())  # Gus the Pixie learns Alex, the Chef
+    assert ("Alex", "reminders", ("learnt by the Pixie",), "by.pixie") in effects(night)
+    talk.dawn()
+    at = talk.state.phase_ends_at - 30 * H
+    talk.st("!character Alex noble\n!character Brianna chef", at)
+    assert not for_storytellers(talk.st("!kill Brianna --yes", at + H), "pixie_may_gain")
+    (gain,) = for_storytellers(talk.st("!kill Alex --yes", at + 2 * H), "pixie_may_gain")
+    assert gain.view == {"pixie": "Gus", "died": "Alex", "name": "Chef"}

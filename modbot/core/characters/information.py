@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from ..feature import CharacterRules, Information
 from ..state.grimoire import (
+    PIXIE_LEARNT,
     alignment_of,
     character_names,
     dealt_character,
@@ -105,10 +106,13 @@ def _pixie(state: GameState, player: str, _choice: NightChoice | None, _deaths: 
     townsfolk = [p for p in players_of_team(state, "townsfolk", False) if p != player]
     if not townsfolk:
         return Info(note=say("info.pixie_none"), needs_result=True)
-    shown = dealt_character(state, townsfolk[0])
-    return Info(note=say("info.pixie", character=shown.name, player=townsfolk[0]),
+    learnt = townsfolk[0]
+    shown = dealt_character(state, learnt)
+    marked = Effect(learnt, "reminders", (*state.grimoire_of(learnt).reminders, PIXIE_LEARNT),
+                    say("by.pixie"))  # seed 003: the gain follows this player, not the character
+    return Info(note=say("info.pixie", character=shown.name, player=learnt),
                 needs_result=True, result=say("result.pixie", character=shown.name),
-                effects=(Effect(player, "mad_as", shown.id, say("by.pixie")),))
+                effects=(Effect(player, "mad_as", shown.id, say("by.pixie")), marked))
 
 
 def _oracle(state: GameState, _player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:

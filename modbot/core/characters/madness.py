@@ -2,13 +2,14 @@
 
 Madness is recorded in the grimoire's `mad_as`: the Cerenovus' victim is mad about being the
 chosen character "tomorrow" (an effect from dawn to the next dusk), the Pixie about being the
-in-play Townsfolk it was shown (for the whole game); `!mad` records any other. The Mutant is
+in-play Townsfolk it was shown (for the whole game; the player shown carries the reminder
+"learnt by the Pixie", whom the gain follows); `!mad` records any other. The Mutant is
 mad about not being an Outsider by its character alone.
 
 Nothing happens by itself: whether a player broke madness is the Storytellers' judgement. The
 bot reminds them: at each dawn (`noted`) a `MadnessNoted` lists who must be mad about what
 today, with what may follow (`!execute`); when the character a Pixie is mad about dies
-(`pixie_may_gain`) a `PixieMayGain` tells them the Pixie gains that ability if it was mad
+(`pixie_may_gain`), or the player it learnt about does, a `PixieMayGain` tells them the Pixie gains that ability if it was mad
 (`!ability PIXIE CHARACTER`).
 """
 
@@ -20,7 +21,7 @@ from datetime import datetime
 
 from ..feature import Feature, Notice, to_storytellers, unchanged
 from ..state.events import Event, PlayerDied
-from ..state.grimoire import character_names, is_malfunctioning, true_character
+from ..state.grimoire import PIXIE_LEARNT, character_names, is_malfunctioning, true_character
 from ..state.model import GameState, iso
 from ..state.night_model import NightState
 from ..wording import Say, say
@@ -65,13 +66,21 @@ def noted(state: GameState, night: NightState, deaths: tuple[str, ...], at: date
 
 
 def pixie_may_gain(state: GameState, event: PlayerDied) -> tuple[Event, ...]:
+    """Seed 003: "If the player the Pixie learns about changes character then dies, the Pixie
+    gains the ability of the Townsfolk the Pixie learnt about": the player it learnt about
+    carries the mark `PIXIE_LEARNT`, and their death offers the Townsfolk learnt (`mad_as`),
+    whatever they are by then. Without a mark (a madness set by `!mad`), the death of a player
+    who is that character does."""
+    marked = [s.name for s in state.seats if PIXIE_LEARNT in state.grimoire_of(s.name).reminders]
     died = true_character(state, event.player)
-    if died is None:
+    if (marked and event.player not in marked) or (not marked and died is None):
         return ()
-    return tuple(PixieMayGain(s.name, died.id, event.player, event.at) for s in state.seats
+    return tuple(PixieMayGain(s.name, str(entry.mad_as), event.player, event.at)
+                 for s in state.seats
                  if s.alive and _is(state, s.name, "pixie")
-                 and state.grimoire_of(s.name).mad_as == died.id
-                 and state.grimoire_of(s.name).ability_of is None)
+                 and (entry := state.grimoire_of(s.name)).mad_as is not None
+                 and entry.ability_of is None
+                 and (marked or (died is not None and entry.mad_as == died.id)))
 
 
 def _is(state: GameState, player: str, character_id: str) -> bool:

@@ -63,6 +63,7 @@ def _impaired(state: GameState, player: str) -> bool:
 
 PUZZLED = "puzzled"  # the reminder on the Puzzlemaster's drunk (`!reminder PLAYER puzzled`)
 KEEPS_ABILITY = "keeps its ability"  # a Minion the Vigormortis killed (`!reminder` to set it)
+PIXIE_LEARNT = "learnt by the Pixie"  # the player whose Townsfolk the Pixie was shown
 
 
 def keeps_ability(state: GameState, player: str) -> bool:
@@ -193,6 +194,7 @@ def character_names(state: GameState) -> dict[str, str]:
 __all__ = [
     "BABYSITTER",
     "KEEPS_ABILITY",
+    "PIXIE_LEARNT",
     "PUZZLED",
     "alignment_of",
     "babysitter",

@@ -11,6 +11,7 @@ from modbot.core import Phase
 
 from ..conversation import seven
 from ..notices import day_one, effects, for_storytellers, night_sheet, public, says
+from .test_rulings_oops import TWO_TEAMS, teams_game
 from .test_scenarios import H, game
 
 M = timedelta(minutes=1)
@@ -139,3 +140,31 @@ def test_seed_003_the_pixies_gain_follows_the_player_it_learnt_about():
     assert not for_storytellers(talk.st("!kill Brianna --yes", at + H), "pixie_may_gain")
     (gain,) = for_storytellers(talk.st("!kill Alex --yes", at + 2 * H), "pixie_may_gain")
     assert gain.view == {"pixie": "Gus", "died": "Alex", "name": "Chef"}
+
+
+# -- kills resolve at their step -------------------------------------------------------------
+
+MOONCHILD_GAME = ({**TWO_TEAMS[0], "Alex": "moonchild"}, TWO_TEAMS[1])  # Brianna: the Acrobat
+
+
+def _moonchild_chooses(told, at):
+    told.st("!execute Alex --yes", at)  # the Moonchild dies: she chooses Brianna, good
+    told.thread("Alex", "/choose Brianna", at + H)
+    return at + 2 * H
+
+
+def test_seed_002_the_moonchilds_kill_resolves_at_her_step_as_she_is_then():
+    """Seed 002 (Moonchild): "On Night 2, if the Moonchild is sober and healthy, Goon dies",
+    the Moonchild last in the night order: the Poisoner, earlier tonight, poisons her, and
+    Brianna lives; the row is at her step and says why. Unpoisoned, Brianna dies."""
+    setup = teams_game(*MOONCHILD_GAME)
+    entries, night, _ = night_sheet(setup, night=2, day=_moonchild_chooses,
+                                    choices=(("Derek", "/choose Alex"),))
+    assert "Brianna" not in night.deaths
+    steps = [e.step for e in night.sheet]
+    assert steps.index("moonchild") > steps.index("poisoner")
+    row = next(e for e in night.sheet if e.step == "moonchild")
+    assert says(row.suggestion, "sheet.moonchild_malfunctioning", player="Brianna", moonchild="Alex")
+    _, night, _ = night_sheet(setup, night=2, day=_moonchild_chooses,
+                              choices=(("Derek", "/choose Cameron"),))
+    assert "Brianna" in night.deaths

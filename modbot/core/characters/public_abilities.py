@@ -170,11 +170,12 @@ def juggler_correct(state: GameState, player: str) -> int | None:
     return sum(1 for u in guesses if (c := true_character(state, u.target)) and c.id == u.character)
 
 
-def moonchild_deaths(state: GameState) -> tuple[str, ...]:
-    """Tonight's Moonchild deaths: good players chosen since the last night began."""
-    return tuple(u.target for u in ledger(state).uses if u.ability == "moonchild"
+def moonchild_choices(state: GameState) -> tuple[tuple[str, str], ...]:
+    """Tonight's Moonchild kills to judge: (the Moonchild, the good player it chose since the
+    last night began). Whether the Moonchild works is judged at its step (night/sheet.py)."""
+    return tuple((u.player, u.target) for u in ledger(state).uses if u.ability == "moonchild"
                  and u.day in (state.cycle - 1, state.cycle)
-                 and _works(state, u.player, "moonchild")
+                 and (c := true_character(state, u.player)) is not None and c.id == "moonchild"
                  and state.seat(u.target).alive and u.character == "good")
 
 
@@ -239,5 +240,5 @@ FEATURE = Feature(
     slots=(PUBLIC,),
 )
 
-__all__ = ["CHARACTERS", "PublicAbilityUsed", "PublicLedger", "juggler_correct", "moonchild_deaths",
+__all__ = ["CHARACTERS", "PublicAbilityUsed", "PublicLedger", "juggler_correct", "moonchild_choices",
            "secret_word_said", "turned_by_word"]

@@ -21,7 +21,7 @@ from typing import Any
 from ..characters import fabled
 from ..characters.effects import lleeches_hosted_by, protected_by
 from ..characters.others_choose import lil_monsta_step, word_turns
-from ..characters.public_abilities import moonchild_deaths, turned_by_word
+from ..characters.public_abilities import moonchild_choices, turned_by_word
 from ..characters.records import compute
 from ..characters.triggers import scarlet_woman_heir
 from ..state.grimoire import (
@@ -55,9 +55,6 @@ def build_sheet(state: GameState) -> SheetResult:
                                       and character_id(state, e.player) != ASSASSIN]),
                  night, order, effects=list(goon))
     run.entries = fabled.sheet_entries(state)
-    run.entries += [SheetEntry(MOONCHILD, victim, say("label.moonchild"), None, (),
-                               say("sheet.moonchild", player=victim))
-                    for victim in moonchild_deaths(state)]
     spoken = turned_by_word(state)  # said the Mezepheles' word: turned at its step tonight,
     if MEZEPHELES not in order:  # as it stands then (poisoned by an earlier step: nothing)
         _word_turns(run, spoken)
@@ -67,12 +64,36 @@ def build_sheet(state: GameState) -> SheetResult:
     for index, step in enumerate(order):
         if step == MEZEPHELES:
             _word_turns(run, spoken)
+        if step == MOONCHILD:
+            judged = _moonchild_kills(run)
+            waiting[index] = [p for p in waiting[index] if p not in judged]
         run.step_at(index, step, waiting[index], waiting)
     for player in [p for p, at in actors.items() if at is None]:
         run.outside_order(player)
-    for victim in moonchild_deaths(state):  # chosen by a dead Moonchild yesterday
-        run.dies(victim, None)
+    if MOONCHILD not in order:
+        _moonchild_kills(run)
     return run.result()
+
+
+def _moonchild_kills(run: _Night) -> set[str]:
+    """Seed 002: "On Night 2, if the Moonchild is sober and healthy, Goon dies", the Moonchild
+    last in the night order: each kill a dead Moonchild chose resolves at its step (at the
+    night's end on a script without one), with the malfunction in force then. The Moonchilds
+    whose choice it judged."""
+    judged = set()
+    for moonchild, victim in moonchild_choices(run.seen):
+        judged.add(moonchild)
+        if is_malfunctioning(run.seen, moonchild):
+            suggestion = say("sheet.moonchild_malfunctioning", player=victim, moonchild=moonchild,
+                             term=run.seen.setup.private_script.terms.malfunction)
+        else:
+            shield = run.dies(victim, moonchild)
+            suggestion = say("sheet.moonchild", player=victim) if shield is None else \
+                say("sheet.protected", what=say("sheet.moonchild", player=victim), player=victim,
+                    by=shield)
+        run.entries.append(SheetEntry(MOONCHILD, victim, say("label.moonchild"), None, (),
+                                      suggestion))
+    return judged
 
 
 # The Demons' poisons, as their effects name their cause (characters/effects.py)

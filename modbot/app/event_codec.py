@@ -88,6 +88,8 @@ def _value(value: Any, hint: Any) -> Any:
         kinds = [a for a in inner if dataclasses.is_dataclass(a)]
         return _value(value, kinds[0]) if isinstance(value, dict) and len(kinds) == 1 \
             else _loose(value)
+    if hint is Say and isinstance(value, str):  # an older event kept the words themselves
+        return Say("free", (("text", value),))
     if hint is datetime:
         return datetime.fromisoformat(value) if isinstance(value, str) else value
     if hint is timedelta:

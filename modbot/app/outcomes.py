@@ -6,12 +6,13 @@ replaces every value the event's class declares as words (a `Say`, wherever it s
 field, a tuple's member, a field of a nested value) by one marker, so that two versions of an
 event compare equal when they agree on everything but wording. The audit compares outcomes:
 rewording a message, or an upgrade that moved sentences into the catalogue, never changes its
-verdict.
+verdict; nor does a field added since with a default (a field at its default compares as absent).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import types
 import typing
 from functools import cache
@@ -49,8 +50,10 @@ def _strip(value: Any, hint: Any) -> Any:
     if _is_words(hint):  # no words at all (None, or "" as older events wrote it) stay none
         return WORDS if value != "" else None
     if dataclasses.is_dataclass(hint) and isinstance(value, dict):
-        hints = type_hints(typing.cast(type, hint))
-        return {k: _strip(v, hints.get(k, Any)) for k, v in value.items()}
+        hints, defaults = type_hints(typing.cast(type, hint)), _defaults(typing.cast(type, hint))
+        stripped = {k: _strip(v, hints.get(k, Any)) for k, v in value.items()}
+        return {k: v for k, v in stripped.items()
+                if k not in defaults or v != _strip(defaults[k], hints.get(k, Any))}
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
         inner = [a for a in args if a is not type(None)]
@@ -61,6 +64,20 @@ def _strip(value: Any, hint: Any) -> Any:
         if args and len(args) == len(value):
             return [_strip(v, a) for v, a in zip(value, args, strict=False)]
     return value
+
+
+@cache
+def _defaults(cls: type) -> dict[str, Any]:
+    """A dataclass's fields that have a default, with it as the store writes it (JSON): a
+    field at its default compares as absent, so a field added with a default (an older event
+    never had it) changes no verdict."""
+    out = {}
+    for f in dataclasses.fields(cls):
+        if f.default is not dataclasses.MISSING:
+            out[f.name] = json.loads(json.dumps(f.default, default=str))
+        elif f.default_factory is not dataclasses.MISSING:
+            out[f.name] = json.loads(json.dumps(f.default_factory(), default=str))
+    return out
 
 
 def _is_words(hint: Any) -> bool:

@@ -158,8 +158,8 @@ def test_seed_002_the_moonchilds_kill_resolves_at_her_step_as_she_is_then():
     the Moonchild last in the night order: the Poisoner, earlier tonight, poisons her, and
     Brianna lives; the row is at her step and says why. Unpoisoned, Brianna dies."""
     setup = teams_game(*MOONCHILD_GAME)
-    entries, night, _ = night_sheet(setup, night=2, day=_moonchild_chooses,
-                                    choices=(("Derek", "/choose Alex"),))
+    _, night, _ = night_sheet(setup, night=2, day=_moonchild_chooses,
+                              choices=(("Derek", "/choose Alex"),))
     assert "Brianna" not in night.deaths
     steps = [e.step for e in night.sheet]
     assert steps.index("moonchild") > steps.index("poisoner")
@@ -168,3 +168,116 @@ def test_seed_002_the_moonchilds_kill_resolves_at_her_step_as_she_is_then():
     _, night, _ = night_sheet(setup, night=2, day=_moonchild_chooses,
                               choices=(("Derek", "/choose Cameron"),))
     assert "Brianna" in night.deaths
+
+
+# -- a character gained tonight ----------------------------------------------------------
+
+GAINED = ("empath", "chef", "pithag", "imp", "poisoner", "soldier", "librarian")
+
+
+def _pit_hag(text: str, *, also=()) -> tuple[dict, object]:
+    _, night, _ = night_sheet(seven(*GAINED), night=2,
+                              choices=(("Cameron", text), *also))
+    return {e.step: e for e in night.sheet if e.player == "Alex"}, night
+
+
+def test_seed_001_a_character_gained_tonight_learns_at_its_step_if_still_to_come():
+    """Seed 001: "All actions are processed in a specific order each night": the Pit-Hag
+    (before the Oracle) makes Alex the Oracle; Alex learns as the Oracle at its step, the
+    answer delivered at dawn like everyone's. Not as the Empath, whose step comes later."""
+    rows, night = _pit_hag("/choose Alex as Oracle")
+    assert set(rows) == {"oracle"}
+    assert night.result_of("Alex") is not None and says(night.result_of("Alex"), "result.oracle")
+
+
+def test_seed_001_a_character_gained_after_its_step_does_not_act_tonight():
+    """The Monk's step is before the Pit-Hag's: made the Monk, Alex does not act tonight (even
+    with a choice sent for it), and the row says why."""
+    rows, _ = _pit_hag("/choose Alex as Monk", also=(("Alex", "/choose Brianna if Monk"),))
+    assert set(rows) == {"monk"}
+    assert says(rows["monk"].suggestion, "sheet.gained_after_step", character="Monk")
+
+
+def test_seed_001_a_chooser_gained_tonight_acts_only_on_a_contingency_choice():
+    """Seed 001's Djinn: a Dreamer the Pit-Hag creates who "has not submitted a contingency
+    action in the case that they become the Dreamer, they do not wake tonight"; with one sent
+    (`/choose Derek if Dreamer`), the Dreamer acts on it."""
+    rows, _ = _pit_hag("/choose Alex as Dreamer")
+    assert says(rows["dreamer"].suggestion, "sheet.gained_no_contingency", character="Dreamer")
+    rows, _ = _pit_hag("/choose Alex as Dreamer", also=(("Alex", "/choose Derek if I become the Dreamer"),))
+    assert says(rows["dreamer"].suggestion, "info.dreamer", player="Derek", character="Imp")
+
+
+def test_nobody_acts_twice_in_one_night():
+    """Ellen the Poisoner acted at her step; the Pit-Hag then makes her the Oracle: she does
+    not act again, and the row says why."""
+    _, night, _ = night_sheet(seven(*GAINED), night=2,
+                              choices=(("Ellen", "/choose Brianna"),
+                                       ("Cameron", "/choose Ellen as Oracle")))
+    (row,) = [e for e in night.sheet if e.player == "Ellen" and e.step == "oracle"]
+    assert says(row.suggestion, "sheet.gained_acted_already", character="Oracle")
+    assert night.result_of("Ellen") is None
+
+
+def _rows(night, player: str) -> dict:
+    return {e.step: e for e in night.sheet if e.player == player}
+
+
+def test_each_way_of_gaining_a_character_tonight_follows_the_one_rule():
+    """The Barber's haircut (the Demon swaps Brianna the Empath and Cameron the Soldier at the
+    Barber's step): Cameron acts as the Empath at its later step, Brianna not at all. The Snake
+    Charmer who swaps with the Imp acted already (no second step as the Imp); the old Imp,
+    now the Snake Charmer, gained it after its step. The Philosopher who chooses the Oracle
+    acts as it at its step (its own ability's gain)."""
+    barber = seven("barber", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    _, night, _ = night_sheet(barber, night=2, choices=(("Ellen", "/choose Alex"),
+                                                        ("Ellen", "/swap Brianna Cameron")))
+    assert ("Cameron", "character", "empath", "by.barber") in effects(night)
+    assert says(_rows(night, "Cameron")["empath"].suggestion, "result.empath")
+    assert _rows(night, "Brianna") == {}
+
+    charmer = seven("snakecharmer", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    _, night, _ = night_sheet(charmer, night=2, choices=(("Alex", "/choose Ellen"),
+                                                         ("Ellen", "/choose Brianna")))
+    assert says(_rows(night, "Alex")["imp"].suggestion, "sheet.gained_acted_already",
+                character="Imp")
+    assert says(_rows(night, "Ellen")["snakecharmer"].suggestion, "sheet.gained_after_step",
+                character="Snake Charmer")
+    assert night.deaths == ()  # neither the old Imp nor the new one kills tonight
+
+    philosopher = seven("philosopher", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
+    _, night, _ = night_sheet(philosopher, night=2, choices=(("Alex", "/choose Oracle"),))
+    assert set(_rows(night, "Alex")) == {"philosopher", "oracle"}
+    assert says(night.result_of("Alex"), "result.oracle")
+
+
+def test_a_contingency_choice_is_read_checked_and_kept_beside_the_own_choice():
+    """`/choose X if CHARACTER` (or `if I become the CHARACTER`): read against the script,
+    checked against that character's choice as any choice is (public facts only), answered,
+    and kept beside the player's own choice; the latest for a character counts."""
+    from modbot.core.reading.night_forms import parse_private
+    from modbot.core.state.night_actions import Choose
+
+    setup = seven(*GAINED)
+    roster, script = setup.roster, setup.script
+    assert parse_private("/choose Derek if I become the Dreamer.", roster, script).actions == (
+        Choose(("Derek",), None, "dreamer"),)
+    assert parse_private("/choose Alex as Oracle if Cerenovus", roster, script).actions == (
+        Choose(("Alex",), "oracle", "cerenovus"),)
+    [refused] = parse_private("/choose Derek if Wizard", roster, script).errors
+    assert (refused.code, refused.params) == ("unknown_character", {"text": "Wizard"})
+
+    talk, day = day_one(setup)
+    talk.end_day(day + H)  # night 2 begins
+    at = day + 2 * H
+    talk.pm("Alex", "/choose Brianna if Empath", at)
+    assert [r.code for r in talk.rejected] == ["no_choice_tonight"]
+    talk.pm("Alex", "/choose Brianna Cameron if Dreamer", at)
+    assert [r.code for r in talk.rejected] == ["choice_count"]
+    said = talk.pm("Alex", "/choose Derek if Dreamer", at)
+    (ack,) = [n for n in said if n.template == "night_choice"]
+    assert ack.view["contingent"] == "Dreamer"
+    talk.pm("Alex", "/choose Ellen if Dreamer", at)
+    night = talk.state.night
+    assert [c.players for c in night.contingencies] == [("Ellen",)]
+    assert night.choice_of("Alex") is None and night.contingency_of("Alex", "dreamer") is not None

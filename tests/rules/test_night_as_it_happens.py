@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 
+from modbot.core.wording import say
 from modbot.files.scripts import load_script
 
 from ..conversation import ALL, botf_setup
@@ -220,10 +221,13 @@ def test_every_protection_covers_the_causes_it_names(choices, victim, dies):
 
 def test_a_player_whose_character_changed_earlier_tonight_does_not_act_as_the_old_one():
     """Rule: the Pit-Hag turns the Empath into another character at its step; at the Empath's
-    later step, that player does not act (neither as the Empath, nor as the new character)."""
+    later step, that player does not act as the Empath. Since issue 40 they act as the new
+    character at its step, that step being still to come (seed 001: "All actions are
+    processed in a specific order each night"): the Sage, not killed, learns nothing."""
     characters = {"Alex": "empath", "Brianna": "chef", "Cameron": "pithag",
                   "Derek": "imp", "Ellen": "oracle", "Fatima": "librarian", "Gus": "towncrier"}
     _entries, night, _ = night_sheet(botf_setup(characters, script=ALL), night=2,
                                     choices=(("Cameron", "/choose Alex as Sage"),))
     assert ("Alex", "character", "sage") in [(e.player, e.field, e.value) for e in night.effects]
-    assert not [e for e in night.sheet if e.player == "Alex"]
+    (row,) = [e for e in night.sheet if e.player == "Alex"]
+    assert (row.step, row.suggestion) == ("sage", say("info.sage_none"))

@@ -90,3 +90,42 @@ def test_starting_on_an_old_database_owes_the_forum_nothing(tmp_path):
     finally:
         store.close()
         rehearsal.stop()
+
+
+def test_a_game_played_before_issue_40s_rules_is_held_with_what_they_change(monkeypatch):
+    """A rules change refolds running games: a game whose history the night's new rule reads
+    otherwise (issue 40: a character gained tonight acts at its later step) is held as its
+    stored events describe it, with the difference the Storytellers are shown. Played first
+    with the old rule (a
+    gained character's step dropped), then read with the new one: the Pit-Hag made Alex the
+    Oracle on night 2, and the new reading gives Alex the Oracle's answer."""
+    from types import SimpleNamespace
+
+    from modbot.app.upgrade import compare
+    from modbot.core.night import sheet
+
+    from ..conversation import Conversation, night_sheet, seven
+
+    setup = seven("empath", "chef", "pithag", "imp", "monk", "soldier", "librarian")
+
+    def recorded(old: bool):
+        with monkeypatch.context() as patch:
+            if old:
+                patch.setattr(sheet._Night, "_gains", lambda self, player, own: None)
+            steps: list = []
+            patch.setattr(Conversation, "_said", lambda self, step: steps.append(step) or [])
+            _, _, talk = night_sheet(setup, night=2,
+                                     choices=(("Cameron", "/choose Alex as Oracle"),))
+            return {i: [(name, json.loads(json.dumps(data, default=str))) for name, data in step.events]
+                    for i, step in enumerate(steps)}, talk.state  # as the store keeps them
+
+    stored, before = recorded(old=True)
+    derived, after = recorded(old=False)
+    rows = [SimpleNamespace(id=i, kind="pm", post_number=i, author="?", at="?") for i in stored]
+    held = compare(setup, rows, derived, stored, after)
+    assert held is not None and held.held is not None
+    assert held.held.night.sheet == before.night.sheet  # held: the history as it was stored
+    assert not [e for e in held.held.night.sheet if e.player == "Alex"]
+    assert [e.step for e in after.night.sheet if e.player == "Alex"] == ["oracle"]
+    [(_, locked)] = [(i, d) for i, d in enumerate(held.differences) if "before" in d]
+    assert locked["before"] != locked["after"]  # the night's lock: its sheet reads otherwise

@@ -58,8 +58,26 @@ def test_the_fearmongers_choice_is_announced_without_a_name():
 def test_the_sweethearts_note_tells_the_storytellers_what_to_do():
     talk, day = day_one(game("sweetheart"))
     said = talk.st("!execute Alex --yes", day + H)
-    assert any("The Sweetheart (Alex) died" in s.raw and "!drunk" in s.raw for s in said
-               if s.thread == "pm:storytellers")
+    assert any("The Sweetheart (Alex) died" in s.raw and "!drunk PLAYER by Alex" in s.raw
+               for s in said if s.thread == "pm:storytellers")
+
+
+def test_a_contingency_and_a_gained_characters_rows_in_words():
+    """Issue 40: the role PM says how to choose for a character one might become, the answer
+    says what was recorded, and the night sheet says why a gained character did not act."""
+    setup = seven("empath", "chef", "pithag", "imp", "poisoner", "soldier", "librarian")
+    talk = Conversation(setup)
+    said = talk.tick(START)
+    assert any("`/choose NAME if CHARACTER`" in raw for raw in to(said, "pm:alex"))
+    said = talk.pm("Alex", "/choose Derek if I become the Dreamer", START + H)
+    assert "recorded: if you become the Dreamer tonight before its turn in the night order, " \
+        "you choose Derek." in to(said, "pm:alex")[0]
+    entries, _, _ = night_sheet(setup, night=2, choices=(("Cameron", "/choose Alex as Dreamer"),))
+    assert "became the Dreamer tonight, with no choice sent for it" in entries["Alex"].suggestion
+    (help_all,) = to(talk.st("!help", START + 2 * H), "pmtopic")  # the PM it was sent in
+    assert "`/choose NAME if CHARACTER` (a contingency" in help_all
+    (help_one,) = to(talk.st("!help vote", START + 2 * H), "pmtopic")
+    assert "contingency" not in help_one
 
 
 def test_the_fiddlers_vote_in_words():

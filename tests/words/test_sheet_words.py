@@ -61,7 +61,9 @@ def test_each_role_pm_shows_only_the_commands_its_character_uses():
                   "Derek": "witch", "Ellen": "artist", "Fatima": "imp", "Gus": "towncrier"}
     said = Conversation(botf_setup(characters, script=ALL)).tick(START)
     role = {p: to(said, f"pm:{p.lower()}")[0] for p in characters}
-    assert "/choose" not in role["Alex"] and "makes no choice at night" in role["Alex"]
+    own = {p: text.split("If your character might change")[0] for p, text in role.items()}
+    assert "/choose" not in own["Alex"] and "makes no choice at night" in role["Alex"]
     assert "`/choose NAME`" in role["Brianna"] and "as CHARACTER" not in role["Brianna"]
     assert "`/choose NAME as CHARACTER` (for example `/choose Alex as Oracle`)" in role["Cameron"]
-    assert "`/whisper Storyteller`" in role["Ellen"] and "/choose" not in role["Ellen"]
+    assert "`/whisper Storyteller`" in role["Ellen"] and "/choose" not in own["Ellen"]
+    assert "`/choose NAME if CHARACTER`" in role["Alex"]  # the script has a Pit-Hag

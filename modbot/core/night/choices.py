@@ -1,7 +1,9 @@
 """Theory of operation: night choices sent by private message, checked against the spec.
 
 A player's PM to the bot is read by the night grammar (reading/night_forms.py) into
-`/choose`, `/pass`, `/action` and the choices made for another's ability (`/swap`,
+`/choose` (or a contingency, `/choose X if CHARACTER`: the choice should the player gain
+that character tonight, checked against it), `/pass`, `/action` and the choices made for
+another's ability (`/swap`,
 `/babysit`, `/fiddle`: characters/helpers.py decides those).
 
 `decide_choice`, the rule the registry runs for each of these actions (`FEATURE`), checks a
@@ -46,6 +48,8 @@ def decide_choice(state: GameState, action: NightAction, ctx: Context) -> Sequen
     """The NightChoiceMade event for a player's private action, or a Rejection. A character
     that chooses by day (the Bone Collector, the Hostess) sends its choice during the day, for
     the night that follows."""
+    if isinstance(action, Choose) and action.if_becomes is not None:
+        return _refuse_now(state, ctx) or _contingency(state, action, ctx)
     character = acting_character(state, ctx.author)
     if isinstance(action, Help):  # the Demon's /swap, a Minion's /babysit: at night only
         return _refuse_now(state, ctx) or decide_help(state, action, ctx, character,
@@ -81,6 +85,24 @@ def decide_choice(state: GameState, action: NightAction, ctx: Context) -> Sequen
         return problem
     choice = NightChoice(**base, players=action.players, chosen_character=action.character)
     return (NightChoiceMade(night, choice, ctx.at),)
+
+
+def _contingency(state: GameState, action: Choose, ctx: Context) -> Sequence[Event] | Rejection:
+    """A choice for a character the player may gain tonight (seed 001's Djinn: a Dreamer the
+    Pit-Hag creates without one "do[es] not wake tonight"), checked against that character
+    as any choice is, on public facts only: it never says whether the player will gain it."""
+    script = state.setup.script
+    character = script.get(action.if_becomes) if script and action.if_becomes else None
+    if character is None:
+        return reject(ctx, "no_character")
+    if not character.spec.chooses_on(state.cycle):
+        return reject(ctx, "no_choice_tonight", character=character.name)
+    problem = _check_targets(state, Choose(action.players, action.character), character, ctx)
+    if problem is not None:
+        return problem
+    choice = NightChoice(ctx.author, character.id, action.players, action.character,
+                         post_number=ctx.post_number, at=ctx.at, contingent=True)
+    return (NightChoiceMade(state.cycle, choice, ctx.at),)
 
 
 def _day_request(state: GameState, action: FreeAction, character: Character,

@@ -25,12 +25,16 @@ from ..feature import Feature, Notice, to_player, to_storytellers, to_thread
 from ..setup.composition import dealt_text
 from ..state.events import Event
 from ..state.grimoire import players_of_team, true_character
-from ..state.ids import BARBER, FIDDLER, MARIONETTE
+from ..state.ids import BARBER, FIDDLER, HUNTSMAN, MARIONETTE, PHILOSOPHER, PIT_HAG, SNAKE_CHARMER
 from ..state.model import GameState, iso
 from ..state.private_events import CharactersDealt, DealWaiting, EffectApplied
 from ..state.script import ActionSpec, Character
 from ..state.staff_events import PlayerSubstituted
 from .commands import SetupAccepted, SetupChecked, SetupProposed
+
+# Characters whose ability gives a player another character, or another ability, during a
+# night, whose step may still be to come: a role PM on their script says how to choose for it
+GIVE_CHARACTERS = (PIT_HAG, BARBER, SNAKE_CHARMER, HUNTSMAN, PHILOSOPHER)
 
 
 def role_view(state: GameState, player: str) -> dict[str, Any]:
@@ -48,7 +52,8 @@ def role_view(state: GameState, player: str) -> dict[str, Any]:
         "evil_term": script.terms.evil, "good_term": script.terms.good, BARBER: False,
         FIDDLER: False,
         "lil_monsta": False, "choose": _choose_form(shown.spec), "wakes": shown.spec.wakes,
-        "changed": False, "substitute_for": None, "choice_stands": False}
+        "changed": False, "substitute_for": None, "choice_stands": False,
+        "contingency": any(script.get(c) is not None for c in GIVE_CHARACTERS)}
     real = true_character(state, player)
     if real is not None and real.is_evil and not entry.thinks:
         view.update(_evil_view(state, player, real))

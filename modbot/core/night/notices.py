@@ -49,10 +49,12 @@ def _choice(state: GameState, event: NightChoiceMade, _batch: Sequence[Event]) -
     names = state.setup.private_script.names
     choice = event.choice
     helps = f":{choice.helps}" if choice.helps else ""
+    helps += f":if-{choice.character}" if choice.contingent else ""
     return (to_player(choice.player, "night_choice",
                       f"choice:{event.night}:{choice.player}{helps}:{iso(event.at)}",
                       night=event.night, choice=choice.describe(names), passed=choice.passed,
                       free=bool(choice.text), helps=choice.helps,
+                      contingent=names.get(choice.character) if choice.contingent else None,
                       lock=lock_at(state) if event.night == state.cycle else None),)
 
 

@@ -36,9 +36,9 @@ from ..state.grimoire import (
 )
 from ..state.ids import ASSASSIN, BONE_COLLECTOR, GOON, LIL_MONSTA, MEZEPHELES, MONK, MOONCHILD
 from ..state.model import GameState, GrimoireEntry
-from ..state.night_model import Effect, NightState, SheetEntry
+from ..state.night_model import Effect, NightChoice, NightState, SheetEntry
 from ..state.private_events import night_of
-from ..state.script import SPECIAL_STEPS
+from ..state.script import SPECIAL_STEPS, Character
 from ..wording import Say, say
 from .rows import ACTS_WHEN_KILLED, lunatic_rows, name_of, row_of, special_row, status_of
 
@@ -58,16 +58,17 @@ def build_sheet(state: GameState) -> SheetResult:
     spoken = turned_by_word(state)  # said the Mezepheles' word: turned at its step tonight,
     if MEZEPHELES not in order:  # as it stands then (poisoned by an earlier step: nothing)
         _word_turns(run, spoken)
-    waiting = {index: [s.name for s in state.seats
-                       if (c := acting_character(state, s.name)) is not None and c.id == step]
-               for index, step in enumerate(order)}
+    run.waiting = {index: [s.name for s in state.seats
+                           if (c := acting_character(state, s.name)) is not None and c.id == step]
+                   for index, step in enumerate(order)}
     for index, step in enumerate(order):
+        run.index = index
         if step == MEZEPHELES:
             _word_turns(run, spoken)
         if step == MOONCHILD:
             judged = _moonchild_kills(run)
-            waiting[index] = [p for p in waiting[index] if p not in judged]
-        run.step_at(index, step, waiting[index], waiting)
+            run.waiting[index] = [p for p in run.waiting[index] if p not in judged]
+        run.step_at(index, step, run.waiting[index])
     for player in [p for p, at in actors.items() if at is None]:
         run.outside_order(player)
     if MOONCHILD not in order:
@@ -96,6 +97,7 @@ def _moonchild_kills(run: _Night) -> set[str]:
     return judged
 
 
+GAINS = ("character", "ability_of")  # an effect that gives its player another ability tonight
 # The Demons' poisons, as their effects name their cause (characters/effects.py)
 DEMON_POISONS = frozenset({"by.pukka", "by.vigormortis", "by.lleech"})
 
@@ -117,7 +119,11 @@ class _Night:
     results: list[tuple[str, Say | None]] = field(default_factory=list)
     tells: list[tuple[str, Say]] = field(default_factory=list)
     deaths: list[str] = field(default_factory=list)
-    gained: set[str] = field(default_factory=set)  # acting tonight as an ability just gained
+    waiting: dict[int, list[str]] = field(default_factory=dict)  # step index: who acts there
+    index: int = -1  # the step being played
+    actor: str | None = None  # the player acting at it
+    gained: dict[str, bool] = field(default_factory=dict)  # gained tonight: by their own ability?
+    acted: set[str] = field(default_factory=set)  # who acted at a step tonight
 
     def result(self) -> SheetResult:
         return (tuple(self.entries), tuple(self.deaths), tuple(self.results),
@@ -135,6 +141,25 @@ class _Night:
         if effect not in self.effects:
             self.effects.append(effect)
         self.seen = self.seen.with_entry(effect.player, **_changes(effect.field, effect.value))
+        if effect.field in GAINS and self.index >= 0:
+            self._gains(effect.player, effect.field == "ability_of" and effect.player == self.actor)
+
+    def _gains(self, player: str, own: bool) -> None:
+        """Seed 001: "All actions are processed in a specific order each night": a character
+        gained tonight acts at its own step if that step is still to come, else not tonight
+        (its row says so); `own`: gained by the player's own ability (the Philosopher's)."""
+        now = acting_character(self.seen, player)
+        if now is None or now.id not in self.order:
+            return
+        at = self.order.index(now.id)
+        if at > self.index:
+            self.gained[player] = own
+            if player not in self.waiting[at]:
+                self.waiting[at].append(player)
+        elif self.seen.seat(player).alive:
+            self.entries.append(SheetEntry(now.id, player, now.name, None,
+                                           status_of(self.seen, player),
+                                           say("sheet.gained_after_step", character=now.name)))
 
     def dies(self, victim: str, killer: str | None) -> Say | None:
         """A death tonight, unless a protection stops it (then: who protects them). The
@@ -171,7 +196,7 @@ class _Night:
             return say("by.character", character=self.seen.setup.private_script.name_of(MONK))
         return soldier_shield(self.seen, effect.player)
 
-    def step_at(self, index: int, step: str, players: list[str], waiting: dict[int, list[str]]) -> None:
+    def step_at(self, index: int, step: str, players: list[str]) -> None:
         if step == LIL_MONSTA and self.seen.setup.lil_monsta:  # held by no player
             entry, effects, tells = lil_monsta_step(self.seen)
             self.add(entry, effects=effects, tells=tells)
@@ -184,14 +209,23 @@ class _Night:
                         self.add(entry, tells=tells)
             return
         for player in sorted(players, key=self._seat_index):
-            self.act(player, index, waiting)
+            self.actor = player
+            self.act(player, index)
+        self.actor = None
 
-    def act(self, player: str, index: int, waiting: dict[int, list[str]]) -> None:
+    def act(self, player: str, index: int) -> None:
         character = acting_character(self.seen, player)
-        if character is None:
-            return
-        if character.id != self.order[index] and player not in self.gained:
+        if character is None or character.id != self.order[index]:
             return  # another character since earlier tonight (a Pit-Hag's): not this step's
+        choice = self.night.choice_of(player)
+        if player in self.gained:
+            choice = self.night.contingency_of(player, character.id)
+            waking = self._wakes_as_gained(player, character, choice)
+            if waking is not None:
+                self.entries.append(SheetEntry(character.id, player, character.name, None,
+                                               status_of(self.seen, player), waking))
+                return
+        self.acted.add(player)
         killed_tonight = player in self.deaths
         if killed_tonight and character.spec.info not in ACTS_WHEN_KILLED and \
                 character.id not in ACTS_WHEN_KILLED:
@@ -199,7 +233,6 @@ class _Night:
                                            status_of(self.seen, player, dead=False),
                                            say("sheet.killed_earlier")))
             return
-        choice = None if player in self.gained else self.night.choice_of(player)
         alive = self.seen.seat(player).alive or player in regained(self.seen) or killed_tonight
         entry, result, info = row_of(
             self.seen, player, character, choice, alive,
@@ -220,21 +253,17 @@ class _Night:
         if character.id == MONK and choice is not None and choice.players and \
                 not is_malfunctioning(self.seen, player):  # from the Monk's step to dawn
             self.seen = SHIELDED.put(self.seen, (*SHIELDED.of(self.seen), *choice.players))
-        now = acting_character(self.seen, player)
-        if info is not None and now is not None and now.id != character.id:
-            self._acts_as(player, now.id, index, waiting)
 
-    def _acts_as(self, player: str, gained: str, index: int, waiting: dict[int, list[str]]) -> None:
-        """The player has another ability from now on (a Philosopher's choice): it acts as it
-        tonight at that step, or at once if the step has passed; not if it is not tonight's."""
-        if gained not in self.order:
-            return
-        self.gained.add(player)
-        at = self.order.index(gained)
-        if at > index:
-            waiting[at].append(player)
-        else:
-            self.act(player, index, waiting)
+    def _wakes_as_gained(self, player: str, character: Character, choice: NightChoice | None) -> Say | None:
+        """Why a player who gained `character` tonight does not act at its step, or None: a
+        player who acted tonight already does not act twice (but the Philosopher uses the
+        ability it chose); one that must choose acts on a contingency choice only (seed 001's
+        Djinn: "we cannot wake people to give them info in the middle of the night")."""
+        if player in self.acted and not self.gained[player]:
+            return say("sheet.gained_acted_already", character=character.name)
+        if character.spec.chooses_on(self.seen.cycle) and choice is None:
+            return say("sheet.gained_no_contingency", character=character.name)
+        return None
 
     def outside_order(self, player: str) -> None:
         """A request outside the night order (free text, an ability used by day)."""

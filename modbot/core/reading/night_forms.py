@@ -1,7 +1,8 @@
 """Theory of operation: the night grammar: a player's private message into night actions.
 
 A player's PM to the bot is read line by line (quotes and code do not count): `/choose X`,
-`/choose X Y`, `/choose X as CHARACTER`, `/choose CHARACTER`, `/pass`, `/action TEXT` for an
+`/choose X Y`, `/choose X as CHARACTER`, `/choose CHARACTER`, any of them followed by
+`if CHARACTER` (a contingency: the choice should the player gain that character tonight), `/pass`, `/action TEXT` for an
 ability the Storyteller judges, and `/swap A B`, `/babysit X`, `/fiddle X` for another's
 ability. Names resolve exactly as the thread's grammar resolves them (never guessing), and
 characters against the game's script. A line that cannot be read is a `Rejection`, placed by
@@ -11,7 +12,7 @@ the caller (who sent it, when). What the actions do is the night's rules (night/
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..state.names import Ambiguous, Roster
 from ..state.night_actions import HELPED, Choose, FreeAction, Help, NightAction, Pass
@@ -22,6 +23,9 @@ from .textclean import countable_text
 
 _COMMAND = re.compile(r"^[*_\s]*/(choose|pass|action|swap|babysit|fiddle)\b[*_]*\s*(.*)$", re.I)
 _AS = re.compile(r"^(.*)\s+as\s+(.+)$", re.I)  # the last " as " splits players from a character
+# `/choose X if Dreamer`, `/choose X if I become the Dreamer`: a contingency for a character
+# the player may gain tonight
+_IF = re.compile(r"^(.*?)\s+if\s+(?:i\s+(?:become|am)\s+)?(?:the\s+)?(.+?)[.!]?$", re.I)
 _SEPARATORS = re.compile(r"\s*(?:,|&|\band\b|\s)\s*", re.I)
 
 
@@ -53,12 +57,24 @@ def parse_private(raw: str, roster: Roster, script: Script | None) -> PrivatePar
             else:
                 errors.append(Rejection("empty_action", {"text": line}))
         else:
-            parsed = _choose(rest, roster, script)
+            parsed = _contingency(rest, roster, script)
             if isinstance(parsed, Choose):
                 actions.append(parsed)
             else:
                 errors.append(parsed)
     return PrivateParse(tuple(actions), tuple(errors))
+
+
+def _contingency(text: str, roster: Roster, script: Script | None) -> Choose | Rejection:
+    """`/choose …` with, after `if`, the character it is for should the player gain it."""
+    split = _IF.match(text)
+    if split is None:
+        return _choose(text, roster, script)
+    becomes = script.find(split.group(2)) if script else None
+    if becomes is None:
+        return Rejection("unknown_character", {"text": split.group(2)})
+    parsed = _choose(split.group(1), roster, script)
+    return replace(parsed, if_becomes=becomes.id) if isinstance(parsed, Choose) else parsed
 
 
 def _choose(text: str, roster: Roster, script: Script | None) -> Choose | Rejection:

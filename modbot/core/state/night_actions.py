@@ -2,7 +2,8 @@
 
 The night grammar (reading/night_forms.py) reads a player's PM into these actions and the
 night's rules (night/choices.py, characters/helpers.py) decide them: `/choose` (players, a
-character, or both), `/pass`, `/action TEXT` for an ability the Storytellers judge, and a
+character, or both; with `if CHARACTER`, a contingency for a character the player may gain
+tonight), `/pass`, `/action TEXT` for an ability the Storytellers judge, and a
 choice made for another's ability (`/swap`, `/babysit`, `/fiddle`: `Help`). `HELPED` says,
 for each such verb, whose step it is, which team may use it and how many players it takes.
 """
@@ -21,6 +22,7 @@ HELPED = {"swap": (BARBER, "demon", 2), "babysit": (LIL_MONSTA, "minion", 1),
 class Choose:
     players: tuple[str, ...] = ()
     character: str | None = None  # an id
+    if_becomes: str | None = None  # a contingency: the character id this choice is for
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ class NightChoice:
     at: datetime | None = None
     helps: str | None = None  # a choice for another ability: "barber" (the Demon's swap),
     # "lilmonsta" (a Minion's babysitter); one of each per player, beside their own choice
+    contingent: bool = False  # for `character` if the player gains it tonight (`/choose X if Y`)
 
     def describe(self, names: dict[str, str] | None = None) -> Say:
         """The choice, to be written (`names`: character ids to names)."""
@@ -122,6 +123,7 @@ class Info:
 class NightState:
     number: int
     choices: tuple[NightChoice, ...] = ()
+    contingencies: tuple[NightChoice, ...] = ()  # choices for a character gained tonight
     reminded: bool = False
     locked: bool = False
     sheet: tuple[SheetEntry, ...] = ()
@@ -137,6 +139,13 @@ class NightState:
     def choice_of(self, player: str) -> NightChoice | None:
         """The player's choice for their own ability."""
         return next((c for c in self.choices if c.player == player and c.helps is None), None)
+
+    def contingency_of(self, player: str, character: str) -> NightChoice | None:
+        """The choice the player sent for `character`, should they gain it tonight (seed 001's
+        Djinn: "has not submitted a contingency action in the case that they become the
+        Dreamer, they do not wake tonight")."""
+        return next((c for c in self.contingencies if (c.player, c.character) == (player, character)),
+                    None)
 
     def helping(self, step: str) -> tuple[NightChoice, ...]:
         """Choices made for another ability (the Barber's swap, Lil' Monsta's babysitter)."""

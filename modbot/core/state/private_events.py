@@ -182,6 +182,10 @@ def _dealt(state: GameState, _e: CharactersDealt) -> GameState:
 
 def _choice_made(state: GameState, e: NightChoiceMade) -> GameState:
     night = night_of(state, e.night)
+    if e.choice.contingent:  # one a character: the latest replaces it
+        kept = tuple(c for c in night.contingencies
+                     if (c.player, c.character) != (e.choice.player, e.choice.character))
+        return _with_night(state, replace(night, contingencies=(*kept, e.choice)))
     others = tuple(c for c in night.choices
                    if (c.player, c.helps) != (e.choice.player, e.choice.helps))
     return _with_night(state, replace(night, choices=(*others, e.choice)))

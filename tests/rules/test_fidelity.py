@@ -281,3 +281,24 @@ def test_a_contingency_choice_is_read_checked_and_kept_beside_the_own_choice():
     night = talk.state.night
     assert [c.players for c in night.contingencies] == [("Ellen",)]
     assert night.choice_of("Alex") is None and night.contingency_of("Alex", "dreamer") is not None
+
+
+# -- the Vortox, in each character's terms --------------------------------------------------
+
+VORTOX_GAME = ("sage", "empath", "chef", "poisoner", "vortox", "soldier", "mutant")
+
+
+def test_the_vortox_false_answer_is_worded_for_each_character():
+    """The almanac, Vortox: "Anytime a Townsfolk player gets information from their ability,
+    they get false information": where only the Storyteller can make the false answer up, the
+    sheet says it in the character's terms (the Sage killed by the Demon: two players, neither
+    the Demon; the Dreamer: neither of the two characters the true one), never "choose
+    otherwise" of a sentence."""
+    entries, _, _ = night_sheet(seven(*VORTOX_GAME), night=2, choices=(("Ellen", "/choose Alex"),))
+    assert says(entries["Alex"].suggestion, "vortox_false.sage")
+    dreamer = ("dreamer", *VORTOX_GAME[1:])
+    entries, _, _ = night_sheet(seven(*dreamer), choices=(("Alex", "/choose Derek"),))
+    assert says(entries["Alex"].suggestion, "vortox_false.dreamer", player="Derek", character="Poisoner")
+    for character in ("mathematician", "librarian", "noble", "pixie"):
+        entries, _, _ = night_sheet(seven(character, *VORTOX_GAME[1:]))
+        assert entries["Alex"].suggestion.code == f"vortox_false.{character}", character

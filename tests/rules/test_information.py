@@ -74,7 +74,9 @@ def _vortox_false(night, entry, player, sober):
     """Under a working Vortox: a false answer proposed (with the true one beside it), or the
     Storytellers' to give, told it must be false; never the true one."""
     code, true, result = _answers(night, entry, player, sober)
-    assert code in ("sheet.vortox", "sheet.vortox_st") and true == sober and result != sober
+    worded = code.startswith("vortox_false.")  # in the character's terms (issue 40)
+    assert (code in ("sheet.vortox", "sheet.vortox_st") or worded) and true == sober
+    assert result != sober
     if code == "sheet.vortox":
         assert entry.suggestion.param("false") == result and result.code == sober.code
     else:

@@ -314,7 +314,7 @@ def test_the_vortox_makes_a_drunk_townsfolks_information_false_too():
     chef = entries["Alex"].suggestion
     assert chef.code == "sheet.vortox" and not says(chef, "sheet.malfunctioning")
     assert night.result_of("Alex").param("value") != "1"
-    assert entries["Gus"].suggestion.code in ("sheet.vortox_st", "sheet.vortox_note")
+    assert entries["Gus"].suggestion.code == "vortox_false.dreamer"
     assert night.result_of("Gus") is None
 
 

@@ -151,3 +151,26 @@ def test_the_doppelgangers_row_names_the_command_that_records_its_twin():
     entries, _, _ = night_sheet(seven("chef", "empath", "soldier", "doppelganger", "imp",
                                       "monk", "butler"))
     assert "`!reminder PLAYER twin`" in words(entries["Derek"].suggestion)
+
+
+def test_the_vortox_false_answers_read_as_a_storyteller_would_say_them():
+    """Each information character's false answer under the Vortox, in words, with what the
+    true one is (issue 40: never "show 2 players, one the Demon ...: choose otherwise")."""
+    from modbot.core.characters.information import VORTOX_FALSE
+    sage = ("sage", "empath", "chef", "poisoner", "vortox", "soldier", "mutant")
+    entries, _, _ = night_sheet(seven(*sage), night=2, choices=(("Ellen", "/choose Alex"),))
+    assert entries["Alex"].suggestion == ("ST decides, false under the Vortox: the Demon killed the "
+                                          "Sage; show 2 players, neither of them the Demon")
+    undertaker = seven("undertaker", *sage[1:])
+
+    def execute_brianna(told, at):
+        told.st("!execute Brianna --yes", at)
+        return at
+    entries, _, _ = night_sheet(undertaker, night=2, day=execute_brianna)
+    assert entries["Alex"].suggestion == (
+        'ST decides, false under the Vortox: the true answer would be "Brianna was the Empath."; '
+        "show a character Brianna was not")
+    for character in set(VORTOX_FALSE) - {"sage", "undertaker", "dreamer"}:
+        entries, _, _ = night_sheet(seven(character, *sage[1:]))
+        assert entries["Alex"].suggestion.startswith("ST decides, false under the Vortox: ")
+        assert "{" not in entries["Alex"].suggestion, character

@@ -35,6 +35,15 @@ from .others_choose import barber_swap
 from .public_abilities import juggler_correct
 from .waking import woke_tonight
 
+# Under a working Vortox, the false answer the Storytellers make up, in each character's terms
+# (what the true answer is, what to show instead): night/rows.py words the row with it
+VORTOX_FALSE = {
+    "dreamer": "vortox_false.dreamer", "sage": "vortox_false.sage",
+    "mathematician": "vortox_false.mathematician", "librarian": "vortox_false.librarian",
+    "noble": "vortox_false.noble", "pixie": "vortox_false.pixie",
+    "undertaker": "vortox_false.undertaker",
+}
+
 
 def _yes(flag: bool) -> str:
     return "yes" if flag else "no"
@@ -262,4 +271,4 @@ CHARACTERS: tuple[CharacterRules, ...] = tuple(CharacterRules(cid, night=rule) f
     ("barber", barber_swap), ("hostess", _hostess), ("lilmonsta", _simple("info.lilmonsta")),
 ))
 
-__all__ = ["CHARACTERS", "Info"]
+__all__ = ["CHARACTERS", "VORTOX_FALSE", "Info"]

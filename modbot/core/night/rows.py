@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from ..characters.information import VORTOX_FALSE
 from ..state.grimoire import (
     acting_character,
     character_id,
@@ -135,7 +136,7 @@ def _suggested(state: GameState, base: SheetEntry, player: str, character: Chara
     true = info.told()
     vortox = character.team == "townsfolk" and _vortox_works(state)
     if vortox and (true is not None or info.needs_result):
-        return _under_vortox(base, info, true)  # before malfunction: false even if drunk
+        return _under_vortox(base, info, true, character.id)  # false even if drunk
     if true is not None and is_malfunctioning(state, player):
         text = say("sheet.malfunctioning", term=state.setup.private_script.terms.malfunction, true=true)
         return replace(base, suggestion=text, needs_result=True), None
@@ -150,16 +151,21 @@ def _suggested(state: GameState, base: SheetEntry, player: str, character: Chara
     return replace(base, suggestion=suggestion, needs_result=info.needs_result), true
 
 
-def _under_vortox(base: SheetEntry, info: Info, true: Say | None) -> tuple[SheetEntry, Say | None]:
+def _under_vortox(base: SheetEntry, info: Info, true: Say | None, character: str) -> tuple[SheetEntry, Say | None]:
     """The almanac, Vortox: "Anytime a Townsfolk player gets information from their ability,
     they get false information. Even if they are drunk or poisoned, it must be false": a false
     answer proposed where one can be made (a number, yes or no), else the Storytellers are told
-    it must be false, and the true answer is never the default result."""
+    it must be false, in the character's own terms where it has them (`VORTOX_FALSE`), and the
+    true answer is never the default result."""
     false = _falsify(info.value)
     if false is not None:
         false_text = info.told(false)
         return replace(base, suggestion=say("sheet.vortox", false=false_text, true=true),
                        needs_result=True), false_text
+    if character in VORTOX_FALSE:
+        params = {**dict(info.sentence.params), **(dict(info.note.params) if info.note else {})}
+        return replace(base, suggestion=say(VORTOX_FALSE[character], **params, true=true),
+                       needs_result=True), None
     if true is not None:
         return replace(base, suggestion=say("sheet.vortox_st", true=true), needs_result=True), None
     return replace(base, suggestion=say("sheet.vortox_note", what=info.note),

@@ -4,7 +4,8 @@
 from the catalogue (`data/characters.json`), the bundled scripts and the code:
 
 - docs/characters.md's table: one row per catalogued character with its team, the bundled
-  scripts that hold it, when its player wakes (and when that counts as having woken), whether
+  scripts that hold it, when its player wakes (and when that counts as having woken), what a
+  player who gains it during a night does with it then and what ends when it is lost, whether
   it works once its player is dead, its lasting effects and
   what ends each and what malfunctioning does to it (its catalogue record's `lasting` and
   `malfunctioning`, or a default from its action), the modules that treat it by name (read
@@ -24,7 +25,7 @@ import sys
 from functools import cache
 from pathlib import Path
 
-from .core import CHARACTER_RULES
+from .core import CHARACTER_RULES, ENDS_WITH_DEATH, LASTING_CAUSES, MARKED_BY_STORYTELLERS
 from .files.scripts import bundled_scripts, catalogue, load_script
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -150,9 +151,10 @@ def scripts_holding() -> dict[str, list[str]]:
 
 def table() -> str:
     tests, records = tests_naming(), catalogue()
-    rows = ["| Character | Team | Scripts | Wakes | Works while dead | Lasting effects, and what ends them "
-            "| When it malfunctions | Its record's rules | Rules in | Tests |",
-            "|---|---|---|---|---|---|---|---|---|---|"]
+    rows = ["| Character | Team | Scripts | Wakes | Gained in the night | Lost | Works while dead "
+            "| Lasting effects, and what ends them | When it malfunctions | Its record's rules "
+            "| Rules in | Tests |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for cid in ordered_characters():
         record = records[cid]
         shown = _ranked(cid, record["name"], tests.get(cid, []))
@@ -160,6 +162,7 @@ def table() -> str:
         modules = ", ".join(m.removeprefix("core.") for m in where_rules_live()[cid])
         rows.append(f"| {record['name']} | {record['team']} | "
                     f"{', '.join(scripts_holding().get(cid, [])) or '–'} | {wakes(cid)} | "
+                    f"{gaining(cid)} | {losing(cid)} | "
                     f"{'yes' if record['action'].get('acts_dead') else 'no'} | "
                     f"{record.get('lasting', '–')} | {malfunctioning(record)} | {record_parts(cid)} | "
                     f"{modules or '– (the night sheet row)'} | {named or '–'} |")
@@ -183,6 +186,30 @@ def wakes(character_id: str) -> str:
     condition = rules.woke.__doc__ if rules is not None and rules.woke is not None else None
     words = f"{WAKES[when]}, {condition}" if condition else WAKES[when]
     return words + ("; once spent, never" if action.get("once") else "")
+
+
+def gaining(character_id: str) -> str:
+    """What a player who gains it during a night does with it that night (night/sheet.py:
+    at its step if still to come; a chooser only on a contingency choice)."""
+    action = catalogue()[character_id]["action"]
+    when = action.get("wakes", "none")
+    if when in NOT_WOKEN or action.get("asleep"):
+        return "works from then on"
+    chooses = action.get("players") or action.get("characters")
+    words = "acts at its step if still to come, on a choice sent for it (`if NAME`)" if chooses \
+        else "learns at its step if still to come"
+    return f"on the first night, {words}; later, nothing" if when == "first" else words
+
+
+def losing(character_id: str) -> str:
+    """What ends when its player loses it (characters/lasting.py): the lasting effects its
+    ability keeps up, at its death too for some."""
+    if character_id in LASTING_CAUSES:
+        return "its lasting effects end" + (", as at its death" if character_id in ENDS_WITH_DEATH
+                                            else "")
+    if character_id in MARKED_BY_STORYTELLERS:
+        return "its lasting effect ends (marked `by` its player)"
+    return "–"
 
 
 def record_parts(character_id: str) -> str:

@@ -19,6 +19,8 @@ packages show the architecture:
   game forward; `reporting.py` replays and reports.
 """
 
+from .characters.lasting import CAUSES as LASTING_CAUSES
+from .characters.lasting import ENDS_WITH_DEATH, MARKED_BY_STORYTELLERS
 from .characters.records import RECORDS as CHARACTER_RULES
 from .characters.wins import EvilTeamLost
 from .command_line import is_lone_confirm, parse_commands
@@ -58,8 +60,11 @@ __all__ = [
     "CHARACTER_RULES",
     "COUNT",
     "DAY_END",
+    "ENDS_WITH_DEATH",
     "EVENT_TYPES",
     "EXILE",
+    "LASTING_CAUSES",
+    "MARKED_BY_STORYTELLERS",
     "OBSERVERS",
     "PLAYER",
     "SCHEMA_VERSION",

@@ -302,3 +302,14 @@ def test_the_vortox_false_answer_is_worded_for_each_character():
     for character in ("mathematician", "librarian", "noble", "pixie"):
         entries, _, _ = night_sheet(seven(character, *VORTOX_GAME[1:]))
         assert entries["Alex"].suggestion.code == f"vortox_false.{character}", character
+
+
+def test_the_lleechs_host_is_sober_once_the_lleech_is_no_longer_the_lleech():
+    """Seed 002 (Lleech): "You start by choosing an alive player: they are poisoned"; the
+    poison is the Lleech's ability's, so it ends when the Lleech player's character changes."""
+    _, _, talk = night_sheet(seven("chef", "empath", "soldier", "poisoner", "lleech", "monk",
+                                   "pixie"), choices=(("Ellen", "/choose Brianna"),))
+    talk.dawn()
+    assert talk.state.grimoire_of("Brianna").poisoned
+    talk.st("!character Ellen imp", talk.state.phase_ends_at - 10 * H)
+    assert not talk.state.grimoire_of("Brianna").poisoned

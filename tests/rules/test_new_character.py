@@ -93,7 +93,8 @@ def test_a_new_character_plays_from_its_record_and_its_function(with_investigato
 
 def test_a_new_character_is_in_the_generated_table(with_investigator):
     row = next(r for r in doctables.table().splitlines() if r.startswith("| Investigator |"))
-    assert row.startswith("| Investigator | townsfolk | – | the first night | no | – | false or arbitrary")
+    assert row.startswith("| Investigator | townsfolk | – | the first night | on the first night, learns at "
+                          "its step if still to come; later, nothing | – | no | – | false or arbitrary")
     assert doctables.count("characters") == str(len(scripts.catalogue()))
 
 

@@ -10,7 +10,8 @@ A lasting effect is a drunk or poisoned mark an ability keeps on a player beyond
 - its cause changes character: the ability is gone, so is what it keeps up (seed 002,
   Sweetheart: "drunk for the rest of the game or until the Sweetheart player's character
   changes"; modbot holds every lasting effect to it: the Widow's poison, the Philosopher's
-  drunk, the Vigormortis' poison, a Storyteller's mark with a cause);
+  drunk, the Vigormortis', the Lleech's and the Pukka's poison, a Storyteller's mark with a
+  cause);
 - its cause dies, for the abilities `ENDS_WITH_DEATH` lists (the almanac: the Widow's poison
   lasts "until the Widow dies"; of the Philosopher's drunk and the Vigormortis' poison the
   seeds say nothing, and modbot ends them with their cause too, a choice, docs/st-night.md);
@@ -37,7 +38,9 @@ from ..wording import Say, say
 FIELDS = ("drunk", "poisoned")
 CAUSES = {  # the night's lasting effects: the character causing them -> its why code
     "widow": "by.widow", "philosopher": "by.philosophers_choice", "vigormortis": "by.vigormortis",
+    "lleech": "by.lleech", "pukka": "by.pukka",
 }
+MARKED_BY_STORYTELLERS = ("sweetheart",)  # its effect is the Storytellers' `!drunk X by Y`
 ENDS_WITH_DEATH = {"widow": "by.widow_died", "philosopher": "by.philosopher_died",
                    "vigormortis": "by.vigormortis_died"}
 
@@ -86,4 +89,4 @@ def _caused_by(change: GrimoireChange, player: str, character: str) -> bool:
     return CAUSES.get(character) == why.code
 
 
-__all__ = ["ENDS_WITH_DEATH", "ended_by_change", "ended_by_death"]
+__all__ = ["CAUSES", "ENDS_WITH_DEATH", "MARKED_BY_STORYTELLERS", "ended_by_change", "ended_by_death"]

@@ -313,3 +313,47 @@ def test_the_lleechs_host_is_sober_once_the_lleech_is_no_longer_the_lleech():
     assert talk.state.grimoire_of("Brianna").poisoned
     talk.st("!character Ellen imp", talk.state.phase_ends_at - 10 * H)
     assert not talk.state.grimoire_of("Brianna").poisoned
+
+
+# -- an execution that kills nobody is not a death ---------------------------------------------
+
+def _saved_execution(told, at):
+    told.st("!execute Brianna --yes", at)  # the Devil's Advocate chose her on night 1
+    assert told.state.seat("Brianna").alive and told.state.past_days[-1].executed == "Brianna"
+    return at
+
+
+def test_an_execution_the_devils_advocate_survives_is_no_death_for_the_godfather():
+    """Seed 002 (Godfather): "If 1 died today, choose a player tonight: they die": Brianna,
+    an Outsider saved by the Devil's Advocate, was executed but did not die."""
+    setup = seven("chef", "acrobat", "devilsadvocate", "godfather", "imp", "monk", "soldier")
+    entries, night, _ = night_sheet(setup, night=2, day=_saved_execution,
+                                    night1=(("Cameron", "/choose Brianna"),),
+                                    choices=(("Derek", "/choose Alex"),))
+    assert says(entries["Derek"].suggestion, "info.godfather_no_outsider")
+    assert "Alex" not in night.deaths
+
+
+def test_an_execution_the_devils_advocate_survives_feeds_no_cannibal():
+    """Seed 000 (Cannibal): "You have the ability of the recently killed executee": an
+    executee who lives was not killed, so the Cannibal gains nothing."""
+    setup = seven("cannibal", "empath", "devilsadvocate", "poisoner", "imp", "monk", "soldier")
+    _, _, talk = night_sheet(setup, night=2, day=_saved_execution,
+                             night1=(("Cameron", "/choose Brianna"),))
+    assert talk.state.grimoire_of("Alex").ability_of is None
+
+
+# -- told when changed -----------------------------------------------------------------------
+
+def test_seed_002_a_marionette_the_puzzlemaster_made_drunk_is_told_of_changes():
+    """Seed 002 (Marionette): "never informed of changes to their alignment/team, unless they
+    are drunk or poisoned at the time": the Puzzlemaster's drunk is drunk."""
+    from modbot.core.characters.wins import unaware_marionette
+    setup = seven("chef", "empath", "soldier", "marionette", "imp", "monk", "puzzlemaster",
+                  thinks={"Derek": "noble"})
+    talk, day = day_one(setup)
+    assert unaware_marionette(talk.state, "Derek")
+    talk.st("!reminder Derek puzzled", day + H)
+    assert not unaware_marionette(talk.state, "Derek")
+    talk.st("!poison Gus", day + 2 * H)  # an impaired Puzzlemaster: its drunk is sober
+    assert unaware_marionette(talk.state, "Derek")

@@ -26,6 +26,7 @@ from ..state.grimoire import (
     babysitter,
     character_id,
     is_malfunctioning,
+    is_puzzled,
     living_residents,
     players_of_team,
     true_character,
@@ -234,9 +235,11 @@ def _team(state: GameState, player: str) -> str | None:
 
 
 def unaware_marionette(state: GameState, player: str) -> bool:
-    """A sober and healthy Marionette: not told that it is evil, nor of changes to its team."""
+    """A sober and healthy Marionette: not told that it is evil, nor of changes to its team
+    (seed 002: "unless they are drunk or poisoned at the time": the Puzzlemaster's drunk too)."""
     real, entry = true_character(state, player), state.grimoire_of(player)
-    return real is not None and real.id == MARIONETTE and not (entry.poisoned or entry.drunk)
+    return real is not None and real.id == MARIONETTE and \
+        not (entry.poisoned or entry.drunk or is_puzzled(state, player))
 
 
 FEATURE = Feature(

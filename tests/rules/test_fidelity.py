@@ -186,7 +186,9 @@ def test_seed_001_a_character_gained_tonight_learns_at_its_step_if_still_to_come
     (before the Oracle) makes Alex the Oracle; Alex learns as the Oracle at its step, the
     answer delivered at dawn like everyone's. Not as the Empath, whose step comes later."""
     rows, night = _pit_hag("/choose Alex as Oracle")
-    assert set(rows) == {"oracle"}
+    assert set(rows) == {"oracle", "empath"}
+    assert says(rows["empath"].suggestion, "sheet.changed_before_step", character="Empath",
+                now="Oracle")
     assert night.result_of("Alex") is not None and says(night.result_of("Alex"), "result.oracle")
 
 
@@ -194,7 +196,7 @@ def test_seed_001_a_character_gained_after_its_step_does_not_act_tonight():
     """The Monk's step is before the Pit-Hag's: made the Monk, Alex does not act tonight (even
     with a choice sent for it), and the row says why."""
     rows, _ = _pit_hag("/choose Alex as Monk", also=(("Alex", "/choose Brianna if Monk"),))
-    assert set(rows) == {"monk"}
+    assert set(rows) == {"monk", "empath"}
     assert says(rows["monk"].suggestion, "sheet.gained_after_step", character="Monk")
 
 
@@ -234,7 +236,9 @@ def test_each_way_of_gaining_a_character_tonight_follows_the_one_rule():
                                                         ("Ellen", "/swap Brianna Cameron")))
     assert ("Cameron", "character", "empath", "by.barber") in effects(night)
     assert says(_rows(night, "Cameron")["empath"].suggestion, "result.empath")
-    assert _rows(night, "Brianna") == {}
+    assert set(_rows(night, "Brianna")) == {"empath"}  # no longer the Empath: not as it
+    assert says(_rows(night, "Brianna")["empath"].suggestion, "sheet.changed_before_step",
+                character="Empath", now="Soldier")
 
     charmer = seven("snakecharmer", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
     _, night, _ = night_sheet(charmer, night=2, choices=(("Alex", "/choose Ellen"),

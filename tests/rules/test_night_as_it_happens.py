@@ -229,5 +229,6 @@ def test_a_player_whose_character_changed_earlier_tonight_does_not_act_as_the_ol
     _entries, night, _ = night_sheet(botf_setup(characters, script=ALL), night=2,
                                     choices=(("Cameron", "/choose Alex as Sage"),))
     assert ("Alex", "character", "sage") in [(e.player, e.field, e.value) for e in night.effects]
-    (row,) = [e for e in night.sheet if e.player == "Alex"]
-    assert (row.step, row.suggestion) == ("sage", say("info.sage_none"))
+    rows = {e.step: e.suggestion for e in night.sheet if e.player == "Alex"}
+    assert rows == {"sage": say("info.sage_none"), "empath": say(
+        "sheet.changed_before_step", character="Empath", now="Sage")}

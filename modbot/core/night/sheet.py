@@ -215,8 +215,14 @@ class _Night:
 
     def act(self, player: str, index: int) -> None:
         character = acting_character(self.seen, player)
-        if character is None or character.id != self.order[index]:
-            return  # another character since earlier tonight (a Pit-Hag's): not this step's
+        if character is None or character.id != self.order[index]:  # changed earlier tonight
+            if character is not None and self.seen.seat(player).alive:
+                step = self.seen.setup.private_script.name_of(self.order[index])
+                self.entries.append(SheetEntry(self.order[index], player, step, None,
+                                               status_of(self.seen, player),
+                                               say("sheet.changed_before_step", character=step,
+                                                   now=character.name)))
+            return
         choice = self.night.choice_of(player)
         if player in self.gained:
             choice = self.night.contingency_of(player, character.id)

@@ -229,8 +229,9 @@ def test_each_way_of_gaining_a_character_tonight_follows_the_one_rule():
     """The Barber's haircut (the Demon swaps Brianna the Empath and Cameron the Soldier at the
     Barber's step): Cameron acts as the Empath at its later step, Brianna not at all. The Snake
     Charmer who swaps with the Imp acted already (no second step as the Imp); the old Imp,
-    now the Snake Charmer, gained it after its step. The Philosopher who chooses the Oracle
-    acts as it at its step (its own ability's gain)."""
+    now the Snake Charmer, gained it after its step. The Scarlet Woman the Imp passes to
+    gains the Imp at its own step: not tonight. The Philosopher who chooses the Oracle acts as
+    it at its step (its own ability's gain)."""
     barber = seven("barber", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
     _, night, _ = night_sheet(barber, night=2, choices=(("Ellen", "/choose Alex"),
                                                         ("Ellen", "/swap Brianna Cameron")))
@@ -248,6 +249,11 @@ def test_each_way_of_gaining_a_character_tonight_follows_the_one_rule():
     assert says(_rows(night, "Ellen")["snakecharmer"].suggestion, "sheet.gained_after_step",
                 character="Snake Charmer")
     assert night.deaths == ()  # neither the old Imp nor the new one kills tonight
+
+    star_pass = seven("chef", "empath", "soldier", "scarletwoman", "imp", "monk", "pixie")
+    _, night, _ = night_sheet(star_pass, night=2, choices=(("Ellen", "/choose Ellen"),))
+    assert says(_rows(night, "Derek")["imp"].suggestion, "sheet.gained_after_step",
+                character="Imp")  # the Imp's step is the one that made her the Imp
 
     philosopher = seven("philosopher", "empath", "soldier", "poisoner", "imp", "monk", "pixie")
     _, night, _ = night_sheet(philosopher, night=2, choices=(("Alex", "/choose Oracle"),))

@@ -74,8 +74,8 @@ class CharacterRules:
     by its id: what its step yields at night (`night`), what its `/choose X` in the thread
     does (`public_choice`), what events set off through it (`triggers`: event type and
     trigger, in the order they are asked), and when its player counts as having woken (`woke`,
-    where not whenever its catalogue step wakes them: characters/waking.py). Ability modules declare them (`CHARACTERS`);
-    characters/records.py merges them, one record a character."""
+    where not whenever its catalogue step wakes them: characters/waking.py). Ability modules
+    declare them (`CHARACTERS`); characters/records.py merges them, one record a character."""
 
     id: str
     night: Information | None = None

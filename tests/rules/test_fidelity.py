@@ -291,6 +291,10 @@ def test_a_contingency_choice_is_read_checked_and_kept_beside_the_own_choice():
     night = talk.state.night
     assert [c.players for c in night.contingencies] == [("Ellen",)]
     assert night.choice_of("Alex") is None and night.contingency_of("Alex", "dreamer") is not None
+    dreamer, day = day_one(seven("dreamer", *GAINED[1:]))
+    dreamer.end_day(day + H)
+    dreamer.pm("Alex", "/choose Derek if I am the Dreamer", day + 2 * H)  # Alex is the Dreamer
+    assert dreamer.state.night.choice_of("Alex").players == ("Derek",)  # his own choice
 
 
 # -- the Vortox, in each character's terms --------------------------------------------------

@@ -7,7 +7,8 @@ thread is told to point: every player, the dead too (seed 000: "Even dead player
 no vote token may point"), posts `/point NAME` at one of the three (the latest counts) within
 `COUNTDOWN`. When it ends, the one with the most pointing at them dies; on a tie (nobody
 pointed, too) nobody dies and the day is over (seed 000: "If it is a tie, the day ends"):
-the execution ended it already, so the game goes on as it stands. The win check that follows decides the game (two players live).
+the execution ended it already, so the game goes on as it stands. The win check that
+follows decides the game (two players live).
 Its state is its own slot (`BOOM`: who exploded, the countdown under way). `FEATURE` hands
 its command, rules, events and slot to the registry.
 """

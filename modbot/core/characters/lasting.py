@@ -3,7 +3,7 @@
 A lasting effect is a drunk or poisoned mark an ability keeps on a player beyond the night
 (the Poisoner's ends at dusk by itself: night/flow.py). The grimoire's history
 (`grimoire_log`) keeps each mark with its cause (`why`): the night's effects name the character
-(`by.widow`, `by.philosophers_choice`, `by.vigormortis`); a Storyteller's `!drunk X by Y` or
+(`CAUSES`: `by.widow`, `by.lleech`, ...); a Storyteller's `!drunk X by Y` or
 `!poison X by Y` names the player Y whose ability caused it and the character Y had then
 (`by.ability`: the Sweetheart's drunk, chosen when she dies). An effect ends when its cause does:
 

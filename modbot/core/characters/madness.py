@@ -8,9 +8,9 @@ mad about not being an Outsider by its character alone.
 
 Nothing happens by itself: whether a player broke madness is the Storytellers' judgement. The
 bot reminds them: at each dawn (`noted`) a `MadnessNoted` lists who must be mad about what
-today, with what may follow (`!execute`); when the character a Pixie is mad about dies
-(`pixie_may_gain`), or the player it learnt about does, a `PixieMayGain` tells them the Pixie gains that ability if it was mad
-(`!ability PIXIE CHARACTER`).
+today, with what may follow (`!execute`); when the player a Pixie learnt about dies
+(`pixie_may_gain`), whatever they are by then, a `PixieMayGain` tells them the Pixie gains
+the Townsfolk it learnt if it was mad (`!ability PIXIE CHARACTER`).
 """
 
 from __future__ import annotations

@@ -3,8 +3,7 @@
 A player's PM to the bot is read by the night grammar (reading/night_forms.py) into
 `/choose` (or a contingency, `/choose X if CHARACTER`: the choice should the player gain
 that character tonight, checked against it), `/pass`, `/action` and the choices made for
-another's ability (`/swap`,
-`/babysit`, `/fiddle`: characters/helpers.py decides those).
+another's ability (`/swap`, `/babysit`, `/fiddle`: characters/helpers.py decides those).
 
 `decide_choice`, the rule the registry runs for each of these actions (`FEATURE`), checks a
 choice against the acting character's `ActionSpec` (what the player
@@ -17,6 +16,7 @@ dawn) are instants derived from the phase's end, so a pause or an extension move
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -48,9 +48,11 @@ def decide_choice(state: GameState, action: NightAction, ctx: Context) -> Sequen
     """The NightChoiceMade event for a player's private action, or a Rejection. A character
     that chooses by day (the Bone Collector, the Hostess) sends its choice during the day, for
     the night that follows."""
-    if isinstance(action, Choose) and action.if_becomes is not None:
-        return _refuse_now(state, ctx) or _contingency(state, action, ctx)
     character = acting_character(state, ctx.author)
+    if isinstance(action, Choose) and action.if_becomes is not None:
+        if character is None or character.id != action.if_becomes:
+            return _refuse_now(state, ctx) or _contingency(state, action, ctx)
+        action = replace(action, if_becomes=None)  # "if I am the Dreamer", the Dreamer: a choice
     if isinstance(action, Help):  # the Demon's /swap, a Minion's /babysit: at night only
         return _refuse_now(state, ctx) or decide_help(state, action, ctx, character,
                                                       state.cycle)

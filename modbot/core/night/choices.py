@@ -94,7 +94,7 @@ def _contingency(state: GameState, action: Choose, ctx: Context) -> Sequence[Eve
     Pit-Hag creates without one "do[es] not wake tonight"), checked against that character
     as any choice is, on public facts only: it never says whether the player will gain it."""
     script = state.setup.script
-    character = script.get(action.if_becomes) if script and action.if_becomes else None
+    character = script.get(action.if_becomes or "") if script else None
     if character is None:
         return reject(ctx, "no_character")
     if not character.spec.chooses_on(state.cycle):

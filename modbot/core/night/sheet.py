@@ -157,9 +157,14 @@ class _Night:
             if player not in self.waiting[at]:
                 self.waiting[at].append(player)
         elif self.seen.seat(player).alive:
-            self.entries.append(SheetEntry(now.id, player, now.name, None,
-                                           status_of(self.seen, player),
-                                           say("sheet.gained_after_step", character=now.name)))
+            self._does_not_act(now.id, player, now.name,
+                               say("sheet.gained_after_step", character=now.name))
+
+    def _does_not_act(self, step: str, player: str, name: str, why: Say, *, dead: bool = True) -> None:
+        """A row saying why `player` does not act at `step` tonight (`dead`: the status says
+        so when they are dead)."""
+        self.entries.append(SheetEntry(step, player, name, None,
+                                       status_of(self.seen, player, dead=dead), why))
 
     def dies(self, victim: str, killer: str | None) -> Say | None:
         """A death tonight, unless a protection stops it (then: who protects them). The
@@ -218,26 +223,23 @@ class _Night:
         if character is None or character.id != self.order[index]:  # changed earlier tonight
             if character is not None and self.seen.seat(player).alive:
                 step = self.seen.setup.private_script.name_of(self.order[index])
-                self.entries.append(SheetEntry(self.order[index], player, step, None,
-                                               status_of(self.seen, player),
-                                               say("sheet.changed_before_step", character=step,
-                                                   now=character.name)))
+                self._does_not_act(self.order[index], player, step,
+                                   say("sheet.changed_before_step", character=step,
+                                       now=character.name))
             return
         choice = self.night.choice_of(player)
         if player in self.gained:
             choice = self.night.contingency_of(player, character.id)
             waking = self._wakes_as_gained(player, character, choice)
             if waking is not None:
-                self.entries.append(SheetEntry(character.id, player, character.name, None,
-                                               status_of(self.seen, player), waking))
+                self._does_not_act(character.id, player, character.name, waking)
                 return
         self.acted.add(player)
         killed_tonight = player in self.deaths
         if killed_tonight and character.spec.info not in ACTS_WHEN_KILLED and \
                 character.id not in ACTS_WHEN_KILLED:
-            self.entries.append(SheetEntry(character.id, player, character.name, None,
-                                           status_of(self.seen, player, dead=False),
-                                           say("sheet.killed_earlier")))
+            self._does_not_act(character.id, player, character.name,
+                               say("sheet.killed_earlier"), dead=False)
             return
         alive = self.seen.seat(player).alive or player in regained(self.seen) or killed_tonight
         entry, result, info = row_of(

@@ -30,7 +30,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()  # here, where a reader that left early can be told apart
         return status
     except file_errors as exc:
-        print(f"modbot: {exc}", file=sys.stderr)
+        from .shown import shown_lines
+        print(f"modbot: {shown_lines(exc)}", file=sys.stderr)  # names in it shown as data
         return 2
     except KeyboardInterrupt:
         print("modbot: interrupted", file=sys.stderr)

@@ -13,6 +13,7 @@ from .cli_config import config_or_none
 from .core import GameSetup
 from .files.gamefile import load_game
 from .files.signupfile import load_signups
+from .shown import shown_lines
 
 
 def check_command(args) -> int:
@@ -26,9 +27,9 @@ def check_command(args) -> int:
               "requests share the key's budget with it")
     found = preflight(client, config.username, config.games, config.key_kind)
     for note in found.notes:
-        print(f"note: {note}")
+        print(f"note: {shown_lines(note)}")
     for problem in found.problems:
-        print(f"problem: {problem}")
+        print(f"problem: {shown_lines(problem)}")
     if not args.no_write:
         _write_ids(found.bound)
     if found.ready:

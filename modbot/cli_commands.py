@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import sys
 from pathlib import Path
 
 from .app.catalogue import worded_report
 from .app.render import render_text_report
-from .cli_config import config_or_none
+from .cli_config import config_or_none, open_store
 from .core import GameState, Roster, parse_post, replay
 from .files.gamefile import load_game, with_topic_id
 from .files.threadfile import load_thread
@@ -150,14 +149,6 @@ def sandbox_command(args) -> int:
     return 0
 
 
-def _open_store(args):
-    from .adapters.store import DEFAULT_URL, Store
-    from .app.daemon import configured_database
-    url = args.database or os.environ.get("DATABASE_URL") or (
-        configured_database(args.config) if args.config else None) or DEFAULT_URL
-    return Store(url)
-
-
 def setup_command(args) -> int:
     from .setup_check import run_setup
     return run_setup(args)
@@ -166,7 +157,7 @@ def setup_command(args) -> int:
 def audit_command(args) -> int:
     from .audit import AuditError, audit_game, audit_text
     setup = load_game(args.game)
-    store = _open_store(args)
+    store = open_store(args)
     try:
         audit = audit_game(store, setup)
     except AuditError as exc:
@@ -179,22 +170,8 @@ def audit_command(args) -> int:
 
 
 def status_command(args) -> int:
-    from .audit import AuditError, load_runtime
-    from .core import report
-    setup = load_game(args.game)
-    store = _open_store(args)
-    try:
-        _row, runtime = load_runtime(store, setup)
-        runtime.load(store.inputs(_row.id))
-    except AuditError as exc:
-        print(f"modbot: {exc}", file=sys.stderr)
-        return 2
-    finally:
-        store.close()
-    state = report(runtime.state)
-    print(json.dumps(worded_report(state), indent=2, ensure_ascii=False) if args.json
-          else render_text_report(setup, state))
-    return 0
+    from .cli_status import status_command as status
+    return status(args)
 
 
 _config = config_or_none  # the configuration `--config` names (cli_config.py)
@@ -305,7 +282,7 @@ def export_command(args) -> int:
         print("modbot: --html writes ClockTracker's import page: add --format clocktracker", file=sys.stderr)
         return 2
     setup = load_game(args.game)
-    store = _open_store(args)
+    store = open_store(args)
     exporter = export_clocktracker if args.format == "clocktracker" else export_game
     try:
         record = exporter(store, setup, before_the_end=args.before_the_end)

@@ -1,7 +1,8 @@
-"""The configuration a command's `--config` names, shared by the command modules."""
+"""The configuration and the store a command's options name, shared by the command modules."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 
@@ -14,3 +15,12 @@ def config_or_none(args):
     except ConfigurationError as exc:
         print(f"modbot: {exc}", file=sys.stderr)
         return None
+
+
+def open_store(args):
+    """The store `--database`, `DATABASE_URL` or `--config` names (the default otherwise)."""
+    from .adapters.store import DEFAULT_URL, Store
+    from .app.daemon import configured_database
+    url = args.database or os.environ.get("DATABASE_URL") or (
+        configured_database(args.config) if args.config else None) or DEFAULT_URL
+    return Store(url)

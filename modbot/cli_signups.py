@@ -6,6 +6,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from .shown import shown
+
 
 def open_command(args) -> int:
     from .adapters.forum import ForumError
@@ -49,9 +51,9 @@ def status_command(args) -> int:
     signups, setup, _ids = _read(args)
     if signups is None:
         return 2
-    print(f"{setup.name}: {len(signups.players)} of {setup.players_max} signed up"
-          f"{': ' + ', '.join(signups.players) if signups.players else ''}")
-    print(f"backups: {', '.join(signups.backups) if signups.backups else 'none'}")
+    print(shown(f"{setup.name}: {len(signups.players)} of {setup.players_max} signed up"
+                f"{': ' + ', '.join(signups.players) if signups.players else ''}"))
+    print(shown(f"backups: {', '.join(signups.backups) if signups.backups else 'none'}"))
     return 0
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from .app.catalogue import words
 from .core import dealt_text, problems, propose
 from .files.gamefile import GameFileError, load_game
+from .shown import shown_lines
 
 _PRIVATE_KEYS = re.compile(r"^\s*(character|thinks|evil_team|bluffs)\s*=")
 
@@ -23,7 +24,7 @@ def run_setup(args, out=print) -> int:
     try:
         setup = load_game(args.game)
     except GameFileError as exc:
-        out(f"modbot: {exc}")
+        out(f"modbot: {shown_lines(exc)}")
         return 2
     if setup.script is None:
         out(f"modbot: {args.game}: set game.script first (bundled: almanac, botf, "
@@ -33,12 +34,12 @@ def run_setup(args, out=print) -> int:
         found = problems(setup.script, setup.seats, dict(setup.grimoire), setup.bluffs,
                          lil_monsta=setup.lil_monsta)
         for problem in found:
-            out(f"- {words(problem)}")
+            out(f"- {shown_lines(words(problem))}")
         out("The set-up is legal." if not found else f"{len(found)} problem(s).")
         return 1 if found else 0
     grimoire, bluffs = propose(setup.script, setup.seats, random.Random(args.seed),
                                evil_teams=args.teams, lil_monsta=setup.lil_monsta)
-    out(describe(setup, grimoire, bluffs))
+    out(shown_lines(describe(setup, grimoire, bluffs)))
     if args.write:
         text = Path(args.game).read_text(encoding="utf-8")
         Path(args.write).write_text(with_setup(text, setup, grimoire, bluffs), encoding="utf-8")

@@ -76,6 +76,11 @@ def _v10_seal_salt(db, m):
         migrate(migrator.add_column("game_row", "seal_salt", peewee.CharField(null=True)))
 
 
+def _v11_quarantine(db, m):
+    """Inputs the bot could not handle, and the inputs of their games that wait behind them."""
+    db.create_tables([m.QuarantineRow, m.ParkedRow])
+
+
 MIGRATIONS = [_v1_create, _v2_input_topic, _v3_input_shared, _v4_input_participants,
               _v5_outbox_first_attempt, _v6_pictures, _v7_outbox_edits,
-              _v8_snapshots, _v9_thread_reads, _v10_seal_salt]  # append; never edit one
+              _v8_snapshots, _v9_thread_reads, _v10_seal_salt, _v11_quarantine]  # append; never edit one

@@ -37,19 +37,23 @@ from .store_models import (
     GameRow,
     InputRow,
     OutboxRow,
+    ParkedRow,
     PictureRow,
+    QuarantineRow,
     SchemaVersion,
     SnapshotRow,
     ThreadReadRow,
     proxy,
 )
+from .store_quarantine import QuarantineQueries
 
 DEFAULT_URL = "sqlite:///data/modbot.sqlite"
 __all__ = ["DEFAULT_URL", "MODELS", "CursorRow", "EventRow", "GameRow", "InputRow", "OutboxRow",
-           "PictureRow", "SchemaVersion", "SnapshotRow", "Store", "ThreadReadRow", "proxy"]
+           "ParkedRow", "PictureRow", "QuarantineRow", "SchemaVersion", "SnapshotRow", "Store",
+           "ThreadReadRow", "proxy"]
 
 
-class Store:
+class Store(QuarantineQueries):
     def __init__(self, url: str | None = None) -> None:
         self.url = url or DEFAULT_URL
         if self.url.startswith("sqlite:///") and not self.url.startswith("sqlite:///:memory:"):
@@ -196,6 +200,7 @@ class Store:
             for game_id, number in batch.last_post_numbers.items():
                 GameRow.update(last_post_number=number).where(
                     (GameRow.id == game_id) & (GameRow.last_post_number < number)).execute()
+            self.commit_quarantine(batch)
         return held
 
     # -- outbox -----------------------------------------------------------------------------
@@ -310,6 +315,8 @@ class Store:
                 dropped = InputRow.delete().where(InputRow.game == row.id).execute()
                 EventRow.delete().where(EventRow.game == row.id).execute()
                 SnapshotRow.delete().where(SnapshotRow.game == row.id).execute()
+                QuarantineRow.delete().where(QuarantineRow.game == row.id).execute()
+                ParkedRow.delete().where(ParkedRow.game == row.id).execute()
                 row.delete_instance()
             OutboxRow.delete().where(OutboxRow.key.startswith(prefix)).execute()
         return dropped

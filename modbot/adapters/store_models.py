@@ -103,5 +103,32 @@ class ThreadReadRow(_Model):
     data = peewee.BlobField()
 
 
+class QuarantineRow(_Model):
+    """An input the bot could not handle (v11; app/quarantine.py): the input row it would have
+    stored (JSON), the error, and what became of it: open (its game holds behind it), retried
+    (handled after all) or discarded. `number` is its number in its game (`q3`)."""
+    game = peewee.ForeignKeyField(GameRow, null=True, on_delete="CASCADE")  # None: no game found
+    number = peewee.IntegerField()
+    kind = peewee.CharField()  # post | pm | tick | edit | rename | lapse | late | route | fold
+    post_id = peewee.IntegerField(null=True)
+    at = peewee.CharField()  # ISO forum time of the input
+    data = peewee.TextField()  # the input row, JSON
+    error = peewee.TextField()
+    trace = peewee.TextField(default="")
+    status = peewee.CharField(default="open", index=True)  # open | retried | discarded
+    attempts = peewee.IntegerField(default=1)
+    resolved_by = peewee.CharField(null=True)
+    resolved_at = peewee.CharField(null=True)
+
+
+class ParkedRow(_Model):
+    """An input of a held game, waiting behind its open quarantine (v11): the input row as
+    JSON, handled in its order once the game is released."""
+    game = peewee.ForeignKeyField(GameRow, on_delete="CASCADE")
+    kind = peewee.CharField()
+    post_id = peewee.IntegerField(null=True)
+    data = peewee.TextField()
+
+
 MODELS = [SchemaVersion, GameRow, InputRow, EventRow, OutboxRow, CursorRow, PictureRow,
-          SnapshotRow, ThreadReadRow]
+          SnapshotRow, ThreadReadRow, QuarantineRow, ParkedRow]

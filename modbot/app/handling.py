@@ -23,24 +23,28 @@ from __future__ import annotations
 
 import heapq
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
+from ..adapters.forum import ForumError
 from ..adapters.forum_port import ForumPort
 from ..adapters.outgoing import Batch, Outgoing
 from ..adapters.port import ForumPost
 from ..adapters.store import Store
-from ..core import Post
+from ..core import Post, iso
 from .conversation_guard import ConversationGuard
+from .feeding import Feeder
 from .identities import Identities
 from .late import is_late
 from .outbox_hooks import OutboxHooks
-from .own_edits import with_edit_notice
 from .pm_routing import Ask, Member, PmRouter, member
+from .quarantine import Quarantine
 from .rebuild import Adoption
+from .releases import Releases
 from .render import later
-from .runtime import GameRuntime, Step, sha1
+from .runtime import GameRuntime
 from .settings import Settings
+from .steps import pm_row, post_row, sha1
 from .watermark import Watermark
 
 log = logging.getLogger("modbot.app.service")
@@ -49,7 +53,8 @@ log = logging.getLogger("modbot.app.service")
 class Handling:
     def __init__(self, client: ForumPort, store: Store, settings: Settings,
                  games: dict[int, GameRuntime], identities: Identities, watermark: Watermark,
-                 hooks: OutboxHooks) -> None:
+                 hooks: OutboxHooks, quarantine: Quarantine,
+                 reload: Callable[[GameRuntime], None]) -> None:
         self.client = client
         self.store = store
         self.settings = settings
@@ -62,6 +67,10 @@ class Handling:
         self.rebuilding: GameRuntime | None = None  # the game a rebuild replays
         self.bot_id: int | None = None  # the bot's forum user id, once the service knows it
         self.conversations: ConversationGuard | None = None  # once the service knows it
+        self.quarantine = quarantine  # inputs that could not be handled (quarantine.py)
+        self.feeder = Feeder(store, quarantine, reload, self.commit_outgoing,
+                             identities.bind_substitutes)  # each input of a game (feeding.py)
+        self.releases = Releases(self.feeder)  # the Storytellers' !retry, !discard
 
     def handle_in_order(self, thread: dict[GameRuntime, list[ForumPost]], pms: list[ForumPost],
                         edits: Sequence[tuple[GameRuntime, ForumPost]] = (),
@@ -83,7 +92,8 @@ class Handling:
             if kind == "pm" or game is None:  # a PM's game is found by routing it
                 self._handle_pm(post, members)
             elif kind == "post":
-                if game.topic_id in held or _past(game, post.created, limit):
+                if game.topic_id in held or (not self.quarantine.holds(game)
+                                             and _past(game, post.created, limit)):
                     held.add(game.topic_id)
                     continue
                 handled += self._handle_post(game, post)
@@ -95,7 +105,15 @@ class Handling:
         """A counted post as the forum shows it now: flagged if its text changed."""
         if not game.changed(post.id, post.raw):
             return 0
-        self._commit(game, game.on_edit(post.id, post.raw, sha1(post.raw), post.edited))
+        digest = sha1(post.raw)
+        if (game.game_id, post.id, digest) in self.feeder.edits_waiting:
+            return 0  # waiting behind a quarantined input already (quarantine.py)
+        if self.quarantine.holds(game):
+            self.feeder.edits_waiting.add((game.game_id, post.id, digest))
+        number, author = game.seen[post.id][:2]
+        self.feeder.feed(game, {"kind": "edit", "post_id": post.id, "post_number": number,
+                          "author": author, "at": iso(post.edited), "raw": post.raw,
+                          "raw_sha1": digest})
         return 1
 
     def _at_mark(self, game: GameRuntime, at: datetime) -> datetime:
@@ -139,9 +157,7 @@ class Handling:
             self.conversations.bot = new.lower()
         self.client.api_username = new
         for game in list(self.games.values()):
-            when = self._at_mark(game, at)
-            self.tick_until(game, when)
-            self._commit(game, game.on_rename(old, new, when))
+            self.feeder.feed(game, renamed_row(old, new, self._at_mark(game, at)))
 
     def _judge_author(self, post: ForumPost) -> set[int]:
         """Follow the author's rename (their id is bound under another name) in every game;
@@ -169,8 +185,8 @@ class Handling:
         counts; a seat's old name (an alias) lapses; the Storytellers are told once."""
         log.warning("game %s: post %s by forum user %s under the name %s, which is not theirs in "
                     "this game: ignored", game.setup.name, post.id, post.user_id, post.username)
-        self.tick_until(game, post.created)
-        self._commit(game, game.on_name_taken(post.username, post.created))
+        self.feeder.feed(game, {"kind": "lapse", "author": post.username, "at": iso(post.created),
+                          "raw": post.username})
         holder = self.identities.holder(game, post.username)
         place = game.state.setup.is_storyteller(post.username) or game.state.is_seated(
             post.username)
@@ -185,8 +201,7 @@ class Handling:
     def _rename(self, game: GameRuntime, user_id: int, old: str, new: str,
                 at: datetime) -> None:
         log.info("game %s: forum user %s is now called %s", game.setup.name, old, new)
-        self.tick_until(game, at)
-        self._commit(game, game.on_rename(old, new, at))
+        self.feeder.feed(game, renamed_row(old, new, at))
         self.identities.renamed(game, user_id, new)
         self.router.topics.clear()  # the conversations' participants show the new name
 
@@ -207,23 +222,36 @@ class Handling:
             game.last_post_number = number
             self.store.commit(Batch(last_post_numbers={game.game_id: number}))
             return 0
-        at = post.created
-        if is_late(game.history, at):  # moved in, or read after an unlist (late.py)
-            log.warning("game %s: post #%s by %s (made %s) reached the thread late: held",
-                        game.setup.name, number, post.username, post.created_at)
-            step = game.on_late(game_input(post))
-        else:
-            self.tick_until(game, at)
-            if game.names_someone_unknown(post.username, at, post.raw):
-                self.learn_names(at)  # a seat's new name the check has not seen yet?
-            step = game.on_post(game_input(post))
-        self._commit(game, step, last_post_number=number)
+        source = {"channel": "thread", "id": post.id}
+        if self.releases.carried_out(game, game_input(post), source, last_post_number=number):
+            return 1  # a Storyteller's !retry or !discard (quarantine.py)
+        if not self.quarantine.holds(game) and not is_late(game.history, post.created) \
+                and self.tick_until(game, post.created):
+            self._learn_names_named(game, post)
+        self.feeder.feed(game, post_row(game_input(post)), last_post_number=number)
         return 1
 
-    def tick_until(self, game: GameRuntime, at: datetime) -> None:
-        """Commit a tick at each moment something fell due for the game, up to `at`."""
-        for step in game.ticks_until(at):
-            self._commit(game, step)
+    def _learn_names_named(self, game: GameRuntime, post: ForumPost,
+                           participants: tuple[str, ...] | None = None) -> bool:
+        """Learn the seats' names now if the post names someone the game does not know (it
+        may be a seat's new name the check has not seen yet); True if it did."""
+        try:
+            unknown = game.names_someone_unknown(post.username, post.created, post.raw,
+                                                 participants)
+        except Exception:  # the input itself will say so, quarantined (quarantine.py)
+            return False
+        if unknown:
+            self.learn_names(post.created)
+        return unknown
+
+    def holds(self, game: GameRuntime) -> bool:
+        """The game holds behind an input it could not handle (quarantine.py)."""
+        return self.quarantine.holds(game)
+
+    def tick_until(self, game: GameRuntime, at: datetime) -> bool:
+        """Commit a tick at each moment something fell due for the game, up to `at`; False if
+        the game holds (feeding.py)."""
+        return self.feeder.tick_until(game, at)
 
     def members(self) -> list[Member]:
         return [member(g, self.identities) for g in self.games.values()]
@@ -231,10 +259,19 @@ class Handling:
     def _handle_pm(self, post: ForumPost, members: list[Member] | None = None) -> None:
         """A PM the bot can see, for the game `pm_routing` finds (`members`: the games it may
         be for; by default the running games)."""
-        strangers = set() if self._is_bot(post) else self._judge_author(post)
-        members = [m for m in (members if members is not None else self.members())
-                   if m.topic_id not in strangers]  # never to a game the author is a stranger to
-        target = self.router.route(post, members)
+        try:
+            strangers = set() if self._is_bot(post) else self._judge_author(post)
+            members = [m for m in (members if members is not None else self.members())
+                       if m.topic_id not in strangers]  # never to a game the author is a stranger to
+            target = self.router.route(post, members)
+        except ForumError:
+            raise
+        except Exception as exc:  # no game could be found for it: kept under none
+            if not self.quarantine.knows(None, "pm", post.id):
+                row = {**post_row(game_input(post)), "kind": "pm", "topic_id": post.topic_id}
+                batch = Batch()
+                self.commit_outgoing(self.quarantine.record(None, row, exc, batch), batch)
+            return
         if isinstance(target, Ask):
             self._ask_which_game(post, list(target.games))
             return
@@ -242,17 +279,18 @@ class Handling:
         if game is None and target is not None and self.rebuilding is not None \
                 and target.topic_id == self.rebuilding.topic_id:
             game = self.rebuilding
-        if game is None or post.id in game.seen_pms:
+        if game is None or post.id in game.seen_pms or \
+                self.quarantine.knows(game.game_id, "pm", post.id):
             return
-        at = post.created
-        self.tick_until(game, at)
         participants = self._participants(game, post.topic_id)
-        if game.names_someone_unknown(post.username, at, post.raw, participants):
-            self.learn_names(at)
-            participants = self._participants(game, post.topic_id)
         shared = self.router.has_players(post.topic_id, member(game, self.identities))
-        self._commit(game, game.on_pm(game_input(post), post.topic_id, shared=shared,
-                                      participants=participants))
+        source = {"channel": "pm", "id": post.id, "topic_id": post.topic_id, "shared": shared}
+        if self.releases.carried_out(game, game_input(post), source):
+            return  # a Storyteller's !retry or !discard, or !status while held
+        if not self.quarantine.holds(game) and self.tick_until(game, post.created) \
+                and self._learn_names_named(game, post, participants):
+            participants = self._participants(game, post.topic_id)
+        self.feeder.feed(game, pm_row(game_input(post), post.topic_id, shared, participants))
 
     def _participants(self, game: GameRuntime, topic_id: int) -> tuple[str, ...]:
         """A conversation's participants as the game knows them: a bound id by its name in
@@ -279,23 +317,10 @@ class Handling:
             f"modbot:which-game:{post.id}", f"modbot:pmtopic:{post.topic_id}", raw,
             topic_id=post.topic_id)])
 
-    def _commit(self, game: GameRuntime, step: Step, last_post_number: int | None = None) -> None:
-        if step.input is None:
-            return
-        batch = Batch(inputs=[(game.game_id, step.input)],
-                      events=[(game.game_id, 0, name, data) for name, data in step.events])
-        if last_post_number is not None:
-            batch.last_post_numbers[game.game_id] = last_post_number
-        batch.cursors.update(step.cursors)
-        self.commit_outgoing([with_edit_notice(self.store, game.topic_id, out)
-                              for out in step.outgoing], batch)
-        if any(name in ("PlayerSubstituted", "ObserverAdded") for name, _ in step.events):
-            self.identities.bind_substitutes(game)  # the newcomer's id, kept (identities.py)
-
     def commit_outgoing(self, outgoing: list[Outgoing], batch: Batch | None = None) -> None:
         """Commit the posts owed, adopting those the forum already shows (see rebuild.py)."""
         batch = batch or Batch()
-        batch.outbox = outgoing
+        batch.outbox = [*batch.outbox, *outgoing]
         if self.adopt:
             batch.adopted = self.adopt.adopted(outgoing, replaying=self.rebuilding is not None)
         for key, error in self.store.commit(batch).items():  # words that failed to render
@@ -304,8 +329,18 @@ class Handling:
 
 def _past(game: GameRuntime, at: datetime, limit: datetime | None) -> bool:
     """Handling a post made at `at` would tick the game past a moment after `limit`."""
-    due = game.next_due()
-    return limit is not None and due is not None and limit < due <= at
+    if limit is None:
+        return False
+    try:
+        due = game.next_due()
+    except Exception:  # the tick before the post will be quarantined (quarantine.py)
+        return False
+    return due is not None and limit < due <= at
+
+
+def renamed_row(old: str, new: str, at: datetime) -> dict:
+    """The input row of a rename the forum showed (as runtime.py stores it)."""
+    return {"kind": "rename", "author": new, "at": iso(at), "raw": old}
 
 
 def game_input(post: ForumPost) -> Post:

@@ -111,6 +111,8 @@ class Handler(Protocol):
 
     def edited(self, game: GameRuntime, post: ForumPost) -> int: ...
 
+    def holds(self, game: GameRuntime) -> bool: ...
+
 
 class Intake:
     def __init__(self, client: ForumPort, store: Store, games: dict[int, GameRuntime],
@@ -173,9 +175,18 @@ class Intake:
 
     def moment_due(self, topic_ids, now: datetime) -> bool:
         """One of these games has a moment due by `now` (a deadline, a lock, a count): due
-        once a read at `now` lets the clock pass it (the watermark keeps `settle` back)."""
-        return any((due := self.games[t].next_due()) is not None
+        once a read at `now` lets the clock pass it (the watermark keeps `settle` back). A
+        held game's clock waits (quarantine.py): nothing of it is due."""
+        return any((due := self._next_due(self.games[t])) is not None
                    and due + self.watermark.settle <= now for t in topic_ids)
+
+    def _next_due(self, game: GameRuntime) -> datetime | None:
+        if self.handler.holds(game):
+            return None
+        try:
+            return game.next_due()
+        except Exception:  # the next cycle's tick quarantines what raises (feeding.py)
+            return None
 
     def _skip_own_posts(self) -> None:
         """Move each game's cursor past the posts right after it that the bot made itself (the

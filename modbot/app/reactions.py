@@ -85,6 +85,7 @@ class Reactor:
     welcomed: bool = False  # the Storytellers' conversation opened (its first note)
     substituted: dict[str, str] = field(default_factory=dict)  # substitute -> replaced (lower)
     held_posts: Callable[[], list[str]] = list  # the game's posts held (their words failed)
+    quarantined: Callable[[], list[dict]] = list  # the game's inputs it could not handle
 
     # -- public -----------------------------------------------------------------------------
 
@@ -101,7 +102,7 @@ class Reactor:
             self.welcomed = True
             out.append(self.welcome(state.setup))
         if command is not None and (command.says_anything or undo):
-            out.append(self._command_answer(state, command, source, log or [], undo))
+            out.append(self.command_answer(state, command, source, log or [], undo))
             if undo and undo.get("done") and state.today is not None:
                 out.append(self.vote_count(state, at, f"undo:{undo['input']}"))
         batch = tuple(events)
@@ -213,16 +214,22 @@ class Reactor:
         return [Outgoing(f"{self.options.key}:{notice.key}", self.thread, f"closed:{closed}",
                          topic_id=self.options.topic_id, kind="status")]
 
-    def _command_answer(self, state: GameState, report, source, log: list[dict],
-                        undo: dict | None = None) -> Outgoing:
-        """The ST's answer, in the PM they wrote (or, where players read it or the command was
-        posted in the thread, in the Storytellers' conversation)."""
+    def command_answer(self, state: GameState, report, source, log: list[dict],
+                       undo: dict | None = None) -> Outgoing:
+        """The ST's answer to their commands (`report`: the core's `CommandReport`)."""
         def raw() -> str:
             status = status_text(state) if report.status else ""
             held = self.held_posts() if report.status else []
+            quarantined = self.quarantined() if report.status else []
             return render("st_report.md.j2", report=report, log=log, status=status, undo=undo,
-                          held=held)
+                          held=held, quarantined=quarantined, topic_id=self.options.topic_id)
 
+        return self.answer_storyteller(state, source, raw)
+
+    def answer_storyteller(self, state: GameState, source: dict, raw: Body) -> Outgoing:
+        """An answer to a Storyteller's post or PM, in the PM they wrote (or, where players
+        read it or the command was posted in the thread, in the Storytellers' conversation),
+        keyed by that post."""
         key = f"st:{source['channel']}:{source.get('id')}"
         if source["channel"] == "pm" and not source.get("shared"):
             notes = self.note_to_storytellers(state.setup.storytellers, key, raw)

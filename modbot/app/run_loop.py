@@ -93,6 +93,10 @@ class RunLoop:
         except ForumError as exc:  # never ends a running daemon: logged, tried next cycle
             log.error("cycle failed (tried again next cycle): %s", exc)
             return
+        except Exception:  # a fault outside any one input (those are quarantined: quarantine.py)
+            log.exception("cycle failed on an error modbot did not expect; the daemon goes on "
+                          "and tries again next cycle (please report it with this log)")
+            return
         self.background_owed = bool(report.deferred) and not report.unread
         if report.unread:  # kept: read again as soon as a live read has room
             self.unread = EVERYTHING if wake is None else wake
@@ -153,7 +157,7 @@ class RunLoop:
                 self.cycle(retry=True)
             elif self.service.started.ready_at <= time.time():
                 self.service.started.ready_at = float("inf")  # one drain a hint (it sets
-                self.service.drain()  # the next): a post held for a forum's gap goes on time
+                self._drain()  # the next): a post held for a forum's gap goes on time
         self._shut_down()
         return 0
 
@@ -162,7 +166,15 @@ class RunLoop:
         poll), unless live reads wait for the budget (they run first, when it has room)."""
         if self.unread is None and not self.was_due and self.due():
             self.cycle()
-        self.service.drain()
+        self._drain()
+
+    def _drain(self) -> None:
+        """The outbox's drain; an error it did not expect is logged, and the daemon goes on."""
+        try:
+            self.service.drain()
+        except Exception:
+            log.exception("the outbox's drain failed on an error modbot did not expect; it is "
+                          "tried again in a second (please report it with this log)")
 
     def _unread_has_room(self) -> bool:
         return self.unread is not None and not self.client.budget.wait_for(Priority.LIVE)

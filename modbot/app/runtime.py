@@ -38,6 +38,7 @@ from .reactions import GameOptions, Reactor
 from .render import later
 from .steps import Step, sha1
 from .steps import events_of as _events
+from .steps import pm_row as _pm_row
 from .steps import post_row as _post_row
 from .upgrade import game_differences, version_cursor
 
@@ -362,12 +363,6 @@ def _undo_events(undo) -> list[tuple[str, dict]]:
     if undo and undo.get("done"):
         return [("Undone", {"input": undo["input"], "changes": undo["changes"]})]
     return []
-
-
-def _pm_row(post: Post, topic_id: int, shared: bool, participants: tuple[str, ...]) -> dict:
-    """The input row a PM is stored as: its conversation's topic and participants too."""
-    return {**_post_row(post), "kind": "pm", "topic_id": topic_id, "shared": shared,
-            "participants": ",".join(participants) or None}
 
 
 def _stored_post(row, at: datetime) -> Post:

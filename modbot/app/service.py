@@ -1,6 +1,6 @@
 """Theory of operation: one poll cycle reads the forum, decides, commits, then writes.
 
-`start()` checks the bot's account and every game topic (clear errors for a bad key or a
+`start()` (startup.py) checks the bot's account and every game topic (clear errors for a bad key or a
 missing topic), rebuilds each game from its input log (from its snapshot and the inputs after
 it, `snapshot.py`; after a rules change, folding them all and comparing, `upgrade.py`), and
 catches up on posts made while the bot was away (`/t/{id}/posts.json` after the game's last
@@ -36,7 +36,8 @@ adopted, never posted again.
 A key the forum refuses (revoked) is said once and retried with backoff; no forum error ends
 the cycle's caller. A post whose words fail to render is held (adapters/rendering.py).
 
-`Service` is this module's start-up, cycle and outbox coordination; the reading is its
+`Service` is this module's cycle and outbox coordination, on its start-up (`StartUp`,
+startup.py: the games' runtimes made from the store); the reading is its
 collaborator `Intake` (intake.py), the handling of each input `Handling` (handling.py). Each
 post's input row, its events, the posts it causes and the cursors commit in one transaction. All
 rule decisions use the posts' `created_at`; `now` only moves the clock.
@@ -51,54 +52,35 @@ from datetime import datetime, timedelta
 
 from ..adapters.budget import Priority
 from ..adapters.forum import (
-    ConfigurationError,
     CredentialsRejected,
     ForumError,
-    NotFound,
     OverBudget,
     TransientError,
 )
 from ..adapters.forum_port import ForumPort
 from ..adapters.outbox import Outbox
-from ..adapters.outgoing import Batch
 from ..adapters.store import Store
-from ..adapters.write_limits import edits_per_day, topic_spacing
 from ..core import GameSetup
-from .conversation_guard import ConversationGuard
-from .deal_guard import DealGuard, reading_note, tell_held
+from .deal_guard import DealGuard
 from .edit_sweep import EditSweep
 from .handling import Handling
-from .identities import Identities, bot_account
-from .intake import Intake, Wake, listed_topics
+from .identities import Identities
+from .intake import Intake, Wake
 from .outbox_hooks import OutboxHooks
 from .own_edits import OwnEdits
-from .reactions import GameOptions
+from .quarantine import Quarantine
 from .rebuild import Rebuilt
-from .recovery import first_read
-from .render import later
 from .runtime import GameRuntime
-from .seal_salt import salted
 from .settings import Settings
 from .snapshot import Snapshots
+from .startup import StartUp
 from .thread_index import ThreadIndex
 from .thread_reads import PagedReads
-from .upgrade import check_history, rules_version, version_cursor
 from .watermark import Watermark
 
 log = logging.getLogger("modbot.app.service")
 
 
-def _last_posted(listed: dict[int, dict], setup: GameSetup) -> str:
-    """When the game's thread was last posted in, as the listing says ("" when unknown)."""
-    return str((listed.get(setup.topic_id or 0) or {}).get("last_posted_at") or "")
-
-
-def topic_of(setup: GameSetup) -> int:
-    """The game's topic id; a game file without one is a configuration error."""
-    if setup.topic_id is None:
-        raise ConfigurationError(f"game {setup.name!r} has no thread yet: `modbot game new` "
-                                 "opens it and writes its topic_id into the game file")
-    return setup.topic_id
 
 
 @dataclass
@@ -110,7 +92,7 @@ class CycleReport:
     unread: bool = False  # the live reads were put off by the budget (run_loop.py keeps them)
 
 
-class Service:
+class Service(StartUp):
     def __init__(self, client: ForumPort, store: Store, games: list[GameSetup],
                  settings: Settings | None = None) -> None:
         self.client = client
@@ -133,124 +115,11 @@ class Service:
         self.index = ThreadIndex(store)  # the bot's index post in each game thread
         self.watermark = Watermark(timedelta(seconds=self.settings.settle_seconds))
         self.hooks = OutboxHooks(self)  # what the outbox asks of the games (outbox_hooks.py)
+        self.quarantine = Quarantine(store)  # inputs that could not be handled
         self.handling = Handling(client, store, self.settings, self.games, self.identities,
-                                 self.watermark, self.hooks)
+                                 self.watermark, self.hooks, self.quarantine, self.reload)
         self.intake = Intake(client, store, self.games, self.watermark, self.sweeper,
                              self.handling)
-
-    # -- start-up ---------------------------------------------------------------------------
-
-    def start(self) -> None:
-        self.connect()
-        todo = [s for s in self.setups if s.topic_id not in self.games
-                and s.topic_id not in self.waiting]  # a retried start-up keeps what it has
-        new = [s for s in todo if self._never_started(s)]
-        listed = listed_topics(self.client, [s.topic_id for s in new if s.topic_id])
-        todo.sort(key=lambda s: _last_posted(listed, s), reverse=True)  # the busiest first
-        for setup in todo:
-            self.client.pacer.wait()  # many games: under the forum's per-minute limit
-            if setup in new:
-                if topic_of(setup) not in listed:
-                    self._check_topic(setup)  # unlisted, or missing: one read says which
-                self.waiting[topic_of(setup)] = setup  # started once its names are checked
-            else:
-                self.start_game(setup)
-
-    def connect(self) -> None:
-        """Check the bot's account; set up the outbox (its cadence: staff or not)."""
-        me = bot_account(self.client, self.setups, self.settings.bot_username)
-        self.bot_id = self.handling.bot_id = self.handling.router.bot_id = me.id
-        self.client.api_user_id = self.bot_id  # by id from now on: a rename leaves it working
-        staff = me.staff
-        spacing = self.settings.post_spacing
-        if spacing is None:  # Discourse's gap between a non-staff account's posts, and a margin
-            spacing = 0.0 if staff else 31.0 if me.trust_level == 0 else 6.0
-        guard = ConversationGuard(self.client, self.settings.bot_username, staff,
-                                  on_intruder=self.hooks.intruder, bot_id=me.id,
-                                  expected_ids=self.hooks.recipient_ids)
-        self.handling.conversations = guard
-        self.outbox = Outbox(self.client, self.store, spacing=spacing,
-                             on_failure=self.hooks.failure_report,
-                             on_pm_limit=self.hooks.pm_limit,
-                             max_backoff=self.settings.max_backoff, guard=guard.allows,
-                             bot_id=self.bot_id, merge_replies=not staff,
-                             recipients_now=self.hooks.recipients_now,
-                             on_lost_post=self.hooks.lost_post,
-                             edits_a_day=edits_per_day(staff, me.trust_level),
-                             conversation_spacing=topic_spacing(staff, me.trust_level)
-                             if self.settings.post_spacing is None else spacing,
-                             on_limit=self.hooks.limit, on_opened=self.hooks.opened)
-
-    def _never_started(self, setup: GameSetup) -> bool:
-        row = self.store.find_game(str(topic_of(setup)))
-        return row is None or not self.store.has_inputs(row.id)
-
-    def _check_topic(self, setup: GameSetup) -> None:
-        """One read proves the topic exists (a new game is read in full once it starts)."""
-        try:
-            self.client.posts_after(topic_of(setup), 0)
-        except NotFound as exc:
-            raise ConfigurationError(f"game {setup.name!r}: topic {setup.topic_id} not found "
-                                     "(or the bot cannot see it)") from exc
-
-    def start_game(self, setup: GameSetup, now: datetime | None = None) -> bool:
-        topic_id = topic_of(setup)
-        setup = salted(self.store, setup, topic_id)  # the seal's secret (seal_salt.py)
-        row = self.store.game(str(topic_id), setup.name)
-        options = GameOptions(topic_id, f"g{topic_id}",
-                              self.settings.vote_count_minutes,
-                              self.settings.close_topic_at_night, setup.storytellers,
-                              pictures=setup.pictures, vote_counts=setup.vote_counts,
-                              name=setup.name)
-        runtime = GameRuntime(setup, options, row.id)
-        runtime.reactor.held_posts = lambda: [r.key for r in self.store.held(options.key + ":")]
-        held = set(runtime.reactor.held_posts())  # folded, so their words are rendered again
-        changed = self.store.cursor(version_cursor(options.key)) != rules_version()
-        restored = not changed and not held and self.snapshots.restore(runtime)
-        if not restored:
-            inputs = self.store.inputs(row.id)
-            derived = runtime.load(inputs, collect=changed and bool(inputs), again=held)
-            if changed:  # the rules changed since this game's events were stored: compare
-                self.store.commit(check_history(self.store, runtime, inputs, derived))
-        runtime.last_post_number = max(runtime.last_post_number, row.last_post_number)
-        folded = len(runtime.inputs)
-        self._bind(runtime, upgrade=bool(folded))
-        try:  # one request a game at start: reading the topic also proves it exists
-            if folded:
-                caught = self.intake.catch_up(runtime)
-                log.info("game %s: %d inputs %s, %d new posts caught up", setup.name, folded,
-                         "restored from its snapshot" if restored else "replayed", caught)
-            elif not first_read(self, runtime, now):
-                return False  # a long thread: read a few pages a cycle (thread_reads.py)
-        except NotFound as exc:
-            raise ConfigurationError(f"game {setup.name!r}: topic {setup.topic_id} not found "
-                                     "(or the bot cannot see it)") from exc
-        self.games[topic_id] = runtime
-        if runtime.again:  # held posts, rendered again (adapters/rendering.py)
-            self.handling.commit_outgoing(runtime.again)
-            runtime.again = []
-        return True
-
-    def _bind(self, game: GameRuntime, upgrade: bool) -> None:
-        """Bind the game's places to their user ids (identities.py) before its first read: the
-        names the game file and the store do not bind are looked up now. A new game with a
-        name no one holds does not start; a running game bound for the first time (an
-        upgrade) goes on, and its Storytellers are shown the result."""
-        unbound = self.identities.bind(game).unbound
-        if seated := self.identities.seated_observers(game):
-            raise ConfigurationError(f"game {game.setup.name!r}: {', '.join(seated)} watched the grimoire as "
-                                     "an observer and cannot play in it: take them out of the game file")
-        if not unbound:
-            return
-        found = self.identities.look_up(game.topic_id, list(unbound), legacy=upgrade)
-        binding = self.identities.bind(game)
-        if upgrade:
-            self.handling.commit_outgoing([game.reactor.note_to_storytellers(
-                game.setup.storytellers, "bound:" + "+".join(sorted(n.lower() for n in found)),
-                later("bound_at_upgrade.md.j2", found=found, names=binding.names))])
-        elif binding.unbound:
-            raise ConfigurationError(f"game {game.setup.name!r}: no forum user is called "
-                                     f"{', '.join(binding.unbound)}: fix the game file")
 
     def save_snapshots(self, every: float | None = None) -> None:
         """Snapshot the games with new inputs (see snapshot.py); `every=0` at a stop."""
@@ -302,43 +171,6 @@ class Service:
         report.sent = self.drain()
         report.requests = self.client.requests_made - before
         return report
-
-    def _admit_waiting(self, now: datetime) -> list[str]:
-        """Start each new game whose names are all forum users (see deal_guard.py); the names
-        of those whose start-up is put off to a later cycle (a long thread, the budget)."""
-        put_off: list[str] = []
-        self.intake.started_now = set()
-        self.guard.check(list(self.waiting.values()))
-        for topic_id, setup in list(self.waiting.items()):
-            unknown = self.guard.unknown_names(setup)
-            if unknown:
-                tell_held(self.store, setup, unknown)
-            elif unknown is None:
-                try:
-                    if not self.start_game(setup, now):  # its long thread: read on next time
-                        self._tell_reading(setup)
-                        put_off.append(setup.name)
-                        continue
-                    self.client.budget.due_waiting = self.store.due_count()  # what it owes
-                except OverBudget:  # its reads wait for the budget's next tokens
-                    log.info("game %s: start-up waits for the request budget", setup.name)
-                    put_off.append(setup.name)
-                    continue
-                except (ConfigurationError, ForumError) as exc:
-                    log.error("game %s: cannot start yet: %s", setup.name, exc)
-                    continue
-                del self.waiting[topic_id]
-                self.intake.started_now.add(topic_id)
-        return put_off
-
-    def _tell_reading(self, setup: GameSetup) -> None:
-        """A long thread takes several cycles: said in the log, and once to the STs."""
-        read, left = self.long_reads.progress(topic_of(setup))
-        log.info("game %s: reading its thread before it starts: %d posts read, %d to go",
-                 setup.name, read, left)
-        note = reading_note(setup, read, left, self.client.budget.share(Priority.BACKGROUND))
-        if self.store.row(note.key) is None:
-            self.store.commit(Batch(outbox=[note]))
 
     def _deferred(self, report: CycleReport, exc: ForumError) -> None:
         report.unread = report.unread and isinstance(exc, OverBudget)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 from ..adapters.outgoing import Outgoing
 from ..core import Post, iso
@@ -29,6 +30,22 @@ def post_row(post: Post) -> dict:
     return {"kind": "post", "post_id": post.post_id, "post_number": post.post_number,
             "author": post.author, "at": iso(post.created_at), "raw": post.raw,
             "raw_sha1": sha1(post.raw)}
+
+
+def pm_row(post: Post, topic_id: int, shared: bool, participants: tuple[str, ...]) -> dict:
+    """The input row a PM is stored as: its conversation's topic and participants too."""
+    return {**post_row(post), "kind": "pm", "topic_id": topic_id, "shared": shared,
+            "participants": ",".join(participants) or None}
+
+
+INPUT_FIELDS = ("kind", "post_id", "topic_id", "shared", "participants", "post_number",
+                "author", "at", "raw", "raw_sha1")  # the store's InputRow columns
+
+
+def input_row(fields: dict) -> SimpleNamespace:
+    """An input row as the store gives it back (`GameRuntime.apply_input` reads it), from the
+    dict that is stored, quarantined or parked (quarantine.py)."""
+    return SimpleNamespace(**{name: fields.get(name) for name in INPUT_FIELDS})
 
 
 def events_of(events) -> list[tuple[str, dict]]:

@@ -25,6 +25,7 @@ from .characters.records import RECORDS as CHARACTER_RULES
 from .characters.wins import EvilTeamLost
 from .command_line import is_lone_confirm, parse_commands
 from .command_line import listed as storyteller_commands
+from .console import CommandReport, lone_release, lone_status
 from .deciding.activity import BOOKKEEPING
 from .deciding.count_facts import count_facts
 from .deciding.voting import about_to_die, about_to_die_now, leading_so_far
@@ -72,6 +73,7 @@ __all__ = [
     "THREAD",
     "AliasLapsed",
     "Character",
+    "CommandReport",
     "EvilTeamLost",
     "GameSetup",
     "GameState",
@@ -109,6 +111,8 @@ __all__ = [
     "is_lone_confirm",
     "iso",
     "leading_so_far",
+    "lone_release",
+    "lone_status",
     "next_due",
     "notices_of",
     "observers_of",

@@ -19,7 +19,7 @@ from typing import Any, Protocol, cast
 
 from .command_line import help_text, line_of, parse_commands
 from .deciding.staff import team_code
-from .reading.commands import Accept, CommandLine, Confirm, Help, Log, Status, Undo
+from .reading.commands import Accept, CommandLine, Confirm, Help, Log, Release, Status, Undo
 from .registry import COMMAND_OF, COMMANDS, apply
 from .state.actions import Context
 from .state.events import Event, Executed, NightHeld
@@ -106,6 +106,8 @@ def run_commands(state: GameState, author: str, raw: str, ctx: Context,
         errors += ((accepts[0].line, say("console.accept_alone")),)
     elif accepts:
         report["accept"] = cast(Accept, accepts[0].action).post_id
+    errors += tuple((line.line, say("console.release_alone")) for line in lines
+                    if isinstance(line, CommandLine) and isinstance(line.action, Release))
     if errors:
         return state, (), CommandReport(**report, failed=errors, help=help_lines)
     parsed = [line for line in lines if isinstance(line, CommandLine)]  # no error left
@@ -149,6 +151,24 @@ def run_commands(state: GameState, author: str, raw: str, ctx: Context,
         help=help_lines, seats=seats)
 
 
+def lone_release(raw: str, state: GameState) -> tuple[Release, bool] | None:
+    """The post is a lone `!retry qN` or `!discard qN` (with `--yes`: confirmed), which the
+    shell carries out (its quarantine of inputs it could not handle): the release and whether
+    it was confirmed; None for any other post."""
+    lines = parse_commands(raw, state.setup.roster)
+    if len(lines) != 1 or not isinstance(lines[0], CommandLine) \
+            or not isinstance(lines[0].action, Release):
+        return None
+    return lines[0].action, lines[0].confirmed
+
+
+def lone_status(raw: str, state: GameState) -> bool:
+    """The post asks only for `!status` (what a Storyteller may ask of a held game)."""
+    lines = parse_commands(raw, state.setup.roster)
+    return bool(lines) and all(isinstance(line, CommandLine) and isinstance(line.action, Status)
+                               for line in lines)
+
+
 def _apply_events(state: GameState, events: Iterable[Event]) -> GameState:
     for event in events:
         state = apply(state, event)
@@ -186,4 +206,4 @@ def describe(state: GameState, action: object, effects: Sequence[Event]) -> Say:
                    day=state.cycle, player=executed.player, votes=executed.votes, **team)
     return COMMANDS[COMMAND_OF[type(action)]].summary
 
-__all__ = ["CommandReport", "Rejection", "describe", "run_commands"]
+__all__ = ["CommandReport", "Rejection", "describe", "lone_release", "lone_status", "run_commands"]

@@ -9,7 +9,8 @@ Cultist, its Doppelgänger). `load_script("botf")` reads `data/scripts/botf.json
 (`botf.modbot.json`: the words for good and evil, rulings that override an action
 specification, several evil teams). A custom character (an object with a team and an ability
 and an id the catalogue lacks) loads without machine rules: the Storyteller runs it. Any other
-id is refused, named in one line.
+id is refused, named in one line. A file is checked for its shape first (script_shape.py): a
+malformed one is refused with every problem, one line each.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from pathlib import Path
 
 from ..bundled import folder
 from ..core import Character, Script, character_key
+from ..shown import shown
+from .script_shape import ShapeError, read_script_json, shape_problems
 
 DATA = folder("data")
 SCRIPTS = DATA / "scripts"
@@ -61,26 +64,48 @@ def load_script(name_or_path: str, base: Path | None = None) -> Script:
     elif base is not None and not path.is_absolute():
         path = base / path
     entries = _read(path)
-    terms_path = path.with_name(path.stem + ".modbot.json")
-    terms = json.loads(terms_path.read_text(encoding="utf-8")) if terms_path.exists() else {}
+    terms = _read_terms(path.with_name(path.stem + ".modbot.json"))
     script = Script.from_data(path.stem, entries, catalogue(), terms)
     if script.unknown:
-        raise ScriptError(f"{path}: modbot does not implement {', '.join(script.unknown)} "
+        raise ScriptError(f"{shown(path)}: modbot does not implement "
+                          f"{', '.join(shown(i) for i in script.unknown)} "
                           "(to play one anyway, give it as a custom character: an object with "
                           "its own id, a team and an ability; the Storyteller runs it)")
     return script
 
 
 def _read(path: Path) -> list:
+    """The script's entries, once its shape is right (script_shape.py): otherwise every
+    problem, one line each."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_script_json(path)
     except OSError as exc:
-        raise ScriptError(f"{path}: cannot read the script ({exc.strerror})") from exc
-    except json.JSONDecodeError as exc:
-        raise ScriptError(f"{path}: not valid JSON: {exc}") from exc
-    if not isinstance(data, list):
-        raise ScriptError(f"{path}: a script is a JSON list (the official script format)")
+        raise ScriptError(f"{shown(path)}: cannot read the script ({exc.strerror})") from exc
+    except ShapeError as exc:
+        raise ScriptError(_problems(path, exc.lines)) from exc
+    problems = shape_problems(data)
+    if problems:
+        raise ScriptError(_problems(path, problems))
     return data
+
+
+def _problems(path: Path, lines: list[str]) -> str:
+    if len(lines) == 1:
+        return f"{shown(path)}: {lines[0]}"
+    return f"{shown(path)}: {len(lines)} problems:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def _read_terms(path: Path) -> dict:
+    """A script's terms (`NAME.modbot.json` beside it, modbot's own), if it has one."""
+    if not path.exists():
+        return {}
+    try:
+        terms = read_script_json(path)
+    except (OSError, ShapeError) as exc:
+        raise ScriptError(f"{shown(path)}: cannot read the script's terms: {shown(exc)}") from exc
+    if not isinstance(terms, dict):
+        raise ScriptError(f"{shown(path)}: the script's terms are an object")
+    return terms
 
 
 __all__ = ["ScriptError", "bundled_scripts", "catalogue", "catalogued_character", "load_script"]

@@ -116,7 +116,7 @@ def test_a_version_1_database_is_migrated(tmp_path):
         """)
     store = Store(f"sqlite:///{path}")
     try:
-        assert SchemaVersion.get().version == len(MIGRATIONS) == 10
+        assert SchemaVersion.get().version == len(MIGRATIONS) == 11
         assert store.find_game("42").seal_salt is None  # v10: made when the game next starts
         (row,) = store.inputs(1)
         assert (row.raw, row.topic_id, row.shared, row.participants) == \

@@ -49,8 +49,13 @@ def test_a_moment_is_due_once_a_read_lets_the_clock_pass_it():
         def next_due(self):
             return T
 
+    class Handler:
+        def holds(self, _game):
+            return False  # no input of it is quarantined (quarantine.py)
+
     intake = Intake.__new__(Intake)
     intake.games, intake.watermark = {7: Game()}, Watermark(SETTLE)  # type: ignore[dict-item]
+    intake.handler = Handler()  # type: ignore[assignment]
     assert not intake.moment_due([7], T)
     assert not intake.moment_due([7], T + SETTLE - timedelta(seconds=1))
     assert intake.moment_due([7], T + SETTLE)

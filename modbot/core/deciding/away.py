@@ -61,7 +61,8 @@ def after_return(state: GameState, player: str, moment: datetime) -> datetime:
 
 
 def resolve(action: GoAway, at: datetime) -> datetime:
-    """The moment `action` names, seen from `at` (ValueError: a date that does not exist)."""
+    """The moment `action` names, seen from `at` (ValueError: a date that does not exist;
+    OverflowError: one `datetime` cannot hold, at the edge of year 1 or 9999 in its zone)."""
     if action.hours is not None:
         return at + timedelta(hours=action.hours)
     zone = timezone(timedelta(minutes=action.offset_minutes))
@@ -82,6 +83,8 @@ def _go_away(state: GameState, action: GoAway, ctx: Context) -> tuple[PlayerAway
         until = resolve(action, ctx.at)
     except ValueError:
         return reject(ctx, "away_form", text=action.date or "")
+    except OverflowError:  # 9999-12-31 23:59 -14:00 is in year 10000 in UTC
+        return reject(ctx, "away_range", text=action.date or "")
     if until <= ctx.at:
         return reject(ctx, "away_past", until=until)
     longest = ctx.at + timedelta(hours=state.setup.away_hours_max)

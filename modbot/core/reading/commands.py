@@ -84,6 +84,16 @@ class Accept:
 
 
 @dataclass(frozen=True, slots=True)
+class Release:
+    """`!retry q3` or `!discard q3`: an input the bot could not handle (quarantined by the
+    shell, which numbers them `q1`, `q2`, ... in each game) handled again, or dropped. The
+    shell carries it out, alone in its post, whether or not the game is held; the core only
+    reads it (and refuses it beside other commands)."""
+    number: int
+    discard: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class CommandLine:
     line: str
     action: object
@@ -292,6 +302,16 @@ def _accept(words: list[str], _roster: Roster) -> Accept:
     return Accept(int(value))
 
 
+def _release(discard: bool) -> Builder:
+    def build(words: list[str], _roster: Roster) -> Release:
+        value = words[0].lower().lstrip("#") if len(words) == 1 else ""
+        number = value.removeprefix("q")
+        if not value.startswith("q") or not number.isdigit() or len(number) > 9:
+            raise Refused("release_number")
+        return Release(int(number), discard)
+    return build
+
+
 def _help(words: list[str], _roster: Roster) -> Help:
     return Help(words[0].lower().lstrip("!") if words else None)
 
@@ -347,6 +367,8 @@ BASE_COMMANDS: tuple[Command, ...] = (
             "!status", _no_arguments(Status())),
     Command("undo", "!undo #N", say("help.undo"), "!undo #22", _undo),
     Command("accept", "!accept id:N", say("help.accept"), "!accept id:1234", _accept),
+    Command("retry", "!retry qN", say("help.retry"), "!retry q1", _release(False)),
+    Command("discard", "!discard qN", say("help.discard"), "!discard q1 --yes", _release(True)),
     Command("log", "!log [N]", say("help.log"), "!log 10", _log),
     Command("confirm", "!confirm", say("help.confirm"),
             "!confirm", _no_arguments(Confirm())),

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-import modbot.app.service
+import modbot.app.startup
 import modbot.app.upgrade
 import modbot.core.engine
 
@@ -38,7 +38,7 @@ def _restart(rehearsal):
 
 
 def _new_version(monkeypatch, number: int) -> None:
-    for module in (modbot.app.service, modbot.app.upgrade):
+    for module in (modbot.app.startup, modbot.app.upgrade):
         monkeypatch.setattr(module, "rules_version", lambda: number)
 
 

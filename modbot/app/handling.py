@@ -31,7 +31,7 @@ from ..adapters.forum_port import ForumPort
 from ..adapters.outgoing import Batch, Outgoing
 from ..adapters.port import ForumPost
 from ..adapters.store import Store
-from ..core import Post, iso
+from ..core import Post, iso, newcomers_named
 from .conversation_guard import ConversationGuard
 from .feeding import Feeder
 from .identities import Identities
@@ -162,8 +162,14 @@ class Handling:
     def _judge_author(self, post: ForumPost) -> set[int]:
         """Follow the author's rename (their id is bound under another name) in every game;
         the topic ids of the games the author is a stranger to, under one of their names
-        (see the top): nothing of theirs goes to those games."""
+        (see the top), or whose seat someone else took from them (`!sub`): nothing of theirs
+        goes to those games."""
         games = [*self.games.values(), *([self.rebuilding] if self.rebuilding else [])]
+        replaced = {g.topic_id for g in games if self.identities.replaced(g, post.user_id)}
+        if replaced:
+            log.info("post %s by %s, whose seat someone else took: not counted", post.id,
+                     post.username)
+        games = [g for g in games if g.topic_id not in replaced]
         for game in games:
             renamed = self.identities.renamed_author(game, post)
             if renamed is not None and self.identities.holder(game, renamed[1]) not in (
@@ -173,12 +179,12 @@ class Handling:
             if renamed is not None:
                 self._rename(game, post.user_id or 0, *renamed, post.created)
         if not any(self.identities.stranger(game, post) for game in games):
-            return set()
+            return replaced
         self.learn_names(post.created)  # the real accounts' names now
         strangers = [game for game in games if self.identities.stranger(game, post)]
         for game in strangers:
             self._stranger(game, post)
-        return {game.topic_id for game in strangers}
+        return replaced | {game.topic_id for game in strangers}
 
     def _stranger(self, game: GameRuntime, post: ForumPost) -> None:
         """Someone who is none of the game's posted under one of its names: nothing of theirs
@@ -227,7 +233,7 @@ class Handling:
             return 1  # a Storyteller's !retry or !discard (quarantine.py)
         if not self.quarantine.holds(game) and not is_late(game.history, post.created) \
                 and self.tick_until(game, post.created):
-            self._learn_names_named(game, post)
+            self._learn_names_named(game, post) or self._newcomers_known(game, post)
         self.feeder.feed(game, post_row(game_input(post)), last_post_number=number)
         return 1
 
@@ -247,6 +253,29 @@ class Handling:
     def holds(self, game: GameRuntime) -> bool:
         """The game holds behind an input it could not handle (quarantine.py)."""
         return self.quarantine.holds(game)
+
+    def _newcomers_known(self, game: GameRuntime, post: ForumPost) -> bool:
+        """A Storyteller's `!sub OLD NEW` or `!observer NAME` naming an account that is already
+        one of the game's under another name (an observer who renamed a moment ago): the
+        renames are followed first, so the command meets the account by what it is (one
+        look-up a name the game does not know); True if they were."""
+        if not game.state.setup.is_storyteller(post.username):
+            return False
+        try:
+            named = newcomers_named(post.raw, game.state)
+        except Exception:  # the input itself will say so, quarantined (quarantine.py)
+            return False
+        for name in named:
+            if self.identities.holder(game, name) is not None:
+                continue  # a name the game's places go or went by
+            try:
+                user = self.client.account(name)
+            except ForumError:  # NotFound too: a name no one holds is the command's to refuse
+                continue
+            if self.identities.is_bound(game, user.id):
+                self.learn_names(post.created)
+                return True
+        return False
 
     def tick_until(self, game: GameRuntime, at: datetime) -> bool:
         """Commit a tick at each moment something fell due for the game, up to `at`; False if
@@ -287,8 +316,9 @@ class Handling:
         source = {"channel": "pm", "id": post.id, "topic_id": post.topic_id, "shared": shared}
         if self.releases.carried_out(game, game_input(post), source):
             return  # a Storyteller's !retry or !discard, or !status while held
-        if not self.quarantine.holds(game) and self.tick_until(game, post.created) \
-                and self._learn_names_named(game, post, participants):
+        if not self.quarantine.holds(game) and self.tick_until(game, post.created) and (
+                self._learn_names_named(game, post, participants)
+                or self._newcomers_known(game, post)):
             participants = self._participants(game, post.topic_id)
         self.feeder.feed(game, pm_row(game_input(post), post.topic_id, shared, participants))
 

@@ -222,6 +222,19 @@ class Identities:
         current |= {s.lower() for s in game.state.setup.storytellers}
         return name in current or name in binding.went_by
 
+    def replaced(self, game, user_id: int | None) -> bool:
+        """The account held a seat someone else took (`!sub`), and holds no place of the game
+        now: nothing it posts counts in this game (the substitution is a fact of the game)."""
+        binding = self.games.get(game.topic_id)
+        if binding is None or user_id is None:
+            return False
+        state = game.state
+        gone = {binding.went_by.get(old.lower()) for old, _new, _at in state.substitutions}
+        holding = {binding.went_by.get(s.name.lower()) for s in state.seats}
+        holding |= {binding.went_by.get(n.lower()) for n in state.setup.storytellers}
+        holding |= {binding.went_by.get(n.lower()) for n in observers_of(state)}
+        return user_id in gone and user_id not in holding
+
     def holder(self, game, name: str) -> int | None:
         """The id bound to a name the game's places go or went by."""
         binding = self.games.get(game.topic_id)

@@ -27,6 +27,7 @@ from ..core import (
     CARRIED,
     CHANGED,
     COUNT,
+    COUNT_ASK_GAP,
     DAY_END,
     EXILE,
     OBSERVERS,
@@ -43,6 +44,7 @@ from ..core import (
 from .catalogue import rejection_words, words
 from .grimoire_status import status_text
 from .render import dated, later, render, render_notice
+from .views import date_tag as dated_moment
 from .vote_counts import CountPost, VoteCounts
 
 # The only templates ever posted in the game thread. None receives the grimoire: their views
@@ -84,6 +86,8 @@ class Reactor:
     hinted: dict[str, datetime] = field(default_factory=dict)  # player -> last soft answer
     welcomed: bool = False  # the Storytellers' conversation opened (its first note)
     substituted: dict[str, str] = field(default_factory=dict)  # substitute -> replaced (lower)
+    vc_told: dict[str, datetime] = field(default_factory=dict)  # player -> count they were
+    # told about (its forum time): a `/vc` asked too soon is answered once between two counts
     held_posts: Callable[[], list[str]] = list  # the game's posts held (their words failed)
     quarantined: Callable[[], list[dict]] = list  # the game's inputs it could not handle
 
@@ -124,6 +128,9 @@ class Reactor:
             self.counts.dirty = True
             return []
         if notice.count == COUNT:
+            if notice.key.startswith("asked:") and self.counts.last_at is not None \
+                    and notice.moment - self.counts.last_at < COUNT_ASK_GAP:
+                return self._count_stands(state, notice.view.get("asker"), notice.moment)
             if notice.key == "requested" and \
                     self.counts.current(state, notice.moment, self.options.vote_count_minutes):
                 return [self._count_current(state, notice.moment)]
@@ -179,6 +186,18 @@ class Reactor:
             state.setup.storytellers, f"vc-current:{day}.{number}:{at:%Y%m%dT%H%M%S}",
             later("count_current.md.j2", day=day, number=number,
                   minutes=self.options.vote_count_minutes))
+
+    def _count_stands(self, state: GameState, player: str | None, at: datetime) -> list[Outgoing]:
+        """A player's `/vc` less than `COUNT_ASK_GAP` after the last count posted (of any
+        kind): no count, and the player told when they may ask, once between two counts."""
+        last = self.counts.last_at
+        if player is None or last is None or self.vc_told.get(player) == last:
+            return []
+        self.vc_told[player] = last
+        day = state.today.number if state.today else state.cycle
+        return [self.pm(player, f"vc-stands:{day}.{self.counts.numbers.get(day, 0)}:{player}",
+                        later("count_stands.md.j2", day=day, number=self.counts.numbers.get(day, 0),
+                              last=dated_moment(last), next=dated_moment(last + COUNT_ASK_GAP)))]
 
     def _seat_handed_over(self, notice: Notice) -> list[Outgoing]:
         """Before a substitute's role PM, in the seat's conversation: the substitute is added
@@ -269,7 +288,14 @@ class Reactor:
     def _answers(self, post, rejections) -> bool:
         """A post is answered, but one whose lines only looked like commands (soft
         rejections: `vtoe Bob`, `vote Zed`) at most once a forum hour for each player, so
-        chat is never spammed."""
+        chat is never spammed, and a `/vc` asked too soon at most once between two counts."""
+        if all(r.code == "vc_too_soon" for r in rejections):
+            window = self.counts.last_at
+            if window is not None and self.vc_told.get(post.author) == window:
+                return False
+            if window is not None:
+                self.vc_told[post.author] = window
+            return True
         if not all(r.params.get("soft") for r in rejections):
             return True
         last = self.hinted.get(post.author)

@@ -9,7 +9,8 @@ renamed with the player), and the phase's deadline with its countdown.
 
 Everything in it is public: the bot's own thread posts (their numbers, from the outbox's sent
 rows, `Store.posted`) and the public facts of the game's state (nominations and their posts,
-executions, the deaths announced). `index_view` builds it; `ThreadIndex.owed` compares it with
+executions, the deaths the thread was told of: never a death before the post that tells it).
+`index_view` builds it; `ThreadIndex.owed` compares it with
 the index's newest revision and, when it differs, owes one edit: at most one waiting at a time,
 at most once every `vote_count_minutes` of forum time (as often as vote counts), each of kind
 "revise" in a thread of its own (`{key}:index`): an edit the day's edit plan has no room for
@@ -34,6 +35,7 @@ INDEX = "index"
 _PHASE = re.compile(r"^(night|discussion|nomination|voting|end):(\d+)$")
 _COUNT = re.compile(r"^vc:(\d+)\.(\d+):")
 _DIED = re.compile(r"^died:(.+):\d{4}-")
+_ECHOED = re.compile(r"^life:(.+):\d+$")  # a Storyteller's !kill or !revive, echoed in the thread
 
 
 def index_view(state: GameState, topic_id: int, posted: dict[str, int], prefix: str) -> dict[str, Any]:
@@ -79,22 +81,28 @@ def _days(state: GameState, own: dict[str, int], link) -> list[dict[str, Any]]:
 
 
 def _deaths(state: GameState, own: dict[str, int], link) -> list[dict[str, Any]]:
-    """Each death the thread was told of, with the post that told it: an execution (the day's
-    end), a night's (the dawn), one by an ability by day; who, never how."""
+    """Each death the thread was told of, with the post that told it (a post the bot has
+    sent): an execution (the day's end), a night's (the dawn), one by an ability or a
+    Storyteller's command by day (its own post); who, never how. A death the thread has not
+    been told of yet (a night's, before the dawn post) is not in it."""
     out: list[dict[str, Any]] = []
     for day in state.past_days:
-        if day.executed:
+        if day.executed and f"end:{day.number}" in own:
             out.append({"player": day.executed, "when": f"day {day.number}",
-                        "link": link(own.get(f"end:{day.number}"))})
+                        "link": link(own[f"end:{day.number}"])})
     for night in state.past_nights:
-        out += [{"player": p, "when": f"night {night.number}",
-                 "link": link(own.get(f"discussion:{night.number}"))} for p in night.deaths]
-    for key, number in own.items():
-        if (m := _DIED.match(key)):
-            out.append({"player": m.group(1), "when": "", "link": link(number)})
+        dawn = own.get(f"discussion:{night.number}")
+        if dawn is not None:
+            out += [{"player": p, "when": f"night {night.number}", "link": link(dawn)}
+                    for p in night.deaths]
     told = {d["player"] for d in out}
-    out += [{"player": s.name, "when": "", "link": None} for s in state.seats
-            if not s.alive and s.name not in told]
+    for key, number in sorted(own.items(), key=lambda item: item[1]):
+        died, echoed = _DIED.match(key), _ECHOED.match(key)  # an echo: a !kill or a !revive
+        player = died.group(1) if died else echoed.group(1) if echoed else None
+        if player and player not in told and (died or any(s.name == player and not s.alive
+                                                          for s in state.seats)):
+            out.append({"player": player, "when": "", "link": link(number)})
+            told.add(player)
     return out
 
 

@@ -25,7 +25,8 @@ from .characters.records import RECORDS as CHARACTER_RULES
 from .characters.wins import EvilTeamLost
 from .command_line import is_lone_confirm, parse_commands
 from .command_line import listed as storyteller_commands
-from .console import CommandReport, lone_release, lone_status
+from .console import CommandReport, lone_release, lone_status, newcomers_named
+from .deciding.activity import ASK_GAP as COUNT_ASK_GAP
 from .deciding.activity import BOOKKEEPING
 from .deciding.count_facts import count_facts
 from .deciding.voting import about_to_die, about_to_die_now, leading_so_far
@@ -60,6 +61,7 @@ __all__ = [
     "CHANGED",
     "CHARACTER_RULES",
     "COUNT",
+    "COUNT_ASK_GAP",
     "DAY_END",
     "ENDS_WITH_DEATH",
     "EVENT_TYPES",
@@ -113,6 +115,7 @@ __all__ = [
     "leading_so_far",
     "lone_release",
     "lone_status",
+    "newcomers_named",
     "next_due",
     "notices_of",
     "observers_of",

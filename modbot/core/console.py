@@ -162,6 +162,17 @@ def lone_release(raw: str, state: GameState) -> tuple[Release, bool] | None:
     return lines[0].action, lines[0].confirmed
 
 
+def newcomers_named(raw: str, state: GameState) -> tuple[str, ...]:
+    """The forum users a Storyteller's post would bring into the game: the new player of each
+    `!sub OLD NEW`, each `!observer NAME` (so the shell can make sure, by their accounts, that
+    the names are who they seem before the command runs: app/handling.py)."""
+    lines = parse_commands(raw, state.setup.roster) if "!" in raw else []
+    named = [line.action.new if isinstance(line.action, StSub) else line.action.name
+             for line in lines if isinstance(line, CommandLine)
+             and isinstance(line.action, (StSub, StObserver))]
+    return tuple(dict.fromkeys(named))
+
+
 def lone_status(raw: str, state: GameState) -> bool:
     """The post asks only for `!status` (what a Storyteller may ask of a held game)."""
     lines = parse_commands(raw, state.setup.roster)
@@ -206,4 +217,5 @@ def describe(state: GameState, action: object, effects: Sequence[Event]) -> Say:
                    day=state.cycle, player=executed.player, votes=executed.votes, **team)
     return COMMANDS[COMMAND_OF[type(action)]].summary
 
-__all__ = ["CommandReport", "Rejection", "describe", "lone_release", "lone_status", "run_commands"]
+__all__ = ["CommandReport", "Rejection", "describe", "lone_release", "lone_status",
+           "newcomers_named", "run_commands"]

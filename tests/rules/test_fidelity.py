@@ -7,7 +7,7 @@ test_information); what this pass adds lives here, one rule a section."""
 
 from datetime import timedelta
 
-from modbot.core import Phase
+from modbot.core import PLAYER, Phase
 
 from ..conversation import seven
 from ..notices import day_one, effects, for_storytellers, night_sheet, public, says
@@ -293,8 +293,30 @@ def test_a_contingency_choice_is_read_checked_and_kept_beside_the_own_choice():
     assert night.choice_of("Alex") is None and night.contingency_of("Alex", "dreamer") is not None
     dreamer, day = day_one(seven("dreamer", *GAINED[1:]))
     dreamer.end_day(day + H)
-    dreamer.pm("Alex", "/choose Derek if I am the Dreamer", day + 2 * H)  # Alex is the Dreamer
-    assert dreamer.state.night.choice_of("Alex").players == ("Derek",)  # his own choice
+    said = dreamer.pm("Alex", "/choose Derek if I am the Dreamer", day + 2 * H)  # he is one
+    (ack,) = [n for n in said if n.template == "night_choice"]
+    assert ack.view["contingent"] == "Dreamer"  # answered as anyone's contingency
+    assert dreamer.state.night.contingency_of("Alex", "dreamer").players == ("Derek",)
+
+
+def test_a_contingency_reads_the_same_whatever_the_player_secretly_is_and_counts_if_they_are():
+    """Issue 50: after `!character Fatima dreamer` (Fatima not told), her `/choose Brianna if
+    Dreamer` is answered exactly as an unchanged player's same line (nothing says she is the
+    Dreamer now), and at the Dreamer's step it is her choice."""
+    def answered(changes):
+        talk, day = day_one(seven(*GAINED))
+        talk.end_day(day + H)
+        if changes:
+            talk.st(changes, day + 2 * H)
+        said = talk.pm("Fatima", "/choose Brianna if Dreamer", day + 3 * H)
+        return [(n.template, n.view) for n in said if n.to == PLAYER], talk
+
+    secret, talk = answered("!character Fatima dreamer")
+    plain, _ = answered("")
+    assert secret == plain and secret[0][1]["contingent"] == "Dreamer"
+    talk.tick(talk.state.phase_ends_at - 2 * H)  # the lock: the sheet
+    (row,) = [e for e in talk.state.night.sheet if e.player == "Fatima" and e.step == "dreamer"]
+    assert says(row.choice, "choice.players", players=("Brianna",))
 
 
 # -- the Vortox, in each character's terms --------------------------------------------------

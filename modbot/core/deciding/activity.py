@@ -12,8 +12,10 @@ quiet for the game file's `prod_hours` (default 24; 0 turns prods off; a seat aw
 proposed for `!sub`. `!prods` lists every living seat by how long it has been quiet.
 
 `/vc` (in the thread, or in the player's own PM) asks for the vote count now: at most one such
-count a game every `ASK_GAP` of forum time, besides the scheduled counts; sooner, or with no
-day under way, the player is answered why not.
+count a game every `ASK_GAP` of forum time; sooner, or with no day under way, the player is
+answered why not. The shell, which posts every count, also gives none less than `ASK_GAP`
+after the last count it posted of any kind (app/reactions.py), and answers each player at
+most once between two counts.
 """
 
 from __future__ import annotations
@@ -248,7 +250,7 @@ def _prods(state: GameState, _action: StProds, ctx: Context) -> Sequence[Event] 
 
 def _told_asked(state: GameState, event: CountAsked, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     return (Notice(THREAD, "votecount", f"asked:{iso(event.at)}", count=COUNT, at=event.at,
-                   view={"count": count_facts(state, at=event.at)}),)
+                   view={"count": count_facts(state, at=event.at), "asker": event.player}),)
 
 
 def _told_prodded(state: GameState, event: PlayerProdded, _batch: Sequence[Event]) -> tuple[Notice, ...]:

@@ -16,7 +16,6 @@ dawn) are instants derived from the phase's end, so a pause or an extension move
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -49,10 +48,8 @@ def decide_choice(state: GameState, action: NightAction, ctx: Context) -> Sequen
     that chooses by day (the Bone Collector, the Hostess) sends its choice during the day, for
     the night that follows."""
     character = acting_character(state, ctx.author)
-    if isinstance(action, Choose) and action.if_becomes is not None:
-        if character is None or character.id != action.if_becomes:
-            return _refuse_now(state, ctx) or _contingency(state, action, ctx)
-        action = replace(action, if_becomes=None)  # "if I am the Dreamer", the Dreamer: a choice
+    if isinstance(action, Choose) and action.if_becomes is not None:  # whatever the player is
+        return _refuse_now(state, ctx) or _contingency(state, action, ctx)  # now (secretly, too)
     if isinstance(action, Help):  # the Demon's /swap, a Minion's /babysit: at night only
         return _refuse_now(state, ctx) or decide_help(state, action, ctx, character,
                                                       state.cycle)
@@ -92,7 +89,10 @@ def decide_choice(state: GameState, action: NightAction, ctx: Context) -> Sequen
 def _contingency(state: GameState, action: Choose, ctx: Context) -> Sequence[Event] | Rejection:
     """A choice for a character the player may gain tonight (seed 001's Djinn: a Dreamer the
     Pit-Hag creates without one "do[es] not wake tonight"), checked against that character
-    as any choice is, on public facts only: it never says whether the player will gain it."""
+    as any choice is, on public facts only: it never says whether the player will gain it,
+    nor whether they are that character already (a Storyteller's change the player was not
+    told of): kept and answered as a contingency either way. At the character's step it is
+    the choice of whoever has that character then (night/sheet.py)."""
     script = state.setup.script
     character = script.get(action.if_becomes or "") if script else None
     if character is None:

@@ -227,7 +227,7 @@ class _Night:
                                    say("sheet.changed_before_step", character=step,
                                        now=character.name))
             return
-        choice = self.night.choice_of(player)
+        choice = self.night.choice_of(player) or self.night.contingency_of(player, character.id)
         if player in self.gained:
             choice = self.night.contingency_of(player, character.id)
             waking = self._wakes_as_gained(player, character, choice)

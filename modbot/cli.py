@@ -185,12 +185,11 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="a thread file (what `modbot export --thread` saves)")
     p.add_argument("--config", default=None, help="a configuration file: read --topic on its forum")
     p.add_argument("--topic", type=int, default=None, help="the game thread's topic id")
-    p.add_argument("--bot", default=None,
-                   help="the bot's username, for a thread file without user ids (default: "
-                        "the configuration's, else modbot)")
     p.add_argument("--bot-id", type=int, default=None, metavar="N",
                    help="the bot's forum user id (default: the account of the configuration's "
-                        "key); its posts are known by it, whatever names anyone takes")
+                        "key; for a thread file, the account that posted its opening post, or "
+                        "its first post of the bot's); its posts are known by it, whatever "
+                        "names anyone takes: a name alone certifies nothing")
     p.set_defaults(command="verify_command")
 
     signups = commands.add_parser(

@@ -315,7 +315,7 @@ def verify_command(args) -> int:
         except (OSError, ValueError) as exc:
             print(f"modbot: cannot read {args.thread}: {exc}", file=sys.stderr)
             return 2
-        verdict = verify_thread(posts, args.bot or "modbot", args.bot_id)
+        verdict = verify_thread(posts, args.bot_id)
     else:
         if args.config is None or args.topic is None:
             print("modbot: give --thread FILE, or --config FILE and --topic N", file=sys.stderr)
@@ -328,7 +328,7 @@ def verify_command(args) -> int:
         if bot_id is None:
             return 2
         posts = [ThreadPost(p.username, p.raw, p.user_id, p.id, p.version) for p in found]
-        verdict = verify_thread(posts, args.bot or _config(args).username, bot_id,
+        verdict = verify_thread(posts, bot_id,
                                 lambda post_id, n: client.post_version(post_id, n).raw)
     print(verdict.message)
     return 0 if verdict.ok else 1

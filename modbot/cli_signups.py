@@ -98,15 +98,22 @@ def _read(args):
         print(f"modbot: {args.game} has no signup_topic_id: `modbot signups open` first",
               file=sys.stderr)
         return None, setup, {}
-    client, _config = _client(args)
+    client, config = _client(args)
     if client is None:
         return None, setup, {}
+    from .adapters.store import Store
+    store = Store(config.database_url)  # what the bot read before: evidence (sightings)
     try:
         posts = read_thread(client, setup.topic_id)
-        signups = folded(setup, posts, lambda post_id: client.post_version(post_id, 1).raw)
+        seen = store.sightings(p.id for p in posts)
+        store.record_sightings(posts)
+        signups = folded(setup, posts, lambda post_id: client.post_version(post_id, 1).raw,
+                         seen)
     except ForumError as exc:
         print(f"modbot: cannot read the sign-up thread {setup.topic_id}: {exc}", file=sys.stderr)
         return None, setup, {}
+    finally:
+        store.close()
     return signups, setup, signup_ids(posts)
 
 

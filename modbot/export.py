@@ -118,32 +118,40 @@ class ThreadPost:
     version: int = 1  # Discourse's: above 1, the post was edited (outside the grace period)
 
 
-def verify_thread(posts: list[ThreadPost], bot: str, bot_id: int | None = None,
+def verify_thread(posts: list[ThreadPost], bot_id: int | None = None,
                   version_of: Callable[[int, int], str] | None = None) -> Verdict:
     """The seal posted at the deal against the grimoire and salt the reveal published. The
-    bot's posts are known by its user id (`bot_id`; by name only where the thread gives no
-    ids): a post by anyone else carrying the bot's marker is ignored, and said. The seal is
+    bot's posts are known by its user id (`bot_id`; without one, the account that posted the
+    thread's opening post, or its first marked post: `_bot_of_thread`), never by a name alone
+    (a thread without ids certifies nothing): a post by anyone else carrying the bot's marker
+    is ignored, and said. The seal is
     read as first posted (`version_of(post id, n)`: the forum's `GET /posts/ID.json?version=N`:
     the first version that carries the seal; a non-staff bot's seal may join its earlier post
     in a later version), so an edit by staff cannot change what was sealed; an edited seal or
     reveal is said."""
+    found_by = ""
+    if bot_id is None and any(p.user_id is not None for p in posts):
+        bot_id, found_by = _bot_of_thread(posts)
+    if bot_id is None:
+        return Verdict(False, "the bot cannot be known by its name alone (anyone may take a "
+                              "name): give --bot-id, or a thread file with user ids "
+                              "(`modbot export --thread` writes them)")
     own: dict[str, ThreadPost] = {}
     forged = set()
     for post in posts:
         keys = MARKER.findall(post.raw)
         if not keys:
             continue
-        by_id = bot_id is not None and post.user_id is not None
-        if (post.user_id == bot_id) if by_id else post.username.casefold() == bot.casefold():
+        if post.user_id == bot_id:  # never by a name: anyone may take one
             for key in keys:
                 own.setdefault(key, post)
         elif "seal" in keys or "reveal:grimoire" in keys:
             forged.add(f"{post.username} (account {post.user_id})" if post.user_id else post.username)
-    who = f"account {bot_id}" if bot_id is not None else bot
+    who = f"account {bot_id}"
     notes = [f"ignored a seal or reveal posted by {', '.join(sorted(forged))}, not the bot"] if forged else []
-    if bot_id is None:
-        notes.append(f"the bot was known by its name {bot} only: give --bot-id to know it by "
-                     "its forum account")
+    if found_by:
+        notes.append(f"the bot was taken to be account {bot_id}, which {found_by} (give "
+                     "--bot-id to name it)")
     if "seal" not in own:
         return Verdict(False, "; ".join([f"no seal posted by {who} in this thread (the deal's post)", *notes]))
     seal, reveal = own["seal"], own.get("reveal:grimoire")
@@ -160,6 +168,19 @@ def verify_thread(posts: list[ThreadPost], bot: str, bot_id: int | None = None,
     if reveal is not None and _first_posted(reveal, "reveal:grimoire", version_of)[1] != "":
         notes.append(f"the reveal post was edited after it was posted ({reveal.version} versions)")
     return _compare(sealed_raw, reveal.raw if reveal else "", who, notes)
+
+
+def _bot_of_thread(posts: list[ThreadPost]) -> tuple[int | None, str]:
+    """The bot's account, from a thread whose posts carry user ids: the author of the opening
+    post if it carries the bot's marker (`modbot game new` posts it), else of the first post
+    that carries one (the bot's first post, before anyone could copy one); and how it was
+    found."""
+    marked = [p for p in posts if MARKER.search(p.raw) and p.user_id is not None]
+    if not marked:
+        return None, ""
+    opening = posts[0] if posts and posts[0] is marked[0] else None
+    return marked[0].user_id, "posted the opening post" if opening else \
+        "posted the thread's first post of the bot's"
 
 
 def _first_posted(post: ThreadPost, key: str, version_of) -> tuple[str, str | None]:

@@ -77,8 +77,9 @@ def _v10_seal_salt(db, m):
 
 
 def _v11_quarantine(db, m):
-    """Inputs the bot could not handle, and the inputs of their games that wait behind them."""
-    db.create_tables([m.QuarantineRow, m.ParkedRow])
+    """Inputs the bot could not handle, and the inputs of their games that wait behind them;
+    what the bot has read of each post (its sightings)."""
+    db.create_tables([m.QuarantineRow, m.ParkedRow, m.PostSightingRow])
 
 
 MIGRATIONS = [_v1_create, _v2_input_topic, _v3_input_shared, _v4_input_participants,

@@ -46,6 +46,7 @@ from .store_models import (
     proxy,
 )
 from .store_quarantine import QuarantineQueries
+from .store_sightings import SightingQueries
 
 DEFAULT_URL = "sqlite:///data/modbot.sqlite"
 __all__ = ["DEFAULT_URL", "MODELS", "CursorRow", "EventRow", "GameRow", "InputRow", "OutboxRow",
@@ -53,7 +54,7 @@ __all__ = ["DEFAULT_URL", "MODELS", "CursorRow", "EventRow", "GameRow", "InputRo
            "ThreadReadRow", "proxy"]
 
 
-class Store(QuarantineQueries):
+class Store(QuarantineQueries, SightingQueries):
     def __init__(self, url: str | None = None) -> None:
         self.url = url or DEFAULT_URL
         if self.url.startswith("sqlite:///") and not self.url.startswith("sqlite:///:memory:"):

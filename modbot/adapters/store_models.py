@@ -130,5 +130,20 @@ class ParkedRow(_Model):
     data = peewee.TextField()
 
 
+class PostSightingRow(_Model):
+    """Each distinct text the bot has read of a post (v11; store_sightings.py): what it has
+    seen is evidence, beside what the forum keeps (an edit in Discourse's grace period leaves
+    no revision, yet the bot read the post before it)."""
+    post_id = peewee.IntegerField()
+    topic_id = peewee.IntegerField(null=True)
+    raw_sha1 = peewee.CharField()
+    raw = peewee.TextField()  # type: ignore[assignment]  # hides Model.raw
+    version = peewee.IntegerField(default=1)
+    updated_at = peewee.CharField(null=True)  # the post's updated_at, as that read showed it
+
+    class Meta:
+        indexes = ((("post_id", "raw_sha1"), True),)
+
+
 MODELS = [SchemaVersion, GameRow, InputRow, EventRow, OutboxRow, CursorRow, PictureRow,
-          SnapshotRow, ThreadReadRow, QuarantineRow, ParkedRow]
+          SnapshotRow, ThreadReadRow, QuarantineRow, ParkedRow, PostSightingRow]

@@ -288,7 +288,7 @@ def _run(config: Config, max_cycles: int | None) -> int:
                       user_key=config.key_kind == "user", budget_set=config.budget_set,
                       unmetered=config.forum_clock or config.rehearsal_start is not None)
     store = service.store
-    watch = SignupWatch(client, store, in_signups)
+    watch = SignupWatch(client, store, in_signups, config.settings.names_minutes * 60)
     stop = Stop().catch_signals()  # from the start-up's retries to the loop's last cycle
     for notice in config.notices:
         log.warning("%s", notice)

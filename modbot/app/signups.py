@@ -15,8 +15,11 @@ renamed away from and someone else took signs no one up, and the ids written int
 file are the posts' own (no look-up by name that another account could win). A post counts as
 Discourse keeps it: its first version at its time; an edit that adds a sign-up line counts at
 the edit's time (after the close: not at all), so an old chat post edited into `/in` never
-jumps the queue; an edit within Discourse's grace period leaves no revision (the post stays
-version 1) and counts at the post's time.
+jumps the queue. An edit within Discourse's grace period leaves no revision (the post stays
+version 1), so what the bot read is evidence too (the store's sightings, kept by every read):
+a post first read already carrying `/in` counts from its `created_at`; one the bot read
+before without it counts from the `updated_at` of the first read that carries it. The list
+shows each signed-up account by its name now, asked by id every `names_seconds`.
 """
 
 from __future__ import annotations
@@ -26,12 +29,14 @@ import hashlib
 import logging
 import random
 from collections.abc import Callable
+from datetime import datetime
 
 from ..adapters.forum import ForumError, NotFound
 from ..adapters.forum_port import ForumPort
 from ..adapters.outgoing import Batch, Outgoing
-from ..adapters.port import ForumPost
+from ..adapters.port import ForumPost, forum_time
 from ..adapters.store import Store
+from ..adapters.store_sightings import Sighting
 from ..core import Post, SignupRules, Signups, fold_signups, signup_commands_in
 from ..files.signupfile import SignupSetup
 from .render import render
@@ -56,16 +61,21 @@ def author_key(post: ForumPost) -> str:
 
 
 def folded(setup: SignupSetup, posts: list[ForumPost],
-           first_version: Callable[[int], str] | None = None) -> Signups:
+           first_version: Callable[[int], str] | None = None,
+           seen: dict[int, list[Sighting]] | None = None,
+           names: dict[int, str] | None = None) -> Signups:
     """The lists, folded by author id, shown by each author's name now (every post of an
-    account shows its current name). `first_version`: an edited post's first text (the
-    forum's `GET /posts/ID.json?version=1`); without it an edited post counts as first seen."""
+    account shows its current name; `names`: user id -> a name learnt since). `first_version`:
+    an edited post's first text (the forum's `GET /posts/ID.json?version=1`); `seen`: the texts
+    the bot read of each post before (the store's sightings: evidence where the forum keeps
+    none, an edit in its grace period)."""
     staff = {name.casefold() for name in setup.staff}
-    names = {author_key(p): p.username for p in posts}
+    shown = {author_key(p): (names or {}).get(p.user_id or 0, p.username) for p in posts}
     staff_keys = tuple(sorted({author_key(p) for p in posts if p.username.casefold() in staff}))
-    inputs = [q for p in posts if p.post_type == 1 for q in _as_kept(p, first_version)]
+    inputs = [q for p in posts if p.post_type == 1
+              for q in _as_kept(p, first_version, (seen or {}).get(p.id, []))]
     signups = fold_signups(dataclasses.replace(rules_of(setup), staff=staff_keys), inputs)
-    return _named(signups, names)
+    return _named(signups, shown)
 
 
 def signup_ids(posts: list[ForumPost]) -> dict[str, int]:
@@ -73,20 +83,34 @@ def signup_ids(posts: list[ForumPost]) -> dict[str, int]:
     return {p.username: p.user_id for p in posts if p.user_id is not None}
 
 
-def _as_kept(post: ForumPost, first_version) -> list[Post]:
-    """A post as Discourse keeps it: its first version at its time, and what a later edit
-    added (sign-up lines only) at the edit's time."""
+def _as_kept(post: ForumPost, first_version, seen: list[Sighting]) -> list[Post]:
+    """A post as the forum keeps it and the bot saw it: each sign-up line counts from the
+    first text that carries it. The first text counts at the post's time: the forum's first
+    version (when the post was edited), else the first the bot read while the post was
+    still version 1 (a post first read already carrying `/in` counts from its `created_at`).
+    A line the bot did not see before counts from the `updated_at` of the first read that
+    carries it: an edit in Discourse's grace period leaves no revision, so what the bot read
+    before is the evidence, and after the close it counts not at all."""
     key = author_key(post)
-    if post.version <= 1 or first_version is None:
-        return [Post(post.post_number, key, post.created, post.raw)]
-    first = first_version(post.id)
-    added = list(signup_commands_in(post.raw))
-    for command in signup_commands_in(first):
-        if command in added:
-            added.remove(command)
-    kept = [Post(post.post_number, key, post.created, first)]
-    if added:
-        kept.append(Post(post.post_number, key, post.edited, "\n".join(f"/{c}" for c in added)))
+    texts: list[tuple[str, datetime]] = []
+    if post.version > 1 and first_version is not None:
+        texts.append((first_version(post.id), post.created))
+    for sighting in seen:
+        at = post.created if not texts and sighting.version <= 1 else \
+            forum_time(sighting.updated_at or post.updated_at or post.created_at)
+        texts.append((sighting.raw, at))
+    texts.append((post.raw, post.created if not texts else post.edited))
+    first, at = texts[0]
+    kept = [Post(post.post_number, key, at, first)]
+    counted = list(signup_commands_in(first))
+    for raw, at in texts[1:]:
+        added = list(signup_commands_in(raw))
+        for command in counted:
+            if command in added:
+                added.remove(command)
+        if added:
+            kept.append(Post(post.post_number, key, at, "\n".join(f"/{c}" for c in added)))
+            counted.extend(added)
     return kept
 
 
@@ -133,13 +157,19 @@ def open_thread(client: ForumPort, store: Store, setup: SignupSetup, category: i
 
 class SignupWatch:
     """The sign-up threads `modbot run` keeps up to date, one request a thread a cycle (and
-    one for each edited post's first version, once)."""
+    one for each edited post's first version, once), and every `names_seconds` of forum time
+    the signed-up accounts' names by id (one request for 50): a list shows each place by its
+    account's name now, so a rename (and whoever takes the freed name) is followed."""
 
-    def __init__(self, client: ForumPort, store: Store, setups: list[SignupSetup]) -> None:
+    def __init__(self, client: ForumPort, store: Store, setups: list[SignupSetup],
+                 names_seconds: float = 600) -> None:
         self.client, self.store = client, store
         self.setups = [s for s in setups if s.topic_id is not None]
         self.posts: dict[int, list[ForumPost]] = {}
         self.first: dict[int, str] = {}  # post id -> its first version's text
+        self.names: dict[int, str] = {}  # user id -> its name now, where it was renamed
+        self.names_seconds = names_seconds
+        self.names_at: datetime | None = None  # forum time of the last names check
 
     def first_version(self, post_id: int) -> str:
         if post_id not in self.first:
@@ -148,6 +178,7 @@ class SignupWatch:
 
     def cycle(self, now) -> int:
         """Read what is new; commit the list edits owed. How many lists changed."""
+        renamed = self._names_changed(now)
         changed = 0
         for setup in self.setups:
             topic = setup.topic_id
@@ -158,15 +189,38 @@ class SignupWatch:
             except ForumError as exc:
                 log.warning("sign-ups of %s: cannot read topic %s (%s)", setup.name, topic, exc)
                 continue
-            if not new and known:
+            if not new and known and not renamed:
                 continue
+            seen = self.store.sightings(p.id for p in new)  # read before a restart
+            self.store.record_sightings(new)
+            seen = {**self.store.sightings(p.id for p in known), **seen}
             known.extend(new)
             closed = setup.closes_at is not None and now >= setup.closes_at
-            edit = list_edit(setup, topic, folded(setup, known, self.first_version),
-                             known[-1].post_number, closed)
+            edit = list_edit(setup, topic, folded(setup, known, self.first_version, seen,
+                                                  self.names), known[-1].post_number, closed)
             self.store.commit(Batch(outbox=[edit]))
             changed += 1
         return changed
+
+    def _names_changed(self, now) -> bool:
+        """Every `names_seconds`: the signed-up accounts' names now, by id; True if one of
+        them is not what the list shows."""
+        if self.names_at is not None and (now - self.names_at).total_seconds() < self.names_seconds:
+            return False
+        self.names_at = now
+        shown = {p.user_id: self.names.get(p.user_id, p.username)
+                 for posts in self.posts.values() for p in posts if p.user_id is not None}
+        if not shown:
+            return False
+        try:
+            current = {u.id: u.username for start in range(0, len(shown), 50)
+                       for u in self.client.users_by_ids(sorted(shown)[start:start + 50])}
+        except ForumError as exc:
+            log.warning("sign-ups: the signed-up accounts' names could not be read (%s)", exc)
+            return False
+        changed = {i: name for i, name in current.items() if shown.get(i) != name}
+        self.names.update(changed)
+        return bool(changed)
 
 
 def seats_from_signups(signups: Signups, ids: dict[str, int], shuffle: int | None

@@ -34,7 +34,7 @@ def _game(rehearsal):
 
 
 def test_the_published_grimoire_is_the_one_sealed_at_the_deal(revealed):
-    verdict = verify_thread(_posts(revealed), "modbot", _bot_id(revealed))
+    verdict = verify_thread(_posts(revealed), _bot_id(revealed))
     assert verdict.ok and verdict.message.startswith("OK: the published grimoire (7 seats)")
 
 
@@ -44,7 +44,7 @@ def test_one_changed_character_fails_the_check(revealed):
                                                          '"character":"oracle"', 1))
                 for p in posts]
     assert tampered != posts
-    verdict = verify_thread(tampered, "modbot", _bot_id(revealed))
+    verdict = verify_thread(tampered, _bot_id(revealed))
     assert not verdict.ok and verdict.message.startswith("MISMATCH")
 
 
@@ -64,9 +64,13 @@ def test_the_seal_checks_by_hand_as_the_reveal_says(revealed, tmp_path):
 
 
 def test_a_seal_posted_by_someone_else_proves_nothing(revealed):
-    posts = [p if ":seal -->" not in p.raw else dataclasses.replace(p, username="mallory")
+    posts = [p if ":seal -->" not in p.raw else dataclasses.replace(p, username="mallory",
+                                                                      user_id=9999)
              for p in _posts(revealed)]
-    assert not verify_thread(posts, "modbot").ok
+    assert not verify_thread(posts).ok  # the bot: the account of the thread's first marked post
+    by_name = [dataclasses.replace(p, user_id=None) for p in _posts(revealed)]
+    verdict = verify_thread(by_name)  # no ids: a name certifies nothing
+    assert not verdict.ok and "name alone" in verdict.message
 
 
 def test_a_forged_seal_under_the_bots_old_name_is_known_by_its_id(revealed):
@@ -79,9 +83,24 @@ def test_a_forged_seal_under_the_bots_old_name_is_known_by_its_id(revealed):
                                                        '"character":"oracle"', 1))
               for p in forged]
     without_the_bot = [p for p in honest if p.user_id != _bot_id(revealed)] + forged
-    verdict = verify_thread(without_the_bot, "modbot", _bot_id(revealed))
+    verdict = verify_thread(without_the_bot, _bot_id(revealed))
     assert not verdict.ok and "not the bot" in verdict.message
-    assert verify_thread(honest + forged, "modbot", _bot_id(revealed)).ok
+    assert verify_thread(honest + forged, _bot_id(revealed)).ok
+
+
+def test_a_thread_file_knows_the_bot_by_its_first_post_not_by_a_name_someone_took(revealed):
+    """Issue 50: the bot renamed (its posts now show modbot_old); a player registered
+    `modbot` and posted a seal and reveal of their own, which agree with each other. With no
+    `--bot-id`, verify takes the bot to be the account of the thread's first post of the
+    bot's, so the forgeries prove nothing, and are said."""
+    honest = [dataclasses.replace(p, username="modbot_old") if p.user_id == _bot_id(revealed)
+              else p for p in _posts(revealed)]
+    forged = [dataclasses.replace(p, username="modbot", user_id=9999, post_id=None)
+              for p in honest if ":seal -->" in p.raw or ":reveal:grimoire -->" in p.raw]
+    without_the_bots_reveal = [p for p in honest if ":reveal:grimoire -->" not in p.raw] + forged
+    verdict = verify_thread(without_the_bots_reveal)
+    assert not verdict.ok and "not the bot" in verdict.message
+    assert f"account {_bot_id(revealed)}" in verdict.message
 
 
 def test_a_seal_edited_by_staff_is_read_as_first_posted_and_said(revealed):
@@ -106,7 +125,7 @@ def test_a_seal_edited_by_staff_is_read_as_first_posted_and_said(revealed):
                  if ":reveal:grimoire -->" in p.raw else p for p in _posts(revealed)]
         edited = next(p for p in posts if ":seal -->" in p.raw)
         assert edited.version == 2 and forged in edited.raw
-        verdict = verify_thread(posts, "modbot", _bot_id(revealed),
+        verdict = verify_thread(posts, _bot_id(revealed),
                                 lambda post_id, n: client.post_version(post_id, n).raw)
         assert not verdict.ok and verdict.message.startswith("MISMATCH")
         assert "the seal post was edited since the deal" in verdict.message
@@ -124,7 +143,7 @@ def test_a_seal_a_non_staff_bot_joined_to_its_earlier_post_is_no_edit(revealed):
     earlier = "The bot's earlier post.\n\n<!-- modbot:g1:phase:night:1 -->"
     joined = dataclasses.replace(seal, raw=f"{earlier}\n\n---\n\n{seal.raw}", version=2)
     versions = {1: earlier, 2: joined.raw}
-    verdict = verify_thread([joined if p is seal else p for p in posts], "modbot",
+    verdict = verify_thread([joined if p is seal else p for p in posts],
                             _bot_id(revealed), lambda post_id, n: versions[n])
     assert verdict.ok and "edited" not in verdict.message
 
@@ -134,9 +153,9 @@ def test_verify_reads_a_thread_file(revealed, tmp_path, capsys):
     honest.write_text(json.dumps(revealed.thread(), default=datetime.isoformat))
     assert cli.main(["verify", "--thread", str(honest)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("OK:") and "give --bot-id" in out  # by name: said
+    assert out.startswith("OK:") and "taken to be account" in out  # by the thread's ids: said
     assert cli.main(["verify", "--thread", str(honest), "--bot-id", str(_bot_id(revealed))]) == 0
-    assert "give --bot-id" not in capsys.readouterr().out
+    assert "taken to be" not in capsys.readouterr().out
     assert cli.main(["verify", "--thread", str(honest), "--bot-id", "9999"]) == 1
     assert "no seal posted by account 9999" in capsys.readouterr().out
     changed = tmp_path / "changed.json"
@@ -224,7 +243,7 @@ def test_the_daemon_tells_of_its_edited_seal_and_the_reveal_says_so(tmp_path):
         (grimoire,) = [p.raw for p in _posts(rehearsal) if ":reveal:grimoire -->" in p.raw]
         assert "seal post was edited after the deal" in grimoire
         client = ForumClient(rehearsal.url, "modbot", rehearsal.server.api_key)
-        verdict = verify_thread(_posts(rehearsal), "modbot", _bot_id(rehearsal),
+        verdict = verify_thread(_posts(rehearsal), _bot_id(rehearsal),
                                 lambda post_id, n: client.post_version(post_id, n).raw)
         assert verdict.ok, verdict.message
         assert "the seal post's words were edited since the deal" in verdict.message

@@ -146,6 +146,62 @@ def test_sign_ups_count_by_author_id_and_edits_count_from_their_time(forum, caps
     assert "Derek" not in dict(setup.user_ids) and setup.backups == ("Gus", "Alex")
 
 
+def test_a_post_the_bot_read_without_in_counts_from_the_edit_that_adds_it(forum, capsys):
+    """Issue 50: Alex's chat post, read by the daemon, then edited into `/in` within
+    Discourse's grace period (no revision: still version 1) after six others signed up: it
+    counts from the edit's `updated_at`, so Alex waits as a backup and takes no one's seat."""
+    server, clock, folder = forum
+    game, config = str(folder / "game.toml"), str(folder / "modbot.toml")
+    assert cli.main(["signups", "open", game, "--config", config]) == 0
+    topic = load_game_topic(folder)
+    client = Client(server)
+    clock.set(clock.at + timedelta(minutes=3))
+    chat = client.post("Alex", "Hello all, looking forward to this one!", topic_id=topic)
+    assert cli.main(["run", "--config", config, "--max-cycles", "1"]) == 0  # the bot reads it
+    for name in ("Brianna", "Cameron", "Derek", "Ellen", "Fatima", "Gus"):
+        clock.set(clock.at + timedelta(seconds=20))
+        client.post(name, "/in\nI am in for this one.", topic_id=topic)
+    _edit(server, clock, "Alex", chat, "/in\nHello all, looking forward to this one!", minutes=1)
+    assert server.forum.posts[chat["id"]].version == 1  # the grace period: no revision
+    capsys.readouterr()
+    assert cli.main(["game", "new", game, "--config", config, "--from-signups"]) == 0
+    setup = load_game(game)
+    assert "Alex" not in {s.name for s in setup.seats} and setup.backups == ("Alex",)
+
+
+def test_the_list_follows_a_signed_up_players_rename(forum):
+    """Issue 50: while the bot runs, Derek (signed up) renames to Dmitri and a newcomer takes
+    "Derek": the bot's list shows Dmitri in the place at its next names check, never the
+    newcomer's name (the daemon's watch, in this process, across the rename)."""
+    from modbot.adapters.forum import ForumClient
+    from modbot.adapters.store import Store
+    from modbot.app.signups import SignupWatch
+    from modbot.files.signupfile import load_signups
+    server, clock, folder = forum
+    game, config = str(folder / "game.toml"), str(folder / "modbot.toml")
+    assert cli.main(["signups", "open", game, "--config", config]) == 0
+    topic = load_game_topic(folder)
+    for name in ("Alex", "Derek"):
+        _post(server, clock, name, "/in\nI am in for this one.", topic)
+    store = Store(f"sqlite:///{folder}/bot.sqlite")
+    client = ForumClient(server.url, "modbot", KEY)
+    watch = SignupWatch(client, store, [load_signups(game)], names_seconds=600)
+    watch.cycle(clock.now())
+    store.close()
+    assert cli.main(["run", "--config", config, "--max-cycles", "1"]) == 0  # sends the list
+    assert "2. Derek" in _list_post(server, topic)
+    Client(server).ok("PUT", "/u/Derek/preferences/username", "Derek",
+                      data={"new_username": "Dmitri"})
+    server.forum.add_user("Derek", trust_level=1)
+    store = Store(f"sqlite:///{folder}/bot.sqlite")
+    watch.store = store
+    assert watch.cycle(clock.now() + timedelta(minutes=5)) == 0  # not due: no request
+    assert watch.cycle(clock.now() + timedelta(minutes=11)) == 1
+    shown = store.newest_revision(f"s{topic}:list").raw  # the edit the watch owes
+    store.close()
+    assert "2. Dmitri" in shown and "Derek" not in shown
+
+
 def load_game_topic(folder) -> int:
     from modbot.files.signupfile import load_signups
     topic = load_signups(folder / "game.toml").topic_id

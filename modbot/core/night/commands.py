@@ -21,6 +21,7 @@ from ..deciding.rules import reject
 from ..deciding.staff import grimoire_rule, next_phase_rule
 from ..feature import Feature, unchanged
 from ..reading.commands import Command, _name, _no_arguments, _one_name
+from ..reading.numbers import whole_number
 from ..setup.composition import problems, propose
 from ..setup.dice import Dice
 from ..state.actions import Context
@@ -169,7 +170,7 @@ def _setup_words(words: list[str], _roster: Roster) -> StSetupCheck:
 
 
 def _effect_off(words: list[str], _roster: Roster) -> StSheetEdit:
-    if len(words) != 2 or not words[0].isdigit() or words[1].lower() != "off":
+    if len(words) != 2 or whole_number(words[0]) is None or words[1].lower() != "off":
         raise Refused("effect_form")
     return StSheetEdit("noeffect", None, words[0])
 
@@ -269,7 +270,7 @@ def _sheet_edit(state: GameState, action: StSheetEdit, ctx: Context) -> Sequence
             lleech_survives(state, action.player):
         return reject(ctx, "lleech_lives", player=action.player)
     effects = night_of(state, state.cycle).effects
-    if action.field == "noeffect" and not 1 <= int(action.text) <= len(effects):
+    if action.field == "noeffect" and not 1 <= (whole_number(action.text or "") or 0) <= len(effects):
         return reject(ctx, "no_such_effect", number=action.text, count=len(effects))
     return (NightSheetEdited(state.cycle, action.field, action.player, action.text,
                              ctx.author, ctx.at),)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from ..characters.information import VORTOX_FALSE
+from ..reading.numbers import whole_number
 from ..state.grimoire import (
     acting_character,
     character_id,
@@ -181,8 +182,9 @@ def _falsify(value: str | None) -> str | None:
     """A false answer for a yes/no or a number; None when only the Storyteller can say."""
     if value in ("yes", "no"):
         return "no" if value == "yes" else "yes"
-    if value is not None and value.isdigit():
-        return str(int(value) + 1 if int(value) == 0 else int(value) - 1)
+    number = whole_number(value) if value is not None else None
+    if number is not None:
+        return str(number + 1 if number == 0 else number - 1)
     return None
 
 

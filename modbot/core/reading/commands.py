@@ -44,8 +44,11 @@ from ..state.staff_actions import (
     StWin,
 )
 from ..wording import Say, say
+from .numbers import whole_number
 
-_DURATION = re.compile(r"^(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?$", re.I)
+_DURATION = re.compile(r"^(?:(\d{1,4})\s*d)?\s*(?:(\d{1,6})\s*h)?\s*(?:(\d{1,8})\s*m(?:in)?)?$",
+                       re.I | re.ASCII)
+LONGEST_EXTENSION = 366 * 24 * 60  # minutes: a phase is extended by a year at most
 _VALUES = {"yes": YES, "execute": YES, "no": NO, "pardon": NO}
 
 
@@ -168,7 +171,10 @@ def _extend(words: list[str], _roster: Roster) -> StExtend:
     if not match or not any(match.groups()):
         raise Refused("duration")
     days, hours, minutes = (int(g or 0) for g in match.groups())
-    return StExtend(days * 1440 + hours * 60 + minutes)
+    total = days * 1440 + hours * 60 + minutes
+    if total > LONGEST_EXTENSION:
+        raise Refused("duration_long")
+    return StExtend(total)
 
 
 def _phase(words: list[str], _roster: Roster) -> StNextPhase:
@@ -194,9 +200,10 @@ def _endvoting(words: list[str], _roster: Roster) -> StEndVoting:
 
 
 def _log(words: list[str], _roster: Roster) -> Log:
-    if len(words) > 1 or (words and not words[0].isdigit()):
+    count = whole_number(words[0]) if len(words) == 1 else 20 if not words else None
+    if count is None:
         raise Refused("log_count")
-    return Log(min(int(words[0]) if words else 20, 200))
+    return Log(min(count, 200))
 
 
 def _grimoire_field(field: str, value_name: str | None = None,
@@ -289,26 +296,27 @@ def _undo(words: list[str], _roster: Roster) -> Undo:
     or PM (as `!log` shows a PM)."""
     value = words[0].lower() if len(words) == 1 else ""
     by_id = value.startswith("id:")
-    number = value.removeprefix("id:").lstrip("#")
-    if not number.isdigit():
+    number = whole_number(value.removeprefix("id:").lstrip("#"))
+    if number is None:
         raise Refused("undo_number")
-    return Undo(int(number), by_id)
+    return Undo(number, by_id)
 
 
 def _accept(words: list[str], _roster: Roster) -> Accept:
-    value = words[0].lower().removeprefix("id:").lstrip("#") if len(words) == 1 else ""
-    if not value.isdigit():
+    value = whole_number(words[0].lower().removeprefix("id:").lstrip("#")) if len(words) == 1 \
+        else None
+    if value is None:
         raise Refused("accept_id")
-    return Accept(int(value))
+    return Accept(value)
 
 
 def _release(discard: bool) -> Builder:
     def build(words: list[str], _roster: Roster) -> Release:
         value = words[0].lower().lstrip("#") if len(words) == 1 else ""
-        number = value.removeprefix("q")
-        if not value.startswith("q") or not number.isdigit() or len(number) > 9:
+        number = whole_number(value.removeprefix("q"))
+        if not value.startswith("q") or number is None:
             raise Refused("release_number")
-        return Release(int(number), discard)
+        return Release(number, discard)
     return build
 
 

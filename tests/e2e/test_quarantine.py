@@ -272,3 +272,68 @@ def test_a_history_that_no_longer_folds_stops_that_game_only(two_games, monkeypa
     start()  # mended: it starts, and the failed fold is over
     assert first.topic_id in rehearsal.bot.games
     assert QuarantineRow.get(QuarantineRow.kind == "fold").status == "retried"
+
+
+DAEMON_WITH_A_BUG = """
+import sys
+import modbot.app.runtime as runtime
+original = runtime.handle_post
+def crashing(state, post):
+    if "BOOM" in post.raw:
+        raise RuntimeError("a bug the next release mends")
+    return original(state, post)
+runtime.handle_post = crashing
+from modbot import cli
+sys.exit(cli.main(["run", "--config", sys.argv[1]]))
+"""
+
+
+def test_the_daemon_process_survives_a_post_it_cannot_handle_and_a_restart_does_not_raise(
+        tmp_path):
+    """`modbot run` itself (its loop, in its own process), with a core that raises on one
+    post of the thread: it goes on to the end of the thread, the game holds there, the
+    Storytellers are told once; run again, it starts, holds the same game, tells no one twice."""
+    import os
+    import subprocess
+    import sys
+
+    from .test_crash import ROOT, Scenario
+
+    scenario = Scenario(tmp_path, "bug")
+    forum = scenario.server.forum
+    topic = forum.topics[scenario.topic_id]
+    made = topic.posts[-1].created_at + timedelta(minutes=5)
+    forum.create(forum.user("Ellen"), {"topic_id": scenario.topic_id, "created_at": made.isoformat(),
+                                       "raw": "BOOM, and a vote for nobody in particular."})
+    forum.create(forum.user("Alex"), {"topic_id": scenario.topic_id,
+                                      "created_at": (made + timedelta(minutes=5)).isoformat(),
+                                      "raw": "After the odd post: still chatting here."})
+    scenario.last_number = forum.topics[scenario.topic_id].posts[-1].post_number
+
+    def start():
+        env = {**os.environ, "MODBOT_API_KEY": "sandbox-master-key", "PYTHONPATH": str(ROOT)}
+        env.pop("DATABASE_URL", None)
+        return subprocess.Popen([sys.executable, "-c", DAEMON_WITH_A_BUG, str(scenario.config)],
+                                env=env, cwd=ROOT, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+
+    scenario.start = start
+    try:
+        log = scenario.run_to_completion()
+        assert "q1" in log and BUG in log and "Traceback" in log
+        store = Store(f"sqlite:///{scenario.database}")
+        (row,) = QuarantineRow.select()
+        assert row.status == "open" and row.kind == "post"
+        waiting = ParkedRow.select().count()
+        store.close()
+        assert waiting > 0  # the rest of the thread waits behind it, in order
+        _public, private = scenario.markers()
+        assert sum(1 for m in private if ":quarantine:post:" in m) == 1
+        scenario.run_to_completion()  # a restart: no raise, nothing told twice
+        _public, private = scenario.markers()
+        assert sum(1 for m in private if ":quarantine:post:" in m) == 1
+        store = Store(f"sqlite:///{scenario.database}")
+        assert QuarantineRow.select().count() == 1 and ParkedRow.select().count() == waiting
+        store.close()
+    finally:
+        scenario.stop()

@@ -16,8 +16,7 @@ from datetime import timedelta
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from modbot.core import BOOKKEEPING, Post, Signups, SignupRules, advance, apply_event, \
-    fold_signups, handle_pm, handle_post
+from modbot.core import BOOKKEEPING, Post, SignupRules, Signups, advance, apply_event, fold_signups, handle_pm, handle_post
 from modbot.core.reading.away_form import WEEKDAYS, ZONES
 
 from ..conversation import SEVEN, botf_setup

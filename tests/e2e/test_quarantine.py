@@ -156,6 +156,28 @@ def test_status_lists_it_and_retry_after_the_fix_releases_the_game(held_day, mon
     assert fatima < ellen  # in the order they were made
 
 
+def test_a_rebuild_from_the_forum_quarantines_it_again_and_tells_no_one_twice(held_day,
+                                                                             tmp_path):
+    """The database lost while the game is held: the rebuild from the forum meets the post
+    again, quarantines it the same way without raising, and adopts the notes the forum
+    already shows (the author's and the Storytellers'), sending neither again."""
+    rehearsal = held_day
+    rehearsal.post("Ellen", "/vote Derek yes\nAgreed with Fatima.", "2026-12-03T08:30:00Z")
+    _tick(rehearsal, _at("2026-12-03T08:30:00Z"))
+    before = markers(rehearsal)
+    rehearsal.store.close()
+    rehearsal.database_url = f"sqlite:///{tmp_path}/rebuilt.sqlite"  # an empty one
+    rehearsal.start_bot()
+    _tick(rehearsal, _at("2026-12-03T08:45:00Z"))
+    (row,) = QuarantineRow.select()
+    assert (row.number, row.status, row.kind) == (1, "open", "post") and BUG in row.error
+    assert ParkedRow.select().count() >= 1  # Ellen's vote waits behind it again
+    after = markers(rehearsal)
+    for kind in (":quarantine:post:", ":quarantined:"):
+        assert sum(kind in m for m in after) == sum(kind in m for m in before) == 1
+    assert any(":rebuilt:" in m for m in after)
+
+
 def test_discard_needs_yes_then_drops_it_and_the_rest_follows(held_day):
     rehearsal = held_day
     rehearsal.post("Ellen", "/vote Derek yes\nAgreed.", "2026-12-03T08:30:00Z")

@@ -140,3 +140,18 @@ def test_every_script_the_official_schema_accepts_ours_accepts(data):
     if not Draft202012Validator(reference).is_valid(script):
         return  # only what the official schema accepts is asked of ours
     assert shape_problems(script) == []
+
+
+def test_setup_says_every_problem_of_a_malformed_script_and_no_traceback(tmp_path, capsys):
+    from modbot import cli
+    from modbot.rehearsal import DEMO_GAME
+    script = tmp_path / "host.json"
+    script.write_text(json.dumps([7, {"name": "x"}, "chef", "imp\x1b[2J"]))
+    game = tmp_path / "game.toml"
+    game.write_text(DEMO_GAME.read_text().replace('script = "botf"', f'script = "{script}"'))
+    assert cli.main(["setup", str(game)]) == 2
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert "Traceback" not in text and "\x1b" not in text
+    assert "entry 1: should be a character's id (text) or an object, not the number 7" in text
+    assert "entry 2: has no id" in text

@@ -274,6 +274,13 @@ class Store(QuarantineQueries, SightingQueries):
         value = OutboxRow.select(peewee.fn.MAX(OutboxRow.post_number)).where(where).scalar()
         return value or 0
 
+    def sent_post_ids(self, thread: str) -> set[int]:
+        """The forum ids of the posts the bot made in a thread."""
+        rows = cast("Iterable[tuple[int]]", OutboxRow.select(OutboxRow.post_id).where(
+            (OutboxRow.thread == thread) & (OutboxRow.status == "sent")
+            & OutboxRow.post_id.is_null(False)).tuples())
+        return {post_id for (post_id,) in rows}
+
     def sent_numbers(self, after: dict[str, int]) -> dict[str, set[int]]:
         """For each thread, the post numbers above `after[thread]` the bot is known to have
         posted there (one query for all the threads)."""

@@ -75,12 +75,15 @@ class Handling:
     def handle_in_order(self, thread: dict[GameRuntime, list[ForumPost]], pms: list[ForumPost],
                         edits: Sequence[tuple[GameRuntime, ForumPost]] = (),
                         members=None, limit: datetime | None = None,
-                        held: set[int] | None = None) -> int:
+                        held: set[int] | None = None,
+                        by_id: frozenset[int] | set[int] = frozenset()) -> int:
         """Thread posts (each game's in post-number order), PMs and edit notices merged in the
         forum's order, each after the clock ticks that fell due before it. With `limit` (the
         inbox's mark, when this read has no PMs: watermark.py), a game whose next post would
         move its clock past a moment after `limit` is held there, its topic id added to `held`
-        and the rest of its posts left for a later read (its cursor stays before them)."""
+        and the rest of its posts left for a later read (its cursor stays before them). The
+        posts of the games in `by_id` (a stream check found them: intake.py) are in the
+        forum's order and judged read or not by id, whatever their numbers."""
         held = set() if held is None else held
         streams: list[list[tuple[datetime, int, str, GameRuntime | None, ForumPost]]] = [
             [(p.created, p.id, "post", game, p) for p in posts] for game, posts in thread.items()]
@@ -96,7 +99,7 @@ class Handling:
                                              and _past(game, post.created, limit)):
                     held.add(game.topic_id)
                     continue
-                handled += self._handle_post(game, post)
+                handled += self._handle_post(game, post, game.topic_id in by_id)
             elif post.id in game.today_posts:  # what the live edit sweep would have read
                 self.edited(game, post)
         return handled
@@ -216,16 +219,18 @@ class Handling:
             return post.user_id == self.bot_id
         return post.username.lower() == self.settings.bot_username.lower()
 
-    def _handle_post(self, game: GameRuntime, post: ForumPost) -> int:
+    def _handle_post(self, game: GameRuntime, post: ForumPost, by_id: bool = False) -> int:
         number = post.post_number
-        if number <= game.last_post_number:
+        if game.has_read(post.id) or (number <= game.last_post_number and not by_id) or \
+                self.quarantine.knows(game.game_id, "post", post.id):
             return 0
+        game.read_ids.add(post.id)
         by_someone = post.by_someone and not self._is_bot(post)
         if by_someone and game.topic_id in self._judge_author(post):
             by_someone = False  # a stranger under the game's names: not an input
         # live, a deleted post is not an input (a rebuild decides for itself: rebuild.py)
         if not by_someone or (post.deleted_at and self.rebuilding is None):
-            game.last_post_number = number
+            game.last_post_number = max(game.last_post_number, number)
             self.store.commit(Batch(last_post_numbers={game.game_id: number}))
             return 0
         source = {"channel": "thread", "id": post.id}

@@ -42,6 +42,7 @@ from ..adapters.outgoing import Batch
 from ..adapters.port import ForumPost
 from ..adapters.store import Store
 from .edit_sweep import BATCH, EditSweep
+from .renumbered import Renumbered
 from .runtime import GameRuntime
 from .thread_reads import read_thread
 from .watermark import Watermark
@@ -66,19 +67,6 @@ def listed_topics(client: ForumPort, topic_ids) -> dict[int, dict]:
                 break
             page += 1
     return found
-
-
-def highest_post_numbers(client: ForumPort, topic_ids) -> dict[int, int]:
-    """Each listed topic's highest post number (a topic the listing leaves out is not in it)."""
-    return {t: int(entry.get("highest_post_number") or 0)
-            for t, entry in listed_topics(client, topic_ids).items()}
-
-
-def changed_topics(client: ForumPort, last_numbers: dict[int, int]) -> list[int]:
-    """The topics (of `last_numbers`: topic id -> the last post number read) whose highest
-    post number is past it, or that the listing left out."""
-    highest = highest_post_numbers(client, last_numbers)
-    return [t for t in sorted(last_numbers) if t not in highest or highest[t] > last_numbers[t]]
 
 
 @dataclass(frozen=True)
@@ -124,9 +112,13 @@ class Intake:
         self.sweeper = sweeper
         self.handler = handler
         self.started_now: set[int] = set()  # games this cycle started (read to their end)
+        self.renumbered = Renumbered(client, store)  # a post is its id: numbers are reused
 
     def catch_up(self, game: GameRuntime) -> int:
-        """Read the game topic after its last post number, 20 posts a request."""
+        """Read the game topic after its last post number, 20 posts a request; its stream of
+        ids is checked at the next full cycle (a split while the bot was away reuses numbers
+        below the cursor: renumbered.py)."""
+        self.renumbered.verify.add(game.topic_id)
         return self.handler.handle_in_order({game: read_thread(self.client, game.topic_id,
                                                        after=game.last_post_number)}, [])
 
@@ -138,15 +130,20 @@ class Intake:
         due by `now` (its clock may not pass a moment the inbox is not read through:
         watermark.py). Each source read in full is marked read through `now`."""
         self._skip_own_posts()
+        by_id: set[int] = set()  # games whose thread a stream check read (renumbered.py)
         if wake is None:  # (a game started in this cycle has just been read to its end)
-            changed = changed_topics(self.client, {t: g.last_post_number
-                                                   for t, g in self.games.items()
-                                                   if t not in self.started_now})
+            listing = listed_topics(self.client, [t for t in self.games
+                                                  if t not in self.started_now])
+            changed, by_id = self.renumbered.changes(listing, {
+                t: g for t, g in self.games.items() if t not in self.started_now})
             complete = list(self.games)  # the listing shows where every other thread ends
         else:
             changed = complete = sorted(t for t in wake.topics if t in self.games)
         thread = {self.games[t]: read_thread(self.client, t, after=self.games[t].last_post_number)
                   for t in changed}
+        for topic_id in by_id:
+            game = self.games[topic_id]
+            thread[game] = self.renumbered.unseen(game, thread.get(game, []))
         held: set[int] = set()  # games whose posts wait for the inbox's next read
         if wake is not None and not wake.pms and not self.moment_due(complete, now):
             handled = self.handler.handle_in_order(thread, [], limit=self.watermark.inbox,
@@ -158,7 +155,8 @@ class Intake:
         # must not run again); a game rebuilt from the forum has read them already.
         pms = [p for p in private if p.id > private_cursor] if private_cursor is not None \
             else []
-        handled = self.handler.handle_in_order(thread, sorted(pms, key=lambda p: (p.created, p.id)))
+        handled = self.handler.handle_in_order(thread, sorted(pms, key=lambda p: (p.created, p.id)),
+                                               by_id=by_id)
         self.watermark.inbox_read(now)
         self._read_through(complete, held, now)
         newest = max((p.id for p in private), default=0)

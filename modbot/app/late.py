@@ -73,6 +73,7 @@ def hold(game, post: Post):
     post_id, post_number, author, at = post.post_id, post.post_number, post.author, \
         post.created_at
     game.inputs.append(("late", post, post_id))
+    game.late_ids.add(post_id)
     game.last_post_number = max(game.last_post_number, post_number)
     changes = game_differences(game.state, game.refold(game.undone, game.accepted | {post_id}))
     note = game.reactor.note_to_storytellers(game.state.setup.storytellers, f"late:{post_id}",

@@ -65,6 +65,8 @@ class GameRuntime:
         self.inputs: list[tuple] = []
         self.undone: set[int] = set()  # the post ids of undone inputs
         self.accepted: set[int] = set()  # the post ids of late posts counted by `!accept`
+        self.late_ids: set[int] = set()  # the post ids of the late posts held (late.py)
+        self.read_ids: set[int] = set()  # every thread post id read, input or not (intake.py)
         self.upgrade: Any = None  # an upgrade.Held while the stored history stands (upgrade.py)
 
     @property
@@ -352,6 +354,11 @@ class GameRuntime:
         if report is None or not report.log:
             return []
         return self.history[-report.log:]
+
+    def has_read(self, post_id: int) -> bool:
+        """The thread post was read already (handled, held late, or not an input): a post is
+        its id, never its number, which a split topic reuses."""
+        return post_id in self.seen or post_id in self.late_ids or post_id in self.read_ids
 
     def changed(self, post_id: int, raw: str) -> bool:
         """The post's text is not what it was when counted."""

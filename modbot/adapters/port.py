@@ -4,7 +4,8 @@ Discourse answers in JSON; the bot needs a few fields of it. `ForumPost` is a po
 as the post stream and the PM inbox serialize it (PostSerializer: `id`, `topic_id`,
 `post_number`, `user_id`, `username`, `created_at`, `raw` with `include_raw`, `post_type`,
 `version`, `updated_at`, `deleted_at`, `hidden`, `action_code`; the inbox adds
-`topic_title`); `ForumUser` an account (`id`, `username`, the staff flags, `trust_level`).
+`topic_title`; a post hidden by flags comes without `raw` to anyone but staff and its author:
+`words_hidden`, never an empty post); `ForumUser` an account (`id`, `username`, the staff flags, `trust_level`).
 `ForumClient` (forum.py) builds them from what the forum sent (`from_json`: unknown fields are
 dropped, missing ones take Discourse's defaults), so the service reads attributes mypy
 checks, never a dict key it could misspell; tests and the in-memory sandbox build them the
@@ -39,6 +40,7 @@ class ForumPost:
     hidden: bool = False
     action_code: str | None = None  # a small action's: "invited_user", "removed_user", …
     topic_title: str | None = None  # in the PM inbox's listing
+    words_hidden: bool = False  # hidden by flags, and its words not given to the bot
 
     @classmethod
     def from_json(cls, data: dict) -> ForumPost:
@@ -51,7 +53,8 @@ class ForumPost:
             post_type=int(data.get("post_type") or 1), version=int(data.get("version") or 1),
             updated_at=data.get("updated_at"), deleted_at=data.get("deleted_at"),
             hidden=bool(data.get("hidden")), action_code=data.get("action_code"),
-            topic_title=data.get("topic_title"))
+            topic_title=data.get("topic_title"),
+            words_hidden=bool(data.get("hidden")) and "raw" not in data)
 
     def to_json(self) -> dict:
         return dataclasses.asdict(self)

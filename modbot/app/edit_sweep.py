@@ -2,8 +2,10 @@
 
 Discourse tells no one about an edit, so the bot reads again, every `sweep_minutes`, each
 game's posts of today whose first version carried actions (the only posts an edit could
-matter in: 20 ids a request, `/t/ID/posts.json?post_ids[]=`), and flags a changed or
-self-deleted one to the Storytellers.
+matter in; after the day's end, that day's until the next dawn: an edit made after it, even
+in Discourse's grace period, is reported, never applied), and its posts hidden by flags that
+it could not read yet (20 ids a request, `/t/ID/posts.json?post_ids[]=`): it flags a changed
+or self-deleted one to the Storytellers, and reads a hidden one once it is visible again.
 
 A sweep *round* starts when the previous one has ended and `sweep_minutes` have passed since
 it started: it queues every game with such posts. The round is worked through on a budget of
@@ -40,13 +42,13 @@ class EditSweep:
         allows. `read_game(game)` reads one game's posts again and flags what changed."""
         self._earn(now)
         if not self.queue and self._round_due(now):
-            self.queue.extend(t for t, g in games.items() if g.today_posts)
+            self.queue.extend(t for t, g in games.items() if g.sweep_posts)
             self.last_round = now
         while self.queue and self.credit >= 1:
             game = games.get(self.queue.popleft())
-            if game is None or not game.today_posts:
+            if game is None or not game.sweep_posts:
                 continue
-            self.credit -= -(-len(game.today_posts) // BATCH)  # its requests
+            self.credit -= -(-len(game.sweep_posts) // BATCH)  # its requests
             try:
                 read_game(game)
             except ForumError as exc:  # one game's error never stops the others

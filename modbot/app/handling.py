@@ -106,8 +106,8 @@ class Handling:
 
     def edited(self, game: GameRuntime, post: ForumPost) -> int:
         """A counted post as the forum shows it now: flagged if its text changed."""
-        if not game.changed(post.id, post.raw):
-            return 0
+        if post.words_hidden or not game.changed(post.id, post.raw):
+            return 0  # hidden after it was counted: it keeps the words it was counted with
         digest = sha1(post.raw)
         if (game.game_id, post.id, digest) in self.feeder.edits_waiting:
             return 0  # waiting behind a quarantined input already (quarantine.py)
@@ -233,6 +233,11 @@ class Handling:
             game.last_post_number = max(game.last_post_number, number)
             self.store.commit(Batch(last_post_numbers={game.game_id: number}))
             return 0
+        if post.words_hidden:  # hidden by flags: its words are not the bot's to read
+            game.read_ids.discard(post.id)  # (read again once visible: hidden.py)
+            self.feeder.feed(game, {**post_row(game_input(post)), "kind": "hidden", "raw": None,
+                                    "raw_sha1": None}, last_post_number=number)
+            return 1
         source = {"channel": "thread", "id": post.id}
         if self.releases.carried_out(game, game_input(post), source, last_post_number=number):
             return 1  # a Storyteller's !retry or !discard (quarantine.py)

@@ -74,6 +74,7 @@ def hold(game, post: Post):
         post.created_at
     game.inputs.append(("late", post, post_id))
     game.late_ids.add(post_id)
+    game.hidden_ids.discard(post_id)  # a hidden post read once visible again (hidden.py)
     game.last_post_number = max(game.last_post_number, post_number)
     changes = game_differences(game.state, game.refold(game.undone, game.accepted | {post_id}))
     note = game.reactor.note_to_storytellers(game.state.setup.storytellers, f"late:{post_id}",

@@ -44,6 +44,7 @@ from ..core import (
 from .catalogue import rejection_words, words
 from .grimoire_status import status_text
 from .render import dated, later, render, render_notice
+from .titles import game_name, grimoire_title, storytellers_title, title_forms
 from .views import date_tag as dated_moment
 from .vote_counts import CountPost, VoteCounts
 
@@ -264,10 +265,12 @@ class Reactor:
             "st_welcome.md.j2", game=setup, topic_id=self.options.topic_id))
 
     def note_edit(self, player: str, post_number: int, post_id: int, original: str,
-                  deleted: bool, digest: str, storytellers: tuple[str, ...]) -> list[Outgoing]:
-        self.counts.edits.append({"player": player, "post_number": post_number})
+                  deleted: bool, digest: str, storytellers: tuple[str, ...],
+                  ended_day: int | None = None) -> list[Outgoing]:
+        if ended_day is None:  # the day's next count mentions it
+            self.counts.edits.append({"player": player, "post_number": post_number})
         raw = later("edit_flag.md.j2", player=player, post_number=post_number,
-                     original=original, deleted=deleted)
+                     original=original, deleted=deleted, ended_day=ended_day)
         return [self.note_to_storytellers(storytellers, f"edit:{post_id}:{digest[:10]}", raw)]
 
     def failure_report(self, storytellers: tuple[str, ...], key: str, error: str,
@@ -363,29 +366,6 @@ def _rejection_words(post_number: int, private: bool, rejections) -> str:
                                "text": r.params.get("text")} for r in rejections])
 
 
-def grimoire_title(player: str, game: str) -> str:
-    """The title of a player's grimoire conversation (the catalogue's words)."""
-    return words(say("title.grimoire", player=player, game=game))
-
-
-def storytellers_title(game: str) -> str:
-    return words(say("title.storytellers", game=game))
-
-
-def game_name(name: str, topic_id: int) -> str:
-    """The game's name in titles (a game file without one: its topic)."""
-    return name or words(say("title.no_name", topic_id=topic_id))
-
-
-def title_forms(name: str, topic_id: int) -> list[tuple[str, str]]:
-    """How the titles of a game's conversations begin and end, whoever the player (what the
-    rebuild looks for in the bot's PM list: rebuild.py); and the titles before they named
-    the game ("... (game N)")."""
-    game, hole = game_name(name, topic_id), "\x00"
-    before, after = grimoire_title(hole, game).split(hole, 1)
-    return [(before, after), (storytellers_title(game), ""), ("", f"(game {topic_id})")]
-
-
 def _failed_post(key: str, recipients: tuple[str, ...]) -> Say:
     """What a post was, from its key (`g12:role:Hanna`) and recipients, for the Storytellers."""
     kind = key.split(":")[1] if key.count(":") >= 1 else ""
@@ -397,4 +377,4 @@ def _failed_post(key: str, recipients: tuple[str, ...]) -> Say:
     return say("failed.pm", player=player) if player else say("failed.thread")
 
 
-__all__ = ["EXILE", "PUBLIC_TEMPLATES", "WELCOME", "GameOptions", "Reactor"]
+__all__ = ["EXILE", "PUBLIC_TEMPLATES", "WELCOME", "GameOptions", "Reactor", "title_forms"]

@@ -32,7 +32,7 @@ from ..core import (
     next_due,
     say,
 )
-from . import late, renames
+from . import hidden, late, renames
 from .event_words import described
 from .reactions import GameOptions, Reactor
 from .render import later
@@ -67,14 +67,23 @@ class GameRuntime:
         self.accepted: set[int] = set()  # the post ids of late posts counted by `!accept`
         self.late_ids: set[int] = set()  # the post ids of the late posts held (late.py)
         self.read_ids: set[int] = set()  # every thread post id read, input or not (intake.py)
+        self.hidden_ids: set[int] = set()  # thread posts hidden by flags, not read yet (hidden.py)
         self.upgrade: Any = None  # an upgrade.Held while the stored history stands (upgrade.py)
 
     @property
     def today_posts(self) -> set[int]:
-        """Ids of today's posts whose first version carried actions: the only ones the edit
-        sweep reads again (an edit elsewhere cannot change what counted)."""
-        today = self.state.today
-        return self.posts_by_day.get(today.number, set()) if today else set()
+        """Ids of the posts of the day under way, or of the day that ended until the next
+        dawn, whose first version carried actions: the only ones an edit could matter in (an
+        edit made after the day ended is reported, never applied)."""
+        state = self.state
+        day = state.today or (state.past_days[-1] if state.past_days else None)
+        return self.posts_by_day.get(day.number, set()) if day else set()
+
+    @property
+    def sweep_posts(self) -> set[int]:
+        """What the edit sweep reads again: `today_posts`, and the hidden posts not read yet
+        (hidden.py: read once they are visible again)."""
+        return self.today_posts | self.hidden_ids
 
     @property
     def topic_id(self) -> int:
@@ -118,6 +127,8 @@ class GameRuntime:
             return self.on_name_taken(row.author, at)
         if row.kind == "late":
             return self.on_late(_stored_post(row, at))
+        if row.kind == "hidden":
+            return hidden.hold(self, _stored_post(row, at))
         return self.on_edit(row.post_id, row.raw or "", row.raw_sha1 or "", at)
 
     def on_post(self, post: Post) -> Step:
@@ -125,6 +136,7 @@ class GameRuntime:
         post_id, post_number, author, at, raw = post.post_id or 0, post.post_number, \
             post.author, post.created_at, post.raw
         self.inputs.append(("post", post, post_id))
+        self.hidden_ids.discard(post_id)
         if self._confirms_upgrade(author, raw):
             return self._adopt_upgrade(_post_row(post))
         outcome = handle_post(self.state, post)
@@ -261,9 +273,11 @@ class GameRuntime:
                      "author": author, "at": iso(at), "raw": new_raw,
                      "raw_sha1": new_sha1})
         if carried:  # the post asked for something when it was counted
+            ended = next((day for day, ids in self.posts_by_day.items() if post_id in ids
+                          and (self.state.today is None or day != self.state.today.number)), None)
             step.outgoing = self.reactor.note_edit(
                 author, number, post_id, original, new_raw.strip() == SELF_DELETED, new_sha1,
-                self.setup.storytellers)
+                self.setup.storytellers, ended_day=ended)
         return step
 
     def _confirms_upgrade(self, author: str, raw: str) -> bool:

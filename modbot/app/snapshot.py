@@ -96,7 +96,7 @@ def _flat(entry: tuple) -> tuple:
     """An input as plain tuples: 10,000 posts unpickle six times faster as tuples than as
     frozen dataclasses, and are made posts again as fast."""
     kind, value, post_id = entry
-    if kind in ("post", "late"):
+    if kind in ("post", "late", "hidden"):
         return kind, tuple(_fields(value)), post_id
     if kind == "pm":
         return kind, (tuple(_fields(value[0])), value[1]), post_id
@@ -105,7 +105,7 @@ def _flat(entry: tuple) -> tuple:
 
 def _entry(flat: tuple) -> tuple:
     kind, value, post_id = flat
-    if kind in ("post", "late"):
+    if kind in ("post", "late", "hidden"):
         return kind, Post(*value), post_id
     if kind == "pm":
         return kind, (Post(*value[0]), value[1]), post_id

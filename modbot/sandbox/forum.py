@@ -44,6 +44,7 @@ class Forum:
         self.limits = limits
         self.users: dict[str, User] = {}
         self.user_keys: dict[str, str] = {}  # api key -> username (single-user keys)
+        self.flags: dict[int, set[int]] = {}  # post id -> the ids of the users who flagged it
         self.key_ids: dict[int, str] = {}  # the admin page's key id -> api key
         self.revoked_keys: set[str] = set()  # answered 403 (moderation.revoke_key)
         self.topics: dict[int, Topic] = {}

@@ -20,6 +20,12 @@ from Discourse's own source (the file is named in each docstring), under the for
 - `revoke_key` / `restore_key`: `Admin::ApiController#revoke_key` and `#undo_revoke_key`
   (app/controllers/admin/api_controller.rb): a revoked key answers 403 on every request.
 - `revoke_moderation`: `Admin::UsersController#revoke_moderation`.
+- `flag` / `unhide`: `PostActionsController#create` with a flag type (lib/post_action_creator.rb,
+  `auto_hide_if_needed`): a post is hidden (`Post#hide!`, app/models/post.rb) when a staff
+  member flags it taking action, or when its flags' score reaches what hides a post (here
+  `FLAGS_TO_HIDE` distinct flaggers, the score three regular users' flags give at the default
+  `hide_post_sensitivity`); `PostsController#unhide` (staff) shows it again. While hidden, its
+  words go only to staff and its author (`PostSerializer#include_raw?`: shapes.py).
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ import re
 from .forum import ApiError, Forum, User, errors
 
 FORBIDDEN = "You are not permitted to view the requested resource."
+FLAG_TYPES = (3, 4, 7, 8)  # off topic, inappropriate, notify moderators, spam
+FLAGS_TO_HIDE = 3
 USERNAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{1,18}[A-Za-z0-9]")
 
 
@@ -163,3 +171,31 @@ def revoke_moderation(forum: Forum, user: User) -> User:
     with forum.lock:
         user.moderator = False
         return user
+
+
+def flag(forum: Forum, actor: User, post_id: int, type_id: int, take_action: bool) -> None:
+    """`POST /post_actions` with `id` and `post_action_type_id` (a flag)."""
+    with forum.lock:
+        post = forum.posts.get(post_id)
+        if post is None:
+            raise errors(404, "The requested URL or resource could not be found.", "not_found")
+        if type_id not in FLAG_TYPES or post.username.lower() == actor.username.lower():
+            raise forbidden()
+        flaggers = forum.flags.setdefault(post_id, set())
+        if actor.id in flaggers:
+            raise errors(403, "You already performed this action", "invalid_access")
+        flaggers.add(actor.id)
+        if (take_action and actor.staff) or len(flaggers) >= FLAGS_TO_HIDE:
+            post.hidden = True
+
+
+def unhide(forum: Forum, actor: User, post_id: int) -> None:
+    """`PUT /posts/{id}/unhide` (staff)."""
+    if not actor.staff:
+        raise forbidden()
+    with forum.lock:
+        post = forum.posts.get(post_id)
+        if post is None:
+            raise errors(404, "The requested URL or resource could not be found.", "not_found")
+        post.hidden = False
+        forum.flags.pop(post_id, None)

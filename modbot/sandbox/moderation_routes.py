@@ -46,6 +46,18 @@ def move_posts(req: Request):
     return _ok({"success": "OK", "url": f"/t/{topic.slug}/{topic.id}"})
 
 
+def flag_post(req: Request):
+    moderation.flag(req.forum, req.need_user(), int(req.params.get("id") or 0),
+                    int(req.params.get("post_action_type_id") or 0),
+                    str(req.params.get("take_action", "")).lower() == "true")
+    return _ok({"success": "OK"})
+
+
+def unhide_post(req: Request):
+    moderation.unhide(req.forum, req.need_user(), req.int_path("id"))
+    return _ok({"success": "OK"})
+
+
 def invite(req: Request):
     actor = req.need_user()
     user = moderation.invite(req.forum, actor, req.int_path("id"),
@@ -111,6 +123,8 @@ ROUTES: list[Route] = [
     _r("PUT", "/u/{username}/preferences/username(.json)", change_username),
     _r("POST", "/t/{id}/move-posts(.json)", move_posts),
     _r("POST", "/t/{id}/invite(.json)", invite),
+    _r("POST", "/post_actions(.json)", flag_post),
+    _r("PUT", "/posts/{id}/unhide(.json)", unhide_post),
     _r("PUT", "/t/{id}/remove-allowed-user(.json)", remove_allowed),
     _r("POST", "/admin/api/keys/{id}/revoke(.json)", revoke_key),
     _r("POST", "/admin/api/keys/{id}/undo-revoke(.json)", undo_revoke_key),

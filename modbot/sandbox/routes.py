@@ -216,7 +216,7 @@ def show_post(req: Request):
         raise errors(403, FORBIDDEN, "invalid_access")
     out = post_json(forum, post, user, raw=True)
     version = req.params.get("version")
-    if version and str(version).isdigit() and 1 <= int(version) <= len(post.versions):
+    if version and "raw" in out and str(version).isdigit() and 1 <= int(version) <= len(post.versions):
         out["raw"] = post.versions[int(version) - 1]
     out["post_url"] = f"/t/{topic.slug}/{topic.id}/{post.post_number}"
     out["posts_count"] = len(topic.visible_posts())

@@ -78,7 +78,10 @@ def post_json(forum: Forum, post: Post, viewer: User | None, *, raw: bool) -> di
         out["action_code"] = post.action_code
     if post.action_code_who:
         out["action_code_who"] = post.action_code_who
-    if raw:
+    hidden_from_viewer = post.hidden and not (viewer and (viewer.staff or out["yours"]))
+    if hidden_from_viewer:  # BasicPostSerializer#cooked_hidden, PostSerializer#include_raw?
+        out["cooked"], out["cooked_hidden"] = "", True
+    if raw and not hidden_from_viewer:
         out["raw"] = post.raw
     return out
 

@@ -9,6 +9,9 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from modbot.adapters.store import OutboxRow
+from modbot.rehearsal import day_end, demo_rehearsal
+
 from .test_real_forum import RENAME_AT, _game, _start
 from .test_who_is_who import _as, _cycle
 
@@ -60,5 +63,117 @@ def test_posts_at_numbers_a_split_reused_are_read_and_counted(tmp_path):
         assert _votes(game, "Derek").get("Gus") == "yes"
         assert [n.nominee for n in game.state.today.nominations if n.nominator == "Cameron"] \
             == ["Fatima"]
+    finally:
+        rehearsal.stop()
+
+
+def _non_staff_day(tmp_path, name: str):
+    """Day 1's nominations with the bot a regular account (it reads no hidden post's words)."""
+    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/{name}.sqlite")
+    rehearsal.server.forum.user("modbot").moderator = False
+    rehearsal.settings.post_spacing = 0  # real seconds would only slow this test
+    rehearsal.start_bot()
+    rehearsal.clock.set(rehearsal.setup.first_night_starts)
+    rehearsal.service.cycle(rehearsal.setup.first_night_starts)
+    cut = next(i for i, item in enumerate(script) if item["created_at"] > RENAME_AT)
+    rehearsal.play(script[:cut])
+    return rehearsal
+
+
+def _deliver(rehearsal) -> None:
+    """What a regular account's pace held back goes out as the forum's clock moves on."""
+    for _ in range(20):
+        if not rehearsal.store.pending():
+            return
+        rehearsal.clock.set(rehearsal.clock.now() + timedelta(seconds=20))
+        OutboxRow.update(not_before=0).execute()  # the forum's seconds passed (its clock)
+        rehearsal.service.outbox.quiet_until = rehearsal.service.quiet_until = 0
+        rehearsal.service.outbox.new_pms_until = 0
+        rehearsal.service.drain()
+
+
+def _flag(rehearsal, post_id: int, flaggers=("Alex", "Brianna", "Cameron")) -> None:
+    for name in flaggers:
+        rehearsal.request("POST", "/post_actions.json", as_user=name, id=post_id,
+                          post_action_type_id=4)
+
+
+def _notes(rehearsal, name: str, text: str) -> list[str]:
+    forum = rehearsal.server.forum
+    return [p.raw for t in forum.topics.values() if t.is_pm and name in t.allowed
+            for p in t.posts if p.username == "modbot" and text in p.raw]
+
+
+def test_a_vote_hidden_before_it_is_read_is_no_empty_post_and_counts_once_visible(tmp_path):
+    """Ellen's vote, hidden by three players' flags before the bot (not staff) reads it: the
+    bot cannot read its words, so it counts for nothing yet; the Storytellers are told once
+    with its link, Ellen once. A moderator unhides it: the sweep reads it, at its own time."""
+    rehearsal = _non_staff_day(tmp_path, "hidden")
+    try:
+        vote = _as(rehearsal, "Ellen", "/vote Derek yes\nAgreed, his claim is odd.",
+                   AT + timedelta(minutes=1))
+        _flag(rehearsal, vote["id"])
+        for minute in (2, 3, 4):
+            _cycle(rehearsal, AT + timedelta(minutes=minute))
+        _deliver(rehearsal)
+        game = _game(rehearsal)
+        assert "Ellen" not in _votes(game, "Derek") and vote["id"] in game.hidden_ids
+        assert len(_notes(rehearsal, "nightingale", "A post is hidden")) == 1
+        assert len(_notes(rehearsal, "Ellen", "is hidden (flagged")) == 1
+        rehearsal.request("PUT", f"/posts/{vote['id']}/unhide.json", as_user="nightingale")
+        rehearsal.service.intake.sweep()
+        _cycle(rehearsal, AT + timedelta(minutes=5))
+        _deliver(rehearsal)
+        game = _game(rehearsal)
+        assert _votes(game, "Derek").get("Ellen") == "yes" and not game.hidden_ids
+        assert len(_notes(rehearsal, "nightingale", "A post is hidden")) == 1
+    finally:
+        rehearsal.stop()
+
+
+def test_a_counted_vote_hidden_later_keeps_its_words_and_is_no_edit(tmp_path):
+    rehearsal = _non_staff_day(tmp_path, "hidden-later")
+    try:
+        vote = _as(rehearsal, "Ellen", "/vote Derek yes\nAgreed, his claim is odd.",
+                   AT + timedelta(minutes=1))
+        _cycle(rehearsal, AT + timedelta(minutes=2))
+        assert _votes(_game(rehearsal), "Derek").get("Ellen") == "yes"
+        _flag(rehearsal, vote["id"])
+        rehearsal.service.intake.sweep()
+        _cycle(rehearsal, AT + timedelta(minutes=3))
+        _deliver(rehearsal)
+        assert _votes(_game(rehearsal), "Derek").get("Ellen") == "yes"
+        assert _notes(rehearsal, "nightingale", "after it was counted") == []
+    finally:
+        rehearsal.stop()
+
+
+def test_an_edit_after_the_deadline_is_reported_once_never_applied(tmp_path):
+    """Ellen casts "no" two minutes before the day ends and edits it to "yes" 30 seconds after,
+    inside the forum's grace period (no revision). The day's posts stay in the sweep until the
+    next dawn: the Storytellers are told once that it came after the day's end; nothing is
+    applied."""
+    rehearsal = _day(tmp_path, "late-edit")
+    try:
+        end = day_end(rehearsal.setup)
+        vote = _as(rehearsal, "Ellen", "/vote Derek no\nI am not sure about him.",
+                   end - timedelta(minutes=2))
+        _cycle(rehearsal, end - timedelta(minutes=1))
+        _cycle(rehearsal, end + timedelta(seconds=10))  # the day ends
+        game = _game(rehearsal)
+        locked = {v.player: str(v.vote) for d in game.state.past_days for n in d.nominations
+                  if n.nominee == "Derek" for v in n.locked}
+        rehearsal.clock.set(end + timedelta(seconds=30))
+        rehearsal.request("PUT", f"/posts/{vote['id']}.json", as_user="Ellen",
+                          **{"post[raw]": "/vote Derek yes\nI am sure about him now."})
+        assert rehearsal.server.forum.posts[vote["id"]].version == 1  # the grace period
+        for minutes in (5, 10):
+            rehearsal.service.intake.sweep()
+            _cycle(rehearsal, end + timedelta(minutes=minutes))
+        told = _notes(rehearsal, "nightingale", "after day 1 had ended")
+        assert len(told) == 1 and "/vote Derek no" in told[0]
+        game = _game(rehearsal)
+        assert {v.player: str(v.vote) for d in game.state.past_days for n in d.nominations
+                if n.nominee == "Derek" for v in n.locked} == locked
     finally:
         rehearsal.stop()

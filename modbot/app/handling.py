@@ -1,22 +1,23 @@
 """Theory of operation: what the service does with each post, PM and clock tick it reads.
 
 `Handling` is the service's collaborator (service.py) that turns what the forum shows into
-inputs of the games: thread posts (each game's in post-number order), PMs and edit notices merged in
-the forum's order (`created_at`, then post id), each after the clock ticks that fell due before
-it; a post by the bot itself (known by its user id) only moves the cursor; an author whose user
-id is bound to a place of a game under another name is a rename, followed first
-(identities.py); an author whose id is none of a game's places, posting under a name its
-places go or went by, is a stranger: the real accounts' names are asked first (one request),
-and if the name is still the game's the post is not the game's input at all (no command, no
-vote, nothing private), and the Storytellers are told once; a post
-whose time lies before a moment already applied is held (late.py); a PM goes to the game
-`pm_routing.py` finds. Each input's row, its events, the posts it causes and the cursors commit
-in one transaction (`_commit`), adopting what a rebuild found already on the forum.
+inputs of the games: thread posts (each game's in post-number order; those a stream check
+found, by id: renumbered.py), PMs and edit notices merged in the forum's order (`created_at`,
+then post id), each after the clock ticks that fell due before it; a post by the bot itself
+(known by its user id) only moves the cursor; its author is judged by the id on it first
+(authors.py: a rename followed, a stranger's post or a replaced player's not the game's
+input); a post hidden by flags is kept as one the bot cannot read (hidden.py); a post whose
+time lies before a moment already applied is held (late.py); a PM goes to the game
+`pm_routing.py` finds, unless its game's thread is not read through the moment its handling
+would pass (then it waits for a read of both: watermark.py). Each input is handled, or
+quarantined, or waits behind one by the `Feeder` (feeding.py), its row, its events, the posts
+it causes and the cursors committed in one transaction, adopting what a rebuild found already
+on the forum.
 
-It is given the client, the store, the settings, the games, the identities, the watermark
-and the outbox's hooks (for a post held); it keeps its own state: the PM router, what a
-rebuild adopts and which game it rebuilds, the bot's id and the conversation guard (both set
-once the service knows its account).
+It is given the client, the store, the settings, the games, the identities, the watermark,
+the outbox's hooks (for a post held), the quarantine and how to fold a game again; it keeps
+its own state: the PM router, what a rebuild adopts and which game it rebuilds, the bot's id
+and the conversation guard (both set once the service knows its account).
 """
 
 from __future__ import annotations
@@ -24,14 +25,15 @@ from __future__ import annotations
 import heapq
 import logging
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 
 from ..adapters.forum import ForumError
 from ..adapters.forum_port import ForumPort
 from ..adapters.outgoing import Batch, Outgoing
 from ..adapters.port import ForumPost
 from ..adapters.store import Store
-from ..core import Post, iso, newcomers_named
+from ..core import Post, iso
+from .authors import Authors
 from .conversation_guard import ConversationGuard
 from .feeding import Feeder
 from .identities import Identities
@@ -48,9 +50,10 @@ from .steps import pm_row, post_row, sha1
 from .watermark import Watermark
 
 log = logging.getLogger("modbot.app.service")
+NEVER_READ = datetime.min.replace(tzinfo=UTC)  # a thread not read through anything yet
 
 
-class Handling:
+class Handling(Authors):
     def __init__(self, client: ForumPort, store: Store, settings: Settings,
                  games: dict[int, GameRuntime], identities: Identities, watermark: Watermark,
                  hooks: OutboxHooks, quarantine: Quarantine,
@@ -76,14 +79,19 @@ class Handling:
                         edits: Sequence[tuple[GameRuntime, ForumPost]] = (),
                         members=None, limit: datetime | None = None,
                         held: set[int] | None = None,
-                        by_id: frozenset[int] | set[int] = frozenset()) -> int:
+                        by_id: frozenset[int] | set[int] = frozenset(),
+                        pm_limits: dict[int, datetime | None] | None = None,
+                        held_pms: set[int] | None = None) -> int:
         """Thread posts (each game's in post-number order), PMs and edit notices merged in the
         forum's order, each after the clock ticks that fell due before it. With `limit` (the
         inbox's mark, when this read has no PMs: watermark.py), a game whose next post would
         move its clock past a moment after `limit` is held there, its topic id added to `held`
         and the rest of its posts left for a later read (its cursor stays before them). The
         posts of the games in `by_id` (a stream check found them: intake.py) are in the
-        forum's order and judged read or not by id, whatever their numbers."""
+        forum's order and judged read or not by id, whatever their numbers. A PM of a game in
+        `pm_limits` (one whose thread this read did not read through: that thread's mark)
+        whose handling would move its clock past a moment after the mark waits: its id is
+        added to `held_pms`, for a later read of both."""
         held = set() if held is None else held
         streams: list[list[tuple[datetime, int, str, GameRuntime | None, ForumPost]]] = [
             [(p.created, p.id, "post", game, p) for p in posts] for game, posts in thread.items()]
@@ -93,7 +101,7 @@ class Handling:
         handled = 0
         for _, _, kind, game, post in heapq.merge(*streams, key=lambda item: item[:2]):
             if kind == "pm" or game is None:  # a PM's game is found by routing it
-                self._handle_pm(post, members)
+                self._handle_pm(post, members, pm_limits, held_pms)
             elif kind == "post":
                 if game.topic_id in held or (not self.quarantine.holds(game)
                                              and _past(game, post.created, limit)):
@@ -118,106 +126,6 @@ class Handling:
                           "author": author, "at": iso(post.edited), "raw": post.raw,
                           "raw_sha1": digest})
         return 1
-
-    def _at_mark(self, game: GameRuntime, at: datetime) -> datetime:
-        """When a change found outside the game's reads (a rename) happens in it: at `at`, or
-        at the game's mark if that is earlier, never before its latest input."""
-        return self.watermark.cap(game.topic_id, at, game.clock_at)
-
-    def _follow_renames(self, current: dict[int, str], at: datetime) -> None:
-        """Each game whose bound users (by id) go by another name now follows the rename;
-        so does the service when the bot's own account was renamed. A name another of the
-        game's places holds until its own rename is followed waits for that one."""
-        bot = current.get(self.bot_id or 0)
-        if bot is not None and bot.lower() != self.settings.bot_username.lower():
-            self._bot_renamed(bot, at)
-        for game in list(self.games.values()):
-            names = self.identities.names.get(game.topic_id, {})
-            todo = {i: new for i, new in current.items()
-                    if i in names and new.lower() != names[i].lower()}
-            while todo:
-                held = {n.lower() for i, n in names.items() if i in todo}
-                ready = [i for i, new in todo.items() if new.lower() not in held] or list(todo)
-                for user_id in ready:  # (a swap of two names can only go in some order)
-                    self._rename(game, user_id, names[user_id], todo.pop(user_id),
-                                 self._at_mark(game, at))
-
-    def learn_names(self, at: datetime) -> None:
-        """Every place's name now, by id (one request for 50), and the renames followed."""
-        bot = (self.bot_id,) if self.bot_id else ()
-        self._follow_renames(self.identities.renames(at, also=bot), at)
-
-    def _bot_renamed(self, new: str, at: datetime) -> None:
-        """The bot's account is called `new` now (its key acts by id, so it still works):
-        its own posts, its PM list and its conversations are known by the new name, and each
-        game follows (the core's rename reaches the game's `bot_username`)."""
-        old = self.settings.bot_username
-        log.warning("the bot's forum account %s is now called %s", old, new)
-        self.settings.bot_username = new
-        self.router.bot = new.lower()
-        self.router.topics.clear()  # the conversations' participants show the new name
-        if self.conversations is not None:
-            self.conversations.bot = new.lower()
-        self.client.api_username = new
-        for game in list(self.games.values()):
-            self.feeder.feed(game, renamed_row(old, new, self._at_mark(game, at)))
-
-    def _judge_author(self, post: ForumPost) -> set[int]:
-        """Follow the author's rename (their id is bound under another name) in every game;
-        the topic ids of the games the author is a stranger to, under one of their names
-        (see the top), or whose seat someone else took from them (`!sub`): nothing of theirs
-        goes to those games."""
-        games = [*self.games.values(), *([self.rebuilding] if self.rebuilding else [])]
-        replaced = {g.topic_id for g in games if self.identities.replaced(g, post.user_id)}
-        if replaced:
-            log.info("post %s by %s, whose seat someone else took: not counted", post.id,
-                     post.username)
-        games = [g for g in games if g.topic_id not in replaced]
-        for game in games:
-            renamed = self.identities.renamed_author(game, post)
-            if renamed is not None and self.identities.holder(game, renamed[1]) not in (
-                    None, post.user_id):  # another place's name: learn where it went first
-                self.learn_names(post.created)
-                renamed = self.identities.renamed_author(game, post)
-            if renamed is not None:
-                self._rename(game, post.user_id or 0, *renamed, post.created)
-        if not any(self.identities.stranger(game, post) for game in games):
-            return replaced
-        self.learn_names(post.created)  # the real accounts' names now
-        strangers = [game for game in games if self.identities.stranger(game, post)]
-        for game in strangers:
-            self._stranger(game, post)
-        return replaced | {game.topic_id for game in strangers}
-
-    def _stranger(self, game: GameRuntime, post: ForumPost) -> None:
-        """Someone who is none of the game's posted under one of its names: nothing of theirs
-        counts; a seat's old name (an alias) lapses; the Storytellers are told once."""
-        log.warning("game %s: post %s by forum user %s under the name %s, which is not theirs in "
-                    "this game: ignored", game.setup.name, post.id, post.user_id, post.username)
-        self.feeder.feed(game, {"kind": "lapse", "author": post.username, "at": iso(post.created),
-                          "raw": post.username})
-        holder = self.identities.holder(game, post.username)
-        place = game.state.setup.is_storyteller(post.username) or game.state.is_seated(
-            post.username)
-        raw = later("stranger.md.j2", name=post.username, user_id=post.user_id,
-                    holder=holder, current=self.identities.names.get(game.topic_id, {}).get(
-                        holder or 0), place=place, pm=post.topic_id != game.topic_id,
-                    topic_id=post.topic_id, post_number=post.post_number)
-        self.commit_outgoing([game.reactor.note_to_storytellers(
-            game.state.setup.storytellers,
-            f"stranger:{post.user_id}:{post.username.lower()}", raw)])
-
-    def _rename(self, game: GameRuntime, user_id: int, old: str, new: str,
-                at: datetime) -> None:
-        log.info("game %s: forum user %s is now called %s", game.setup.name, old, new)
-        self.feeder.feed(game, renamed_row(old, new, at))
-        self.identities.renamed(game, user_id, new)
-        self.router.topics.clear()  # the conversations' participants show the new name
-
-    def _is_bot(self, post: ForumPost) -> bool:
-        if self.bot_id is not None and post.user_id is not None:
-            return post.user_id == self.bot_id
-        return post.username.lower() == self.settings.bot_username.lower()
 
     def _handle_post(self, game: GameRuntime, post: ForumPost, by_id: bool = False) -> int:
         number = post.post_number
@@ -247,45 +155,9 @@ class Handling:
         self.feeder.feed(game, post_row(game_input(post)), last_post_number=number)
         return 1
 
-    def _learn_names_named(self, game: GameRuntime, post: ForumPost,
-                           participants: tuple[str, ...] | None = None) -> bool:
-        """Learn the seats' names now if the post names someone the game does not know (it
-        may be a seat's new name the check has not seen yet); True if it did."""
-        try:
-            unknown = game.names_someone_unknown(post.username, post.created, post.raw,
-                                                 participants)
-        except Exception:  # the input itself will say so, quarantined (quarantine.py)
-            return False
-        if unknown:
-            self.learn_names(post.created)
-        return unknown
-
     def holds(self, game: GameRuntime) -> bool:
         """The game holds behind an input it could not handle (quarantine.py)."""
         return self.quarantine.holds(game)
-
-    def _newcomers_known(self, game: GameRuntime, post: ForumPost) -> bool:
-        """A Storyteller's `!sub OLD NEW` or `!observer NAME` naming an account that is already
-        one of the game's under another name (an observer who renamed a moment ago): the
-        renames are followed first, so the command meets the account by what it is (one
-        look-up a name the game does not know); True if they were."""
-        if not game.state.setup.is_storyteller(post.username):
-            return False
-        try:
-            named = newcomers_named(post.raw, game.state)
-        except Exception:  # the input itself will say so, quarantined (quarantine.py)
-            return False
-        for name in named:
-            if self.identities.holder(game, name) is not None:
-                continue  # a name the game's places go or went by
-            try:
-                user = self.client.account(name)
-            except ForumError:  # NotFound too: a name no one holds is the command's to refuse
-                continue
-            if self.identities.is_bound(game, user.id):
-                self.learn_names(post.created)
-                return True
-        return False
 
     def tick_until(self, game: GameRuntime, at: datetime) -> bool:
         """Commit a tick at each moment something fell due for the game, up to `at`; False if
@@ -295,7 +167,9 @@ class Handling:
     def members(self) -> list[Member]:
         return [member(g, self.identities) for g in self.games.values()]
 
-    def _handle_pm(self, post: ForumPost, members: list[Member] | None = None) -> None:
+    def _handle_pm(self, post: ForumPost, members: list[Member] | None = None,
+                   limits: dict[int, datetime | None] | None = None,
+                   held: set[int] | None = None) -> None:
         """A PM the bot can see, for the game `pm_routing` finds (`members`: the games it may
         be for; by default the running games)."""
         try:
@@ -320,6 +194,11 @@ class Handling:
             game = self.rebuilding
         if game is None or post.id in game.seen_pms or \
                 self.quarantine.knows(game.game_id, "pm", post.id):
+            return
+        if limits is not None and held is not None and game.topic_id in limits and \
+                not self.quarantine.holds(game) and \
+                _past(game, post.created, limits[game.topic_id] or NEVER_READ):
+            held.add(post.id)  # its thread is not read through the moment it would pass
             return
         participants = self._participants(game, post.topic_id)
         shared = self.router.has_players(post.topic_id, member(game, self.identities))
@@ -376,11 +255,6 @@ def _past(game: GameRuntime, at: datetime, limit: datetime | None) -> bool:
     except Exception:  # the tick before the post will be quarantined (quarantine.py)
         return False
     return due is not None and limit < due <= at
-
-
-def renamed_row(old: str, new: str, at: datetime) -> dict:
-    """The input row of a rename the forum showed (as runtime.py stores it)."""
-    return {"kind": "rename", "author": new, "at": iso(at), "raw": old}
 
 
 def game_input(post: ForumPost) -> Post:

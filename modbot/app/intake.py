@@ -155,14 +155,21 @@ class Intake:
         # must not run again); a game rebuilt from the forum has read them already.
         pms = [p for p in private if p.id > private_cursor] if private_cursor is not None \
             else []
+        # a PM of a game whose thread this cycle did not read through may not move its clock
+        # past the thread's mark (watermark.py): it waits for a read of both (`held_pms`)
+        unread = {t: self.watermark.through(t) for t in self.games if t not in complete}
+        held_pms: set[int] = set()
         handled = self.handler.handle_in_order(thread, sorted(pms, key=lambda p: (p.created, p.id)),
-                                               by_id=by_id)
-        self.watermark.inbox_read(now)
+                                               by_id=by_id, pm_limits=unread, held_pms=held_pms)
+        waiting = [p for p in pms if p.id in held_pms]
+        self.watermark.inbox_read(min((p.created for p in waiting), default=now))
         self._read_through(complete, held, now)
         newest = max((p.id for p in private), default=0)
-        if private_cursor is None or newest > private_cursor:  # an empty inbox too
-            self.store.commit(Batch(cursors={
-                "private_post_id": max(newest, self.store.cursor("private_post_id") or 0)}))
+        kept = max(newest, self.store.cursor("private_post_id") or 0)
+        if waiting:  # read again next time, from the first that waits
+            kept = min(p.id for p in waiting) - 1
+        if private_cursor is None or kept != private_cursor:  # an empty inbox too
+            self.store.commit(Batch(cursors={"private_post_id": kept}))
         return handled
 
     def _read_through(self, topic_ids, held: set[int], now: datetime) -> None:

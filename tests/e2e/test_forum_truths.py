@@ -177,3 +177,34 @@ def test_an_edit_after_the_deadline_is_reported_once_never_applied(tmp_path):
                 if n.nominee == "Derek" for v in n.locked} == locked
     finally:
         rehearsal.stop()
+
+
+def test_a_wake_that_reads_only_the_inbox_never_moves_the_clock_past_the_thread(tmp_path):
+    """Cameron nominates a minute before nominations close; the bot's last full read of the
+    thread was earlier. A MessageBus wake naming only the bot's inbox (a Storyteller's PM
+    after the close) must not tick the game past the close before the thread is read through
+    it: the PM waits, the next full read counts the nomination in its place, then the PM."""
+    from modbot.app.intake import Wake
+    rehearsal = _day(tmp_path, "wake")
+    try:
+        close = _game(rehearsal).state.phase_ends_at  # nominations close
+        _cycle(rehearsal, close - timedelta(minutes=10))  # the thread read through then
+        nomination = _as(rehearsal, "Cameron", "/nominate Fatima\nI want to hear her too.",
+                         close - timedelta(minutes=1))
+        conversation = next(t for t in rehearsal.server.forum.topics.values()
+                            if t.is_pm and "notes for the Storytellers" in t.title)
+        _as(rehearsal, "nightingale", "!status\nWhere do we stand?", close + timedelta(seconds=30),
+            topic_id=conversation.id)
+        rehearsal.clock.set(close + timedelta(minutes=1))
+        rehearsal.service.cycle(close + timedelta(minutes=1), Wake(frozenset(), True))
+        game = _game(rehearsal)
+        assert game.state.phase.value == "nomination"  # the close waits for the thread
+        _cycle(rehearsal, close + timedelta(minutes=2))  # a full cycle: thread and inbox
+        game = _game(rehearsal)
+        assert nomination["id"] in game.seen and nomination["id"] not in game.late_ids
+        nominated = [n.nominee for d in (game.state.today, *game.state.past_days) if d
+                     for n in d.nominations if n.nominator == "Cameron"]
+        assert nominated == ["Fatima"]
+        assert len(_notes(rehearsal, "nightingale", "| Player |")) >= 1  # the !status answered
+    finally:
+        rehearsal.stop()

@@ -32,7 +32,7 @@ from ..adapters.forum_port import ForumPort
 from ..adapters.outgoing import Batch, Outgoing
 from ..adapters.port import ForumPost
 from ..adapters.store import Store
-from ..core import Post, iso
+from ..core import Post, iso, parse_post
 from .authors import Authors
 from .conversation_guard import ConversationGuard
 from .feeding import Feeder
@@ -50,6 +50,7 @@ from .steps import pm_row, post_row, sha1
 from .watermark import Watermark
 
 log = logging.getLogger("modbot.app.service")
+WHISPER = 4  # a post's type: a staff whisper (Post.types[:whisper])
 NEVER_READ = datetime.min.replace(tzinfo=UTC)  # a thread not read through anything yet
 
 
@@ -136,6 +137,9 @@ class Handling(Authors):
         by_someone = post.by_someone and not self._is_bot(post)
         if by_someone and game.topic_id in self._judge_author(post):
             by_someone = False  # a stranger under the game's names: not an input
+        if post.post_type == WHISPER and not self._is_bot(post) and \
+                game.topic_id not in self._judge_author(post):
+            self._whisper_told(game, post)  # staff-only: it counts for nothing, and is said
         # live, a deleted post is not an input (a rebuild decides for itself: rebuild.py)
         if not by_someone or (post.deleted_at and self.rebuilding is None):
             game.last_post_number = max(game.last_post_number, number)
@@ -154,6 +158,28 @@ class Handling(Authors):
             self._learn_names_named(game, post) or self._newcomers_known(game, post)
         self.feeder.feed(game, post_row(game_input(post)), last_post_number=number)
         return 1
+
+    def _whisper_told(self, game: GameRuntime, post: ForumPost) -> None:
+        """A seated player's (a moderator's) staff whisper in the thread with actions in it:
+        only staff can read a whisper, so it counts for nothing; the player and the
+        Storytellers are told once, as for any post that does not count."""
+        state = game.state
+        if not state.is_seated(post.username):
+            return
+        try:
+            parsed = parse_post(post.raw, state.setup.roster, state.open_nominees(),
+                                state.setup.storytellers)
+        except Exception:  # nothing of it is handled: no answer owed either
+            return
+        if not parsed.actions:
+            return
+        view = {"post_number": post.post_number, "player": post.username,
+                "topic_id": game.topic_id}
+        self.commit_outgoing([
+            game.reactor.pm(post.username, f"whisper-post:{post.id}",
+                            later("whisper_post.md.j2", **view, to="player")),
+            game.reactor.note_to_storytellers(state.setup.storytellers, f"whisper-post-st:{post.id}",
+                                              later("whisper_post.md.j2", **view, to="storytellers"))])
 
     def holds(self, game: GameRuntime) -> bool:
         """The game holds behind an input it could not handle (quarantine.py)."""

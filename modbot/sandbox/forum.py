@@ -174,8 +174,13 @@ class Forum:
                         "trying again.")
         else:
             topic = self._new_topic(author, params, raw, created_at)
+        # a staff whisper (lib/post_creator.rb: `post_type` whisper when `whisper` is asked and
+        # the author may whisper: staff, Discourse's `whispers_allowed_groups` by default)
+        whisper = params.get("topic_id") and str(params.get("whisper", "")).lower() == "true" \
+            and author.staff
         post = self.append(topic, author.username, raw, created_at,
-                           reply_to_post_number=int(reply_to) if reply_to else None)
+                           reply_to_post_number=int(reply_to) if reply_to else None,
+                           post_type=4 if whisper else 1)
         self.write_limits.posted(author, topic, self.seconds())
         if not author.staff:
             self._recent_raw[f"{author.id}:{topic.is_pm}:{hashlib.sha1(raw.encode()).hexdigest()}"] = \

@@ -81,9 +81,10 @@ class Topic:
 
     def visible_posts(self, staff: bool = False, username_filters: str = "") -> list[Post]:
         """The posts shown (`username_filters`: "NAME,NAME", the opening post and those
-        authors' posts only, as lib/topic_view.rb's username filter keeps them)."""
+        authors' posts only, as lib/topic_view.rb's username filter keeps them); a staff
+        whisper only to staff (TopicView: whispers need `can_see_whispers?`)."""
         names = {n.strip().lower() for n in username_filters.split(",") if n.strip()}
-        return [p for p in self.posts if (staff or p.deleted_at is None)
+        return [p for p in self.posts if (staff or (p.deleted_at is None and p.post_type != 4))
                 and (not names or p.post_number == 1 or p.username.lower() in names)]
 
 

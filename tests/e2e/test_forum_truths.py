@@ -208,3 +208,18 @@ def test_a_wake_that_reads_only_the_inbox_never_moves_the_clock_past_the_thread(
         assert len(_notes(rehearsal, "nightingale", "| Player |")) >= 1  # the !status answered
     finally:
         rehearsal.stop()
+
+
+def test_a_seated_moderators_vote_as_a_whisper_counts_for_nothing_and_is_said(tmp_path):
+    rehearsal = _day(tmp_path, "whisper")
+    try:
+        rehearsal.server.forum.user("Ellen").moderator = True  # a seated moderator
+        _as(rehearsal, "Ellen", "/vote Derek yes\nStaff-only by mistake.",
+            AT + timedelta(minutes=1), topic_id=rehearsal.setup.topic_id, whisper="true")
+        for minute in (2, 3):
+            _cycle(rehearsal, AT + timedelta(minutes=minute))
+        assert "Ellen" not in _votes(_game(rehearsal), "Derek")
+        assert len(_notes(rehearsal, "Ellen", "is a staff whisper")) == 1
+        assert len(_notes(rehearsal, "nightingale", "posted a staff whisper")) == 1
+    finally:
+        rehearsal.stop()

@@ -17,6 +17,8 @@ rest answer Discourse's JSON.
 
 from __future__ import annotations
 
+import email.utils
+
 import logging
 import time
 from collections import deque
@@ -138,6 +140,7 @@ class ForumClient(DiscourseClient):
         # once the account's id is known, requests act as it by id (`Api-User-Id`, which
         # Discourse reads as `Api-Username`'s equal: lib/auth/default_current_user_provider.rb)
         self.api_user_id: int | None = None
+        self.forum_date: tuple[float, float] | None = None  # (the forum's epoch, monotonic)
 
     def _request(self, verb, path, params=None, files=None, data=None, json=None,
                  override_request_kwargs=None):
@@ -166,7 +169,25 @@ class ForumClient(DiscourseClient):
         except requests.ConnectionError as exc:
             raise TransientError(f"{verb} {path}: connection failed ({exc.__class__.__name__})") \
                 from exc
+        self._note_date(response.headers.get("Date"))
         return _decode(verb, path, response)
+
+    def _note_date(self, header: str | None) -> None:
+        """The forum's time, as its last answer's `Date` header gave it (RFC 9110 §6.6.1)."""
+        try:
+            at = email.utils.parsedate_to_datetime(header) if header else None
+        except (TypeError, ValueError):
+            at = None
+        if at is not None:
+            self.forum_date = (at.timestamp(), time.monotonic())
+
+    def forum_now(self) -> float:
+        """The forum's time now (epoch seconds): its last answer's `Date`, plus what has
+        passed since; the machine's clock before any answer."""
+        if self.forum_date is None:
+            return time.time()
+        at, seen = self.forum_date
+        return at + (time.monotonic() - seen)
 
     # -- endpoints pydiscourse lacks or gets wrong ------------------------------------------
 

@@ -124,7 +124,8 @@ class OutboxHooks:
         self.service.handling.commit_outgoing([game.reactor.note_to_storytellers(
             game.state.setup.storytellers, f"limit:{kind}{when}",
             later("forum_limit.md.j2", kind=kind, bot=self.service.settings.bot_username,
-                  minutes=max(1, round(seconds / 60)), hours=max(1, round(seconds / 3600))))])
+                  minutes=max(1, round(seconds / 60)), hours=max(1, round(seconds / 3600)),
+                  ends_in=seconds))])
 
     def held(self, key: str, error: str) -> None:
         """A post whose words failed to render is held (adapters/rendering.py): its game's

@@ -13,6 +13,8 @@ own calls (players' posts, moderators' actions).
 
 from __future__ import annotations
 
+import email.utils
+
 from urllib.parse import urlsplit
 
 import requests
@@ -68,6 +70,8 @@ class LocalTransport(BaseAdapter):
             raise requests.ConnectionError(f"{request.method} {split.path}: connection "
                                            "dropped (injected)", request=request)
         data, headers = encode(result)
+        headers.setdefault("Date", email.utils.format_datetime(self.sandbox.forum.clock.now(),
+                                                               usegmt=True))
         response = requests.Response()
         response.status_code = result.status
         response.headers = CaseInsensitiveDict(headers)

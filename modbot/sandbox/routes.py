@@ -9,7 +9,7 @@ from typing import Any
 
 from . import silence
 from .forum import ApiError, Forum, User, errors
-from .shapes import CHUNK, latest_post_json, post_json, topic_json, topic_list_item, user_json
+from .shapes import CHUNK, latest_post_json, post_json, topic_json, topic_list_item, ts, user_json
 from .uploads import CONTENT_TYPES
 
 NOT_FOUND = "The requested URL or resource could not be found."
@@ -140,8 +140,11 @@ def current_session(req: Request):
     """SessionController#current: CurrentUserSerializer, whose `can_create_topic` is false
     while the account is silenced (silence.py)."""
     user = req.need_user()
-    return _ok({"current_user": {**user_json(user), "can_create_topic": not silence.is_silenced(
-        user, req.forum.clock.now())}})
+    silenced = silence.is_silenced(user, req.forum.clock.now())
+    me = {**user_json(user), "can_create_topic": not silenced}
+    if silenced and user.silenced_till is not None:  # the account's own silence, and its end
+        me["silenced_till"] = ts(user.silenced_till)
+    return _ok({"current_user": me})
 
 
 # -- topics and posts -------------------------------------------------------------------------

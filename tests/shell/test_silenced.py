@@ -37,7 +37,7 @@ def test_a_silenced_account_may_only_reply_in_its_conversations(forum):
     assert _silence(client, server.forum.user("modbot").id, 60).status_code == 403  # not staff
     assert _silence(client, alex.id, 60).status_code == 200
     me = client.ok("GET", "/session/current.json", "Alex")["current_user"]
-    assert me["can_create_topic"] is False
+    assert me["can_create_topic"] is False and me["silenced_till"]  # when it ends, its own
     assert client.ok("GET", f"/t/{topic}.json", "Alex")["details"]["can_create_post"] is False
     refused = client.call("POST", "/posts.json", "Alex", data={
         "topic_id": topic, "raw": "/vote Brianna yes, while silenced"})
@@ -95,7 +95,8 @@ def test_a_silenced_bot_holds_its_public_posts_answers_in_private_and_loses_noth
     outbox = sandbox.outbox()
     assert outbox.drain() == 1  # the answer in the conversation goes; the thread waits
     assert forum.topics[pm].posts[-1].raw.startswith("Your choice is recorded")
-    assert [(kind, seconds) for _, kind, seconds in sandbox.told] == [("silenced", RECHECK)]
+    # the Storytellers are told when it ends: the session's `silenced_till`, on the forum's time
+    assert [(kind, round(seconds / 60)) for _, kind, seconds in sandbox.told] == [("silenced", 60)]
     assert sandbox.store.outbox_counts() == {"sent": 1, "pending": 2}
     sandbox.later(RECHECK + 1)
     assert outbox.drain() == 0 and len(sandbox.told) == 1  # still silenced: told once

@@ -18,7 +18,6 @@ rest answer Discourse's JSON.
 from __future__ import annotations
 
 import email.utils
-
 import logging
 import time
 from collections import deque

@@ -14,7 +14,6 @@ own calls (players' posts, moderators' actions).
 from __future__ import annotations
 
 import email.utils
-
 from urllib.parse import urlsplit
 
 import requests

@@ -308,6 +308,14 @@ class Store(QuarantineQueries, SightingQueries):
         return OutboxRow.select().where(OutboxRow.key.startswith(prefix)
                                         & (OutboxRow.status == status)).count()
 
+    def another_author_posted(self, thread: str) -> None:
+        """Someone else posted in the thread's topic: a reply that waited for that (a fourth
+        in a row the forum would refuse: write_limits.py) is tried at once."""
+        OutboxRow.update(not_before=0).where(
+            (OutboxRow.thread == thread) & (OutboxRow.status == "pending")
+            & (OutboxRow.not_before > 0)
+            & OutboxRow.last_error.contains("waiting for another author's post")).execute()
+
     def send_again(self, keys: list[str]) -> None:
         """Rows to send once more (the last edit of a running count after a rebuild)."""
         if keys:

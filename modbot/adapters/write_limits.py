@@ -23,8 +23,10 @@ account, whatever key it posts with.
   post the bot keeps up to date (running counts, sign-up lists): an edit goes out only while
   the edits made today stay within `planned(now)`, a quarter of the day's allowance at
   midnight growing evenly to all of it (less a margin) at the day's end; an edit past the plan,
-  or refused by the forum (a 429: the day's edits spent), goes out as a new post, which later
-  edits then rewrite; a revision of the thread index (kind "revise", app/thread_index.py) uses
+  or refused by the forum (a 429: the day's edits spent; the plan then takes the forum's count
+  as its own, so a restart does not try again), goes out as a new post, which later edits
+  then rewrite; a fourth reply in a row that cannot join the last waits only until another
+  author posts in the topic (the bot's read of that post lets it go: `another_author_posted`); a revision of the thread index (kind "revise", app/thread_index.py) uses
   at most half the plan (`INDEX_SHARE`) and, past it, waits for room instead. So a 48-hour
   day never meets the limit, and a refusal never holds a post: each queued post keeps its own
   next attempt.
@@ -138,8 +140,11 @@ class WriteLimits:
         """The forum's edit limit is reached: every edit is a new post until its date rolls
         over (or the 429's wait ends, if sooner)."""
         now = self.wall()
-        _, into = _day(now)
+        day, into = _day(now)
         self.edits_blocked_until = now + min(exc.retry_after, DAY - into + 1)
+        if self.edits_a_day is not None:  # the forum's count is higher than the bot's own (a
+            self.store.commit(Batch(cursors={  # restart, another game on the same account):
+                f"edits:{day}": max(self._edits_made(day), self.edits_a_day)}))  # learnt
         log.warning("outbox %s: the forum's edits for the day are spent (%s): edits go out as "
                     "new posts for %.0f s", row.key, exc, self.edits_blocked_until - now)
         self._tell(row, "edit_limit", self.edits_blocked_until - now)

@@ -145,6 +145,7 @@ class Handling(Authors):
             game.last_post_number = max(game.last_post_number, number)
             self.store.commit(Batch(last_post_numbers={game.game_id: number}))
             return 0
+        self.store.another_author_posted(game.reactor.thread)  # a 4th reply may go now
         if post.words_hidden:  # hidden by flags: its words are not the bot's to read
             game.read_ids.discard(post.id)  # (read again once visible: hidden.py)
             self.feeder.feed(game, {**post_row(game_input(post)), "kind": "hidden", "raw": None,

@@ -335,3 +335,36 @@ def test_the_thread_index_waits_for_room_in_the_plan_and_is_never_posted_anew(sa
     assert outbox.drain() == 1
     mine = [p for p in box.posts(topic) if p.username == "modbot"]
     assert len(mine) == 2 and "Day 1." in mine[0].raw  # edited in place
+
+
+def test_the_plan_learns_the_forums_count_from_a_refusal_and_a_fourth_reply_goes_once_another_posts(
+        tmp_path):
+    """Issue 58: the forum counted more of the bot's edits today than the bot did (27 made
+    before a restart, or in another game on the same account): the first refused edit makes
+    the plan take the forum's count, so a restarted outbox does not try again; and a reply
+    that waits for another author's post (a fourth in a row that cannot join the last) goes
+    as soon as the bot has read one, not after a fixed wait."""
+    box = Sandbox(tmp_path, datetime(2026, 12, 3, 12, 0, tzinfo=UTC))
+    try:
+        topic = box.topic(box.bot, "The bot's own game thread")
+        outbox = box.outbox(edits_a_day=30)
+        _running_count(box.store, topic, 1)
+        outbox.drain()
+        key = (box.bot.id, "2026-12-03")
+        box.server.forum.write_limits.edits[key] = [box.server.forum.seconds()] * 30  # spent
+        box.later(301)
+        _running_count(box.store, topic, 2)
+        assert outbox.drain() == 1  # refused, so posted anew
+        assert box.store.cursor("edits:2026-12-03") == 30  # the forum's count, learnt
+        again = box.outbox(edits_a_day=30)  # a restart
+        assert not again.edit_allowed()
+        _owe(box.store, _post("g1:n9", "g1:topic", topic, "## A notice\n\nIt waits its turn."))
+        row = box.store.row("g1:n9")
+        box.store.defer(row, 3600, "a fourth reply in a row, and the day's edits are spent: "
+                                   "waiting for another author's post")
+        box.store.another_author_posted("g1:other")  # another topic's post: nothing for it
+        assert OutboxRow.get(OutboxRow.key == "g1:n9").not_before > 0
+        box.store.another_author_posted("g1:topic")
+        assert OutboxRow.get(OutboxRow.key == "g1:n9").not_before == 0
+    finally:
+        box.stop()

@@ -89,6 +89,7 @@ class Outbox(WriteLimits):
                  on_failure=None, wall=time.time, max_backoff: float = MAX_BACKOFF,
                  guard=None, on_pm_limit=None, bot_id: int | None = None,
                  merge_replies: bool = False, recipients_now=None, on_lost_post=None,
+                 replaced_note=None,
                  edits_a_day: int | None = None, on_limit=None,
                  conversation_spacing: float = 0.0, on_opened=None) -> None:
         self.conversation_spacing = conversation_spacing  # seconds between new conversations
@@ -99,6 +100,8 @@ class Outbox(WriteLimits):
         self.bot_id = bot_id
         self.recipients_now = recipients_now  # (row) -> its recipients' names now, by id
         self.on_lost_post = on_lost_post  # (row, why): a post it edits was deleted/moved/hidden
+        self.replaced_note = replaced_note  # (row, target, why) -> the words saying a post
+        # made anew replaces the one it could not edit (the game's words: outbox_hooks.py)
         self.merge_replies = merge_replies  # non-staff: never a 4th consecutive reply
         self.guard = guard  # (row, topic id) -> False: not into that conversation (a new one)
         self.on_pm_limit = on_pm_limit  # (row, seconds): the daily limit on new PMs is spent
@@ -294,22 +297,6 @@ class Outbox(WriteLimits):
         if target.topic_id and post.topic_id != target.topic_id:
             return "moved"
         return "hidden" if post.hidden else None
-
-    def _anew(self, row: OutboxRow, target: OutboxRow, why: str | None) -> bool:
-        """Post the edit as a new post in the thread the bot put the first one in, and make
-        that new post the one later edits rewrite; when the post was deleted, moved or hidden
-        (`why`), the Storytellers are told (once)."""
-        if why is not None:
-            log.warning("outbox %s: the post it edits (%s) was %s by someone else: posting "
-                        "anew", row.key, target.post_id, why)
-        row.kind, row.topic_id = "post", target.topic_id or row.topic_id
-        sent = self._deliver(row)
-        fresh = self.store.row(row.key)
-        if fresh is not None and fresh.post_id:
-            self.store.mark_sent(target, fresh.post_id, fresh.topic_id, fresh.post_number)
-        if self.on_lost_post is not None and why is not None:
-            self.on_lost_post(row, why)
-        return sent
 
     def _composed(self, target: OutboxRow, raw: str) -> str:
         """The post `target` was sent in, with its part now `raw` (a merged post keeps the

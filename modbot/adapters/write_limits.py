@@ -110,6 +110,9 @@ class WriteLimits:
     on_limit: Callable[[OutboxRow, str, float], None] | None
     on_pm_limit: Callable[[OutboxRow, float], None] | None
     _with_pictures: Callable[[str], str]
+    _deliver: Callable[[OutboxRow], bool]
+    replaced_note: Callable[[OutboxRow, OutboxRow, str | None], str] | None
+    on_lost_post: Callable[[OutboxRow, str], None] | None
 
     def _limits_init(self, edits_a_day: int | None) -> None:
         self.edits_a_day = edits_a_day  # None: staff (or unknown): edits are never planned
@@ -149,6 +152,26 @@ class WriteLimits:
         log.warning("outbox %s: the forum's edits for the day are spent (%s): edits go out as "
                     "new posts for %.0f s", row.key, exc, self.edits_blocked_until - now)
         self._tell(row, "edit_limit", self.edits_blocked_until - now)
+
+    def _anew(self, row: OutboxRow, target: OutboxRow, why: str | None) -> bool:
+        """Post the edit as a new post in the thread the bot put the first one in, and make
+        that new post the one later edits rewrite; when the post was deleted, moved or hidden
+        (`why`), the Storytellers are told (once)."""
+        if why is not None:
+            log.warning("outbox %s: the post it edits (%s) was %s by someone else: posting "
+                        "anew", row.key, target.post_id, why)
+        row.kind, row.topic_id = "post", target.topic_id or row.topic_id
+        if self.replaced_note is not None and target.post_number:  # readers see two counts:
+            note = self.replaced_note(row, target, why)  # the new one says which it replaces
+            if note:
+                row.raw = f"{row.raw.rstrip()}\n\n{note}"
+        sent = self._deliver(row)
+        fresh = self.store.row(row.key)
+        if fresh is not None and fresh.post_id:
+            self.store.mark_sent(target, fresh.post_id, fresh.topic_id, fresh.post_number)
+        if self.on_lost_post is not None and why is not None:
+            self.on_lost_post(row, why)
+        return sent
 
     # -- new conversations at the forum's pace ---------------------------------------------
 

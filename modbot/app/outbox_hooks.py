@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 
 from .conversation_guard import intrusion_notes
-from .render import later
+from .render import later, render
 from .runtime import GameRuntime
 
 NAMES_FRESH = 60.0  # seconds a look-up of the places' names serves new conversations
@@ -137,6 +137,15 @@ class OutboxHooks:
         self.service.handling.commit_outgoing([game.reactor.note_to_storytellers(
             game.state.setup.storytellers, f"held:{key.split(':', 1)[1]}",
             later("post_held.md.j2", key=key, error=error))])
+
+    def replaced_note(self, row, target, why: str | None) -> str:
+        """The line a post made anew ends with, where the post it could not edit (the
+        running vote count) is still there for readers: which post it replaces."""
+        game = self.game_of(row)
+        if game is None or why in ("deleted", "moved"):  # nothing left to mistake it for
+            return ""
+        return render("replaces.md.j2", post_number=target.post_number,
+                      topic_id=target.topic_id or game.topic_id).strip()
 
     def lost_post(self, row, why: str) -> None:
         """A post the bot keeps up to date was deleted, moved or hidden by someone else: it

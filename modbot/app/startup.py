@@ -131,6 +131,7 @@ class StartUp:
                              bot_id=self.bot_id, merge_replies=not staff,
                              recipients_now=self.hooks.recipients_now,
                              on_lost_post=self.hooks.lost_post,
+                             replaced_note=self.hooks.replaced_note,
                              edits_a_day=edits_per_day(staff, me.trust_level),
                              conversation_spacing=topic_spacing(staff, me.trust_level)
                              if self.settings.post_spacing is None else spacing,

@@ -348,13 +348,17 @@ def test_the_plan_learns_the_forums_count_from_a_refusal_and_a_fourth_reply_goes
     try:
         topic = box.topic(box.bot, "The bot's own game thread")
         outbox = box.outbox(edits_a_day=30)
+        outbox.replaced_note = lambda row, target, why: f"*Replaces post #{target.post_number}.*"
         _running_count(box.store, topic, 1)
         outbox.drain()
+        first = [p for p in box.posts(topic) if p.username == "modbot"][-1]
         key = (box.bot.id, "2026-12-03")
         box.server.forum.write_limits.edits[key] = [box.server.forum.seconds()] * 30  # spent
         box.later(301)
         _running_count(box.store, topic, 2)
-        assert outbox.drain() == 1  # refused, so posted anew
+        assert outbox.drain() == 1  # refused, so posted anew, saying what it replaces
+        anew = [p for p in box.posts(topic) if p.username == "modbot"][-1]
+        assert anew.id != first.id and f"Replaces post #{first.post_number}." in anew.raw
         assert box.store.cursor("edits:2026-12-03") == 30  # the forum's count, learnt
         again = box.outbox(edits_a_day=30)  # a restart
         assert not again.edit_allowed()

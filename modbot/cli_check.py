@@ -1,8 +1,11 @@
 """What `modbot check` does (cli.py parses its arguments): everything a live game needs,
 checked before it starts (app/preflight.py), and each place bound to its forum account: the
-user ids the check found by name are written into the game files (files/idsfile.py) unless
-`--no-write`. A daemon running on the same database is said first: its requests share the
-key's budget. One line for each finding, never a traceback."""
+user ids the check found by name are written into each game file as soon as that game is
+checked (files/idsfile.py), unless `--no-write`, so an interrupted check resumes where it
+stopped. The forum's limit is waited out (app/asking.py), with progress on long work; a
+daemon running on the same database is said first (its requests share the key's budget),
+and a 429 then stops the check with one line. One line for each finding, never a
+traceback."""
 
 from __future__ import annotations
 
@@ -17,21 +20,29 @@ from .shown import shown_lines
 
 
 def check_command(args) -> int:
+    from .app.asking import Asker, Progress
     from .app.preflight import preflight
     config = config_or_none(args)
     if config is None:
         return 2
     client = config.forum_client()
-    if _daemon_running(config.database_url):
+    running = _daemon_running(config.database_url)
+    if running:
         print("note: `modbot run` is running on this configuration's database: the check's "
               "requests share the key's budget with it")
-    found = preflight(client, config.username, config.games, config.key_kind)
+    per_minute = 20 if config.key_kind == "user" else 60  # Discourse's defaults for the key
+    progress = Progress(per_minute)
+    writing = None if args.no_write else (lambda path, bound: _write_ids({path: bound}))
+    try:
+        found = preflight(client, config.username, config.games, config.key_kind,
+                          asker=Asker(daemon_running=running, progress=progress),
+                          on_bound=writing)
+    finally:
+        progress.close()
     for note in found.notes:
         print(f"note: {shown_lines(note)}")
     for problem in found.problems:
         print(f"problem: {shown_lines(problem)}")
-    if not args.no_write:
-        _write_ids(found.bound)
     if found.ready:
         print(f"Ready: {len(config.games)} game(s) checked on {config.forum_url}.")
     return 0 if found.ready else 1

@@ -9,19 +9,25 @@ NAME?", from the forum's own user search) who can receive and send private messa
 files and their scripts load. Each problem is one line in words a host can act on; notes
 (not problems) say what a choice costs. Nothing here changes the forum.
 
-It binds the places to their accounts, in as few requests as Discourse allows: the places the
-game file gives an id are asked together by id (`GET /user-cards.json`, 50 a request); each
-other name once (`GET /u/NAME.json`: Discourse turns no list of names into ids), and its id
-is returned in `Findings.bound` (with the bot's own, from the key's session) for `modbot
-check` to write into the game file, so the game starts bound (app/identities.py). A key the
-forum answers 429 for (a daemon using the same key) stops the check with one line, instead
-of every name reported as not found.
+It binds the places to their accounts, in as few requests as Discourse allows: the places
+every game file gives an id are asked together by id (`GET /user-cards.json`, 50 a request,
+for all the games at once); each other name once, whatever games it is in (`GET
+/u/NAME.json`: Discourse turns no list of names into ids), and its id is returned in
+`Findings.bound` (with the bot's own, from the key's session) and handed to `on_bound` as
+each game is done, for `modbot check` to write into the game file as it goes (so an
+interrupted check resumes with what it bound: the next one asks those by id), and the game
+starts bound (app/identities.py). Every request goes through an `Asker` (asking.py): a 429 or
+the key's own budget is waited out, and the check goes on; only a daemon running on the same
+key's database stops it, with one line (`KeyBusy`), instead of every name reported as not
+found.
 """
 
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from ..adapters.forum import (
     ConfigurationError,
@@ -29,25 +35,17 @@ from ..adapters.forum import (
     ForumError,
     NotFound,
     PermanentError,
-    TransientError,
 )
 from ..adapters.forum_port import ForumPort
 from ..adapters.write_limits import edits_per_day
 from ..core import GameSetup
 from ..files.gamefile import GameFileError, load_game
 from ..files.signupfile import load_signups
+from .asking import Asker, KeyBusy
 
 MIN_TRUST_FOR_PMS = 1  # Discourse's default min_trust_to_send_messages
 PMS_A_DAY = 20  # Discourse's max_personal_messages_per_day (regular accounts)
 CARDS = 50  # user ids a /user-cards.json request (UsersController#cards)
-
-
-class KeyBusy(Exception):
-    """The forum refuses this key more requests for now (429)."""
-
-    def __init__(self, retry_after: float) -> None:
-        super().__init__(retry_after)
-        self.retry_after = retry_after
 
 
 @dataclass
@@ -66,34 +64,65 @@ class Findings:
 
 
 def preflight(client: ForumPort, username: str, game_files: list[str],
-              key_kind: str = "admin") -> Findings:
+              key_kind: str = "admin", *, asker: Asker | None = None,
+              on_bound: Callable[[str, dict[str, int]], None] | None = None) -> Findings:
     found = Findings()
-    if not _account(client, username, found, key_kind):
-        return found  # without a working key, nothing else can be asked
+    ask = asker or Asker()
     try:
-        for path in game_files:
-            try:
-                signups = load_signups(path)
-                if not signups.seated:  # before its seats: the file runs sign-ups
-                    found.bound[path] = _signups(client, signups, found)
-                    continue
-                setup = load_game(path)
-            except GameFileError as exc:
-                found.problems.append(str(exc))
-                continue
-            found.bound[path] = _game(client, username, setup, found)
+        if not _account(client, ask, username, found, key_kind):
+            return found  # without a working key, nothing else can be asked
+        loaded = _load(game_files, found)
+        _plan(ask, loaded)
+        cards = _cards(client, ask, sorted({i for _, s in loaded if s is not None
+                                            for _, i in s.user_ids}), found)
+        users: dict[str, dict | None] = {}  # each name looked up once, whatever its games
+        for path, setup in loaded:
+            if setup is None:  # before its seats: the file runs sign-ups
+                found.bound[path] = _signups(client, ask, load_signups(path), found, users)
+            else:
+                found.bound[path] = _game(client, ask, username, setup, found, cards, users)
+            if on_bound is not None:
+                on_bound(path, found.bound[path])  # written as it goes: a check resumes
     except KeyBusy as busy:
         found.problems.append(
-            f"the forum refuses this key more requests for now (429, for {busy.retry_after:.0f} s):"
-            " another program uses the same key, most likely `modbot run` (a User API key allows"
-            " 20 requests a minute for everything that uses it); run `modbot check` again then,"
-            " or while the daemon is stopped")
+            f"the forum refuses this key more requests for now (429, for {busy.retry_after:.0f} s),"
+            " and `modbot run` is running on this configuration's database, using the same key:"
+            " run `modbot check` again while the daemon is stopped (or later: what it bound so"
+            " far is written)")
     return found
 
 
-def _account(client: ForumPort, username: str, found: Findings, key_kind: str) -> bool:
+def _load(game_files: list[str], found: Findings) -> list[tuple[str, GameSetup | None]]:
+    """Each game file that loads (None: one before its seats, which runs sign-ups)."""
+    loaded: list[tuple[str, GameSetup | None]] = []
+    for path in game_files:
+        try:
+            loaded.append((path, load_game(path) if load_signups(path).seated else None))
+        except GameFileError as exc:
+            found.problems.append(str(exc))
+    return loaded
+
+
+def _plan(ask: Asker, loaded: list[tuple[str, GameSetup | None]]) -> None:
+    """What the check has to ask, for its progress: a topic a game, the ids 50 a request, and
+    each name without an id once."""
+    if ask.progress is None:
+        return
+    ids = {i for _, s in loaded if s is not None for _, i in s.user_ids}
+    named: set[str] = set()
+    for _, setup in loaded:
+        if setup is not None:
+            given = {n.casefold() for n, _ in setup.user_ids}
+            named |= {n.casefold() for _, n, _ in _places(setup) if n.casefold() not in given}
+    topics = sum(1 for _, s in loaded if s is None or s.topic_id is not None)
+    ask.progress.plan(topics + -(-len(ids) // CARDS) + len(named),
+                      f"{len(loaded)} game file(s), {len(named)} name(s) to look up")
+
+
+def _account(client: ForumPort, ask: Asker, username: str, found: Findings,
+             key_kind: str) -> bool:
     try:
-        me = client.current_user()
+        me = ask.ask(client.current_user)
     except (ConfigurationError, CredentialsRejected, PermanentError) as exc:
         if exc.status not in (401, 403):
             found.problems.append(f"the forum at {client.host} is not a Discourse answering "
@@ -151,8 +180,10 @@ def _key_note(username: str, key_kind: str, staff: bool, trust_level) -> str:
             "one budget (60 requests a minute by default)")
 
 
-def _game(client: ForumPort, username: str, setup: GameSetup, found: Findings) -> dict:
-    """Check one game; {name: id} of the places it bound by name (and the bot's)."""
+def _game(client: ForumPort, ask: Asker, username: str, setup: GameSetup, found: Findings,
+          cards: dict[int, dict], users: dict[str, dict | None]) -> dict:
+    """Check one game; {name: id} of the places it bound by name (and the bot's). `cards`:
+    every game's ids, asked before; `users`: the names looked up so far (each once)."""
     where = f"game {setup.name!r}"
     if any(username.casefold() == s.casefold() for s in setup.storytellers):
         found.problems.append(f"{where}: the bot's account {username!r} is also a Storyteller: "
@@ -160,7 +191,7 @@ def _game(client: ForumPort, username: str, setup: GameSetup, found: Findings) -
     if setup.bot_username.casefold() != username.casefold():
         found.problems.append(f"{where}: game.bot_username is {setup.bot_username!r} but the "
                               f"bot runs as {username!r}: make them the same")
-    _topic(client, setup, where, found)
+    _topic(client, ask, setup, where, found)
     conversations = len(setup.seats) + 1  # each seat's grimoire PM and the Storytellers'
     if not found.staff and setup.script and conversations > PMS_A_DAY // 2:
         rest = "the rest wait for the next day" if conversations > PMS_A_DAY else \
@@ -169,7 +200,6 @@ def _game(client: ForumPort, username: str, setup: GameSetup, found: Findings) -
                            f"of the {PMS_A_DAY} a day a regular account may open: {rest}; "
                            "make the bot a moderator to lift it")
     given = {name.casefold(): user_id for name, user_id in setup.user_ids}
-    cards = _cards(client, sorted(set(given.values())), where, found)
     bound: dict[str, int] = {}
     for label, name, fix in _places(setup):
         if name.casefold() in given:
@@ -179,7 +209,7 @@ def _game(client: ForumPort, username: str, setup: GameSetup, found: Findings) -
                                    f"is called {user['username']} on the forum now; the place "
                                    "follows the account (write that name to match)")
         else:
-            user = _user(client, name, f"{where}: {label}", found, fix)
+            user = _user(client, ask, users, name, f"{where}: {label}", found, fix)
             if user is not None:
                 bound[name] = int(user["id"])
         if user is not None:
@@ -189,7 +219,8 @@ def _game(client: ForumPort, username: str, setup: GameSetup, found: Findings) -
     return bound
 
 
-def _signups(client: ForumPort, signups, found: Findings) -> dict[str, int]:
+def _signups(client: ForumPort, ask: Asker, signups, found: Findings,
+             users: dict[str, dict | None]) -> dict[str, int]:
     """A game file before its seats: its Storytellers are forum accounts who can receive PMs,
     its sign-up thread (once opened) exists; the players come from the sign-ups."""
     where = f"{signups.name} (sign-ups)"
@@ -197,15 +228,15 @@ def _signups(client: ForumPort, signups, found: Findings) -> dict[str, int]:
         found.notes.append(f"{where}: no seats yet, no sign-up thread yet: `modbot signups open` "
                            "posts it; `modbot game new --from-signups` seats the players")
     else:
+        topic_id = signups.topic_id
         try:
-            client.topic_by_id(signups.topic_id)
+            ask.ask(lambda: client.topic_by_id(topic_id))
         except ForumError as exc:
-            _stop_if_busy(exc)
             found.problems.append(f"{where}: the sign-up thread {signups.topic_id} could not be "
                                   f"read ({exc}): check game.signup_topic_id")
     bound: dict[str, int] = {}
     for name in signups.storytellers:
-        user = _user(client, name, f"{where}: Storyteller", found,
+        user = _user(client, ask, users, name, f"{where}: Storyteller", found,
                      "fix game.storytellers in the game file")
         if user is not None:
             bound[name] = int(user["id"])
@@ -224,22 +255,17 @@ def _places(setup: GameSetup) -> list[tuple[str, str, str]]:
         [("backup", name, "fix game.backups in the game file") for name in setup.backups]
 
 
-def _cards(client: ForumPort, ids: list[int], where: str, found: Findings) -> dict[int, dict]:
+def _cards(client: ForumPort, ask: Asker, ids: list[int], found: Findings) -> dict[int, dict]:
     """The accounts of these ids (one request a 50), by id."""
     cards: dict[int, dict] = {}
     for start in range(0, len(ids), CARDS):
+        chunk = ids[start:start + CARDS]
         try:
-            cards.update({int(u["id"]): u for u in client.user_cards(ids[start:start + CARDS])})
+            found_users = ask.ask(partial(client.user_cards, chunk))
+            cards.update({int(u["id"]): u for u in found_users})
         except ForumError as exc:
-            _stop_if_busy(exc)
-            found.problems.append(f"{where}: the user ids could not be looked up ({exc})")
+            found.problems.append(f"the user ids {chunk[0]}... could not be looked up ({exc})")
     return cards
-
-
-def _stop_if_busy(exc: ForumError) -> None:
-    """A 429 for the key: the check stops (KeyBusy) instead of failing every name."""
-    if isinstance(exc, TransientError) and exc.status == 429:
-        raise KeyBusy(exc.retry_after) from exc
 
 
 def _by_id(cards: dict[int, dict], user_id: int, where: str, found: Findings) -> dict | None:
@@ -250,13 +276,14 @@ def _by_id(cards: dict[int, dict], user_id: int, where: str, found: Findings) ->
     return cards[user_id]
 
 
-def _topic(client: ForumPort, setup: GameSetup, where: str, found: Findings) -> None:
+def _topic(client: ForumPort, ask: Asker, setup: GameSetup, where: str, found: Findings) -> None:
     if setup.topic_id is None:  # the README's order: check, then open the thread
         found.notes.append(f"{where}: no game thread yet: `modbot game new` opens it and writes "
                            "its topic_id into the game file (`modbot run` needs it)")
         return
+    topic_id = setup.topic_id
     try:
-        topic = client.topic_by_id(setup.topic_id)
+        topic = ask.ask(lambda: client.topic_by_id(topic_id))
     except NotFound:
         found.problems.append(f"{where}: topic {setup.topic_id} does not exist (or the bot "
                               "cannot see it): check game.topic_id")
@@ -282,18 +309,25 @@ def _topic(client: ForumPort, setup: GameSetup, where: str, found: Findings) -> 
         found.problems.append(f"{where}: topic {setup.topic_id} is {state}: open it first")
 
 
-def _user(client: ForumPort, name: str, where: str, found: Findings, fix: str) -> dict | None:
-    """The account called `name` now (one request), or None after a problem."""
+def _user(client: ForumPort, ask: Asker, users: dict[str, dict | None], name: str, where: str,
+          found: Findings, fix: str) -> dict | None:
+    """The account called `name` now (one request, once whatever its games), or None after a
+    problem."""
+    key = name.casefold()
+    if key in users:
+        if users[key] is None:
+            found.problems.append(f"{where}: no forum user is called {name!r}: {fix}")
+        return users[key]
+    users[key] = None
     try:
-        return client.user(name)
+        users[key] = ask.ask(lambda: client.user(name))
     except NotFound:
-        near = near_misses(client, name)
+        near = near_misses(client, name, ask)
         hint = f" (did you mean {' or '.join(near)}?)" if near else ""
         found.problems.append(f"{where}: no forum user is called {name!r}{hint}: {fix}")
     except ForumError as exc:
-        _stop_if_busy(exc)
         found.problems.append(f"{where}: {name!r} could not be looked up ({exc})")
-    return None
+    return users[key]
 
 
 def _can_message(user: dict, where: str, found: Findings) -> None:
@@ -307,10 +341,11 @@ def _can_message(user: dict, where: str, found: Findings) -> None:
                               "they must allow them in their preferences")
 
 
-def near_misses(client: ForumPort, name: str) -> list[str]:
+def near_misses(client: ForumPort, name: str, ask: Asker | None = None) -> list[str]:
     """Forum usernames close to `name`, from the forum's user search (the first letters)."""
     try:
-        users = client.search_users(name[:3])
+        users = ask.ask(lambda: client.search_users(name[:3])) if ask is not None else \
+            client.search_users(name[:3])  # (the daemon's: never waits)
     except ForumError:
         return []
     return difflib.get_close_matches(name, [u["username"] for u in users], n=2, cutoff=0.6)

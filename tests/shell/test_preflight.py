@@ -1,8 +1,10 @@
 """`modbot check` against the sandbox: each problem a host can meet, in one line each."""
 
+import io
 import os
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -183,9 +185,12 @@ def test_check_binds_every_place_and_a_second_check_asks_them_by_id_at_once(tmp_
     assert again.returncode == 0 and Path(fresh).read_text() == text  # only a report
 
 
-def test_check_on_a_busy_key_says_so_once_instead_of_every_name_unknown(tmp_path):
-    """The key's minute is spent (a daemon on the same key): one line says so."""
+def test_check_on_a_busy_key_beside_a_running_daemon_says_so_once(tmp_path):
+    """The key's minute is spent and `modbot run` holds the same database (the run lock): the
+    check stops with one line, instead of every name reported unknown or a wait of its own."""
+    from modbot.adapters.run_lock import RunLock
     server = SandboxServer(0, api_key=KEY, admin_api_limit=4).start()
+    lock = RunLock.take(f"sqlite:///{tmp_path}/bot.sqlite")
     try:
         server.forum.add_user("modbot", moderator=True, trust_level=4)
         for name in ("nightingale", "Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fatima",
@@ -199,6 +204,7 @@ def test_check_on_a_busy_key_says_so_once_instead_of_every_name_unknown(tmp_path
         assert not any("could not be looked up" in line or "no forum user" in line
                        for line in lines)
     finally:
+        lock.release()
         server.stop()
 
 
@@ -227,3 +233,82 @@ def test_a_game_file_before_its_seats_is_checked_as_sign_ups_and_bound(tmp_path,
     assert missing.returncode == 1 and "did you mean nightingale" in missing.stdout
     made = _accounts_of(forum.forum, str(game))
     assert "Player20" in made and forum.forum.user("Player01") is not None
+
+
+def _many_games(folder: Path, forum, games: int) -> list[str]:
+    """`games` game files of 8 seats each, their own players, without ids (names only)."""
+    host = forum.user("nightingale")
+    paths = []
+    for n in range(games):
+        names = [f"g{n:02d}p{i}" for i in range(8)]
+        for name in names:
+            forum.add_user(name)
+        topic = forum.create(host, {"title": f"Check many games, number {n + 1}",
+                                    "category": 1, "raw": "The game thread of a check."},
+                             api=False).topic_id
+        path = folder / f"game{n}.toml"
+        path.write_text(f'[game]\nname = "Game {n + 1}"\nstorytellers = ["nightingale"]\n'
+                        f'topic_id = {topic}\nbot = "modbot"\n'
+                        'first_night_starts = "2026-12-10T18:00:00Z"\n'
+                        + "".join(f'[[seat]]\nplayer = "{p}"\n' for p in names))
+        paths.append(str(path))
+    return paths
+
+
+class Interrupted(Exception):
+    """A host's Ctrl-C, part of the way through."""
+
+
+def test_a_check_of_forty_games_waits_out_the_forums_limit_binds_all_and_resumes(tmp_path):
+    """Issue 57: 40 game files of 8 seats, an admin's key on Discourse's 60 requests a
+    minute: the check waits out every 429 (on the forum's clock here) and binds every place
+    of every game, writing each file as it is checked; interrupted halfway, the next check
+    asks only for what is left (the bound places by id, 50 a request)."""
+    from modbot.adapters.forum import ForumClient
+    from modbot.app.asking import Asker, Progress
+    from modbot.cli_check import _write_ids
+    from modbot.files.gamefile import load_game
+    from modbot.sandbox.forum import Forum
+    from modbot.sandbox.models import ManualClock
+    clock = ManualClock(datetime(2026, 12, 1, 12, tzinfo=UTC))
+    server = SandboxServer(0, api_key=KEY, forum=Forum(clock), admin_api_limit=60).start()
+    try:
+        forum = server.forum
+        forum.add_user("modbot", moderator=True, trust_level=4)
+        forum.add_user("nightingale", moderator=True, trust_level=4)
+        paths = _many_games(tmp_path, forum, 40)
+        client = ForumClient(server.url, "modbot", KEY)
+        client.budget.clock = forum.seconds  # the key's budget on the forum's clock too
+
+        def wait(seconds: float) -> None:
+            clock.set(clock.now() + timedelta(seconds=seconds))
+
+        def write(path, bound):
+            _write_ids({path: bound})
+            if sum(1 for p in paths if "user_id" in Path(p).read_text()) == 20:
+                raise Interrupted  # halfway: the twentieth game file written
+
+        asker = Asker(sleep=wait, progress=Progress(60, out=io.StringIO(), bar=False))
+        with pytest.raises(Interrupted):
+            preflight(client, "modbot", paths, asker=asker, on_bound=write)
+        assert asker.waited > 0  # it met the forum's limit, and waited it out
+        written = [p for p in paths if "user_id" in Path(p).read_text()]
+        assert len(written) == 20
+        before = sum(server.counts.values())
+        out = io.StringIO()
+        found = preflight(client, "modbot", paths, asker=Asker(sleep=wait, progress=Progress(
+            60, out=out, bar=False)), on_bound=lambda path, bound: _write_ids({path: bound}))
+        assert found.ready, found.problems
+        names = sum(n for label, n in server.counts.items() if "{username}" in label)
+        asked = sum(server.counts.values()) - before
+        # the session, 40 topics, the 20 bound games' 162 ids in 4 requests, the 160 seats
+        # left and the Storyteller's name once for the 20 games that do not bind it yet
+        assert asked == 1 + 40 + 4 + 160 + 1, asked
+        assert "requests to go" in out.getvalue()
+        for path in paths:
+            setup = load_game(path)
+            assert {name for name, _ in setup.user_ids} >= {s.name for s in setup.seats}
+            assert all(forum.user(name).id == user_id for name, user_id in setup.user_ids)
+        assert names == 2 * 1 + 160 + 160  # each name once a check (the Storyteller's in each)
+    finally:
+        server.stop()

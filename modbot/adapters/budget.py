@@ -95,6 +95,14 @@ class Budget:
             self.day_times.popleft()
         return 0.0 if len(self.day_times) < self.per_day else DAY - (now - self.day_times[0])
 
+    def minute_used(self) -> int:
+        """Requests charged in the last minute."""
+        with self.lock:
+            now = self.clock()
+            while self.times and now - self.times[0] >= WINDOW:
+                self.times.popleft()
+            return len(self.times)
+
     def day_left(self) -> int | None:
         """Requests left in the sliding day (None: no day is kept)."""
         if not self.per_day:

@@ -308,6 +308,11 @@ class Store(QuarantineQueries, SightingQueries):
         return OutboxRow.select().where(OutboxRow.key.startswith(prefix)
                                         & (OutboxRow.status == status)).count()
 
+    def rewrite_pending(self, key: str, raw: str) -> None:
+        """A post (or an edit) not sent yet takes newer words (the thread index's revision)."""
+        OutboxRow.update(raw=raw).where((OutboxRow.key == key)
+                                        & (OutboxRow.status == "pending")).execute()
+
     def another_author_posted(self, thread: str) -> None:
         """Someone else posted in the thread's topic: a reply that waited for that (a fourth
         in a row the forum would refuse: write_limits.py) is tried at once."""

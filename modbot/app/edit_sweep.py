@@ -21,7 +21,7 @@ import logging
 from collections import deque
 from datetime import datetime, timedelta
 
-from ..adapters.forum import ForumError
+from ..adapters.forum import ForumError, OverBudget
 
 log = logging.getLogger("modbot.app.edit_sweep")
 RATE = 2.0  # requests a minute of forum time the sweep may spend, on average
@@ -51,6 +51,11 @@ class EditSweep:
             self.credit -= -(-len(game.sweep_posts) // BATCH)  # its requests
             try:
                 read_game(game)
+            except OverBudget as exc:  # the key's minute is for live reads: later, in turn
+                self.queue.appendleft(game.topic_id)
+                log.info("game %s: edit sweep waits for the request budget (%.0fs)",
+                         game.topic_id, exc.retry_after)
+                return
             except ForumError as exc:  # one game's error never stops the others
                 log.error("game %s: edit sweep failed (tried again next round): %s",
                           game.topic_id, exc)

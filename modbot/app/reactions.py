@@ -91,6 +91,7 @@ class Reactor:
     # told about (its forum time): a `/vc` asked too soon is answered once between two counts
     held_posts: Callable[[], list[str]] = list  # the game's posts held (their words failed)
     quarantined: Callable[[], list[dict]] = list  # the game's inputs it could not handle
+    plan: Callable[[], dict | None] = lambda: None  # the key's request plan, for !status
 
     # -- public -----------------------------------------------------------------------------
 
@@ -242,7 +243,8 @@ class Reactor:
             held = self.held_posts() if report.status else []
             quarantined = self.quarantined() if report.status else []
             return render("st_report.md.j2", report=report, log=log, status=status, undo=undo,
-                          held=held, quarantined=quarantined, topic_id=self.options.topic_id)
+                          held=held, quarantined=quarantined, topic_id=self.options.topic_id,
+                          plan=self.plan() if report.status else None)
 
         return self.answer_storyteller(state, source, raw)
 

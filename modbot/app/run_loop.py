@@ -72,6 +72,8 @@ class RunLoop:
         self.bus: BusWatch | None = None  # started after the first cycle (games known then)
         self.woken = threading.Event()
         self.was_due = False  # a moment was due after the last cycle (it did not pass it)
+        self.put_off = False  # the last cycle waited for the key's minute (said once)
+        service.next_read = self.next_read_in  # `!status` shows the plan (startup.py)
 
     # -- one cycle ------------------------------------------------------------------------
 
@@ -82,6 +84,14 @@ class RunLoop:
             self._counted()  # the bus wakes the bot; a full poll only every bus_sweep_seconds,
             return  # or when the clock has something due (a deadline, a lock, a reminder)
         wake = self._what_to_read(woken, retry)
+        room = self.client.budget.wait_for(Priority.LIVE)
+        if room > 0:  # the key's minute is spent: the reads wait for its room (the plan's)
+            self.unread = EVERYTHING if wake is None else wake
+            if not self.put_off:
+                log.info("the key's minute is spent: the next read in %.0fs", room)
+            self.put_off = True
+            return
+        self.put_off = False
         if wake is None:
             self.swept_at = time.monotonic()  # a full cycle: the sweep's clock starts again
         if kept := self._kept():  # a restart resumes from the bus's backlog, and counts the
@@ -105,6 +115,17 @@ class RunLoop:
         log.info("cycle %d: %d requests, %d posts handled, %d sent%s", self.cycles,
                  report.requests, report.posts, report.sent,
                  f", deferred: {report.deferred[0]}" if report.deferred else "")
+
+    def next_read_in(self) -> float:
+        """Seconds until this loop reads the forum again at the latest: at once when reads
+        wait for room (then when the key's minute has it), else the next full read (with a
+        working bus, its news wakes a read sooner)."""
+        room = self.client.budget.wait_for(Priority.LIVE)
+        if self.unread is not None:
+            return room
+        every = self.config.bus_sweep_seconds if self.bus is not None and self.bus.healthy \
+            else self.config.poll_seconds
+        return max(room, every - (time.monotonic() - self.swept_at), 0.0)
 
     def _sweep_can_wait(self) -> bool:
         """A timed cycle with a healthy bus, nothing due and nothing owed: no reads."""

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -116,6 +117,7 @@ class Service(StartUp):
         self.watermark = Watermark(timedelta(seconds=self.settings.settle_seconds))
         self.hooks = OutboxHooks(self)  # what the outbox asks of the games (outbox_hooks.py)
         self.quarantine = Quarantine(store)  # inputs that could not be handled
+        self.next_read: Callable[[], float | None] | None = None  # set by the run loop
         self.handling = Handling(client, store, self.settings, self.games, self.identities,
                                  self.watermark, self.hooks, self.quarantine, self.reload)
         self.intake = Intake(client, store, self.games, self.watermark, self.sweeper,

@@ -17,6 +17,7 @@ declared here for the type checker.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime
 
 from ..adapters.budget import Priority
@@ -80,6 +81,7 @@ class StartUp:
     snapshots: Snapshots
     long_reads: PagedReads
     quarantine: Quarantine
+    next_read: Callable[[], float | None] | None  # seconds to the next read (the run loop's)
 
     def start(self) -> None:
         self.connect()
@@ -201,7 +203,19 @@ class StartUp:
         prefix = runtime.options.key + ":"
         runtime.reactor.held_posts = lambda: [r.key for r in self.store.held(prefix)]
         runtime.reactor.quarantined = lambda: self.quarantine.listing(runtime.game_id)
+        runtime.reactor.plan = self.plan_now
 
+
+    def plan_now(self) -> dict | None:
+        """The key's request plan as `!status` shows it: when the bot reads next, what is
+        left of the minute and of the day (None: no budget is kept)."""
+        budget = self.client.budget
+        if not budget.per_minute:
+            return None
+        next_read = self.next_read() if self.next_read is not None else None
+        return {"next_read_s": None if next_read is None else round(next_read),
+                "minute_used": budget.minute_used(), "per_minute": int(budget.per_minute),
+                "day_left": budget.day_left(), "per_day": budget.per_day}
 
     def reload(self, game: GameRuntime) -> None:
         """The game as the inputs the store committed make it: after an input whose handling

@@ -11,8 +11,9 @@ Everything in it is public: the bot's own thread posts (their numbers, from the 
 rows, `Store.posted`) and the public facts of the game's state (nominations and their posts,
 executions, the deaths the thread was told of: never a death before the post that tells it).
 `index_view` builds it; `ThreadIndex.owed` compares it with
-the index's newest revision and, when it differs, owes one edit: at most one waiting at a time,
-at most once every `vote_count_minutes` of forum time (as often as vote counts), each of kind
+the index's newest revision and, when it differs, owes one edit: at most one waiting at a time
+(a revision still waiting takes the newest words instead, so the index shows the thread's phase
+when it goes), at most once every `vote_count_minutes` of forum time (as often as vote counts), each of kind
 "revise" in a thread of its own (`{key}:index`): an edit the day's edit plan has no room for
 waits for room (write_limits.py), never posted anew; a deleted or moved index is posted anew.
 """
@@ -124,12 +125,16 @@ class ThreadIndex:
             return None
         key = f"{prefix}:{INDEX}"  # the post's key, and its own outbox thread
         newest = self.store.newest_revision(key)
-        if newest is not None and (newest.status == "pending" or now - self.last.get(
-                topic_id, datetime.min.replace(tzinfo=now.tzinfo)) < timedelta(minutes=game.options.vote_count_minutes)):
+        waiting = newest is not None and newest.status == "pending"
+        if newest is not None and not waiting and now - self.last.get(
+                topic_id, datetime.min.replace(tzinfo=now.tzinfo)) < timedelta(minutes=game.options.vote_count_minutes):
             return None
         text = render("thread_index.md.j2", index=index_view(
             game.state, topic_id, self.store.posted(f"{prefix}:topic"), prefix))
         if newest is not None and newest.raw == text:
+            return None
+        if waiting:  # a revision not sent yet takes the newest words: the index, when it
+            self.store.rewrite_pending(newest.key, text)  # goes, shows the thread's phase
             return None
         self.last[topic_id] = now
         if newest is None:

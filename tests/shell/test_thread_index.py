@@ -46,10 +46,13 @@ def test_owed_once_then_edited_only_as_its_words_change_and_its_pace_allows(tmp_
         (edit,) = _owed(keeper, store, game, START + 2 * hour)
         assert (edit.kind, edit.edit_of) == ("revise", "g1:index") and "[Night 1](/t/1/3)" in edit.raw
         _posted(store, "g1:discussion:1", 5)
-        assert _owed(keeper, store, game, START + 3 * hour) == []  # one waiting at a time
+        assert _owed(keeper, store, game, START + 3 * hour) == []  # one waiting at a time,
+        waiting = OutboxRow.get(OutboxRow.key == edit.key)  # which takes the newest words
+        assert waiting.status == "pending" and "[Day 1](/t/1/5)" in waiting.raw
         OutboxRow.update(status="sent").where(OutboxRow.key == edit.key).execute()
+        _posted(store, "g1:nomination:1", 8)
         assert _owed(keeper, store, game, START + 2.5 * hour) == []  # its pace: the counts'
         (later,) = _owed(keeper, store, game, START + 3 * hour)
-        assert "[Day 1](/t/1/5)" in later.raw
+        assert "[Nominations, day 1](/t/1/8)" in later.raw
     finally:
         store.close()

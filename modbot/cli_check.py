@@ -39,13 +39,40 @@ def check_command(args) -> int:
                           on_bound=writing)
     finally:
         progress.close()
-    for note in found.notes:
+    for note in [*found.notes, *(_plan_notes(config) if found.bot_id is not None else [])]:
         print(f"note: {shown_lines(note)}")
     for problem in found.problems:
         print(f"problem: {shown_lines(problem)}")
     if found.ready:
         print(f"Ready: {len(config.games)} game(s) checked on {config.forum_url}.")
     return 0 if found.ready else 1
+
+
+def _plan_notes(config) -> list[str]:
+    """What the key sustains for the configured games, and a setting it cannot hold
+    (app/request_plan.py)."""
+    from .app.request_plan import ACTIONS_A_GAME_DAY, USER_KEY_DAY, USER_KEY_MINUTE, sustains
+    user = config.key_kind == "user"
+    per_minute = config.settings.requests_per_minute if config.budget_set or not user \
+        else USER_KEY_MINUTE
+    plan = sustains(per_minute, USER_KEY_DAY if user else 0)
+    notes = []
+    if user and plan.games_a_day is not None:
+        games = len(config.games)
+        share = "" if games <= plan.games_a_day else (
+            f": the {games} games configured would share it, each answered more slowly; an "
+            "admin's key (60 a minute, no day) serves many games")
+        notes.append(f"on this User API key a busy game's posts are read within about "
+                     f"{plan.busy_gap:.0f} s; without the MessageBus a full read comes every "
+                     f"{plan.poll_floor:.0f} s while a game is busy, {plan.quiet_floor:.0f} s "
+                     "otherwise; and its "
+                     f"{USER_KEY_DAY:,} requests a day serve about {plan.games_a_day} busy "
+                     f"game(s) of {ACTIONS_A_GAME_DAY} posts with an action a day{share}")
+    if per_minute and config.poll_seconds < plan.poll_floor:
+        notes.append(f"poll_seconds = {config.poll_seconds:g}: the key sustains a full read "
+                     f"every {plan.poll_floor:.0f} s at most, so the bot polls that often "
+                     "(leave it out: the plan chooses)")
+    return notes
 
 
 def _daemon_running(database_url: str) -> bool:

@@ -45,6 +45,7 @@ from ..adapters.forum import (
     TransientError,
 )
 from .intake import Wake
+from .request_plan import BUSY_FLOOR  # below it, no poll is held back to back
 
 log = logging.getLogger("modbot.app.bus_watch")
 CURSOR = "bus:"  # the store's cursor of a channel's last id: "bus:/topic/12"
@@ -173,7 +174,6 @@ BUSY_SINCE = 30 * 60  # and so does a post this recent (votes being cast)
 IDLE_GAP = 50.0  # otherwise, on a User API key, between quiet polls: a post waits at most
 # this (and a read) to be seen, under the minute a player should wait off-peak
 LONGEST_GAP = 300.0  # and never more than the slow sweep's five minutes
-BUSY_FLOOR = 0.25  # below a quarter of the day's budget left, no poll is held back to back
 
 
 def user_key_pace(games, now, day_left: int | None = None, per_day: int = 0) -> float:
@@ -182,12 +182,12 @@ def user_key_pace(games, now, day_left: int | None = None, per_day: int = 0) -> 
     of its budget left; 50 s otherwise while half is left, then longer as it runs down
     (a quarter left: 100 s; an eighth: 200 s; never more than five minutes)."""
     share = day_left / per_day if day_left is not None and per_day else 1.0
-    if share >= BUSY_FLOOR and any(_busy(game, now) for game in games):
+    if share >= BUSY_FLOOR and any(game_busy(game, now) for game in games):
         return 0.0
     return min(LONGEST_GAP, IDLE_GAP * max(1.0, 0.5 / max(share, 1e-3)))
 
 
-def _busy(game, now) -> bool:
+def game_busy(game, now) -> bool:
     state, latest = game.state, game.clock_at
     if state.phase_ends_at is not None and \
             0 <= (state.phase_ends_at - now).total_seconds() < BUSY_DEADLINE:

@@ -34,8 +34,9 @@ import schedule
 from ..adapters.budget import Priority, day_cursors
 from ..adapters.forum import ForumError
 from ..adapters.outgoing import Batch
-from .bus_watch import BusWatch, saved_last, stored_last, user_key_pace
+from .bus_watch import BusWatch, game_busy, saved_last, stored_last, user_key_pace
 from .intake import Wake
+from .request_plan import poll_every
 
 log = logging.getLogger("modbot")
 EVERYTHING = "everything"  # what a full cycle put off reads: everything again
@@ -74,6 +75,11 @@ class RunLoop:
         self.was_due = False  # a moment was due after the last cycle (it did not pass it)
         self.put_off = False  # the last cycle waited for the key's minute (said once)
         service.next_read = self.next_read_in  # `!status` shows the plan (startup.py)
+        shortest = self.poll_every(busy=True)  # the key's limits make the poll's pace
+        if shortest > config.poll_seconds:  # (request_plan.py)
+            log.info("poll_seconds %g: the key sustains a full read every %.0f s at most; the "
+                     "bot polls that often (with the MessageBus, its news wake it sooner)",
+                     config.poll_seconds, shortest)
 
     # -- one cycle ------------------------------------------------------------------------
 
@@ -83,6 +89,8 @@ class RunLoop:
         if not woken and not retry and self._sweep_can_wait():
             self._counted()  # the bus wakes the bot; a full poll only every bus_sweep_seconds,
             return  # or when the clock has something due (a deadline, a lock, a reminder)
+        if not woken and not retry and self._poll_can_wait():
+            return  # without the bus: the key's pace (request_plan.py), or something due
         wake = self._what_to_read(woken, retry)
         room = self.client.budget.wait_for(Priority.LIVE)
         if room > 0:  # the key's minute is spent: the reads wait for its room (the plan's)
@@ -124,8 +132,27 @@ class RunLoop:
         if self.unread is not None:
             return room
         every = self.config.bus_sweep_seconds if self.bus is not None and self.bus.healthy \
-            else self.config.poll_seconds
+            else self.poll_every()
         return max(room, every - (time.monotonic() - self.swept_at), 0.0)
+
+    def poll_every(self, busy: bool | None = None) -> float:
+        """The interval between full reads without the bus now: `poll_seconds`, or what the
+        key sustains (request_plan.py): a busy game's pace, or the day's."""
+        budget = self.client.budget
+        if busy is None:
+            busy = any(game_busy(game, self.seen_now) for game in self.service.games.values())
+        return poll_every(self.config.poll_seconds, budget.per_minute, budget.per_day,
+                          budget.day_left() if budget.per_day else None, busy)
+
+    def _bus_healthy(self) -> bool:
+        return self.bus is not None and self.bus.healthy
+
+    def _poll_can_wait(self) -> bool:
+        """A timed cycle without a healthy bus, nothing due or owed, sooner than the key's
+        pace: no reads."""
+        if self._bus_healthy() or self.unread is not None or self.due():
+            return False
+        return time.monotonic() - self.swept_at < self.poll_every()
 
     def _sweep_can_wait(self) -> bool:
         """A timed cycle with a healthy bus, nothing due and nothing owed: no reads."""
@@ -187,6 +214,9 @@ class RunLoop:
         poll), unless live reads wait for the budget (they run first, when it has room)."""
         if self.unread is None and not self.was_due and self.due():
             self.cycle()
+        elif not self._bus_healthy() and \
+                time.monotonic() - self.swept_at >= self.poll_every():
+            self.cycle()  # without the bus: the key's pace, to the second
         self._drain()
 
     def _drain(self) -> None:

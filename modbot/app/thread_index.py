@@ -133,8 +133,8 @@ class ThreadIndex:
             game.state, topic_id, self.store.posted(f"{prefix}:topic"), prefix))
         if newest is not None and newest.raw == text:
             return None
-        if waiting:  # a revision not sent yet takes the newest words: the index, when it
-            self.store.rewrite_pending(newest.key, text)  # goes, shows the thread's phase
+        if waiting and newest is not None:  # a revision not sent yet takes the newest words:
+            self.store.rewrite_pending(newest.key, text)  # the index shows the phase when sent
             return None
         self.last[topic_id] = now
         if newest is None:

@@ -99,6 +99,9 @@ def test_a_forum_without_the_bus_is_polled(forum, caplog):
     path = _config(folder, server).replace("poll_seconds = 600", "poll_seconds = 1")
     text = (folder / "modbot.toml").read_text().replace("poll_seconds = 600", "poll_seconds = 1")
     (folder / "modbot.toml").write_text(text)
+    # a post just before the start: the game is busy, so the User API key's day lets the bot poll at
+    # the minute's pace (a quiet game's would be 123 s: request_plan.py)
+    Client(server).post("Cameron", "Good morning, town. Who claims what today?", topic_id=topic)
     timer = _nominate_soon(server, topic)
     with caplog.at_level("WARNING", logger="modbot.app.bus_watch"):
         assert cli.main(["run", "--config", path, "--max-cycles", "5"]) == 0

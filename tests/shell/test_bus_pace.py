@@ -1,11 +1,14 @@
 """A User API key's day (app/bus_watch.py): the bus's polls are held back to back while a game
 is busy, a minute apart after a quiet one otherwise, and further apart as the day's budget
-runs low."""
+runs low; without the bus, the full reads keep to the key's minute and day the same way."""
 
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 
+import pytest
+
 from modbot.app.bus_watch import IDLE_GAP, LONGEST_GAP, user_key_pace
+from modbot.app.request_plan import LONGEST, poll_every, sustains
 
 NOW = datetime(2026, 12, 3, 12, tzinfo=UTC)
 
@@ -82,3 +85,21 @@ def test_the_watch_hands_over_what_its_news_named_once():
     watch.poll_once()
     assert watch.take_wake() == Wake(frozenset({7}), True)
     assert watch.take_wake() is None  # handed over once
+
+
+def test_without_the_bus_the_poll_keeps_to_the_keys_minute_and_day():
+    """request_plan.py: a full read costs 2 requests; polls take a quarter of the minute, and on
+    a User API key half of its day unless a game is busy."""
+    admin = poll_every(1, 55)  # an admin's key: 55 a minute, no day
+    assert admin == pytest.approx(2 * 60 / (55 / 4))
+    assert poll_every(30, 55) == 30  # a longer poll_seconds is kept
+    user = {"per_minute": 18, "per_day": 2_800}
+    busy = poll_every(15, **user, day_left=2_800, busy=True)
+    quiet = poll_every(15, **user, day_left=2_800)
+    assert busy == pytest.approx(2 * 60 / (18 / 4))  # 27 s: the minute's floor
+    assert quiet == pytest.approx(2 * 86_400 / 1_400)  # 123 s: half the day on polling
+    assert poll_every(15, **user, day_left=700) == pytest.approx(2 * quiet)  # a quarter left
+    assert poll_every(15, **user, day_left=600, busy=True) > busy  # busy, but the day is low
+    assert poll_every(15, **user, day_left=10) == LONGEST  # never beyond the slow sweep
+    plan = sustains(18, 2_800)
+    assert (plan.poll_floor, plan.quiet_floor) == (busy, quiet) and plan.games_a_day == 1

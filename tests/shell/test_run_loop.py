@@ -1,6 +1,6 @@
 """The daemon's loop (app/run_loop.py): reads a busy minute put off are read again as soon as
 the request budget has room for a live read, with what the bus named since; a cycle runs the
-second a moment is due, once."""
+second a moment is due, once; without the bus, a timed cycle keeps to the key's pace."""
 
 from __future__ import annotations
 
@@ -66,6 +66,7 @@ class Nothing:
 def _loop(service: Service, clock: Clock):
     class Config:
         bus_sweep_seconds = 300
+        poll_seconds = 15
 
     class Client:
         budget = Budget(2, clock=clock)
@@ -122,3 +123,20 @@ def test_a_cycle_runs_the_second_a_moment_is_due_and_once():
     assert service.read == [None]  # a full cycle: the moment is read through
     loop._each_second()  # the moment did not pass (a read held it): the next poll's turn
     assert service.read == [None]
+
+
+def test_without_the_bus_a_timed_cycle_keeps_to_the_keys_pace():
+    clock = Clock()
+    service = Service()
+    loop, _ = _loop(service, clock)
+    loop.service.drain = lambda: 0  # type: ignore[attr-defined]
+    loop.bus = None  # a forum without the bus: the budget of 2 a minute sets the pace
+    assert loop.poll_every() == 2 * 60 / (2 / 4) > 15  # 240 s, though poll_seconds is 15
+    loop.cycle()
+    assert service.read == [None]
+    loop.cycle()  # the scheduler's 15 s tick: too soon for the key
+    loop._each_second()
+    assert service.read == [None]
+    loop.swept_at -= 240  # the pace has passed: the next second reads
+    loop._each_second()
+    assert service.read == [None, None]

@@ -278,6 +278,13 @@ def _count_the_keys_day(client: ForumClient, store: Store) -> None:
 
 
 def _run(config: Config, max_cycles: int | None) -> int:
+    loop = started_loop(config, max_cycles, Stop().catch_signals())
+    return loop if isinstance(loop, int) else loop.run()
+
+
+def started_loop(config: Config, max_cycles: int | None, stop: Stop) -> RunLoop | int:
+    """The daemon's loop, its service started (or the exit code when it cannot start); `stop`
+    ends the start-up's retries and the loop's last cycle."""
     client = config.forum_client()
     loaded = [(g, load_signups(g)) for g in config.games]  # a file before its seats: sign-ups
     in_signups = [s for _, s in loaded if not s.seated and s.topic_id is not None]
@@ -289,7 +296,6 @@ def _run(config: Config, max_cycles: int | None) -> int:
                       unmetered=config.forum_clock or config.rehearsal_start is not None)
     store = service.store
     watch = SignupWatch(client, store, in_signups, config.settings.names_minutes * 60)
-    stop = Stop().catch_signals()  # from the start-up's retries to the loop's last cycle
     for notice in config.notices:
         log.warning("%s", notice)
     if config.key_kind == "user":
@@ -299,4 +305,4 @@ def _run(config: Config, max_cycles: int | None) -> int:
         return failed
     clock = clock_for(config, client, store)
     _warn_if_behind(clock, store)
-    return RunLoop(config, client, store, service, watch, clock, max_cycles, stop).run()
+    return RunLoop(config, client, store, service, watch, clock, max_cycles, stop)

@@ -106,7 +106,9 @@ class RunLoop:
             self.store.commit(Batch(cursors=kept))  # key's day so far
         try:
             self.seen_now = self.clock.now()
-            self.watch.cycle(self.seen_now)  # the sign-up threads' lists (app/signups.py)
+            for opened in self.watch.seated_games():  # `game new --from-signups` ran: no
+                self.service.take_up(opened)  # restart needed (app/signups.py)
+            self.watch.cycle(self.seen_now)  # the sign-up threads' lists
             report = self.service.cycle(self.seen_now, wake)  # woken: what the bus named
         except ForumError as exc:  # never ends a running daemon: logged, tried next cycle
             log.error("cycle failed (tried again next cycle): %s", exc)

@@ -37,14 +37,30 @@ from ..adapters.outgoing import Batch, Outgoing
 from ..adapters.port import ForumPost, forum_time
 from ..adapters.store import Store
 from ..adapters.store_sightings import Sighting
-from ..core import Post, SignupRules, Signups, fold_signups, signup_commands_in
-from ..files.signupfile import SignupSetup
+from ..core import GameSetup, Post, SignupRules, Signups, fold_signups, signup_commands_in
+from ..files.gamefile import GameFileError, load_game
+from ..files.signupfile import SignupSetup, load_signups
 from .render import render
 from .thread_reads import read_thread
 from .views import date_tag
 
 log = logging.getLogger("modbot.app.signups")
 NOTED = ("full_backup", "closed", "not_signed")  # changes the list tells the poster about
+
+
+def _opened_game(path: str) -> GameSetup | None:
+    """The game in a sign-up game file once it has its seats and its thread; None before
+    (or while the file does not load: `game new` may be writing it, the next look sees)."""
+    if not path:
+        return None
+    try:
+        if not load_signups(path).seated:
+            return None
+        game = load_game(path)
+    except GameFileError as exc:
+        log.debug("sign-ups: %s does not load as a game yet (%s)", path, exc)
+        return None
+    return game if game.topic_id is not None else None
 
 
 def rules_of(setup: SignupSetup) -> SignupRules:
@@ -175,6 +191,20 @@ class SignupWatch:
         if post_id not in self.first:
             self.first[post_id] = self.client.post_version(post_id, 1).raw
         return self.first[post_id]
+
+    def seated_games(self) -> list[GameSetup]:
+        """The games `modbot game new --from-signups` seated and opened since the last look
+        (their files read again, no request): the daemon takes each up as it is, with no
+        restart, and its sign-up list stays as it was at the seating."""
+        taken = []
+        for setup in list(self.setups):
+            game = _opened_game(setup.path)
+            if game is not None:
+                log.info("sign-ups of %s: seated and opened (topic %s): the game starts",
+                         setup.name, game.topic_id)
+                self.setups.remove(setup)
+                taken.append(game)
+        return taken
 
     def cycle(self, now) -> int:
         """Read what is new; commit the list edits owed. How many lists changed."""

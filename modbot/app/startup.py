@@ -100,6 +100,16 @@ class StartUp:
                 self._start_or_hold(setup)
 
 
+    def take_up(self, setup: GameSetup) -> None:
+        """A game opened while the daemon runs (`game new --from-signups`): it starts as a
+        game named at start-up does (its names checked first), with no restart."""
+        topic_id = topic_of(setup)
+        if topic_id in self.games or topic_id in self.waiting:
+            return
+        self.setups.append(setup)
+        self.waiting[topic_id] = setup  # a game the store knows is restored when it starts
+
+
     def _start_or_hold(self, setup: GameSetup) -> None:
         """Start a game the store knows; one whose stored inputs cannot be folded does not
         start (the others do), its Storytellers told once (quarantine.py)."""

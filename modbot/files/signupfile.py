@@ -28,6 +28,7 @@ class SignupSetup:
     players_max: int
     closes_at: datetime | None
     seated: bool  # the file has [[seat]] entries already
+    path: str = ""  # the game file (the daemon takes the game up once it is seated)
 
     @property
     def staff(self) -> tuple[str, ...]:
@@ -49,7 +50,7 @@ def load_signups(path: str | Path) -> SignupSetup:
         name=game["name"], storytellers=tuple(game.get("storytellers", [])),
         bot=str(game.get("bot", "modbot")), topic_id=_topic(path, game),
         players_max=_players_max(path, game), closes_at=_closes(path, game),
-        seated=bool(data.get("seat")))
+        seated=bool(data.get("seat")), path=str(path))
 
 
 def _topic(path: Path, game: dict) -> int | None:

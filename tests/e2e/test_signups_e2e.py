@@ -207,3 +207,44 @@ def load_game_topic(folder) -> int:
     topic = load_signups(folder / "game.toml").topic_id
     assert topic is not None
     return topic
+
+
+def test_the_running_daemon_takes_up_the_game_its_sign_ups_opened(forum):
+    """Issue 51: `modbot game new --from-signups` while `modbot run` runs: the daemon's next
+    cycle starts the game (its seats by id, its thread read, its Storytellers' conversation
+    answered), with no restart; the sign-up list is left as it was at the seating."""
+    from modbot.app.daemon import load_config, started_loop
+    from modbot.app.run_loop import Stop
+    server, clock, folder = forum
+    game, config = str(folder / "game.toml"), str(folder / "modbot.toml")
+    assert cli.main(["signups", "open", game, "--config", config]) == 0
+    signups = load_game_topic(folder)
+    for name in PLAYERS[:6]:
+        _post(server, clock, name, "/in\nI am in for this one.", signups)
+    loop = started_loop(load_config(config), None, Stop())
+    assert not isinstance(loop, int)
+
+    def full_cycle() -> None:
+        loop.swept_at = float("-inf")  # the poll's pace is not what this test is about
+        loop.cycle()
+
+    try:
+        full_cycle()
+        assert "6. Fatima" in _list_post(server, signups) and not loop.service.games
+        assert cli.main(["game", "new", game, "--config", config, "--from-signups"]) == 0
+        topic = load_game(game).topic_id
+        listed = _list_post(server, signups)
+        for _ in range(3):  # its names checked, then its thread read
+            full_cycle()
+        assert topic in loop.service.games and loop.watch.setups == []
+        assert loop.service.games[topic].state.seats[0].name == "Alex"
+        (conversation,) = [t for t in server.forum.topics.values() if t.is_pm]
+        before = len(conversation.posts)
+        _post(server, clock, "nightingale", "!status\nHow does the game stand now?",
+              conversation.id)
+        full_cycle()
+        answers = [p.raw for p in conversation.posts[before + 1:] if p.username == "modbot"]
+        assert answers and "Sign-up test" in answers[-1]
+        assert _list_post(server, signups) == listed
+    finally:
+        loop.store.close()

@@ -62,6 +62,9 @@ class Nothing:
     def cycle(self, _now) -> None:
         pass
 
+    def seated_games(self) -> list:
+        return []
+
 
 def _loop(service: Service, clock: Clock):
     class Config:

@@ -63,8 +63,9 @@ class DealGuard:
 
     def check(self, setups: list[GameSetup]) -> None:
         """Ask the forum about every name of these games not asked yet (or due again)."""
-        names = sorted({name.lower() for setup in setups for _, name in names_to_ask(setup)
-                        if self._to_ask(name.lower())})
+        names = list(dict.fromkeys(name.lower() for setup in setups  # in the games' order:
+                                   for _, name in names_to_ask(setup)  # the busiest first
+                                   if self._to_ask(name.lower())))
         for start in range(0, len(names), BATCH):
             asked = names[start:start + BATCH]
             try:

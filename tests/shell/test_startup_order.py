@@ -72,5 +72,18 @@ def test_names_the_game_file_binds_by_id_are_not_asked_again():
     assert client.asked == [] and guard.unknown_names(bound) is None  # starts at once
     half = _setup(1, 8, ids=(("g1p0", 200),))
     guard.check([half])
-    assert client.asked == [sorted(["g1p1", "g1p2", "g1p3", "g1p4", "host"])]
+    assert client.asked == [["g1p1", "g1p2", "g1p3", "g1p4", "host"]]
     assert guard.unknown_names(half) is None
+
+
+def test_the_busiest_games_names_are_asked_first():
+    """Issue 51: the games come busiest first (the start-up's order, test above); their names
+    are asked in that order, so the busiest game's are in the first request whatever they are
+    called, and a request the budget puts off holds back the quieter games only."""
+    client = Asked()
+    guard = DealGuard(client)  # type: ignore[arg-type]
+    games = [_setup(n, 10 + n) for n in (9, *range(9), 10, 11)]  # 13 games, 66 names: 2 asks
+    guard.check(games)
+    assert len(client.asked) == 2
+    assert {f"g9p{i}" for i in range(5)} <= set(client.asked[0])  # sorted, they would be last
+    assert guard.unknown_names(games[0]) is None

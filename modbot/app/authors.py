@@ -31,6 +31,7 @@ from .pm_routing import PmRouter
 from .render import later
 from .runtime import GameRuntime
 from .settings import Settings
+from .steps import game_input
 from .watermark import Watermark
 
 log = logging.getLogger("modbot.app.service")
@@ -158,8 +159,7 @@ class Authors:
         """Learn the seats' names now if the post names someone the game does not know (it
         may be a seat's new name the check has not seen yet); True if it did."""
         try:
-            unknown = game.names_someone_unknown(post.username, post.created, post.raw,
-                                                 participants)
+            unknown = game.names_someone_unknown(game_input(post), participants)
         except Exception:  # the input itself will say so, quarantined (quarantine.py)
             return False
         if unknown:

@@ -32,7 +32,7 @@ from ..adapters.forum_port import ForumPort
 from ..adapters.outgoing import Batch, Outgoing
 from ..adapters.port import ForumPost
 from ..adapters.store import Store
-from ..core import Post, iso, parse_post
+from ..core import iso, parse_post
 from .authors import Authors
 from .conversation_guard import ConversationGuard
 from .feeding import Feeder
@@ -46,7 +46,7 @@ from .releases import Releases
 from .render import later
 from .runtime import GameRuntime
 from .settings import Settings
-from .steps import pm_row, post_row, sha1
+from .steps import game_input, pm_row, post_row, sha1
 from .watermark import Watermark
 
 log = logging.getLogger("modbot.app.service")
@@ -283,8 +283,3 @@ def _past(game: GameRuntime, at: datetime, limit: datetime | None) -> bool:
         return False
     return due is not None and limit < due <= at
 
-
-def game_input(post: ForumPost) -> Post:
-    """The forum's post as a game's input: the one shape the runtime, the core and the
-    store's input rows share (core `Post`, with the forum's id)."""
-    return Post(post.post_number, post.username, post.created, post.raw, post.id)

@@ -69,6 +69,7 @@ class GameRuntime:
         self.read_ids: set[int] = set()  # every thread post id read, input or not (intake.py)
         self.hidden_ids: set[int] = set()  # thread posts hidden by flags, not read yet (hidden.py)
         self.upgrade: Any = None  # an upgrade.Held while the stored history stands (upgrade.py)
+        self.decided: tuple | None = None  # (state, post, participants, outcome): `decide`
 
     @property
     def today_posts(self) -> set[int]:
@@ -139,7 +140,7 @@ class GameRuntime:
         self.hidden_ids.discard(post_id)
         if self._confirms_upgrade(author, raw):
             return self._adopt_upgrade(_post_row(post))
-        outcome = handle_post(self.state, post)
+        outcome = self.decide(post)
         if outcome.ignored_commands:
             log.warning("game %s post #%s: %s is not a Storyteller; its ! commands are ignored",
                         self.topic_id, post_number, author)
@@ -159,15 +160,25 @@ class GameRuntime:
                     _events(outcome.events) + _undo_events(undo) + accept_events,
                     outgoing + accepted)
 
-    def names_someone_unknown(self, author: str, at: datetime, raw: str,
+    def names_someone_unknown(self, post: Post,
                               participants: tuple[str, ...] | None = None) -> bool:
         """Would this post or PM (`participants`) be refused for naming no seated player? The
         core is pure: asked without changing anything (the service then learns the seats'
-        names now before handling it: the name may be a seat's new one)."""
-        post = Post(0, author, at, raw)
-        outcome = handle_post(self.state, post) if participants is None else \
-            handle_pm(self.state, post, participants)
+        names now before handling it: the name may be a seat's new one). The outcome is kept:
+        if nothing changed in between, handling the same input uses it (`decide`)."""
+        outcome = self.decide(post, participants)
+        self.decided = (self.state, post, participants, outcome)
         return any(r.code == "unknown_player" for r in outcome.rejections)
+
+    def decide(self, post: Post, participants: tuple[str, ...] | None = None):
+        """The core's decision on a thread post (`participants` None) or a PM, made once: the
+        one `names_someone_unknown` made for this very input on this very state is reused."""
+        kept, self.decided = self.decided, None
+        if kept is not None and kept[0] is self.state and kept[1] == post and kept[2] == participants:
+            return kept[3]
+        if participants is None:
+            return handle_post(self.state, post)
+        return handle_pm(self.state, post, participants)
 
     def on_pm(self, post: Post, topic_id: int, *, shared: bool = False,
               participants: tuple[str, ...] = ()) -> Step:
@@ -180,7 +191,7 @@ class GameRuntime:
         self.inputs.append(("pm", (post, participants), post_id))
         if self._confirms_upgrade(author, raw):
             return self._adopt_upgrade(_pm_row(post, topic_id, shared, participants))
-        outcome = handle_pm(self.state, post, participants)
+        outcome = self.decide(post, participants)
         self.state = outcome.state
         self.seen_pms.add(post_id)
         undo = self._undo(outcome.command)

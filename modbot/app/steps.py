@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 
 from ..adapters.outgoing import Outgoing
+from ..adapters.port import ForumPost
 from ..core import Post, iso
 
 
@@ -23,6 +24,12 @@ class Step:
     events: list[tuple[str, dict]] = field(default_factory=list)
     outgoing: list[Outgoing] = field(default_factory=list)
     cursors: dict[str, int] = field(default_factory=dict)  # committed with the input
+
+
+def game_input(post: ForumPost) -> Post:
+    """The forum's post as a game's input: the one shape the runtime, the core and the
+    store's input rows share (core `Post`, with the forum's id)."""
+    return Post(post.post_number, post.username, post.created, post.raw, post.id)
 
 
 def post_row(post: Post) -> dict:

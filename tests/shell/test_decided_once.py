@@ -1,0 +1,60 @@
+"""Every input is decided once (issue 52): the service asks whether a post names someone the
+game does not know (a seat's new name) before handling it; that question is the core's own
+decision, kept and used by the handling when nothing changed in between, never computed again.
+The demo game on the sandbox over HTTP, up to its first vote and its first night choice."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from modbot.app import runtime
+from modbot.rehearsal import demo_rehearsal
+
+
+def _decisions(tmp_path, monkeypatch, first) -> dict[str, int]:
+    """Play the demo to the first script item `first` accepts; how often the core decided a
+    post and a PM in the one cycle that reads it."""
+    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/once.sqlite")
+    calls = {"handle_post": 0, "handle_pm": 0}
+
+    def counted(name):
+        real = getattr(runtime, name)
+
+        def call(*args, **kwargs):
+            calls[name] += 1
+            return real(*args, **kwargs)
+        return call
+
+    try:
+        rehearsal.start_bot()
+        rehearsal.clock.set(rehearsal.setup.first_night_starts)
+        rehearsal.bot.cycle(rehearsal.setup.first_night_starts)
+        cut = next(i for i, item in enumerate(script) if first(item))
+        rehearsal.play(script[:cut])
+        item = script[cut]
+        at = datetime.fromisoformat(item["created_at"])
+        rehearsal.clock.set(at)
+        if "to" in item:
+            rehearsal.post_pm(item["username"], item["to"], item["raw"], item["created_at"])
+        else:
+            rehearsal.post(item["username"], item["raw"], item["created_at"])
+        for name in calls:
+            monkeypatch.setattr(runtime, name, counted(name))
+        rehearsal.bot.cycle(at)
+        return calls
+    finally:
+        rehearsal.stop()
+
+
+@pytest.mark.slow
+def test_a_vote_is_decided_once(tmp_path, monkeypatch):
+    calls = _decisions(tmp_path, monkeypatch, lambda i: "to" not in i and "/vote" in i["raw"])
+    assert calls == {"handle_post": 1, "handle_pm": 0}
+
+
+@pytest.mark.slow
+def test_a_night_choice_is_decided_once(tmp_path, monkeypatch):
+    calls = _decisions(tmp_path, monkeypatch, lambda i: "to" in i and "/choose" in i["raw"])
+    assert calls == {"handle_post": 0, "handle_pm": 1}

@@ -18,8 +18,15 @@ the daemon on the files it wrote.
 benchmarks/budget.py measures the same on simulated time (fast, for the rebuild too); this one
 is the product's own figure.
 
+`--rebuild POSTS` measures a lost database instead (issue 51): the daemon runs `--games`
+games until its start-up's posts are out and stops; the first game's thread gets table talk up
+to POSTS posts and a nomination; the daemon starts again on an empty database, so it rebuilds
+that game from the forum (app/recovery.py) beside the others: the seconds from its start to
+that nomination's first count (goal: 180 s at most), and the requests by then.
+
 Run: python benchmarks/daemon_budget.py [--names-only | --checked] [--games 40] [--active 5]
      [--log F]
+     python benchmarks/daemon_budget.py --rebuild 1300 [--games 11]
 """
 
 from __future__ import annotations
@@ -143,6 +150,69 @@ def run(games: int, active: int, bound: bool, log: str | None = None,
             "requests_by_then": requests}
 
 
+def _daemon(folder: Path, env: dict, database: str, log: str | None) -> subprocess.Popen:
+    config = folder / "modbot.toml"
+    text = config.read_text()
+    config.write_text(text.replace(text.split("database_url = ")[1].split("\n")[0],
+                                   f'"sqlite:///{folder}/{database}"'))
+    sink = open(log, "a") if log else subprocess.DEVNULL  # noqa: SIM115
+    return subprocess.Popen([sys.executable, "-m", "modbot", "run", "--config", str(config)],
+                            env=env, cwd=ROOT, stdout=sink, stderr=sink)
+
+
+def _quiet(server: SandboxServer, seconds: float, longest: float) -> None:
+    """Until the bot has posted nothing for `seconds` (its start-up's posts are out)."""
+    def bot_posts() -> int:
+        return sum(p.username == "modbot" for t in list(server.forum.topics.values())
+                   for p in list(t.posts))
+    began, last, count = time.monotonic(), time.monotonic(), bot_posts()
+    while time.monotonic() - last < seconds and time.monotonic() - began < longest:
+        time.sleep(1)
+        if (now := bot_posts()) != count:
+            count, last = now, time.monotonic()
+
+
+def rebuild_run(posts: int, games: int, log: str | None = None) -> dict:
+    """A game whose database is lost, its thread `posts` long, beside `games - 1` others on
+    the same admin key: the real daemon runs them all, stops; the long thread gets its table
+    talk and a nomination; the daemon starts again on an empty database (the rebuild from the
+    forum, app/recovery.py): the seconds to that nomination's first count, and the requests."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        server = SandboxServer(0, api_key=KEY, forum=Forum(), admin_api_limit=60).start()
+        env = {**os.environ, "MODBOT_API_KEY": KEY}
+        try:
+            topics = _games(folder, server, games, True)
+            daemon = _daemon(folder, env, "first.sqlite", log)
+            try:
+                _quiet(server, 45, LONGEST)  # every game started, its day's posts out
+            finally:
+                daemon.terminate()
+                daemon.wait(60)
+            forum, big = server.forum, server.forum.topics[topics[0]]
+            names = [f"g00p{i}" for i in range(8)]
+            for n in range(posts - len(big.posts) - 1):  # a long day's table talk
+                forum.append(big, names[n % 8], f"Table talk, line {n}.", forum.clock.now())
+            watched = _nominate(server, topics[:1], 1)[0]
+            start_requests, began = _requests(server), time.monotonic()
+            daemon = _daemon(folder, env, "lost.sqlite", log)  # the database is lost
+            took = None
+            try:
+                while took is None and time.monotonic() - began < LONGEST:
+                    if any(p.username == "modbot" and ":vc:" in p.raw
+                           for p in list(forum.topics[watched].posts)):
+                        took = round(time.monotonic() - began, 1)
+                    time.sleep(0.5)
+                requests = _requests(server) - start_requests
+            finally:
+                daemon.terminate()
+                daemon.wait(60)
+        finally:
+            server.stop()
+    return {"rebuilt_thread_posts": len(big.posts), "games": games,
+            "first_count_after_rebuild_s": took, "requests_by_then": requests}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--names-only", action="store_true")
@@ -151,7 +221,13 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--active", type=int, default=5)
     parser.add_argument("--log", help="where the daemon's log goes (default: nowhere)")
+    parser.add_argument("--rebuild", type=int, metavar="POSTS",
+                        help="a lost database: the first count after the rebuild of a thread "
+                             "this long, beside --games - 1 others")
     args = parser.parse_args()
+    if args.rebuild:
+        print(json.dumps(rebuild_run(args.rebuild, args.games, args.log)))
+        return 0
     print(json.dumps(run(args.games, args.active, not args.names_only, args.log, args.checked)))
     return 0
 

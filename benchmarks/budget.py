@@ -18,7 +18,7 @@ Prints one JSON object:
 
 The game files carry every place's user id, as `modbot check` writes them (the README's
 step 7); `--names-only` runs them with names only, so each game's start first looks up its ten
-names (app/identities.py), at the same budget.
+names (app/games/identities.py), at the same budget.
 
 Run: python benchmarks/budget.py [--names-only]
 """
@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from modbot.adapters.forum import ForumClient
 from modbot.adapters.store import Store
-from modbot.app.service import Service, Settings
+from modbot.app.running.service import Service, Settings
 from modbot.core.state.model import GameSetup, Seat
 from modbot.sandbox.forum import Forum
 from modbot.sandbox.models import ManualClock

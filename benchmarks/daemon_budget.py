@@ -10,7 +10,7 @@ figure is the seconds from the process's start to each of those 5 games' first v
 its thread (goal: 120 s at most), median and worst; and the requests the forum saw by then.
 
 The game files carry every place's user id, as `modbot check` writes them; `--names-only`
-leaves them out, so each game's start first looks its names up (app/identities.py);
+leaves them out, so each game's start first looks its names up (app/games/identities.py);
 `--checked` leaves them out and runs the real `modbot check` first (issue 57: it waits out the
 forum's limit and writes every game's ids), timing it and counting its requests, then starts
 the daemon on the files it wrote.
@@ -21,7 +21,7 @@ is the product's own figure.
 `--rebuild POSTS` measures a lost database instead (issue 51): the daemon runs `--games`
 games until its start-up's posts are out and stops; the first game's thread gets table talk up
 to POSTS posts and a nomination; the daemon starts again on an empty database, so it rebuilds
-that game from the forum (app/recovery.py) beside the others: the seconds from its start to
+that game from the forum (app/recovery/recovery.py) beside the others: the seconds from its start to
 that nomination's first count (goal: 180 s at most), and the requests by then.
 
 Run: python benchmarks/daemon_budget.py [--names-only | --checked] [--games 40] [--active 5]
@@ -176,7 +176,7 @@ def rebuild_run(posts: int, games: int, log: str | None = None) -> dict:
     """A game whose database is lost, its thread `posts` long, beside `games - 1` others on
     the same admin key: the real daemon runs them all, stops; the long thread gets its table
     talk and a nomination; the daemon starts again on an empty database (the rebuild from the
-    forum, app/recovery.py): the seconds to that nomination's first count, and the requests."""
+    forum, app/recovery/recovery.py): the seconds to that nomination's first count, and the requests."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         server = SandboxServer(0, api_key=KEY, forum=Forum(), admin_api_limit=60).start()

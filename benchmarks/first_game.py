@@ -33,10 +33,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from modbot import cli
+from modbot.cli.rehearsal import MASTER_KEY, Rehearsal
+from modbot.cli.scripted_town import day_nominee, night_choice
 from modbot.core.night.choices import owes_choice
 from modbot.files.gamefile import load_game
-from modbot.rehearsal import MASTER_KEY, Rehearsal
-from modbot.scripted_town import day_nominee, night_choice
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ("Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fatima", "Gus", "Hank")

@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from modbot.adapters.forum import ForumClient
 from modbot.adapters.store import OutboxRow, Store
-from modbot.app.service import Service, Settings
+from modbot.app.running.service import Service, Settings
 from modbot.core import Post
 from modbot.core.state.model import GameSetup, Seat
 from modbot.sandbox.forum import Forum

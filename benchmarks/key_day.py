@@ -43,8 +43,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from modbot.adapters.user_key import SCOPES, SavedKey, save_key
-from modbot.app.bus_watch import IDLE_GAP
-from modbot.app.compose import USER_KEY_PER_DAY
+from modbot.app.reading.bus_watch import IDLE_GAP
+from modbot.app.running.compose import USER_KEY_PER_DAY
 from modbot.sandbox.forum import Forum
 from modbot.sandbox.server import SandboxServer
 from tests.sandbox_fixtures import KEY, Client

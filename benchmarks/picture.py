@@ -29,9 +29,9 @@ from modbot.adapters.outbox import Outbox
 from modbot.adapters.outgoing import Batch, Outgoing, Rendered
 from modbot.adapters.store import Store
 from modbot.app.picture import vote_picture
-from modbot.app.render import render
-from modbot.app.service import Service, Settings
-from modbot.app.views import vote_count_view
+from modbot.app.posting.render import render
+from modbot.app.posting.views import vote_count_view
+from modbot.app.running.service import Service, Settings
 from modbot.core import GameSetup, GameState, Post, Seat, replay
 from modbot.sandbox.forum import Forum
 from modbot.sandbox.models import ManualClock

@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from modbot.rehearsal import demo_rehearsal
+from modbot.cli.rehearsal import demo_rehearsal
 
-HARNESS = ("modbot.sandbox", "modbot.rehearsal")  # the forum answering, the script driving
+HARNESS = ("modbot.sandbox", "modbot.cli.rehearsal")  # the forum answering, the script driving
 
 
 def _entered(action) -> list[str]:

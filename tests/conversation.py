@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from modbot.app.reactions import WELCOME, GameOptions
-from modbot.app.runtime import GameRuntime
+from modbot.app.games.runtime import GameRuntime
+from modbot.app.posting.reactions import WELCOME, GameOptions
 from modbot.core import Post
 from modbot.core.state.model import GameSetup, GrimoireEntry, Seat
 from modbot.files.scripts import catalogue_script, load_script

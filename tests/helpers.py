@@ -85,7 +85,7 @@ def loading_time() -> float:
     best = float("inf")
     for _ in range(3):
         began = time.monotonic()
-        subprocess.run([sys.executable, "-c", "import modbot.app.daemon"], check=True, cwd=_ROOT,
+        subprocess.run([sys.executable, "-c", "import modbot.app.running.daemon"], check=True, cwd=_ROOT,
                        env={**os.environ, "PYTHONPATH": str(_ROOT)})
         best = min(best, time.monotonic() - began)
     return best

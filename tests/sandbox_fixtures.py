@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import requests
 
-from modbot.rehearsal import demo_rehearsal
+from modbot.cli.rehearsal import demo_rehearsal
 from modbot.sandbox.forum import Forum
 from modbot.sandbox.server import SandboxServer
 

@@ -224,7 +224,7 @@ def test_every_module_is_at_most_400_lines(path):
 
 RULE_TESTS = sorted((ROOT / "tests" / "rules").glob("test_*.py"))
 WORDED = {"Conversation", "to", "night_sheet", "day_one"}  # tests/conversation.py's English side
-SHELL_PACKAGES = ("modbot.app", "modbot.rehearsal", "modbot.browser_rehearsal", "modbot.sandbox")
+SHELL_PACKAGES = ("modbot.app", "modbot.cli.rehearsal", "modbot.cli.browser_rehearsal", "modbot.sandbox")
 
 
 def rule_test_words(source: str, path: Path) -> list[str]:
@@ -256,7 +256,7 @@ def test_rule_tests_read_codes_never_the_catalogues_words(path):
 
 def test_the_rule_test_check_catches_english():
     path = ROOT / "tests" / "rules" / "test_example.py"
-    source = ("from modbot.app.catalogue import words\nfrom ..wording import worded\n"
+    source = ("from modbot.app.posting.catalogue import words\nfrom ..wording import worded\n"
               "from ..conversation import Conversation, seven\n")
     assert len(rule_test_words(source, path)) == 3
     assert rule_test_words("from ..conversation import seven, DAWN1\n", path) == []

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from modbot.adapters.store import EventRow, Store
-from modbot.app import catalogue
-from modbot.app.catalogue import words
-from modbot.app.outcomes import WORDS, outcome
+from modbot.app.games.outcomes import WORDS, outcome
+from modbot.app.posting import catalogue
+from modbot.app.posting.catalogue import words
+from modbot.cli.rehearsal import demo_rehearsal, play_demo
 from modbot.core import EVENT_TYPES, GrimoireEntry, Say, say, storyteller_commands
-from modbot.rehearsal import demo_rehearsal, play_demo
 
 ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "modbot" / "core"
@@ -145,7 +145,7 @@ def test_rewording_every_message_changes_no_outcome(tmp_path, monkeypatch):
 def test_rewording_every_message_leaves_the_golden_replay_but_its_messages(monkeypatch):
     args = ["replay", "config/demo-game.toml", "data/demo-thread.json"]
     golden = json.loads((ROOT / "tests" / "golden" / "replay-demo.json").read_text())
-    script = ("import json, re, sys\nfrom modbot.app import catalogue\n"
+    script = ("import json, re, sys\nfrom modbot.app.posting import catalogue\n"
               "words = catalogue.catalogue()\n"
               "catalogue.catalogue = lambda: {k: '«' + v + '»' for k, v in words.items()}\n"
               f"from modbot.cli import main\nsys.exit(main({args!r}))")
@@ -175,8 +175,8 @@ def test_the_upgrade_check_and_the_audit_leave_out_the_runtimes_notes():
     runtime's note; replayed, it derives nothing. Neither comparison calls that a difference."""
     from types import SimpleNamespace
 
-    from modbot.app.outcomes import comparable
-    from modbot.app.upgrade import compare
+    from modbot.app.games.outcomes import comparable
+    from modbot.app.recovery.upgrade import compare
     from modbot.core import GameState
 
     from .helpers import setup

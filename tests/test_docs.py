@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from modbot.cli import _build_parser
+from modbot.cli.arguments import _build_parser
 from modbot.core import Roster, parse_post
 from modbot.files.scripts import load_script
 
@@ -101,33 +101,33 @@ def test_every_private_command_in_the_player_guide_is_understood():
 
 def test_every_count_the_docs_give_is_computed():
     """The counts the docs give of the characters ("(71 characters)", a script's teams) are
-    the catalogue's and the scripts', as `python -m modbot.doctables` writes them."""
-    from modbot.doctables import COUNT, counted_pages, with_counts
+    the catalogue's and the scripts', as `python -m modbot.cli.doctables` writes them."""
+    from modbot.cli.doctables import COUNT, counted_pages, with_counts
     counted = [page.name for page in counted_pages() if COUNT.search(page.read_text())]
     assert {"index.md", "characters.md"} <= set(counted)
     for page in counted_pages():
         text = page.read_text()
-        assert with_counts(text) == text, f"{page.name}: run `python -m modbot.doctables`"
+        assert with_counts(text) == text, f"{page.name}: run `python -m modbot.cli.doctables`"
         loose = re.findall(r"\((\d+) characters\)", COUNT.sub("", text))
         assert not loose, f"{page.name}: a character count typed by hand: {loose}"
 
 
 def test_the_characters_page_holds_the_table_built_from_the_catalogue_the_code_and_the_tests():
-    """docs/characters.md's table (modbot/doctables.py) as built, one row per character of the
+    """docs/characters.md's table (modbot/cli/doctables.py) as built, one row per character of the
     catalogue (issue 25, issue 39)."""
-    from modbot.doctables import PAGE, characters_in_table, rewritten
+    from modbot.cli.doctables import PAGE, characters_in_table, rewritten
     from modbot.files.scripts import catalogue
     page = PAGE.read_text()
-    assert rewritten(page) == page, "run `python -m modbot.doctables` to rewrite the table"
+    assert rewritten(page) == page, "run `python -m modbot.cli.doctables` to rewrite the table"
     assert characters_in_table(page) == len(catalogue())
 
 
 def test_every_command_is_in_the_storyteller_guide():
-    from modbot.app.render import code_cell, command_guide
+    from modbot.app.posting.render import code_cell, command_guide
     from modbot.core.registry import COMMANDS
     guide = (Path(__file__).resolve().parents[1] / "docs" / "st-commands.md").read_text()
     assert command_guide() in guide, \
-        "paste modbot.app.render.command_guide() into docs/st-commands.md"
+        "paste modbot.app.posting.render.command_guide() into docs/st-commands.md"
     for command in COMMANDS.values():
         usage = code_cell(command.usage)
         assert usage in guide and command.example in guide, command.name

@@ -2,7 +2,7 @@
 
 import dataclasses
 
-from modbot.app.catalogue import words
+from modbot.app.posting.catalogue import words
 from modbot.core import Say
 
 

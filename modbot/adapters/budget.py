@@ -19,7 +19,7 @@ budget.
 
 A User API key is also metered by the day (2,880 by default: `max_user_api_reqs_per_day`), so
 a budget may keep a sliding day too (`per_day`); `day_left()` is what the MessageBus planner
-reads (app/bus_watch.py). The bus's thread charges the same budget as the daemon's (a held
+reads (app/reading/bus_watch.py). The bus's thread charges the same budget as the daemon's (a held
 poll is a request like any other to Discourse), so every look at it takes a lock, and `charge`
 takes its priority as an argument. The forum counts the key's day, not the daemon's: the day's
 requests are kept in the store by the hour (`day_cursors`, one cursor an hour) and

@@ -3,7 +3,7 @@
 `ForumPort` is what the service, its collaborators and the outbox ask of a forum: its reads and
 writes (answering port.py's typed values where the bot reads fields), and the request budget
 every request is charged to. `ForumClient` (forum.py) is the one that speaks to Discourse; a
-test may give anything with the same members. The composition root (app/compose.py) sets the
+test may give anything with the same members. The composition root (app/running/compose.py) sets the
 budget up; nothing that takes a `ForumPort` configures it.
 """
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .forum import Pacer
 class ForumPort(Protocol):
     """What the bot asks of a forum: its reads and writes, and the budget its requests are
-    charged to (the composition root sets the budget up: app/compose.py)."""
+    charged to (the composition root sets the budget up: app/running/compose.py)."""
 
     host: str
     api_username: str

@@ -8,7 +8,7 @@ remove_allowed_user, which Discourse allows staff and a conversation's creator a
 2 or more: lib/guardian/topic_guardian.rb `can_remove_allowed_users?`). Both are idempotent,
 so a retry after an unknown fate simply asks again. A change the forum refuses is logged and
 passed over, never retried and never reported as a lost post: the role PM that follows is
-guarded like every private post (app/conversation_guard.py), so if the replaced player is
+guarded like every private post (app/posting/conversation_guard.py), so if the replaced player is
 still there it opens a fresh conversation with the substitute instead. A seat whose
 conversation was never opened has nothing to change.
 """

@@ -25,7 +25,7 @@ thread, when it is the account's own limit on an action (posting too quickly); 5
 and dropped connections back off; a permanent failure (422...) is marked failed, never
 retried blindly, and reported to the Storytellers. A private post goes into an existing
 conversation only if the guard allows it (nobody there the game did not put there:
-app/conversation_guard.py); otherwise it opens a new one; who is in a conversation changes by
+app/posting/conversation_guard.py); otherwise it opens a new one; who is in a conversation changes by
 rows of kind "members" (members.py). When a non-staff bot's new conversations for the day are
 spent (a 429 of hours on opening one), only the rows that open conversations wait; the
 Storytellers are told (`on_pm_limit`). A non-staff bot's other limits (write_limits.py): it

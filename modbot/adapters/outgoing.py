@@ -65,7 +65,7 @@ class Batch:
     last_post_numbers: dict[int, int] = field(default_factory=dict)
     # outbox keys the forum already shows in the bot's own posts: (post id, topic, number)
     adopted: dict[str, tuple[int, int, int]] = field(default_factory=dict)
-    # the quarantine (app/quarantine.py): inputs that could not be handled, their games'
+    # the quarantine (app/games/quarantine.py): inputs that could not be handled, their games'
     # inputs waiting behind them, those released, and what became of a quarantined input
     quarantined: list[dict] = field(default_factory=list)  # QuarantineRow fields
     parked: list[dict] = field(default_factory=list)  # ParkedRow fields

@@ -6,7 +6,7 @@ posts the store does not hold yet (a fold whose posts went out long ago renders 
 for those held before. A post whose rendering raises (a template's mistake, a picture that
 cannot be drawn) is held: stored with status "held", no words, and the error; every other
 post goes on, so one bad template never stalls the game. The caller tells the Storytellers
-(app/outbox_hooks.py, `held`); a held post is rendered again when its game is folded at the next start
+(app/posting/outbox_hooks.py, `held`); a held post is rendered again when its game is folded at the next start
 (a fixed template then sends it).
 """
 

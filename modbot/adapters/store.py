@@ -251,7 +251,7 @@ class Store(QuarantineQueries, SightingQueries):
 
     def thread_topic(self, thread: str) -> int | None:
         """The topic of a thread's latest sent post (a conversation closed to an invitee is
-        followed by a new one: see app/conversation_guard.py)."""
+        followed by a new one: see app/posting/conversation_guard.py)."""
         row = (OutboxRow.select(OutboxRow.topic_id)
                .where((OutboxRow.thread == thread) & (OutboxRow.topic_id.is_null(False))
                       & (OutboxRow.status == "sent")).order_by(OutboxRow.id.desc()).first())

@@ -29,7 +29,7 @@ class GameRow(_Model):
     key = peewee.CharField(unique=True)  # the game's topic id as text
     name = peewee.CharField()
     last_post_number = peewee.IntegerField(default=0)
-    seal_salt = peewee.CharField(null=True)  # the seal's secret salt (v10; app/seal_salt.py)
+    seal_salt = peewee.CharField(null=True)  # the seal's secret salt (v10; app/starting/seal_salt.py)
 
 
 class InputRow(_Model):
@@ -89,7 +89,7 @@ class PictureRow(_Model):
 
 class SnapshotRow(_Model):
     """A game's runtime memory after folding its first `inputs` inputs (v8): a cache of the
-    fold, trusted only by the code and set-up of `version` (see app/snapshot.py)."""
+    fold, trusted only by the code and set-up of `version` (see app/recovery/snapshot.py)."""
     game = peewee.ForeignKeyField(GameRow, unique=True, on_delete="CASCADE")
     inputs = peewee.IntegerField()
     version = peewee.CharField()
@@ -98,13 +98,13 @@ class SnapshotRow(_Model):
 
 class ThreadReadRow(_Model):
     """A long thread read part of the way (v9): the posts read so far and the ids still to
-    read, as JSON, so a rebuild keeps its place across restarts (app/rebuild.py)."""
+    read, as JSON, so a rebuild keeps its place across restarts (app/recovery/rebuild.py)."""
     key = peewee.CharField(unique=True)  # topic id and the read's query parameters
     data = peewee.BlobField()
 
 
 class QuarantineRow(_Model):
-    """An input the bot could not handle (v11; app/quarantine.py): the input row it would have
+    """An input the bot could not handle (v11; app/games/quarantine.py): the input row it would have
     stored (JSON), the error, and what became of it: open (its game holds behind it), retried
     (handled after all) or discarded. `number` is its number in its game (`q3`)."""
     game = peewee.ForeignKeyField(GameRow, null=True, on_delete="CASCADE")  # None: no game found

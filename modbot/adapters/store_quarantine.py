@@ -1,4 +1,4 @@
-"""Theory of operation: the store's side of the quarantine (app/quarantine.py).
+"""Theory of operation: the store's side of the quarantine (app/games/quarantine.py).
 
 An input the bot could not handle is a `QuarantineRow` (open, retried or discarded); while one
 of a game's is open, that game's later inputs wait as `ParkedRow`s, in the order they came.

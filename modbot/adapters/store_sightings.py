@@ -4,7 +4,7 @@ The forum decides by its own times, but it does not keep everything: an edit wit
 Discourse's grace period leaves no revision (the post stays version 1, `updated_at` moves).
 So each distinct text the bot reads of a post is kept once (`PostSightingRow`: the text, the
 version and the `updated_at` that read showed), in the order read. A rule that asks "what did
-this post say before" (a sign-up edited into `/in`: app/signups.py) reads them here, beside
+this post say before" (a sign-up edited into `/in`: app/starting/signups.py) reads them here, beside
 the forum's first version. Mixed into `Store`.
 """
 

@@ -28,7 +28,7 @@ account, whatever key it posts with.
   then rewrite; a fourth reply in a row that cannot join the last waits only until another
   author posts in the topic (the bot's read of that post lets it go: the store's
   `another_author_posted`); a revision of the thread index (kind "revise",
-  app/thread_index.py) uses at most half the plan (`INDEX_SHARE`) and, past it, waits for room instead. So a 48-hour
+  app/posting/thread_index.py) uses at most half the plan (`INDEX_SHARE`) and, past it, waits for room instead. So a 48-hour
   day never meets the limit, and a refusal never holds a post: each queued post keeps its own
   next attempt.
 

@@ -12,7 +12,7 @@ packages show the architecture:
 - `night/`: night choices and the PM grammar, the night's flow, the night sheet and the
   Storytellers' night commands;
 - `characters/`: what each character knows, does and triggers (where each is treated: the
-  "Rules in" column of docs/characters.md, computed by `modbot/doctables.py`);
+  "Rules in" column of docs/characters.md, computed by `modbot/cli/doctables.py`);
 - `setup/`: scripts, set-up checks and proposals, dice;
 - each feature says who is told what of its events (`Notice` values, `notices_of`);
 - `registry.py` builds every table from an explicit list of features; `engine.py` drives the

@@ -47,7 +47,7 @@ def line_of(parsed: CommandLine | Rejection) -> str:
 
 
 def is_lone_confirm(raw: str, roster: Roster) -> bool:
-    """The post is a lone `!confirm` (what adopts the new rules' history: app/upgrade.py)."""
+    """The post is a lone `!confirm` (what adopts the new rules' history: app/recovery/upgrade.py)."""
     lines = parse_commands(raw, roster)
     return len(lines) == 1 and isinstance(getattr(lines[0], "action", None), Confirm)
 

@@ -165,7 +165,7 @@ def lone_release(raw: str, state: GameState) -> tuple[Release, bool] | None:
 def newcomers_named(raw: str, state: GameState) -> tuple[str, ...]:
     """The forum users a Storyteller's post would bring into the game: the new player of each
     `!sub OLD NEW`, each `!observer NAME` (so the shell can make sure, by their accounts, that
-    the names are who they seem before the command runs: app/handling.py)."""
+    the names are who they seem before the command runs: app/games/handling.py)."""
     lines = parse_commands(raw, state.setup.roster) if "!" in raw else []
     named = [line.action.new if isinstance(line.action, StSub) else line.action.name
              for line in lines if isinstance(line, CommandLine)

@@ -106,7 +106,7 @@ PLAYER = "player"  # one player's grimoire PM (the player, the Storytellers, the
 OBSERVERS = "observers"  # the observers' conversation (the observers, the Storytellers, the bot)
 
 # What a notice asks of the day's vote count (the shell numbers the counts, throttles them in
-# forum time and draws their picture; see app/vote_counts.py)
+# forum time and draws their picture; see app/posting/vote_counts.py)
 COUNT = "count"  # a vote count post of its own, now ("open", "closed", "requested", ...)
 CARRIED = "carried"  # the post shows the vote count as of now (the voting phase opens)
 DAY_END = "day_end"  # the day's final count, with how the day ended

@@ -4,7 +4,7 @@
 confirmation) adds a forum user who is not seated, not a backup, not a Storyteller and not the
 bot to the game's observers (`ObserverAdded`; refused with one line for anyone playing or
 waiting to play). The shell binds the name to its user id as it binds a substitute's
-(app/identities.py) and invites them into the observers' conversation (the observers, the
+(app/games/identities.py) and invites them into the observers' conversation (the observers, the
 Storytellers and the bot), where they are welcomed with the grimoire as it stands and, at each
 dawn, get its digest: each seat's character and state, the night's choices and what each
 player learned. An observer has seen the grimoire: `is_observer` (state/observing.py) makes `!sub` refuse them

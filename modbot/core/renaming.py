@@ -1,6 +1,6 @@
 """Theory of operation: the forum's names change; the game follows.
 
-The shell knows every forum user by id (app/identities.py) and tells the core two things:
+The shell knows every forum user by id (app/games/identities.py) and tells the core two things:
 `handle_rename` (the user called OLD is now called NEW: the seat or Storyteller follows, and
 OLD stays an alias of a seat, so votes naming either count) and `handle_name_taken` (a user
 who is none of the game's now goes by NAME: where NAME is an alias of a seat, the current

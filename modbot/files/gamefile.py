@@ -309,7 +309,7 @@ def _user_ids(lines: _Lines, raw, game: dict) -> tuple[tuple[str, int], ...]:
     """The forum user id of each seat (`user_id = 123`), of each Storyteller and backup
     (`storyteller_ids`, `backup_ids`: in the order of `storytellers` and `backups`) and of the
     bot (`bot_id`), where the file gives one: it binds that place to that account whatever
-    its name becomes (app/identities.py). One account holds one place."""
+    its name becomes (app/games/identities.py). One account holds one place."""
     found: list[tuple[str, int, int | None]] = []
     for index, entry in enumerate(raw or ()):
         value = entry.get("user_id")

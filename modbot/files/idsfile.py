@@ -1,8 +1,8 @@
 """Theory of operation: a game file's places bound to their forum accounts, written in.
 
-`modbot check` finds each place's forum user id (app/preflight.py); `with_ids` writes those
+`modbot check` finds each place's forum user id (app/starting/preflight.py); `with_ids` writes those
 the file does not give yet into its text, as a host would by hand, so the game starts bound
-(app/identities.py) and a database lost later is rebuilt with the same accounts: `user_id = N`
+(app/games/identities.py) and a database lost later is rebuilt with the same accounts: `user_id = N`
 under a seat's `player` line, and in the `[game]` table `storyteller_ids` and `backup_ids`
 (in the order of `storytellers` and `backups`, written only when every one of them has an id)
 and `bot_id`. Nothing else in the file changes: comments and layout stay as they were.

@@ -4,7 +4,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from modbot.rehearsal import demo_rehearsal, play_demo
+from modbot.cli.rehearsal import demo_rehearsal, play_demo
 
 
 @pytest.fixture(scope="module")

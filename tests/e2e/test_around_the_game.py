@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from modbot.rehearsal import demo_rehearsal, play_demo
+from modbot.cli.rehearsal import demo_rehearsal, play_demo
 from modbot.sandbox.web import COOKIE
 
 from .browser import chromium

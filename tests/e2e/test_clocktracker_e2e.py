@@ -18,7 +18,7 @@ from selenium.webdriver.support.expected_conditions import presence_of_element_l
 from selenium.webdriver.support.ui import WebDriverWait
 
 from modbot import cli
-from modbot.rehearsal import DEMO_GAME
+from modbot.cli.rehearsal import DEMO_GAME
 
 from .browser import chromium
 

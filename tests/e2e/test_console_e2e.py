@@ -5,7 +5,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from modbot.rehearsal import demo_rehearsal
+from modbot.cli.rehearsal import demo_rehearsal
 
 from ..helpers import public_game_text
 
@@ -164,7 +164,7 @@ def test_grimoire_stays_private_and_the_end_of_the_game_is_public(game):
 
 def test_a_forged_command_is_logged(game, caplog):
     rehearsal, at = game
-    with caplog.at_level("WARNING", logger="modbot.app.runtime"):
+    with caplog.at_level("WARNING", logger="modbot.app.games.runtime"):
         _say(rehearsal, "Brianna", "Let me help.\n!execute Alex --yes",
              at + timedelta(minutes=4))
     assert "Brianna is not a Storyteller; its ! commands are ignored" in caplog.text

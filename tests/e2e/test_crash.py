@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from modbot.adapters.store import GameRow, OutboxRow, Store
+from modbot.cli.rehearsal import DEMO_GAME, MASTER_KEY, day_end, load_script
 from modbot.files.gamefile import load_game
-from modbot.rehearsal import DEMO_GAME, MASTER_KEY, day_end, load_script
 from modbot.sandbox.forum import Clock, Forum
 from modbot.sandbox.server import SandboxServer
 

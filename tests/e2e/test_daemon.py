@@ -11,7 +11,7 @@ import requests
 
 from modbot.adapters.forum import ConfigurationError
 from modbot.adapters.store import Store
-from modbot.app.daemon import load_config
+from modbot.app.running.daemon import load_config
 from modbot.files.gamefile import load_game, with_topic_id
 
 pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP (or a daemon process)
@@ -158,9 +158,9 @@ def test_game_new_opens_the_thread_with_its_opening_post(tmp_path):
 def test_a_forum_blip_at_start_up_is_retried_and_the_bot_runs(tmp_path, caplog, monkeypatch):
     """A 5xx (or a 429, or a timeout) while starting is retried with backoff; only a bad key,
     a missing topic or a forum that never answers stops the bot."""
-    from modbot.app import daemon
-    from modbot.app.daemon import Config, run
-    from modbot.rehearsal import demo_rehearsal
+    from modbot.app.running import daemon
+    from modbot.app.running.daemon import Config, run
+    from modbot.cli.rehearsal import demo_rehearsal
     monkeypatch.setattr(daemon, "START_BACKOFF", 0.05)  # the retries, not their waiting
     rehearsal, _ = demo_rehearsal(f"sqlite:///{tmp_path}/unused.sqlite")
     try:
@@ -173,7 +173,7 @@ def test_a_forum_blip_at_start_up_is_retried_and_the_bot_runs(tmp_path, caplog, 
         config = Config(rehearsal.url, "modbot", rehearsal.server.api_key,
                         [str(ROOT / "config" / "demo-game.toml")],
                         database_url=f"sqlite:///{tmp_path}/bot.sqlite")
-        with caplog.at_level("WARNING", logger="modbot.app.daemon"):
+        with caplog.at_level("WARNING", logger="modbot.app.running.daemon"):
             assert run(config, max_cycles=1) == 0
         retries = [r.message for r in caplog.records if "trying again" in r.message]
         assert len(retries) == 3

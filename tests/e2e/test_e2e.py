@@ -8,8 +8,8 @@ import requests
 
 from modbot.adapters.forum import ConfigurationError, CredentialsRejected, ForumClient
 from modbot.adapters.store import Store
-from modbot.app.service import Service
-from modbot.rehearsal import day_end, demo_rehearsal
+from modbot.app.running.service import Service
+from modbot.cli.rehearsal import day_end, demo_rehearsal
 
 pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP (or a daemon process)
 
@@ -175,7 +175,7 @@ def test_start_up_errors_are_clear(tmp_path):
 
 
 def test_the_topic_closes_at_night_and_reopens_at_dawn(tmp_path):
-    from modbot.app.service import Settings
+    from modbot.app.running.service import Settings
     settings = Settings(bot_username="modbot", vote_count_minutes=240, settle_seconds=0,
                         close_topic_at_night=True)
     rehearsal = play_demo(f"sqlite:///{tmp_path}/bot.sqlite", settings=settings)
@@ -190,7 +190,7 @@ def test_the_topic_closes_at_night_and_reopens_at_dawn(tmp_path):
 
 
 def test_names_cannot_inject_markdown_bbcode_or_mentions():
-    from modbot.app.views import md
+    from modbot.app.posting.views import md
     assert md("Zone_Q11") == "Zone\\_Q11"
     assert md("@everyone") == "&#64;everyone"
     assert md("[b]x[/b]") == "&#91;b&#93;x&#91;/b&#93;"

@@ -9,10 +9,10 @@ import pytest
 import requests
 
 from modbot.adapters.store_models import OutboxRow
-from modbot.app.intake import Wake
-from modbot.app.service import Settings
+from modbot.app.reading.intake import Wake
+from modbot.app.running.service import Settings
+from modbot.cli.rehearsal import day_end, demo_rehearsal
 from modbot.core.state.model import Phase
-from modbot.rehearsal import day_end, demo_rehearsal
 
 from .test_e2e import MARKER, markers, play_demo
 
@@ -128,7 +128,7 @@ THREAD_READ_FAULT = {"path": "/t/", "method": "GET", "kind": "500", "count": 1}
 
 
 def test_a_day_whose_thread_reads_fail_ends_as_the_undisturbed_one(tmp_path):
-    """Game time moves only as far as the bot has read (app/watermark.py). Each player post
+    """Game time moves only as far as the bot has read (app/reading/watermark.py). Each player post
     wakes a cycle that reads only the game thread (as the MessageBus does), and every other
     one of those reads fails; between two posts a PM-only wake-up reads the inbox, half-way to
     the next post. Ticking that cycle to its own time would pass the clock hand's moves and the

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from modbot.adapters.store import OutboxRow
-from modbot.rehearsal import day_end, demo_rehearsal
+from modbot.cli.rehearsal import day_end, demo_rehearsal
 
 from .test_real_forum import RENAME_AT, _game, _start
 from .test_who_is_who import _as, _cycle
@@ -184,7 +184,7 @@ def test_a_wake_that_reads_only_the_inbox_never_moves_the_clock_past_the_thread(
     thread was earlier. A MessageBus wake naming only the bot's inbox (a Storyteller's PM
     after the close) must not tick the game past the close before the thread is read through
     it: the PM waits, the next full read counts the nomination in its place, then the PM."""
-    from modbot.app.intake import Wake
+    from modbot.app.reading.intake import Wake
     rehearsal = _day(tmp_path, "wake")
     try:
         close = _game(rehearsal).state.phase_ends_at  # nominations close

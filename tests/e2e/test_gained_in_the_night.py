@@ -8,9 +8,9 @@ from datetime import timedelta
 
 import pytest
 
+from modbot.cli.rehearsal import Rehearsal
 from modbot.core.state.model import GameSetup, GrimoireEntry, Seat
 from modbot.files.scripts import catalogue_script
-from modbot.rehearsal import Rehearsal
 
 from .test_full_games import START, Game
 

@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 
 from modbot.adapters.store import OutboxRow, SnapshotRow
-from modbot.app import render as render_module
-from modbot.rehearsal import day_end, demo_rehearsal
+from modbot.app.posting import render as render_module
+from modbot.cli.rehearsal import day_end, demo_rehearsal
 
 from .test_e2e import markers
 

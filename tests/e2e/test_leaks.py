@@ -10,15 +10,15 @@ from datetime import datetime, timedelta
 
 import pytest
 
-import modbot.app.reactions
-import modbot.app.render
-import modbot.app.thread_index
-import modbot.app.vote_counts
-from modbot.app.catalogue import words
+import modbot.app.posting.reactions
+import modbot.app.posting.render
+import modbot.app.posting.thread_index
+import modbot.app.posting.vote_counts
 from modbot.app.picture import town_square
-from modbot.app.reactions import PUBLIC_TEMPLATES
+from modbot.app.posting.catalogue import words
+from modbot.app.posting.reactions import PUBLIC_TEMPLATES
+from modbot.cli.rehearsal import DEMO_PRIVATE, demo_rehearsal, play_demo
 from modbot.files.scripts import load_script
-from modbot.rehearsal import DEMO_PRIVATE, demo_rehearsal, play_demo
 
 pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP (or a daemon process)
 
@@ -29,9 +29,9 @@ PICTURE_TARGET = re.compile(r"\]\((?:upload://|modbot-picture:)[^)]*\)")  # same
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
     rendered: list[tuple[str, str]] = []
-    renderers = (modbot.app.reactions, modbot.app.render, modbot.app.vote_counts,
-                 modbot.app.thread_index)
-    original = modbot.app.render.render
+    renderers = (modbot.app.posting.reactions, modbot.app.posting.render, modbot.app.posting.vote_counts,
+                 modbot.app.posting.thread_index)
+    original = modbot.app.posting.render.render
 
     def recording(template, **context):
         text = original(template, **context)
@@ -40,12 +40,12 @@ def demo(tmp_path_factory):
     for module in renderers:
         module.render = recording
     squares: list[dict] = []  # the data behind every picture, scanned like the posts
-    drawing = modbot.app.vote_counts.vote_picture
+    drawing = modbot.app.posting.vote_counts.vote_picture
 
     def recording_picture(state, view):
         squares.append(dataclasses.asdict(town_square(state, view)))
         return drawing(state, view)
-    modbot.app.vote_counts.vote_picture = recording_picture
+    modbot.app.posting.vote_counts.vote_picture = recording_picture
     path = tmp_path_factory.mktemp("leaks") / "bot.sqlite"
     rehearsal, script = demo_rehearsal(f"sqlite:///{path}")
     rehearsal.squares = squares
@@ -63,7 +63,7 @@ def demo(tmp_path_factory):
     finally:
         for module in renderers:
             module.render = original
-        modbot.app.vote_counts.vote_picture = drawing
+        modbot.app.posting.vote_counts.vote_picture = drawing
         rehearsal.stop()
 
 
@@ -169,9 +169,9 @@ def test_every_public_post_comes_from_a_public_template_and_each_is_rendered(dem
 
 
 def test_the_opening_post_explains_pms_and_holds_no_secret():
-    from modbot.app.opening import opening_post
+    from modbot.app.starting.opening import opening_post
+    from modbot.cli.rehearsal import DEMO_GAME
     from modbot.files.gamefile import load_game
-    from modbot.rehearsal import DEMO_GAME
     text = opening_post(load_game(DEMO_GAME))
     assert "## Private messages" in text and "`/choose NAME`" in text
     script = load_script("botf")

@@ -140,7 +140,7 @@ def test_a_user_key_has_its_own_limits_and_scopes(server, tmp_path, monkeypatch)
     key_file = tmp_path / "modbot.key"
     assert _login(monkeypatch, request, _authorized(server, request), "--forum", server.url,
                   "--key-file", str(key_file)) == 0
-    from modbot.app.daemon import load_config
+    from modbot.app.running.daemon import load_config
     config = load_config(_config(tmp_path, server, key_file))
     client = config.forum_client()
     client.budget.per_minute = 0  # the forum's limit is what is tested here, not the bot's

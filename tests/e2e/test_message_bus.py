@@ -103,7 +103,7 @@ def test_a_forum_without_the_bus_is_polled(forum, caplog):
     # the minute's pace (a quiet game's would be 123 s: request_plan.py)
     Client(server).post("Cameron", "Good morning, town. Who claims what today?", topic_id=topic)
     timer = _nominate_soon(server, topic)
-    with caplog.at_level("WARNING", logger="modbot.app.bus_watch"):
+    with caplog.at_level("WARNING", logger="modbot.app.reading.bus_watch"):
         assert cli.main(["run", "--config", path, "--max-cycles", "5"]) == 0
     timer.join()
     raws = [p.raw for p in server.forum.topics[topic].posts if p.username == "modbot"]

@@ -11,7 +11,7 @@ from modbot.adapters.forum import ForumClient
 from modbot.adapters.outbox import Outbox, marker
 from modbot.adapters.outgoing import Batch, Outgoing
 from modbot.adapters.store import OutboxRow, Store
-from modbot.rehearsal import demo_rehearsal
+from modbot.cli.rehearsal import demo_rehearsal
 
 pytestmark = pytest.mark.slow  # the outbox against the sandbox over HTTP
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from modbot.rehearsal import day_end, demo_rehearsal
+from modbot.cli.rehearsal import day_end, demo_rehearsal
 
 from .test_e2e import markers
 

@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from modbot.rehearsal import demo_rehearsal, play_demo
+from modbot.cli.rehearsal import demo_rehearsal, play_demo
 
 pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP
 

@@ -13,9 +13,9 @@ import pytest
 
 from modbot.adapters.forum import ForumClient
 from modbot.adapters.store import ParkedRow, QuarantineRow, SnapshotRow, Store
-from modbot.app import runtime as runtime_module
-from modbot.app.service import Service
-from modbot.rehearsal import day_end, demo_rehearsal
+from modbot.app.games import runtime as runtime_module
+from modbot.app.running.service import Service
+from modbot.cli.rehearsal import day_end, demo_rehearsal
 
 from .test_e2e import markers
 
@@ -298,7 +298,7 @@ def test_a_history_that_no_longer_folds_stops_that_game_only(two_games, monkeypa
 
 DAEMON_WITH_A_BUG = """
 import sys
-import modbot.app.runtime as runtime
+import modbot.app.games.runtime as runtime
 original = runtime.handle_post
 def crashing(state, post):
     if "BOOM" in post.raw:

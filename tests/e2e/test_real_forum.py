@@ -15,8 +15,8 @@ import requests
 
 from modbot.adapters.forum import ForumClient
 from modbot.adapters.store import OutboxRow, SnapshotRow
+from modbot.cli.rehearsal import day_end, demo_rehearsal
 from modbot.core import report
-from modbot.rehearsal import day_end, demo_rehearsal
 
 from .test_e2e import MARKER, markers
 

@@ -8,9 +8,9 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from modbot.app.runtime import GameRuntime
+from modbot.app.games.runtime import GameRuntime
+from modbot.cli.rehearsal import day_end, demo_rehearsal
 from modbot.core import report
-from modbot.rehearsal import day_end, demo_rehearsal
 
 from .test_e2e import markers
 

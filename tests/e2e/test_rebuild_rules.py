@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from modbot.rehearsal import demo_rehearsal
+from modbot.cli.rehearsal import demo_rehearsal
 
 from ..sandbox_fixtures import played_demo
 from .test_e2e import markers

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from modbot.rehearsal import DEMO_GAME, MASTER_KEY, demo_rehearsal
+from modbot.cli.rehearsal import DEMO_GAME, MASTER_KEY, demo_rehearsal
 
 from ..sandbox_fixtures import played_demo
 from .test_e2e import markers

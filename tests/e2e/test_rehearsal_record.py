@@ -9,11 +9,11 @@ from datetime import timedelta
 
 import pytest
 
-from modbot.app.service import Settings
-from modbot.browser_rehearsal import start_rehearsal
+from modbot.app.running.service import Settings
 from modbot.cli import main
+from modbot.cli.browser_rehearsal import start_rehearsal
+from modbot.cli.rehearsal_record import commands
 from modbot.files.gamefile import load_game
-from modbot.rehearsal_record import commands
 
 from .test_rehearse_browser import GAME
 

@@ -13,8 +13,8 @@ from datetime import timedelta
 
 import pytest
 
-from modbot.app.service import Settings
-from modbot.browser_rehearsal import start_rehearsal
+from modbot.app.running.service import Settings
+from modbot.cli.browser_rehearsal import start_rehearsal
 
 from .browser import chromium
 
@@ -138,7 +138,7 @@ def test_a_post_the_forum_refuses_is_explained_and_the_text_kept(rehearsal, brow
 def test_a_players_messages_show_their_character_pm_and_no_one_elses(tmp_path, browser):
     from selenium.webdriver.common.by import By
 
-    from modbot.rehearsal import DEMO_GAME
+    from modbot.cli.rehearsal import DEMO_GAME
     live = start_rehearsal(DEMO_GAME, speed=1, data_dir=tmp_path, settings=AT_ONCE)
     try:
         browser.get(live.server.url + "/")
@@ -160,7 +160,7 @@ def test_a_players_messages_show_their_character_pm_and_no_one_elses(tmp_path, b
 def test_a_fast_rehearsal_gives_a_person_a_real_minute_to_act(tmp_path):
     """At 60x, ten forum minutes to `!confirm` would be ten real seconds: the rehearsal's game
     gives every window at least one real minute (60 forum minutes), and the default game none."""
-    from modbot.rehearsal import DEMO_GAME
+    from modbot.cli.rehearsal import DEMO_GAME
     live = start_rehearsal(DEMO_GAME, speed=60, data_dir=tmp_path, settings=AT_ONCE)
     try:
         assert live.setup.shortest_window == timedelta(minutes=60)

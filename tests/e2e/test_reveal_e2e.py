@@ -12,8 +12,8 @@ import jsonschema
 import pytest
 
 from modbot import cli
-from modbot.export import ThreadPost, export_game, verify_thread
-from modbot.rehearsal import DEMO_GAME, demo_rehearsal, play_demo
+from modbot.cli.export import ThreadPost, export_game, verify_thread
+from modbot.cli.rehearsal import DEMO_GAME, demo_rehearsal, play_demo
 
 pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP
 
@@ -113,8 +113,8 @@ def test_a_seal_edited_by_staff_is_read_as_first_posted_and_said(revealed):
     reveal = next(p for p in _posts(revealed) if ":reveal:grimoire -->" in p.raw)
     changed = reveal.raw.replace('"character":"clockmaker"', '"character":"oracle"', 1)
     client = ForumClient(revealed.url, "modbot", revealed.server.api_key)
+    from modbot.cli.export import SALT_LINE, SEALED_JSON
     from modbot.core import commitment
-    from modbot.export import SALT_LINE, SEALED_JSON
     forged = commitment(SALT_LINE.search(changed).group(1), SEALED_JSON.search(changed).group(1))
     original = seal.raw
     revealed.request("PUT", f"/posts/{seal.id}.json", as_user="nightingale", **{

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from modbot.rehearsal import demo_rehearsal
+from modbot.cli.rehearsal import demo_rehearsal
 
 pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP
 
@@ -24,7 +24,7 @@ def two_games(tmp_path):
     rehearsal.setup = first
     from modbot.adapters.forum import ForumClient
     from modbot.adapters.store import Store
-    from modbot.app.service import Service
+    from modbot.app.running.service import Service
     rehearsal.store = Store(rehearsal.database_url)
     client = ForumClient(rehearsal.url, first.bot_username, rehearsal.server.api_key)
     client.budget.clock = rehearsal.server.forum.seconds  # the forum's minutes, as its limiter

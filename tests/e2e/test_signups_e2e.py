@@ -175,7 +175,7 @@ def test_the_list_follows_a_signed_up_players_rename(forum):
     newcomer's name (the daemon's watch, in this process, across the rename)."""
     from modbot.adapters.forum import ForumClient
     from modbot.adapters.store import Store
-    from modbot.app.signups import SignupWatch
+    from modbot.app.starting.signups import SignupWatch
     from modbot.files.signupfile import load_signups
     server, clock, folder = forum
     game, config = str(folder / "game.toml"), str(folder / "modbot.toml")
@@ -213,8 +213,8 @@ def test_the_running_daemon_takes_up_the_game_its_sign_ups_opened(forum):
     """Issue 51: `modbot game new --from-signups` while `modbot run` runs: the daemon's next
     cycle starts the game (its seats by id, its thread read, its Storytellers' conversation
     answered), with no restart; the sign-up list is left as it was at the seating."""
-    from modbot.app.daemon import load_config, started_loop
-    from modbot.app.run_loop import Stop
+    from modbot.app.running.daemon import load_config, started_loop
+    from modbot.app.running.run_loop import Stop
     server, clock, folder = forum
     game, config = str(folder / "game.toml"), str(folder / "modbot.toml")
     assert cli.main(["signups", "open", game, "--config", config]) == 0

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from modbot.export import export_game
+from modbot.cli.export import export_game
 
 from .test_e2e import markers
 from .test_real_forum import RENAME_AT, _game, _start

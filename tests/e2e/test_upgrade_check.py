@@ -1,4 +1,4 @@
-"""An upgrade never changes a live game silently (app/upgrade.py), on the sandbox: when the
+"""An upgrade never changes a live game silently (app/recovery/upgrade.py), on the sandbox: when the
 rules read a game's history differently, the game is held as its stored events describe it,
 the Storytellers are told what differs, new posts apply on top, and `!confirm` adopts the new
 reading for good. An upgrade that changes nothing says nothing."""
@@ -7,8 +7,8 @@ from datetime import datetime, timedelta
 
 import pytest
 
-import modbot.app.startup
-import modbot.app.upgrade
+import modbot.app.recovery.upgrade
+import modbot.app.starting.startup
 import modbot.core.engine
 
 from ..sandbox_fixtures import played_demo
@@ -38,7 +38,7 @@ def _restart(rehearsal):
 
 
 def _new_version(monkeypatch, number: int) -> None:
-    for module in (modbot.app.startup, modbot.app.upgrade):
+    for module in (modbot.app.starting.startup, modbot.app.recovery.upgrade):
         monkeypatch.setattr(module, "rules_version", lambda: number)
 
 

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from modbot.audit import audit_game, audit_text
+from modbot.cli.audit import audit_game, audit_text
 
 from .test_e2e import markers
 from .test_real_forum import RENAME_AT, _game, _start
@@ -198,7 +198,7 @@ def test_a_backups_old_name_taken_by_a_stranger_never_takes_the_seat(tmp_path):
     """The backup Zed renames to Zedd; a stranger registers Zed. The Storyteller seats the
     backup as the bot proposes it (`!sub Derek Zed`): the seat is bound to the backup's id
     from the game file, so the stranger's vote under Zed counts for nobody, and Zedd's does."""
-    from modbot.rehearsal import demo_rehearsal
+    from modbot.cli.rehearsal import demo_rehearsal
     rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/backup.sqlite")
     try:
         forum = rehearsal.server.forum
@@ -242,7 +242,7 @@ def test_a_backups_old_name_taken_by_a_stranger_never_takes_the_seat(tmp_path):
 
 
 def test_a_game_file_without_ids_is_bound_by_one_look_up_a_name_before_it_starts(tmp_path):
-    from modbot.rehearsal import demo_rehearsal
+    from modbot.cli.rehearsal import demo_rehearsal
     rehearsal, _ = demo_rehearsal(f"sqlite:///{tmp_path}/noids.sqlite")
     try:
         rehearsal.setup = dataclasses.replace(rehearsal.setup, user_ids=())

@@ -1,11 +1,10 @@
-"""Where each character's rules live is computed from the source (modbot/doctables.py): the
+"""Where each character's rules live is computed from the source (modbot/cli/doctables.py): the
 catalogue lists every character the scripts hold, and outside the characters package a
 character is named by a constant of `state/ids.py`, never by a string."""
 
 import pytest
 
-from modbot.core.state import ids
-from modbot.doctables import (
+from modbot.cli.doctables import (
     CHARACTERS_PACKAGE,
     ID_CONSTANTS,
     OTHER_MEANINGS,
@@ -14,6 +13,7 @@ from modbot.doctables import (
     rule_modules,
     where_rules_live,
 )
+from modbot.core.state import ids
 from modbot.files.scripts import bundled_scripts, catalogue, load_script
 
 

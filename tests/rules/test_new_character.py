@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from modbot import doctables
+from modbot.cli import doctables
 from modbot.core.characters.records import RECORDS
 from modbot.core.feature import CharacterRules
 from modbot.core.state.grimoire import dealt_character, players_of_team

@@ -1,4 +1,4 @@
-"""A User API key's day (app/bus_watch.py): the bus's polls are held back to back while a game
+"""A User API key's day (app/reading/bus_watch.py): the bus's polls are held back to back while a game
 is busy, a minute apart after a quiet one otherwise, and further apart as the day's budget
 runs low; without the bus, the full reads keep to the key's minute and day the same way."""
 
@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from modbot.app.bus_watch import IDLE_GAP, LONGEST_GAP, user_key_pace
-from modbot.app.request_plan import LONGEST, poll_every, sustains
+from modbot.app.reading.bus_watch import IDLE_GAP, LONGEST_GAP, user_key_pace
+from modbot.app.reading.request_plan import LONGEST, poll_every, sustains
 
 NOW = datetime(2026, 12, 3, 12, tzinfo=UTC)
 
@@ -54,7 +54,7 @@ class _Client:
 def test_the_bots_own_post_moves_the_channels_id_but_wakes_nobody():
     import threading
 
-    from modbot.app.bus_watch import BusWatch
+    from modbot.app.reading.bus_watch import BusWatch
     own = [{"channel": "/topic/7", "message_id": 4, "data": {"user_id": 2, "post_number": 9}}]
     wake = threading.Event()
     watch = BusWatch(lambda: _Client(own), lambda: ["/topic/7"], wake, {"/topic/7": 3},
@@ -66,7 +66,7 @@ def test_the_bots_own_post_moves_the_channels_id_but_wakes_nobody():
 
 
 def test_a_wake_up_names_the_topics_and_whether_a_pm_came():
-    from modbot.app.intake import Wake
+    from modbot.app.reading.intake import Wake
     assert Wake.of({"/topic/12", "/topic/7"}) == Wake(frozenset({7, 12}), False)
     assert Wake.of({"/topic/12", "/notification-alert/3"}) == Wake(frozenset({12}), True)
     assert Wake.of({"/topic/12", "/latest"}) is None  # a channel it cannot place: read it all
@@ -75,8 +75,8 @@ def test_a_wake_up_names_the_topics_and_whether_a_pm_came():
 def test_the_watch_hands_over_what_its_news_named_once():
     import threading
 
-    from modbot.app.bus_watch import BusWatch
-    from modbot.app.intake import Wake
+    from modbot.app.reading.bus_watch import BusWatch
+    from modbot.app.reading.intake import Wake
     news = [{"channel": "/topic/7", "message_id": 5, "data": {"user_id": 5}},
             {"channel": "/notification-alert/2", "message_id": 1, "data": {}}]
     watch = BusWatch(lambda: _Client(news), lambda: ["/topic/7", "/notification-alert/2"],

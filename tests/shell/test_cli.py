@@ -186,8 +186,8 @@ def test_the_sandbox_makes_the_accounts_of_two_games_that_share_a_storyteller(tm
     is made once (a second `add_user` of the same name was "Username must be unique")."""
     import dataclasses
 
+    from modbot.cli.rehearsal import DEMO_GAME, game_accounts
     from modbot.files.gamefile import load_game
-    from modbot.rehearsal import DEMO_GAME, game_accounts
     from modbot.sandbox.forum import Forum
     forum = Forum(limits=False)
     first = load_game(DEMO_GAME)

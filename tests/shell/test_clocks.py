@@ -2,7 +2,7 @@
 
 from datetime import UTC, datetime, timedelta
 
-from modbot.app.daemon import RehearsalClock
+from modbot.app.running.daemon import RehearsalClock
 from modbot.sandbox.forum import Forum
 from modbot.sandbox.models import Clock, ManualClock
 
@@ -45,7 +45,7 @@ def test_a_restarted_daemon_continues_the_rehearsal_clock(monkeypatch, tmp_path)
     import time
 
     from modbot.adapters.store import Store
-    from modbot.app.daemon import Config, clock_for
+    from modbot.app.running.daemon import Config, clock_for
     now = [50_000.0]
     monkeypatch.setattr(time, "time", lambda: now[0])
     config = Config("http://127.0.0.1:9", "modbot", "k", [], rehearsal_start=START,
@@ -63,7 +63,7 @@ def test_in_a_rehearsal_the_bot_reads_the_forums_clock():
     """One clock: the daemon's ForumClock is the sandbox's own (`/_sandbox/clock.json`), read
     outside the key's request budget (issue 37: a 2-second poll spent the key's minute on it)."""
     from modbot.adapters.forum import ForumClient
-    from modbot.app.daemon import ForumClock
+    from modbot.app.running.daemon import ForumClock
     from modbot.sandbox.server import SandboxServer
     forum = Forum(ManualClock(START + timedelta(hours=5)), limits=False)
     forum.add_user("modbot", moderator=True)

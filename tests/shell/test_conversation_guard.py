@@ -1,4 +1,4 @@
-"""The conversation guard (app/conversation_guard.py) against the sandbox over HTTP: who is in a
+"""The conversation guard (app/posting/conversation_guard.py) against the sandbox over HTTP: who is in a
 conversation is compared by user id; a Storyteller's answer in the conversation they wrote
 from is guarded like every private post."""
 
@@ -8,7 +8,7 @@ from modbot.adapters.forum import ForumClient
 from modbot.adapters.outbox import Outbox
 from modbot.adapters.outgoing import Batch, Outgoing
 from modbot.adapters.store import Store
-from modbot.app.conversation_guard import ConversationGuard
+from modbot.app.posting.conversation_guard import ConversationGuard
 
 from ..sandbox_fixtures import KEY, Client, populated
 

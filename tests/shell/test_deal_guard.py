@@ -9,8 +9,8 @@ from datetime import timedelta
 
 import pytest
 
-from modbot.app import deal_guard
-from modbot.rehearsal import demo_rehearsal
+from modbot.app.starting import deal_guard
+from modbot.cli.rehearsal import demo_rehearsal
 
 pytestmark = pytest.mark.slow  # the bot against the sandbox over HTTP
 

@@ -9,8 +9,8 @@ from datetime import datetime
 
 import pytest
 
-from modbot.app import runtime
-from modbot.rehearsal import demo_rehearsal
+from modbot.app.games import runtime
+from modbot.cli.rehearsal import demo_rehearsal
 
 
 def _decisions(tmp_path, monkeypatch, first) -> dict[str, int]:

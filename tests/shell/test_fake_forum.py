@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from modbot.adapters.forum import ForumClient, TransientError
-from modbot.rehearsal import day_end, demo_rehearsal
+from modbot.cli.rehearsal import day_end, demo_rehearsal
 from modbot.sandbox.local import URL, LocalSandbox
 
 from ..e2e.test_e2e import EXPECTED_PUBLIC, MARKER, markers

@@ -102,7 +102,7 @@ def test_invalid_files_name_the_key_and_line(text, expected):
 
 
 def test_bundled_files_load(tmp_path):
-    from modbot.rehearsal import DEMO_GAME
+    from modbot.cli.rehearsal import DEMO_GAME
     assert len(load_game(DEMO_GAME).seats) == 7
     assert len(load_game("config/example-game.toml").seats) >= 5
 

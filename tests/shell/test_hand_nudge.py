@@ -7,8 +7,8 @@ import dataclasses
 from datetime import timedelta
 from types import SimpleNamespace
 
-from modbot.app.reactions import GameOptions
-from modbot.app.runtime import GameRuntime
+from modbot.app.games.runtime import GameRuntime
+from modbot.app.posting.reactions import GameOptions
 from modbot.core import Phase, Post
 
 from ..conversation import botf_setup, day_one, to

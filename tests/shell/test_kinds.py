@@ -6,7 +6,7 @@ import dataclasses
 import json
 from datetime import UTC, datetime
 
-from modbot.app.event_codec import decode
+from modbot.app.games.event_codec import decode
 from modbot.core import GameState
 from modbot.core.state.actions import NO, YES, VoteValue
 from modbot.core.state.events import VoteCast

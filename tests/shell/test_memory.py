@@ -1,9 +1,9 @@
-"""A running game's memory is kept whole across a restart (app/snapshot.py): no list of names
+"""A running game's memory is kept whole across a restart (app/recovery/snapshot.py): no list of names
 to forget a new field in."""
 
-from modbot.app.reactions import GameOptions
-from modbot.app.runtime import GameRuntime
-from modbot.app.snapshot import CONFIG, memory_names, restore, take
+from modbot.app.games.runtime import GameRuntime
+from modbot.app.posting.reactions import GameOptions
+from modbot.app.recovery.snapshot import CONFIG, memory_names, restore, take
 
 from ..helpers import FIVE, setup
 

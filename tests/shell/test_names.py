@@ -11,9 +11,9 @@ import pytest
 from modbot.adapters.forum import ForumClient
 from modbot.adapters.port import ForumPost
 from modbot.adapters.store import Store
-from modbot.app.deal_guard import DealGuard
-from modbot.app.identities import Identities
-from modbot.app.thread_reads import PagedReads
+from modbot.app.games.identities import Identities
+from modbot.app.reading.thread_reads import PagedReads
+from modbot.app.starting.deal_guard import DealGuard
 from modbot.core.state.model import GameSetup, Seat
 
 from ..sandbox_fixtures import KEY, populated

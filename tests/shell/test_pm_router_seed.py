@@ -1,4 +1,4 @@
-"""A conversation the bot opened needs no read to be routed (app/outbox_hooks.py `opened`):
+"""A conversation the bot opened needs no read to be routed (app/posting/outbox_hooks.py `opened`):
 the PM router knows who is in it, the bot and the recipients by the ids they are bound to;
 a recipient not bound to an id leaves it to the router's read."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from modbot.app.outbox_hooks import OutboxHooks
-from modbot.app.pm_routing import PmRouter
+from modbot.app.posting.outbox_hooks import OutboxHooks
+from modbot.app.reading.pm_routing import PmRouter
 
 
 class NoReads:

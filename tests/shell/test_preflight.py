@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from modbot.adapters.forum import ForumClient
-from modbot.app.preflight import preflight
+from modbot.app.starting.preflight import preflight
 from modbot.sandbox.server import SandboxServer
 
 pytestmark = pytest.mark.slow  # against the sandbox over HTTP
@@ -216,7 +216,7 @@ def test_a_game_file_before_its_seats_is_checked_as_sign_ups_and_bound(tmp_path,
     """A file before its seats runs sign-ups: `modbot check` checks its Storytellers (and its
     sign-up thread once opened), binds them and the bot by id, and says what comes next;
     `modbot sandbox --game` makes its staff and players to sign up with."""
-    from modbot.cli_commands import _accounts_of
+    from modbot.cli.commands import _accounts_of
     from modbot.files.signupfile import load_signups
     game = tmp_path / "signups.toml"
     game.write_text(SIGNUPS)
@@ -265,8 +265,8 @@ def test_a_check_of_forty_games_waits_out_the_forums_limit_binds_all_and_resumes
     of every game, writing each file as it is checked; interrupted halfway, the next check
     asks only for what is left (the bound places by id, 50 a request)."""
     from modbot.adapters.forum import ForumClient
-    from modbot.app.asking import Asker, Progress
-    from modbot.cli_check import _write_ids
+    from modbot.app.starting.asking import Asker, Progress
+    from modbot.cli.check import _write_ids
     from modbot.files.gamefile import load_game
     from modbot.sandbox.forum import Forum
     from modbot.sandbox.models import ManualClock

@@ -5,7 +5,7 @@ the real templates, each stay under the 32,000 characters Discourse accepts."""
 from datetime import UTC, datetime, timedelta
 
 from modbot.adapters.outbox import MAX_RAW
-from modbot.app.render import render_notice
+from modbot.app.posting.render import render_notice
 from modbot.core import Notice
 from modbot.core.reveal import DAYS_A_POST, NIGHTS_A_POST, packed
 from modbot.core.wording import free, say

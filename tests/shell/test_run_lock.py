@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 from modbot.adapters.run_lock import AlreadyRunning, RunLock
-from modbot.rehearsal import DEMO_GAME
+from modbot.cli.rehearsal import DEMO_GAME
 
 from ..conftest import postgres_url
 from ..helpers import run_modbot

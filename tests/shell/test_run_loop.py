@@ -1,4 +1,4 @@
-"""The daemon's loop (app/run_loop.py): reads a busy minute put off are read again as soon as
+"""The daemon's loop (app/running/run_loop.py): reads a busy minute put off are read again as soon as
 the request budget has room for a live read, with what the bus named since; a cycle runs the
 second a moment is due, once; without the bus, a timed cycle keeps to the key's pace."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from modbot.adapters.budget import Budget
-from modbot.app.intake import Wake
-from modbot.app.run_loop import EVERYTHING, RunLoop
-from modbot.app.service import CycleReport
+from modbot.app.reading.intake import Wake
+from modbot.app.running.run_loop import EVERYTHING, RunLoop
+from modbot.app.running.service import CycleReport
 
 T = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
 

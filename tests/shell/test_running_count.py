@@ -9,9 +9,9 @@ from modbot.adapters.forum import ForumClient
 from modbot.adapters.outbox import Outbox, marker
 from modbot.adapters.outgoing import Batch, Outgoing
 from modbot.adapters.store import OutboxRow, Store
-from modbot.app.reactions import GameOptions, Reactor
+from modbot.app.posting.reactions import GameOptions, Reactor
+from modbot.cli.rehearsal import DEMO_GAME
 from modbot.files.gamefile import GameFileError, load_game
-from modbot.rehearsal import DEMO_GAME
 
 from ..sandbox_fixtures import game_thread
 from ..words.test_vote_forms import H, _nominations_open

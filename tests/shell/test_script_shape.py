@@ -144,7 +144,7 @@ def test_every_script_the_official_schema_accepts_ours_accepts(data):
 
 def test_setup_says_every_problem_of_a_malformed_script_and_no_traceback(tmp_path, capsys):
     from modbot import cli
-    from modbot.rehearsal import DEMO_GAME
+    from modbot.cli.rehearsal import DEMO_GAME
     script = tmp_path / "host.json"
     script.write_text(json.dumps([7, {"name": "x"}, "chef", "imp\x1b[2J"]))
     game = tmp_path / "game.toml"

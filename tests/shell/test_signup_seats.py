@@ -1,10 +1,10 @@
-"""`game new --from-signups` refuses a name that is no forum user (app/signups.py), and the
+"""`game new --from-signups` refuses a name that is no forum user (app/starting/signups.py), and the
 game file's sign-up keys are checked with one line (files/signupfile.py)."""
 
 import pytest
 
 from modbot.adapters.forum import NotFound
-from modbot.app.signups import seats_from_signups
+from modbot.app.starting.signups import seats_from_signups
 from modbot.core import Signups
 from modbot.files.gamefile import GameFileError
 from modbot.files.signupfile import load_signups, with_seats

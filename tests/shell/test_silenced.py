@@ -11,7 +11,7 @@ import pytest
 
 from modbot.adapters.outbox import marker
 from modbot.adapters.standing import RECHECK
-from modbot.app.preflight import preflight
+from modbot.app.starting.preflight import preflight
 
 from ..sandbox_fixtures import Client, populated
 from .test_write_limits import Sandbox, _owe, _post

@@ -1,4 +1,4 @@
-"""Snapshots (app/snapshot.py): a restart restores a game's memory and folds only the inputs
+"""Snapshots (app/recovery/snapshot.py): a restart restores a game's memory and folds only the inputs
 stored after it, to exactly the game a full fold gives; a snapshot written by other code or
 for another set-up, or one that cannot be read, is ignored and the inputs are folded."""
 
@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from modbot.adapters.store import SnapshotRow
-from modbot.app.runtime import GameRuntime
+from modbot.app.games.runtime import GameRuntime
 
 from ..e2e.test_e2e import markers
 from ..sandbox_fixtures import played_demo
@@ -42,7 +42,7 @@ def _restart(rehearsal) -> GameRuntime:
 def test_a_restart_from_a_snapshot_is_the_full_fold(played, caplog):
     played.service.save_snapshots(every=0)
     played.play(played.script[25:30])  # inputs stored after the snapshot
-    with caplog.at_level("INFO", logger="modbot.app.service"):
+    with caplog.at_level("INFO", logger="modbot.app.running.service"):
         game = _restart(played)
     assert f"game BotF demo: {len(game.inputs)} inputs restored from its snapshot, 0 new " \
         "posts caught up" in caplog.text  # a restart says what it replayed and caught up
@@ -71,7 +71,7 @@ def test_a_snapshot_for_another_set_up_is_ignored(played):
 def test_a_snapshot_that_cannot_be_read_is_ignored(played, caplog):
     played.service.save_snapshots(every=0)
     SnapshotRow.update(data=b"not a snapshot").execute()
-    with caplog.at_level("WARNING", logger="modbot.app.snapshot"):
+    with caplog.at_level("WARNING", logger="modbot.app.recovery.snapshot"):
         game = _restart(played)
     assert "its snapshot cannot be read" in caplog.text
     assert game.game_id not in played.service.snapshots.taken
@@ -82,7 +82,7 @@ def test_a_snapshot_that_cannot_be_read_is_ignored(played, caplog):
 def test_a_fold_renders_nothing_until_a_post_is_read(played, monkeypatch):
     """Rendered late (adapters/outgoing.py): folding a game's stored inputs renders no template
     and draws no picture, yet every post it derives keeps its key and, once read, its words."""
-    from modbot.app import render as rendering
+    from modbot.app.posting import render as rendering
     calls: list[int] = []
     real = rendering.environment
     monkeypatch.setattr(rendering, "environment", lambda: calls.append(1) or real())

@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 from modbot.adapters.forum import ForumClient
 from modbot.adapters.store import Store
-from modbot.app.deal_guard import DealGuard
-from modbot.app.service import Service, Settings
+from modbot.app.running.service import Service, Settings
+from modbot.app.starting.deal_guard import DealGuard
 from modbot.core.state.model import GameSetup, Seat
 from modbot.sandbox.forum import Forum
 from modbot.sandbox.models import ManualClock

@@ -1,4 +1,4 @@
-"""The thread index's keeper (app/thread_index.py), against a real store: the index post is
+"""The thread index's keeper (app/posting/thread_index.py), against a real store: the index post is
 owed once, then an edit only when its words change, one waiting at a time, at most once every
 `vote_count_minutes` of forum time."""
 
@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 from modbot.adapters.outgoing import Batch, Outgoing
 from modbot.adapters.store import OutboxRow, Store
-from modbot.app.reactions import GameOptions
-from modbot.app.thread_index import ThreadIndex
+from modbot.app.posting.reactions import GameOptions
+from modbot.app.posting.thread_index import ThreadIndex
 from modbot.core import GameState
 
 from ..conversation import START, botf_setup

@@ -5,8 +5,8 @@ from datetime import timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from modbot.app.reactions import GameOptions
-from modbot.app.runtime import GameRuntime
+from modbot.app.games.runtime import GameRuntime
+from modbot.app.posting.reactions import GameOptions
 from modbot.core import Post
 
 from ..helpers import NOMINATIONS1, setup

@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 
 from modbot.adapters.store import GameRow, OutboxRow, Store
-from modbot.app.reactions import GameOptions
-from modbot.app.runtime import GameRuntime
+from modbot.app.games.runtime import GameRuntime
+from modbot.app.posting.reactions import GameOptions
 from modbot.files.gamefile import load_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,8 +69,8 @@ def test_starting_on_an_old_database_owes_the_forum_nothing(tmp_path):
     places, never bound by id before this version, are bound once, and the Storytellers are
     shown the result."""
     from modbot.adapters.forum import ForumClient
-    from modbot.app.service import Service, Settings
-    from modbot.rehearsal import demo_rehearsal
+    from modbot.app.running.service import Service, Settings
+    from modbot.cli.rehearsal import demo_rehearsal
     rehearsal, _ = demo_rehearsal(f"sqlite:///{tmp_path}/unused.sqlite")
     store = Store(_copy(tmp_path))
     try:
@@ -101,7 +101,7 @@ def test_a_game_played_before_issue_40s_rules_is_held_with_what_they_change(monk
     Oracle on night 2, and the new reading gives Alex the Oracle's answer."""
     from types import SimpleNamespace
 
-    from modbot.app.upgrade import compare
+    from modbot.app.recovery.upgrade import compare
     from modbot.core.night import sheet
 
     from ..conversation import Conversation, night_sheet, seven

@@ -1,10 +1,10 @@
-"""The watermark (app/watermark.py): a game's clock moves only as far as its thread and the
+"""The watermark (app/reading/watermark.py): a game's clock moves only as far as its thread and the
 bot's inbox are both read, less the settle time; a rename found outside the reads is placed
 at that mark, never before the game's latest input."""
 
 from datetime import UTC, datetime, timedelta
 
-from modbot.app.watermark import Watermark
+from modbot.app.reading.watermark import Watermark
 
 T = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
 SETTLE = timedelta(seconds=10)
@@ -43,7 +43,7 @@ def test_a_rename_happens_at_the_mark_but_never_before_the_games_latest_input():
 def test_a_moment_is_due_once_a_read_lets_the_clock_pass_it():
     """A read at `now` ticks a game to `now - settle`, so a moment at T is due (the daemon runs
     a cycle for it) from T + settle: a cycle before that reads for nothing."""
-    from modbot.app.intake import Intake
+    from modbot.app.reading.intake import Intake
 
     class Game:
         def next_due(self):

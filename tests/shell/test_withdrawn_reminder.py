@@ -6,8 +6,8 @@ from datetime import timedelta
 
 from modbot.adapters.outgoing import Batch, Outgoing
 from modbot.adapters.store import OutboxRow, Store
-from modbot.app.reactions import GameOptions
-from modbot.app.runtime import GameRuntime
+from modbot.app.games.runtime import GameRuntime
+from modbot.app.posting.reactions import GameOptions
 from modbot.core import Post
 
 from ..conversation import NIGHT1_LOCK, START, botf_setup

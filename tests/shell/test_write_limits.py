@@ -309,7 +309,7 @@ def test_a_private_reply_goes_when_the_budget_has_room_for_its_guards_read_too(s
 
 
 def test_the_thread_index_waits_for_room_in_the_plan_and_is_never_posted_anew(sandbox):
-    """A revision of the thread index (kind "revise", app/thread_index.py) uses at most half
+    """A revision of the thread index (kind "revise", app/posting/thread_index.py) uses at most half
     the day's plan: past it, it waits (its own thread: nothing else is held) and then edits
     the index in place; it is never posted as a new post."""
     box = sandbox

@@ -6,10 +6,10 @@ Fiddler's vote, the madness digest, the Deviant and the Butcher in the vote coun
 from dataclasses import replace
 from datetime import timedelta
 
-from modbot.app.opening import opening_post
+from modbot.app.starting.opening import opening_post
+from modbot.cli.rehearsal import DEMO_GAME
 from modbot.core.characters.fabled import FIDDLE_VOTE
 from modbot.files.gamefile import load_game
-from modbot.rehearsal import DEMO_GAME
 
 from ..conversation import Conversation, day_one, night_sheet, seven, to
 from ..helpers import START
@@ -147,7 +147,7 @@ def test_fiddler_opening_post_tells_players_how_to_vote():
 def test_the_doppelgangers_row_names_the_command_that_records_its_twin():
     """The win check reads the twin from `!reminder PLAYER twin` (wins.twin_of): the sheet's
     row says so, not only "choose the opposing twin" (issue 42)."""
-    from modbot.app.catalogue import words
+    from modbot.app.posting.catalogue import words
     entries, _, _ = night_sheet(seven("chef", "empath", "soldier", "doppelganger", "imp",
                                       "monk", "butler"))
     assert "`!reminder PLAYER twin`" in words(entries["Derek"].suggestion)

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import jsonschema
 
-from modbot.clocktracker import clocktracker_game, importer_page
+from modbot.cli.clocktracker import clocktracker_game, importer_page
+from modbot.cli.export import jsonable
 from modbot.core import game_record
 from modbot.core.state.game_setup import Seat
-from modbot.export import jsonable
 
 from ..conversation import SEVEN, START, Conversation, botf_setup
 

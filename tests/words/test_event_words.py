@@ -1,4 +1,4 @@
-"""`!log` and the upgrade check speak in game terms (app/event_words.py): every event type,
+"""`!log` and the upgrade check speak in game terms (app/posting/event_words.py): every event type,
 and every grimoire field a change can touch, has its sentence; no line shows an event's class
 name, a `field=value` pair, an ISO time or a character's id."""
 
@@ -8,8 +8,8 @@ import dataclasses
 import re
 from datetime import timedelta
 
-from modbot.app.catalogue import words
-from modbot.app.event_words import described
+from modbot.app.posting.catalogue import words
+from modbot.app.posting.event_words import described
 from modbot.core import EVENT_TYPES, GrimoireEntry
 
 from ..conversation import NIGHT1_LOCK, START, Conversation, botf_setup, to

@@ -8,10 +8,10 @@ from __future__ import annotations
 import dataclasses
 from datetime import timedelta
 
-from modbot.app.catalogue import words
-from modbot.app.opening import opening_post
-from modbot.app.reactions import WELCOME, GameOptions, Reactor
-from modbot.app.runtime import GameRuntime
+from modbot.app.games.runtime import GameRuntime
+from modbot.app.posting.catalogue import words
+from modbot.app.posting.reactions import WELCOME, GameOptions, Reactor
+from modbot.app.starting.opening import opening_post
 from modbot.core import parse_commands
 from modbot.core.state.names import Roster
 from modbot.core.wording import say
@@ -48,7 +48,7 @@ def test_the_rebuild_knows_a_games_conversations_by_their_titles():
     """After a lost database, the bot's PM list is searched for the game's conversations by
     title (rebuild.py): the titles it makes now, whoever the player, and those it made before
     they named the game; not another game's."""
-    from modbot.app.reactions import title_forms
+    from modbot.app.posting.reactions import title_forms
     forms = title_forms("Ravenswood 3", 12)
 
     def matches(title: str) -> bool:

@@ -4,7 +4,7 @@ alignments in the script's own words (BotF: Loyal, Cultist)."""
 
 from datetime import UTC, datetime
 
-from modbot.app.render import render_notice
+from modbot.app.posting.render import render_notice
 from modbot.core import Notice
 
 AT = datetime(2026, 12, 2, 18, tzinfo=UTC)

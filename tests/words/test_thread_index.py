@@ -1,12 +1,12 @@
-"""The thread index in words (issue 41, app/thread_index.py): from the bot's posts (their
+"""The thread index in words (issue 41, app/posting/thread_index.py): from the bot's posts (their
 numbers) and the game's public facts, each phase, each day's last vote count, nomination,
 execution and death linked, each player's posts through `?username_filters`, the deadline as
 a countdown; never a character, an alignment or how anyone died."""
 
 from datetime import timedelta
 
-from modbot.app.render import render
-from modbot.app.thread_index import index_view
+from modbot.app.posting.render import render
+from modbot.app.posting.thread_index import index_view
 
 from ..conversation import DAWN1, NIGHT1_LOCK, START, Conversation, botf_setup
 

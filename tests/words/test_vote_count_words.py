@@ -1,8 +1,8 @@
 """How the vote count reads (the rules are tests/rules/test_voting.py): a leader short of
 "about to die" is shown as leading so far."""
 
-from modbot.app.render import render
-from modbot.app.views import vote_count_view
+from modbot.app.posting.render import render
+from modbot.app.posting.views import vote_count_view
 
 from ..helpers import Game
 

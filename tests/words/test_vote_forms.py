@@ -56,8 +56,8 @@ def test_a_vote_count_that_becomes_due_is_posted_by_the_clock_and_again_after_a_
     stored inputs) derives the same count under the same key."""
     from types import SimpleNamespace
 
-    from modbot.app.reactions import GameOptions
-    from modbot.app.runtime import GameRuntime
+    from modbot.app.games.runtime import GameRuntime
+    from modbot.app.posting.reactions import GameOptions
     talk, at = _nominations_open()
     at -= timedelta(minutes=50)  # ten minutes after the nomination and its count
     talk.thread("Alex", "/vote Derek", at)
@@ -87,7 +87,7 @@ def test_a_vote_count_that_becomes_due_is_posted_by_the_clock_and_again_after_a_
 def test_a_refused_role_pm_is_told_to_the_storytellers_in_words():
     """No message to a Storyteller shows an internal key: a role PM the forum refused is "the
     character PM to Hana", with the forum's reason, without a doubled full stop."""
-    from modbot.app.reactions import GameOptions, Reactor
+    from modbot.app.posting.reactions import GameOptions, Reactor
     reactor = Reactor(GameOptions(12, "g12", storytellers=("nightingale",)))
     note = reactor.failure_report(("nightingale",), "g12:role:Hana",
                                   "Sorry, you can't send a message to that user.", ("Hana",))
@@ -119,9 +119,9 @@ def test_a_vote_count_with_two_nominations_reads_at_a_glance():
 def test_a_game_file_can_turn_the_picture_off(tmp_path):
     """`picture = false` in [game]: the vote count is text only; by default it opens with the
     town square."""
-    from modbot.app.reactions import GameOptions, Reactor
+    from modbot.app.posting.reactions import GameOptions, Reactor
+    from modbot.cli.rehearsal import DEMO_GAME
     from modbot.files.gamefile import load_game
-    from modbot.rehearsal import DEMO_GAME
     off = tmp_path / "off.toml"
     off.write_text(DEMO_GAME.read_text().replace('bot = "modbot"', 'bot = "modbot"\npicture = false'))
     talk, at = _nominations_open()

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...core import GameState, say
-from ..catalogue import words
+from ..posting.catalogue import words
 
 LOCKED_YES, LOCKED_NO, CAST_YES, CAST_NO = "locked_yes", "locked_no", "cast_yes", "cast_no"
 

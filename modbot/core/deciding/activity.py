@@ -14,7 +14,7 @@ proposed for `!sub`. `!prods` lists every living seat by how long it has been qu
 `/vc` (in the thread, or in the player's own PM) asks for the vote count now: at most one such
 count a game every `ASK_GAP` of forum time; sooner, or with no day under way, the player is
 answered why not. The shell, which posts every count, also gives none less than `ASK_GAP`
-after the last count it posted of any kind (app/reactions.py), and answers each player at
+after the last count it posted of any kind (app/posting/reactions.py), and answers each player at
 most once between two counts.
 """
 

@@ -7,7 +7,7 @@ the clock hand waits and since when, what it needs to execute or to tie, the mos
 still reach and who leads; for the day, who is about to die, whether the day is decided, who
 leads so far and who was executed; the seats away (`/away`) at the count's moment. Names,
 numbers and moments (`datetime`) only: public facts (never the grimoire), which the app words
-(app/views.py: links, [date] tags) and draws (app/picture). A vote count's notice carries them
+(app/posting/views.py: links, [date] tags) and draws (app/picture). A vote count's notice carries them
 (core/notices.py: a nomination opened or closed, a count asked for, voting's opening, the day's end: a few a day); a count the app
 owes on its own schedule computes them when it is rendered.
 """

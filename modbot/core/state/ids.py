@@ -2,7 +2,7 @@
 
 Character knowledge lives in `modbot/core/characters/`; elsewhere a character is named by one
 of these constants, never by a string, so that `grep` finds every place that treats it
-specially (and `modbot/doctables.py` finds them all, by character, for docs/characters.md). They are values, on the
+specially (and `modbot/cli/doctables.py` finds them all, by character, for docs/characters.md). They are values, on the
 ground floor, so every floor may name a character.
 """
 

@@ -1,0 +1,205 @@
+"""Theory of operation: the forum pushes; the bot wakes (Discourse's MessageBus).
+
+A `BusWatch` thread long-polls `POST /message-bus/{client_id}/poll` (its own client: a requests
+session is not shared between threads) for each game thread (`/topic/{id}`) and the bot's
+new-PM channel (`/notification-alert/{bot id}`), all in one request. A poll is held by the forum
+until something is published (or up to 25 s); a message that names a channel is only a
+wake-up: the daemon runs a cycle at once and reads what is new with the reads it always makes
+(the cursors stay the truth); a message about the bot's own post wakes nobody. Polling stays:
+at start-up, after an error, and as a slow sweep (`bus_sweep_seconds`). Each channel's last id
+is kept in memory and, by the daemon's thread, in the store (`bus:` cursors), so a restart
+resumes from the bus's backlog; whatever a backlog no longer holds, the start-up's cursor reads
+find. A forum or key that refuses the
+bus (404: no bus; 403: a key without the `message_bus` scope) is left to polling, said once in
+the log; other errors wait and try again (a 429's `Retry-After`). When the bus's ids go back
+(Redis flushed, or a channel quiet past its backlog age), the bus answers a channel whose last
+id is ahead of its own with `/__status` (message_bus' client.rb `backlog`): the watch adopts
+the bus's id, so its next poll is held again (never a spin of instant answers), and wakes the
+daemon for a full read, which finds through the cursors whatever the reset lost. Each poll is charged to the
+daemon's own request budget (adapters/budget.py, as a live game's read): Discourse counts a
+bus poll like any request, so the bus and the daemon together stay under the key's minute
+instead of meeting the forum's 429. In a busy minute (half the key's minute spent) a poll
+that brought news is followed by a gap (`busy_gap`: polls keep to a quarter of the minute;
+13 s on a User API key's 18), so a burst of posts is read in batches, each read taking every
+post made meanwhile. On a User API key (2,880 requests a day, bus polls included) the quiet
+polls are planned from the day's budget left (`user_key_pace`): held continuously while a
+game is busy, 50 s apart after a quiet one otherwise, and further apart as the day's budget
+runs low.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from collections.abc import Callable
+
+from ...adapters.budget import Budget, Priority
+from ...adapters.forum import (
+    ConfigurationError,
+    CredentialsRejected,
+    ForumError,
+    NotFound,
+    OverBudget,
+    PermanentError,
+    TransientError,
+)
+from .intake import Wake
+from .request_plan import BUSY_FLOOR
+
+log = logging.getLogger("modbot.app.reading.bus_watch")
+CURSOR = "bus:"  # the store's cursor of a channel's last id: "bus:/topic/12"
+RESET = "/__reset"  # a wake-up no cycle can place: after a reset, a full read
+RETRY_SECONDS = 10
+HOLD_TIMEOUT = 40  # seconds: longer than the forum's hold (long_polling_interval, 25 s)
+POLL_SHARE = 0.25  # of the key's minute, what the bus's polls may take in a busy minute
+
+
+class BusWatch:
+    def __init__(self, make_client: Callable, channels: Callable[[], list[str]],
+                 wake: threading.Event, last: dict[str, int] | None = None,
+                 pace: Callable[[], float] = lambda: 0.0, budget: Budget | None = None,
+                 own: Callable[[], int | None] = lambda: None) -> None:
+        self.client = make_client()
+        if budget is not None:  # the daemon's: one budget for the key, polls and all
+            self.client.budget, self.client.charge_as = budget, Priority.LIVE
+        else:
+            self.client.budget.per_minute = 0  # one held poll at a time: its own pace
+        self.client.timeout = HOLD_TIMEOUT
+        self.channels = channels
+        self.pace = pace  # seconds to wait after a quiet poll (a User API key's day: below)
+        self.own = own  # the bot's user id: its own posts wake nobody
+        self.named: set[str] = set()  # the channels with news since the daemon last took them
+        self.named_lock = threading.Lock()
+        self.wake = wake
+        self.last: dict[str, int] = dict(last or {})
+        self.client_id = uuid.uuid4().hex
+        self.refused: str | None = None  # why the forum refused the bus (then: polling only)
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="modbot-bus", daemon=True)
+
+    @property
+    def healthy(self) -> bool:
+        return self.refused is None and self.thread.is_alive()
+
+    def start(self) -> BusWatch:
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.stopping.set()
+
+    def _run(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                fresh = any(self.last.get(c, -1) < 0 for c in self.channels())
+                if self.poll_once():
+                    self.stopping.wait(self.busy_gap())  # news: a burst is read in batches
+                elif not fresh:  # the hold ended quietly: maybe wait
+                    self.stopping.wait(self.pace())
+            except (NotFound, ConfigurationError, CredentialsRejected, PermanentError) as exc:
+                self.refused = str(exc)
+                log.warning("the forum refuses MessageBus (%s): polling only", exc)
+                return
+            except OverBudget as exc:  # the minute is the daemon's: poll when it has room
+                self.stopping.wait(exc.retry_after)
+            except TransientError as exc:
+                self.stopping.wait(max(exc.retry_after, RETRY_SECONDS))
+            except ForumError as exc:
+                log.info("MessageBus poll failed (%s): trying again", exc)
+                self.stopping.wait(RETRY_SECONDS)
+
+    def busy_gap(self) -> float:
+        """Seconds before the next poll after one with news: none while the key's minute has
+        room; once half of it is spent, polls keep to a quarter of the minute (`POLL_SHARE`),
+        so a burst of posts (a day's votes within two minutes) costs a poll and a read per
+        gap, each read taking all the posts that came meanwhile, not a poll and a read each."""
+        budget = self.client.budget
+        if not budget.per_minute or budget.minute_used() < budget.per_minute / 2:
+            return 0.0
+        return 60.0 / max(budget.per_minute * POLL_SHARE, 1.0)
+
+    def poll_once(self, *, hold: bool = True) -> list[dict]:
+        """One poll of every channel; wakes the daemon when a channel had news."""
+        subscriptions = {c: self.last.get(c, -1) for c in self.channels()}
+        data: dict[str, int | str] = dict(subscriptions)
+        if not hold:
+            data["dlp"] = "t"
+        answer = self.client._request("POST", f"/message-bus/{self.client_id}/poll",
+                                      data=data) or []
+        news: list[dict] = []
+        for message in answer:
+            channel = message.get("channel")
+            if channel == "/__status":  # where each channel stands: resume from there
+                for name, last in (message.get("data") or {}).items():
+                    if self.last.get(name, -1) > int(last):  # the bus went back: a reset
+                        log.warning("MessageBus channel %s went back from id %s to %s (the "
+                                    "bus was reset): reading everything", name,
+                                    self.last[name], last)
+                        news.append({"channel": RESET, "message_id": int(last)})
+                    self.last[name] = int(last)
+                continue
+            if channel in subscriptions:
+                self.last[channel] = max(self.last.get(channel, 0), int(message["message_id"]))
+                if not self._own(message):
+                    news.append(message)
+        if news:
+            with self.named_lock:
+                self.named.update(m["channel"] for m in news)
+            self.wake.set()
+        return news
+
+    def take_wake(self) -> Wake | None:
+        """What the channels with news since the last call name (what a woken cycle reads), or
+        None when they name nothing it can place (the cycle then reads everything)."""
+        with self.named_lock:
+            named, self.named = self.named, set()
+        return Wake.of(named) if named else None
+
+    def has_news(self) -> bool:
+        """A channel had news not yet taken (`take_wake`)."""
+        with self.named_lock:
+            return bool(self.named)
+
+    def _own(self, message: dict) -> bool:
+        """A post the bot made itself (a topic's message names its author): nothing to read,
+        and a wake-up for it would cost a cycle's reads after every post the bot sends."""
+        data = message.get("data")
+        me = self.own()
+        return me is not None and isinstance(data, dict) and data.get("user_id") == me
+
+
+BUSY_DEADLINE = 2 * 3600  # seconds: a deadline this near keeps the poll held continuously
+BUSY_SINCE = 30 * 60  # and so does a post this recent (votes being cast)
+IDLE_GAP = 50.0  # otherwise, on a User API key, between quiet polls: a post waits at most
+# this (and a read) to be seen, under the minute a player should wait off-peak
+LONGEST_GAP = 300.0  # and never more than the slow sweep's five minutes
+
+
+def user_key_pace(games, now, day_left: int | None = None, per_day: int = 0) -> float:
+    """Seconds to wait after a quiet poll, on a User API key's 2,880 requests a day: none while
+    a game is busy (a deadline near, or a post in the last half hour) and the day has a quarter
+    of its budget left; 50 s otherwise while half is left, then longer as it runs down
+    (a quarter left: 100 s; an eighth: 200 s; never more than five minutes)."""
+    share = day_left / per_day if day_left is not None and per_day else 1.0
+    if share >= BUSY_FLOOR and any(game_busy(game, now) for game in games):
+        return 0.0
+    return min(LONGEST_GAP, IDLE_GAP * max(1.0, 0.5 / max(share, 1e-3)))
+
+
+def game_busy(game, now) -> bool:
+    state, latest = game.state, game.clock_at
+    if state.phase_ends_at is not None and \
+            0 <= (state.phase_ends_at - now).total_seconds() < BUSY_DEADLINE:
+        return True
+    return latest is not None and (now - latest).total_seconds() < BUSY_SINCE
+
+
+def stored_last(store) -> dict[str, int]:
+    """The channels' last ids the store kept (a restart resumes from the bus's backlog)."""
+    return {name[len(CURSOR):]: value for name, value in store.cursors_with(CURSOR).items()}
+
+
+def saved_last(watch: BusWatch) -> dict[str, int]:
+    return {CURSOR + channel: last for channel, last in watch.last.items() if last >= 0}
+

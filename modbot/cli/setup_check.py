@@ -1,0 +1,88 @@
+"""`modbot setup`: check the set-up in a game file, or propose a random legal one.
+
+Without `--propose`, the grimoire the game file deals (each seat's `character`, `thinks`,
+`evil_team`, and `bluffs`) is checked against the script's set-up rules and every problem is
+explained (exit status 1). With `--propose`, a random legal set-up is drawn for the seats
+(`--seed` makes it repeatable) and printed; `--write FILE` writes the game file again with it.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from ..app.posting.catalogue import words
+from ..core import dealt_text, problems, propose
+from ..files.gamefile import GameFileError, load_game
+from ..shown import shown_lines
+
+_PRIVATE_KEYS = re.compile(r"^\s*(character|thinks|evil_team|bluffs)\s*=")
+
+
+def run_setup(args, out=print) -> int:
+    try:
+        setup = load_game(args.game)
+    except GameFileError as exc:
+        out(f"modbot: {shown_lines(exc)}")
+        return 2
+    if setup.script is None:
+        out(f"modbot: {args.game}: set game.script first (bundled: almanac, botf, "
+            "crimsonmoon, oopsallevil)")
+        return 2
+    if not args.propose:
+        found = problems(setup.script, setup.seats, dict(setup.grimoire), setup.bluffs,
+                         lil_monsta=setup.lil_monsta)
+        for problem in found:
+            out(f"- {shown_lines(words(problem))}")
+        out("The set-up is legal." if not found else f"{len(found)} problem(s).")
+        return 1 if found else 0
+    grimoire, bluffs = propose(setup.script, setup.seats, random.Random(args.seed),
+                               evil_teams=args.teams, lil_monsta=setup.lil_monsta)
+    out(shown_lines(describe(setup, grimoire, bluffs)))
+    if args.write:
+        text = Path(args.game).read_text(encoding="utf-8")
+        Path(args.write).write_text(with_setup(text, setup, grimoire, bluffs), encoding="utf-8")
+        out(f"Wrote {args.write}.")
+    return 0
+
+
+def describe(setup, grimoire, bluffs) -> str:
+    script = setup.script
+    lines = []
+    for seat in setup.seats:
+        entry = grimoire.get(seat.name)
+        if entry is None:
+            lines.append(f"{seat.name}: (traveller: the Storyteller chooses)")
+            continue
+        lines.append(f"{seat.name}: {words(dealt_text(script, entry))}")
+    if bluffs:
+        lines.append("Bluffs: " + ", ".join(script.get(b).name for b in bluffs))
+    return "\n".join(lines)
+
+
+def with_setup(text: str, setup, grimoire, bluffs) -> str:
+    """The game file's text with the set-up written in (old character lines replaced)."""
+    script = setup.script
+    lines = [line for line in text.splitlines() if not _PRIVATE_KEYS.match(line)]
+    out = []
+    for line in lines:
+        out.append(line)
+        if re.match(r"^\s*\[\s*game\s*\]", line) and bluffs:
+            names = ", ".join(f'"{script.get(b).name}"' for b in bluffs)
+            out.append(f"bluffs = [{names}]")
+        match = re.match(r'^\s*player\s*=\s*"([^"]+)"', line)
+        if match and match.group(1) in grimoire:
+            entry = grimoire[match.group(1)]
+            out.append(f'character = "{script.get(entry.character).name}"')
+            if entry.thinks:
+                out.append(f'thinks = "{script.get(entry.thinks).name}"')
+            if entry.evil_team:
+                out.append(f"evil_team = {entry.evil_team}")
+            if entry.bluffs:
+                names = ", ".join(f'"{script.get(b).name}"' for b in entry.bluffs)
+                out.append(f"bluffs = [{names}]")
+    return "\n".join(out) + "\n"
+
+
+__all__ = ["describe", "run_setup", "with_setup"]

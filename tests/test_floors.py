@@ -7,8 +7,8 @@ from .test_architecture import CORE, CORE_FILES, _imported_modules, module_name
 
 # bottom to top: a module of a floor may import any module of its floor or one below it
 FLOORS = [
-    ("ground", ("state", "wording", "feature")),  # values: the model, events, roster, script,
-    # actions, ids, the grimoire's queries, wording, the feature type
+    ("ground", ("state", "wording")),  # values: the model, events, roster, script,
+    # actions, ids, the grimoire's queries, the feature type (state/feature.py), wording
     ("reading", ("reading",)),  # text into actions
     ("setup", ("setup",)),  # the deal: composition, dice
     ("deciding", ("deciding",)),  # the rules of the day: voting, nominations, the STs' actions

@@ -31,7 +31,6 @@ from .deciding.activity import BOOKKEEPING
 from .deciding.count_facts import count_facts
 from .deciding.voting import about_to_die, about_to_die_now, leading_so_far
 from .engine import Post, advance, handle_pm, handle_post, next_due
-from .feature import CARRIED, CHANGED, COUNT, DAY_END, OBSERVERS, PLAYER, STORYTELLERS, THREAD, Notice
 from .night.grimoire_table import grimoire_rows
 from .reading.parser import parse_post
 from .record import SCHEMA_VERSION, game_record
@@ -46,6 +45,7 @@ from .signups import commands_in as signup_commands_in
 from .signups import fold as fold_signups
 from .state import ids as character_ids
 from .state.events import PhaseChanged
+from .state.feature import CARRIED, CHANGED, COUNT, DAY_END, OBSERVERS, PLAYER, STORYTELLERS, THREAD, Notice
 from .state.grimoire import BABYSITTER, acting_character, is_evil, players_of_team
 from .state.model import EXILE, GameSetup, GameState, GrimoireEntry, Phase, PhaseLengths, Profile, Seat, iso
 from .state.names import Roster

@@ -28,7 +28,6 @@ from .console import CommandReport, run_commands
 from .day_end import begin_night, end_day, end_phase, settle
 from .deciding import activity
 from .deciding.rules import whispers_broken_by
-from .feature import Timer
 from .night import commands as night_commands
 from .night import flow as nightflow
 from .night.private import handle_private
@@ -42,6 +41,7 @@ from .state.events import (
     Event,
     UsualFormSuggested,
 )
+from .state.feature import Timer
 from .state.model import GameState
 from .state.rejection import Rejection
 from .state.staff_actions import StEndDay, StExecute, StNextPhase

@@ -19,18 +19,6 @@ from .characters.public_roles import public_roles
 from .characters.triggers import ABILITY_DEATH
 from .deciding.count_facts import count_facts
 from .deciding.voting import NOTE_NO_TOKEN_CAST
-from .feature import (
-    CARRIED,
-    CHANGED,
-    COUNT,
-    DAY_END,
-    THREAD,
-    Feature,
-    Notice,
-    to_player,
-    to_storytellers,
-    to_thread,
-)
 from .state.events import (
     DayEnded,
     Event,
@@ -46,6 +34,7 @@ from .state.events import (
     WhisperBroken,
     WhisperLimitExceeded,
 )
+from .state.feature import CARRIED, CHANGED, COUNT, DAY_END, THREAD, Feature, Notice, to_player, to_storytellers, to_thread
 from .state.model import GameState, Phase, iso
 from .state.private_events import NightResolved
 from .state.staff_events import (

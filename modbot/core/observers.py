@@ -18,10 +18,10 @@ from datetime import datetime
 from typing import Any
 
 from .deciding.rules import reject
-from .feature import Feature, Notice, to_observers
 from .reading.commands import Command
 from .record import night_row, seat_rows
 from .state.actions import Context
+from .state.feature import Feature, Notice, to_observers
 from .state.model import GameState, iso
 from .state.names import Roster
 from .state.observing import OBSERVERS, is_observer, observers_of

@@ -31,7 +31,6 @@ from .characters import (
 )
 from .characters import helpers as night_help
 from .deciding import activity, away, hand_nudge, rules, staff
-from .feature import Applier, Feature, Notice, Noticer, Rule, Timer
 from .night import choices as night
 from .night import commands as night_commands
 from .night import deal_notices
@@ -43,6 +42,7 @@ from .seal import sealed_grimoire, sealed_text
 from .state import events, private_events, staff_events
 from .state.actions import Context
 from .state.events import Event
+from .state.feature import Applier, Feature, Notice, Noticer, Rule, Timer
 from .state.grimoire import SHIELDED
 from .state.model import GameState
 from .state.private_events import CharactersDealt

@@ -23,8 +23,8 @@ from .deciding.voting import (
     threshold_now,
 )
 from .engine import Outcome, Post, advance, handle_post
-from .feature import THREAD
 from .registry import notices_of
+from .state.feature import THREAD
 from .state.model import DayState, GameState, GrimoireEntry, LockedVote, Nomination, Seat, WhisperRequest, iso
 from .state.night_model import NightState
 from .state.rejection import Rejection

@@ -19,12 +19,12 @@ from datetime import datetime
 from typing import Any
 
 from .deciding.rules import reject
-from .feature import THREAD, Feature, Notice, to_thread
 from .reading.commands import Command, _no_arguments
 from .record import game_record
 from .seal import commitment, sealed_as_dealt
 from .state.actions import Context
 from .state.events import Event
+from .state.feature import THREAD, Feature, Notice, to_thread
 from .state.model import GameState
 from .state.private_events import CharactersDealt
 from .state.rejection import Rejection

@@ -12,7 +12,7 @@ import pytest
 
 from modbot.cli import doctables
 from modbot.core.characters.records import RECORDS
-from modbot.core.feature import CharacterRules
+from modbot.core.state.feature import CharacterRules
 from modbot.core.state.grimoire import dealt_character, players_of_team
 from modbot.core.state.night_model import Info
 from modbot.core.wording import say

@@ -6,8 +6,8 @@ import pytest
 
 from modbot.core.characters import triggers
 from modbot.core.characters.records import RECORDS, merged
-from modbot.core.feature import CharacterRules
 from modbot.core.state.events import Executed, PlayerDied
+from modbot.core.state.feature import CharacterRules
 from modbot.files.scripts import catalogue
 
 

@@ -4,8 +4,8 @@ both read it, the earliest moment first, a tie in the table's order, the phase's
 from datetime import timedelta
 
 from modbot.core import GameState, PhaseChanged, advance, engine, next_due
-from modbot.core.feature import Timer
 from modbot.core.registry import FEATURES, TIMERS
+from modbot.core.state.feature import Timer
 from modbot.core.state.staff_events import VoteCountRequested
 
 from ..helpers import FIVE, NOMINATIONS1, setup

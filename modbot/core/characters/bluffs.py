@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..deciding.rules import reject
-from ..feature import Feature
 from ..reading.commands import Command, _one_name
 from ..state.actions import Context
 from ..state.events import Event
+from ..state.feature import Feature
 from ..state.model import GameState
 from ..state.names import Roster
 from ..state.rejection import Refused, Rejection

@@ -20,10 +20,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from ..deciding.rules import reject
-from ..feature import Feature, Notice, Timer, to_storytellers, to_thread
 from ..reading.commands import Command, _name
 from ..state.actions import Context, Point
 from ..state.events import Event, PlayerDied
+from ..state.feature import Feature, Notice, Timer, to_storytellers, to_thread
 from ..state.grimoire import is_malfunctioning, true_character
 from ..state.model import GameState, iso
 from ..state.names import Roster

@@ -14,7 +14,7 @@ night sheet, may drop any (`!effect N off`), and their approval applies them at 
 
 from __future__ import annotations
 
-from ..feature import CharacterRules
+from ..state.feature import CharacterRules
 from ..state.grimoire import (
     KEEPS_ABILITY,
     acting_character,

@@ -24,10 +24,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from ..deciding.rules import reject
-from ..feature import Feature, Notice, Timer, to_thread
 from ..reading.commands import Command, _name
 from ..state.actions import Context, Fiddle
 from ..state.events import Event
+from ..state.feature import Feature, Notice, Timer, to_thread
 from ..state.grimoire import alignment_of, players_of_team
 from ..state.model import GameState, iso
 from ..state.names import Roster

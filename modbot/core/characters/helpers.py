@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..deciding.rules import reject
-from ..feature import Feature
 from ..state.actions import Context
 from ..state.events import Event
+from ..state.feature import Feature
 from ..state.model import GameState
 from ..state.night_actions import HELPED, Help
 from ..state.night_model import NightChoice

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..feature import CharacterRules, Information
+from ..state.feature import CharacterRules, Information
 from ..state.grimoire import (
     PIXIE_LEARNT,
     alignment_of,

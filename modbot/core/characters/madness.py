@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..feature import Feature, Notice, to_storytellers, unchanged
 from ..state.events import Event, PlayerDied
+from ..state.feature import Feature, Notice, to_storytellers, unchanged
 from ..state.grimoire import PIXIE_LEARNT, character_names, is_malfunctioning, true_character
 from ..state.model import GameState, iso
 from ..state.night_model import NightState

@@ -23,9 +23,9 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from ..deciding.rules import reject
-from ..feature import CharacterRules, Feature, Notice, to_storytellers
 from ..state.actions import Context, PublicChoice, PublicGuess
 from ..state.events import Event, PlayerDied
+from ..state.feature import CharacterRules, Feature, Notice, to_storytellers
 from ..state.grimoire import (
     PUZZLED,
     acting_character,

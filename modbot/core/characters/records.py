@@ -1,7 +1,7 @@
 """Theory of operation: every character's rules, one record each, by character id.
 
 What the rules know of a character beyond its catalogue record (data/characters.json) is its
-`CharacterRules` (core/feature.py): what its step yields at night (`night`, an `Information`
+`CharacterRules` (core/state/feature.py): what its step yields at night (`night`, an `Information`
 from information.py or effects.py) and what its `/choose X` in the thread does
 (`public_choice`, public_abilities.py), what events set off through it (`triggers`,
 triggers.py, which asks them itself in its declared order) and when its player counts as
@@ -19,9 +19,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import fields, replace
 
 from ..deciding.rules import reject
-from ..feature import CharacterRules, Feature
 from ..state.actions import Context, PublicChoice
 from ..state.events import Event
+from ..state.feature import CharacterRules, Feature
 from ..state.grimoire import acting_character, character_id, true_character
 from ..state.ids import LUNATIC
 from ..state.model import GameState

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..deciding.rules import reject
-from ..feature import Feature, Notice, to_thread, unchanged
 from ..reading.commands import Command, _one_name
 from ..state.actions import Context
 from ..state.events import Event
+from ..state.feature import Feature, Notice, to_thread, unchanged
 from ..state.grimoire import is_malfunctioning, true_character
 from ..state.model import GameState, iso
 from ..state.rejection import Rejection

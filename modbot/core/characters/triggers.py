@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..feature import CharacterRules, Feature, Notice, Trigger, to_player, to_storytellers, unchanged
 from ..state.events import Event, Executed, Nominated, PlayerDied
+from ..state.feature import CharacterRules, Feature, Notice, Trigger, to_player, to_storytellers, unchanged
 from ..state.grimoire import (
     character_id,
     is_evil,

@@ -16,7 +16,7 @@ the Sage only when the Demon killed it tonight. A player killed tonight is taken
 
 from __future__ import annotations
 
-from ..feature import CharacterRules
+from ..state.feature import CharacterRules
 from ..state.grimoire import acting_character, keeps_ability, true_character, used_on, yesterday
 from ..state.ids import GODFATHER, SAGE
 from ..state.model import GameState

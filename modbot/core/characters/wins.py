@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from ..feature import Feature, Notice, to_player, to_storytellers
 from ..state.events import Event
+from ..state.feature import Feature, Notice, to_player, to_storytellers
 from ..state.grimoire import (
     alignment_of,
     babysitter,

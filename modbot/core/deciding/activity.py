@@ -25,10 +25,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import ClassVar
 
-from ..feature import COUNT, THREAD, Feature, Notice, Timer, to_player, to_storytellers, unchanged
 from ..reading.commands import Command, _no_arguments
 from ..state.actions import AskForCount, Context
 from ..state.events import Event
+from ..state.feature import COUNT, THREAD, Feature, Notice, Timer, to_player, to_storytellers, unchanged
 from ..state.memo import last_answer
 from ..state.model import GameState, iso
 from ..state.rejection import Rejection

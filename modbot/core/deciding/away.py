@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
 
-from ..feature import Feature, Notice, to_player, to_storytellers
 from ..state.actions import ComeBack, Context, GoAway
+from ..state.feature import Feature, Notice, to_player, to_storytellers
 from ..state.model import GameState, iso
 from ..state.rejection import Rejection
 from ..state.slots import Slot

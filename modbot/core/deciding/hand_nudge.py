@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from ..feature import Feature, Notice, Timer, to_player
 from ..state.events import Event
+from ..state.feature import Feature, Notice, Timer, to_player
 from ..state.memo import last_answer
 from ..state.model import EXILE, GameState, Nomination, NominationKind
 from .away import AWAY, after_return

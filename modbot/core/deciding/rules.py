@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from ..feature import Feature
 from ..state.actions import (
     AcceptWhisper,
     CallExile,
@@ -45,6 +44,7 @@ from ..state.events import (
     WhisperLimitExceeded,
     WhisperRequested,
 )
+from ..state.feature import Feature
 from ..state.ids import BUTCHER
 from ..state.model import EXECUTION, EXILE, GameState, Nomination, Phase
 from ..state.rejection import Rejection

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import timedelta
 
-from ..feature import Feature
 from ..state.actions import Context
 from ..state.events import Event, Exiled, Nominated, PlayerDied, VoteCast, VoteLocked
+from ..state.feature import Feature
 from ..state.grimoire import true_character
 from ..state.model import EXECUTION, GameState, Nomination, Phase
 from ..state.observing import is_observer

@@ -21,9 +21,9 @@ from typing import Any
 
 from ..characters.helpers import decide_help
 from ..deciding.rules import reject
-from ..feature import Feature
 from ..state.actions import Context
 from ..state.events import Event
+from ..state.feature import Feature
 from ..state.grimoire import acting_character, keeps_ability, used_on
 from ..state.model import GameState, Phase
 from ..state.night_actions import Choose, FreeAction, Help, NightAction, Pass

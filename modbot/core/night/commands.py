@@ -19,13 +19,13 @@ from datetime import datetime
 from ..characters.effects import lleech_survives
 from ..deciding.rules import reject
 from ..deciding.staff import grimoire_rule, next_phase_rule
-from ..feature import Feature, unchanged
 from ..reading.commands import Command, _name, _no_arguments, _one_name
 from ..reading.numbers import whole_number
 from ..setup.composition import problems, propose
 from ..setup.dice import Dice
 from ..state.actions import Context
 from ..state.events import Event
+from ..state.feature import Feature, unchanged
 from ..state.ids import HELLS_LIBRARIAN
 from ..state.model import GameState, GrimoireEntry, Phase, iso
 from ..state.names import Roster

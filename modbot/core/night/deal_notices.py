@@ -21,9 +21,9 @@ from typing import Any
 
 from ..characters.triggers import UNTOLD, ScarletWomanPromoted, UntoldDelivered
 from ..characters.wins import unaware_marionette
-from ..feature import Feature, Notice, to_player, to_storytellers, to_thread
 from ..setup.composition import dealt_text
 from ..state.events import Event
+from ..state.feature import Feature, Notice, to_player, to_storytellers, to_thread
 from ..state.grimoire import players_of_team, true_character
 from ..state.ids import BARBER, FIDDLER, HUNTSMAN, MARIONETTE, PHILOSOPHER, PIT_HAG, SNAKE_CHARMER
 from ..state.model import GameState, iso

@@ -14,8 +14,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from ..characters import madness, triggers
-from ..feature import Feature, Timer
 from ..state.events import Event, PhaseChanged, PlayerDied
+from ..state.feature import Feature, Timer
 from ..state.grimoire import character_id, is_malfunctioning, players_of_team
 from ..state.ids import FEARMONGER
 from ..state.model import GameState, Phase

@@ -14,8 +14,8 @@ import hashlib
 from collections.abc import Sequence
 from typing import Any
 
-from ..feature import Feature, Notice, to_player, to_storytellers, to_thread
 from ..state.events import Event
+from ..state.feature import Feature, Notice, to_player, to_storytellers, to_thread
 from ..state.grimoire import character_names
 from ..state.model import GameState, iso
 from ..state.private_events import (

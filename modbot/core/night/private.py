@@ -19,11 +19,11 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..feature import Applier, Rule
 from ..reading.night_forms import parse_private
 from ..reading.textclean import countable_text
 from ..state.actions import Context
 from ..state.events import Event
+from ..state.feature import Applier, Rule
 from ..state.model import GameState
 from ..state.night_model import WhisperFlag
 from ..state.private_events import WhisperPmCounted, WhisperPmFlagged

@@ -14,8 +14,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..feature import Feature
 from ..state.actions import NO, YES, VoteValue
+from ..state.feature import Feature
 from ..state.names import Ambiguous, Roster
 from ..state.rejection import Refused
 from ..state.staff_actions import (

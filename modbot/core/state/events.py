@@ -11,8 +11,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Protocol
 
-from ..feature import Feature, unchanged
 from .actions import VoteValue
+from .feature import Feature, unchanged
 from .model import (
     EXECUTION,
     CastVote,

@@ -11,8 +11,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from ..feature import Feature, unchanged
 from ..wording import Say, free
+from .feature import Feature, unchanged
 from .model import GameState, GrimoireEntry
 from .night_model import Effect, NightChoice, NightState, SheetEntry, WhisperFlag, WhisperLedger
 from .slots import Slot

@@ -11,11 +11,11 @@ from dataclasses import dataclass, fields, is_dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from ..feature import Feature, unchanged
 from ..state.model import Seat
 from ..wording import Say, say
 from .actions import VoteValue
 from .events import _today
+from .feature import Feature, unchanged
 from .grimoire import BABYSITTER
 from .model import EXECUTION, CastVote, GameState, Phase
 

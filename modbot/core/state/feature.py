@@ -27,11 +27,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # the ground floor's values, named for the types alone
-    from .state.actions import Context
-    from .state.model import GameState
-    from .state.night_model import Info, NightChoice
-    from .state.rejection import Rejection
-    from .state.slots import Slot
+    from .actions import Context
+    from .model import GameState
+    from .night_model import Info, NightChoice
+    from .rejection import Rejection
+    from .slots import Slot
 
 
 class Applier(Protocol):

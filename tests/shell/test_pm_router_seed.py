@@ -15,25 +15,25 @@ class NoReads:
         raise AssertionError(f"conversation {topic_id} was read")
 
 
-def _service(bound: dict[str, int]):
+def _hooks(bound: dict[str, int]) -> tuple[OutboxHooks, PmRouter]:
     game = SimpleNamespace(options=SimpleNamespace(key="g1"), topic_id=7)
     identities = SimpleNamespace(holder=lambda g, name: bound.get(name.lower()))
     router = PmRouter(NoReads(), "modbot")  # type: ignore[arg-type]
     router.bot_id = 1
-    return SimpleNamespace(games={7: game}, identities=identities, bot_id=1,
-                           handling=SimpleNamespace(router=router),
-                           settings=SimpleNamespace(bot_username="modbot"))
+    hooks = OutboxHooks({7: game}, identities, None, "modbot")  # type: ignore[dict-item,arg-type]
+    hooks.attach(lambda outgoing: None, router)
+    hooks.connected(None, 1)  # type: ignore[arg-type]
+    return hooks, router
 
 
 def test_the_router_knows_who_is_in_a_conversation_the_bot_opened():
-    service = _service({"alex": 5, "host": 2})
-    hooks = OutboxHooks(service)
+    hooks, router = _hooks({"alex": 5, "host": 2})
     hooks.opened(SimpleNamespace(key="g1:role:Alex", recipients="Alex,host"), 42)
-    assert service.handling.router.people(42) == {1: "modbot", 5: "alex", 2: "host"}
-    assert service.handling.router.bot_is_in(42)
+    assert router.people(42) == {1: "modbot", 5: "alex", 2: "host"}
+    assert router.bot_is_in(42)
 
 
 def test_a_recipient_not_bound_to_an_id_leaves_the_conversation_to_be_read():
-    service = _service({"host": 2})
-    OutboxHooks(service).opened(SimpleNamespace(key="g1:role:Alex", recipients="Alex,host"), 42)
-    assert 42 not in service.handling.router.topics
+    hooks, router = _hooks({"host": 2})
+    hooks.opened(SimpleNamespace(key="g1:role:Alex", recipients="Alex,host"), 42)
+    assert 42 not in router.topics

@@ -18,8 +18,14 @@ refused for good (`failure_report`), and, from the store, a post whose words fai
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
+from ...adapters.outbox import Outbox
+from ...adapters.outgoing import Outgoing
+from ...adapters.store import Store
+from ..games.identities import Identities
 from ..games.runtime import GameRuntime
+from ..reading.pm_routing import PmRouter
 from .conversation_guard import intrusion_notes
 from .render import later, render
 
@@ -27,16 +33,34 @@ NAMES_FRESH = 60.0  # seconds a look-up of the places' names serves new conversa
 
 
 class OutboxHooks:
-    def __init__(self, service) -> None:
-        self.service = service
+    """Given the games, the identities, the store and the bot's name (running/parts.py); told
+    where to commit and whom the PM router knows (`attach`), and the outbox and the bot's
+    account once the service has connected (`connected`)."""
+
+    def __init__(self, games: dict[int, GameRuntime], identities: Identities, store: Store,
+                 bot_username: str) -> None:
+        self.games, self.identities, self.store = games, identities, store
+        self.bot_username = bot_username
+        self.commit: Callable[[list[Outgoing]], object] = _unattached
+        self.router: PmRouter | None = None
+        self.outbox: Outbox | None = None
+        self.bot_id: int | None = None
         self.names_now: dict[int, str] = {}  # user id -> username, asked for new conversations
         self.asked = -NAMES_FRESH  # when (monotonic)
+
+    def attach(self, commit: Callable[[list[Outgoing]], object], router: PmRouter) -> None:
+        """Where the notes go (the handling's commit) and the router that learns who is in a
+        conversation the bot opened."""
+        self.commit, self.router = commit, router
+
+    def connected(self, outbox: Outbox, bot_id: int | None) -> None:
+        self.outbox, self.bot_id = outbox, bot_id
 
     def game_of(self, row) -> GameRuntime | None:
         return self._game_by_key(row.key)
 
     def _game_by_key(self, key: str) -> GameRuntime | None:
-        return next((g for g in self.service.games.values()
+        return next((g for g in self.games.values()
                      if key.startswith(g.options.key + ":")), None)
 
     def _bound(self, row) -> list[tuple[str, int | None]] | None:
@@ -46,7 +70,7 @@ class OutboxHooks:
         names = [r.strip() for r in (row.recipients or "").split(",") if r.strip()]
         if game is None or not names:
             return None
-        return [(name, self.service.identities.holder(game, name)) for name in names]
+        return [(name, self.identities.holder(game, name)) for name in names]
 
     def recipient_ids(self, row) -> set[int] | None:
         """The user ids a private row's recipients are bound to in its game (None: a name the
@@ -66,8 +90,8 @@ class OutboxHooks:
             return None
         if time.monotonic() - self.asked > NAMES_FRESH or \
                 any(i is not None and i not in self.names_now for _, i in bound):
-            places = {i for names in self.service.identities.names.values() for i in names}
-            self.names_now = self.service.identities.current_names(places)
+            places = {i for names in self.identities.names.values() for i in names}
+            self.names_now = self.identities.current_names(places)
             self.asked = time.monotonic()
         return ",".join(self.names_now.get(i, name) if i is not None else name
                         for name, i in bound)
@@ -76,42 +100,46 @@ class OutboxHooks:
         """The bot opened conversation `topic_id` for `row`: who is in it is known (the bot
         and the recipients, by the ids they are bound to), so the PM router need not read it
         when they write there (pm_routing.py; the guard still reads it before each post)."""
-        bound, bot_id = self._bound(row), self.service.bot_id
+        bound, bot_id = self._bound(row), self.bot_id
         if bot_id is None or bound is None or any(i is None for _, i in bound):
             return  # a name not bound to an id: the router reads the conversation
-        people = {bot_id: self.service.settings.bot_username.lower()}
+        people = {bot_id: self.bot_username.lower()}
         people.update({i: self.names_now.get(i, name).lower() for name, i in bound
                        if i is not None})
-        self.service.handling.router.topics[topic_id] = people
+        if self.router is not None:
+            self.router.topics[topic_id] = people
 
     def intruder(self, row, topic_id: int, names: list[str]) -> None:
         """Someone the game did not put there joined a private conversation (see
         conversation_guard.py): the player is told in their new one, the Storytellers what the
         newcomers could read."""
-        self.service.handling.router.topics.pop(topic_id, None)
+        if self.router is not None:
+            self.router.topics.pop(topic_id, None)
         game = self.game_of(row)
         if game is None:
             return
         recipients = [r for r in (row.recipients or "").split(",") if r]
         player = None if row.thread.endswith((":pm:storytellers", ":pm:observers")) or \
             ":pmtopic:" in row.thread or not recipients else recipients[0]
-        self.service.handling.commit_outgoing(intrusion_notes(game.reactor, player, topic_id, names,
+        self.commit(intrusion_notes(game.reactor, player, topic_id, names,
                                                      game.state.setup.storytellers))
 
     def pm_limit(self, row, seconds: float) -> None:
         """The bot's new conversations for the day are spent: each game with some waiting is
         told once per day's window, in its Storytellers' conversation."""
-        outbox = self.service.started
-        waiting = [r for r in self.service.store.pending() if outbox.opens_conversation(r)]
-        for game in self.service.games.values():
+        outbox = self.outbox
+        if outbox is None:
+            return
+        waiting = [r for r in self.store.pending() if outbox.opens_conversation(r)]
+        for game in self.games.values():
             mine = [r for r in waiting if r.key.startswith(game.options.key + ":")]
             if mine:
                 window = int((time.time() + seconds) // 3600)
-                self.service.handling.commit_outgoing([game.reactor.note_to_storytellers(
+                self.commit([game.reactor.note_to_storytellers(
                     game.state.setup.storytellers, f"pm-limit:{window}",
                     later("pm_limit.md.j2", waiting=len(mine),
                           hours=max(1, round(seconds / 3600)),
-                          bot=self.service.settings.bot_username))])
+                          bot=self.bot_username))])
 
     def limit(self, row, kind: str, seconds: float) -> None:
         """A forum limit delays the bot's posts (write_limits.py: "slow_mode", "edit_limit";
@@ -121,9 +149,9 @@ class OutboxHooks:
         if game is None:
             return
         when = "" if kind == "slow_mode" else f":{int((time.time() + seconds) // 86400)}"
-        self.service.handling.commit_outgoing([game.reactor.note_to_storytellers(
+        self.commit([game.reactor.note_to_storytellers(
             game.state.setup.storytellers, f"limit:{kind}{when}",
-            later("forum_limit.md.j2", kind=kind, bot=self.service.settings.bot_username,
+            later("forum_limit.md.j2", kind=kind, bot=self.bot_username,
                   minutes=max(1, round(seconds / 60)), hours=max(1, round(seconds / 3600)),
                   ends_in=seconds))])
 
@@ -134,7 +162,7 @@ class OutboxHooks:
         game = self._game_by_key(key)
         if game is None or ":held:" in key:  # a note about a held post held itself: logged
             return
-        self.service.handling.commit_outgoing([game.reactor.note_to_storytellers(
+        self.commit([game.reactor.note_to_storytellers(
             game.state.setup.storytellers, f"held:{key.split(':', 1)[1]}",
             later("post_held.md.j2", key=key, error=error))])
 
@@ -154,7 +182,7 @@ class OutboxHooks:
         if game is None:
             return
         kept = row.edit_of or row.key
-        self.service.handling.commit_outgoing([game.reactor.note_to_storytellers(
+        self.commit([game.reactor.note_to_storytellers(
             game.state.setup.storytellers, f"lost-post:{kept.split(':', 1)[-1]}:{why}",
             later("own_post_lost.md.j2", why=why, topic_id=game.topic_id))])
 
@@ -167,3 +195,7 @@ class OutboxHooks:
         if not recipients and ":pm:" in row.thread:
             recipients = (row.thread.rsplit(":pm:", 1)[1],)
         return game.reactor.failure_report(game.setup.storytellers, row.key, error, recipients)
+
+
+def _unattached(_outgoing: list[Outgoing]) -> None:
+    raise RuntimeError("the outbox hooks are not attached to the handling (running/parts.py)")

@@ -9,7 +9,9 @@ for a `modbot check` or a restart), and which clock the forum keeps (a rehearsal
 faster than real time: its limiter counts the forum's minutes, so the budget must too;
 `forum_seconds`, when the bot can read that clock for free, else `unmetered`: the forum's own
 limiter answers instead). `compose` builds them in that one order, so a budget is never set
-in one place and undone in another: the service itself never configures the client.
+in one place and undone in another: the service itself never configures the client. The
+service's own collaborators are assembled by `parts.assemble`, each from the narrow things it
+uses (none is handed the service).
 """
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from ...adapters.budget import Priority
 from ...adapters.forum import CredentialsRejected, ForumError, OverBudget, TransientError
@@ -57,21 +57,10 @@ from ...adapters.forum_port import ForumPort
 from ...adapters.outbox import Outbox
 from ...adapters.store import Store
 from ...core import GameSetup
-from ..games.handling import Handling
-from ..games.identities import Identities
-from ..games.quarantine import Quarantine
-from ..games.runtime import GameRuntime
-from ..posting.outbox_hooks import OutboxHooks
-from ..posting.own_edits import OwnEdits
-from ..posting.thread_index import ThreadIndex
-from ..reading.edit_sweep import EditSweep
-from ..reading.intake import Intake, Wake
-from ..reading.thread_reads import PagedReads
-from ..reading.watermark import Watermark
+from ..reading.intake import Wake
 from ..recovery.rebuild import Rebuilt
-from ..recovery.snapshot import Snapshots
-from ..starting.deal_guard import DealGuard
 from ..starting.startup import StartUp
+from .parts import Parts, assemble
 from .settings import Settings
 
 log = logging.getLogger("modbot.app.running.service")
@@ -90,33 +79,27 @@ class CycleReport:
 
 class Service(StartUp):
     def __init__(self, client: ForumPort, store: Store, games: list[GameSetup],
-                 settings: Settings | None = None) -> None:
+                 settings: Settings | None = None, parts: Parts | None = None) -> None:
+        """The service over `client` and `store`, its collaborators `parts` (compose.py
+        assembles them; by default, assembled here the same way: parts.py)."""
         self.client = client
         self.store = store
         self.settings = settings or Settings()
         self.setups = games
-        self.games: dict[int, GameRuntime] = {}
+        parts = parts or assemble(client, store, self.settings, self.reload)
+        self.games = parts.games
+        self.guard, self.sweeper, self.snapshots = parts.guard, parts.sweeper, parts.snapshots
+        self.identities, self.long_reads = parts.identities, parts.long_reads
+        self.own_edits, self.index, self.watermark = parts.own_edits, parts.index, parts.watermark
+        self.hooks, self.quarantine = parts.hooks, parts.quarantine
+        self.handling, self.intake = parts.handling, parts.intake
         self.outbox: Outbox | None = None
-        self.guard = DealGuard(client)  # no deal to a name the forum does not know
         self.waiting: dict[int, GameSetup] = {}  # new games whose names are not all checked
-        self.sweeper = EditSweep(self.settings.sweep_minutes)  # on a request budget
         self.quiet_until = 0.0  # monotonic time: after a 429, no request before this
         self.key_refused = 0  # cycles in a row the forum refused the key (revoked?)
         self.rebuilt: dict[int, Rebuilt] = {}  # topic id -> what its rebuild did
-        self.snapshots = Snapshots(store, self.settings.snapshot_seconds)
-        self.identities = Identities(client, store, self.settings.names_minutes * 60)
         self.bot_id: int | None = None  # the bot's forum user id (its posts, whatever its name)
-        self.long_reads = PagedReads(store=store)  # a new or rebuilt game's thread, by id
-        self.own_edits = OwnEdits(client, store)
-        self.index = ThreadIndex(store)  # the bot's index post in each game thread
-        self.watermark = Watermark(timedelta(seconds=self.settings.settle_seconds))
-        self.hooks = OutboxHooks(self)  # what the outbox asks of the games (outbox_hooks.py)
-        self.quarantine = Quarantine(store)  # inputs that could not be handled
         self.next_read: Callable[[], float | None] | None = None  # set by the run loop
-        self.handling = Handling(client, store, self.settings, self.games, self.identities,
-                                 self.watermark, self.hooks, self.quarantine, self.reload)
-        self.intake = Intake(client, store, self.games, self.watermark, self.sweeper,
-                             self.handling)
 
     def save_snapshots(self, every: float | None = None) -> None:
         """Snapshot the games with new inputs (see snapshot.py); `every=0` at a stop."""

@@ -148,6 +148,7 @@ class StartUp:
                              conversation_spacing=topic_spacing(staff, me.trust_level)
                              if self.settings.post_spacing is None else spacing,
                              on_limit=self.hooks.limit, on_opened=self.hooks.opened)
+        self.hooks.connected(self.outbox, self.bot_id)
 
 
     def _never_started(self, setup: GameSetup) -> bool:

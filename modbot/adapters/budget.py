@@ -34,6 +34,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter, deque
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import IntEnum
 
@@ -58,7 +59,8 @@ class Budget:
     """A sliding minute, as Discourse's RateLimiter counts (lib/rate_limiter.rb keeps the times
     of the last `max` requests and refuses one while the oldest is under a minute old)."""
 
-    def __init__(self, per_minute: float = 55, *, per_day: int = 0, clock=None) -> None:
+    def __init__(self, per_minute: float = 55, *, per_day: int = 0,
+                 clock: Callable[[], float] | None = None) -> None:
         self.per_minute = per_minute  # 0: no budget kept (a forum without limits)
         self.per_day = per_day  # 0: no day kept (an admin's key)
         self.clock = clock or (lambda: time.monotonic())  # looked up when called
@@ -140,7 +142,7 @@ class Budget:
             return 0.0
 
     @contextmanager
-    def spending(self, priority: Priority):
+    def spending(self, priority: Priority) -> Iterator[Budget]:
         """Requests made inside are of this priority."""
         before, self.priority = self.priority, priority
         try:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import requests
 
@@ -73,7 +74,7 @@ def wait_for_key(forum_url: str, request: KeyRequest, login: DeviceLogin, *,
                        "login` again")
 
 
-def _post(forum_url: str, path: str, body: dict) -> dict:
+def _post(forum_url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     try:
         answer = requests.post(forum_url.rstrip("/") + path, json=body, timeout=TIMEOUT,
                                headers={"Accept": "application/json"})

@@ -21,6 +21,8 @@ import email.utils
 import logging
 import time
 from collections import deque
+from collections.abc import Callable
+from typing import Any, cast
 
 import requests
 from pydiscourse import DiscourseClient
@@ -91,8 +93,9 @@ class Pacer:
     default: 60 admin-key requests a minute). Used at start-up only, where waiting is right;
     the poll loop never sleeps (it defers on a 429 instead)."""
 
-    def __init__(self, limit: int = 55, window: float = 60.0, *, clock=None,
-                 sleep=None) -> None:
+    def __init__(self, limit: int = 55, window: float = 60.0, *,
+                 clock: Callable[[], float] | None = None,
+                 sleep: Callable[[float], None] | None = None) -> None:
         self.limit, self.window = limit, window
         self.clock = clock or (lambda: time.monotonic())  # looked up when called
         self.sleep = sleep or (lambda seconds: time.sleep(seconds))
@@ -123,7 +126,7 @@ class Pacer:
             waited += pause
 
 
-class ForumClient(DiscourseClient):
+class ForumClient(DiscourseClient):  # type: ignore[misc,unused-ignore]  # pydiscourse: no types
     def __init__(self, host: str, api_username: str, api_key: str, *, timeout: float = 10.0,
                  user_api_client_id: str | None = None):
         super().__init__(host.rstrip("/"), api_username, api_key, timeout=timeout)
@@ -141,8 +144,9 @@ class ForumClient(DiscourseClient):
         self.api_user_id: int | None = None
         self.forum_date: tuple[float, float] | None = None  # (the forum's epoch, monotonic)
 
-    def _request(self, verb, path, params=None, files=None, data=None, json=None,
-                 override_request_kwargs=None):
+    def _request(self, verb: str, path: str, params: dict[str, Any] | None = None,
+                 files: dict[str, Any] | None = None, data: dict[str, Any] | None = None,
+                 json: Any = None, override_request_kwargs: dict[str, Any] | None = None) -> Any:
         headers = {"Accept": JSON_TYPE}
         if self.user_api_client_id is not None:  # the key is the account's own
             headers.update({"User-Api-Key": self.api_key,
@@ -190,12 +194,12 @@ class ForumClient(DiscourseClient):
 
     # -- endpoints pydiscourse lacks or gets wrong ------------------------------------------
 
-    def upload_picture(self, png: bytes, filename: str) -> dict:
+    def upload_picture(self, png: bytes, filename: str) -> dict[str, Any]:
         """POST /uploads.json as Discourse's composer does (multipart, synchronous): the
         upload's JSON, with its `short_url` (`upload://…`) to embed."""
-        return self._request("POST", "/uploads.json",
+        return cast(dict[str, Any], self._request("POST", "/uploads.json",
                              data={"type": "composer", "synchronous": "true"},
-                             files={"file": (filename, png, "image/png")})
+                             files={"file": (filename, png, "image/png")}))
 
     def private_posts(self, before: int | None = None) -> list[ForumPost]:
         """The newest PMs the bot can see, newest first, 50 a page (`GET /private-posts.json`,
@@ -220,20 +224,20 @@ class ForumClient(DiscourseClient):
             answer = self.session.get(self.host + "/_sandbox/clock.json", timeout=self.timeout)
         except requests.RequestException as exc:
             raise TransientError(f"GET /_sandbox/clock.json: {exc.__class__.__name__}") from exc
-        return _decode("GET", "/_sandbox/clock.json", answer)["now"]
+        return str(_decode("GET", "/_sandbox/clock.json", answer)["now"])
 
-    def current_user(self) -> dict:
+    def current_user(self) -> dict[str, Any]:
         """The account the API key acts as."""
-        return self._get("/session/current.json")["current_user"]
+        return cast(dict[str, Any], self._get("/session/current.json")["current_user"])
 
-    def search_users(self, term: str) -> list[dict]:
+    def search_users(self, term: str) -> list[dict[str, Any]]:
         """The composer's user search (usernames starting with, then containing, `term`)."""
-        return self._get("/u/search/users.json", term=term).get("users", [])
+        return cast(list[dict[str, Any]], self._get("/u/search/users.json", term=term).get("users", []))
 
-    def topic_by_id(self, topic_id: int, **kwargs) -> dict:
-        return self._get(f"/t/{topic_id}.json", **kwargs)
+    def topic_by_id(self, topic_id: int, **kwargs: Any) -> dict[str, Any]:
+        return cast(dict[str, Any], self._get(f"/t/{topic_id}.json", **kwargs))
 
-    def posts_after(self, topic_id: int, post_number: int, **extra) -> list[ForumPost]:
+    def posts_after(self, topic_id: int, post_number: int, **extra: Any) -> list[ForumPost]:
         """Up to 20 posts after `post_number`, oldest first, with raw (`extra`: more query
         parameters, e.g. `show_deleted`)."""
         body = self.topic_posts(topic_id, post_number=post_number, asc="true", include_raw="true",
@@ -254,55 +258,55 @@ class ForumClient(DiscourseClient):
         current username of each."""
         return [ForumUser.from_json(u) for u in self.user_cards(user_ids)]
 
-    def user_cards(self, user_ids: list[int]) -> list[dict]:
+    def user_cards(self, user_ids: list[int]) -> list[dict[str, Any]]:
         """The user cards of up to 50 users by id, as the forum sends them (trust level and
         whether they accept a PM included)."""
-        return self._get("/user-cards.json",
-                         user_ids=",".join(map(str, user_ids))).get("users", [])
+        return cast(list[dict[str, Any]], self._get(
+            "/user-cards.json", user_ids=",".join(map(str, user_ids))).get("users", []))
 
-    def topics_listed(self, topic_ids: list[int], page: int = 0) -> dict:
+    def topics_listed(self, topic_ids: list[int], page: int = 0) -> dict[str, Any]:
         """The listing of these topics (`GET /latest.json?topic_ids=1,2`, TopicQuery's
         `topic_ids` option), asked as one page of them all: its `topics` (each one's
         `highest_post_number`) and `more_topics_url` when the forum pages it smaller. Unlisted
         topics are in it only for a staff account (lib/topic_query.rb)."""
         body = self._get("/latest.json", topic_ids=",".join(map(str, topic_ids)),
                          per_page=len(topic_ids), **({"page": page} if page else {}))
-        return body.get("topic_list", {})
+        return cast(dict[str, Any], body.get("topic_list", {}))
 
-    def topic_tail(self, topic_id: int) -> dict:
+    def topic_tail(self, topic_id: int) -> dict[str, Any]:
         """The topic's view around its last posts (`GET /t/{id}/{number}.json` past the last
         post number: TopicView shows the posts around it, the last ones, with raw): its
         opener's `user_id`, the posts, and the viewer's slow-mode fields (`slow_mode_seconds`,
         `user_last_posted_at`: TopicViewSerializer)."""
-        return self._get(f"/t/{topic_id}/99999999.json", include_raw="true")
+        return cast(dict[str, Any], self._get(f"/t/{topic_id}/99999999.json", include_raw="true"))
 
-    def invite_to_conversation(self, topic_id: int, username: str) -> dict:
+    def invite_to_conversation(self, topic_id: int, username: str) -> dict[str, Any]:
         """Add someone to a PM (`POST /t/{id}/invite` with `user`)."""
-        return self._post(f"/t/{topic_id}/invite", user=username)
+        return cast(dict[str, Any], self._post(f"/t/{topic_id}/invite", user=username))
 
-    def remove_allowed_user(self, topic_id: int, username: str) -> dict:
+    def remove_allowed_user(self, topic_id: int, username: str) -> dict[str, Any]:
         """Take someone out of a PM (`PUT /t/{id}/remove-allowed-user`, staff)."""
-        return self._put(f"/t/{topic_id}/remove-allowed-user", username=username)
+        return cast(dict[str, Any], self._put(f"/t/{topic_id}/remove-allowed-user", username=username))
 
-    def posts_by_ids(self, topic_id: int, post_ids: list[int], **extra) -> list[ForumPost]:
+    def posts_by_ids(self, topic_id: int, post_ids: list[int], **extra: Any) -> list[ForumPost]:
         """These posts of the topic, with raw (`GET /t/{id}/posts.json?post_ids[]=…`: TopicView
         reads them by id with no chunk limit, lib/topic_view.rb `filter_posts_by_ids`)."""
         body = self.posts(topic_id, post_ids=post_ids, include_raw="true", **extra)
         return _stream(body)
 
-    def thread_post_ids(self, topic_id: int, after: int = 0, **extra) -> list[int]:
+    def thread_post_ids(self, topic_id: int, after: int = 0, **extra: Any) -> list[int]:
         """The ids of every post after post number `after`, in one request (`GET
         /t/{id}/post_ids.json`, TopicsController#post_ids: TopicView with `skip_limit`)."""
         return list(self._get(f"/t/{topic_id}/post_ids.json", post_number=after, **extra)
                     .get("post_ids", []))
 
 
-def _stream(body: dict) -> list[ForumPost]:
+def _stream(body: dict[str, Any]) -> list[ForumPost]:
     """A topic view's posts (its `post_stream`), as typed posts."""
     return [ForumPost.from_json(p) for p in body["post_stream"]["posts"]]
 
 
-def _decode(verb: str, path: str, response: requests.Response):
+def _decode(verb: str, path: str, response: requests.Response) -> Any:
     status = response.status_code
     if status == 429:
         raise TransientError(f"{verb} {path}: rate limited", status, _retry_after(response),

@@ -4,15 +4,17 @@ the store's). Append a new one; never edit one that has shipped."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import peewee
 from playhouse.migrate import SchemaMigrator, migrate
 
 
-def _v1_create(db, m):
+def _v1_create(db: Any, m: Any) -> None:
     db.create_tables([m.GameRow, m.InputRow, m.EventRow, m.OutboxRow, m.CursorRow])
 
 
-def _v2_input_topic(db, m):
+def _v2_input_topic(db: Any, m: Any) -> None:
     """PM inputs (Storyteller commands) remember their PM topic, to answer there."""
     columns = {c.name for c in db.get_columns("input_row")}
     if "topic_id" not in columns:  # a database created by v1 before this column existed
@@ -20,7 +22,7 @@ def _v2_input_topic(db, m):
         migrate(migrator.add_column("input_row", "topic_id", peewee.IntegerField(null=True)))
 
 
-def _v3_input_shared(db, m):
+def _v3_input_shared(db: Any, m: Any) -> None:
     """PM inputs remember whether players take part, so answers stay with the STs."""
     columns = {c.name for c in db.get_columns("input_row")}
     if "shared" not in columns:
@@ -28,7 +30,7 @@ def _v3_input_shared(db, m):
         migrate(migrator.add_column("input_row", "shared", peewee.BooleanField(null=True)))
 
 
-def _v4_input_participants(db, m):
+def _v4_input_participants(db: Any, m: Any) -> None:
     """PM inputs remember who takes part (players' night commands and whispers)."""
     columns = {c.name for c in db.get_columns("input_row")}
     if "participants" not in columns:
@@ -36,7 +38,7 @@ def _v4_input_participants(db, m):
         migrate(migrator.add_column("input_row", "participants", peewee.TextField(null=True)))
 
 
-def _v5_outbox_first_attempt(db, m):
+def _v5_outbox_first_attempt(db: Any, m: Any) -> None:
     """Outbox rows remember their first attempt: the marker search in PMs pages back to it."""
     if "outbox_row" not in db.get_tables():
         db.create_tables([m.OutboxRow])
@@ -47,36 +49,36 @@ def _v5_outbox_first_attempt(db, m):
         migrate(migrator.add_column("outbox_row", "first_attempt", peewee.FloatField(null=True)))
 
 
-def _v6_pictures(db, m):
+def _v6_pictures(db: Any, m: Any) -> None:
     """The pictures posts embed (the town square of a vote count)."""
     db.create_tables([m.PictureRow])
 
 
-def _v7_outbox_edits(db, m):
+def _v7_outbox_edits(db: Any, m: Any) -> None:
     """Outbox rows that rewrite another post (a running vote count)."""
     if "edit_of" not in {c.name for c in db.get_columns("outbox_row")}:
         migrator = SchemaMigrator.from_database(db)
         migrate(migrator.add_column("outbox_row", "edit_of", peewee.CharField(null=True)))
 
 
-def _v8_snapshots(db, m):
+def _v8_snapshots(db: Any, m: Any) -> None:
     """Snapshots of running games, so a restart folds only what came after."""
     db.create_tables([m.SnapshotRow])
 
 
-def _v9_thread_reads(db, m):
+def _v9_thread_reads(db: Any, m: Any) -> None:
     """Long thread reads part of the way, so a rebuild keeps its place across restarts."""
     db.create_tables([m.ThreadReadRow])
 
 
-def _v10_seal_salt(db, m):
+def _v10_seal_salt(db: Any, m: Any) -> None:
     """Each game's secret salt for the seal of its grimoire (made once, kept until the reveal)."""
     if "seal_salt" not in {c.name for c in db.get_columns("game_row")}:
         migrator = SchemaMigrator.from_database(db)
         migrate(migrator.add_column("game_row", "seal_salt", peewee.CharField(null=True)))
 
 
-def _v11_quarantine(db, m):
+def _v11_quarantine(db: Any, m: Any) -> None:
     """Inputs the bot could not handle, and the inputs of their games that wait behind them;
     what the bot has read of each post (its sightings)."""
     db.create_tables([m.QuarantineRow, m.ParkedRow, m.PostSightingRow])

@@ -48,7 +48,9 @@ from __future__ import annotations
 import logging
 import re
 import time
+from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from .budget import Priority
 from .forum import ConfigurationError, CredentialsRejected, ForumError, NotFound, OverBudget, PermanentError, TransientError
@@ -86,12 +88,18 @@ PICTURE = re.compile(r"!\[([^\]]*)\]\(modbot-picture:([0-9a-f]{40})\)")
 
 class Outbox(WriteLimits):
     def __init__(self, client: ForumPort, store: Store, *, spacing: float = 0.0,
-                 on_failure=None, wall=time.time, max_backoff: float = MAX_BACKOFF,
-                 guard=None, on_pm_limit=None, bot_id: int | None = None,
-                 merge_replies: bool = False, recipients_now=None, on_lost_post=None,
-                 replaced_note=None,
-                 edits_a_day: int | None = None, on_limit=None,
-                 conversation_spacing: float = 0.0, on_opened=None) -> None:
+                 on_failure: Callable[[OutboxRow, str], Outgoing | None] | None = None,
+                 wall: Callable[[], float] = time.time, max_backoff: float = MAX_BACKOFF,
+                 guard: Callable[[OutboxRow, int], bool] | None = None,
+                 on_pm_limit: Callable[[OutboxRow, float], None] | None = None,
+                 bot_id: int | None = None, merge_replies: bool = False,
+                 recipients_now: Callable[[OutboxRow], str | None] | None = None,
+                 on_lost_post: Callable[[OutboxRow, str], None] | None = None,
+                 replaced_note: Callable[[OutboxRow, Any, str | None], str] | None = None,
+                 edits_a_day: int | None = None,
+                 on_limit: Callable[[OutboxRow, str, float], None] | None = None,
+                 conversation_spacing: float = 0.0,
+                 on_opened: Callable[[OutboxRow, int], None] | None = None) -> None:
         self.conversation_spacing = conversation_spacing  # seconds between new conversations
         self._limits_init(edits_a_day)  # slow mode, edits a day (write_limits.py)
         self.on_limit = on_limit  # (row, kind, seconds): a forum limit delays the bot
@@ -311,7 +319,7 @@ class Outbox(WriteLimits):
         """Each `![ALT|WxH](modbot-picture:SHA1)` the raw embeds, pointed at its upload (made
         now if it was not before); a picture that cannot be uploaded is left out, so the post
         goes without it rather than waiting or being lost."""
-        def embed(match: re.Match) -> str:
+        def embed(match: re.Match[str]) -> str:
             address = self._uploaded(match.group(2))
             return f"![{match.group(1)}]({address})" if address else ""
         return PICTURE.sub(embed, raw)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -58,8 +59,8 @@ class Outgoing:
 class Batch:
     """One transaction's worth of writes."""
 
-    inputs: list[tuple[int, dict]] = field(default_factory=list)  # (game id, fields)
-    events: list[tuple[int, int | None, str, dict]] = field(default_factory=list)
+    inputs: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (game id, fields)
+    events: list[tuple[int, int | None, str, dict[str, Any]]] = field(default_factory=list)
     outbox: list[Outgoing] = field(default_factory=list)
     cursors: dict[str, int] = field(default_factory=dict)
     last_post_numbers: dict[int, int] = field(default_factory=dict)
@@ -67,10 +68,10 @@ class Batch:
     adopted: dict[str, tuple[int, int, int]] = field(default_factory=dict)
     # the quarantine (app/games/quarantine.py): inputs that could not be handled, their games'
     # inputs waiting behind them, those released, and what became of a quarantined input
-    quarantined: list[dict] = field(default_factory=list)  # QuarantineRow fields
-    parked: list[dict] = field(default_factory=list)  # ParkedRow fields
+    quarantined: list[dict[str, Any]] = field(default_factory=list)  # QuarantineRow fields
+    parked: list[dict[str, Any]] = field(default_factory=list)  # ParkedRow fields
     unparked: list[int] = field(default_factory=list)  # ParkedRow ids handled now
-    settled: dict[int, dict] = field(default_factory=dict)  # QuarantineRow id -> fields
+    settled: dict[int, dict[str, Any]] = field(default_factory=dict)  # QuarantineRow id -> fields
 
 
 __all__ = ["Batch", "Body", "Outgoing", "Rendered"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 
 def forum_time(text: str) -> datetime:
@@ -43,7 +44,7 @@ class ForumPost:
     words_hidden: bool = False  # hidden by flags, and its words not given to the bot
 
     @classmethod
-    def from_json(cls, data: dict) -> ForumPost:
+    def from_json(cls, data: dict[str, Any]) -> ForumPost:
         return cls(
             id=int(data["id"]), topic_id=int(data.get("topic_id") or 0),
             post_number=int(data.get("post_number") or 0),
@@ -56,7 +57,7 @@ class ForumPost:
             topic_title=data.get("topic_title"),
             words_hidden=bool(data.get("hidden")) and "raw" not in data)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
     @property
@@ -86,7 +87,7 @@ class ForumUser:
     trust_level: int = 1
 
     @classmethod
-    def from_json(cls, data: dict) -> ForumUser:
+    def from_json(cls, data: dict[str, Any]) -> ForumUser:
         return cls(id=int(data["id"]), username=str(data["username"]),
                    admin=bool(data.get("admin")), moderator=bool(data.get("moderator")),
                    trust_level=int(data.get("trust_level", 1) or 0))

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 from types import SimpleNamespace
-from typing import cast
+from typing import Any, cast
 
 import peewee
 from playhouse.db_url import connect
@@ -89,10 +89,10 @@ class Store(QuarantineQueries, SightingQueries):
         return GameRow.get_or_none(GameRow.key == key)
 
     def game(self, key: str, name: str) -> GameRow:
-        row, _ = GameRow.get_or_create(key=key, defaults={"name": name})
-        return row
+        row, _ = GameRow.get_or_create(key=key, defaults={"name": name})  # type: ignore[no-untyped-call,unused-ignore]
+        return cast(GameRow, row)
 
-    def inputs(self, game_id: int, after: int = 0) -> list:
+    def inputs(self, game_id: int, after: int = 0) -> list[Any]:
         """The game's stored inputs in order (from the `after`-th on), as light records (named
         tuples with the columns' names: folding 10,000 of them at start-up should not build
         10,000 models)."""
@@ -111,11 +111,11 @@ class Store(QuarantineQueries, SightingQueries):
             update={SnapshotRow.inputs: inputs, SnapshotRow.version: version,
                     SnapshotRow.data: data}).execute()
 
-    def thread_read(self, key: str) -> dict | None:
+    def thread_read(self, key: str) -> dict[str, Any] | None:
         row = ThreadReadRow.get_or_none(ThreadReadRow.key == key)
         return json.loads(bytes(row.data)) if row else None
 
-    def save_thread_read(self, key: str, data: dict | None) -> None:
+    def save_thread_read(self, key: str, data: dict[str, Any] | None) -> None:
         """Keep a partial read (None: the read is done, forget it)."""
         if data is None:
             ThreadReadRow.delete().where(ThreadReadRow.key == key).execute()
@@ -124,10 +124,10 @@ class Store(QuarantineQueries, SightingQueries):
         ThreadReadRow.insert(key=key, data=blob).on_conflict(
             conflict_target=[ThreadReadRow.key], update={ThreadReadRow.data: blob}).execute()
 
-    def events_by_input(self, game_id: int) -> dict[int, list[tuple[str, dict]]]:
+    def events_by_input(self, game_id: int) -> dict[int, list[tuple[str, dict[str, Any]]]]:
         """The game's stored events, (type, data) in order, by the id of their input."""
-        out: dict[int, list[tuple[str, dict]]] = {}
-        rows = cast("Iterable[dict]", EventRow.select(EventRow.input, EventRow.type, EventRow.data)
+        out: dict[int, list[tuple[str, dict[str, Any]]]] = {}
+        rows = cast("Iterable[dict[str, Any]]", EventRow.select(EventRow.input, EventRow.type, EventRow.data)
                     .where(EventRow.game == game_id).order_by(EventRow.id).dicts())
         for row in rows:
             out.setdefault(row["input"], []).append((row["type"], json.loads(row["data"])))
@@ -218,15 +218,16 @@ class Store(QuarantineQueries, SightingQueries):
 
     def posted(self, thread: str) -> dict[str, int]:
         """The post number of each post the bot made in a thread, by its row's key."""
-        rows = cast("Iterable[dict]", OutboxRow.select(OutboxRow.key, OutboxRow.post_number).where(
+        rows = cast("Iterable[dict[str, Any]]", OutboxRow.select(OutboxRow.key, OutboxRow.post_number).where(
             (OutboxRow.thread == thread) & (OutboxRow.status == "sent") & (OutboxRow.kind == "post")
             & OutboxRow.post_number.is_null(False)).dicts())
         return {row["key"]: row["post_number"] for row in rows}
 
     def newest_revision(self, key: str) -> OutboxRow | None:
         """The newest row of a post kept up to date: its last edit (any status), else itself."""
-        return (OutboxRow.select().where((OutboxRow.key == key) | (OutboxRow.edit_of == key))
-                .order_by(OutboxRow.id.desc()).first())
+        newest = (OutboxRow.select().where((OutboxRow.key == key) | (OutboxRow.edit_of == key))
+                  .order_by(OutboxRow.id.desc()).first())
+        return cast(OutboxRow | None, newest)
 
     def latest_raw(self, row: OutboxRow) -> str:
         """A sent row's text as the forum shows it: its newest sent edit's, else its own."""
@@ -287,7 +288,7 @@ class Store(QuarantineQueries, SightingQueries):
         found: dict[str, set[int]] = {thread: set() for thread in after}
         if not after:
             return found
-        rows = cast("Iterable[dict]", OutboxRow.select(OutboxRow.thread, OutboxRow.post_number)
+        rows = cast("Iterable[dict[str, Any]]", OutboxRow.select(OutboxRow.thread, OutboxRow.post_number)
                     .where(OutboxRow.thread.in_(list(after)) & (OutboxRow.status == "sent")
                            & (OutboxRow.post_number > min(after.values()))).dicts())
         for row in rows:
@@ -297,7 +298,7 @@ class Store(QuarantineQueries, SightingQueries):
 
     def own_numbers(self, topic_id: int, count: int = 3) -> list[int]:
         """The post numbers of the bot's last `count` posts in the topic, newest first."""
-        rows = cast("Iterable[dict]", OutboxRow.select(OutboxRow.post_number).distinct().where(
+        rows = cast("Iterable[dict[str, Any]]", OutboxRow.select(OutboxRow.post_number).distinct().where(
             (OutboxRow.topic_id == topic_id) & (OutboxRow.status == "sent")
             & OutboxRow.post_number.is_null(False)).order_by(
             OutboxRow.post_number.desc()).limit(count).dicts())
@@ -371,7 +372,7 @@ class Store(QuarantineQueries, SightingQueries):
             OutboxRow.key.startswith(prefix))).order_by(OutboxRow.id))
 
     def outbox_counts(self) -> dict[str, int]:
-        query = cast("Iterable[dict]", OutboxRow.select(
+        query = cast("Iterable[dict[str, Any]]", OutboxRow.select(
             OutboxRow.status, peewee.fn.COUNT(OutboxRow.id).alias("n")).group_by(
             OutboxRow.status).dicts())
         return {row["status"]: row["n"] for row in query}

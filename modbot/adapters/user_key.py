@@ -77,7 +77,7 @@ class KeyRequest:
         if data.get("nonce") != self.nonce:
             raise UserKeyError("the payload was made for another login (its nonce is not "
                                "this one's): authorize again with the address printed above")
-        return data["key"]
+        return str(data["key"])
 
 
 @dataclass(frozen=True)

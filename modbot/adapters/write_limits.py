@@ -42,6 +42,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
 from .budget import DAY
 from .forum import OverBudget, PermanentError, TransientError
@@ -211,7 +212,7 @@ class WriteLimits:
 
     # -- three replies in a row -------------------------------------------------------------
 
-    def _third_own_reply(self, topic_id: int, view: dict | None = None) -> ForumPost | None:
+    def _third_own_reply(self, topic_id: int, view: dict[str, Any] | None = None) -> ForumPost | None:
         """The bot's last post, when the topic's last MAX_CONSECUTIVE regular posts are all the
         bot's and the topic is not its own: Discourse refuses a non-staff account another reply
         then (PostValidator's max_consecutive_replies), so the next post joins that one. The
@@ -328,7 +329,7 @@ class WriteLimits:
         self.last_sent = self.wall()
         return True
 
-    def create_refusable(self, rows: list[OutboxRow], raw: str, **where):
+    def create_refusable(self, rows: list[OutboxRow], raw: str, **where: Any) -> Any:
         """Create the post; when the forum refuses it outright (a 4xx: nothing was made), the
         attempts just marked are forgotten, so no marker search follows and the rows may join
         others later."""
@@ -345,7 +346,7 @@ class WriteLimits:
             self.on_limit(row, kind, seconds)
 
 
-def _slow_mode_wait(view: dict, now: float) -> float | None:
+def _slow_mode_wait(view: dict[str, Any], now: float) -> float | None:
     """The wait the topic's view implies for the bot's next post (None: not slow mode's
     refusal: the topic has none, or the bot never posted there, which slow mode requires)."""
     seconds = float(view.get("slow_mode_seconds") or 0)

@@ -1,18 +1,20 @@
 """Load and validate a game file (TOML) into a `GameSetup`.
 
 Errors name the file, the line and the key: `game.toml:12: seat 3 (Cameron): alias "Al" is
-already used by seat 1 (Alex)`. tomllib reports no line numbers for values, so `_Lines` finds
-the line of a table header or key in the text itself.
+already used by seat 1 (Alex)`. tomllib reports no line numbers for values, so `Lines` (lines.py)
+finds the line of a table header or key in the text itself.
 """
 
 from __future__ import annotations
 
-import re
 import tomllib
+from collections.abc import Callable
 from datetime import datetime, timedelta
+from functools import partial
 from pathlib import Path
+from typing import Any
 
-from ..core import GameSetup, PhaseLengths, Profile, Seat, character_ids
+from ..core import GameSetup, PhaseLengths, Profile, Script, Seat, character_ids
 from .grimfile import (
     bluffs_from_file,
     deal_from_file,
@@ -21,6 +23,7 @@ from .grimfile import (
     revolutionary_from_file,
     script_from_file,
 )
+from .lines import GameFileError, Lines
 
 MIN_SEATS = 5
 MAX_SEATS = 20
@@ -38,40 +41,6 @@ SEAT_KEYS = {"player", "user_id", "aliases", "dead", "ghost_vote", "traveller", 
 LENGTH_KEYS = ("night", "discussion", "nomination", "voting", "night_action_lock")
 
 
-class GameFileError(ValueError):
-    """A game file that cannot be used; the message says where and why."""
-
-
-class _Lines:
-    def __init__(self, path: str, text: str) -> None:
-        self.path = path
-        self.lines = text.splitlines()
-
-    def _headers(self, pattern: str) -> list[int]:
-        regex = re.compile(pattern)
-        return [i + 1 for i, line in enumerate(self.lines) if regex.match(line)]
-
-    def seat(self, index: int) -> int | None:
-        headers = self._headers(r"^\s*\[\[\s*seat\s*\]\]")
-        return headers[index] if index < len(headers) else None
-
-    def key(self, key: str, after: int | None) -> int | None:
-        start = after or 0
-        regex = re.compile(rf"^\s*{re.escape(key)}\s*=")
-        for number in range(start, len(self.lines)):
-            if regex.match(self.lines[number]):
-                return number + 1
-        return after
-
-    def game_key(self, key: str) -> int | None:
-        headers = self._headers(r"^\s*\[\s*game\s*\]")
-        return self.key(key, headers[0] if headers else None)
-
-    def error(self, line: int | None, message: str) -> GameFileError:
-        where = f"{self.path}:{line}" if line else self.path
-        return GameFileError(f"{where}: {message}")
-
-
 def load_game(path: str | Path) -> GameSetup:
     path = Path(path)
     try:
@@ -82,7 +51,7 @@ def load_game(path: str | Path) -> GameSetup:
 
 
 def parse_game(text: str, path: str = "<game file>", base: Path | None = None) -> GameSetup:
-    lines = _Lines(path, text)
+    lines = Lines(path, text)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -133,13 +102,13 @@ def parse_game(text: str, path: str = "<game file>", base: Path | None = None) -
     )
 
 
-def _shortest_window(lines: _Lines, game: dict) -> timedelta:
+def _shortest_window(lines: Lines, game: dict[str, Any]) -> timedelta:
     """A rehearsal's least time to act, in minutes (`modbot rehearse` writes it: a window the
     rules make shorter lasts this long at its speed); 0 (a live game): the rules' own."""
     return timedelta(minutes=hours_value(lines, game, "shortest_window_minutes", 0, "minutes"))
 
 
-def _lil_monsta(lines: _Lines, game: dict, script) -> bool:
+def _lil_monsta(lines: Lines, game: dict[str, Any], script: Script | None) -> bool:
     """Lil' Monsta is the Demon, and no player holds it (the Minions babysit it)."""
     value = _bool(lines, game, "lil_monsta", False)
     if value and (script is None or script.get(character_ids.LIL_MONSTA) is None):
@@ -148,21 +117,22 @@ def _lil_monsta(lines: _Lines, game: dict, script) -> bool:
     return value
 
 
-def _check_keys(lines: _Lines, table: dict, allowed: set[str], where: str, locate) -> None:
+def _check_keys(lines: Lines, table: dict[str, Any], allowed: set[str], where: str,
+                locate: Callable[[str], int | None]) -> None:
     for key in table:
         if key not in allowed:
             raise lines.error(locate(key), f"{where}.{key}: unknown key "
                               f"(allowed: {', '.join(sorted(allowed))})")
 
 
-def _string(lines: _Lines, game: dict, key: str, where: str) -> str:
+def _string(lines: Lines, game: dict[str, Any], key: str, where: str) -> str:
     value = game.get(key)
     if not isinstance(value, str) or not value.strip():
         raise lines.error(lines.game_key(key), f"{where}.{key}: required, a non-empty string")
     return value
 
 
-def _optional_int(lines: _Lines, game: dict, key: str) -> int | None:
+def _optional_int(lines: Lines, game: dict[str, Any], key: str) -> int | None:
     value = game.get(key)
     if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
         leave = " (leave it out until `modbot game new` writes it)" if key == "topic_id" else ""
@@ -180,21 +150,21 @@ def with_topic_id(text: str, topic_id: int) -> str:
     return "\n".join([*lines[:start + 1], f"topic_id = {topic_id}", *lines[start + 1:]])
 
 
-def _count(lines: _Lines, game: dict, key: str) -> int:
+def _count(lines: Lines, game: dict[str, Any], key: str) -> int:
     value = game.get(key, 0)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise lines.error(lines.game_key(key), f"game.{key}: a whole number >= 0 (0: no limit)")
     return value
 
 
-def _bool(lines: _Lines, game: dict, key: str, default: bool) -> bool:
+def _bool(lines: Lines, game: dict[str, Any], key: str, default: bool) -> bool:
     value = game.get(key, default)
     if not isinstance(value, bool):
         raise lines.error(lines.game_key(key), f"game.{key}: must be true or false")
     return value
 
 
-def _timestamp(lines: _Lines, game: dict) -> datetime:
+def _timestamp(lines: Lines, game: dict[str, Any]) -> datetime:
     key = "first_night_starts"
     value = game.get(key)
     if isinstance(value, str):
@@ -212,24 +182,24 @@ def _timestamp(lines: _Lines, game: dict) -> datetime:
     return value
 
 
-def _vote_counts(lines: _Lines, game: dict) -> str:
+def _vote_counts(lines: Lines, game: dict[str, Any]) -> str:
     value = game.get("vote_counts", "post")
     if value not in ("post", "edit"):
         raise lines.error(lines.game_key("vote_counts"), f"game.vote_counts: {value!r} is neither "
                           "\"post\" (a new post for each count) nor \"edit\" (one running count a day)")
-    return value
+    return str(value)
 
 
-def _vote_forms(lines: _Lines, game: dict) -> str:
+def _vote_forms(lines: Lines, game: dict[str, Any]) -> str:
     value = game.get("vote_forms", "forum")
     if value not in ("forum", "strict"):
         raise lines.error(lines.game_key("vote_forms"), f"game.vote_forms: {value!r} is neither "
                           "\"forum\" (the vote forms of other forum games count too) nor "
                           "\"strict\" (only the forms of the player guide)")
-    return value
+    return str(value)
 
 
-def _profile(lines: _Lines, game: dict) -> Profile:
+def _profile(lines: Lines, game: dict[str, Any]) -> Profile:
     value = game.get("rules", "botf")
     try:
         return Profile(value)
@@ -238,7 +208,7 @@ def _profile(lines: _Lines, game: dict) -> Profile:
                           "profile (botf or official)") from None
 
 
-def _lengths(lines: _Lines, game: dict) -> PhaseLengths:
+def _lengths(lines: Lines, game: dict[str, Any]) -> PhaseLengths:
     values = {}
     for key in LENGTH_KEYS:
         if key in game:
@@ -252,34 +222,38 @@ def _lengths(lines: _Lines, game: dict) -> PhaseLengths:
     return lengths
 
 
-def _storytellers(lines: _Lines, game: dict) -> tuple[str, ...]:
+def _storytellers(lines: Lines, game: dict[str, Any]) -> tuple[str, ...]:
     return _names(lines, game, "storytellers")
 
 
-def _names(lines: _Lines, game: dict, key: str) -> tuple[str, ...]:
+def _names(lines: Lines, game: dict[str, Any], key: str) -> tuple[str, ...]:
     value = game.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
         raise lines.error(lines.game_key(key), f"game.{key}: a list of forum usernames")
     return tuple(value)
 
 
-def _reveal(lines: _Lines, game: dict) -> str:
+def _reveal(lines: Lines, game: dict[str, Any]) -> str:
     value = game.get("reveal", "command")
     if value not in ("command", "auto", "off"):
         raise lines.error(lines.game_key("reveal"), f"game.reveal: {value!r} is none of "
                           "\"command\" (the Storytellers post it with !reveal), \"auto\" (at "
                           "the game's end) and \"off\"")
-    return value
+    return str(value)
 
 
-def _seats(lines: _Lines, raw) -> tuple[Seat, ...]:
+def _key_after(lines: Lines, key: str, after: int | None) -> int | None:
+    return lines.key(key, after)
+
+
+def _seats(lines: Lines, raw: Any) -> tuple[Seat, ...]:
     if not isinstance(raw, list):
         raise lines.error(None, "no [[seat]] entries: list the players in seat order")
     seats = []
     for index, entry in enumerate(raw):
         line = lines.seat(index)
         _check_keys(lines, entry, SEAT_KEYS, f"seat {index + 1}",
-                    lambda k, line=line: lines.key(k, line))
+                    partial(_key_after, lines, after=line))
         player = entry.get("player")
         if not isinstance(player, str) or not player.strip():
             raise lines.error(line, f"seat {index + 1}: 'player' is required (a forum username)")
@@ -305,7 +279,7 @@ def _seats(lines: _Lines, raw) -> tuple[Seat, ...]:
     return tuple(seats)
 
 
-def _user_ids(lines: _Lines, raw, game: dict) -> tuple[tuple[str, int], ...]:
+def _user_ids(lines: Lines, raw: Any, game: dict[str, Any]) -> tuple[tuple[str, int], ...]:
     """The forum user id of each seat (`user_id = 123`), of each Storyteller and backup
     (`storyteller_ids`, `backup_ids`: in the order of `storytellers` and `backups`) and of the
     bot (`bot_id`), where the file gives one: it binds that place to that account whatever
@@ -332,7 +306,8 @@ def _user_ids(lines: _Lines, raw, game: dict) -> tuple[tuple[str, int], ...]:
     return tuple((name, user_id) for name, user_id, _ in found)
 
 
-def _listed_ids(lines: _Lines, game: dict, names_key: str, ids_key: str):
+def _listed_ids(lines: Lines, game: dict[str, Any], names_key: str,
+                ids_key: str) -> list[tuple[str, int, int | None]]:
     """(name, id, line) of a list of ids given beside a list of names, in the same order."""
     if ids_key not in game:
         return []
@@ -343,13 +318,13 @@ def _listed_ids(lines: _Lines, game: dict, names_key: str, ids_key: str):
     return [(name, _id(lines, line, value, f"game.{ids_key}"), line) for name, value in zip(names, ids, strict=True)]
 
 
-def _id(lines: _Lines, line: int | None, value, where: str) -> int:
+def _id(lines: Lines, line: int | None, value: Any, where: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
         raise lines.error(line, f"{where} must be a forum user id (a whole number above 0)")
     return value
 
 
-def _extra_aliases(lines: _Lines, table, seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
+def _extra_aliases(lines: Lines, table: Any, seats: tuple[Seat, ...]) -> tuple[Seat, ...]:
     """Apply a top-level `[aliases]` table: alias = "player"."""
     if not isinstance(table, dict):
         raise lines.error(None, "[aliases] must be a table of alias = \"player\"")
@@ -368,7 +343,8 @@ def _extra_aliases(lines: _Lines, table, seats: tuple[Seat, ...]) -> tuple[Seat,
     return tuple(changed)
 
 
-def _check_no_staff_seated(lines: _Lines, seats: tuple[Seat, ...], storytellers, bot) -> None:
+def _check_no_staff_seated(lines: Lines, seats: tuple[Seat, ...], storytellers: tuple[str, ...],
+                           bot: str) -> None:
     """A Storyteller or the bot holds no seat: their thread posts are commands (or the bot's
     own), so such a seat's votes would never count."""
     staff = {name.casefold(): what for what, names in (("a Storyteller", storytellers),
@@ -381,7 +357,7 @@ def _check_no_staff_seated(lines: _Lines, seats: tuple[Seat, ...], storytellers,
                               "a Storyteller or the bot cannot play; seat another account")
 
 
-def _check_unique_names(lines: _Lines, seats: tuple[Seat, ...]) -> None:
+def _check_unique_names(lines: Lines, seats: tuple[Seat, ...]) -> None:
     """No name or alias may point at two seats (case-insensitive, `@` ignored)."""
     owner: dict[str, int] = {}
     for index, seat in enumerate(seats):

@@ -12,11 +12,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..core import GrimoireEntry
+from ..core import Character, GrimoireEntry, Script, Seat
+from .lines import Lines
 from .scripts import ScriptError, catalogued_character, load_script
 
 
-def script_from_file(lines, game: dict, base: Path | None):
+def script_from_file(lines: Lines, game: dict[str, Any], base: Path | None) -> Script | None:
     name = game.get("script")
     if name is None:
         return None
@@ -41,17 +42,27 @@ def script_from_file(lines, game: dict, base: Path | None):
     return script.with_characters(tuple(extra)) if extra else script
 
 
-def character_id(lines, script, value, where: str, line) -> str:
+def character_id(lines: Lines, script: Script | None, value: Any, where: str,
+                 line: int | None) -> str:
     if script is None:
         raise lines.error(line, f"{where}: characters need game.script")
     found = script.find(str(value)) if isinstance(value, str) else None
     if found is None:
         raise lines.error(line, f"{where}: no character {value!r} on the script "
                           f"{script.name!r}")
-    return found.id
+    return str(found.id)
 
 
-def deal_from_file(lines, raw_seats, seats, script) -> tuple:
+def _on(script: Script | None, character: str) -> Character:
+    """A character `character_id` found on the script."""
+    found = script.get(character) if script is not None else None
+    if found is None:
+        raise ValueError(f"{character!r} is not on the script")
+    return found
+
+
+def deal_from_file(lines: Lines, raw_seats: Any, seats: tuple[Seat, ...],
+                   script: Script | None) -> tuple[Any, ...]:
     grimoire = []
     for index, (entry, seat) in enumerate(zip(raw_seats or [], seats, strict=False)):
         line = lines.seat(index)
@@ -61,7 +72,7 @@ def deal_from_file(lines, raw_seats, seats, script) -> tuple:
             if key in entry:
                 values[field] = character_id(lines, script, entry[key], f"{where}: {key}",
                                              lines.key(key, line))
-                if script.get(values[field]).team == "fabled":
+                if _on(script, values[field]).team == "fabled":
                     raise lines.error(lines.key(key, line), f"{where}: {key}: a Fabled is "
                                       "the Storytellers', never dealt to a player")
         if "bluffs" in entry:  # a Demon's own bluffs (several evil teams)
@@ -87,7 +98,7 @@ def deal_from_file(lines, raw_seats, seats, script) -> tuple:
     return tuple(grimoire)
 
 
-def bluffs_from_file(lines, game: dict, script) -> tuple[str, ...]:
+def bluffs_from_file(lines: Lines, game: dict[str, Any], script: Script | None) -> tuple[str, ...]:
     value = game.get("bluffs", [])
     if not isinstance(value, list):
         raise lines.error(lines.game_key("bluffs"), "game.bluffs: a list of characters")
@@ -95,20 +106,21 @@ def bluffs_from_file(lines, game: dict, script) -> tuple[str, ...]:
                  for v in value)
 
 
-def fabled_from_file(lines, game: dict, script) -> tuple[str, ...]:
+def fabled_from_file(lines: Lines, game: dict[str, Any], script: Script | None) -> tuple[str, ...]:
     value = game.get("fabled", [])
     if not isinstance(value, list):
         raise lines.error(lines.game_key("fabled"), "game.fabled: a list of Fabled")
     ids = tuple(character_id(lines, script, v, "game.fabled", lines.game_key("fabled"))
                 for v in value)
     for fabled in ids:
-        if script.get(fabled).team != "fabled":
+        if _on(script, fabled).team != "fabled":
             raise lines.error(lines.game_key("fabled"), f"game.fabled: "
-                              f"{script.get(fabled).name} is not a Fabled")
+                              f"{_on(script, fabled).name} is not a Fabled")
     return ids
 
 
-def revolutionary_from_file(lines, game: dict, seats, fabled) -> tuple[str, ...]:
+def revolutionary_from_file(lines: Lines, game: dict[str, Any], seats: tuple[Seat, ...],
+                            fabled: tuple[str, ...]) -> tuple[str, ...]:
     value = game.get("revolutionary")
     if value is None:
         return ()
@@ -124,7 +136,7 @@ def revolutionary_from_file(lines, game: dict, seats, fabled) -> tuple[str, ...]
     return tuple(value)
 
 
-def hours_value(lines, game: dict, key: str, default: float, unit: str = "hours") -> float:
+def hours_value(lines: Lines, game: dict[str, Any], key: str, default: float, unit: str = "hours") -> float:
     """A number of `unit` (hours, or what the key says) the game file gives, at least 0."""
     value = game.get(key, default)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:

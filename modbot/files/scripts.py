@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from ..bundled import folder
 from ..core import Character, Script, character_key
@@ -38,9 +39,11 @@ def bundled_scripts() -> list[str]:
 
 
 @cache
-def catalogue() -> dict[str, dict]:
+def catalogue() -> dict[str, dict[str, Any]]:
     """Every character modbot implements, one record each, by id."""
-    return json.loads(CATALOGUE.read_text(encoding="utf-8"))["characters"]
+    records: dict[str, dict[str, Any]] = json.loads(CATALOGUE.read_text(encoding="utf-8"))[
+        "characters"]
+    return records
 
 
 @cache
@@ -74,7 +77,7 @@ def load_script(name_or_path: str, base: Path | None = None) -> Script:
     return script
 
 
-def _read(path: Path) -> list:
+def _read(path: Path) -> list[Any]:
     """The script's entries, once its shape is right (script_shape.py): otherwise every
     problem, one line each."""
     try:
@@ -86,7 +89,8 @@ def _read(path: Path) -> list:
     problems = shape_problems(data)
     if problems:
         raise ScriptError(_problems(path, problems))
-    return data
+    entries: list[Any] = data  # the shape says: a list of entries
+    return entries
 
 
 def _problems(path: Path, lines: list[str]) -> str:
@@ -95,7 +99,7 @@ def _problems(path: Path, lines: list[str]) -> str:
     return f"{shown(path)}: {len(lines)} problems:\n" + "\n".join(f"  {line}" for line in lines)
 
 
-def _read_terms(path: Path) -> dict:
+def _read_terms(path: Path) -> dict[str, Any]:
     """A script's terms (`NAME.modbot.json` beside it, modbot's own), if it has one."""
     if not path.exists():
         return {}

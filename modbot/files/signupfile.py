@@ -13,8 +13,10 @@ import tomllib
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
-from .gamefile import MAX_SEATS, MIN_SEATS, GameFileError
+from .gamefile import MAX_SEATS, MIN_SEATS
+from .lines import GameFileError
 
 PLAYERS_MAX = MAX_SEATS
 
@@ -53,7 +55,7 @@ def load_signups(path: str | Path) -> SignupSetup:
         seated=bool(data.get("seat")), path=str(path))
 
 
-def _topic(path: Path, game: dict) -> int | None:
+def _topic(path: Path, game: dict[str, Any]) -> int | None:
     value = game.get("signup_topic_id")
     if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
         raise GameFileError(f"{path}: game.signup_topic_id: a positive whole number (leave it "
@@ -61,7 +63,7 @@ def _topic(path: Path, game: dict) -> int | None:
     return value
 
 
-def _players_max(path: Path, game: dict) -> int:
+def _players_max(path: Path, game: dict[str, Any]) -> int:
     value = game.get("players_max", PLAYERS_MAX)
     if isinstance(value, bool) or not isinstance(value, int) or \
             not MIN_SEATS <= value <= MAX_SEATS:
@@ -69,7 +71,7 @@ def _players_max(path: Path, game: dict) -> int:
     return value
 
 
-def _closes(path: Path, game: dict) -> datetime | None:
+def _closes(path: Path, game: dict[str, Any]) -> datetime | None:
     value = game.get("signups_close")
     if value is None:
         return None

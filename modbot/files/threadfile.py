@@ -9,8 +9,10 @@ no player action and are skipped. Duplicates across pages are dropped by post nu
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from ..core import Post
 
@@ -31,7 +33,7 @@ def load_thread(path: str | Path) -> list[Post]:
     return posts_from_json(data, str(path))
 
 
-def posts_from_json(data, where: str = "thread") -> list[Post]:
+def posts_from_json(data: Any, where: str = "thread") -> list[Post]:
     items = list(raw_posts(data, where))
     posts: dict[int, Post] = {}
     for index, item in enumerate(items):
@@ -41,7 +43,7 @@ def posts_from_json(data, where: str = "thread") -> list[Post]:
     return [posts[n] for n in sorted(posts)]
 
 
-def raw_posts(data, where: str):
+def raw_posts(data: Any, where: str) -> Iterator[Any]:
     if isinstance(data, dict):
         stream = data.get("post_stream")
         if not isinstance(stream, dict) or not isinstance(stream.get("posts"), list):
@@ -57,7 +59,7 @@ def raw_posts(data, where: str):
         raise ThreadFileError(f"{where}: expected a topic object or a list")
 
 
-def _post(item, where: str) -> Post | None:
+def _post(item: Any, where: str) -> Post | None:
     if not isinstance(item, dict):
         raise ThreadFileError(f"{where}: not an object")
     if item.get("post_type", REGULAR_POST) != REGULAR_POST:

@@ -10,6 +10,7 @@ inputs, and rewording a message never makes an audit fail.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from ..adapters.store import GameRow, Store
 from ..app.games.outcomes import comparable
@@ -33,7 +34,7 @@ def load_runtime(store: Store, setup: GameSetup) -> tuple[GameRow, GameRuntime]:
     return row, GameRuntime(setup, options, row.id)
 
 
-def audit_game(store: Store, setup: GameSetup) -> dict:
+def audit_game(store: Store, setup: GameSetup) -> dict[str, Any]:
     row, runtime = load_runtime(store, setup)
     stored = {input_id: [{"type": name, "data": data} for name, data in events]
               for input_id, events in store.events_by_input(row.id).items()}
@@ -60,11 +61,11 @@ def audit_game(store: Store, setup: GameSetup) -> dict:
     }
 
 
-def _outcomes(events: list[dict]) -> list:
+def _outcomes(events: list[dict[str, Any]]) -> list[Any]:
     return comparable([(e["type"], e["data"]) for e in events])
 
 
-def audit_text(audit: dict) -> str:
+def audit_text(audit: dict[str, Any]) -> str:
     lines = [f"Audit of {audit['game']} (topic {audit['topic_id']}): {audit['inputs']} inputs, "
              f"{audit['events']} events"]
     for entry in audit["entries"]:
@@ -80,7 +81,7 @@ def audit_text(audit: dict) -> str:
     return "\n".join(lines)
 
 
-def _where(item: dict) -> str:
+def _where(item: dict[str, Any]) -> str:
     """What caused an input's events, for every kind of input the store keeps."""
     kind = item["kind"]
     if kind in ("post", "late"):
@@ -92,7 +93,7 @@ def _where(item: dict) -> str:
                 kind, f"input {item['id']} ({kind})")
 
 
-def _fields(data: dict) -> str:
+def _fields(data: dict[str, Any]) -> str:
     plain = [f"{k}={v}" for k, v in data.items()
              if k != "at" and isinstance(v, (str, int, bool)) and v not in ("", None)]
     return f"({', '.join(plain)})" if plain else ""

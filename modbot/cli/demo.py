@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Any
 
 from ..adapters.outbox import marker
 from .rehearsal import demo_rehearsal, play_demo
@@ -22,7 +23,7 @@ def reset_sqlite(database_url: str) -> None:
             Path(str(path) + suffix).unlink(missing_ok=True)
 
 
-def thread_text(thread: list[dict]) -> str:
+def thread_text(thread: list[dict[str, Any]]) -> str:
     lines = []
     for post in thread:
         raw = "\n".join(line for line in post["raw"].splitlines()

@@ -24,6 +24,7 @@ import re
 import sys
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from ..core import CHARACTER_RULES, ENDS_WITH_DEATH, LASTING_CAUSES, MARKED_BY_STORYTELLERS
 from ..files.scripts import bundled_scripts, catalogue, load_script
@@ -126,7 +127,7 @@ def _ranked(cid: str, name: str, tests: list[str]) -> list[str]:
     return sorted(tests, key=lambda t: (not any(w in t.split(".", 1)[1] for w in words), t))
 
 
-def malfunctioning(record: dict) -> str:
+def malfunctioning(record: dict[str, Any]) -> str:
     """What being drunk or poisoned does to it: the record's words, or its action's default."""
     action = record["action"]
     if "malfunctioning" in record:

@@ -43,18 +43,18 @@ class ExportError(ValueError):
     """What stops an export, in one line."""
 
 
-def export_game(store: Store, setup: GameSetup, *, before_the_end: bool = False) -> dict:
+def export_game(store: Store, setup: GameSetup, *, before_the_end: bool = False) -> dict[str, Any]:
     return {"$schema": SCHEMA, **jsonable(_record(store, setup, before_the_end)[0])}
 
 
-def export_clocktracker(store: Store, setup: GameSetup, *, before_the_end: bool = False) -> dict:
+def export_clocktracker(store: Store, setup: GameSetup, *, before_the_end: bool = False) -> dict[str, Any]:
     """The game as ClockTracker's importer reads it (cli/clocktracker.py)."""
     record, state = _record(store, setup, before_the_end)
     return clocktracker_game(jsonable(record), state.setup.script, fabled=tuple(state.setup.fabled),
                              bluffs=tuple(state.dealt_bluffs))
 
 
-def _record(store: Store, setup: GameSetup, before_the_end: bool) -> tuple[dict, Any]:
+def _record(store: Store, setup: GameSetup, before_the_end: bool) -> tuple[dict[str, Any], Any]:
     row, runtime = load_runtime(store, setup)
     runtime.setup = dataclasses.replace(runtime.setup, seal_salt=row.seal_salt or "")
     runtime.state = dataclasses.replace(runtime.state, setup=runtime.setup)
@@ -81,7 +81,7 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-def thread_file(posts) -> list[dict]:
+def thread_file(posts) -> list[dict[str, Any]]:
     """Forum posts (ForumPost) in the thread-file form (files/threadfile.py), with each post's
     author id, id and version (what `verify` reads)."""
     return [{"post_number": p.post_number, "username": p.username, "user_id": p.user_id,
@@ -202,7 +202,7 @@ def _first_posted(post: ThreadPost, key: str, version_of) -> tuple[str, str | No
     return first, "" if first.strip() in post.raw else "words"
 
 
-def _said(raw: str) -> tuple:
+def _said(raw: str) -> tuple[Any, ...]:
     """What a seal or reveal post proves: its SHA-256, grimoire and salt lines."""
     return tuple(m.group(1) if (m := pattern.search(raw)) else None
                  for pattern in (SEAL_LINE, SEALED_JSON, SALT_LINE))

@@ -24,6 +24,7 @@ import json
 import threading
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import requests
 
@@ -50,14 +51,14 @@ MASTER_KEY = "sandbox-master-key"
 BUS_SECONDS = 10.0  # how long a pushed play waits for the bus to announce a post
 
 
-def load_script(path: Path = DEMO_THREAD) -> list[dict]:
+def load_script(path: Path = DEMO_THREAD) -> list[dict[str, Any]]:
     """The scripted posts: username, created_at, raw (post 1 is the game's opening post)."""
     posts = json.loads(path.read_text(encoding="utf-8"))["post_stream"]["posts"]
     return [{"username": p["username"], "created_at": p["created_at"], "raw": p["raw"]}
             for p in posts]
 
 
-def load_private_script(path: Path = DEMO_PRIVATE) -> list[dict]:
+def load_private_script(path: Path = DEMO_PRIVATE) -> list[dict[str, Any]]:
     """Scripted private messages: username, created_at, raw and `to`: "grimoire" (the
     player's conversation with the bot and the Storytellers), "storytellers" (theirs with
     the bot) or a list of usernames (a new conversation with them, reused afterwards).
@@ -157,7 +158,7 @@ class Rehearsal:
 
     # -- the forum side ---------------------------------------------------------------------
 
-    def request(self, method: str, path: str, as_user: str = "system", **data) -> dict:
+    def request(self, method: str, path: str, as_user: str = "system", **data) -> dict[str, Any]:
         """As `as_user`, with that account's own single-user key when it has one (players and
         Storytellers, as on a real forum), else the master key (the set-up, as an admin)."""
         key = self.keys.get(as_user.lower(), self.server.api_key)
@@ -173,7 +174,7 @@ class Rehearsal:
         self.keys.update({name.lower(): key for name, key in keys.items()})
         self.setup = bound(self.server.forum, self.setup)
 
-    def open_topic(self, first_post: dict) -> int:
+    def open_topic(self, first_post: dict[str, Any]) -> int:
         host = self.setup.storytellers[0] if self.setup.storytellers else "system"
         post = self.request("POST", "/posts.json", as_user=host, category=1,
                             title=f"{self.setup.name}: the game thread",
@@ -181,11 +182,11 @@ class Rehearsal:
         self.setup = dataclasses.replace(self.setup, topic_id=post["topic_id"])
         return post["topic_id"]
 
-    def post(self, username: str, raw: str, created_at: str) -> dict:
+    def post(self, username: str, raw: str, created_at: str) -> dict[str, Any]:
         return self.request("POST", "/posts.json", as_user=username, raw=raw,
                             topic_id=self.setup.topic_id, created_at=created_at)
 
-    def post_pm(self, username: str, to, raw: str, created_at: str) -> dict:
+    def post_pm(self, username: str, to, raw: str, created_at: str) -> dict[str, Any]:
         """Write in the PM conversation `to` names (see load_private_script)."""
         people = self._conversation(username, to)
         topic_id = self.pm_topic(people)
@@ -270,7 +271,7 @@ class Rehearsal:
         self.clock.set(self.clock.now() + timedelta(seconds=wait))
         return self.clock.now()
 
-    def play(self, script: list[dict], *, finish_at: datetime | None = None) -> None:
+    def play(self, script: list[dict[str, Any]], *, finish_at: datetime | None = None) -> None:
         """Post each scripted post, running one bot cycle at each post's time."""
         for item in script:
             at = datetime.fromisoformat(item["created_at"])
@@ -309,7 +310,7 @@ class Rehearsal:
             raise RuntimeError("the bot is not started: call start_bot() first")
         return self.service
 
-    def thread(self) -> list[dict]:
+    def thread(self) -> list[dict[str, Any]]:
         topic = self.server.forum.topics[self.setup.topic_id or 0]  # a rehearsal's game has one
         forum = self.server.forum
         return [{"post_number": p.post_number, "username": p.username, "raw": p.raw,
@@ -345,7 +346,7 @@ def watch_bus(client: ForumClient, channels, wake: threading.Event, own) -> BusW
 
 
 def demo_rehearsal(database_url: str, *, private: bool = True,
-                   **kwargs) -> tuple[Rehearsal, list[dict]]:
+                   **kwargs) -> tuple[Rehearsal, list[dict[str, Any]]]:
     """The demo game and its script: thread posts and private messages in time order
     (`private=False`: the thread only, and a game without its script, so nights end at
     their deadline as on a forum where the bot reads only the thread)."""
@@ -362,7 +363,7 @@ def demo_rehearsal(database_url: str, *, private: bool = True,
     return rehearsal, items
 
 
-def play_demo(rehearsal: Rehearsal, script: list[dict]) -> None:
+def play_demo(rehearsal: Rehearsal, script: list[dict[str, Any]]) -> None:
     """Start the bot as night 1 begins and play the demo's script, an hour past its last
     item or the end of day 1, whichever is later."""
     rehearsal.start_bot()

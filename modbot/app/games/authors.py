@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
+from typing import Any
 
 from ...adapters.forum import ForumError
 from ...adapters.forum_port import ForumPort
@@ -190,6 +191,6 @@ class Authors:
         return False
 
 
-def renamed_row(old: str, new: str, at: datetime) -> dict:
+def renamed_row(old: str, new: str, at: datetime) -> dict[str, Any]:
     """The input row of a rename the forum showed (as runtime.py stores it)."""
     return {"kind": "rename", "author": new, "at": iso(at), "raw": old}

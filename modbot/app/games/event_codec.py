@@ -41,7 +41,7 @@ class CannotFold(ValueError):
     pass
 
 
-def fold(setup: GameSetup, events: list[tuple[str, dict]]) -> GameState:
+def fold(setup: GameSetup, events: list[tuple[str, dict[str, Any]]]) -> GameState:
     """The state the stored events (name, data) describe, from the set-up on."""
     state = GameState.from_setup(setup)
     for name, data in events:
@@ -53,7 +53,7 @@ def fold(setup: GameSetup, events: list[tuple[str, dict]]) -> GameState:
     return state
 
 
-def decode(name: str, data: dict, state: GameState) -> Any:
+def decode(name: str, data: dict[str, Any], state: GameState) -> Any:
     cls = EVENT_TYPES.get(name)
     if cls is None:
         raise CannotFold(f"no event is called {name}")
@@ -67,7 +67,7 @@ def decode(name: str, data: dict, state: GameState) -> Any:
     return cls(**values)
 
 
-def _actions(lines: list[str], state: GameState) -> tuple:
+def _actions(lines: list[str], state: GameState) -> tuple[Any, ...]:
     actions = []
     for line in lines:
         parsed = parse_commands(line, state.setup.roster)

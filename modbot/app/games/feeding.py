@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from ...adapters.outgoing import Batch, Outgoing
 from ...adapters.store import Store
@@ -62,7 +63,7 @@ class Feeder:
 
     # -- one input of a game: handled, or quarantined, or waiting behind one ----------------
 
-    def feed(self, game: GameRuntime, row: dict, last_post_number: int | None = None,
+    def feed(self, game: GameRuntime, row: dict[str, Any], last_post_number: int | None = None,
               unparked: int | None = None) -> None:
         """Handle one input of the game (its input row: what the store keeps of it), after the
         clock ticks that fell due before it, and commit what it gave; if the game holds, it
@@ -89,7 +90,7 @@ class Feeder:
             return
         self.commit_step(game, step, batch)
 
-    def step_of(self, game: GameRuntime, row: dict) -> Step | None:
+    def step_of(self, game: GameRuntime, row: dict[str, Any]) -> Step | None:
         """What the game does with one input row; None if a clock tick before it was
         quarantined (the game holds)."""
         kind, at = row["kind"], datetime.fromisoformat(row["at"])
@@ -101,7 +102,7 @@ class Feeder:
             return None
         return game.apply_input(input_row(row))
 
-    def quarantined(self, game: GameRuntime, row: dict, exc: Exception,
+    def quarantined(self, game: GameRuntime, row: dict[str, Any], exc: Exception,
                      batch: Batch | None = None) -> None:
         """The input raised: the game as its committed inputs make it again, the input kept
         and the game held at it, its author and Storytellers told (quarantine.py)."""

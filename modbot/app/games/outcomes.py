@@ -32,7 +32,7 @@ RUNTIME_NOTES = frozenset({"UpgradeAdopted"})
 UNCOMPARED = RUNTIME_NOTES | {"HandNudged", *BOOKKEEPING}
 
 
-def comparable(events) -> list:
+def comparable(events) -> list[Any]:
     """Stored or replayed events, (name, data) pairs, as two versions compare: without their
     words and without the runtime's notes."""
     return [(name, outcome(name, data)) for name, data in events if name not in UNCOMPARED]

@@ -37,6 +37,7 @@ import json
 import logging
 import traceback
 from datetime import UTC, datetime
+from typing import Any
 
 from ...adapters.outgoing import Batch, Outgoing
 from ...adapters.store import QuarantineRow, Store
@@ -57,7 +58,7 @@ def error_text(exc: BaseException) -> str:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
-def describe(row: dict) -> dict:
+def describe(row: dict[str, Any]) -> dict[str, Any]:
     """What an input row was, for the templates (its kind, author, number, time)."""
     return {"kind": row.get("kind"), "author": row.get("author") or "",
             "post_number": row.get("post_number"), "post_id": row.get("post_id"),
@@ -85,7 +86,7 @@ class Quarantine:
 
     # -- an input that raised --------------------------------------------------------------
 
-    def record(self, game: GameRuntime | None, row: dict, exc: BaseException,
+    def record(self, game: GameRuntime | None, row: dict[str, Any], exc: BaseException,
                batch: Batch) -> list[Outgoing]:
         """Keep the input (in `batch`) and hold its game; the notes to its author and to
         the Storytellers."""
@@ -112,7 +113,7 @@ class Quarantine:
                   topic_id=game.topic_id, held_at=date_tag(_moment(row.get("at")))))
         return [note, *self._answer_author(game, row)]
 
-    def _answer_author(self, game: GameRuntime | None, row: dict) -> list[Outgoing]:
+    def _answer_author(self, game: GameRuntime | None, row: dict[str, Any]) -> list[Outgoing]:
         """The author of a post or PM, told their words were not read (nothing more)."""
         author, post_id = row.get("author") or "", row.get("post_id")
         if row["kind"] not in ("post", "pm") or not author or post_id is None:
@@ -130,13 +131,13 @@ class Quarantine:
 
     # -- a held game's inputs --------------------------------------------------------------
 
-    def park(self, game: GameRuntime, row: dict, batch: Batch) -> None:
+    def park(self, game: GameRuntime, row: dict[str, Any], batch: Batch) -> None:
         """The input waits behind the game's open quarantine (in `batch`)."""
         batch.parked.append({"game": game.game_id, "kind": row["kind"],
                              "post_id": row.get("post_id"), "data": json.dumps(row, default=str)})
         self.known.add((game.game_id, row["kind"], row.get("post_id")))
 
-    def waiting(self, game: GameRuntime) -> list[tuple[int, dict]]:
+    def waiting(self, game: GameRuntime) -> list[tuple[int, dict[str, Any]]]:
         """The game's parked inputs, in their order: (parked row id, input row)."""
         return [(p.id, json.loads(p.data)) for p in self.store.parked(game.game_id)]
 
@@ -190,19 +191,19 @@ class Quarantine:
                     "resolved_at": iso(datetime.now(UTC))}}))
                 self.held.discard(game_id)
 
-    def listing(self, game_id: int) -> list[dict]:
+    def listing(self, game_id: int) -> list[dict[str, Any]]:
         """The game's quarantined inputs, for `!status` and `modbot game status`."""
         return [listed(q) for q in self.store.quarantined(game_id)]
 
 
-def listed(row: QuarantineRow) -> dict:
+def listed(row: QuarantineRow) -> dict[str, Any]:
     """One quarantined input as the templates and the CLI show it."""
     return {"number": row.number, "status": row.status, "error": row.error,
             "input": describe(json.loads(row.data)), "attempts": row.attempts,
             "resolved_by": row.resolved_by, "resolved_at": _moment(row.resolved_at)}
 
 
-def quarantine_lines(held: list[dict]) -> list[str]:
+def quarantine_lines(held: list[dict[str, Any]]) -> list[str]:
     """The game's quarantined inputs as `modbot game status` prints them, one line each."""
     if not held:
         return []

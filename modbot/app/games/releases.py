@@ -21,6 +21,7 @@ answer already posted adopts it.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from ...adapters.outgoing import Batch
 from ...core import CommandReport, Post, lone_release, lone_status
@@ -36,7 +37,7 @@ class Releases:
     def __init__(self, feeder: Feeder) -> None:
         self.handling = feeder
 
-    def carried_out(self, game: GameRuntime, post: Post, source: dict,
+    def carried_out(self, game: GameRuntime, post: Post, source: dict[str, Any],
                     last_post_number: int | None = None) -> bool:
         """True if `post` was a Storyteller's release (or a held game's `!status`), carried
         out and answered (with the thread's cursor, `last_post_number`, committed)."""
@@ -73,8 +74,8 @@ class Releases:
             self._retry(game, row, post, source, batch, view)
         return True
 
-    def _retry(self, game: GameRuntime, row, post: Post, source: dict, batch: Batch,
-               view: dict) -> None:
+    def _retry(self, game: GameRuntime, row, post: Post, source: dict[str, Any], batch: Batch,
+               view: dict[str, Any]) -> None:
         handling, quarantine = self.handling, self.handling.quarantine
         data = json.loads(row.data)
         view["input"] = describe(data)
@@ -101,18 +102,18 @@ class Releases:
     def _waiting(self, game: GameRuntime) -> int:
         return len(self.handling.quarantine.waiting(game))
 
-    def _answer_post(self, game: GameRuntime, source: dict, view: dict):
+    def _answer_post(self, game: GameRuntime, source: dict[str, Any], view: dict[str, Any]):
         raw = later("release_answer.md.j2", **view, topic_id=game.topic_id)
         return game.reactor.answer_storyteller(game.state, source, raw)
 
-    def _answer(self, game: GameRuntime, batch: Batch, source: dict, view: dict) -> None:
+    def _answer(self, game: GameRuntime, batch: Batch, source: dict[str, Any], view: dict[str, Any]) -> None:
         self._commit(game, batch, self._answer_post(game, source, view))
 
     def _commit(self, game: GameRuntime, batch: Batch, answer) -> None:
         self.handling.commit_outgoing([answer], batch)
 
 
-def listed_or_none(row) -> dict | None:
+def listed_or_none(row) -> dict[str, Any] | None:
     """What became of a quarantined input the Storytellers named (None: no such number)."""
     if row is None:
         return None

@@ -57,17 +57,17 @@ class GameRuntime:
         self.seen: dict[int, tuple[int, str, str, str, bool]] = {}
         self.posts_by_day: dict[int, set[int]] = {}
         self.seen_pms: set[int] = set()
-        self.again: list = []  # held posts derived again by `load`, to render anew
-        self.history: list[dict] = []  # every event with the input that caused it, for !log
+        self.again: list[Any] = []  # held posts derived again by `load`, to render anew
+        self.history: list[dict[str, Any]] = []  # every event with the input that caused it, for !log
         # what was folded, in order: (kind, value, forum post id or None for the clock)
-        self.inputs: list[tuple] = []
+        self.inputs: list[tuple[Any, ...]] = []
         self.undone: set[int] = set()  # the post ids of undone inputs
         self.accepted: set[int] = set()  # the post ids of late posts counted by `!accept`
         self.late_ids: set[int] = set()  # the post ids of the late posts held (late.py)
         self.read_ids: set[int] = set()  # every thread post id read, input or not (intake.py)
         self.hidden_ids: set[int] = set()  # thread posts hidden by flags, not read yet (hidden.py)
         self.upgrade: Any = None  # an upgrade.Held while the stored history stands (upgrade.py)
-        self.decided: tuple | None = None  # (state, post, participants, outcome): `decide`
+        self.decided: tuple[Any, ...] | None = None  # (state, post, participants, outcome): `decide`
 
     @property
     def today_posts(self) -> set[int]:
@@ -89,12 +89,12 @@ class GameRuntime:
         return self.options.topic_id
 
     def load(self, inputs, collect: bool = False,
-             again: set[str] | frozenset[str] = frozenset()) -> dict[int, list[tuple[str, dict]]]:
+             again: set[str] | frozenset[str] = frozenset()) -> dict[int, list[tuple[str, dict[str, Any]]]]:
         """Fold the stored inputs (at start-up): their posts went out long ago, so nothing
         is rendered; only the keys and the reactor's memory are rebuilt. With `collect`, the
         events each input derives now, by input id (for the upgrade check); the posts whose
         keys are in `again` (held: their words failed to render) are kept in `self.again`."""
-        derived: dict[int, list[tuple[str, dict]]] = {}
+        derived: dict[int, list[tuple[str, dict[str, Any]]]] = {}
         for row in inputs:  # the posts each derives are never read, so never rendered
             step = self.apply_input(row)
             self.again.extend(out for out in step.outgoing if out.key in again)
@@ -232,7 +232,7 @@ class GameRuntime:
         """A thread post whose time lies before a moment already applied: held (late.py)."""
         return late.hold(self, post)
 
-    def _accept(self, report) -> tuple[list[Outgoing], list[tuple[str, dict]]]:
+    def _accept(self, report) -> tuple[list[Outgoing], list[tuple[str, dict[str, Any]]]]:
         """`!accept id:N`: the held post N counted in its place (late.py)."""
         return late.accept(self, report)
 
@@ -298,7 +298,7 @@ class GameRuntime:
             return False
         return is_lone_confirm(raw, self.state.setup.roster)
 
-    def _adopt_upgrade(self, row: dict) -> Step:
+    def _adopt_upgrade(self, row: dict[str, Any]) -> Step:
         """Adopt the history the current rules derive: every input replayed with them, the
         ones since the upgrade included; the version recorded, so a restart agrees."""
         version = self.upgrade.version
@@ -321,7 +321,7 @@ class GameRuntime:
 
     # -- undo (undoing.py) -------------------------------------------------------------------
 
-    def _undo(self, report) -> dict | None:
+    def _undo(self, report) -> dict[str, Any] | None:
         """`!undo`: what the game would be without the post it names (applied once confirmed)."""
         if report is None or report.undo is None:
             return None
@@ -338,7 +338,7 @@ class GameRuntime:
         ids), with the `accepted` late posts in their place (by default, those `!accept`ed)."""
         return undoing.refold(self.setup, self.inputs, excluded, accepted or self.accepted)
 
-    def _log_for(self, report) -> list[dict]:
+    def _log_for(self, report) -> list[dict[str, Any]]:
         if report is None or not report.log:
             return []
         return self.history[-report.log:]

@@ -8,6 +8,7 @@ import dataclasses
 import hashlib
 from dataclasses import dataclass, field
 from types import SimpleNamespace
+from typing import Any
 
 from ...adapters.outgoing import Outgoing
 from ...adapters.port import ForumPost
@@ -20,8 +21,8 @@ def sha1(text: str) -> str:
 
 @dataclass
 class Step:
-    input: dict | None = None
-    events: list[tuple[str, dict]] = field(default_factory=list)
+    input: dict[str, Any] | None = None
+    events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     outgoing: list[Outgoing] = field(default_factory=list)
     cursors: dict[str, int] = field(default_factory=dict)  # committed with the input
 
@@ -32,14 +33,14 @@ def game_input(post: ForumPost) -> Post:
     return Post(post.post_number, post.username, post.created, post.raw, post.id)
 
 
-def post_row(post: Post) -> dict:
+def post_row(post: Post) -> dict[str, Any]:
     """The input row a thread post is stored as."""
     return {"kind": "post", "post_id": post.post_id, "post_number": post.post_number,
             "author": post.author, "at": iso(post.created_at), "raw": post.raw,
             "raw_sha1": sha1(post.raw)}
 
 
-def pm_row(post: Post, topic_id: int, shared: bool, participants: tuple[str, ...]) -> dict:
+def pm_row(post: Post, topic_id: int, shared: bool, participants: tuple[str, ...]) -> dict[str, Any]:
     """The input row a PM is stored as: its conversation's topic and participants too."""
     return {**post_row(post), "kind": "pm", "topic_id": topic_id, "shared": shared,
             "participants": ",".join(participants) or None}
@@ -49,11 +50,11 @@ INPUT_FIELDS = ("kind", "post_id", "topic_id", "shared", "participants", "post_n
                 "author", "at", "raw", "raw_sha1")  # the store's InputRow columns
 
 
-def input_row(fields: dict) -> SimpleNamespace:
+def input_row(fields: dict[str, Any]) -> SimpleNamespace:
     """An input row as the store gives it back (`GameRuntime.apply_input` reads it), from the
     dict that is stored, quarantined or parked (quarantine.py)."""
     return SimpleNamespace(**{name: fields.get(name) for name in INPUT_FIELDS})
 
 
-def events_of(events) -> list[tuple[str, dict]]:
+def events_of(events) -> list[tuple[str, dict[str, Any]]]:
     return [(type(e).__name__, dataclasses.asdict(e)) for e in events]

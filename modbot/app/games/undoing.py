@@ -11,6 +11,8 @@ confirmed (`--yes`).
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...core import (
     GameSetup,
     GameState,
@@ -26,8 +28,8 @@ from ..reading import late
 from ..recovery.upgrade import game_differences
 
 
-def undo(setup: GameSetup, inputs: list[tuple], undone: set[int], accepted: set[int],
-         asked: tuple, state: GameState) -> dict:
+def undo(setup: GameSetup, inputs: list[tuple[Any, ...]], undone: set[int], accepted: set[int],
+         asked: tuple[Any, ...], state: GameState) -> dict[str, Any]:
     """What `!undo` (`asked`: the command's target and whether it is confirmed) finds: the
     input, the changes in words, `done`, and the `state` without it (the caller applies it when
     done); or an error when it names nothing that can be undone."""
@@ -44,7 +46,7 @@ def undo(setup: GameSetup, inputs: list[tuple], undone: set[int], accepted: set[
             "state": replayed}
 
 
-def undoable(inputs: list[tuple], undone: set[int], target) -> tuple[int, str, Post] | None:
+def undoable(inputs: list[tuple[Any, ...]], undone: set[int], target) -> tuple[int, str, Post] | None:
     """The earlier post or PM `target` names, not undone yet: (forum id, channel, post)."""
     for kind, value, post_id in inputs[:-1]:
         if kind not in ("post", "pm") or post_id in undone:
@@ -56,7 +58,7 @@ def undoable(inputs: list[tuple], undone: set[int], target) -> tuple[int, str, P
     return None
 
 
-def refold(setup: GameSetup, inputs: list[tuple], excluded: set[int],
+def refold(setup: GameSetup, inputs: list[tuple[Any, ...]], excluded: set[int],
            accepted: set[int]) -> GameState:
     """The core state from `inputs`, without the `excluded` ones (post ids), with the
     `accepted` late posts in their place."""
@@ -77,7 +79,7 @@ def refold(setup: GameSetup, inputs: list[tuple], excluded: set[int],
     return state
 
 
-def undo_events(undo: dict | None) -> list[tuple[str, dict]]:
+def undo_events(undo: dict[str, Any] | None) -> list[tuple[str, dict[str, Any]]]:
     """The audit log's event of an applied undo."""
     if undo and undo.get("done"):
         return [("Undone", {"input": undo["input"], "changes": undo["changes"]})]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from .fonts import font, font_for
 
@@ -87,7 +88,7 @@ def _place(text: str, bold: bool, spot: Spot, radius: float) -> Label:
     return Label(text, bold, (x, y, x + width, y + height))
 
 
-def _first_overlap(placed: list[Label], tokens: list[tuple]) -> int | None:
+def _first_overlap(placed: list[Label], tokens: list[tuple[Any, ...]]) -> int | None:
     """The index of a label to shorten: one past the edge, on another's token, or the longer
     of two that overlap."""
     for index, label in enumerate(placed):
@@ -111,5 +112,5 @@ def _shorter(text: str, number: int) -> str:
     return stem[:-1].rstrip() + ELLIPSIS
 
 
-def overlaps(a: tuple, b: tuple, gap: float = 0.0) -> bool:
+def overlaps(a: tuple[Any, ...], b: tuple[Any, ...], gap: float = 0.0) -> bool:
     return a[0] < b[2] + gap and b[0] < a[2] + gap and a[1] < b[3] + gap and b[1] < a[3] + gap

@@ -12,6 +12,7 @@ One nomination is shown: the one whose clock is running and leading, else the le
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ...core import GameState, say
 from ..posting.catalogue import words
@@ -41,7 +42,7 @@ class TownSquare:
     alt: str
 
 
-def shown_nomination(vc: dict) -> dict | None:
+def shown_nomination(vc: dict[str, Any]) -> dict[str, Any] | None:
     """The nomination the picture shows: an open one first (most execute votes, then the
     latest), else the one with most votes (then the latest)."""
     nominations = list(vc.get("nominations", [])) + list(vc.get("exiles", []))
@@ -52,7 +53,7 @@ def shown_nomination(vc: dict) -> dict | None:
     return ranked[-1][1]
 
 
-def town_square(state: GameState, vc: dict) -> TownSquare:
+def town_square(state: GameState, vc: dict[str, Any]) -> TownSquare:
     nomination = shown_nomination(vc)
     votes = _votes(nomination) if nomination else {}
     seats = tuple(SeatMark(
@@ -66,7 +67,7 @@ def town_square(state: GameState, vc: dict) -> TownSquare:
                       _alt(vc, nomination, _title(vc, None)))
 
 
-def _votes(nomination: dict) -> dict[str, str]:
+def _votes(nomination: dict[str, Any]) -> dict[str, str]:
     marks = {v["player"]: LOCKED_YES if v["vote"] == "yes" else LOCKED_NO
              for v in nomination["locked"]}
     for v in nomination.get("cast", []):
@@ -74,7 +75,7 @@ def _votes(nomination: dict) -> dict[str, str]:
     return marks
 
 
-def _title(vc: dict, nomination: dict | None) -> str:
+def _title(vc: dict[str, Any], nomination: dict[str, Any] | None) -> str:
     count = words(say("picture.title", day=vc["day"], number=vc["number"]) if vc["number"]
                   else say("picture.title_as_of", day=vc["day"], post=vc.get("as_of") or 0))
     if nomination is None:
@@ -83,14 +84,14 @@ def _title(vc: dict, nomination: dict | None) -> str:
     return f"{count} · {words(say(kind, nominee=nomination['nominee'], nominator=nomination['nominator']))}"
 
 
-def _centre(vc: dict, nomination: dict | None) -> tuple[str, str, str]:
+def _centre(vc: dict[str, Any], nomination: dict[str, Any] | None) -> tuple[str, str, str]:
     if nomination is None:
         return "", words(say("picture.no_nominations")), _fate(vc)
     count = words(say("picture.count", yes=nomination["yes"], needed=nomination["needed"]))
     return nomination["nominee"], count, _fate(vc)
 
 
-def _fate(vc: dict) -> str:
+def _fate(vc: dict[str, Any]) -> str:
     if vc.get("ended"):
         return words(say("picture.executed", player=vc["executed"]) if vc.get("executed")
                      else say("picture.no_execution"))
@@ -108,7 +109,7 @@ def _legend() -> tuple[tuple[str, str], ...]:
     return tuple((mark, words(say(code))) for mark, code in LEGEND)
 
 
-def _alt(vc: dict, nomination: dict | None, title: str) -> str:
+def _alt(vc: dict[str, Any], nomination: dict[str, Any] | None, title: str) -> str:
     if nomination is None:
         return words(say("picture.alt_empty", title=title, fate=_fate(vc)))
     facts = {"title": title, "nominee": nomination["nominee"],

@@ -29,7 +29,7 @@ def catalogue() -> dict[str, str]:
     return dict(_flatten(tomllib.loads(CATALOGUE.read_text(encoding="utf-8"))))
 
 
-def _flatten(table: dict, prefix: str = ""):
+def _flatten(table: dict[str, Any], prefix: str = ""):
     for key, value in table.items():
         if isinstance(value, dict):
             yield from _flatten(value, f"{prefix}{key}.")
@@ -62,12 +62,12 @@ def character_name(character_id: str | None, setup) -> str:
     return found.name if found is not None else character_id
 
 
-def rejection_words(code: str, details: dict) -> str:
+def rejection_words(code: str, details: dict[str, Any]) -> str:
     """A Rejection's words (its code is looked up under `rejection.`)."""
     return words(Say(f"rejection.{code}", tuple(details.items())))
 
 
-def worded_report(report: dict) -> dict:
+def worded_report(report: dict[str, Any]) -> dict[str, Any]:
     """A report (modbot.core.reporting) in words: each rejection gets its `message` (then the
     rejected `text` and the `candidates` it could mean), and every Say is written."""
     for day in report.get("days", ()):
@@ -85,7 +85,7 @@ def _written(value: Any) -> Any:
     return value
 
 
-def _worded_rejection(r: dict) -> dict:
+def _worded_rejection(r: dict[str, Any]) -> dict[str, Any]:
     details = r["details"]
     out = {k: v for k, v in r.items() if k != "details"}
     out["message"] = rejection_words(r["code"], details)

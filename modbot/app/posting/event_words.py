@@ -13,6 +13,7 @@ one no longer knows is "a change an earlier version recorded", never its class n
 from __future__ import annotations
 
 from enum import Enum
+from typing import Any
 
 from ...core import Say
 from .catalogue import catalogue, character_name
@@ -21,7 +22,7 @@ CHARACTER_FIELDS = {"character", "ability", "mad_as", "thinks", "ability_of", "f
                     "choice_character"}  # character ids, worded by name
 
 
-def described(name: str, data: dict) -> Say:
+def described(name: str, data: dict[str, Any]) -> Say:
     """The `Say` for a stored event (`name`, its fields as `dataclasses.asdict` or the store
     keep them)."""
     code = f"event.{name}"
@@ -48,7 +49,7 @@ def described(name: str, data: dict) -> Say:
     return Say(code, tuple(params.items()))
 
 
-def _plain_fields(data: dict, prefix: str = ""):
+def _plain_fields(data: dict[str, Any], prefix: str = ""):
     """(name, value) for each field a sentence may take: text, numbers, flags, lists of
     names; a nested record's own fields once (`flag_day`); no times."""
     for key, value in data.items():

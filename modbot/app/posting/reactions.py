@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
+from typing import Any
 
 from ...adapters.outgoing import Body, Outgoing
 from ...core import (
@@ -90,14 +91,14 @@ class Reactor:
     vc_told: dict[str, datetime] = field(default_factory=dict)  # player -> count they were
     # told about (its forum time): a `/vc` asked too soon is answered once between two counts
     held_posts: Callable[[], list[str]] = list  # the game's posts held (their words failed)
-    quarantined: Callable[[], list[dict]] = list  # the game's inputs it could not handle
-    plan: Callable[[], dict | None] = lambda: None  # the key's request plan, for !status
+    quarantined: Callable[[], list[dict[str, Any]]] = list  # the game's inputs it could not handle
+    plan: Callable[[], dict[str, Any] | None] = lambda: None  # the key's request plan, for !status
 
     # -- public -----------------------------------------------------------------------------
 
     def react(self, state: GameState, events, rejections=(), *, at: datetime,
-              post=None, command=None, source: dict | None = None,
-              log: list[dict] | None = None, undo: dict | None = None) -> list[Outgoing]:
+              post=None, command=None, source: dict[str, Any] | None = None,
+              log: list[dict[str, Any]] | None = None, undo: dict[str, Any] | None = None) -> list[Outgoing]:
         """`source`: where the post came from: {"id", "channel": thread|pm, "topic_id"}."""
         source = source or {"channel": "thread"}
         self.substituted = {new.lower(): old.lower() for old, new, _ in state.substitutions}
@@ -124,7 +125,7 @@ class Reactor:
         self.counts.follow(state)
         return out
 
-    def _told(self, state: GameState, notice: Notice, command, source: dict) -> list[Outgoing]:
+    def _told(self, state: GameState, notice: Notice, command, source: dict[str, Any]) -> list[Outgoing]:
         """One notice, addressed and rendered (a vote count's through `VoteCounts`)."""
         if notice.count == CHANGED:
             self.counts.dirty = True
@@ -162,7 +163,7 @@ class Reactor:
         return [self._addressed(state, notice)]
 
     def vote_count(self, state: GameState, at: datetime, reason: str,
-                   facts: dict | None = None) -> Outgoing:
+                   facts: dict[str, Any] | None = None) -> Outgoing:
         """A vote count of its own, now (`reason` ends its key; `facts`: the core's, as a
         notice carries them)."""
         return self._counted(self.counts.count(state, at, reason, self.options, facts))
@@ -235,8 +236,8 @@ class Reactor:
         return [Outgoing(f"{self.options.key}:{notice.key}", self.thread, f"closed:{closed}",
                          topic_id=self.options.topic_id, kind="status")]
 
-    def command_answer(self, state: GameState, report, source, log: list[dict],
-                       undo: dict | None = None) -> Outgoing:
+    def command_answer(self, state: GameState, report, source, log: list[dict[str, Any]],
+                       undo: dict[str, Any] | None = None) -> Outgoing:
         """The ST's answer to their commands (`report`: the core's `CommandReport`)."""
         def raw() -> str:
             status = status_text(state) if report.status else ""
@@ -248,7 +249,7 @@ class Reactor:
 
         return self.answer_storyteller(state, source, raw)
 
-    def answer_storyteller(self, state: GameState, source: dict, raw: Body) -> Outgoing:
+    def answer_storyteller(self, state: GameState, source: dict[str, Any], raw: Body) -> Outgoing:
         """An answer to a Storyteller's post or PM, in the PM they wrote (or, where players
         read it or the command was posted in the thread, in the Storytellers' conversation),
         keyed by that post."""
@@ -309,7 +310,7 @@ class Reactor:
         self.hinted[post.author] = post.created_at
         return True
 
-    def _rejection_reply(self, post, rejections, source: dict) -> Outgoing:
+    def _rejection_reply(self, post, rejections, source: dict[str, Any]) -> Outgoing:
         private = source["channel"] == "pm"
         raw = partial(_rejection_words, post.post_number, private, rejections)
         key = f"rejected:pm:{source.get('id')}" if private else f"rejected:{post.post_number}"

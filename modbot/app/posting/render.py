@@ -6,6 +6,7 @@ import copy
 from collections.abc import Callable
 from datetime import datetime
 from functools import lru_cache
+from typing import Any
 
 import jinja2
 
@@ -73,7 +74,7 @@ def render_notice(notice) -> str:
 DEADLINES = ("deadline", "lock", "voting_ends")  # the moments a view names that are deadlines
 
 
-def dated(view, *, public: bool = False) -> dict:
+def dated(view, *, public: bool = False) -> dict[str, Any]:
     """A view with its moments as forum dates. In a public post a deadline is a countdown (the
     time left; its date as `NAME_at`), and a phase (`starts` to `deadline`) also a range,
     `span`."""
@@ -108,7 +109,7 @@ def command_guide() -> str:
     return "\n".join(["| Command | What it does | Example |", "|---|---|---|", *rows])
 
 
-def render_text_report(setup, report: dict) -> str:
+def render_text_report(setup, report: dict[str, Any]) -> str:
     """A readable summary of a replay report (for `modbot replay --text` and `modbot demo`)."""
     worded = worded_report(copy.deepcopy(report))
     return environment().get_template("replay.txt.j2").render(game=setup, r=worded).rstrip()

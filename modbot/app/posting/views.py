@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from typing import Any
 
 from ...core import GameState, count_facts
 
@@ -61,7 +62,7 @@ def range_tag(start: datetime, end: datetime) -> str:
     return f'[date-range from={start:%Y-%m-%dT%H:%M:%S} to={end:%Y-%m-%dT%H:%M:%S} timezone="UTC"]'
 
 
-def nomination_view(facts: dict, topic_id: int | None) -> dict:
+def nomination_view(facts: dict[str, Any], topic_id: int | None) -> dict[str, Any]:
     """A nomination's facts (core/deciding/count_facts.py) with links to its posts and the
     clock hand's wait as a [date] tag."""
     view = {**facts, "link": _link(topic_id, facts["post_number"]),
@@ -77,9 +78,9 @@ def _link(topic_id: int | None, post_number: int | None) -> str | None:
 
 
 def vote_count_view(state: GameState, *, number: int, as_of: int | None,
-                    topic_id: int | None, edits: list[dict] | None = None,
-                    day: int | None = None, facts: dict | None = None,
-                    at: datetime | None = None) -> dict:
+                    topic_id: int | None, edits: list[dict[str, Any]] | None = None,
+                    day: int | None = None, facts: dict[str, Any] | None = None,
+                    at: datetime | None = None) -> dict[str, Any]:
     """The vote count of `day` (default: the latest day): the core's facts (`facts`, as a
     notice carries them, else count_facts), in the forum's forms (links, [date] tags) and
     with what the app remembers (its number, the last post read, the edits to mention)."""

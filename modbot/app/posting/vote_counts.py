@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Protocol
+from typing import Any, Protocol
 
 from ...adapters.outgoing import Body, Rendered
 from ...core import GameState, Phase
@@ -49,7 +49,7 @@ class VoteCounts:
     numbers: dict[int, int] = field(default_factory=dict)  # day -> its counts so far
     dirty: bool = False  # votes changed since the last count
     last_at: datetime | None = None  # the forum time of the last count
-    edits: list[dict] = field(default_factory=list)  # edited posts to mention in the next count
+    edits: list[dict[str, Any]] = field(default_factory=list)  # edited posts to mention in the next count
     as_of: int | None = None  # the last thread post read
     voting_ends: datetime | None = None  # today's voting deadline, as of the last reaction
     running: dict[int, str] = field(default_factory=dict)  # day -> its running count's key
@@ -80,7 +80,7 @@ class VoteCounts:
     # -- the posts --------------------------------------------------------------------------
 
     def count(self, state: GameState, at: datetime, reason: str, options: CountOptions,
-              facts: dict | None = None) -> CountPost:
+              facts: dict[str, Any] | None = None) -> CountPost:
         """A vote count post of its own (`reason` ends its key: "open:execution:Derek";
         `facts`: the core's, as its notice carries them)."""
         day = state.today.number if state.today else state.cycle
@@ -109,7 +109,7 @@ class VoteCounts:
         return [CountPost(notice.key, lambda: render(f"{notice.template}.md.j2", vc=view()))]
 
     def day_end(self, state: GameState, notice, options: CountOptions, *, by_command: bool,
-                context: dict) -> CountPost:
+                context: dict[str, Any]) -> CountPost:
         """How the day ended (the Storytellers, every vote locked early, or the deadline),
         the execution, then the day's final tables."""
         view = self._view(state, self._next_number(state, notice.day), options.topic_id,
@@ -144,8 +144,8 @@ class VoteCounts:
         self.edits = []
 
     def _view(self, state: GameState, number: int, topic_id: int | None,
-              day: int | None = None, facts: dict | None = None,
-              at: datetime | None = None) -> Callable[[], dict]:
+              day: int | None = None, facts: dict[str, Any] | None = None,
+              at: datetime | None = None) -> Callable[[], dict[str, Any]]:
         """The count's view, built when the post is first read, of the values as of now (the
         core's facts as the notice carried them, else computed then)."""
         as_of, edits = self.as_of, list(self.edits)

@@ -33,6 +33,7 @@ import logging
 import threading
 import uuid
 from collections.abc import Callable
+from typing import Any
 
 from ...adapters.budget import Budget, Priority
 from ...adapters.forum import (
@@ -56,7 +57,7 @@ POLL_SHARE = 0.25  # of the key's minute, what the bus's polls may take in a bus
 
 
 class BusWatch:
-    def __init__(self, make_client: Callable, channels: Callable[[], list[str]],
+    def __init__(self, make_client: Callable[..., Any], channels: Callable[[], list[str]],
                  wake: threading.Event, last: dict[str, int] | None = None,
                  pace: Callable[[], float] = lambda: 0.0, budget: Budget | None = None,
                  own: Callable[[], int | None] = lambda: None) -> None:
@@ -119,7 +120,7 @@ class BusWatch:
             return 0.0
         return 60.0 / max(budget.per_minute * POLL_SHARE, 1.0)
 
-    def poll_once(self, *, hold: bool = True) -> list[dict]:
+    def poll_once(self, *, hold: bool = True) -> list[dict[str, Any]]:
         """One poll of every channel; wakes the daemon when a channel had news."""
         subscriptions = {c: self.last.get(c, -1) for c in self.channels()}
         data: dict[str, int | str] = dict(subscriptions)
@@ -127,7 +128,7 @@ class BusWatch:
             data["dlp"] = "t"
         answer = self.client._request("POST", f"/message-bus/{self.client_id}/poll",
                                       data=data) or []
-        news: list[dict] = []
+        news: list[dict[str, Any]] = []
         for message in answer:
             channel = message.get("channel")
             if channel == "/__status":  # where each channel stands: resume from there
@@ -161,7 +162,7 @@ class BusWatch:
         with self.named_lock:
             return bool(self.named)
 
-    def _own(self, message: dict) -> bool:
+    def _own(self, message: dict[str, Any]) -> bool:
         """A post the bot made itself (a topic's message names its author): nothing to read,
         and a wake-up for it would cost a cycle's reads after every post the bot sends."""
         data = message.get("data")

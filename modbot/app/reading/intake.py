@@ -34,7 +34,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from ...adapters.forum import ForumError
 from ...adapters.forum_port import ForumPort
@@ -53,10 +53,10 @@ MAX_PAGES = 10
 LISTING = 100  # topics asked per listing request (`per_page`, at most 100 in Discourse)
 
 
-def listed_topics(client: ForumPort, topic_ids) -> dict[int, dict]:
+def listed_topics(client: ForumPort, topic_ids) -> dict[int, dict[str, Any]]:
     """Each listed topic's listing entry (a topic the listing leaves out is not in it)."""
     ids = sorted(topic_ids)
-    found: dict[int, dict] = {}
+    found: dict[int, dict[str, Any]] = {}
     for start in range(0, len(ids), LISTING):
         page = 0
         while True:  # one page, unless the forum pages the listing smaller than asked

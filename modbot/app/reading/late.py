@@ -17,6 +17,7 @@ command again, so it holds and accepts the same way.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from ...core import Post, iso
 from ..games.steps import Step, post_row
@@ -53,7 +54,7 @@ def when(entry) -> datetime | None:
     return None
 
 
-def in_place(inputs, accepted: set[int]) -> list[tuple]:
+def in_place(inputs, accepted: set[int]) -> list[tuple[Any, ...]]:
     """The inputs in the order to fold them: each accepted late post moved to its created_at
     place (before the first input made after it), as a thread post; other late ones left out."""
     ordered = [e for e in inputs if e[0] != "late"]

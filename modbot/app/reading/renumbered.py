@@ -23,6 +23,7 @@ numbers above its cursor never sees them. So, from each cycle's listing of the g
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from ...adapters.forum_port import ForumPort
 from ...adapters.port import ForumPost
@@ -43,7 +44,7 @@ class Renumbered:
         self.listed: dict[int, tuple[int, str | None]] = {}  # topic -> (highest, last posted)
         self.verify: set[int] = set()  # topics whose stream is checked at the next listing
 
-    def changes(self, listing: dict[int, dict], games: dict[int, GameRuntime]
+    def changes(self, listing: dict[int, dict[str, Any]], games: dict[int, GameRuntime]
                 ) -> tuple[list[int], set[int]]:
         """The topics to read after their cursor, and those whose stream to check."""
         changed: list[int] = []

@@ -21,6 +21,8 @@ after the thread's last post number, once the game runs.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...adapters.forum import ForumError
 from ...adapters.forum_port import ForumPort
 from ...adapters.port import ForumPost
@@ -36,7 +38,7 @@ class PagedReads:
     def __init__(self, pages: int = 12, store: Store | None = None) -> None:
         self.pages = pages
         self.store = store
-        self.partial: dict[str, dict] = {}  # read key -> {"posts": [...], "ids": [...]}
+        self.partial: dict[str, dict[str, Any]] = {}  # read key -> {"posts": [...], "ids": [...]}
 
     def read(self, client: ForumPort, topic_id: int, **extra) -> list[ForumPost] | None:
         """The whole thread, oldest first; None while it is not all read (a few pages an
@@ -63,7 +65,7 @@ class PagedReads:
         return sorted(state["posts"], key=lambda p: p.post_number)
 
     @staticmethod
-    def _begin(client: ForumPort, topic_id: int, extra: dict) -> dict:
+    def _begin(client: ForumPort, topic_id: int, extra: dict[str, Any]) -> dict[str, Any]:
         """The first chunk by post number (a short thread is read in one request); a longer
         one lists the ids of the rest."""
         posts = client.posts_after(topic_id, 0, **extra)
@@ -71,7 +73,7 @@ class PagedReads:
             client.thread_post_ids(topic_id, posts[-1].post_number, **extra)
         return {"posts": posts, "ids": ids}
 
-    def _resume(self, key: str) -> dict | None:
+    def _resume(self, key: str) -> dict[str, Any] | None:
         if key in self.partial:
             return self.partial[key]
         kept = self.store.thread_read(key) if self.store is not None else None
@@ -81,7 +83,7 @@ class PagedReads:
         self.partial[key] = state  # a read kept before a restart goes on
         return state
 
-    def _keep(self, key: str, state: dict | None) -> None:
+    def _keep(self, key: str, state: dict[str, Any] | None) -> None:
         """Keep a read's place (None: it is done; forgotten if it was ever kept)."""
         if state is None:
             if self.partial.pop(key, None) is None:
@@ -100,7 +102,7 @@ class PagedReads:
         return 0, 0
 
 
-def read_key(topic_id: int, extra: dict) -> str:
+def read_key(topic_id: int, extra: dict[str, Any]) -> str:
     return f"{topic_id}:" + "&".join(f"{k}={v}" for k, v in sorted(extra.items()))
 
 

@@ -26,6 +26,7 @@ import pickle
 import time
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from ...core import Post
 
@@ -92,7 +93,7 @@ def restore(game, data: bytes) -> bool:
     return True
 
 
-def _flat(entry: tuple) -> tuple:
+def _flat(entry: tuple[Any, ...]) -> tuple[Any, ...]:
     """An input as plain tuples: 10,000 posts unpickle six times faster as tuples than as
     frozen dataclasses, and are made posts again as fast."""
     kind, value, post_id = entry
@@ -103,7 +104,7 @@ def _flat(entry: tuple) -> tuple:
     return entry
 
 
-def _entry(flat: tuple) -> tuple:
+def _entry(flat: tuple[Any, ...]) -> tuple[Any, ...]:
     kind, value, post_id = flat
     if kind in ("post", "late", "hidden"):
         return kind, Post(*value), post_id

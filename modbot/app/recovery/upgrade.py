@@ -23,6 +23,7 @@ import logging
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from ...adapters.outgoing import Batch
 from ...core import GameState
@@ -54,12 +55,12 @@ class Held:
     version: int
     replayed: GameState  # the game as the current rules derive it
     held: GameState | None  # the game as its stored events describe it (None: cannot hold)
-    differences: list[dict] = field(default_factory=list)  # per input: where, before, after
+    differences: list[dict[str, Any]] = field(default_factory=list)  # per input: where, before, after
     why_not_held: str = ""
 
 
-def compare(setup, inputs, derived: dict[int, list[tuple[str, dict]]],
-            stored: dict[int, list[tuple[str, dict]]], replayed: GameState) -> Held | None:
+def compare(setup, inputs, derived: dict[int, list[tuple[str, dict[str, Any]]]],
+            stored: dict[int, list[tuple[str, dict[str, Any]]]], replayed: GameState) -> Held | None:
     """`derived`: the replay's events by input id; `stored`: the store's. None when they agree
     (but for words)."""
     differences = []
@@ -81,16 +82,16 @@ def compare(setup, inputs, derived: dict[int, list[tuple[str, dict]]],
     return Held(rules_version(), replayed, held, differences)
 
 
-def _plain(events: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+def _plain(events: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
     """Events as the store keeps them (JSON), to compare like with like."""
     return [(name, json.loads(json.dumps(data, default=str))) for name, data in events]
 
 
-def game_differences(before: GameState, after: GameState) -> list[dict]:
+def game_differences(before: GameState, after: GameState) -> list[dict[str, Any]]:
     """How the game would stand with the new reading, in game terms: each a code (the
     template words it) with its parameters: votes and their totals, executions, who lives,
     ghost votes, night results, the phase and the winner."""
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     old_days = {d.number: d for d in _days(before)}
     for day in _days(after):
         was = old_days.pop(day.number, None)
@@ -113,10 +114,10 @@ def game_differences(before: GameState, after: GameState) -> list[dict]:
     return out
 
 
-def _night_differences(before: GameState, after: GameState) -> list[dict]:
+def _night_differences(before: GameState, after: GameState) -> list[dict[str, Any]]:
     """Each player's own choice of a night, and what they learnt (a past night's result, sent
     already: the words say what would differ, the PM stays sent)."""
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     script = after.setup.script
     names = script.names if script else {}
     old_nights = {n.number: n for n in _nights(before)}
@@ -137,17 +138,17 @@ def _night_differences(before: GameState, after: GameState) -> list[dict]:
     return out
 
 
-def _nights(state: GameState) -> list:
+def _nights(state: GameState) -> list[Any]:
     tonight = [state.night] if state.night is not None and state.night not in \
         state.past_nights else []
     return [*state.past_nights, *tonight]
 
 
-def _days(state: GameState) -> list:
+def _days(state: GameState) -> list[Any]:
     return [*state.past_days, *([state.today] if state.today is not None else [])]
 
 
-def _day_differences(number: int, before, after) -> list[dict]:
+def _day_differences(number: int, before, after) -> list[dict[str, Any]]:
     out = []
     old = {(n.kind, n.nominee): n for n in (before.nominations + before.exiles if before else ())}
     for nomination in (after.nominations + after.exiles if after else ()):
@@ -162,7 +163,7 @@ def _day_differences(number: int, before, after) -> list[dict]:
     return out
 
 
-def _nomination_differences(day: int, before, after) -> list[dict]:
+def _nomination_differences(day: int, before, after) -> list[dict[str, Any]]:
     some = after or before
     where = {"day": day, "kind": some.kind, "nominee": some.nominee}
     if before is None or after is None:
@@ -185,7 +186,7 @@ def _votes(nomination) -> dict[str, str]:
     return votes
 
 
-def check_history(store, game, inputs, derived: dict[int, list[tuple[str, dict]]]) -> Batch:
+def check_history(store, game, inputs, derived: dict[int, list[tuple[str, dict[str, Any]]]]) -> Batch:
     """At start-up, after a rules change: compare, hold the game if its history changed, and
     say so to its Storytellers. The batch to commit (the version, or the note)."""
     key = version_cursor(game.options.key)
@@ -206,7 +207,7 @@ def check_history(store, game, inputs, derived: dict[int, list[tuple[str, dict]]
     return Batch(outbox=[note], cursors={} if found.held else {key: rules_version()})
 
 
-def _described(difference: dict) -> dict:
+def _described(difference: dict[str, Any]) -> dict[str, Any]:
     row = difference["input"]
     where = {"post": f"post #{row['post_number']} by {row['author']}",
              "pm": f"the message #{row['post_number']} by {row['author']}",

@@ -16,6 +16,7 @@ import tomllib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from ...adapters.budget import DAY_CURSOR, restore_day
 from ...adapters.forum import ConfigurationError, CredentialsRejected, ForumClient, ForumError, TransientError
@@ -163,7 +164,7 @@ def _beside(config: Path, url: str, notices: list[str]) -> str:
     return prefix + str(beside)
 
 
-def _known(path: Path, table: str, values: dict, allowed: set[str]) -> None:
+def _known(path: Path, table: str, values: dict[str, Any], allowed: set[str]) -> None:
     unknown = set(values) - allowed
     if unknown:
         raise ConfigurationError(f"{path}: [{table}] has unknown key(s) {', '.join(sorted(unknown))}")

@@ -28,6 +28,7 @@ import difflib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 from ...adapters.forum import ConfigurationError, CredentialsRejected, ForumError, NotFound, PermanentError
 from ...adapters.forum_port import ForumPort
@@ -69,7 +70,7 @@ def preflight(client: ForumPort, username: str, game_files: list[str],
         _plan(ask, loaded)
         cards = _cards(client, ask, sorted({i for _, s in loaded if s is not None
                                             for _, i in s.user_ids}), found)
-        users: dict[str, dict | None] = {}  # each name looked up once, whatever its games
+        users: dict[str, dict[str, Any] | None] = {}  # each name looked up once, whatever its games
         for path, setup in loaded:
             if setup is None:  # before its seats: the file runs sign-ups
                 found.bound[path] = _signups(client, ask, load_signups(path), found, users)
@@ -175,7 +176,7 @@ def _key_note(username: str, key_kind: str, staff: bool, trust_level) -> str:
 
 
 def _game(client: ForumPort, ask: Asker, username: str, setup: GameSetup, found: Findings,
-          cards: dict[int, dict], users: dict[str, dict | None]) -> dict:
+          cards: dict[int, dict[str, Any]], users: dict[str, dict[str, Any] | None]) -> dict[str, Any]:
     """Check one game; {name: id} of the places it bound by name (and the bot's). `cards`:
     every game's ids, asked before; `users`: the names looked up so far (each once)."""
     where = f"game {setup.name!r}"
@@ -214,7 +215,7 @@ def _game(client: ForumPort, ask: Asker, username: str, setup: GameSetup, found:
 
 
 def _signups(client: ForumPort, ask: Asker, signups, found: Findings,
-             users: dict[str, dict | None]) -> dict[str, int]:
+             users: dict[str, dict[str, Any] | None]) -> dict[str, int]:
     """A game file before its seats: its Storytellers are forum accounts who can receive PMs,
     its sign-up thread (once opened) exists; the players come from the sign-ups."""
     where = f"{signups.name} (sign-ups)"
@@ -249,9 +250,9 @@ def _places(setup: GameSetup) -> list[tuple[str, str, str]]:
         [("backup", name, "fix game.backups in the game file") for name in setup.backups]
 
 
-def _cards(client: ForumPort, ask: Asker, ids: list[int], found: Findings) -> dict[int, dict]:
+def _cards(client: ForumPort, ask: Asker, ids: list[int], found: Findings) -> dict[int, dict[str, Any]]:
     """The accounts of these ids (one request a 50), by id."""
-    cards: dict[int, dict] = {}
+    cards: dict[int, dict[str, Any]] = {}
     for start in range(0, len(ids), CARDS):
         chunk = ids[start:start + CARDS]
         try:
@@ -262,7 +263,7 @@ def _cards(client: ForumPort, ask: Asker, ids: list[int], found: Findings) -> di
     return cards
 
 
-def _by_id(cards: dict[int, dict], user_id: int, where: str, found: Findings) -> dict | None:
+def _by_id(cards: dict[int, dict[str, Any]], user_id: int, where: str, found: Findings) -> dict[str, Any] | None:
     if user_id not in cards:
         found.problems.append(f"{where}: no forum user has id {user_id}: fix its user id in the "
                               "game file, or leave it out")
@@ -303,8 +304,8 @@ def _topic(client: ForumPort, ask: Asker, setup: GameSetup, where: str, found: F
         found.problems.append(f"{where}: topic {setup.topic_id} is {state}: open it first")
 
 
-def _user(client: ForumPort, ask: Asker, users: dict[str, dict | None], name: str, where: str,
-          found: Findings, fix: str) -> dict | None:
+def _user(client: ForumPort, ask: Asker, users: dict[str, dict[str, Any] | None], name: str, where: str,
+          found: Findings, fix: str) -> dict[str, Any] | None:
     """The account called `name` now (one request, once whatever its games), or None after a
     problem."""
     key = name.casefold()
@@ -324,7 +325,7 @@ def _user(client: ForumPort, ask: Asker, users: dict[str, dict | None], name: st
     return users[key]
 
 
-def _can_message(user: dict, where: str, found: Findings) -> None:
+def _can_message(user: dict[str, Any], where: str, found: Findings) -> None:
     name = user.get("username")
     if (user.get("trust_level") or 0) < MIN_TRUST_FOR_PMS:
         found.problems.append(f"{where}: {name} has trust level {user.get('trust_level')} and "

@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from ...adapters.budget import Priority
 from ...adapters.forum import ConfigurationError, ForumError, NotFound, OverBudget
@@ -57,7 +58,7 @@ def topic_of(setup: GameSetup) -> int:
     return setup.topic_id
 
 
-def _last_posted(listed: dict[int, dict], setup: GameSetup) -> str:
+def _last_posted(listed: dict[int, dict[str, Any]], setup: GameSetup) -> str:
     """When the game's thread was last posted in, as the listing says ("" when unknown)."""
     return str((listed.get(setup.topic_id or 0) or {}).get("last_posted_at") or "")
 
@@ -217,7 +218,7 @@ class StartUp:
         runtime.reactor.plan = self.plan_now
 
 
-    def plan_now(self) -> dict | None:
+    def plan_now(self) -> dict[str, Any] | None:
         """The key's request plan as `!status` shows it: when the bot reads next, what is
         left of the minute and of the day (None: no budget is kept)."""
         budget = self.client.budget

@@ -19,12 +19,13 @@ import logging
 
 from .forum import ConfigurationError, PermanentError
 from .forum_port import ForumPort
-from .store import OutboxRow, Store
+from .store import OutboxRow
+from .store_port import OutboxStore
 
 log = logging.getLogger("modbot.adapters.outbox")
 
 
-def change_members(client: ForumPort, store: Store, row: OutboxRow,
+def change_members(client: ForumPort, store: OutboxStore, row: OutboxRow,
                    topic_id: int | None) -> bool:
     verb, _, name = row.raw.partition(":")
     if topic_id:

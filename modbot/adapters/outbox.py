@@ -60,7 +60,8 @@ from .members import change_members
 from .outgoing import Batch, Outgoing
 from .port import ForumPost
 from .standing import Standing, is_private_reply
-from .store import OutboxRow, Store
+from .store import OutboxRow
+from .store_port import OutboxStore
 from .write_limits import INDEX_SHARE, MAX_RAW, SEPARATOR, WriteLimits
 
 __all__ = ["MAX_RAW", "Outbox", "marker", "with_marker"]
@@ -87,7 +88,7 @@ PICTURE = re.compile(r"!\[([^\]]*)\]\(modbot-picture:([0-9a-f]{40})\)")
 
 
 class Outbox(WriteLimits):
-    def __init__(self, client: ForumPort, store: Store, *, spacing: float = 0.0,
+    def __init__(self, client: ForumPort, store: OutboxStore, *, spacing: float = 0.0,
                  on_failure: Callable[[OutboxRow, str], Outgoing | None] | None = None,
                  wall: Callable[[], float] = time.time, max_backoff: float = MAX_BACKOFF,
                  guard: Callable[[OutboxRow, int], bool] | None = None,

@@ -50,7 +50,8 @@ from .forum_port import ForumPort
 from .markers import with_marker
 from .outgoing import Batch
 from .port import ForumPost, forum_time
-from .store import OutboxRow, Store
+from .store import OutboxRow
+from .store_port import OutboxStore
 
 log = logging.getLogger("modbot.adapters.outbox")
 MAX_CONSECUTIVE = 3  # Discourse's max_consecutive_replies (non-staff, in others' topics)
@@ -100,7 +101,7 @@ def _day(wall: float) -> tuple[str, float]:
 class WriteLimits:
     # what it uses of the outbox (outbox.py sets them)
     client: ForumPort
-    store: Store
+    store: OutboxStore
     bot_id: int | None
     merge_replies: bool
     wall: Callable[[], float]

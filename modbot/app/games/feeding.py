@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from ...adapters.outgoing import Batch, Outgoing
-from ...adapters.store import Store
+from ...adapters.store_port import GameStore
 from ...core import iso
 from ..posting.own_edits import with_edit_notice
 from ..reading.late import is_late
@@ -31,7 +31,7 @@ log = logging.getLogger("modbot.app.running.service")
 
 
 class Feeder:
-    def __init__(self, store: Store, quarantine: Quarantine,
+    def __init__(self, store: GameStore, quarantine: Quarantine,
                  reload: Callable[[GameRuntime], None],
                  commit_outgoing: Callable[[list[Outgoing], Batch | None], None],
                  bind_substitutes: Callable[[GameRuntime], object]) -> None:

@@ -31,7 +31,7 @@ from ...adapters.forum import ForumError
 from ...adapters.forum_port import ForumPort
 from ...adapters.outgoing import Batch, Outgoing
 from ...adapters.port import ForumPost
-from ...adapters.store import Store
+from ...adapters.store_port import GameStore
 from ...core import iso, parse_post
 from ..posting.conversation_guard import ConversationGuard
 from ..posting.outbox_hooks import OutboxHooks
@@ -55,7 +55,7 @@ NEVER_READ = datetime.min.replace(tzinfo=UTC)  # a thread not read through anyth
 
 
 class Handling(Authors):
-    def __init__(self, client: ForumPort, store: Store, settings: Settings,
+    def __init__(self, client: ForumPort, store: GameStore, settings: Settings,
                  games: dict[int, GameRuntime], identities: Identities, watermark: Watermark,
                  hooks: OutboxHooks, quarantine: Quarantine,
                  reload: Callable[[GameRuntime], None]) -> None:

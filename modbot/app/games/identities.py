@@ -36,7 +36,7 @@ from ...adapters.forum import ConfigurationError, NotFound
 from ...adapters.forum_port import ForumPort
 from ...adapters.outgoing import Batch
 from ...adapters.port import ForumPost, ForumUser
-from ...adapters.store import Store
+from ...adapters.store_port import IdentityStore
 from ...core import observers_of
 
 log = logging.getLogger("modbot.app.games.identities")
@@ -94,7 +94,7 @@ def renames_of(game) -> list[tuple[str, str]]:
 
 
 class Identities:
-    def __init__(self, client: ForumPort, store: Store, check_seconds: float = 600) -> None:
+    def __init__(self, client: ForumPort, store: IdentityStore, check_seconds: float = 600) -> None:
         self.client = client
         self.store = store
         self.check_seconds = check_seconds

@@ -40,7 +40,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ...adapters.outgoing import Batch, Outgoing
-from ...adapters.store import QuarantineRow, Store
+from ...adapters.store import QuarantineRow
+from ...adapters.store_port import QuarantineStore
 from ...core import iso
 from ...shown import shown
 from ..posting.render import later
@@ -72,7 +73,7 @@ def _moment(at: str | None) -> datetime | None:
 class Quarantine:
     """The held games, and what to commit when an input is quarantined, parked or released."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: QuarantineStore) -> None:
         self.store = store
         self.held: set[int] = store.held_games()
         self.known = store.quarantine_known()  # (game id, kind, post id) kept already

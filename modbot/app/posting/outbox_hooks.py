@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 from ...adapters.outbox import Outbox
 from ...adapters.outgoing import Outgoing
-from ...adapters.store import Store
+from ...adapters.store_port import PendingStore
 from ..games.identities import Identities
 from ..games.runtime import GameRuntime
 from ..reading.pm_routing import PmRouter
@@ -37,7 +37,7 @@ class OutboxHooks:
     where to commit and whom the PM router knows (`attach`), and the outbox and the bot's
     account once the service has connected (`connected`)."""
 
-    def __init__(self, games: dict[int, GameRuntime], identities: Identities, store: Store,
+    def __init__(self, games: dict[int, GameRuntime], identities: Identities, store: PendingStore,
                  bot_username: str) -> None:
         self.games, self.identities, self.store = games, identities, store
         self.bot_username = bot_username

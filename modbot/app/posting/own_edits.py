@@ -20,7 +20,7 @@ from datetime import datetime
 
 from ...adapters.forum_port import ForumPort
 from ...adapters.outgoing import Batch, Outgoing, Rendered
-from ...adapters.store import Store
+from ...adapters.store_port import OwnPostStore
 from ..games.runtime import GameRuntime
 from .render import render
 
@@ -33,7 +33,7 @@ def edited_cursor(topic_id: int, what: str) -> str:
 
 
 class OwnEdits:
-    def __init__(self, client: ForumPort, store: Store, check_seconds: float = 3600) -> None:
+    def __init__(self, client: ForumPort, store: OwnPostStore, check_seconds: float = 3600) -> None:
         self.client, self.store = client, store
         self.check_seconds = check_seconds
         self.last: datetime | None = None
@@ -77,7 +77,7 @@ class OwnEdits:
             game.state.setup.storytellers, f"own-edited:{what}:{version}", raw)]
 
 
-def with_edit_notice(store: Store, topic_id: int, out: Outgoing) -> Outgoing:
+def with_edit_notice(store: OwnPostStore, topic_id: int, out: Outgoing) -> Outgoing:
     """The reveal's grimoire post, saying the seal post was edited when it was."""
     if not out.key.endswith(":reveal:grimoire") or \
             store.cursor(edited_cursor(topic_id, "seal")) is None:

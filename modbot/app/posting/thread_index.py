@@ -27,7 +27,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ...adapters.outgoing import Outgoing
-from ...adapters.store import Store
+from ...adapters.store_port import IndexStore
 from ...core import GameState, Phase
 from .render import render
 from .views import countdown_tag, date_tag
@@ -110,7 +110,7 @@ def _deaths(state: GameState, own: dict[str, int], link) -> list[dict[str, Any]]
 class ThreadIndex:
     """Owes the index post and its edits (see the module's docstring)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: IndexStore) -> None:
         self.store = store
         self.last: dict[int, datetime] = {}  # topic id -> forum time of the last edit owed
 

@@ -40,7 +40,7 @@ from ...adapters.forum import ForumError
 from ...adapters.forum_port import ForumPort
 from ...adapters.outgoing import Batch
 from ...adapters.port import ForumPost
-from ...adapters.store import Store
+from ...adapters.store_port import ReadingStore
 from ..games.runtime import GameRuntime
 from .edit_sweep import BATCH, EditSweep
 from .renumbered import Renumbered
@@ -103,7 +103,7 @@ class Handler(Protocol):
 
 
 class Intake:
-    def __init__(self, client: ForumPort, store: Store, games: dict[int, GameRuntime],
+    def __init__(self, client: ForumPort, store: ReadingStore, games: dict[int, GameRuntime],
                  watermark: Watermark, sweeper: EditSweep, handler: Handler) -> None:
         self.client = client
         self.store = store

@@ -27,7 +27,7 @@ from typing import Any
 
 from ...adapters.forum_port import ForumPort
 from ...adapters.port import ForumPost
-from ...adapters.store import Store
+from ...adapters.store_port import ReadingStore
 from ..games.runtime import GameRuntime
 
 log = logging.getLogger("modbot.app.running.service")
@@ -38,7 +38,7 @@ VERIFY_A_CYCLE = 2  # restarted games whose stream is checked in one cycle (the 
 class Renumbered:
     """Each game topic's last listing, and the stream checks it calls for."""
 
-    def __init__(self, client: ForumPort, store: Store) -> None:
+    def __init__(self, client: ForumPort, store: ReadingStore) -> None:
         self.client = client
         self.store = store
         self.listed: dict[int, tuple[int, str | None]] = {}  # topic -> (highest, last posted)

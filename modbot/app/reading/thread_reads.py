@@ -26,7 +26,7 @@ from typing import Any
 from ...adapters.forum import ForumError
 from ...adapters.forum_port import ForumPort
 from ...adapters.port import ForumPost
-from ...adapters.store import Store
+from ...adapters.store_port import ReadingStore
 
 CHUNK = 20  # posts a read by post number (Discourse's posts_chunksize)
 IDS_A_READ = 50
@@ -35,7 +35,7 @@ IDS_A_READ = 50
 class PagedReads:
     """Whole-thread reads that keep their place (in memory and in `store`)."""
 
-    def __init__(self, pages: int = 12, store: Store | None = None) -> None:
+    def __init__(self, pages: int = 12, store: ReadingStore | None = None) -> None:
         self.pages = pages
         self.store = store
         self.partial: dict[str, dict[str, Any]] = {}  # read key -> {"posts": [...], "ids": [...]}

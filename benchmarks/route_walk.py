@@ -3,10 +3,13 @@
 The demo game on the in-memory sandbox (sandbox/local.py: the same answers, no sockets) is
 played up to its first thread vote, and again up to its first night choice; then the one poll
 cycle that reads and handles that post (`Service.cycle`) runs under `sys.setprofile`, which
-sees every Python function the cycle enters. Printed: how many of the project's modules it
-entered (the sandbox's, which answers the requests, and the rehearsal's, which drives
-the script, left out), and, with `--list`, which,
-in the order first entered: the walk docs/development.md describes.
+sees every Python function the cycle enters, from the read to the outbox's send (the cycle
+drains the outbox: the count or the answer is posted, its picture drawn and uploaded, within
+it). Printed: how many of the project's modules it entered (the sandbox's, which answers the
+requests, and the rehearsal's, which drives the script, left out); how many calls crossed
+from one layer to another (a core floor, a room of app/, the adapters, the files: `room`);
+and, with `--list`, which modules, in the order first entered: the walk docs/development.md
+describes.
 
 Run: python benchmarks/route_walk.py [--list]
 """
@@ -26,26 +29,46 @@ from modbot.cli.rehearsal import demo_rehearsal
 HARNESS = ("modbot.sandbox", "modbot.cli.rehearsal")  # the forum answering, the script driving
 
 
-def _entered(action) -> list[str]:
-    """The project's modules (not the sandbox) a call enters, in the order first entered."""
+def room(module: str) -> str:
+    """A module's layer: the core's floor, or the shell's room (`modbot.app.games`), or the
+    adapters, the files, the commands."""
+    parts = module.split(".")
+    if parts[1] in ("core", "app") and len(parts) > 3:
+        return ".".join(parts[:3])
+    return ".".join(parts[:2])
+
+
+def _entered(action) -> tuple[list[str], int]:
+    """The project's modules (not the sandbox) a call enters, in the order first entered, and
+    the calls that cross from one layer to another (the profiler's call graph: a call whose
+    caller is in another room or floor of the project)."""
     seen: dict[str, None] = {}
+    crossings = 0
+
+    def ours(name: str) -> bool:
+        return name.startswith("modbot.") and not name.startswith(HARNESS)
 
     def profile(frame, event, _arg):
+        nonlocal crossings
         if event == "call":
             name = frame.f_globals.get("__name__", "")
-            if name.startswith("modbot.") and not name.startswith(HARNESS):
+            if ours(name):
                 seen.setdefault(name, None)
+                caller = frame.f_back.f_globals.get("__name__", "") if frame.f_back else ""
+                if ours(caller) and room(caller) != room(name):
+                    crossings += 1
 
     sys.setprofile(profile)
     try:
         action()
     finally:
         sys.setprofile(None)
-    return list(seen)
+    return list(seen), crossings
 
 
-def _route(folder: str, first) -> list[str]:
-    """Play the demo to the first item `first` accepts; the modules its cycle enters."""
+def _route(folder: str, first) -> tuple[list[str], int]:
+    """Play the demo to the first item `first` accepts; the modules its cycle enters, and its
+    calls across layers."""
     rehearsal, script = demo_rehearsal(f"sqlite:///{folder}/walk.sqlite", local=True)
     try:
         rehearsal.start_bot()
@@ -70,9 +93,12 @@ def main() -> None:
         vote = _route(folder + "/v", lambda i: "to" not in i and "/vote" in i["raw"])
     with tempfile.TemporaryDirectory() as folder:
         choice = _route(folder + "/c", lambda i: "to" in i and "/choose" in i["raw"])
-    figures = {"modules_one_vote_cycle": len(vote), "modules_one_night_choice_cycle": len(choice)}
+    figures = {"modules_one_vote_cycle": len(vote[0]),
+               "modules_one_night_choice_cycle": len(choice[0]),
+               "layer_crossings_one_vote_cycle": vote[1],
+               "layer_crossings_one_night_choice_cycle": choice[1]}
     if "--list" in sys.argv:
-        figures.update({"vote_route": vote, "night_choice_route": choice})
+        figures.update({"vote_route": vote[0], "night_choice_route": choice[0]})
     print(json.dumps(figures, indent=1))
 
 

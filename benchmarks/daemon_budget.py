@@ -124,19 +124,9 @@ def run(games: int, active: int, bound: bool, log: str | None = None,
                 time.sleep(61)  # the check spent the key's minute: the daemon starts fresh
             start_requests = _requests(server)
             began = time.monotonic()
-            sink = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115
-            daemon = subprocess.Popen([sys.executable, "-m", "modbot", "run", "--config",
-                                       str(folder / "modbot.toml")], env=env, cwd=ROOT,
-                                      stdout=sink, stderr=sink)
-            seen: dict[int, float] = {}
+            daemon = _daemon(folder, env, "bot.sqlite", log)
             try:
-                while len(seen) < len(watched) and time.monotonic() - began < LONGEST:
-                    for topic in watched:
-                        posts = list(server.forum.topics[topic].posts)
-                        if topic not in seen and any(p.username == "modbot" and ":vc:" in p.raw
-                                                     for p in posts):
-                            seen[topic] = time.monotonic() - began
-                    time.sleep(0.5)
+                seen = _first_counts(server, watched, began)
                 requests = _requests(server) - start_requests
             finally:
                 daemon.terminate()
@@ -148,6 +138,20 @@ def run(games: int, active: int, bound: bool, log: str | None = None,
             "first_count_s_median": round(statistics.median(times), 1) if times else None,
             "first_count_s_worst": round(times[-1], 1) if len(times) == len(watched) else None,
             "requests_by_then": requests}
+
+
+def _first_counts(server: SandboxServer, watched: list[int], began: float) -> dict[int, float]:
+    """Seconds from `began` to the bot's first vote count in each watched thread (those
+    that had one within LONGEST)."""
+    seen: dict[int, float] = {}
+    while len(seen) < len(watched) and time.monotonic() - began < LONGEST:
+        for topic in watched:
+            posts = list(server.forum.topics[topic].posts)
+            if topic not in seen and any(p.username == "modbot" and ":vc:" in p.raw
+                                         for p in posts):
+                seen[topic] = time.monotonic() - began
+        time.sleep(0.5)
+    return seen
 
 
 def _daemon(folder: Path, env: dict, database: str, log: str | None) -> subprocess.Popen:
@@ -196,13 +200,8 @@ def rebuild_run(posts: int, games: int, log: str | None = None) -> dict:
             watched = _nominate(server, topics[:1], 1)[0]
             start_requests, began = _requests(server), time.monotonic()
             daemon = _daemon(folder, env, "lost.sqlite", log)  # the database is lost
-            took = None
             try:
-                while took is None and time.monotonic() - began < LONGEST:
-                    if any(p.username == "modbot" and ":vc:" in p.raw
-                           for p in list(forum.topics[watched].posts)):
-                        took = round(time.monotonic() - began, 1)
-                    time.sleep(0.5)
+                seen = _first_counts(server, [watched], began)
                 requests = _requests(server) - start_requests
             finally:
                 daemon.terminate()
@@ -210,7 +209,8 @@ def rebuild_run(posts: int, games: int, log: str | None = None) -> dict:
         finally:
             server.stop()
     return {"rebuilt_thread_posts": len(big.posts), "games": games,
-            "first_count_after_rebuild_s": took, "requests_by_then": requests}
+            "first_count_after_rebuild_s": round(seen[watched], 1) if seen else None,
+            "requests_by_then": requests}
 
 
 def main() -> int:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
-from datetime import datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -71,18 +70,7 @@ def _route(folder: str, first) -> tuple[list[str], int]:
     calls across layers."""
     rehearsal, script = demo_rehearsal(f"sqlite:///{folder}/walk.sqlite", local=True)
     try:
-        rehearsal.start_bot()
-        rehearsal.clock.set(rehearsal.setup.first_night_starts)
-        rehearsal.bot.cycle(rehearsal.setup.first_night_starts)
-        cut = next(i for i, item in enumerate(script) if first(item))
-        rehearsal.play(script[:cut])
-        item = script[cut]
-        at = datetime.fromisoformat(item["created_at"])
-        rehearsal.clock.set(at)
-        if "to" in item:
-            rehearsal.post_pm(item["username"], item["to"], item["raw"], item["created_at"])
-        else:
-            rehearsal.post(item["username"], item["raw"], item["created_at"])
+        at = rehearsal.posted_unread(script, first)
         return _entered(lambda: rehearsal.bot.cycle(at))
     finally:
         rehearsal.stop()

@@ -271,18 +271,34 @@ class Rehearsal:
         self.clock.set(self.clock.now() + timedelta(seconds=wait))
         return self.clock.now()
 
+    def posted_unread(self, script: list[dict[str, Any]], first: Any) -> datetime:
+        """From the first night: the script played up to the first item `first` accepts,
+        that item posted and not read yet; its time (the next cycle reads it alone)."""
+        self.start_bot()
+        self.clock.set(self.setup.first_night_starts)
+        self.bot.cycle(self.setup.first_night_starts)
+        cut = next(i for i, item in enumerate(script) if first(item))
+        self.play(script[:cut])
+        return self._post_item(script[cut])
+
+    def _post_item(self, item: dict[str, Any]) -> datetime:
+        at = datetime.fromisoformat(item["created_at"])
+        self.clock.set(at)
+        if "to" in item:
+            self.post_pm(item["username"], item["to"], item["raw"], item["created_at"])
+        else:
+            self.post(item["username"], item["raw"], item["created_at"])
+        return at
+
     def play(self, script: list[dict[str, Any]], *, finish_at: datetime | None = None) -> None:
         """Post each scripted post, running one bot cycle at each post's time."""
         for item in script:
-            at = datetime.fromisoformat(item["created_at"])
-            self.clock.set(at)
             if item.get("tick"):
+                at = datetime.fromisoformat(item["created_at"])
+                self.clock.set(at)
                 self._full_cycle(at)  # only a poll cycle at that moment
                 continue
-            if "to" in item:
-                self.post_pm(item["username"], item["to"], item["raw"], item["created_at"])
-            else:
-                self.post(item["username"], item["raw"], item["created_at"])
+            at = self._post_item(item)
             if self.pushed:
                 self._pushed_cycle(at, f"{item['username']}'s post at {item['created_at']}")
             else:

@@ -5,8 +5,6 @@ The demo game on the sandbox over HTTP, up to its first vote and its first night
 
 from __future__ import annotations
 
-from datetime import datetime
-
 import pytest
 
 from modbot.app.games import runtime
@@ -28,18 +26,7 @@ def _decisions(tmp_path, monkeypatch, first) -> dict[str, int]:
         return call
 
     try:
-        rehearsal.start_bot()
-        rehearsal.clock.set(rehearsal.setup.first_night_starts)
-        rehearsal.bot.cycle(rehearsal.setup.first_night_starts)
-        cut = next(i for i, item in enumerate(script) if first(item))
-        rehearsal.play(script[:cut])
-        item = script[cut]
-        at = datetime.fromisoformat(item["created_at"])
-        rehearsal.clock.set(at)
-        if "to" in item:
-            rehearsal.post_pm(item["username"], item["to"], item["raw"], item["created_at"])
-        else:
-            rehearsal.post(item["username"], item["raw"], item["created_at"])
+        at = rehearsal.posted_unread(script, first)
         for name in calls:
             monkeypatch.setattr(runtime, name, counted(name))
         rehearsal.bot.cycle(at)

@@ -67,11 +67,16 @@ class KeyRequest:
             if padding_mode == "oaep" else padding.PKCS1v15()
         try:
             sealed = base64.b64decode("".join(payload.split()), validate=True)
+        except (binascii.Error, ValueError):
+            raise UserKeyError("what was pasted is not the forum's payload: paste the block of "
+                               "letters and digits the forum shows after you authorize, whole, "
+                               "then an empty line") from None
+        try:
             data = json.loads(self.private_key.decrypt(sealed, scheme))
-        except (binascii.Error, ValueError) as exc:
-            raise UserKeyError("the payload does not decrypt with this login's key: paste the "
-                               "payload the forum showed for the address printed above, whole "
-                               f"({exc.__class__.__name__})") from None
+        except ValueError:
+            raise UserKeyError("the payload does not open with this login's key (it was made "
+                               "for another `modbot login`, or cut short): authorize at the "
+                               "address printed above and paste that payload, whole") from None
         if not isinstance(data, dict) or not isinstance(data.get("key"), str):
             raise UserKeyError("the payload holds no key: paste the forum's payload, whole")
         if data.get("nonce") != self.nonce:

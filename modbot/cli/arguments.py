@@ -331,6 +331,9 @@ def _build_parser() -> argparse.ArgumentParser:
                    help="the bot's account: the key is refused if it is another's")
     p.add_argument("--key-file", default="config/modbot.key",
                    help="where to save the key (default: config/modbot.key)")
+    p.add_argument("--config", default="config/modbot.toml",
+                   help="the configuration the key goes in: the line to add is printed with the "
+                        "key file's path relative to it (default: config/modbot.toml)")
     p.add_argument("--print", action="store_true",
                    help="print the key and client id (for environment variables) instead")
     p.add_argument("--classic", action="store_true",

@@ -3,6 +3,7 @@ adapters/user_key.py). One line on any error, never a traceback."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -48,8 +49,18 @@ def login_command(args) -> int:
         print(f"modbot: cannot write {args.key_file} ({exc.strerror})", file=sys.stderr)
         return 2
     print(f"Logged in as @{name} ({staff}). The key is in {path} (readable by you only); put "
-          f'user_api_key_file = "{path}" in the configuration\'s [forum] table.')
+          f'user_api_key_file = "{_from_config(path, args.config)}" in {args.config}\'s '
+          "[forum] table.")
     return 0
+
+
+def _from_config(key_file: Path, config: str) -> str:
+    """The key file's path as the configuration reads it: relative to the configuration's
+    folder (where the daemon looks), absolute where no relative path reaches it."""
+    try:
+        return os.path.relpath(key_file.resolve(), Path(config).resolve().parent)
+    except ValueError:  # another drive
+        return str(key_file.resolve())
 
 
 def _by_device(forum: str, request) -> str:

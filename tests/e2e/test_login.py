@@ -71,7 +71,7 @@ def test_login_keeps_the_bots_own_key_in_a_file_only_its_owner_reads(server, tmp
     payload = _authorized(server, request)
     key_file = tmp_path / "modbot.key"
     assert _login(monkeypatch, request, payload, "--forum", server.url, "--username", "modbot",
-                  "--key-file", str(key_file)) == 0
+                  "--key-file", str(key_file), "--config", str(tmp_path / "modbot.toml")) == 0
     out = capsys.readouterr().out
     assert request.authorize_url(server.url) in out  # the address to open, printed
     assert "Logged in as @modbot (not staff, trust level 1)" in out
@@ -79,7 +79,9 @@ def test_login_keeps_the_bots_own_key_in_a_file_only_its_owner_reads(server, tmp
     (granted,) = server.user_keys.keys.values()
     assert granted.username == "modbot" and granted.scopes == {"write", "message_bus",
                                                                "session_info"}
-    config = _config(tmp_path, server, key_file)
+    # the line printed is the one that works in the configuration (paths are its folder's)
+    assert f'user_api_key_file = "modbot.key" in {tmp_path / "modbot.toml"}\'s [forum]' in out
+    config = _config(tmp_path, server, "modbot.key")
     assert cli.main(["check", "--config", config]) == 1  # topic 99 does not exist
     out = capsys.readouterr().out
     assert "note: key: modbot (trust level 1)'s own User API key" in out
@@ -122,7 +124,13 @@ def test_a_payload_for_another_login_or_another_key_is_refused_in_one_line(serve
     assert err.count("\n") == 1 and "made for another login" in err
     assert _login(monkeypatch, mine, _authorized(server, KeyRequest()), "--forum", server.url,
                   "--key-file", str(tmp_path / "k")) == 2
-    assert "does not decrypt with this login's key" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "does not open with this login's key" in err
+    assert "Error" not in err  # what to do, not the exception's name
+    assert _login(monkeypatch, mine, "the key is 1234, I think", "--forum", server.url,
+                  "--key-file", str(tmp_path / "k")) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not the forum's payload: paste the block" in err
     assert not (tmp_path / "k").exists()
 
 

@@ -68,10 +68,15 @@ def wait_for_key(forum_url: str, request: KeyRequest, login: DeviceLogin, *,
         if status == "access_denied":
             raise UserKeyError("the request was denied on the forum: run `modbot login` again "
                                "and authorize it")
+        if status == "expired_token":
+            raise UserKeyError("the forum no longer knows this request (it expired, or its "
+                               "authorization was not collected in time): run `modbot login` "
+                               "again and authorize it")
         if status != "authorization_pending":
-            break
-    raise UserKeyError("the code expired before it was entered (ten minutes): run `modbot "
-                       "login` again")
+            raise UserKeyError(f"the forum answered {str(status)[:40]!r} to the device login: "
+                               "run `modbot login` again, or log in with --classic")
+    raise UserKeyError(f"the code was not entered within {int(login.expires_in // 60)} "
+                       "minutes: run `modbot login` again")
 
 
 def _post(forum_url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:

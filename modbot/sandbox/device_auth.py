@@ -23,6 +23,12 @@ app/controllers/user_api_keys_controller.rb):
    unknown, malformed or expired code), or once `authorized` with the `payload` (the classic
    flow's `{key, nonce, push, api}`, encrypted with the request's padding, in Base64), after
    which the grant is gone. An authorized payload waits a minute at most.
+
+The grants' lifetimes (ten minutes, and a minute for an authorized payload) run on real
+seconds, not the forum's clock: on a real Discourse the two are one, and the flow is between a
+person typing a code and a client polling every `interval` real seconds, so a rehearsal's
+faster forum clock (60 forum seconds are one real second at 60x) must not expire a payload
+between two polls, nor the code before the host has typed it.
 """
 
 from __future__ import annotations
@@ -57,7 +63,7 @@ class Grant:
 
 
 class DeviceGrants:
-    """The pending device grants, on the forum's clock (`seconds`)."""
+    """The pending device grants, on `seconds` (real seconds: see above)."""
 
     def __init__(self, seconds) -> None:
         self.seconds = seconds

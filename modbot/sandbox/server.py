@@ -104,7 +104,8 @@ class SandboxState:
         self.faults = Faults()
         self.uploads = Uploads()
         self.user_keys = UserKeys(self.forum.seconds)  # User API keys (user_keys.py)
-        self.device_grants = DeviceGrants(self.forum.seconds)  # their device flow
+        # their device flow, on real seconds: a person and a polling client share that clock
+        self.device_grants = DeviceGrants(time.monotonic)  # at any rehearsal speed
         self.bus = Bus()  # MessageBus (message_bus.py)
         self.forum.listeners.append(
             lambda kind, topic, post: published(self.bus, self.forum, kind, topic, post))

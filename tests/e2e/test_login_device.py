@@ -7,12 +7,14 @@ import re
 import stat
 import threading
 import time
+from datetime import UTC, datetime
 
 import pytest
 import requests
 
 from modbot import cli
 from modbot.sandbox.forum import Forum
+from modbot.sandbox.models import Clock
 from modbot.sandbox.server import SandboxServer
 from modbot.sandbox.web import COOKIE
 
@@ -83,6 +85,24 @@ def test_the_device_flow_gets_the_key_without_a_payload_to_paste(server, tmp_pat
     assert granted.key in key_file.read_text() and server.device_grants.grants == {}
 
 
+def test_the_device_flow_works_on_a_rehearsal_speed_sandbox(tmp_path, capsys):
+    """Issue 56: on a sandbox whose forum clock runs 600 times real time, an authorized
+    payload's minute is a tenth of a real second; the grants live on real seconds, the clock
+    the host and modbot's polling share, so a poll a second later still collects the key."""
+    forum = Forum(Clock(datetime(2026, 12, 1, 17, tzinfo=UTC), speed=600), limits=False)
+    forum.add_user("modbot", trust_level=1)
+    server = SandboxServer(0, api_key="master", forum=forum).start()
+    server.device_grants.interval = 1.0  # a second between polls: ten forum minutes here
+    try:
+        host = _host(server)
+        assert cli.main(["login", "--forum", server.url, "--username", "modbot",
+                         "--key-file", str(tmp_path / "modbot.key")]) == 0
+        host.join()
+    finally:
+        server.stop()
+    assert "Logged in as @modbot" in capsys.readouterr().out
+
+
 def test_a_denied_request_is_answered_in_one_line_and_keeps_nothing(server, tmp_path, capsys):
     key_file = tmp_path / "modbot.key"
     host = _host(server, "deny")
@@ -101,7 +121,7 @@ def test_a_wrong_code_is_told_on_the_page_and_the_request_expires(server, tmp_pa
     host.join()
     assert "id='code'" in seen[0].text and "wrong or has expired" in seen[1].text
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "the code expired" in err
+    assert err.count("\n") == 1 and "the forum no longer knows this request" in err
 
 
 def test_an_account_below_the_sites_trust_level_may_not_authorize(server, tmp_path, capsys):

@@ -268,6 +268,10 @@ def _build_parser() -> argparse.ArgumentParser:
                         "MessageBus wakes the bot at once between them)")
     p.add_argument("--data", default="data",
                    help="folder for the database, the keys and the saved thread (default data)")
+    p.add_argument("--players", type=int, default=None,
+                   help="a game still in sign-ups (no [[seat]] yet) is rehearsed with this many "
+                        "placeholder players, Player01 and on, and a legal set-up drawn for "
+                        "them (default: its players_max)")
     p.set_defaults(command="rehearse_command")
 
     p = commands.add_parser(

@@ -41,7 +41,7 @@ from ..sandbox.forum import Clock, Forum
 from ..sandbox.server import SandboxServer
 from ..sandbox.web import export_topic
 from .rehearsal import bot_key_client, bound, game_accounts, watch_bus
-from .rehearsal_record import commands, write_record
+from .rehearsal_record import commands, seated_copy, write_record
 
 log = logging.getLogger("modbot")
 LEAD = timedelta(minutes=5)
@@ -136,8 +136,11 @@ class LiveRehearsal:
 
 def start_rehearsal(game: str | Path, *, speed: float = 60.0, port: int = 0,
                     data_dir: Path = Path("data"), lead: timedelta = LEAD,
-                    api_key: str | None = None, settings: Settings | None = None) -> LiveRehearsal:
-    """A fresh forum with the game's accounts and thread, and the bot started on it."""
+                    api_key: str | None = None, settings: Settings | None = None,
+                    players: int | None = None) -> LiveRehearsal:
+    """A fresh forum with the game's accounts and thread, and the bot started on it (a game
+    still in sign-ups seated with `players` placeholder players: rehearsal_record.py)."""
+    game = seated_copy(game, data_dir, players)
     written = load_game(game)
     forum = Forum(Clock(written.first_night_starts - lead, speed))
     try:
@@ -186,7 +189,7 @@ def rehearse_command(args) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     try:
         live = start_rehearsal(args.game, speed=args.speed, port=args.port,
-                               data_dir=Path(args.data))
+                               data_dir=Path(args.data), players=args.players)
     except RehearsalError as exc:
         print(f"modbot: {exc}", file=sys.stderr)
         return 2

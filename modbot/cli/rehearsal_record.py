@@ -9,18 +9,50 @@ forum minutes is refused and the events differ. So the rehearsal writes its game
 beside its database (`data/rehearsal-NAME-game.toml`) with those keys set, plays from that
 copy, and names the copy in the commands it prints: `status`, `audit`, `export` and `replay`
 all read the game the bot played. A script file the game names by a relative path is named by
-its absolute path in the copy, so the copy loads from anywhere.
+its absolute path in the copy, so the copy loads from anywhere. A game still in sign-ups is
+rehearsed seated with placeholder players (`seated_copy`).
 """
 
 from __future__ import annotations
 
+import random
 import re
 import tomllib
 from pathlib import Path
 
-from ..core import GameSetup
+from ..core import GameSetup, propose
+from ..files.gamefile import MAX_SEATS, MIN_SEATS, parse_game
 from ..files.idsfile import with_ids
-from ..files.signupfile import in_game_table
+from ..files.lines import GameFileError
+from ..files.signupfile import in_game_table, load_signups
+from .setup_check import with_setup
+
+
+def seated_copy(game: str | Path, folder: Path, players: int | None = None) -> Path:
+    """The game file to rehearse: itself, or, for a game still in sign-ups (no `[[seat]]`
+    yet), a copy in `folder` seated with placeholder players (Player01, ...: `players`, by
+    default the file's `players_max`) and, where it names a script, a legal set-up drawn for
+    them (seed 0), so the rehearsal plays the game the sign-ups will fill."""
+    source = Path(game)
+    try:
+        signups = load_signups(source)
+    except GameFileError:
+        return source  # load_game says what is wrong with it
+    if signups.seated:
+        return source
+    count = max(MIN_SEATS, min(players or signups.players_max, MAX_SEATS))
+    text = _absolute_script(source.read_text(encoding="utf-8"), source.resolve().parent)
+    text = text.rstrip("\n") + "\n" + "".join(f'\n[[seat]]\nplayer = "Player{n:02d}"\n'
+                                               for n in range(1, count + 1))
+    setup = parse_game(text, str(source))
+    if setup.script is not None:
+        grimoire, bluffs = propose(setup.script, setup.seats, random.Random(0),
+                                   lil_monsta=setup.lil_monsta)
+        text = with_setup(text, setup, grimoire, bluffs)
+    folder.mkdir(parents=True, exist_ok=True)
+    copy = folder / f"{source.stem}-seated.toml"
+    copy.write_text(text, encoding="utf-8")
+    return copy
 
 
 def record_path(database: Path) -> Path:

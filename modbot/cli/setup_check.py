@@ -15,6 +15,7 @@ from pathlib import Path
 from ..app.posting.catalogue import words
 from ..core import dealt_text, problems, propose
 from ..files.gamefile import GameFileError, load_game
+from ..files.signupfile import load_signups
 from ..shown import shown_lines
 
 _PRIVATE_KEYS = re.compile(r"^\s*(character|thinks|evil_team|bluffs)\s*=")
@@ -24,7 +25,7 @@ def run_setup(args, out=print) -> int:
     try:
         setup = load_game(args.game)
     except GameFileError as exc:
-        out(f"modbot: {shown_lines(exc)}")
+        out(f"modbot: {in_signups(args.game) or shown_lines(exc)}")
         return 2
     if setup.script is None:
         out(f"modbot: {args.game}: set game.script first (bundled: almanac, botf, "
@@ -45,6 +46,20 @@ def run_setup(args, out=print) -> int:
         Path(args.write).write_text(with_setup(text, setup, grimoire, bluffs), encoding="utf-8")
         out(f"Wrote {args.write}.")
     return 0
+
+
+def in_signups(game: str) -> str | None:
+    """What to do with a game file still in sign-ups (no [[seat]] yet), else None."""
+    try:
+        signups = load_signups(game)
+    except GameFileError:
+        return None
+    if signups.seated:
+        return None
+    return (f"{game} is in sign-ups (no [[seat]] yet): `modbot game new {game} --from-signups` "
+            f"seats the players, then `modbot setup {game}` checks the set-up (or `--propose "
+            f"--write {game}` deals one); `modbot rehearse {game}` rehearses it now with "
+            "placeholder players")
 
 
 def describe(setup, grimoire, bluffs) -> str:
@@ -85,4 +100,4 @@ def with_setup(text: str, setup, grimoire, bluffs) -> str:
     return "\n".join(out) + "\n"
 
 
-__all__ = ["describe", "run_setup", "with_setup"]
+__all__ = ["describe", "in_signups", "run_setup", "with_setup"]

@@ -57,3 +57,20 @@ def test_status_audit_and_export_read_the_rehearsal_the_bot_played(tmp_path, cap
     assert "reproduces the stored events: yes" in capsys.readouterr().out
     assert main([*export.split()[1:], "--output", str(tmp_path / "record.json")]) == 0
     assert main([*replay.split()[1:], "--text"]) == 0  # the thread's side, said to be so
+
+
+def test_a_game_in_sign_ups_is_rehearsed_seated_with_placeholder_players(tmp_path):
+    """Issue 56: `modbot rehearse` on a game file whose seats come from sign-ups plays it with
+    placeholder players and a legal set-up, every account on the rehearsal's forum."""
+    game = tmp_path / "game.toml"
+    game.write_text(GAME.split("[[seat]]")[0].replace("topic_id = 1\n", "")
+                    + 'script = "botf"\nplayers_max = 8\nsignup_topic_id = 3\n', encoding="utf-8")
+    live = start_rehearsal(game, speed=60, data_dir=tmp_path / "data", players=7,
+                           settings=Settings(bot_username="modbot", settle_seconds=0))
+    try:
+        assert [s.name for s in live.setup.seats] == [f"Player0{n}" for n in range(1, 8)]
+        assert len(live.setup.grimoire) == 7
+        assert all(live.forum.account(f"Player0{n}") for n in range(1, 8))
+        assert live.forum.topics[live.topic_id].posts[0].username == "modbot"
+    finally:
+        live.stop()

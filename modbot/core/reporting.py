@@ -96,15 +96,27 @@ def report(state: GameState, rejections: dict[int, list[Rejection]] | None = Non
     }
     if state.dealt:  # the private side (for the Storytellers: !status, audit, replay)
         out["bluffs"] = list(state.bluffs)
-        out["nights"] = [_night(n) for n in state.past_nights + (
+        out["nights"] = [_night(state, n) for n in state.past_nights + (
             (state.night,) if state.night is not None else ())]
     return out
 
 
-def _night(night: NightState) -> dict[str, Any]:
+def holder_at(state: GameState, name: str, at: datetime | None) -> str:
+    """Who held the seat now called `name` at `at`: a `!sub` renames the seat through the
+    whole state, so what its earlier holder did is credited back to them (the latest
+    substitution first; without a time, the seat's name now)."""
+    if at is None:
+        return name
+    for old, new, when in reversed(state.substitutions):
+        if name == new and at < when:
+            name = old
+    return name
+
+
+def _night(state: GameState, night: NightState) -> dict[str, Any]:
     return {"night": night.number, "locked": night.locked, "approved_by": night.approved_by,
-            "choices": {c.player + (f" for {c.helps}" if c.helps else ""): c.describe()
-                        for c in night.choices},
+            "choices": {holder_at(state, c.player, c.at) + (f" for {c.helps}" if c.helps else ""):
+                        c.describe() for c in night.choices},
             "deaths": list(night.deaths), "results": dict(night.results),
             "tells": [list(t) for t in night.tells]}
 
@@ -155,7 +167,7 @@ def _rejection(r: Rejection) -> dict[str, Any]:
 def _nomination(state: GameState, n: Nomination, current: bool) -> dict[str, Any]:
     out = {
         "kind": n.kind,
-        "nominator": n.nominator,
+        "nominator": holder_at(state, n.nominator, n.at),
         "nominee": n.nominee,
         "post_number": n.post_number,
         "at": iso(n.at),

@@ -282,3 +282,21 @@ def test_night_choices_are_rules_of_the_registry():
     from modbot.core.registry import RULES
     from modbot.core.state.night_actions import Choose, FreeAction, Help, Pass
     assert all(RULES[kind] is decide_choice for kind in (Choose, Pass, FreeAction, Help))
+
+
+def test_a_substitutes_seat_credits_the_earlier_night_choice_to_who_made_it(night1):
+    """Issue 56: a `!sub` renames the seat through the whole game; what the seat's earlier
+    holder did (night 1's choice, a nomination) is reported as theirs, not the substitute's,
+    and what the substitute does after is theirs."""
+    from modbot.core import report
+    night1.pm("Derek", "/choose Alex", START + H)
+    night1.tick(NIGHT1_LOCK)
+    night1.approve(NIGHT1_LOCK + H)
+    night1.tick(DAWN1)
+    night1.st("!sub Derek Zed --yes", DAWN1 + H)
+    assert [s.name for s in night1.state.seats if s.name in ("Derek", "Zed")] == ["Zed"]
+    assert list(report(night1.state)["nights"][0]["choices"]) == ["Derek"]
+    later = DAWN1 + 13 * H  # the nominations
+    night1.thread("Zed", "/nominate Alex", later)
+    (nomination,) = report(night1.state)["days"][0]["nominations"]
+    assert nomination["nominator"] == "Zed"

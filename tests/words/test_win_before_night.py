@@ -3,6 +3,7 @@ preview says the game then looks over, the day's last post says the night waits 
 Storytellers and announces no night, and the Storytellers decide: `!phase next` begins the
 night (its own post), `!win` ends the game."""
 
+import re
 from datetime import timedelta
 
 from ..conversation import DAWN1, NIGHT1_LOCK, START, Conversation, botf_setup, to
@@ -55,3 +56,19 @@ def test_the_storytellers_confirm_the_win_and_no_night_ever_begins():
     said = talk.st("!win Loyal the Demon was executed --yes", at + H)
     assert talk.state.winner == "good"
     assert not any("Night 2" in raw for raw in to(said, "topic"))
+
+
+def test_status_after_the_win_says_the_game_is_over_and_times_in_words():
+    """Issue 56: once `!win` ends the game, `!status` (and `game status`, the same report)
+    says the game is over, shows no phase or deadline that no longer applies, and writes the
+    day's end in words, never as ISO text."""
+    talk, _, _, at = _day_one_executing_the_demon()
+    talk.st("!win Loyal the Demon was executed --yes", at + H)
+    assert talk.state.winner is not None
+    said = talk.st("!status", at + 2 * H)
+    (status,) = [raw for raw in to(said, "pmtopic") + to(said, "pm:storytellers")
+                 if "The whole game so far" in raw]
+    assert "the game is over" in status and "Night 2" not in status
+    assert "phase ends" not in status
+    assert re.search(r"Day 1 ended \w{3} \d\d \w{3} \d\d:\d\d UTC: Fatima was executed", status)
+    assert not re.search(r"\d{4}-\d\d-\d\dT\d\d:", status)  # no ISO time anywhere

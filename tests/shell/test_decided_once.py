@@ -45,3 +45,15 @@ def test_a_vote_is_decided_once(tmp_path, monkeypatch):
 def test_a_night_choice_is_decided_once(tmp_path, monkeypatch):
     calls = _decisions(tmp_path, monkeypatch, lambda i: "to" in i and "/choose" in i["raw"])
     assert calls == {"handle_post": 0, "handle_pm": 1}
+
+
+@pytest.mark.slow
+def test_a_cycle_counts_the_pms_it_handled(tmp_path):
+    """Issue 56: the daemon's line for a cycle counts the PMs it handled, not only the thread's
+    posts ("0 posts handled" on every cycle while it answered PMs)."""
+    rehearsal, script = demo_rehearsal(f"sqlite:///{tmp_path}/count.sqlite")
+    try:
+        at = rehearsal.posted_unread(script, lambda i: "to" in i and "/choose" in i["raw"])
+        assert rehearsal.bot.cycle(at).posts == 1
+    finally:
+        rehearsal.stop()

@@ -92,7 +92,7 @@ class Handling(Authors):
         forum's order and judged read or not by id, whatever their numbers. A PM of a game in
         `pm_limits` (one whose thread this read did not read through: that thread's mark)
         whose handling would move its clock past a moment after the mark waits: its id is
-        added to `held_pms`, for a later read of both."""
+        added to `held_pms`, for a later read of both. How many posts and PMs were handled."""
         held = set() if held is None else held
         streams: list[list[tuple[datetime, int, str, GameRuntime | None, ForumPost]]] = [
             [(p.created, p.id, "post", game, p) for p in posts] for game, posts in thread.items()]
@@ -102,7 +102,7 @@ class Handling(Authors):
         handled = 0
         for _, _, kind, game, post in heapq.merge(*streams, key=lambda item: item[:2]):
             if kind == "pm" or game is None:  # a PM's game is found by routing it
-                self._handle_pm(post, members, pm_limits, held_pms)
+                handled += self._handle_pm(post, members, pm_limits, held_pms)
             elif kind == "post":
                 if game.topic_id in held or (not self.quarantine.holds(game)
                                              and _past(game, post.created, limit)):
@@ -196,9 +196,10 @@ class Handling(Authors):
 
     def _handle_pm(self, post: ForumPost, members: list[Member] | None = None,
                    limits: dict[int, datetime | None] | None = None,
-                   held: set[int] | None = None) -> None:
+                   held: set[int] | None = None) -> int:
         """A PM the bot can see, for the game `pm_routing` finds (`members`: the games it may
-        be for; by default the running games)."""
+        be for; by default the running games); 1 if it was handled as a game's input (or a
+        Storyteller's release of one), else 0."""
         try:
             strangers = set() if self._is_bot(post) else self._judge_author(post)
             members = [m for m in (members if members is not None else self.members())
@@ -211,32 +212,33 @@ class Handling(Authors):
                 row = {**post_row(game_input(post)), "kind": "pm", "topic_id": post.topic_id}
                 batch = Batch()
                 self.commit_outgoing(self.quarantine.record(None, row, exc, batch), batch)
-            return
+            return 0
         if isinstance(target, Ask):
             self._ask_which_game(post, list(target.games))
-            return
+            return 0
         game = self.games.get(target.topic_id) if target else None
         if game is None and target is not None and self.rebuilding is not None \
                 and target.topic_id == self.rebuilding.topic_id:
             game = self.rebuilding
         if game is None or post.id in game.seen_pms or \
                 self.quarantine.knows(game.game_id, "pm", post.id):
-            return
+            return 0
         if limits is not None and held is not None and game.topic_id in limits and \
                 not self.quarantine.holds(game) and \
                 _past(game, post.created, limits[game.topic_id] or NEVER_READ):
             held.add(post.id)  # its thread is not read through the moment it would pass
-            return
+            return 0
         participants = self._participants(game, post.topic_id)
         shared = self.router.has_players(post.topic_id, member(game, self.identities))
         source = {"channel": "pm", "id": post.id, "topic_id": post.topic_id, "shared": shared}
         if self.releases.carried_out(game, game_input(post), source):
-            return  # a Storyteller's !retry or !discard, or !status while held
+            return 1  # a Storyteller's !retry or !discard, or !status while held
         if not self.quarantine.holds(game) and self.tick_until(game, post.created) and (
                 self._learn_names_named(game, post, participants)
                 or self._newcomers_known(game, post)):
             participants = self._participants(game, post.topic_id)
         self.feeder.feed(game, pm_row(game_input(post), post.topic_id, shared, participants))
+        return 1
 
     def _participants(self, game: GameRuntime, topic_id: int) -> tuple[str, ...]:
         """A conversation's participants as the game knows them: a bound id by its name in

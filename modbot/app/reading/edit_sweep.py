@@ -22,7 +22,7 @@ from collections import deque
 from datetime import datetime, timedelta
 from typing import Any
 
-from ...adapters.forum import ForumError, OverBudget
+from ...adapters.forum import ForumError, OverBudget, TransientError
 
 log = logging.getLogger("modbot.app.reading.edit_sweep")
 RATE = 2.0  # requests a minute of forum time the sweep may spend, on average
@@ -56,6 +56,11 @@ class EditSweep:
                 self.queue.appendleft(game.topic_id)
                 log.info("game %s: edit sweep waits for the request budget (%.0fs)",
                          game.topic_id, exc.retry_after)
+                return
+            except TransientError as exc:  # the forum's limit, a 5xx, a timeout: nothing
+                self.queue.appendleft(game.topic_id)  # failed a host could see; later, in turn
+                log.info("game %s: edit sweep put off (%s): read again next round",
+                         game.topic_id, exc)
                 return
             except ForumError as exc:  # one game's error never stops the others
                 log.error("game %s: edit sweep failed (tried again next round): %s",

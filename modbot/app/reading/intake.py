@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from ...adapters.forum import ForumError
+from ...adapters.forum import ForumError, TransientError
 from ...adapters.forum_port import ForumPort
 from ...adapters.outgoing import Batch
 from ...adapters.port import ForumPost
@@ -238,6 +238,9 @@ class Intake:
         for game in self.games.values():
             try:
                 flagged += self.sweep_game(game)
+            except TransientError as exc:  # the forum's limit, a 5xx, a timeout
+                log.info("game %s: edit sweep put off (%s): read again next sweep",
+                         game.topic_id, exc)
             except ForumError as exc:  # one game's error never stops the others
                 log.error("game %s: edit sweep failed (tried again next sweep): %s",
                           game.topic_id, exc)

@@ -33,9 +33,14 @@ _TOPIC = re.compile(r"/t/(?:(\d+)(?:/(\d+))?|[^/]*[^/\d][^/]*/(\d+)(?:/(\d+))?)/
 _MESSAGES = re.compile(r"/u/([^/]+)/messages/?")
 _EXPORT = re.compile(r"/_sandbox/export/(\d+)\.json")
 HTML = {"Content-Type": "text/html; charset=utf-8"}
+# a small action's words, as Discourse's client shows them (config/locales/client.en.yml,
+# `action_codes`: "Invited %{who}", "Removed %{who}", "Split this topic", ...)
 _ACTIONS = {"closed.enabled": "closed this topic", "closed.disabled": "opened this topic",
             "archived.enabled": "archived this topic", "archived.disabled": "unarchived this topic",
-            "visible.enabled": "listed this topic", "visible.disabled": "unlisted this topic"}
+            "visible.enabled": "listed this topic", "visible.disabled": "unlisted this topic",
+            "split_topic": "split this topic", "invited_user": "invited {who}",
+            "removed_user": "removed {who}", "user_left": "{who} removed themselves from this "
+            "message"}
 
 _ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(str(folder("templates") / "sandbox")),
                           autoescape=True, trim_blocks=True, lstrip_blocks=True)
@@ -108,11 +113,19 @@ def _page(forum: Forum, viewer: User | None, template: str, **values) -> str:
         now=now, next_deadline=next_deadline(forum, now), **values)
 
 
+def _action(post: Post) -> str | None:
+    """A small action in words (the user it names where it names one); None for a post."""
+    if not post.action_code:
+        return None
+    words = _ACTIONS.get(post.action_code, post.action_code.replace("_", " ").replace(".", " "))
+    return words.replace("{who}", f"@{post.action_code_who}" if post.action_code_who else "someone")
+
+
 def _shown(forum: Forum, post: Post) -> dict:
     author = forum.user(post.username)
     return {"number": post.post_number, "username": post.username, "at": post.created_at,
             "staff": bool(author and author.staff), "hue": sum(map(ord, post.username.lower())) * 37 % 360,
-            "action": _ACTIONS.get(post.action_code or "", post.action_code),
+            "action": _action(post),
             "edited": post.version > 1, "cooked": Markup(countdowns(post.cooked, forum.clock.now()))}
 
 

@@ -197,3 +197,17 @@ def test_the_switchers_way_back_is_a_path_of_this_site_and_nothing_more(site, ba
     fine = requests.post(f"{server.url}/_sandbox/web/view", allow_redirects=False,
                          data={"as": "Alex", "back": "/t/demo/1?page=2#post_3"}, timeout=5)
     assert fine.headers["Location"] == "/t/demo/1?page=2#post_3"
+
+
+def test_a_conversations_small_actions_read_as_discourse_shows_them(site):
+    """Issue 56: the pages showed `invited_user` / `removed_user` raw; Discourse's client says
+    "Invited @who" and "Removed @who" (config/locales/client.en.yml, action_codes)."""
+    from modbot.sandbox.moderation import invite, remove_allowed
+    server, _ = site
+    forum = server.forum
+    bot = forum.user("modbot")
+    invite(forum, bot, 2, "Ellen")
+    remove_allowed(forum, bot, 2, "Ellen")
+    page = _as(server, "Alex").get(f"{server.url}/t/2").text
+    assert "invited @Ellen" in page and "removed @Ellen" in page
+    assert "invited_user" not in page and "removed_user" not in page

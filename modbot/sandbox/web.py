@@ -139,9 +139,19 @@ def _can_post(topic: Topic, viewer: User | None) -> bool:
 
 
 def next_deadline(forum: Forum, now: datetime) -> datetime | None:
-    """The earliest time after `now` named by a [date] tag in a public post."""
-    ahead = [moment for topic in forum.topics.values() if not topic.is_pm
-             for post in topic.visible_posts() for moment in date_tags(post.raw) if moment > now]
+    """The earliest time after `now` named by a [date] tag in each thread's newest word on it:
+    the public post last written (or edited) that names a time to come. An earlier post's
+    dates are a plan a later one may have moved (the opening post's schedule, after a dawn
+    that came late), so the newest post that names one decides, in each public thread."""
+    ahead = []
+    for topic in forum.topics.values():
+        if topic.is_pm:
+            continue
+        naming = [(post.updated_at or post.created_at, post.post_number, moments)
+                  for post in topic.visible_posts()
+                  if (moments := [m for m in date_tags(post.raw) if m > now])]
+        if naming:
+            ahead.append(min(max(naming, key=lambda n: n[:2])[2]))
     return min(ahead, default=None)
 
 

@@ -14,6 +14,7 @@ from modbot.sandbox.cook import cook, countdowns, date_tags, humanized
 from modbot.sandbox.forum import Forum
 from modbot.sandbox.models import Clock
 from modbot.sandbox.server import SandboxServer
+from modbot.sandbox.web import next_deadline
 
 PAGE = {"Accept": "text/html,application/xhtml+xml"}
 START = datetime(2026, 12, 3, 6, 0, tzinfo=UTC)
@@ -211,3 +212,14 @@ def test_a_conversations_small_actions_read_as_discourse_shows_them(site):
     page = _as(server, "Alex").get(f"{server.url}/t/2").text
     assert "invited @Ellen" in page and "removed @Ellen" in page
     assert "invited_user" not in page and "removed_user" not in page
+
+
+def test_the_next_deadline_is_the_newest_posts_not_the_opening_posts_plan(site):
+    """Issue 56: after a dawn that came late, the opening post's planned 18:00 is no longer a
+    deadline; the jump goes to the time the newest post names (20:05)."""
+    server, topic = site
+    forum = server.forum
+    forum.create(forum.user("modbot"), {"topic_id": topic, "raw": "Day 1 began late. Nominations"
+                                        ' close [date=2026-12-03 time=20:05:00 timezone="UTC"].'},
+                 api=False)
+    assert next_deadline(forum, forum.clock.now()) == datetime(2026, 12, 3, 20, 5, tzinfo=UTC)

@@ -23,8 +23,8 @@ from pathlib import Path
 from ..core import GameSetup, propose
 from ..files.gamefile import MAX_SEATS, MIN_SEATS, parse_game
 from ..files.idsfile import with_ids
-from ..files.lines import GameFileError
-from ..files.signupfile import in_game_table, load_signups
+from ..files.signupfile import in_game_table, in_signups
+from .rehearsal import SIGNUP_PLAYERS
 from .setup_check import with_setup
 
 
@@ -34,16 +34,13 @@ def seated_copy(game: str | Path, folder: Path, players: int | None = None) -> P
     default the file's `players_max`) and, where it names a script, a legal set-up drawn for
     them (seed 0), so the rehearsal plays the game the sign-ups will fill."""
     source = Path(game)
-    try:
-        signups = load_signups(source)
-    except GameFileError:
-        return source  # load_game says what is wrong with it
-    if signups.seated:
-        return source
+    signups = in_signups(source)
+    if signups is None:
+        return source  # seated already (or load_game says what is wrong with it)
     count = max(MIN_SEATS, min(players or signups.players_max, MAX_SEATS))
     text = _absolute_script(source.read_text(encoding="utf-8"), source.resolve().parent)
-    text = text.rstrip("\n") + "\n" + "".join(f'\n[[seat]]\nplayer = "Player{n:02d}"\n'
-                                               for n in range(1, count + 1))
+    text = text.rstrip("\n") + "\n" + "".join(
+        f'\n[[seat]]\nplayer = "{SIGNUP_PLAYERS.format(n)}"\n' for n in range(1, count + 1))
     setup = parse_game(text, str(source))
     if setup.script is not None:
         grimoire, bluffs = propose(setup.script, setup.seats, random.Random(0),

@@ -15,7 +15,7 @@ from pathlib import Path
 from ..app.posting.catalogue import words
 from ..core import dealt_text, problems, propose
 from ..files.gamefile import GameFileError, load_game
-from ..files.signupfile import load_signups
+from ..files.signupfile import in_signups as files_in_signups
 from ..shown import shown_lines
 
 _PRIVATE_KEYS = re.compile(r"^\s*(character|thinks|evil_team|bluffs)\s*=")
@@ -50,11 +50,7 @@ def run_setup(args, out=print) -> int:
 
 def in_signups(game: str) -> str | None:
     """What to do with a game file still in sign-ups (no [[seat]] yet), else None."""
-    try:
-        signups = load_signups(game)
-    except GameFileError:
-        return None
-    if signups.seated:
+    if files_in_signups(game) is None:
         return None
     return (f"{game} is in sign-ups (no [[seat]] yet): `modbot game new {game} --from-signups` "
             f"seats the players, then `modbot setup {game}` checks the set-up (or `--propose "

@@ -113,3 +113,13 @@ def in_game_table(text: str, line: str) -> str:
 
 def _quoted(name: str) -> str:
     return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def in_signups(path: str | Path) -> SignupSetup | None:
+    """The sign-up set-up of a game file still in sign-ups (no [[seat]] yet); None for a
+    seated file, or one that does not load (loading it as a game says what is wrong)."""
+    try:
+        signups = load_signups(path)
+    except GameFileError:
+        return None
+    return None if signups.seated else signups

@@ -39,7 +39,7 @@ from ...adapters.store import Store
 from ...adapters.store_sightings import Sighting
 from ...core import GameSetup, Post, SignupRules, Signups, fold_signups, signup_commands_in
 from ...files.gamefile import GameFileError, load_game
-from ...files.signupfile import SignupSetup, load_signups
+from ...files.signupfile import SignupSetup, in_signups
 from ..posting.render import render
 from ..posting.views import date_tag
 from ..reading.thread_reads import read_thread
@@ -51,11 +51,9 @@ NOTED = ("full_backup", "closed", "not_signed")  # changes the list tells the po
 def _opened_game(path: str) -> GameSetup | None:
     """The game in a sign-up game file once it has its seats and its thread; None before
     (or while the file does not load: `game new` may be writing it, the next look sees)."""
-    if not path:
+    if not path or in_signups(path) is not None:
         return None
     try:
-        if not load_signups(path).seated:
-            return None
         game = load_game(path)
     except GameFileError as exc:
         log.debug("sign-ups: %s does not load as a game yet (%s)", path, exc)

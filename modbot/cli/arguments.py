@@ -8,7 +8,7 @@ import sys
 from datetime import datetime
 
 from .. import __version__
-from .forum_arguments import add_forum_commands
+from .forum_arguments import add_forum_commands, config_option
 
 
 class _Never(Exception):
@@ -207,8 +207,7 @@ def _build_parser() -> argparse.ArgumentParser:
         p = signup_commands.add_parser(name, help=summary, description=summary[0].upper() +
                                        summary[1:] + " (a game file before its seats).")
         p.add_argument("game", help="the game file (TOML), its [game] table filled in")
-        p.add_argument("--config", default="config/modbot.toml",
-                       help="configuration file (TOML; default: config/modbot.toml)")
+        config_option(p)
         if name == "open":
             p.add_argument("--category", type=int, default=None,
                            help="the forum category id (default: [forum] category in the config)")
@@ -228,8 +227,7 @@ def _build_parser() -> argparse.ArgumentParser:
                     "the syntax. Prints the new topic id to put in the game file.",
     )
     p.add_argument("game", help="the game file (TOML)")
-    p.add_argument("--config", default="config/modbot.toml",
-                   help="configuration file (TOML; default: config/modbot.toml)")
+    config_option(p)
     p.add_argument("--category", type=int, default=None,
                    help="the forum category id (default: [forum] category in the config)")
     p.add_argument("--from-signups", action="store_true",

@@ -7,6 +7,12 @@ import argparse
 from typing import Any
 
 
+def config_option(parser: argparse.ArgumentParser) -> None:
+    """`--config`, the configuration file a command reads (default config/modbot.toml)."""
+    parser.add_argument("--config", default="config/modbot.toml",
+                        help="configuration file (TOML; default: config/modbot.toml)")
+
+
 def add_forum_commands(commands: Any) -> None:
     """Add the forum's commands to `modbot`'s subparsers."""
     p = commands.add_parser(
@@ -14,8 +20,7 @@ def add_forum_commands(commands: Any) -> None:
         description="Run the bot: poll the forum, count votes, post vote counts and phase "
                     "posts. Stops cleanly on SIGTERM/SIGINT after the current cycle.",
     )
-    p.add_argument("--config", default="config/modbot.toml",
-                   help="configuration file (TOML; default: config/modbot.toml)")
+    config_option(p)
     p.add_argument("--max-cycles", type=int, default=None, help=argparse.SUPPRESS)
     p.set_defaults(command="run_command")
 
@@ -30,8 +35,7 @@ def add_forum_commands(commands: Any) -> None:
                     "still holds is refused unless --replace. `modbot run` does the same by "
                     "itself for a game it has nothing stored for.",
     )
-    p.add_argument("--config", default="config/modbot.toml",
-                   help="configuration file (TOML; default: config/modbot.toml)")
+    config_option(p)
     p.add_argument("--game", action="append", metavar="NAME",
                    help="only this game (its name or topic id); repeat for several")
     p.add_argument("--replace", action="store_true",
@@ -68,8 +72,7 @@ def add_forum_commands(commands: Any) -> None:
         "logout", help="revoke the bot's User API key on the forum",
         description="Revoke the configuration's User API key on the forum and delete its file.",
     )
-    p.add_argument("--config", default="config/modbot.toml",
-                   help="configuration file (TOML; default: config/modbot.toml)")
+    config_option(p)
     p.set_defaults(command="logout_command")
 
     p = commands.add_parser(
@@ -84,8 +87,7 @@ def add_forum_commands(commands: Any) -> None:
                     "storyteller_ids, backup_ids, bot_id). One line per problem; exit status "
                     "1 if any, 0 when all is ready.",
     )
-    p.add_argument("--config", default="config/modbot.toml",
-                   help="configuration file (TOML; default: config/modbot.toml)")
+    config_option(p)
     p.add_argument("--no-write", action="store_true",
                    help="only report: write no user id into the game files")
     p.set_defaults(command="check_command")

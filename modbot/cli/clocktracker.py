@@ -29,10 +29,11 @@ import jinja2
 
 from ..bundled import folder
 from ..core import BABYSITTER, Script, character_ids
+from ..files.scripts import catalogue
 
 IMPORTER = "https://clocktracker.app/api/digital_grimoire/import"
 # the seeds' renames (seed 001: the Doppelgänger is the Evil Twin, the Hostess the Harlot)
-OFFICIAL_IDS = {character_ids.DOPPELGANGER: "eviltwin", character_ids.HOSTESS: "harlot"}
+OFFICIAL_IDS = {character_ids.DOPPELGANGER: "eviltwin", character_ids.HOSTESS: character_ids.HARLOT}
 WINS = {"good": "GOOD_WINS", "evil": "EVIL_WINS"}
 ALIGNMENTS = {"good": "GOOD", "evil": "EVIL"}
 # reminders the bot itself places, as the official tokens word them
@@ -40,7 +41,10 @@ OWN_REMINDERS = {BABYSITTER: (character_ids.LIL_MONSTA, "Is the Demon")}
 
 
 def official_id(character_id: str) -> str:
-    return OFFICIAL_IDS.get(character_id, character_id)
+    """The id the official tools know: the catalogue's `official` id (a seed's renamed
+    character, an official version), the Hostess's nearest official character, else its own."""
+    official = catalogue().get(character_id, {}).get("official", {}).get("id")
+    return official or OFFICIAL_IDS.get(character_id, character_id)
 
 
 def clocktracker_game(record: dict[str, Any], script: Script | None, *,

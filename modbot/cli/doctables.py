@@ -35,9 +35,12 @@ CHARACTERS_PACKAGE = PACKAGE / "core" / "characters"
 PAGE = ROOT / "docs" / "characters.md"
 START, END = "<!-- characters table: start -->", "<!-- characters table: end -->"
 COUNT = re.compile(r"<!-- count:([\w:]+) -->(.*?)<!-- /count -->")
-TEAMS = ("townsfolk", "outsider", "minion", "demon", "traveller", "fabled")
+TEAMS = ("townsfolk", "outsider", "minion", "demon", "traveller", "fabled", "loric")
 PLURAL = {"townsfolk": "Townsfolk", "outsider": "Outsiders", "minion": "Minions",
-          "demon": "Demons", "traveller": "Travellers", "fabled": "Fabled"}
+          "demon": "Demons", "traveller": "Travellers", "fabled": "Fabled", "loric": "Loric"}
+EDITIONS = {"tb": "Trouble Brewing", "bmr": "Bad Moon Rising", "snv": "Sects & Violets",
+            "carousel": "Experimental", "fabled": "Fabled", "loric": "Loric",
+            "seed": "the seeds' own"}
 # A string that is a character id but means something else outside the characters package.
 OTHER_MEANINGS = {
     "drunk": "the grimoire's drunk flag (GrimoireEntry.drunk) and the !drunk command",
@@ -152,22 +155,45 @@ def scripts_holding() -> dict[str, list[str]]:
 
 def table() -> str:
     tests, records = tests_naming(), catalogue()
-    rows = ["| Character | Team | Scripts | Wakes | Gained in the night | Lost | Works while dead "
-            "| Lasting effects, and what ends them | When it malfunctions | Its record's rules "
-            "| Rules in | Tests |",
-            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    rows = ["| Character | Team | Edition | Run by | Scripts | Wakes | Gained in the night | Lost "
+            "| Works while dead | Lasting effects, and what ends them | When it malfunctions "
+            "| Its record's rules | Rules in | Tests |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for cid in ordered_characters():
         record = records[cid]
         shown = _ranked(cid, record["name"], tests.get(cid, []))
         named = ", ".join(f"`{t.split('.', 1)[1]}`" for t in shown[:2])
         modules = ", ".join(m.removeprefix("core.") for m in where_rules_live()[cid])
-        rows.append(f"| {record['name']} | {record['team']} | "
+        rows.append(f"| {_name(record)} | {record['team']} | {_edition(record)} | "
+                    f"{run_by(cid)} | "
                     f"{', '.join(scripts_holding().get(cid, [])) or '–'} | {wakes(cid)} | "
                     f"{gaining(cid)} | {losing(cid)} | "
                     f"{'yes' if record['action'].get('acts_dead') else 'no'} | "
                     f"{record.get('lasting', '–')} | {malfunctioning(record)} | {record_parts(cid)} | "
                     f"{modules or '– (the night sheet row)'} | {named or '–'} |")
     return "\n".join(rows)
+
+
+def _name(record: dict[str, Any]) -> str:
+    """Its name, linked to its official wiki page; the official version of a character a seed
+    words its own way says so."""
+    name = f"[{record['name']}]({record['wiki']})" if record.get("wiki") else record["name"]
+    return name + (" (official)" if record.get("official", {}).get("variant") else "")
+
+
+def _edition(record: dict[str, Any]) -> str:
+    return EDITIONS.get(record.get("edition", "seed"), record.get("edition", "seed"))
+
+
+def run_by(character_id: str) -> str:
+    """Who runs it: the bot (a seed's version where a seed words it its own way), or the
+    Storytellers from its record (the official characters not automated yet)."""
+    record = catalogue()[character_id]
+    if record.get("run") == "storytellers":
+        return "the Storytellers"
+    variant = any(r.get("official", {}).get("variant") and r["official"]["id"] == character_id
+                  for r in catalogue().values())
+    return "the bot (the seeds' version)" if variant else "the bot"
 
 
 WAKES = {"first": "the first night", "other": "each night but the first", "each": "each night"}
@@ -232,12 +258,29 @@ def count(key: str) -> str:
     """The words a `<!-- count:KEY -->` marker holds."""
     if key == "characters":
         return str(len(catalogue()))
+    if key in ("official", "automated", "storytellers"):
+        return str(_official_count(key))
     if key.startswith("script:"):
         teams: dict[str, int] = {}
         for character in load_script(key.removeprefix("script:")).characters:
             teams[character.team] = teams.get(character.team, 0) + 1
         return ", ".join(f"{teams[t]} {PLURAL[t]}" for t in TEAMS if t in teams)
-    raise KeyError(f"no count {key!r} (characters, script:NAME)")
+    raise KeyError(f"no count {key!r} (characters, official, automated, storytellers, "
+                   "script:NAME)")
+
+
+def _official_count(key: str) -> int:
+    """The official characters (the catalogue's, each once: an official version counts as its
+    character), those the bot automates, and those the Storytellers run."""
+    records = catalogue()
+    ranked = sorted(records.items(), key=lambda item: bool(
+        item[1].get("official", {}).get("variant")))  # an official version over the seed's
+    officials = {r.get("official", {}).get("id", i): r for i, r in ranked
+                 if r.get("edition") != "seed"}
+    if key == "official":
+        return len(officials)
+    automated = sum(1 for r in officials.values() if r.get("run") != "storytellers")
+    return automated if key == "automated" else len(officials) - automated
 
 
 def with_counts(text: str) -> str:

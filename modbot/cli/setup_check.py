@@ -4,6 +4,8 @@ Without `--propose`, the grimoire the game file deals (each seat's `character`, 
 `evil_team`, and `bluffs`) is checked against the script's set-up rules and every problem is
 explained (exit status 1). With `--propose`, a random legal set-up is drawn for the seats
 (`--seed` makes it repeatable) and printed; `--write FILE` writes the game file again with it.
+Either way it says first which of the script's characters the Storytellers run (the official
+characters the bot does not automate yet).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import re
 from pathlib import Path
 
 from ..app.posting.catalogue import words
-from ..core import dealt_text, problems, propose
+from ..core import dealt_text, problems, propose, who_runs
 from ..files.gamefile import GameFileError, load_game
 from ..files.signupfile import in_signups as files_in_signups
 from ..shown import shown_lines
@@ -31,6 +33,7 @@ def run_setup(args, out=print) -> int:
         out(f"modbot: {args.game}: set game.script first (bundled: almanac, botf, "
             "crimsonmoon, oopsallevil)")
         return 2
+    out(shown_lines(words(who_runs(setup.script))))
     if not args.propose:
         found = problems(setup.script, setup.seats, dict(setup.grimoire), setup.bluffs,
                          lil_monsta=setup.lil_monsta)

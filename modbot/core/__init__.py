@@ -39,7 +39,8 @@ from .registry import apply as apply_event
 from .renaming import handle_name_taken, handle_rename
 from .reporting import replay, report
 from .seal import commitment
-from .setup.composition import dealt_text, problems, propose
+from .setup.composition import dealt_text, problems, who_runs
+from .setup.proposing import propose
 from .signups import SignupRules, Signups
 from .signups import commands_in as signup_commands_in
 from .signups import fold as fold_signups
@@ -129,4 +130,5 @@ __all__ = [
     "say",
     "signup_commands_in",
     "storyteller_commands",
+    "who_runs",
 ]

@@ -1,16 +1,20 @@
 """Load scripts: the bundled ones in `data/scripts/` by name, or any official-format file.
 
-Every character modbot implements has one record in the catalogue, `data/characters.json`:
-its official fields, worded in plain terms, its default night step, and its action
-specification. A script is a list in the official Script Tool's format: `_meta` (with its own
-night order, where it has one) and its characters, by id where the catalogue's record serves
-and as a full object where the script words a character its own way (BotF's Loyal and
-Cultist, its Doppelgänger). `load_script("botf")` reads `data/scripts/botf.json` and its terms
-(`botf.modbot.json`: the words for good and evil, rulings that override an action
-specification, several evil teams). A custom character (an object with a team and an ability
-and an id the catalogue lacks) loads without machine rules: the Storyteller runs it. Any other
-id is refused, named in one line. A file is checked for its shape first (script_shape.py): a
-malformed one is refused with every problem, one line each.
+Every official character has one record in the catalogue, `data/characters.json`: its facts
+(team, edition, night positions, set-up shift, reminders), its ability in plain terms (a seed's
+wording for the seeds' characters, a summary in modbot's own words for the others, with its
+page on the official wiki), and its action specification; those modbot does not automate are
+run by the Storytellers (`"run": "storytellers"`), never refused. A script is a list in the
+official Script Tool's format: `_meta` (with its own night order, where it has one) and its
+characters, by id where the catalogue's record serves and as a full object where the script
+words a character its own way (BotF's Loyal and Cultist, its Doppelgänger).
+`load_script("botf")` reads `data/scripts/botf.json` and its terms (`botf.modbot.json`: the
+words for good and evil, rulings that override an action specification, several evil teams);
+a script with terms is a seed's, and runs the seed's version of a character the seed words its
+own way (the Acrobat), any other the official one. A custom character (an object with a team
+and an ability and an id the catalogue lacks) loads without machine rules: the Storyteller
+runs it. Any other id is refused, named in one line. A file is checked for its shape first
+(script_shape.py): a malformed one is refused with every problem, one line each.
 """
 
 from __future__ import annotations
@@ -48,8 +52,11 @@ def catalogue() -> dict[str, dict[str, Any]]:
 
 @cache
 def catalogue_script() -> Script:
-    """The whole catalogue as one script: every character in its plain words."""
-    return Script.from_data("catalogue", list(catalogue()), catalogue())
+    """The whole catalogue as one script: every character in its plain words (a character a
+    seed words its own way: the seed's version, as the seeds' games run it)."""
+    records = catalogue()
+    seeds_first = [key for key, r in records.items() if not r.get("official", {}).get("variant")]
+    return Script.from_data("catalogue", seeds_first, records, seed=True)
 
 
 def catalogued_character(name: str) -> Character | None:
@@ -70,10 +77,11 @@ def load_script(name_or_path: str, base: Path | None = None) -> Script:
     terms = _read_terms(path.with_name(path.stem + ".modbot.json"))
     script = Script.from_data(path.stem, entries, catalogue(), terms)
     if script.unknown:
-        raise ScriptError(f"{shown(path)}: modbot does not implement "
+        raise ScriptError(f"{shown(path)}: modbot does not know "
                           f"{', '.join(shown(i) for i in script.unknown)} "
-                          "(to play one anyway, give it as a custom character: an object with "
-                          "its own id, a team and an ability; the Storyteller runs it)")
+                          "(no official character has that id: check its spelling, or give a "
+                          "homebrew character as an object with its own id, a team and an "
+                          "ability; the Storytellers run it)")
     return script
 
 

@@ -18,7 +18,7 @@ from modbot.cli.rehearsal import Rehearsal
 from modbot.cli.scripted_town import day_nominee, night_choice
 from modbot.core.characters.wins import WINS_DETECTED
 from modbot.core.night.choices import owes_choice
-from modbot.core.setup.composition import propose
+from modbot.core.setup.proposing import propose
 from modbot.core.state.model import GameSetup, Seat
 from modbot.files.scripts import load_script
 

@@ -274,8 +274,8 @@ def test_a_contingency_choice_is_read_checked_and_kept_beside_the_own_choice():
         Choose(("Derek",), None, "dreamer"),)
     assert parse_private("/choose Alex as Oracle if Cerenovus", roster, script).actions == (
         Choose(("Alex",), "oracle", "cerenovus"),)
-    [refused] = parse_private("/choose Derek if Wizard", roster, script).errors
-    assert (refused.code, refused.params) == ("unknown_character", {"text": "Wizard"})
+    [refused] = parse_private("/choose Derek if Warlock", roster, script).errors
+    assert (refused.code, refused.params) == ("unknown_character", {"text": "Warlock"})
 
     talk, day = day_one(setup)
     talk.end_day(day + H)  # night 2 begins

@@ -22,7 +22,7 @@ from ..conversation import botf_setup
 from ..notices import night_sheet, says
 
 INVESTIGATOR = {  # step 1: its record in data/characters.json
-    "name": "Investigator", "team": "townsfolk",
+    "name": "Investigator", "team": "townsfolk", "edition": "tb",
     "ability": "You start knowing that 1 of 2 players is a particular Minion.",
     "reminders": ["Minion", "Wrong"], "firstNight": 53, "otherNight": 0,
     "action": {"wakes": "first", "info": "investigator"},
@@ -93,11 +93,22 @@ def test_a_new_character_plays_from_its_record_and_its_function(with_investigato
 
 def test_a_new_character_is_in_the_generated_table(with_investigator):
     row = next(r for r in doctables.table().splitlines() if r.startswith("| Investigator |"))
-    assert row.startswith("| Investigator | townsfolk | – | the first night | on the first night, learns at "
+    assert row.startswith("| Investigator | townsfolk | Trouble Brewing | the bot | – | the first night "
+                          "| on the first night, learns at "
                           "its step if still to come; later, nothing | – | no | – | false or arbitrary")
     assert doctables.count("characters") == str(len(scripts.catalogue()))
 
 
-def test_without_its_record_the_script_is_refused_naming_it(tmp_path):
-    with pytest.raises(scripts.ScriptError, match="modbot does not implement investigator "):
-        host_script(tmp_path)
+def test_without_its_function_the_storytellers_run_it_from_the_catalogue(tmp_path):
+    """Before step 2 the character is not refused: the catalogue's record says the Storytellers
+    run it, and its night sheet row asks them for what it learns."""
+    script = host_script(tmp_path)
+    investigator = script.find("Investigator")
+    assert not investigator.automated and investigator.spec.learns
+    characters = dict(zip(("Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fatima", "Gus"),
+                          ("investigator", "empath", "soldier", "poisoner", "imp", "monk",
+                           "chef"), strict=True))
+    setup = botf_setup(characters, script=script, bluffs=("sage", "flowergirl", "oracle"))
+    entries, _, _ = night_sheet(setup, night=1)
+    assert says(entries["Alex"].suggestion, "sheet.st_decides")
+    assert entries["Alex"].needs_result

@@ -7,8 +7,9 @@ from dataclasses import replace
 from datetime import timedelta
 
 from modbot.core.characters.wins import WINS_DETECTED
-from modbot.core.setup.composition import problems, propose
+from modbot.core.setup.composition import problems
 from modbot.core.setup.dice import Dice
+from modbot.core.setup.proposing import propose
 from modbot.files.scripts import load_script
 
 from ..conversation import ALL, seven

@@ -384,7 +384,7 @@ def test_seed_000_huntsman_set_up_adds_the_damsel():
     remove a Townsfolk character token and add the Damsel character token." """
     setup = game("huntsman", "empath", "soldier", "poisoner", "imp", "monk", "chef")
     assert says(problems(ALL, setup.seats, dict(setup.grimoire), setup.bluffs),
-                "setup.huntsman_damsel")
+                "setup.requires")
 
 
 def test_seed_000_huntsman_may_decline_and_keep_its_ability():

@@ -436,8 +436,10 @@ def _psychopath():
     assert not talk.state.seat("Alex").alive
 
 
-def test_every_character_of_the_catalogue_has_a_scenario():
-    assert set(SCENARIOS) == set(catalogue())
+def test_every_character_the_bot_automates_has_a_scenario():
+    """The Storyteller-run ones have theirs in test_storyteller_run.py."""
+    automated = {i for i, record in catalogue().items() if record.get("run") != "storytellers"}
+    assert set(SCENARIOS) == automated
 
 
 @pytest.mark.parametrize("character", sorted(SCENARIOS))

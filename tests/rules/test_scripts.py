@@ -108,9 +108,10 @@ def test_an_official_script_tool_export_loads_by_id(tmp_path):
     assert [c.id for c in script.characters] == ["clockmaker", "nodashii", "vortox", "custom"]
     assert script.find("Tinker").spec.st.startswith("custom character")
     assert script.first_night[:2] == ("minioninfo", "demoninfo")
-    export.write_text(json.dumps([{"id": "_meta", "name": "x"}, "washerwoman", "imp", "baron"]))
-    with pytest.raises(ScriptError, match="modbot does not implement washerwoman, baron \\("):
-        load_script(str(export))
+    export.write_text(json.dumps([{"id": "_meta", "name": "x"}, "washerwoman", "imp",
+                                  "barron", "wahserwoman"]))
+    with pytest.raises(ScriptError, match="modbot does not know barron, wahserwoman \\("):
+        load_script(str(export))  # every official id loads; a typo is named
 
 
 GAME = """

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from modbot.core.setup.composition import composition, expected, problems, propose
+from modbot.core.setup.composition import composition, expected, problems
+from modbot.core.setup.proposing import propose
 from modbot.core.state.model import GrimoireEntry, Seat
-from modbot.files.scripts import load_script
+from modbot.files.scripts import catalogue_script, load_script
 
 from ..conversation import botf_setup
 from ..helpers import START
@@ -43,11 +44,15 @@ def test_the_composition_table(players, counts):
     ({"fanggu"}, (4, 1, 1, 1), ()),  # [+1 Outsider]
     ({"vigormortis"}, (5, 0, 1, 1), ()),  # [-1 Outsider], never below zero
     ({"lilmonsta"}, (5, 0, 2, 0), ()),  # [+1 Minion], and no player holds the Demon
-    ({"huntsman"}, (4, 1, 1, 1), ()),  # [+the Damsel]
+    ({"huntsman"}, (5, 0, 1, 1), (0, 1)),  # [+the Damsel], who may already be in play
     ({"godfather"}, (5, 0, 1, 1), (0, 1)),  # [-1 or +1 Outsider]
+    ({"baron"}, (3, 2, 1, 1), ()),  # [+2 Outsiders]
+    ({"baron", "godfather"}, (4, 1, 1, 1), (1, 3)),  # both shifts at once
+    ({"balloonist"}, (5, 0, 1, 1), (0, 1)),  # [+0 or +1 Outsider]
+    ({"lordoftyphon"}, (4, 0, 2, 1), ()),  # [+1 Minion], the Outsiders the Storytellers'
 ])
 def test_modifiers_for_seven_players(in_play, counts, choices):
-    found = expected(7, in_play)
+    found = expected(7, [catalogue_script().character(i) for i in in_play])
     assert tuple(found.as_dict().values()) == counts and found.outsider_choices == choices
 
 
@@ -71,7 +76,7 @@ def test_seven_and_fifteen_player_botf_set_ups_are_legal(characters):
     (ALMANAC, ("chef", "librarian", "noble", "pixie", "empath", "poisoner", "lilmonsta"),
      {}, {}, ("monk", "soldier", "savant"), "setup.lil_monsta_dealt", {}),
     (ALMANAC, ("chef", "librarian", "noble", "huntsman", "mutant", "poisoner", "imp"),
-     {}, {}, ("monk", "soldier", "savant"), "setup.huntsman_damsel", {}),
+     {}, {}, ("monk", "soldier", "savant"), "setup.requires", {"character": "Huntsman", "needed": "Damsel"}),
     (OOPS, ("goon", "acrobat", "puzzlemaster", "sweetheart", "godfather", "imp", "lunatic"),
      {7: "imp"}, {5: 1, 6: 1}, ("golem", "moonchild", "vortox"), "setup.two_teams", {}),
     (ALMANAC, ("chef", "librarian", "noble", "pixie", "drunk", "poisoner", "imp"),

@@ -33,9 +33,10 @@ from typing import Any
 from ...adapters.forum import ConfigurationError, CredentialsRejected, ForumError, NotFound, PermanentError
 from ...adapters.forum_port import ForumPort
 from ...adapters.write_limits import edits_per_day
-from ...core import GameSetup
+from ...core import GameSetup, who_runs
 from ...files.gamefile import GameFileError, load_game
 from ...files.signupfile import load_signups
+from ..posting.catalogue import words
 from .asking import Asker, KeyBusy
 
 MIN_TRUST_FOR_PMS = 1  # Discourse's default min_trust_to_send_messages
@@ -95,6 +96,10 @@ def _load(game_files: list[str], found: Findings) -> list[tuple[str, GameSetup |
             loaded.append((path, load_game(path) if load_signups(path).seated else None))
         except GameFileError as exc:
             found.problems.append(str(exc))
+            continue
+        setup = loaded[-1][1]
+        if setup is not None and setup.script is not None:
+            found.notes.append(f"{path}: {words(who_runs(setup.script))}")
     return loaded
 
 

@@ -10,7 +10,9 @@ characters it implements (`CHARACTERS`); `RECORDS` merges them by id, so one cha
 its night from one module and its public choice from another, and a part declared twice is an
 error. `compute` asks the acting character's record what its step yields tonight (the night
 sheet's rows), and `FEATURE`'s rule answers `/choose X` from it. A character without a record
-is run by the Storytellers from its night sheet row.
+is run by the Storytellers from its night sheet row; one that learns something (its catalogue
+action's `learns`: the official characters modbot does not automate yet) has its row ask
+them for the result.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from ..state.model import GameState
 from ..state.night_model import Info, NightChoice
 from ..state.rejection import Rejection
 from ..state.script import Character
+from ..wording import say
 from . import effects, information, public_abilities, triggers, waking
 
 PARTS = tuple(f.name for f in fields(CharacterRules) if f.name != "id")
@@ -75,6 +78,9 @@ def compute(state: GameState, player: str, choice: NightChoice | None,
             character_id(state, player) == LUNATIC and character.team == "demon":
         acting_as = LUNATIC  # its own step, as the Demon it believes it is
     rule = RECORDS[acting_as].night if acting_as in RECORDS else None
+    if rule is None and character.spec.learns and character.spec.wakes_on(state.cycle):
+        # run by the Storytellers: what it learns is theirs to give, and owed
+        return Info(note=say("info.storytellers_run", what=character.spec.st), needs_result=True)
     return rule(state, player, choice, deaths) if rule else Info()
 
 

@@ -21,8 +21,9 @@ from ..deciding.rules import reject
 from ..deciding.staff import grimoire_rule, next_phase_rule
 from ..reading.commands import Command, _name, _no_arguments, _one_name
 from ..reading.numbers import whole_number
-from ..setup.composition import problems, propose
+from ..setup.composition import problems
 from ..setup.dice import Dice
+from ..setup.proposing import propose
 from ..state.actions import Context
 from ..state.events import Event
 from ..state.feature import Feature, unchanged

@@ -52,6 +52,7 @@ def role_view(state: GameState, player: str) -> dict[str, Any]:
         "evil_term": script.terms.evil, "good_term": script.terms.good, BARBER: False,
         FIDDLER: False,
         "lil_monsta": False, "choose": _choose_form(shown.spec), "wakes": shown.spec.wakes,
+        "storytellers_run": not shown.automated, "wiki": shown.wiki,
         "changed": False, "substitute_for": None, "choice_stands": False,
         "contingency": any(script.get(c) is not None for c in GIVE_CHARACTERS)}
     real = true_character(state, player)

@@ -237,7 +237,7 @@ class _Night:
         self.acted.add(player)
         killed_tonight = player in self.deaths
         if killed_tonight and character.spec.info not in ACTS_WHEN_KILLED and \
-                character.id not in ACTS_WHEN_KILLED:
+                character.id not in ACTS_WHEN_KILLED and not character.spec.when_killed:
             self._does_not_act(character.id, player, character.name,
                                say("sheet.killed_earlier"), dead=False)
             return

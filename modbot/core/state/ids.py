@@ -21,6 +21,7 @@ GODFATHER = "godfather"
 GOON = "goon"
 HELLS_LIBRARIAN = "hellslibrarian"
 HOSTESS = "hostess"
+HARLOT = "harlot"  # the official character the seeds' Hostess is exported as
 HUNTSMAN = "huntsman"
 LIL_MONSTA = "lilmonsta"
 LUNATIC = "lunatic"

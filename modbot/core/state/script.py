@@ -20,6 +20,9 @@ from typing import Any
 GOOD_TEAMS = ("townsfolk", "outsider")
 EVIL_TEAMS = ("minion", "demon")
 SPECIAL_STEPS = {"minioninfo": "Minion info", "demoninfo": "Demon info"}
+# where the Minion and Demon info fall in the official first night (its night sheet's order,
+# the same numbering as the catalogue's positions: a Philosopher and a Lunatic wake before)
+INFO_STEP_POSITIONS = {"minioninfo": 19.0, "demoninfo": 23.0}
 
 
 def character_key(name: str) -> str:
@@ -45,6 +48,8 @@ class ActionSpec:
     st: str = ""  # what the Storyteller decides
     chooses_after_first: bool = False  # wakes each night, chooses only on later ones
     asleep: bool = False  # its step is the Storytellers' own: its player is not woken (the Acrobat)
+    learns: bool = False  # run by the Storytellers: on a night it wakes, a result is owed
+    when_killed: bool = False  # its step acts when its player was killed tonight (the Ravenkeeper)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ActionSpec:
@@ -68,6 +73,31 @@ class ActionSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class SetupShift:
+    """What a character in play changes in the set-up's counts (its official bracket, as modbot
+    checks it): the Outsider counts it allows (deltas: the Baron's (2,), the Godfather's (-1, 1)),
+    one more or fewer Minion or Demon, the teams whose count the Storytellers decide (`free`),
+    a character that must be in play with it (`requires`: the Huntsman's Damsel), and how many
+    players may hold it (`copies`: the Village Idiot's three)."""
+    outsider: tuple[int, ...] = (0,)
+    minion: int = 0
+    demon: int = 0
+    free: tuple[str, ...] = ()
+    requires: str | None = None
+    copies: int = 1
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> SetupShift:
+        data = data or {}
+        return cls(tuple(data.get("outsider", (0,))), int(data.get("minion", 0)),
+                   int(data.get("demon", 0)), tuple(data.get("free", ())), data.get("requires"),
+                   int(data.get("copies", 1)))
+
+
+NO_SHIFT = SetupShift()
+
+
+@dataclass(frozen=True, slots=True)
 class Character:
     id: str
     name: str
@@ -77,6 +107,10 @@ class Character:
     first_night: float = 0
     other_night: float = 0
     jinxes: tuple[tuple[str, str], ...] = ()  # (other character id, the ruling)
+    shift: SetupShift = NO_SHIFT
+    automated: bool = True  # False: the Storytellers run it from its summary and its wiki page
+    wiki: str = ""  # the official wiki's page, for the full text
+    official_id: str = ""  # the official id it runs for, where modbot's differs
 
     @property
     def is_good(self) -> bool:
@@ -113,31 +147,31 @@ class Script:
     names: dict[str, str] = field(init=False, repr=False, compare=False)  # id -> name (read only)
 
     def __post_init__(self) -> None:
-        index = {}
-        for character in self.characters:
-            index[character.id] = character
-            index[character_key(character.name)] = character
+        index = {character_key(c.name): c for c in self.characters}
+        index.update({c.id: c for c in self.characters})  # an id wins over another's name
         object.__setattr__(self, "by_key", index)
         object.__setattr__(self, "names", {c.id: c.name for c in self.characters})
 
     @classmethod
     def from_data(cls, script_id: str, entries: list[Any], catalogue: dict[str, dict[str, Any]],
-                  terms: dict[str, Any] | None = None) -> Script:
+                  terms: dict[str, Any] | None = None, *, seed: bool | None = None) -> Script:
         """`entries`: the official script JSON; `catalogue`: the characters modbot implements,
         one record each by id (`data/characters.json`). An entry naming a catalogued id runs
         as the catalogue says, in the entry's own words where it gives them; an entry with a
         team and an ability that the catalogue lacks is a custom character the Storyteller
         runs; any other id is `unknown`."""
         overrides = (terms or {}).get("specs", {})  # this script's own rulings
-        aliases = {r["official"]["id"]: i for i, r in catalogue.items() if "official" in r}
+        aliases = _aliases(catalogue, seed=bool(terms) if seed is None else seed)
         meta = next((e for e in entries if isinstance(e, dict) and e.get("id") == "_meta"), {})
         characters, unknown = [], []
         for entry in entries:
             entry = {"id": entry} if isinstance(entry, str) else entry
             if entry.get("id") == "_meta":
                 continue
-            known = aliases.get(character_key(entry["id"]), character_key(entry["id"]))
-            if known in catalogue:
+            key = character_key(entry["id"])
+            known = aliases.get(key, key)
+            worded = "team" in entry and "ability" in entry
+            if known in catalogue and not (worded and entry["id"] != key):  # "tinker2": custom
                 characters.append(_catalogued(known, catalogue[known], entry,
                                               overrides.get(known)))
             elif "team" in entry and "ability" in entry:
@@ -169,6 +203,11 @@ class Script:
         character = self.get(character_id)
         return character.name if character is not None else character_id
 
+    @property
+    def run_by_storytellers(self) -> tuple[Character, ...]:
+        """The characters the bot does not automate: the Storytellers run them."""
+        return tuple(c for c in self.characters if not c.automated)
+
     def night_order(self, night: int) -> tuple[str, ...]:
         return self.first_night if night == 1 else self.other_night
 
@@ -196,7 +235,18 @@ def _catalogued(character_id: str, record: dict[str, Any], entry: dict[str, Any]
     spec = {**record["action"], **(ruling or {})}
     return Character(character_id, words["name"], record["team"], words["ability"],
                      ActionSpec.from_dict(spec), float(record.get("firstNight") or 0),
-                     float(record.get("otherNight") or 0), _jinxes(entry))
+                     float(record.get("otherNight") or 0), _jinxes(entry),
+                     SetupShift.from_dict(record.get("setup_shift")),
+                     record.get("run") != "storytellers", record.get("wiki", ""),
+                     official.get("id", ""))
+
+
+def _aliases(catalogue: dict[str, dict[str, Any]], *, seed: bool) -> dict[str, str]:
+    """Official id -> catalogue key, where they differ: the seeds' renamed characters (the
+    Doppelgänger runs for the Evil Twin) and, on a script that is not a seed's, the official
+    version of a character a seed words its own way (`official.variant`: the Acrobat)."""
+    return {r["official"]["id"]: key for key, r in catalogue.items()
+            if "official" in r and not (seed and r["official"].get("variant"))}
 
 
 def _custom(entry: dict[str, Any]) -> Character:
@@ -204,7 +254,7 @@ def _custom(entry: dict[str, Any]) -> Character:
     action = ActionSpec(wakes="none", st="custom character: the Storyteller runs it")
     return Character(entry["id"], entry["name"], entry["team"], entry["ability"], action,
                      float(entry.get("firstNight") or 0), float(entry.get("otherNight") or 0),
-                     _jinxes(entry))
+                     _jinxes(entry), automated=False)
 
 
 def _jinxes(entry: dict[str, Any]) -> tuple[tuple[str, str], ...]:
@@ -215,12 +265,10 @@ def _order(listed: list[str] | None, characters: list[Character], attribute: str
     """The script's own order when it gives one; otherwise by the characters' positions."""
     if listed:
         return tuple(step for step in listed if step not in ("dusk", "dawn"))
-    ranked = sorted((c for c in characters if getattr(c, attribute) > 0),
-                    key=lambda c: getattr(c, attribute))
-    steps = [c.id for c in ranked]
+    ranked = [(getattr(c, attribute), c.id) for c in characters if getattr(c, attribute) > 0]
     if attribute == "first_night":
-        steps = ["minioninfo", "demoninfo", *steps]
-    return tuple(steps)
+        ranked += [(position, step) for step, position in INFO_STEP_POSITIONS.items()]
+    return tuple(step for _, step in sorted(ranked))
 
 
 def _merge_order(order: tuple[str, ...], added: tuple[Character, ...],
@@ -237,10 +285,13 @@ def _merge_order(order: tuple[str, ...], added: tuple[Character, ...],
 __all__ = [
     "EVIL_TEAMS",
     "GOOD_TEAMS",
+    "INFO_STEP_POSITIONS",
+    "NO_SHIFT",
     "SPECIAL_STEPS",
     "ActionSpec",
     "Character",
     "Script",
+    "SetupShift",
     "Terms",
     "character_key",
 ]

@@ -48,7 +48,7 @@ def _draw(script: Script, residents: list[str], rng: Rng, evil_teams: int,
     if not by_team["demon"] or base is None:
         return None
     demon = rng.choice(by_team["demon"])
-    wanted = base.minion + (1 if demon.id == LIL_MONSTA else 0)
+    wanted = base.minion + demon.shift.minion + (1 if demon.id == LIL_MONSTA else 0)
     if wanted > len(by_team["minion"]):
         return None
     minions = rng.sample(by_team["minion"], wanted)

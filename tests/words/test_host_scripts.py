@@ -1,0 +1,106 @@
+"""A host's own Script Tool script, ids only, no terms (issue 53): Trouble Brewing, the edition
+most groups start with, dealt by `modbot setup --propose`, checked, its role PMs sent and its
+first night played to the Storytellers' sheet, every character the bot does not automate run by
+the Storytellers; and scripts of 15 random official characters, each played to its first
+night's sheet and through its dawn."""
+
+import json
+import random
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from modbot.core.setup.composition import problems
+from modbot.core.setup.proposing import propose
+from modbot.core.state.model import Seat
+from modbot.files.gamefile import load_game
+from modbot.files.scripts import catalogue, load_script
+
+from ..conversation import Conversation, botf_setup, to
+from ..helpers import START, run_modbot
+
+ROOT = Path(__file__).resolve().parents[2]
+TROUBLE_BREWING = [  # the Script Tool's Trouble Brewing, as a host exports it: ids only
+    {"id": "_meta", "name": "Trouble Brewing", "author": "The Pandemonium Institute"},
+    "washerwoman", "librarian", "investigator", "chef", "empath", "fortuneteller", "undertaker",
+    "monk", "ravenkeeper", "virgin", "slayer", "soldier", "mayor", "butler", "drunk", "recluse",
+    "saint", "poisoner", "spy", "scarletwoman", "baron", "imp"]
+NINE = ("Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fatima", "Gus", "Hana", "Ivan")
+GAME = """[game]
+name = "Trouble Brewing on the forum"
+script = "tb.json"
+first_night_starts = "2026-12-13T18:00:00Z"
+storytellers = ["nightingale"]
+"""
+
+
+def test_a_trouble_brewing_script_from_the_script_tool_is_dealt_checked_and_played(tmp_path):
+    (tmp_path / "tb.json").write_text(json.dumps(TROUBLE_BREWING), encoding="utf-8")
+    game = tmp_path / "game.toml"
+    game.write_text(GAME + "".join(f'\n[[seat]]\nplayer = "{n}"\n' for n in NINE))
+    proposed = run_modbot("setup", str(game), "--propose", "--seed", "7", "--write", str(game),
+                          cwd=ROOT)
+    assert proposed.returncode == 0, proposed.stdout + proposed.stderr
+    assert "The Storytellers run 12 of this script's 22 characters" in proposed.stdout
+    checked = run_modbot("setup", str(game), cwd=ROOT)
+    assert checked.returncode == 0 and checked.stdout.strip().endswith("The set-up is legal.")
+    setup = load_game(str(game))
+    dealt = {name: setup.script.character(entry.character) for name, entry in setup.grimoire}
+    assert {c.id for c in dealt.values()} & {"imp", "poisoner", "spy", "scarletwoman", "baron"}
+    talk = Conversation(setup)
+    said = talk.tick(setup.first_night_starts)
+    for name, character in dealt.items():
+        [role] = [s.raw for s in said
+                  if s.thread == f"pm:{name.lower()}" and "## Your character" in s.raw]
+        shown = setup.script.character(dict(setup.grimoire)[name].thinks or character.id)
+        assert f"**{shown.name}**" in role
+        if not shown.automated:
+            assert "The Storytellers run this character" in role and shown.wiki in role
+    talk.tick(talk.state.phase_ends_at - timedelta(hours=2))  # the night's choices lock
+    sheet = "\n".join(to(talk.tick(talk.state.phase_ends_at - timedelta(hours=2)), "st"))
+    rows = {e.player: e for e in talk.state.night.sheet if e.player}
+    waking = [n for n, c in dealt.items() if c.first_night > 0]
+    assert set(rows) >= set(waking)
+    storyteller_run = [n for n in waking if not dealt[n].automated]
+    assert storyteller_run and all(rows[n].suggestion.code in ("sheet.st_decides",
+                                                               "sheet.malfunctioning")
+                                   for n in storyteller_run)
+    assert "Traceback" not in sheet
+    said = talk.dawn()
+    assert talk.state.phase.is_day and any("Day 1" in s.raw for s in said if s.thread == "topic")
+
+
+def random_script(rng: random.Random) -> list:
+    """15 official characters as a host might pick them: a Demon, three Minions, four
+    Outsiders (enough for a Baron's two more) and seven Townsfolk, each drawn at random."""
+    by_team: dict[str, list[str]] = {}
+    for key, record in catalogue().items():
+        official = record.get("official", {}).get("id", key)
+        if record.get("edition") != "seed" and official not in (
+                "lilmonsta", "legion", "atheist", "summoner", "riot"):  # no one holds these
+            by_team.setdefault(record["team"], []).append(official)
+    counts = {"demon": 1, "minion": 3, "outsider": 4, "townsfolk": 7}
+    picked = [i for team, n in counts.items() for i in rng.sample(sorted(set(by_team[team])), n)]
+    return [{"id": "_meta", "name": "Random"}, *picked]
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_a_script_of_fifteen_random_official_characters_plays_its_first_night(tmp_path, seed):
+    rng = random.Random(seed)
+    path = tmp_path / "random.json"
+    path.write_text(json.dumps(random_script(rng)), encoding="utf-8")
+    script = load_script(str(path))
+    assert len(script.characters) == 15
+    seats = tuple(Seat(n) for n in NINE[:8])
+    grimoire, bluffs = propose(script, seats, rng)
+    assert problems(script, seats, grimoire, bluffs) == []
+    setup = botf_setup({n: grimoire[n].character for n in NINE[:8]}, script=script,
+                       bluffs=bluffs, thinks={n: e.thinks for n, e in grimoire.items()
+                                              if e.thinks})
+    talk = Conversation(setup)
+    talk.tick(START)
+    talk.tick(talk.state.phase_ends_at - timedelta(hours=2))
+    assert talk.state.night.sheet
+    said = talk.dawn()
+    assert talk.state.phase.is_day, [s.raw[:200] for s in said]

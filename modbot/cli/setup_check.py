@@ -5,7 +5,7 @@ Without `--propose`, the grimoire the game file deals (each seat's `character`, 
 explained (exit status 1). With `--propose`, a random legal set-up is drawn for the seats
 (`--seed` makes it repeatable) and printed; `--write FILE` writes the game file again with it.
 Either way it says first which of the script's characters the Storytellers run (the official
-characters the bot does not automate yet).
+characters the bot does not automate yet), and the official jinxes among them.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..app.posting.catalogue import words
 from ..core import dealt_text, problems, propose, who_runs
+from ..core.setup.composition import jinxes_said
 from ..files.gamefile import GameFileError, load_game
 from ..files.signupfile import in_signups as files_in_signups
 from ..shown import shown_lines
@@ -34,6 +35,9 @@ def run_setup(args, out=print) -> int:
             "crimsonmoon, oopsallevil)")
         return 2
     out(shown_lines(words(who_runs(setup.script))))
+    jinxes = jinxes_said(setup.script)
+    if jinxes is not None:
+        out(shown_lines(words(jinxes)))
     if not args.propose:
         found = problems(setup.script, setup.seats, dict(setup.grimoire), setup.bluffs,
                          lil_monsta=setup.lil_monsta)

@@ -32,6 +32,7 @@ from .script_shape import ShapeError, read_script_json, shape_problems
 DATA = folder("data")
 SCRIPTS = DATA / "scripts"
 CATALOGUE = DATA / "characters.json"
+JINXES = DATA / "jinxes.json"
 
 
 class ScriptError(ValueError):
@@ -48,6 +49,13 @@ def catalogue() -> dict[str, dict[str, Any]]:
     records: dict[str, dict[str, Any]] = json.loads(CATALOGUE.read_text(encoding="utf-8"))[
         "characters"]
     return records
+
+
+@cache
+def official_jinxes() -> list[dict[str, Any]]:
+    """The official jinxes, in modbot's words (`data/jinxes.json`)."""
+    jinxes: list[dict[str, Any]] = json.loads(JINXES.read_text(encoding="utf-8"))["jinxes"]
+    return jinxes
 
 
 @cache
@@ -75,7 +83,7 @@ def load_script(name_or_path: str, base: Path | None = None) -> Script:
         path = base / path
     entries = _read(path)
     terms = _read_terms(path.with_name(path.stem + ".modbot.json"))
-    script = Script.from_data(path.stem, entries, catalogue(), terms)
+    script = Script.from_data(path.stem, entries, catalogue(), terms, jinxes=official_jinxes())
     if script.unknown:
         raise ScriptError(f"{shown(path)}: modbot does not know "
                           f"{', '.join(shown(i) for i in script.unknown)} "
@@ -120,4 +128,5 @@ def _read_terms(path: Path) -> dict[str, Any]:
     return terms
 
 
-__all__ = ["ScriptError", "bundled_scripts", "catalogue", "catalogued_character", "load_script"]
+__all__ = ["ScriptError", "bundled_scripts", "catalogue", "catalogued_character", "load_script",
+           "official_jinxes"]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from modbot.core.state.script import INFO_STEP_POSITIONS
-from modbot.files.scripts import catalogue
+from modbot.files.scripts import catalogue, official_jinxes
 
 OFFICIAL = Path(__file__).resolve().parents[3] / "shared" / "reference" / "botc-official"
 SEEDS_WORDING = {"hostess"}  # the seeds' traveller with no official character
@@ -84,3 +84,22 @@ def test_the_summaries_are_our_own_words():
         ours, theirs = record["ability"].lower().split(), roles[official]["ability"].lower()
         runs = {" ".join(ours[i:i + 6]) for i in range(max(0, len(ours) - 5))}
         assert not any(run in theirs for run in runs), key
+
+
+def test_every_official_jinx_is_restated_in_our_words():
+    reference = {(e["id"], j["id"]): j["reason"] for e in _reference("jinxes.json")
+                 for j in e["jinx"]}
+    ours = {tuple(j["characters"]): j["ruling"] for j in official_jinxes()}
+    assert set(ours) == set(reference)
+    for pair, ruling in ours.items():
+        words = ruling.lower().split()
+        runs = {" ".join(words[i:i + 6]) for i in range(max(0, len(words) - 5))}
+        assert not any(run in reference[pair].lower() for run in runs), pair
+
+
+def test_the_jinxes_the_bot_honours_are_between_characters_it_automates():
+    automated = {r.get("official", {}).get("id", k) for k, r in catalogue().items()
+                 if r.get("run") != "storytellers" and not r.get("official", {}).get("variant")}
+    for jinx in official_jinxes():
+        if jinx.get("honoured"):
+            assert set(jinx["characters"]) <= automated, jinx["characters"]

@@ -14,8 +14,9 @@ import pytest
 from modbot.core.setup.composition import problems
 from modbot.core.setup.proposing import propose
 from modbot.core.state.model import Seat
+from modbot.core.state.script import Script
 from modbot.files.gamefile import load_game
-from modbot.files.scripts import catalogue, load_script
+from modbot.files.scripts import catalogue, load_script, official_jinxes
 
 from ..conversation import Conversation, botf_setup, to
 from ..helpers import START, run_modbot
@@ -43,6 +44,7 @@ def test_a_trouble_brewing_script_from_the_script_tool_is_dealt_checked_and_play
                           cwd=ROOT)
     assert proposed.returncode == 0, proposed.stdout + proposed.stderr
     assert "The Storytellers run 12 of this script's 22 characters" in proposed.stdout
+    assert "Jinxes on this script" not in proposed.stdout  # none among Trouble Brewing's
     checked = run_modbot("setup", str(game), cwd=ROOT)
     assert checked.returncode == 0 and checked.stdout.strip().endswith("The set-up is legal.")
     setup = load_game(str(game))
@@ -104,3 +106,25 @@ def test_a_script_of_fifteen_random_official_characters_plays_its_first_night(tm
     assert talk.state.night.sheet
     said = talk.dawn()
     assert talk.state.phase.is_day, [s.raw[:200] for s in said]
+
+
+def test_the_official_jinxes_on_a_hosts_script_are_announced_at_night_one_without_a_djinn():
+    script = Script.from_data("host", ["chef", "empath", "soldier", "monk", "pixie", "sage",
+                                       "artist", "juggler", "damsel", "widow", "spy", "imp"],
+                              catalogue(), jinxes=official_jinxes())
+    assert {(j.first, j.second) for j in script.official_jinxes} == {("spy", "damsel"),
+                                                                     ("widow", "damsel")}
+    setup = botf_setup(dict(zip(NINE[:7], ("chef", "empath", "soldier", "widow", "imp", "monk",
+                                            "damsel"), strict=True)), script=script,
+                       bluffs=("sage", "artist", "juggler"))
+    [night] = [s.raw for s in Conversation(setup).tick(START) if s.thread == "topic"]
+    assert "### Jinxes on this script" in night
+    assert "- Widow + Damsel: The Damsel is poisoned while the Widow is in play" in night
+    assert "- Spy + Damsel: " in night  # on the script, though nobody holds the Spy
+
+
+def test_a_seeds_script_keeps_its_own_jinxes():
+    """Oops All Evil holds the Pit-Hag and the Goon, an official pair: its games run the seed's
+    rules, announced with its Djinn, never the official list."""
+    oops = load_script("oopsallevil")
+    assert oops.official_jinxes == ()

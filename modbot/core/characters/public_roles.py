@@ -1,8 +1,9 @@
 """Theory of operation: what everyone knows at the start (seed 001), for the night-1 post.
 
-The travellers' characters and abilities (never their alignments), and the Fabled in play
-with their effect on the game: the Djinn's jinxes, the Revolutionary's pair. Nothing else of
-the grimoire: the night-1 post is public.
+The travellers' characters and abilities (never their alignments), the Fabled in play with
+their effect on the game (the Djinn's jinxes, the Revolutionary's pair), and the official
+jinxes among the script's characters (a host's script: whether or not a Djinn is listed; they
+are the script's, not the grimoire's). Nothing else of the grimoire: the night-1 post is public.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ def public_roles(state: GameState) -> dict[str, Any]:
     """The travellers and the Fabled, as the thread may be told them."""
     script = state.setup.script
     if script is None:
-        return {"travellers": [], "fabled": []}
+        return {"travellers": [], "fabled": [], "jinxes": []}
     travellers = []
     for seat in state.seats:
         character = script.get(state.grimoire_of(seat.name).character)
@@ -38,4 +39,6 @@ def public_roles(state: GameState) -> dict[str, Any]:
         if fabled_id == REVOLUTIONARY and state.setup.revolutionary:
             notes = [say("public.revolutionary", players=state.setup.revolutionary)]
         fabled.append({"name": character.name, "ability": character.ability, "notes": notes})
-    return {"travellers": travellers, "fabled": fabled}
+    jinxes = [say("public.jinx", first=script.name_of(j.first), second=script.name_of(j.second),
+                  reason=j.ruling) for j in script.official_jinxes]
+    return {"travellers": travellers, "fabled": fabled, "jinxes": jinxes}

@@ -252,6 +252,17 @@ def who_runs(script: Script) -> Say:
                names=[c.name for c in run])
 
 
+def jinxes_said(script: Script) -> Say | None:
+    """The official jinxes among the script's characters, and which of them the bot applies
+    (None: there are none)."""
+    if not script.official_jinxes:
+        return None
+    pairs = [f"{script.name_of(j.first)} + {script.name_of(j.second)}"
+             for j in script.official_jinxes]
+    return say("setup.jinxes", count=len(pairs), pairs=pairs,
+               honoured=sum(1 for j in script.official_jinxes if j.honoured))
+
+
 def dealt_text(script: Script, entry: GrimoireEntry) -> Say:
     """One seat of a set-up: "Imp [evil team 1] (bluffs: Goon, ...)"."""
     return say("setup.dealt", character=script.character(entry.character).name,
@@ -262,5 +273,13 @@ def dealt_text(script: Script, entry: GrimoireEntry) -> Say:
                if entry.bluffs else "")
 
 
-__all__ = ["BOTF_TABLE", "Counts", "composition", "dealt_text", "expected", "problems",
-           "who_runs"]
+__all__ = [
+    "BOTF_TABLE",
+    "Counts",
+    "composition",
+    "dealt_text",
+    "expected",
+    "jinxes_said",
+    "problems",
+    "who_runs",
+]

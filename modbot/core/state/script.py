@@ -121,6 +121,16 @@ class Character:
         return self.team in EVIL_TEAMS
 
 
+@dataclass(frozen=True, slots=True)
+class Jinx:
+    """An official jinx between two characters on a script (by the script's ids), its ruling in
+    modbot's words, and whether the bot applies it itself (else the Storytellers do)."""
+    first: str
+    second: str
+    ruling: str
+    honoured: bool = False
+
+
 @dataclass(frozen=True)
 class Terms:
     good: str = "good"
@@ -143,6 +153,7 @@ class Script:
     other_night: tuple[str, ...] = ()
     terms: Terms = Terms()
     unknown: tuple[str, ...] = ()  # ids in the file that we do not know (custom or typo)
+    official_jinxes: tuple[Jinx, ...] = ()  # the official jinxes among its characters
     by_key: dict[str, Character] = field(init=False, repr=False, compare=False)
     names: dict[str, str] = field(init=False, repr=False, compare=False)  # id -> name (read only)
 
@@ -154,14 +165,16 @@ class Script:
 
     @classmethod
     def from_data(cls, script_id: str, entries: list[Any], catalogue: dict[str, dict[str, Any]],
-                  terms: dict[str, Any] | None = None, *, seed: bool | None = None) -> Script:
+                  terms: dict[str, Any] | None = None, *, seed: bool | None = None,
+                  jinxes: list[dict[str, Any]] | None = None) -> Script:
         """`entries`: the official script JSON; `catalogue`: the characters modbot implements,
         one record each by id (`data/characters.json`). An entry naming a catalogued id runs
         as the catalogue says, in the entry's own words where it gives them; an entry with a
         team and an ability that the catalogue lacks is a custom character the Storyteller
         runs; any other id is `unknown`."""
         overrides = (terms or {}).get("specs", {})  # this script's own rulings
-        aliases = _aliases(catalogue, seed=bool(terms) if seed is None else seed)
+        seed = bool(terms) if seed is None else seed
+        aliases = _aliases(catalogue, seed=seed)
         meta = next((e for e in entries if isinstance(e, dict) and e.get("id") == "_meta"), {})
         characters, unknown = [], []
         for entry in entries:
@@ -182,8 +195,9 @@ class Script:
         other = _order(meta.get("otherNight"), characters, "other_night")
         fields = ("good", "evil", "malfunction", "demon_bluffs", "evil_teams", "partial")
         terms_obj = Terms(**{k: v for k, v in (terms or {}).items() if k in fields})
+        among = () if seed else _jinxes_among(characters, jinxes or [])
         return cls(script_id, meta.get("name", script_id), tuple(characters), first, other,
-                   terms_obj, tuple(unknown))
+                   terms_obj, tuple(unknown), among)
 
     def find(self, name: str) -> Character | None:
         return self.by_key.get(character_key(name))
@@ -257,6 +271,18 @@ def _custom(entry: dict[str, Any]) -> Character:
                      _jinxes(entry), automated=False)
 
 
+def _jinxes_among(characters: list[Character], jinxes: list[dict[str, Any]]) -> tuple[Jinx, ...]:
+    """The official jinxes whose two characters are both on the script (found by official id:
+    the Evil Twin is the Doppelgänger's)."""
+    by_official = {c.official_id or c.id: c for c in characters}
+    out = []
+    for jinx in jinxes:
+        first, second = (by_official.get(i) for i in jinx["characters"])
+        if first is not None and second is not None:
+            out.append(Jinx(first.id, second.id, jinx["ruling"], bool(jinx.get("honoured"))))
+    return tuple(out)
+
+
 def _jinxes(entry: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     return tuple((j["id"], j["reason"]) for j in entry.get("jinxes", ()))
 
@@ -290,6 +316,7 @@ __all__ = [
     "SPECIAL_STEPS",
     "ActionSpec",
     "Character",
+    "Jinx",
     "Script",
     "SetupShift",
     "Terms",

@@ -15,8 +15,7 @@ import re
 from pathlib import Path
 
 from ..app.posting.catalogue import words
-from ..core import dealt_text, problems, propose, who_runs
-from ..core.setup.composition import jinxes_said
+from ..core import dealt_text, jinxes_said, problems, propose, who_runs
 from ..files.gamefile import GameFileError, load_game
 from ..files.signupfile import in_signups as files_in_signups
 from ..shown import shown_lines

@@ -39,7 +39,7 @@ from .registry import apply as apply_event
 from .renaming import handle_name_taken, handle_rename
 from .reporting import replay, report
 from .seal import commitment
-from .setup.composition import dealt_text, problems, who_runs
+from .setup.composition import dealt_text, jinxes_said, problems, who_runs
 from .setup.proposing import propose
 from .signups import SignupRules, Signups
 from .signups import commands_in as signup_commands_in
@@ -113,6 +113,7 @@ __all__ = [
     "is_evil",
     "is_lone_confirm",
     "iso",
+    "jinxes_said",
     "leading_so_far",
     "lone_release",
     "lone_status",

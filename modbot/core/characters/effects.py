@@ -24,6 +24,7 @@ from ..state.grimoire import (
     is_evil,
     is_in_play,
     is_malfunctioning,
+    jinxed,
     living_neighbours,
     living_residents,
     players_of_team,
@@ -75,8 +76,8 @@ def protected_by(state: GameState, target: str, by_demon: bool = True) -> Say | 
     cause; the Monk's choice and the Soldier are safe from the Demon only (`by_demon`)."""
     night = night_of(state, state.cycle)
     shields = ("monk", "innkeeper") if by_demon else ("innkeeper",)
-    for choice in night.choices:
-        character = true_character(state, choice.player)
+    for choice in night.choices:  # the ability used: a Philosopher's Innkeeper protects
+        character = acting_character(state, choice.player)
         if character is None or character.id not in shields or \
                 target not in choice.players or not state.seat(choice.player).alive or \
                 is_malfunctioning(state, choice.player):
@@ -284,6 +285,8 @@ def _pit_hag(state: GameState, player: str, choice: NightChoice | None, _deaths:
     if in_play or is_malfunctioning(state, player):
         return Info(note=say("info.pit_hag_in_play" if in_play else "info.pit_hag_malfunctions",
                              player=target, character=new.name))
+    if new.id == "damsel" and jinxed(state, "pithag", "damsel"):  # the official jinx: the
+        return Info(note=say("info.pit_hag_damsel", character=new.name))  # STs pick who
     return Info(note=say("info.pit_hag_demon" if new.team == "demon" else "info.pit_hag",
                          player=target, character=new.name),
                 tells=((target, say("tell.now_the", character=new.name)),),

@@ -18,10 +18,12 @@ from ..state.feature import CharacterRules, Information
 from ..state.grimoire import (
     PIXIE_LEARNT,
     alignment_of,
+    character_id,
     character_names,
     dealt_character,
     is_evil,
     is_malfunctioning,
+    jinxed,
     living_neighbours,
     players_of_team,
     true_character,
@@ -234,10 +236,21 @@ def _sage(_state: GameState, player: str, _choice: NightChoice | None, deaths: t
 def _juggler(state: GameState, player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     if state.cycle != 2:
         return Info(note=say("info.juggler_not_yet"))
-    correct = juggler_correct(state, player)
+    correct = juggler_correct(state, _eaten_juggler(state, player) or player)
     if correct is None:
         return Info(note=say("info.juggler_none"))
     return Info(str(correct), say("result.juggler"))
+
+
+def _eaten_juggler(state: GameState, player: str) -> str | None:
+    """The official Cannibal + Juggler jinx: a Cannibal with the Juggler's ability, the Juggler
+    executed on day 1, learns how many of the Juggler's guesses were right."""
+    if character_id(state, player) != "cannibal" or not jinxed(state, "cannibal", "juggler"):
+        return None
+    return next((s.name for s in state.seats if not s.alive
+                 and character_id(state, s.name) == "juggler"
+                 and any(d.number == 1 and d.executed_and_died == s.name
+                         for d in state.past_days)), None)
 
 
 def _mathematician(_state: GameState, _player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:

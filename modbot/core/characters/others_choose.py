@@ -27,6 +27,7 @@ from dataclasses import replace
 
 from ..state.grimoire import (
     BABYSITTER,
+    SITS_FOR_GOOD,
     alignment_of,
     babysitter,
     character_names,
@@ -89,6 +90,9 @@ def lil_monsta_step(state: GameState) -> tuple[SheetEntry, tuple[Effect, ...], t
         else say("sheet.no_babysit")
     held = babysitter(state)
     kill = "" if state.cycle == 1 else say("sheet.lil_monsta_kill")
+    if held is not None and SITS_FOR_GOOD in state.grimoire_of(held).reminders:
+        text = say("sheet.babysitter_for_good", player=held, kill=kill)  # the official jinx
+        return SheetEntry(LIL_MONSTA, None, say("label.lil_monsta"), shown, (), text), (), ()
     top = Counter(votes.values()).most_common(2)
     majority = top and top[0][1] * 2 > len(votes) and top[0][0]
     base = SheetEntry(LIL_MONSTA, None, say("label.lil_monsta"), shown, ())

@@ -26,14 +26,20 @@ from datetime import datetime
 from ..state.events import Event, Executed, Nominated, PlayerDied
 from ..state.feature import CharacterRules, Feature, Notice, Trigger, to_player, to_storytellers, unchanged
 from ..state.grimoire import (
+    BABYSITTER,
+    SITS_FOR_GOOD,
+    babysitter,
     character_id,
     is_evil,
     is_malfunctioning,
+    jinxed,
     living_residents,
     players_of_team,
     true_character,
 )
+from ..state.ids import LIL_MONSTA
 from ..state.model import EXECUTION, GameState, iso
+from ..state.night_model import Effect
 from ..state.private_events import EffectApplied
 from ..state.script import Character
 from ..state.slots import Slot
@@ -74,9 +80,8 @@ def _golem(state: GameState, event: Nominated) -> tuple[Event, ...]:
         return ()
     days = state.past_days + ((state.today,) if state.today else ())
     made = sum(1 for d in days for n in d.nominations if n.nominator == event.nominator)
-    nominee = true_character(state, event.nominee)
-    if made != 1 or (nominee is not None and nominee.team == "demon") or \
-            not state.seat(event.nominee).alive:
+    demons = players_of_team(state, "demon")  # Lil' Monsta's babysitter registers as one
+    if made != 1 or event.nominee in demons or not state.seat(event.nominee).alive:
         return ()
     return (PlayerDied(event.nominee, ABILITY_DEATH, event.at),)
 
@@ -202,7 +207,8 @@ class PsychopathExecuted:
 
 
 def _psychopath(state: GameState, event: Executed) -> tuple[Event, ...]:
-    if not _is_working(state, event.player, "psychopath"):
+    if not _is_working(state, event.player, "psychopath") or _sitting_psychopath(state,
+                                                                                 event.player):
         return ()
     nomination = state.current_day.nomination_of(event.player) if state.today else None
     nominator = nomination.nominator if nomination else None
@@ -221,12 +227,23 @@ def protected_from_execution(state: GameState, player: str) -> bool:
     (roshambo decides)."""
     if state.grimoire_of(player).survives_execution_day == state.cycle:
         return True
-    return _is_working(state, player, "psychopath") or lleech_survives(state, player)
+    return (_is_working(state, player, "psychopath") and not _sitting_psychopath(state, player)) \
+        or lleech_survives(state, player)
 
 
-def _scarlet_woman(state: GameState, event: PlayerDied) -> tuple[ScarletWomanPromoted, ...]:
+def _sitting_psychopath(state: GameState, player: str) -> bool:
+    """The official Lil' Monsta + Psychopath jinx: a Psychopath babysitting Lil' Monsta dies
+    when executed (no roshambo)."""
+    return jinxed(state, LIL_MONSTA, "psychopath") and babysitter(state) == player
+
+
+def _scarlet_woman(state: GameState, event: PlayerDied) -> tuple[Event, ...]:
     """With one evil team: when the last Demon dies. With several (seed 002): an evil Scarlet
-    Woman when the last Demon of her team dies, a good one when any Demon dies."""
+    Woman when the last Demon of her team dies, a good one when any Demon dies. Lil' Monsta's
+    babysitter dying: see `_scarlet_woman_sits`."""
+    sits = _scarlet_woman_sits(state, event)
+    if sits:
+        return sits
     demon = true_character(state, event.player)
     if demon is None or demon.team != "demon":
         return ()
@@ -239,10 +256,29 @@ def _scarlet_woman(state: GameState, event: PlayerDied) -> tuple[ScarletWomanPro
     return (ScarletWomanPromoted(women[0], demon.id, event.at),)
 
 
+def _scarlet_woman_sits(state: GameState, event: PlayerDied) -> tuple[Event, ...]:
+    """The official Lil' Monsta + Scarlet Woman jinx: should Lil' Monsta die (its babysitter)
+    while five or more players live, a working Scarlet Woman babysits it from then on."""
+    if not jinxed(state, LIL_MONSTA, "scarletwoman") or babysitter(state) != event.player \
+            or len(living_residents(state)) + 1 < 5:  # counted before the death
+        return ()
+    women = [p for p in players_of_team(state, "minion") if p != event.player
+             and character_id(state, p) == "scarletwoman" and not is_malfunctioning(state, p)]
+    if not women:
+        return ()
+    why, dead = say("by.scarlet_woman_sits"), state.grimoire_of(event.player).reminders
+    return (EffectApplied(Effect(event.player, "reminders",
+                                 tuple(r for r in dead if r != BABYSITTER), why), event.at),
+            EffectApplied(Effect(women[0], "reminders", (
+                *state.grimoire_of(women[0]).reminders, BABYSITTER, SITS_FOR_GOOD), why),
+                event.at))
+
+
 def scarlet_woman_heir(state: GameState, dead: str) -> tuple[str, Character] | None:
     """(the Scarlet Woman, the Demon character she becomes) if the death of `dead`, just
     marked, makes her the Demon (as at dawn), else None."""
-    promoted = _scarlet_woman(state, PlayerDied(dead, "night", state.phase_ends_at))
+    promoted = [e for e in _scarlet_woman(state, PlayerDied(dead, "night", state.phase_ends_at))
+                if isinstance(e, ScarletWomanPromoted)]
     demon = true_character(state, dead)
     return (promoted[0].player, demon) if promoted and demon is not None else None
 

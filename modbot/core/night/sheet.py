@@ -29,12 +29,23 @@ from ..state.grimoire import (
     acting_character,
     alignment_of,
     character_id,
+    is_evil,
     is_malfunctioning,
+    jinxed,
     keeps_ability,
     soldier_shield,
     true_character,
 )
-from ..state.ids import ASSASSIN, BONE_COLLECTOR, GOON, LIL_MONSTA, MEZEPHELES, MONK, MOONCHILD
+from ..state.ids import (
+    ASSASSIN,
+    BONE_COLLECTOR,
+    GOON,
+    LIL_MONSTA,
+    MEZEPHELES,
+    MONK,
+    MOONCHILD,
+    PIT_HAG,
+)
 from ..state.model import GameState, GrimoireEntry
 from ..state.night_model import Effect, NightChoice, NightState, SheetEntry
 from ..state.private_events import night_of
@@ -333,8 +344,8 @@ def _goon(state: GameState, actors: dict[str, int | None]) -> list[Effect]:
     """Seed 002's Goon: the first player to choose it tonight (in night order) is drunk until
     dusk, and the Goon takes that player's alignment."""
     night = night_of(state, state.cycle)
-    goons = [s.name for s in state.seats if s.alive and (c := true_character(state, s.name))
-             and c.id == GOON and not is_malfunctioning(state, s.name)]
+    goons = [s.name for s in state.seats if s.alive and (c := acting_character(state, s.name))
+             and c.id == GOON and not is_malfunctioning(state, s.name)]  # a Cannibal-Goon too
     out = []
     for goon in goons:
         choosers = sorted((step, player) for player, step in actors.items()
@@ -345,12 +356,21 @@ def _goon(state: GameState, actors: dict[str, int | None]) -> list[Effect]:
         first = choosers[0][1]
         out.append(Effect(first, "drunk", True, say("by.chose_goon"), until_dusk=True))
         alignment = alignment_of(state, first)
-        if alignment and alignment != alignment_of(state, goon):
+        if alignment and alignment != alignment_of(state, goon) and \
+                not (alignment == "good" and _hag_made_evil_goon(state, goon)):
             out.append(Effect(goon, "alignment", alignment, say("by.goon")))
         team = state.grimoire_of(first).evil_team  # seed 002: and joins the chooser's team
         if team is not None and team != state.grimoire_of(goon).evil_team:
             out.append(Effect(goon, "evil_team", team, say("by.goon")))
     return out
+
+
+def _hag_made_evil_goon(state: GameState, goon: str) -> bool:
+    """The official Pit-Hag + Goon jinx: an evil player the Pit-Hag made the Goon cannot turn
+    good through the Goon's ability."""
+    return jinxed(state, PIT_HAG, GOON) and is_evil(state, goon) and any(
+        c.player == goon and c.field == "character" and c.after == GOON and c.why is not None
+        and c.why.code == "by.pit_hag" for c in state.grimoire_log)
 
 
 def _with_poison(state: GameState, impaired: list[Effect]) -> GameState:

@@ -27,7 +27,7 @@ from ..state.ids import (
     MARIONETTE,
 )
 from ..state.model import GrimoireEntry, Seat
-from ..state.script import Character, Script
+from ..state.script import NO_SHIFT, Character, Script
 from ..wording import Say, say
 
 Grimoire = dict[str, GrimoireEntry]  # a set-up's grimoire, by player
@@ -116,7 +116,8 @@ def _count_problems(script: Script, players: int, characters: Dealt, grimoire: G
     counts = {t: sum(1 for c in characters.values() if c.team == t) for t in TEAMS}
     if script.terms.evil_teams:
         return _team_problems(characters, grimoire)
-    in_play = list({c.id: c for c in characters.values()}.values())
+    in_play = list({c.id: c for c in characters.values()}.values()) + \
+        _believed_shifting(script, characters, grimoire)
     if lil_monsta and script.get(LIL_MONSTA) is not None:
         in_play.append(script.character(LIL_MONSTA))
     wanted = expected(players, in_play)
@@ -132,6 +133,19 @@ def _count_problems(script: Script, players: int, characters: Dealt, grimoire: G
         if counts[team] not in legal:
             out.append(say("setup.count", dealt=counts[team], team=team, players=players,
                            legal=legal, why=_why(team, in_play)))
+    return out
+
+
+def _believed_shifting(script: Script, characters: Dealt, grimoire: Grimoire) -> list[Character]:
+    """The official Marionette + Huntsman and Marionette + Balloonist jinxes: a Marionette who
+    thinks they are one of them counts its set-up shift (the Damsel was added; an Outsider may
+    have been)."""
+    out = []
+    for name, character in characters.items():
+        believed = script.get(grimoire[name].thinks)
+        if character.id == MARIONETTE and believed is not None and \
+                script.jinxed(MARIONETTE, believed.id) and believed.shift != NO_SHIFT:
+            out.append(believed)
     return out
 
 
@@ -186,7 +200,8 @@ def _modifier_problems(script: Script, residents: list[str], characters: Dealt,
                        grimoire: Grimoire) -> list[Say]:
     out: list[Say] = []
     ids = {c.id for c in characters.values()}
-    for character in {c.id: c for c in characters.values()}.values():
+    believed = _believed_shifting(script, characters, grimoire)
+    for character in [*{c.id: c for c in characters.values()}.values(), *believed]:
         needed = character.shift.requires
         if needed and needed not in ids:
             out.append(say("setup.requires", character=character.name,

@@ -8,7 +8,7 @@ who is on a team, who sits next to whom among the living, and yesterday's day.
 from __future__ import annotations
 
 from ..wording import Say, say
-from .ids import LIL_MONSTA, NO_DASHII, PUZZLEMASTER, SOLDIER, VIGORMORTIS
+from .ids import DAMSEL, LIL_MONSTA, NO_DASHII, PUZZLEMASTER, SOLDIER, SPY, VIGORMORTIS, WIDOW
 from .model import DayState, GameState
 from .script import Character
 from .slots import Slot
@@ -38,13 +38,36 @@ def is_evil(state: GameState, player: str) -> bool:
 
 
 def is_malfunctioning(state: GameState, player: str) -> bool:
-    """Drunk, poisoned, shown another character, the Puzzlemaster's drunk, or a Townsfolk
-    beside a working No Dashii."""
+    """Drunk, poisoned, shown another character, the Puzzlemaster's drunk, a Townsfolk beside
+    a working No Dashii, or poisoned by an official jinx (the Damsel's)."""
     if _impaired(state, player) or is_puzzled(state, player):
         return True
     character = true_character(state, player)
+    if character is not None and character.id == DAMSEL and _damsel_jinxed(state):
+        return True
     return character is not None and character.team == "townsfolk" and \
         player in no_dashii_victims(state)
+
+
+def jinxed(state: GameState, first: str, second: str) -> bool:
+    """An official jinx between the two characters is on this game's script (a host's
+    script: data/jinxes.json); a seed's script has its own rulings instead."""
+    return state.setup.script is not None and state.setup.script.jinxed(first, second)
+
+
+def _damsel_jinxed(state: GameState) -> bool:
+    """The official Widow + Damsel and Spy + Damsel jinxes: "the Damsel is poisoned while the
+    Widow (the Spy) is in play, or once it has been"."""
+    return any(jinxed(state, other, DAMSEL) and ever_in_play(state, other)
+               for other in (WIDOW, SPY))
+
+
+def ever_in_play(state: GameState, character: str) -> bool:
+    """Some player holds the character now, was dealt it, or held it since the deal."""
+    return any(e.character == character for _, e in state.setup.grimoire) or \
+        any(state.grimoire_of(s.name).character == character for s in state.seats) or \
+        any(c.field == "character" and character in (c.before, c.after)
+            for c in state.grimoire_log)
 
 
 def soldier_shield(state: GameState, target: str) -> Say | None:
@@ -136,6 +159,8 @@ def players_of_team(state: GameState, team: str, alive: bool = True) -> list[str
 
 
 BABYSITTER = "babysitter"  # the reminder on Lil' Monsta's holder; one player holds it
+# beside it: the Scarlet Woman holds Lil' Monsta for the rest of the game (the official jinx)
+SITS_FOR_GOOD = "babysits Lil' Monsta for good"
 
 
 def babysitter(state: GameState) -> str | None:
@@ -196,15 +221,18 @@ __all__ = [
     "KEEPS_ABILITY",
     "PIXIE_LEARNT",
     "PUZZLED",
+    "SITS_FOR_GOOD",
     "alignment_of",
     "babysitter",
     "character_id",
     "character_names",
     "dealt_character",
+    "ever_in_play",
     "is_evil",
     "is_in_play",
     "is_malfunctioning",
     "is_puzzled",
+    "jinxed",
     "keeps_ability",
     "living_neighbours",
     "living_residents",

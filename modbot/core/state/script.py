@@ -217,6 +217,10 @@ class Script:
         character = self.get(character_id)
         return character.name if character is not None else character_id
 
+    def jinxed(self, first: str, second: str) -> bool:
+        """An official jinx between the two characters is on this script (a host's)."""
+        return any({j.first, j.second} == {first, second} for j in self.official_jinxes)
+
     @property
     def run_by_storytellers(self) -> tuple[Character, ...]:
         """The characters the bot does not automate: the Storytellers run them."""

@@ -6,6 +6,7 @@ chose and asks for the result where it learns something. One scenario each, gene
 catalogue, so none is forgotten."""
 
 from dataclasses import replace
+from datetime import timedelta
 
 import pytest
 
@@ -74,3 +75,37 @@ def test_a_storyteller_run_character_is_dealt_told_and_woken(key):
         assert row.needs_result == learns, night
         if learns:
             assert says(row.suggestion, "sheet.st_decides")
+
+
+VARIANTS = sorted(r["official"]["id"] for r in catalogue().values()
+                  if r.get("official", {}).get("variant"))
+
+
+def test_the_seven_characters_the_seeds_word_their_own_way_are_known():
+    assert VARIANTS == ["acrobat", "bonecollector", "butcher", "deviant", "fiddler", "klutz",
+                        "lleech"]
+
+
+@pytest.mark.parametrize("official", VARIANTS)
+def test_a_hosts_script_runs_the_official_version_a_seeds_script_the_seeds(official):
+    hosts = Script.from_data("host", [official], catalogue())
+    seeds = Script.from_data("seed", [official], catalogue(), {"script": "seed"})
+    (theirs,), (ours,) = hosts.characters, seeds.characters
+    assert (theirs.id, theirs.automated, theirs.official_id) == (f"official{official}", False,
+                                                                 official)
+    assert (ours.id, ours.automated) == (official, True)
+    assert theirs.ability != ours.ability
+
+
+def test_the_official_acrobat_chooses_a_player_where_the_seeds_wakes_nobody():
+    from ..notices import day_one, rejected
+
+    for key, refused in (("officialacrobat", []), ("acrobat", ["no_choice_tonight"])):
+        script = Script.from_data("s", [*BASE, *BLUFFS, "acrobat", "mutant"], catalogue(),
+                                  seed=key == "acrobat")
+        characters = dict(zip(SEATS, ["chef", key, "soldier", "poisoner", "imp", "monk",
+                                      "pixie"], strict=True))
+        told, day = day_one(botf_setup(characters, script=script, bluffs=BLUFFS))
+        told.st("!endday --yes", day + timedelta(hours=1))
+        told.pm("Brianna", "/choose Alex", day + timedelta(hours=2))
+        assert rejected(told) == refused, key

@@ -56,6 +56,21 @@ def test_a_ready_game_has_no_problem(tmp_path, forum):
     found = preflight(ForumClient(forum.url, "modbot", KEY), "modbot",
                       [_game(tmp_path, forum, _topic(forum))])
     assert found.problems == [] and found.ready
+    assert any(n.endswith("The bot automates all 35 characters of this script.")
+               for n in found.notes)  # the demo's BotF script: the seeds' characters
+
+
+def test_the_check_says_which_characters_the_storytellers_run(tmp_path, forum):
+    (tmp_path / "tb.json").write_text(  # the demo's characters, and two official ones
+        '[{"id": "_meta", "name": "Mine"}, "clockmaker", "dreamer", "seamstress", "witch", '
+        '"oracle", "nodashii", "towncrier", "sage", "flowergirl", "mathematician", '
+        '"fortuneteller", "baron"]')
+    found = preflight(ForumClient(forum.url, "modbot", KEY), "modbot",
+                      [_game(tmp_path, forum, _topic(forum),
+                             **{'script = "botf"': 'script = "tb.json"'})])
+    assert found.problems == []
+    assert any("The Storytellers run 2 of this script's 12 characters" in n
+               and n.endswith("Fortune Teller, Baron.") for n in found.notes)
 
 
 def test_a_game_without_its_thread_yet_passes_with_a_note(tmp_path, forum):
@@ -135,6 +150,7 @@ def test_modbot_check_prints_one_line_per_problem_and_exits_1(tmp_path, forum):
     assert result.stdout.strip().splitlines() == [
         "note: key: an admin's API key acting as modbot (staff): every admin key of the site "
         "shares one budget (60 requests a minute by default)",
+        f"note: {game}: The bot automates all 35 characters of this script.",
         "problem: game 'BotF demo': topic 999 does not exist (or the bot cannot see it): check "
         "game.topic_id"]
 

@@ -109,3 +109,21 @@ def test_the_official_acrobat_chooses_a_player_where_the_seeds_wakes_nobody():
         told.st("!endday --yes", day + timedelta(hours=1))
         told.pm("Brianna", "/choose Alex", day + timedelta(hours=2))
         assert rejected(told) == refused, key
+
+
+def test_the_official_slayers_public_choice_goes_to_the_storytellers():
+    from ..notices import day_one, for_storytellers, rejected
+
+    setup, player = host_game("slayer")
+    told, day = day_one(setup)
+    said = told.thread(player, "/choose Ellen", day + timedelta(hours=1))
+    assert rejected(told) == []
+    [note] = [n for n in for_storytellers(said, "st_note")
+              if says(n.view["text"], "st.public_choice_noted")]
+    assert says(note.view["text"], "st.public_choice_noted", player=player, character="Slayer",
+                target="Ellen")
+    assert told.state.seat("Ellen").alive  # the Storytellers resolve it
+    setup, player = host_game("chef")  # an automated character with no public ability
+    told, day = day_one(setup)
+    told.thread(player, "/choose Ellen", day + timedelta(hours=1))
+    assert rejected(told) == ["no_public_ability"]

@@ -18,15 +18,16 @@ them for the result.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import fields, replace
+from dataclasses import dataclass, fields, replace
+from datetime import datetime
 
 from ..deciding.rules import reject
 from ..state.actions import Context, PublicChoice
 from ..state.events import Event
-from ..state.feature import CharacterRules, Feature
+from ..state.feature import CharacterRules, Feature, Notice, to_storytellers, unchanged
 from ..state.grimoire import acting_character, character_id, true_character
 from ..state.ids import LUNATIC
-from ..state.model import GameState
+from ..state.model import GameState, iso
 from ..state.night_model import Info, NightChoice
 from ..state.rejection import Rejection
 from ..state.script import Character
@@ -85,14 +86,44 @@ def compute(state: GameState, player: str, choice: NightChoice | None,
 
 
 
+@dataclass(frozen=True, slots=True)
+class PublicChoiceNoted:
+    """A character the Storytellers run chose in public (the official Slayer's `/choose X`):
+    the Storytellers are told, to resolve it; nothing changes by itself."""
+
+    player: str
+    character: str
+    target: str
+    post_number: int | None
+    at: datetime
+
+
 def _public_choice(state: GameState, action: PublicChoice, ctx: Context) -> Sequence[Event] | Rejection:
-    """`/choose X`: the public choice of the character its author believes they are."""
+    """`/choose X`: the public choice of the character its author believes they are; one the
+    Storytellers run (by day) goes to them."""
     character = acting_character(state, ctx.author)
     record = RECORDS.get(character.id) if character else None
     rule = record.public_choice if record else None
-    return rule(state, action, ctx) if rule else reject(ctx, "no_public_ability", what="choice")
+    if rule is not None:
+        return rule(state, action, ctx)
+    if character is not None and not character.automated and character.spec.wakes == "day":
+        if not state.phase.is_day:
+            return reject(ctx, "no_public_ability", what="choice")
+        return (PublicChoiceNoted(ctx.author, character.id, action.target, ctx.post_number,
+                                  ctx.at),)
+    return reject(ctx, "no_public_ability", what="choice")
 
 
-FEATURE = Feature("character records", rules={PublicChoice: _public_choice})
+def _told_noted(state: GameState, event: PublicChoiceNoted, _batch: Sequence[Event]) -> tuple[Notice, ...]:
+    name = state.setup.private_script.name_of(event.character)
+    return (to_storytellers("st_note", f"public-choice:{event.player}:{iso(event.at)}",
+                            text=say("st.public_choice_noted", player=event.player,
+                                     character=name, target=event.target,
+                                     post=event.post_number or "?")),)
 
-__all__ = ["RECORDS", "CharacterRules", "compute", "merged"]
+
+FEATURE = Feature("character records", rules={PublicChoice: _public_choice},
+                  appliers={PublicChoiceNoted: unchanged},
+                  notices={PublicChoiceNoted: _told_noted})
+
+__all__ = ["RECORDS", "CharacterRules", "PublicChoiceNoted", "compute", "merged"]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import jsonschema
 
-from modbot.cli.clocktracker import clocktracker_game, importer_page
+from modbot.cli.clocktracker import clocktracker_game, importer_page, official_id
 from modbot.cli.export import jsonable
 from modbot.core import game_record
 from modbot.core.state.game_setup import Seat
@@ -72,3 +72,11 @@ def test_the_import_page_posts_the_document_in_one_field():
     assert "BotF &lt;demo&gt;" in page  # the game's name is escaped
     value = page.split('name="game" value="')[1].split('"')[0]
     assert json.loads(html.unescape(value)) == document
+
+
+def test_every_character_is_exported_under_the_id_the_official_tools_know():
+    """The seeds' renamed characters and the official versions modbot keeps under its own
+    key go by their official ids; the others by their own."""
+    assert [official_id(i) for i in ("doppelganger", "hostess", "officialacrobat", "acrobat",
+                                     "washerwoman")] == \
+        ["eviltwin", "harlot", "acrobat", "acrobat", "washerwoman"]

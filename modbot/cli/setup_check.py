@@ -20,7 +20,7 @@ from ..files.gamefile import GameFileError, load_game
 from ..files.signupfile import in_signups as files_in_signups
 from ..shown import shown_lines
 
-_PRIVATE_KEYS = re.compile(r"^\s*(character|thinks|evil_team|bluffs)\s*=")
+_PRIVATE_KEYS = re.compile(r"^\s*(character|thinks|evil_team|bluffs|reminders)\s*=")
 
 
 def run_setup(args, out=print) -> int:
@@ -99,6 +99,9 @@ def with_setup(text: str, setup, grimoire, bluffs) -> str:
             if entry.bluffs:
                 names = ", ".join(f'"{script.get(b).name}"' for b in entry.bluffs)
                 out.append(f"bluffs = [{names}]")
+            if entry.reminders:
+                marks = ", ".join(f'"{m}"' for m in entry.reminders)
+                out.append(f"reminders = [{marks}]")
     return "\n".join(out) + "\n"
 
 

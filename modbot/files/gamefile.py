@@ -37,7 +37,7 @@ GAME_KEYS = {
     "shortest_window_minutes",
 }
 SEAT_KEYS = {"player", "user_id", "aliases", "dead", "ghost_vote", "traveller", "character", "thinks",
-             "alignment", "evil_team", "bluffs"}
+             "alignment", "evil_team", "bluffs", "reminders"}
 LENGTH_KEYS = ("night", "discussion", "nomination", "voting", "night_action_lock")
 
 

@@ -72,9 +72,9 @@ def deal_from_file(lines: Lines, raw_seats: Any, seats: tuple[Seat, ...],
             if key in entry:
                 values[field] = character_id(lines, script, entry[key], f"{where}: {key}",
                                              lines.key(key, line))
-                if _on(script, values[field]).team == "fabled":
-                    raise lines.error(lines.key(key, line), f"{where}: {key}: a Fabled is "
-                                      "the Storytellers', never dealt to a player")
+                if _on(script, values[field]).team in ("fabled", "loric"):
+                    raise lines.error(lines.key(key, line), f"{where}: {key}: a Fabled or a "
+                                      "Loric is the Storytellers', never dealt to a player")
         if "bluffs" in entry:  # a Demon's own bluffs (several evil teams)
             if not isinstance(entry["bluffs"], list):
                 raise lines.error(lines.key("bluffs", line), f"{where}: bluffs is a list of "
@@ -82,6 +82,13 @@ def deal_from_file(lines: Lines, raw_seats: Any, seats: tuple[Seat, ...],
             values["bluffs"] = tuple(character_id(lines, script, v, f"{where}: bluffs",
                                                   lines.key("bluffs", line))
                                      for v in entry["bluffs"])
+        if "reminders" in entry:  # set-up marks: the Fortune Teller's red herring
+            marks = entry["reminders"]
+            if not isinstance(marks, list) or not all(
+                    isinstance(m, str) and 0 < len(m) <= 40 and m.isprintable() for m in marks):
+                raise lines.error(lines.key("reminders", line), f"{where}: reminders is a list "
+                                  'of short words (reminders = ["red herring"])')
+            values["reminders"] = tuple(marks)
         if "evil_team" in entry:
             team = entry["evil_team"]
             if isinstance(team, bool) or not isinstance(team, int) or team < 1:

@@ -47,7 +47,7 @@ VORTOX_FALSE = {
 }
 
 
-def _yes(flag: bool) -> str:
+def yes_no(flag: bool) -> str:
     return "yes" if flag else "no"
 
 
@@ -90,11 +90,17 @@ def _clockmaker(state: GameState, _player: str, _choice: NightChoice | None, _de
 
 
 def _librarian(state: GameState, player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
-    outsiders = [p for p in players_of_team(state, "outsider", False) if p != player]
-    if not outsiders:
-        return Info(note=say("info.librarian_none"), needs_result=True,
-                    result=say("result.librarian_none"))
-    shown = outsiders[0]
+    return shown_one_of(state, player, "outsider", Info(
+        note=say("info.librarian_none"), needs_result=True, result=say("result.librarian_none")))
+
+
+def shown_one_of(state: GameState, player: str, team: str, none: Info | None = None) -> Info:
+    """Two players, one of them a named character of `team` (the Librarian's Outsider, the
+    Washerwoman's Townsfolk, the Investigator's Minion); `none`: the row when there is none."""
+    found = [p for p in players_of_team(state, team, False) if p != player]
+    if not found:
+        return none or Info(note=say("info.one_of_none", team=team), needs_result=True)
+    shown = found[0]
     wrong = next(n for n in _seats(state) if n not in (shown, player))
     pair = sorted((shown, wrong), key=_seats(state).index)
     name = dealt_character(state, shown).name
@@ -145,7 +151,7 @@ def _town_crier(state: GameState, _player: str, _choice: NightChoice | None, _de
     day = yesterday(state)
     minions = set(players_of_team(state, "minion", False))
     nominated = day is not None and any(n.nominator in minions for n in day.nominations)
-    return Info(_yes(nominated), say("result.towncrier"))
+    return Info(yes_no(nominated), say("result.towncrier"))
 
 
 def _flowergirl(state: GameState, _player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
@@ -153,7 +159,7 @@ def _flowergirl(state: GameState, _player: str, _choice: NightChoice | None, _de
     demons = set(players_of_team(state, "demon", False))
     voted = day is not None and any(v.player in demons and v.vote == YES
                               for n in day.nominations + day.exiles for v in n.locked)
-    return Info(_yes(voted), say("result.flowergirl"))
+    return Info(yes_no(voted), say("result.flowergirl"))
 
 
 def _seamstress(state: GameState, _player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
@@ -161,7 +167,7 @@ def _seamstress(state: GameState, _player: str, choice: NightChoice | None, _dea
         return Info()
     a, b = choice.players
     same = alignment_of(state, a) == alignment_of(state, b)
-    return Info(_yes(same), say("result.seamstress", first=a, second=b))
+    return Info(yes_no(same), say("result.seamstress", first=a, second=b))
 
 
 def _chambermaid(state: GameState, _player: str, choice: NightChoice | None, deaths: tuple[str, ...]) -> Info:
@@ -284,4 +290,4 @@ CHARACTERS: tuple[CharacterRules, ...] = tuple(CharacterRules(cid, night=rule) f
     ("barber", barber_swap), ("hostess", _hostess), ("lilmonsta", _simple("info.lilmonsta")),
 ))
 
-__all__ = ["CHARACTERS", "VORTOX_FALSE", "Info"]
+__all__ = ["CHARACTERS", "VORTOX_FALSE", "Info", "shown_one_of", "yes_no"]

@@ -32,7 +32,7 @@ from ..state.night_model import Info, NightChoice
 from ..state.rejection import Rejection
 from ..state.script import Character
 from ..wording import say
-from . import effects, information, public_abilities, triggers, waking
+from . import effects, information, public_abilities, triggers, trouble_brewing, waking
 
 PARTS = tuple(f.name for f in fields(CharacterRules) if f.name != "id")
 
@@ -64,7 +64,7 @@ def _with_part(held: CharacterRules, record: CharacterRules, part: str) -> Chara
 
 
 RECORDS = merged(information.CHARACTERS, effects.CHARACTERS, public_abilities.CHARACTERS,
-                 triggers.CHARACTERS, waking.CHARACTERS)
+                 triggers.CHARACTERS, waking.CHARACTERS, trouble_brewing.CHARACTERS)
 
 
 def compute(state: GameState, player: str, choice: NightChoice | None,

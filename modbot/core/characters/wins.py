@@ -3,8 +3,10 @@
 `detect(state, day_ended)` checks the win conditions of seed 001 on the grimoire: good wins
 when every Demon is dead; evil wins when only two players live (travellers not counted); if
 both hold, good wins (a tie goes to good). A working Vortox adds one: a day that ended without
-an execution is an evil win. The engine records a `WinDetected` once per reason; the bot then
-asks the Storytellers to confirm with `!win`, and only that announces the winner publicly.
+an execution is an evil win; Trouble Brewing's Saint executed loses for its team, and its
+Mayor wins for its team a day that ends with three alive and no execution. The engine records
+a `WinDetected` once per reason; the bot then asks the Storytellers to confirm with `!win`,
+and only that announces the winner publicly.
 With several evil teams (seed 002's Djinn), an evil team without a living Demon loses and its
 players turn good while another evil team plays on; good wins when every evil team has lost;
 an evil team wins when only two players live and one is its Demon (two teams' Demons: a tie,
@@ -59,6 +61,9 @@ def detect(state: GameState, day_ended: bool = False) -> tuple[str, Say] | None:
         return _detect_teams(state, day_ended)
     demons = players_of_team(state, "demon")  # with Lil' Monsta's living babysitter
     living = len(living_residents(state))
+    by_character = _saint_executed(state) or (_mayor_wins(state) if day_ended else None)
+    if by_character is not None:
+        return by_character
     if not demons and not _twins_alive(state) and not _lil_monsta_unheld(state):
         return "good", say("win.demons_dead") if not state.setup.lil_monsta else \
             say("win.babysitter_dead")
@@ -92,6 +97,29 @@ def _twins_alive(state: GameState) -> bool:
     pair = twin_of(state)
     return pair is not None and all(state.seat(p).alive for p in pair) and \
         not is_malfunctioning(state, pair[0])
+
+
+def _saint_executed(state: GameState) -> tuple[str, Say] | None:
+    """The Saint (Trouble Brewing): "If you die by execution, your team loses"."""
+    day = state.today or (state.past_days[-1] if state.past_days else None)
+    saint = day.executed_and_died if day is not None else None
+    if saint is None or character_id(state, saint) != "saint" or is_malfunctioning(state, saint):
+        return None
+    team = alignment_of(state, saint) or "good"
+    return ("evil" if team == "good" else "good"), say("win.saint", player=saint)
+
+
+def _mayor_wins(state: GameState) -> tuple[str, Say] | None:
+    """The Mayor (Trouble Brewing): "If only 3 players live & no execution occurs, your team
+    wins" (read as the day ends)."""
+    day = state.past_days[-1] if state.past_days else None
+    if day is None or day.executed is not None or len(living_residents(state)) != 3:
+        return None
+    mayors = [s.name for s in state.seats if s.alive and character_id(state, s.name) == "mayor"
+              and not is_malfunctioning(state, s.name)]
+    if not mayors:
+        return None
+    return alignment_of(state, mayors[0]) or "good", say("win.mayor", player=mayors[0])
 
 
 def _no_execution_under_vortox(state: GameState, demons: list[str]) -> bool:

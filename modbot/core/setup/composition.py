@@ -285,7 +285,8 @@ def dealt_text(script: Script, entry: GrimoireEntry) -> Say:
                if entry.thinks else "",
                team=say("setup.team", team=entry.evil_team) if entry.evil_team else "",
                bluffs=say("setup.bluffs", bluffs=[script.character(b).name for b in entry.bluffs])
-               if entry.bluffs else "")
+               if entry.bluffs else "",
+               marks=say("setup.marks", marks=list(entry.reminders)) if entry.reminders else "")
 
 
 __all__ = [

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..state.ids import DAMSEL, DRUNK, HUNTSMAN, LIL_MONSTA, LUNATIC, MARIONETTE
+from ..state.grimoire import RED_HERRING
+from ..state.ids import DAMSEL, DRUNK, FORTUNE_TELLER, HUNTSMAN, LIL_MONSTA, LUNATIC, MARIONETTE
 from ..state.model import GrimoireEntry, Seat
 from ..state.script import Character, Script
 from .composition import TEAMS, Drawn, Grimoire, composition, expected, problems
@@ -125,6 +126,7 @@ def _finish(script: Script, residents: list[str], grimoire: Grimoire, rng: Rng) 
                 return None
             grimoire[name] = replace(entry, thinks=free_good.pop().id)
             _seat_beside_demon(script, residents, grimoire, name)
+    _red_herring(script, residents, grimoire, rng)
     if script.terms.evil_teams:  # seed 002: Demons may be shown any not-in-play character
         free_good += [c for c in script.characters if c.is_evil and c.id not in ids]
         return _team_bluffs(script, residents, grimoire, free_good)
@@ -132,6 +134,17 @@ def _finish(script: Script, residents: list[str], grimoire: Grimoire, rng: Rng) 
         script.character(e.character).team == "demon" for e in grimoire.values()) else 0
     bluffs = tuple(c.id for c in free_good[:wanted])  # none with Lil' Monsta
     return grimoire, bluffs
+
+
+def _red_herring(script: Script, residents: list[str], grimoire: Grimoire, rng: Rng) -> None:
+    """The Fortune Teller's set-up choice: a good player (the Fortune Teller may be it) who
+    reads as a Demon to it, marked in the grimoire."""
+    if not any(grimoire[n].character == FORTUNE_TELLER for n in residents):
+        return
+    good = [n for n in residents if script.character(grimoire[n].character).is_good]
+    chosen = rng.choice(good)
+    grimoire[chosen] = replace(grimoire[chosen],
+                               reminders=(*grimoire[chosen].reminders, RED_HERRING))
 
 
 def _team_bluffs(script: Script, residents: list[str], grimoire: Grimoire,

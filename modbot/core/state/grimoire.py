@@ -87,6 +87,7 @@ def _impaired(state: GameState, player: str) -> bool:
 PUZZLED = "puzzled"  # the reminder on the Puzzlemaster's drunk (`!reminder PLAYER puzzled`)
 KEEPS_ABILITY = "keeps its ability"  # a Minion the Vigormortis killed (`!reminder` to set it)
 PIXIE_LEARNT = "learnt by the Pixie"  # the player whose Townsfolk the Pixie was shown
+RED_HERRING = "red herring"  # the good player who reads as a Demon to the Fortune Teller
 
 
 def keeps_ability(state: GameState, player: str) -> bool:
@@ -221,6 +222,7 @@ __all__ = [
     "KEEPS_ABILITY",
     "PIXIE_LEARNT",
     "PUZZLED",
+    "RED_HERRING",
     "SITS_FOR_GOOD",
     "alignment_of",
     "babysitter",

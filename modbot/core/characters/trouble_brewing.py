@@ -1,0 +1,124 @@
+"""Theory of operation: the Trouble Brewing characters the bot runs (the official ability text is
+the spec; data/characters.json words each in our own terms).
+
+Night rules (`night`, as information.py's): the Washerwoman and the Investigator learn two
+players, one of them a named Townsfolk or Minion (the Librarian's form); the Fortune Teller
+learns whether either of its two players reads as a Demon to it (the Demon, Lil' Monsta's
+babysitter, or the good player marked as its red herring at the set-up, `RED_HERRING`); the
+Ravenkeeper, killed tonight, learns its chosen player's character. The Slayer's public
+`/choose X` (once per game, by day) kills X if X is the Demon. The Saint's and the Mayor's wins
+are wins.py's. A Spy or a Recluse may register otherwise than it is (the official
+"might register"): every answer here is a proposal the Storytellers approve or change, and
+while either is in play the row says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..deciding.rules import reject
+from ..state.actions import Context, PublicChoice
+from ..state.events import Event, PlayerDied
+from ..state.feature import CharacterRules
+from ..state.grimoire import (
+    RED_HERRING,
+    character_id,
+    dealt_character,
+    is_in_play,
+    is_malfunctioning,
+    players_of_team,
+)
+from ..state.model import GameState
+from ..state.night_model import Info, NightChoice
+from ..state.public_model import PublicAbilityUsed
+from ..state.rejection import Rejection
+from ..wording import say
+from .information import shown_one_of, yes_no
+from .public_abilities import ledger
+from .triggers import ABILITY_DEATH
+
+MIGHT_REGISTER = ("spy", "recluse")  # "might register as ...": the Storytellers judge
+
+
+def _registering(state: GameState) -> list[str]:
+    """The names of the characters in play that "might register" otherwise (the Spy, the
+    Recluse): their answers are the Storytellers' to judge."""
+    return [state.setup.private_script.name_of(c) for c in MIGHT_REGISTER if is_in_play(state, c)]
+
+
+def _judged(state: GameState, info: Info) -> Info:
+    """The row says that a Spy or a Recluse in play may register otherwise; its answer is
+    then a proposal, never the default."""
+    names = _registering(state)
+    if not names:
+        return info
+    told = info.told()
+    note = info.note or say("info.proposed", proposed=told) if told is not None else info.note
+    return Info(note=say("info.might_register", note=note, characters=names), needs_result=True,
+                result=told)
+
+
+def _washerwoman(state: GameState, player: str, _choice: NightChoice | None,
+                 _deaths: tuple[str, ...]) -> Info:
+    return _judged(state, shown_one_of(state, player, "townsfolk"))
+
+
+def _investigator(state: GameState, player: str, _choice: NightChoice | None,
+                  _deaths: tuple[str, ...]) -> Info:
+    return _judged(state, shown_one_of(state, player, "minion"))
+
+
+def _fortune_teller(state: GameState, _player: str, choice: NightChoice | None,
+                    _deaths: tuple[str, ...]) -> Info:
+    chosen = choice.players if choice is not None else ()
+    if len(chosen) != 2:
+        return Info(note=say("info.no_choice_sent"), needs_result=True)
+    demons = set(players_of_team(state, "demon", False))
+    herring = {s.name for s in state.seats if RED_HERRING in state.grimoire_of(s.name).reminders}
+    answer = Info(yes_no(any(p in demons or p in herring for p in chosen)),
+                  say("result.fortune_teller", first=chosen[0], second=chosen[1]))
+    if not herring:  # the set-up's choice is missing: `!reminder PLAYER red herring`
+        return Info(note=say("info.no_red_herring", proposed=answer.told()), needs_result=True,
+                    result=answer.told())
+    return _judged(state, answer)
+
+
+def _ravenkeeper(state: GameState, player: str, choice: NightChoice | None,
+                 deaths: tuple[str, ...]) -> Info:
+    if player not in deaths:
+        return Info(note=say("info.ravenkeeper_alive"))
+    target = choice.players[0] if choice is not None and choice.players else None
+    if target is None:
+        return Info(note=say("info.ravenkeeper_no_choice"), needs_result=True)
+    name = dealt_character(state, target).name
+    return _judged(state, Info(note=say("info.show_character", player=target, character=name),
+                               needs_result=True,
+                               result=say("result.is_the", player=target, character=name)))
+
+
+def _slayer(state: GameState, action: PublicChoice, ctx: Context) -> Sequence[Event] | Rejection:
+    """Once per game, by day, in public: the chosen player dies if they are the Demon."""
+    if not state.phase.is_day or not state.seat(ctx.author).alive:
+        return reject(ctx, "no_public_ability", what="choice")
+    if ledger(state).used(ctx.author, "slayer"):
+        return reject(ctx, "public_used")
+    if not state.seat(action.target).alive:
+        return reject(ctx, "target_dead", nominee=action.target)
+    events: tuple[Event, ...] = (PublicAbilityUsed(ctx.author, "slayer", action.target, None,
+                                                   state.cycle, ctx.post_number, ctx.at),)
+    works = character_id(state, ctx.author) == "slayer" and not is_malfunctioning(state,
+                                                                                ctx.author)
+    if works and action.target in players_of_team(state, "demon"):
+        events += (PlayerDied(action.target, ABILITY_DEATH, ctx.at),)
+    return events
+
+
+CHARACTERS: tuple[CharacterRules, ...] = (
+    CharacterRules("washerwoman", night=_washerwoman),
+    CharacterRules("investigator", night=_investigator),
+    CharacterRules("fortuneteller", night=_fortune_teller),
+    CharacterRules("ravenkeeper", night=_ravenkeeper),
+    CharacterRules("slayer", public_choice=_slayer),
+)
+
+__all__ = ["CHARACTERS", "MIGHT_REGISTER"]

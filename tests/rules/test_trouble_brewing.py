@@ -1,0 +1,137 @@
+"""The Trouble Brewing characters the bot runs (issue 54, begun): one scenario each, on a host's
+Trouble Brewing script, named after the ability it checks (in our words). The red herring is a
+set-up choice (`modbot setup --propose` marks it; the grimoire keeps it as a reminder)."""
+
+import random
+from dataclasses import replace
+from datetime import timedelta
+
+import pytest
+
+from modbot.core.characters.wins import WINS_DETECTED
+from modbot.core.setup.composition import problems
+from modbot.core.setup.proposing import propose
+from modbot.core.state.model import Seat
+from modbot.core.state.script import Script
+from modbot.files.scripts import catalogue, official_jinxes
+
+from ..conversation import botf_setup
+from ..notices import day_one, night_sheet, rejected, says
+
+H = timedelta(hours=1)
+SEATS = ("Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fatima", "Gus")
+TB = Script.from_data("tb", [
+    "washerwoman", "librarian", "investigator", "chef", "empath", "fortuneteller", "undertaker",
+    "monk", "ravenkeeper", "virgin", "slayer", "soldier", "mayor", "butler", "drunk", "recluse",
+    "saint", "poisoner", "spy", "scarletwoman", "baron", "imp"], catalogue(),
+    jinxes=official_jinxes())
+BASE = ["chef", "empath", "soldier", "poisoner", "imp", "monk", "undertaker"]
+
+
+def game(alex="chef", *, brianna="empath", dead=(), herring=None, **kw):
+    characters = dict(zip(SEATS, [alex, brianna, *BASE[2:]], strict=True))
+    setup = botf_setup(characters, script=TB, bluffs=("librarian", "virgin", "mayor"),
+                       dead=dead, **kw)
+    if herring:
+        grimoire = dict(setup.grimoire)
+        grimoire[herring] = replace(grimoire[herring], reminders=("red herring",))
+        setup = replace(setup, grimoire=tuple(grimoire.items()))
+    return setup
+
+
+def _wins(told):
+    return [(winner, reason.code) for winner, reason in WINS_DETECTED.of(told.state)]
+
+
+def washerwoman_learns_a_townsfolk_among_two():
+    entries, _, _ = night_sheet(game("washerwoman"))
+    assert says(entries["Alex"].suggestion, "result.one_of", character="Empath")
+
+
+def investigator_learns_a_minion_among_two():
+    entries, _, _ = night_sheet(game("investigator"))
+    assert says(entries["Alex"].suggestion, "result.one_of", character="Poisoner")
+
+
+def fortune_teller_reads_the_demon_and_its_red_herring():
+    ask = (("Alex", "/choose Ellen Brianna"),)
+    entries, _, _ = night_sheet(game("fortuneteller", herring="Cameron"), choices=ask)
+    assert says(entries["Alex"].suggestion, "result.fortune_teller", value="yes")
+    ask = (("Alex", "/choose Cameron Brianna"),)
+    entries, _, _ = night_sheet(game("fortuneteller", herring="Cameron"), choices=ask)
+    assert says(entries["Alex"].suggestion, "result.fortune_teller", value="yes")
+    entries, _, _ = night_sheet(game("fortuneteller", herring="Gus"), choices=ask)
+    assert says(entries["Alex"].suggestion, "result.fortune_teller", value="no")
+    entries, _, _ = night_sheet(game("fortuneteller"), choices=ask)  # no red herring marked
+    assert says(entries["Alex"].suggestion, "info.no_red_herring")
+
+
+def ravenkeeper_killed_at_night_learns_a_character():
+    _, night, _ = night_sheet(game("ravenkeeper"), night=2, choices=(
+        ("Ellen", "/choose Alex"), ("Alex", "/choose Derek")))
+    assert "Alex" in night.deaths
+    row = next(e for e in night.sheet if e.player == "Alex")
+    assert says(row.suggestion, "result.is_the", player="Derek", character="Poisoner")
+
+
+def slayer_shoots_the_demon_once():
+    told, day = day_one(game("slayer"))
+    told.thread("Alex", "/choose Brianna", day + H)  # not the Demon: nothing, but spent
+    assert told.state.seat("Brianna").alive
+    told.thread("Alex", "/choose Ellen", day + 2 * H)
+    assert rejected(told) == ["public_used"] and told.state.seat("Ellen").alive
+    told, day = day_one(game("slayer"))
+    told.thread("Alex", "/choose Ellen", day + H)
+    assert not told.state.seat("Ellen").alive
+
+
+def saint_executed_loses_for_good():
+    told, day = day_one(game(brianna="saint"))
+    told.st("!execute Brianna --yes", day + H)
+    assert ("evil", "win.saint") in _wins(told)
+
+
+def mayor_wins_a_day_of_three_without_an_execution():
+    told, day = day_one(game("mayor", dead=("Brianna", "Cameron", "Derek", "Fatima")))
+    told.end_day(day + H)
+    assert ("good", "win.mayor") in _wins(told)
+
+
+def baron_adds_two_outsiders():
+    setup = botf_setup(dict(zip(SEATS, ["saint", "butler", "soldier", "baron", "imp", "monk",
+                                        "chef"], strict=True)), script=TB,
+                       bluffs=("librarian", "virgin", "mayor"))
+    assert problems(TB, setup.seats, dict(setup.grimoire), setup.bluffs) == []
+    setup = botf_setup(dict(zip(SEATS, ["saint", "empath", "soldier", "baron", "imp", "monk",
+                                        "chef"], strict=True)), script=TB,
+                       bluffs=("librarian", "virgin", "mayor"))
+    assert says(problems(TB, setup.seats, dict(setup.grimoire), setup.bluffs), "setup.count",
+                team="outsider", dealt=1)
+
+
+def test_a_proposed_set_up_with_the_fortune_teller_marks_its_red_herring():
+    seats = tuple(Seat(n) for n in SEATS)
+    for seed in range(40):
+        grimoire, _ = propose(TB, seats, random.Random(seed))
+        if any(e.character == "fortuneteller" for e in grimoire.values()):
+            marked = [n for n, e in grimoire.items() if "red herring" in e.reminders]
+            assert len(marked) == 1 and TB.character(grimoire[marked[0]].character).is_good
+            return
+    pytest.fail("no draw dealt the Fortune Teller")
+
+
+TB_SCENARIOS = {
+    "washerwoman": washerwoman_learns_a_townsfolk_among_two,
+    "investigator": investigator_learns_a_minion_among_two,
+    "fortuneteller": fortune_teller_reads_the_demon_and_its_red_herring,
+    "ravenkeeper": ravenkeeper_killed_at_night_learns_a_character,
+    "slayer": slayer_shoots_the_demon_once,
+    "saint": saint_executed_loses_for_good,
+    "mayor": mayor_wins_a_day_of_three_without_an_execution,
+    "baron": baron_adds_two_outsiders,
+}
+
+
+@pytest.mark.parametrize("character", sorted(TB_SCENARIOS))
+def test_trouble_brewing(character):
+    TB_SCENARIOS[character]()

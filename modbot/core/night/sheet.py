@@ -19,11 +19,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..characters import fabled
+from ..characters.demon_heirs import scarlet_woman_heir
 from ..characters.effects import lleeches_hosted_by, protected_by
 from ..characters.others_choose import lil_monsta_step, word_turns
 from ..characters.public_abilities import moonchild_choices, turned_by_word
 from ..characters.records import compute
-from ..characters.triggers import scarlet_woman_heir
 from ..state.grimoire import (
     SHIELDED,
     acting_character,

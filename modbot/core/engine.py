@@ -39,6 +39,7 @@ from .state.actions import Context
 from .state.events import (
     DayEnded,
     Event,
+    ExecutionCalled,
     UsualFormSuggested,
 )
 from .state.feature import Timer
@@ -180,8 +181,16 @@ def _carry_out(state: GameState, decided: Sequence[Event] | Rejection, ctx: Cont
         run.emit(event)
     if then is not None:
         then(run)
+    _called_executions(run)
     settle(run, ctx.at)
     return Outcome(run.state, tuple(run.events))
+
+
+def _called_executions(run: _Run) -> None:
+    """An execution a rule called (the Virgin's): the day ends with it, as with `!execute`."""
+    called = next((e for e in run.events if isinstance(e, ExecutionCalled)), None)
+    if called is not None and run.state.phase.is_day:
+        end_day(run, called.at, condemned=called.player)
 
 
 def _staff_phase_ends(run: _Run, action: object, at: datetime) -> None:

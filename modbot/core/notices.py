@@ -22,6 +22,7 @@ from .deciding.voting import NOTE_NO_TOKEN_CAST
 from .state.events import (
     DayEnded,
     Event,
+    ExecutionCalled,
     Nominated,
     NominationClosed,
     PhaseChanged,
@@ -90,6 +91,7 @@ def _day_ended(state: GameState, event: DayEnded, batch: Sequence[Event]) -> tup
                             "lock": _lock(state, night)} \
         if night is not None else {"cycle": None}  # held: the Storytellers decide (NightHeld)
     view["count"] = count_facts(state, event.day, event.at)
+    view["by_ability"] = any(isinstance(e, ExecutionCalled) for e in batch)  # the Virgin's
     final = Notice(THREAD, "day_end", f"end:{event.day}", count=DAY_END, at=event.at,
                    day=event.day, view=view)
     return (final, *_digest(state, event))
@@ -114,7 +116,11 @@ def _count(state: GameState, reason: str, at: datetime) -> Notice:
                   view={"count": count_facts(state, at=at)})
 
 
-def _nominated(state: GameState, event: Nominated, _batch: Sequence[Event]) -> tuple[Notice, ...]:
+def _nominated(state: GameState, event: Nominated, batch: Sequence[Event]) -> tuple[Notice, ...]:
+    """A count as a nomination opens, unless the day ends with it (the Virgin's nominator
+    executed at once: the day's post counts)."""
+    if any(isinstance(e, DayEnded) for e in batch):
+        return ()
     return (_count(state, f"open:{event.kind}:{event.nominee}", event.at),)
 
 

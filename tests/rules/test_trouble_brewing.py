@@ -97,6 +97,18 @@ def mayor_wins_a_day_of_three_without_an_execution():
     assert ("good", "win.mayor") in _wins(told)
 
 
+def virgin_executes_a_townsfolk_nominator_at_once():
+    told, day = day_one(game("virgin"))
+    told.tick(day + 12 * H)  # nominations open
+    told.thread("Derek", "/nominate Alex", day + 13 * H)  # a Minion: nothing happens
+    assert told.state.phase.is_day and told.state.seat("Derek").alive
+    told, day = day_one(game("virgin"))
+    told.tick(day + 12 * H)
+    told.thread("Brianna", "/nominate Alex", day + 13 * H)  # the Empath, a Townsfolk
+    assert not told.state.seat("Brianna").alive
+    assert told.state.past_days[-1].executed == "Brianna" and not told.state.phase.is_day
+
+
 def baron_adds_two_outsiders():
     setup = botf_setup(dict(zip(SEATS, ["saint", "butler", "soldier", "baron", "imp", "monk",
                                         "chef"], strict=True)), script=TB,
@@ -129,6 +141,7 @@ TB_SCENARIOS = {
     "saint": saint_executed_loses_for_good,
     "mayor": mayor_wins_a_day_of_three_without_an_execution,
     "baron": baron_adds_two_outsiders,
+    "virgin": virgin_executes_a_townsfolk_nominator_at_once,
 }
 
 

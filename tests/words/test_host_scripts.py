@@ -43,7 +43,7 @@ def test_a_trouble_brewing_script_from_the_script_tool_is_dealt_checked_and_play
     proposed = run_modbot("setup", str(game), "--propose", "--seed", "7", "--write", str(game),
                           cwd=ROOT)
     assert proposed.returncode == 0, proposed.stdout + proposed.stderr
-    assert "The Storytellers run 4 of this script's 22 characters" in proposed.stdout
+    assert "The Storytellers run 3 of this script's 22 characters" in proposed.stdout
     assert "Jinxes on this script" not in proposed.stdout  # none among Trouble Brewing's
     checked = run_modbot("setup", str(game), cwd=ROOT)
     assert checked.returncode == 0 and checked.stdout.strip().endswith("The set-up is legal.")
@@ -128,3 +128,29 @@ def test_a_seeds_script_keeps_its_own_jinxes():
     rules, announced with its Djinn, never the official list."""
     oops = load_script("oopsallevil")
     assert oops.official_jinxes == ()
+
+
+def test_the_virgins_execution_is_posted_as_any_days_end():
+    """The execution a rule calls (the Virgin's) renders through the day's end as a
+    Storyteller's `!execute` does: the vote count, the execution and night 2."""
+    from ..conversation import day_one
+
+    tb = load_script(_tb_file())
+    setup = botf_setup(dict(zip(NINE[:7], ("virgin", "empath", "soldier", "poisoner", "imp",
+                                            "monk", "chef"), strict=True)), script=tb,
+                       bluffs=("librarian", "mayor", "saint"))
+    talk, day = day_one(setup)
+    talk.tick(day + timedelta(hours=12))
+    said = talk.thread("Brianna", "/nominate Alex", day + timedelta(hours=13))
+    thread = "\n".join(s.raw for s in said if s.thread == "topic")
+    assert "A character's ability executed a player at once" in thread  # never which one
+    assert "**Brianna** was executed" in thread and "Night 2 begins" in thread
+    assert "Virgin" not in thread
+    assert not [s for s in said if s.key.startswith("g1:vc:")]  # the day's post counts
+
+
+def _tb_file():
+    import tempfile
+    path = Path(tempfile.mkdtemp()) / "tb.json"
+    path.write_text(json.dumps(TROUBLE_BREWING), encoding="utf-8")
+    return str(path)

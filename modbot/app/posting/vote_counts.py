@@ -110,15 +110,16 @@ class VoteCounts:
 
     def day_end(self, state: GameState, notice, options: CountOptions, *, by_command: bool,
                 context: dict[str, Any]) -> CountPost:
-        """How the day ended (the Storytellers, every vote locked early, or the deadline),
+        """How the day ended (an ability's execution, the Storytellers, every vote locked early,
+        or the deadline),
         the execution, then the day's final tables."""
         view = self._view(state, self._next_number(state, notice.day), options.topic_id,
                           day=notice.day, facts=notice.view.get("count"))
         self._counted(notice.moment)
         pictured = options.pictures
         deadline = self.voting_ends
-        ended_by = "storytellers" if by_command else \
-            "deadline" if deadline is not None and notice.moment >= deadline else "all_locked"
+        ended_by = "ability" if notice.view.get("by_ability") else "storytellers" if by_command \
+            else "deadline" if deadline is not None and notice.moment >= deadline else "all_locked"
 
         def body() -> Rendered:
             vc = view()

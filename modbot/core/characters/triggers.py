@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..state.events import Event, Executed, Nominated, PlayerDied
+from ..state.events import Event, Executed, ExecutionCalled, Nominated, PlayerDied
 from ..state.feature import CharacterRules, Feature, Notice, Trigger, to_player, to_storytellers, unchanged
 from ..state.grimoire import (
     babysitter,
@@ -74,6 +74,21 @@ def _golem(state: GameState, event: Nominated) -> tuple[Event, ...]:
     if made != 1 or event.nominee in demons or not state.seat(event.nominee).alive:
         return ()
     return (PlayerDied(event.nominee, ABILITY_DEATH, event.at),)
+
+
+def _virgin(state: GameState, event: Nominated) -> tuple[Event, ...]:
+    """The Virgin (Trouble Brewing): the first time it is nominated, a Townsfolk nominator is
+    executed at once (the Storytellers judge a Spy's registration: they may `!undo`)."""
+    virgin = true_character(state, event.nominee)
+    if virgin is None or virgin.id != "virgin" or is_malfunctioning(state, event.nominee):
+        return ()
+    days = state.past_days + ((state.today,) if state.today else ())
+    if sum(1 for d in days for n in d.nominations if n.nominee == event.nominee) != 1:
+        return ()  # not its first nomination: the ability is spent
+    nominator = true_character(state, event.nominator)
+    if nominator is None or nominator.team != "townsfolk":
+        return ()
+    return (ExecutionCalled(event.nominator, "virgin", event.at),)
 
 
 def feared_by(state: GameState, fearmonger: str) -> str | None:
@@ -301,6 +316,7 @@ def _boomdandy(state: GameState, event: Executed) -> tuple[Event, ...]:
 CHARACTERS: tuple[CharacterRules, ...] = tuple(  # asked in this order, an event's type at a time
     CharacterRules(cid, triggers=((kind, trigger),)) for cid, kind, trigger in (
         ("witch", Nominated, _witch_curse), ("golem", Nominated, _golem),
+        ("virgin", Nominated, _virgin),
         ("scarletwoman", PlayerDied, scarlet_woman), ("sweetheart", PlayerDied, _sweetheart),
         ("cannibal", PlayerDied, _cannibal), ("lleech", PlayerDied, _lleech),
         ("widow", PlayerDied, lasting.ended_by_death), ("pixie", PlayerDied, madness.pixie_may_gain),

@@ -61,6 +61,16 @@ class Executed:
 
 
 @dataclass(frozen=True, slots=True)
+class ExecutionCalled:
+    """A rule executes a player at once (the Virgin's Townsfolk nominator): the day ends with
+    that execution (the engine's day end, as a Storyteller's `!execute`)."""
+
+    player: str
+    why: str  # the character whose ability calls it (its id)
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerDied:
     player: str
     cause: str  # execution | exile | storyteller | ...
@@ -325,6 +335,7 @@ FEATURE = Feature("votes and whispers: events", appliers={
     VoteLocked: _vote_locked,
     NominationClosed: _nomination_closed,
     Exiled: unchanged,  # the death that follows (PlayerDied) carries the change
+    ExecutionCalled: unchanged,  # the engine ends the day with it (engine.py)
     NominationSkipped: _nomination_skipped,
     WhisperRequested: _whisper_requested,
     WhisperAnswered: _whisper_answered,

@@ -110,3 +110,12 @@ def test_bundled_files_load(tmp_path):
 def test_missing_file_is_a_clear_error(tmp_path):
     with pytest.raises(GameFileError, match="cannot read"):
         load_game(tmp_path / "nope.toml")
+
+
+def test_a_seat_may_carry_set_up_reminders_the_fortune_tellers_red_herring():
+    marked = seats("Alex", "Brianna", "Cameron", "Derek",
+                   extra='\n[[seat]]\nplayer = "Ellen"\nreminders = ["red herring"]\n')
+    setup = parse_game(HEADER + marked)
+    assert dict(setup.grimoire)["Ellen"].reminders == ("red herring",)
+    with pytest.raises(GameFileError, match=r"seat 5 \(Ellen\): reminders is a list of short"):
+        parse_game(HEADER + marked.replace('["red herring"]', '"red herring"'))

@@ -45,7 +45,7 @@ def bundled_scripts() -> list[str]:
 
 @cache
 def catalogue() -> dict[str, dict[str, Any]]:
-    """Every character modbot implements, one record each, by id."""
+    """Every official character (and the seeds' own versions), one record each, by key."""
     records: dict[str, dict[str, Any]] = json.loads(CATALOGUE.read_text(encoding="utf-8"))[
         "characters"]
     return records

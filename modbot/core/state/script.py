@@ -1,11 +1,14 @@
 """Theory of operation: a script (the characters a game may use) as frozen data.
 
-The shell reads the files (the catalogue `data/characters.json`, one record per character
-modbot implements; a script in the official script format, mostly ids; the script's terms)
-and passes plain dicts to `Script.from_data`; the core never reads a file. A `Character`
-carries its official fields (id, name, team, ability, default night positions) and an
-`ActionSpec`: when it wakes, what it chooses, which players it may choose, and what the night
-sheet computes for the Storyteller.
+The shell reads the files (the catalogue `data/characters.json`, one record per official
+character and per seed's own version; a script in the official script format, mostly ids; the
+script's terms; the official jinxes) and passes plain dicts to `Script.from_data`; the core
+never reads a file. A `Character` carries its official fields (id, name, team, ability,
+default night positions), its set-up shift (`SetupShift`), whether the bot automates it (else
+the Storytellers run it, from its summary and its wiki page), and an `ActionSpec`: when it
+wakes, what it chooses, which players it may choose, and what the night sheet computes for the
+Storyteller. A host's script (no terms) carries the official jinxes among its characters
+(`Jinx`) and runs the official version of a character a seed words its own way.
 
 Names are matched loosely (`character_key`): capitals, spaces, apostrophes and accents do not
 matter, so "snake charmer", "Snakecharmer" and "Doppelganger" all resolve.
@@ -167,8 +170,8 @@ class Script:
     def from_data(cls, script_id: str, entries: list[Any], catalogue: dict[str, dict[str, Any]],
                   terms: dict[str, Any] | None = None, *, seed: bool | None = None,
                   jinxes: list[dict[str, Any]] | None = None) -> Script:
-        """`entries`: the official script JSON; `catalogue`: the characters modbot implements,
-        one record each by id (`data/characters.json`). An entry naming a catalogued id runs
+        """`entries`: the official script JSON; `catalogue`: every official character (and the
+        seeds' own versions), one record each by key (`data/characters.json`). An entry naming a catalogued id runs
         as the catalogue says, in the entry's own words where it gives them; an entry with a
         team and an ability that the catalogue lacks is a custom character the Storyteller
         runs; any other id is `unknown`."""

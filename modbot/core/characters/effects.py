@@ -37,6 +37,7 @@ from ..state.night_model import Effect, Info, NightChoice
 from ..state.private_events import night_of
 from ..state.script import Character
 from ..wording import Say, say
+from .lleech_host import lleech_host, lleech_survives
 from .star_pass import star_pass
 from .waking import outsider_died_today
 
@@ -84,13 +85,6 @@ def protected_by(state: GameState, target: str, by_demon: bool = True) -> Say | 
             continue
         return say("by.character", character=character.name)
     return soldier_shield(state, target) if by_demon else None
-
-
-def lleeches_hosted_by(state: GameState, host: str) -> list[str]:
-    """The working Lleeches whose host is `host` (seed 002: they die with it)."""
-    return [s.name for s in state.seats if s.alive and s.name != host
-            and (c := true_character(state, s.name)) is not None and c.id == "lleech"
-            and not is_malfunctioning(state, s.name) and lleech_host(state, s.name) == host]
 
 
 def godfather_kill(state: GameState, player: str, choice: NightChoice | None, deaths: tuple[str, ...]) -> Info:
@@ -149,27 +143,6 @@ def _pukka_victim(state: GameState, pukka: str) -> str | None:
             return pukka
         if mine:
             return None  # the victim before died that night, and nobody new was reached
-    return None
-
-
-def lleech_survives(state: GameState, player: str) -> bool:
-    """A working Lleech whose host (not itself) lives: it dies if and only if its host dies
-    (seed 002: not by execution, a kill or the Pit-Hag's arbitrary deaths); one that has not
-    chosen its host yet (a Scarlet Woman who just became the Lleech) does not die either."""
-    character = true_character(state, player)
-    if character is None or character.id != "lleech" or is_malfunctioning(state, player):
-        return False
-    host = lleech_host(state, player)
-    return host is None or (host != player and state.seat(host).alive)
-
-
-def lleech_host(state: GameState, lleech: str) -> str | None:
-    """The Lleech's host: its first choice as the Lleech (night 1; for a Scarlet Woman who
-    became the Lleech, her first night as one)."""
-    for night in state.past_nights:
-        choice = night.choice_of(lleech)
-        if choice is not None and choice.character == "lleech" and choice.players:
-            return choice.players[0]
     return None
 
 
@@ -391,8 +364,6 @@ __all__ = [
     "CHARACTERS",
     "godfather_kill",
     "keep_alignment",
-    "lleech_host",
-    "lleech_survives",
     "pinned_alignment",
     "target_of",
 ]

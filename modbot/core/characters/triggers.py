@@ -43,7 +43,7 @@ from ..state.staff_events import GrimoireChanged
 from ..wording import Say, say
 from . import boomdandy, lasting, madness
 from .demon_heirs import ScarletWomanPromoted, scarlet_woman
-from .effects import lleech_host, lleech_survives
+from .lleech_host import lleech_host, lleech_survives
 from .wins import WinDetected, good_loses, twin_of
 
 ABILITY_DEATH = "ability"  # the cause of a death by an ability (announced, never explained)

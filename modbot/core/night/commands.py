@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..characters.effects import lleech_survives
+from ..characters.lleech_host import lleech_survives
 from ..deciding.rules import reject
 from ..deciding.staff import grimoire_rule, next_phase_rule
 from ..reading.commands import Command, _name, _no_arguments, _one_name

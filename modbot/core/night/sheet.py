@@ -20,7 +20,8 @@ from typing import Any
 
 from ..characters import fabled
 from ..characters.demon_heirs import scarlet_woman_heir
-from ..characters.effects import lleeches_hosted_by, protected_by
+from ..characters.effects import protected_by
+from ..characters.lleech_host import lleeches_hosted_by
 from ..characters.others_choose import lil_monsta_step, word_turns
 from ..characters.public_abilities import moonchild_choices, turned_by_word
 from ..characters.records import compute

@@ -16,14 +16,16 @@ from modbot.core.state.script import Script
 from modbot.files.scripts import catalogue, official_jinxes
 
 from ..conversation import botf_setup
-from ..notices import day_one, night_sheet, rejected, says
+from ..helpers import START
+from ..notices import Told, day_one, night_sheet, rejected, says
 
 H = timedelta(hours=1)
 SEATS = ("Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fatima", "Gus")
 TB = Script.from_data("tb", [
     "washerwoman", "librarian", "investigator", "chef", "empath", "fortuneteller", "undertaker",
     "monk", "ravenkeeper", "virgin", "slayer", "soldier", "mayor", "butler", "drunk", "recluse",
-    "saint", "poisoner", "spy", "scarletwoman", "baron", "imp"], catalogue(),
+    "saint", "poisoner", "spy", "scarletwoman", "baron", "imp", "thief", "bureaucrat"],
+    catalogue(),
     jinxes=official_jinxes())
 BASE = ["chef", "empath", "soldier", "poisoner", "imp", "monk", "undertaker"]
 
@@ -109,6 +111,37 @@ def virgin_executes_a_townsfolk_nominator_at_once():
     assert told.state.past_days[-1].executed == "Brianna" and not told.state.phase.is_day
 
 
+def _with_traveller(character: str):
+    """Seven residents and Hana, a traveller holding `character`."""
+    characters = dict(zip((*SEATS, "Hana"), [*BASE, character], strict=True))
+    setup = botf_setup(characters, script=TB, bluffs=("librarian", "virgin", "mayor"))
+    return replace(setup, seats=tuple(replace(s, traveller=s.name == "Hana")
+                                      for s in setup.seats))
+
+
+def _yes_votes(setup, night_choice: str, voters=("Alex", "Brianna")) -> int:
+    """Night 1's choice by Hana, then day 1: Alex nominates Gus, `voters` vote yes."""
+    from ..conversation import to_dawn_one
+    told = Told(setup)
+    told.tick(START)
+    told.pm("Hana", night_choice, START + H)
+    told, day = to_dawn_one(told)
+    told.tick(day + 12 * H)
+    told.thread("Alex", "/nominate Gus", day + 13 * H)
+    for i, voter in enumerate(voters):
+        told.thread(voter, "/vote Gus yes", day + 14 * H + i * timedelta(minutes=1))
+    told.end_day(day + 30 * H)
+    return told.state.past_days[-1].nomination_of("Gus").yes
+
+
+def bureaucrat_makes_a_vote_count_three():
+    assert _yes_votes(_with_traveller("bureaucrat"), "/choose Brianna") == 4  # 1 + 3
+
+
+def thief_makes_a_vote_count_negatively():
+    assert _yes_votes(_with_traveller("thief"), "/choose Brianna") == 0  # 1 - 1
+
+
 def baron_adds_two_outsiders():
     setup = botf_setup(dict(zip(SEATS, ["saint", "butler", "soldier", "baron", "imp", "monk",
                                         "chef"], strict=True)), script=TB,
@@ -142,6 +175,8 @@ TB_SCENARIOS = {
     "mayor": mayor_wins_a_day_of_three_without_an_execution,
     "baron": baron_adds_two_outsiders,
     "virgin": virgin_executes_a_townsfolk_nominator_at_once,
+    "bureaucrat": bureaucrat_makes_a_vote_count_three,
+    "thief": thief_makes_a_vote_count_negatively,
 }
 
 

@@ -5,7 +5,7 @@ Like information.py, each function takes (state, player, choice, deaths) and ret
 Monk, the Innkeeper, the Soldier; not against the Assassin; a Lleech whose host lives), the
 Imp passing the Demon on (star_pass.py), the Godfather's kill after an Outsider died, the Fang
 Gu jumping to the first Outsider it kills, the Vigormortis' Minions, the Pukka and its last
-reached victim, the Lleech's host, the Gambler, the Poisoner, the Widow, the Snake Charmer's
+reached victim, the Lleech's host (lleech_host.py), the Gambler, the Poisoner, the Widow, the Snake Charmer's
 swap, the Pit Hag's change (a new character keeps the alignment: `keep_alignment`), the
 Witch's curse, the Lunatic's fake kill. Each is its character's night rule, declared in
 `CHARACTERS` (records.py). Nothing is applied here: the Storytellers see the effects on the

@@ -19,9 +19,10 @@ the highest count means nobody, and a later nomination must beat the tied count.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
+from ..state.grimoire import vote_weight
 from ..state.model import (
     EXILE,
     NO,
@@ -77,7 +78,8 @@ def lock_at_hand(
     if nomination.kind == EXILE or seat.alive:
         if cast is None:
             return LockedVote(player, NO, None, None, at, note=NOTE_UNCAST) if end_of_day else None
-        return LockedVote(player, cast.value, cast.value, cast.post_number, at)
+        locked = LockedVote(player, cast.value, cast.value, cast.post_number, at)
+        return _weighed(state, locked) if cast.value == YES else locked
     if cast is None:
         if seat.ghost_vote and not end_of_day:
             return None
@@ -86,8 +88,17 @@ def lock_at_hand(
     if cast.value == NO:
         return LockedVote(player, NO, NO, cast.post_number, at)
     if seat.ghost_vote:
-        return LockedVote(player, YES, YES, cast.post_number, at, ghost_vote_spent=True)
+        return _weighed(state, LockedVote(player, YES, YES, cast.post_number, at,
+                                          ghost_vote_spent=True))
     return LockedVote(player, NO, YES, cast.post_number, at, note=NOTE_NO_TOKEN_CAST)
+
+
+def _weighed(state: GameState, vote: LockedVote) -> LockedVote:
+    """A yes as the Bureaucrat's (3) or the Thief's (-1) choice makes it count, said beside it."""
+    weight = vote_weight(state, vote.player)
+    if weight == 1:
+        return vote
+    return replace(vote, weight=weight, note=say("note.weight", weight=weight))
 
 
 def about_to_die(day: DayState) -> str | None:
@@ -159,7 +170,7 @@ def leading_others(day: DayState, nominee: str) -> list[str]:
 def max_possible(state: GameState, nomination: Nomination) -> int:
     """Locked execute votes plus every unlocked voter who could still vote execute."""
     return nomination.yes + sum(
-        1 for p in nomination.unlocked() if state.seat(p).can_vote_yes
+        max(0, vote_weight(state, p)) for p in nomination.unlocked() if state.seat(p).can_vote_yes
     )
 
 

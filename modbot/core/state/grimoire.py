@@ -8,7 +8,18 @@ who is on a team, who sits next to whom among the living, and yesterday's day.
 from __future__ import annotations
 
 from ..wording import Say, say
-from .ids import DAMSEL, LIL_MONSTA, NO_DASHII, PUZZLEMASTER, SOLDIER, SPY, VIGORMORTIS, WIDOW
+from .ids import (
+    BUREAUCRAT,
+    DAMSEL,
+    LIL_MONSTA,
+    NO_DASHII,
+    PUZZLEMASTER,
+    SOLDIER,
+    SPY,
+    THIEF,
+    VIGORMORTIS,
+    WIDOW,
+)
 from .model import DayState, GameState
 from .script import Character
 from .slots import Slot
@@ -47,6 +58,21 @@ def is_malfunctioning(state: GameState, player: str) -> bool:
         return True
     return character is not None and character.team == "townsfolk" and \
         player in no_dashii_victims(state)
+
+
+def vote_weight(state: GameState, voter: str) -> int:
+    """What the voter's yes counts today: Trouble Brewing's Bureaucrat made it 3 and its Thief
+    made it negative, by last night's choice (the traveller working, as it stands now)."""
+    night = state.past_nights[-1] if state.past_nights and state.phase.is_day else None
+    weight = 1
+    for choice in night.choices if night is not None else ():
+        chooser = true_character(state, choice.player)
+        if chooser is None or chooser.id not in (THIEF, BUREAUCRAT) or \
+                choice.character != chooser.id or voter not in choice.players or \
+                is_malfunctioning(state, choice.player):
+            continue
+        weight *= -1 if chooser.id == THIEF else 3
+    return weight
 
 
 def jinxed(state: GameState, first: str, second: str) -> bool:
@@ -243,6 +269,7 @@ __all__ = [
     "soldier_shield",
     "true_character",
     "used_on",
+    "vote_weight",
     "yesterday",
 ]
 

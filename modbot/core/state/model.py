@@ -55,6 +55,7 @@ class LockedVote:
     locked_at: datetime
     ghost_vote_spent: bool = False
     note: Say | None = None  # why the counted vote differs from the cast one
+    weight: int = 1  # what a yes counts: the Bureaucrat's player 3, the Thief's -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +91,7 @@ class Nomination:
 
     @property
     def yes(self) -> int:
-        return sum(1 for v in self.locked if v.vote == YES)
+        return sum(v.weight for v in self.locked if v.vote == YES)
 
     def is_locked(self, player: str) -> bool:
         return self.order.index(player) < len(self.locked)

@@ -119,17 +119,21 @@ def _with_traveller(character: str):
                                       for s in setup.seats))
 
 
-def _yes_votes(setup, night_choice: str, voters=("Alex", "Brianna")) -> int:
-    """Night 1's choice by Hana, then day 1: Alex nominates Gus, `voters` vote yes."""
+def _yes_votes(setup, night_choice: str, voters=("Alex", "Brianna"), chooser="Hana",
+               no=()) -> int:
+    """Night 1's choice by `chooser`, then day 1: Alex nominates Gus, `voters` vote yes and
+    `no` vote no."""
     from ..conversation import to_dawn_one
     told = Told(setup)
     told.tick(START)
-    told.pm("Hana", night_choice, START + H)
+    told.pm(chooser, night_choice, START + H)
     told, day = to_dawn_one(told)
     told.tick(day + 12 * H)
     told.thread("Alex", "/nominate Gus", day + 13 * H)
     for i, voter in enumerate(voters):
         told.thread(voter, "/vote Gus yes", day + 14 * H + i * timedelta(minutes=1))
+    for i, voter in enumerate(no):
+        told.thread(voter, "/vote Gus no", day + 15 * H + i * timedelta(minutes=1))
     told.end_day(day + 30 * H)
     return told.state.past_days[-1].nomination_of("Gus").yes
 
@@ -140,6 +144,15 @@ def bureaucrat_makes_a_vote_count_three():
 
 def thief_makes_a_vote_count_negatively():
     assert _yes_votes(_with_traveller("thief"), "/choose Brianna") == 0  # 1 - 1
+
+
+def butler_votes_only_with_its_master():
+    """Brianna, the Butler, chose Cameron, who sits after her: her yes locks first and counts
+    only once his locks yes (docs/st-rulings.md)."""
+    setup = game(brianna="butler")
+    with_master = _yes_votes(setup, "/choose Cameron", ("Brianna", "Cameron"), "Brianna")
+    without = _yes_votes(setup, "/choose Cameron", ("Brianna",), "Brianna", no=("Cameron",))
+    assert (with_master, without) == (2, 0)
 
 
 def baron_adds_two_outsiders():
@@ -177,6 +190,7 @@ TB_SCENARIOS = {
     "virgin": virgin_executes_a_townsfolk_nominator_at_once,
     "bureaucrat": bureaucrat_makes_a_vote_count_three,
     "thief": thief_makes_a_vote_count_negatively,
+    "butler": butler_votes_only_with_its_master,
 }
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from ..state.grimoire import vote_weight
+from ..state.grimoire import butler_master, vote_weight
 from ..state.model import (
     EXILE,
     NO,
@@ -94,8 +94,11 @@ def lock_at_hand(
 
 
 def _weighed(state: GameState, vote: LockedVote) -> LockedVote:
-    """A yes as the Bureaucrat's (3) or the Thief's (-1) choice makes it count, said beside it."""
-    weight = vote_weight(state, vote.player)
+    """A yes as the Bureaucrat's (3) or the Thief's (-1) choice makes it count, and a Butler's
+    waits on its master's, said beside it."""
+    weight, master = vote_weight(state, vote.player), butler_master(state, vote.player)
+    if master is not None:
+        vote = replace(vote, needs=master, note=say("note.butler", master=master))
     if weight == 1:
         return vote
     return replace(vote, weight=weight, note=say("note.weight", weight=weight))
@@ -169,9 +172,9 @@ def leading_others(day: DayState, nominee: str) -> list[str]:
 
 def max_possible(state: GameState, nomination: Nomination) -> int:
     """Locked execute votes plus every unlocked voter who could still vote execute."""
-    return nomination.yes + sum(
-        max(0, vote_weight(state, p)) for p in nomination.unlocked() if state.seat(p).can_vote_yes
-    )
+    unlocked = [p for p in nomination.unlocked() if state.seat(p).can_vote_yes]
+    return nomination.yes + sum(max(0, vote_weight(state, p)) for p in unlocked) + \
+        sum(max(0, nomination.waiting_on(p)) for p in unlocked)  # a Butler's, on its master
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..wording import Say, say
 from .ids import (
     BUREAUCRAT,
+    BUTLER,
     DAMSEL,
     LIL_MONSTA,
     NO_DASHII,
@@ -73,6 +74,18 @@ def vote_weight(state: GameState, voter: str) -> int:
             continue
         weight *= -1 if chooser.id == THIEF else 3
     return weight
+
+
+def butler_master(state: GameState, voter: str) -> str | None:
+    """Trouble Brewing's Butler: the master it chose last night, whose vote its own waits on
+    today (None: not a working Butler, or no master chosen)."""
+    night = state.past_nights[-1] if state.past_nights and state.phase.is_day else None
+    butler = true_character(state, voter)
+    if night is None or butler is None or butler.id != BUTLER or is_malfunctioning(state, voter):
+        return None
+    choice = night.choice_of(voter)
+    return choice.players[0] if choice is not None and choice.character == BUTLER and \
+        choice.players else None
 
 
 def jinxed(state: GameState, first: str, second: str) -> bool:
@@ -252,6 +265,7 @@ __all__ = [
     "SITS_FOR_GOOD",
     "alignment_of",
     "babysitter",
+    "butler_master",
     "character_id",
     "character_names",
     "dealt_character",

@@ -56,6 +56,7 @@ class LockedVote:
     ghost_vote_spent: bool = False
     note: Say | None = None  # why the counted vote differs from the cast one
     weight: int = 1  # what a yes counts: the Bureaucrat's player 3, the Thief's -1
+    needs: str | None = None  # the Butler's master: this yes counts once theirs locks yes
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +92,15 @@ class Nomination:
 
     @property
     def yes(self) -> int:
-        return sum(v.weight for v in self.locked if v.vote == YES)
+        """The locked execute votes, each as its weight; a Butler's yes only once its master's
+        vote on this nomination locked yes."""
+        agreed = {v.player for v in self.locked if v.vote == YES}
+        return sum(v.weight for v in self.locked
+                   if v.vote == YES and (v.needs is None or v.needs in agreed))
+
+    def waiting_on(self, master: str) -> int:
+        """The Butlers' locked yes votes that wait on `master`'s vote, as their weights."""
+        return sum(v.weight for v in self.locked if v.vote == YES and v.needs == master)
 
     def is_locked(self, player: str) -> bool:
         return self.order.index(player) < len(self.locked)

@@ -154,3 +154,14 @@ def _tb_file():
     path = Path(tempfile.mkdtemp()) / "tb.json"
     path.write_text(json.dumps(TROUBLE_BREWING), encoding="utf-8")
     return str(path)
+
+
+def test_the_slayers_role_pm_says_its_choice_is_made_in_the_thread():
+    tb = load_script(_tb_file())
+    setup = botf_setup(dict(zip(NINE[:7], ("slayer", "empath", "soldier", "poisoner", "imp",
+                                            "monk", "chef"), strict=True)), script=tb,
+                       bluffs=("librarian", "mayor", "saint"))
+    [role] = [s.raw for s in Conversation(setup).tick(START)
+              if s.thread == "pm:alex" and "## Your character" in s.raw]
+    assert "post `/choose NAME` on a line of its own in the game thread" in role
+    assert "/whisper Storyteller" not in role

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from ..characters.records import RECORDS
 from ..characters.triggers import UNTOLD, ScarletWomanPromoted, UntoldDelivered
 from ..characters.wins import unaware_marionette
 from ..setup.composition import dealt_text
@@ -53,6 +54,7 @@ def role_view(state: GameState, player: str) -> dict[str, Any]:
         FIDDLER: False,
         "lil_monsta": False, "choose": _choose_form(shown.spec), "wakes": shown.spec.wakes,
         "storytellers_run": not shown.automated, "wiki": shown.wiki,
+        "public_choice": _chooses_in_public(shown),
         "changed": False, "substitute_for": None, "choice_stands": False,
         "contingency": any(script.get(c) is not None for c in GIVE_CHARACTERS)}
     real = true_character(state, player)
@@ -76,6 +78,12 @@ def _evil_view(state: GameState, player: str, real: Character) -> dict[str, Any]
                      BARBER: script.get(BARBER) is not None,
                      FIDDLER: FIDDLER in state.setup.fabled})
     return view
+
+
+def _chooses_in_public(character: Character) -> bool:
+    """Its ability is a `/choose X` in the game thread (the Slayer, the Psychopath)."""
+    record = RECORDS.get(character.id)
+    return record is not None and record.public_choice is not None
 
 
 def _choose_form(spec: ActionSpec) -> str | None:

@@ -64,13 +64,13 @@ def test_the_check_says_which_characters_the_storytellers_run(tmp_path, forum):
     (tmp_path / "tb.json").write_text(  # the demo's characters, and two official ones
         '[{"id": "_meta", "name": "Mine"}, "clockmaker", "dreamer", "seamstress", "witch", '
         '"oracle", "nodashii", "towncrier", "sage", "flowergirl", "mathematician", '
-        '"fortuneteller", "baron"]')
+        '"steward", "knight"]')
     found = preflight(ForumClient(forum.url, "modbot", KEY), "modbot",
                       [_game(tmp_path, forum, _topic(forum),
                              **{'script = "botf"': 'script = "tb.json"'})])
     assert found.problems == []
     assert any("The Storytellers run 2 of this script's 12 characters" in n
-               and n.endswith("Fortune Teller, Baron.") for n in found.notes)
+               and n.endswith("Steward, Knight.") for n in found.notes)
 
 
 def test_a_game_without_its_thread_yet_passes_with_a_note(tmp_path, forum):

@@ -50,6 +50,18 @@ def washerwoman_learns_a_townsfolk_among_two():
     assert says(entries["Alex"].suggestion, "result.one_of", character="Empath")
 
 
+def test_with_a_spy_in_play_the_answer_is_only_proposed():
+    """The Spy "might register as good & as a Townsfolk": the Washerwoman's answer is the
+    Storytellers' to judge, the true one proposed."""
+    characters = dict(zip(SEATS, ["washerwoman", "empath", "soldier", "spy", "imp", "monk",
+                                  "undertaker"], strict=True))
+    setup = botf_setup(characters, script=TB, bluffs=("librarian", "virgin", "mayor"))
+    entries, _, _ = night_sheet(setup)
+    row = entries["Alex"]
+    assert row.needs_result and says(row.suggestion, "info.might_register", characters=("Spy",))
+    assert says(row.suggestion, "result.one_of", character="Empath")
+
+
 def investigator_learns_a_minion_among_two():
     entries, _, _ = night_sheet(game("investigator"))
     assert says(entries["Alex"].suggestion, "result.one_of", character="Poisoner")

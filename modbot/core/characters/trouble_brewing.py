@@ -6,10 +6,13 @@ players, one of them a named Townsfolk or Minion (the Librarian's form); the For
 learns whether either of its two players reads as a Demon to it (the Demon, Lil' Monsta's
 babysitter, or the good player marked as its red herring at the set-up, `RED_HERRING`); the
 Ravenkeeper, killed tonight, learns its chosen player's character. The Slayer's public
-`/choose X` (once per game, by day) kills X if X is the Demon. The Saint's and the Mayor's wins
-are wins.py's. A Spy or a Recluse may register otherwise than it is (the official
-"might register"): every answer here is a proposal the Storytellers approve or change, and
-while either is in play the row says so.
+`/choose X` (once per game, by day) kills X if X is the Demon. Elsewhere: the Saint's and the
+Mayor's wins (wins.py), the Virgin's execution (triggers.py, an `ExecutionCalled` the engine
+ends the day with), the Butler's, the Thief's and the Bureaucrat's votes (state/grimoire.py's
+`butler_master` and `vote_weight`, read by deciding/voting.py), the Baron's and the Fortune
+Teller's set-up (the catalogue's `setup_shift`, setup/proposing.py's red herring). A Spy or a
+Recluse may register otherwise than it is (the official "might register"): while either is in
+play, these answers are proposals the row says the Storytellers judge.
 """
 
 from __future__ import annotations
@@ -53,7 +56,8 @@ def _judged(state: GameState, info: Info) -> Info:
     if not names:
         return info
     told = info.told()
-    note = info.note or say("info.proposed", proposed=told) if told is not None else info.note
+    note = info.note if info.note is not None or told is None else \
+        say("info.proposed", proposed=told)
     return Info(note=say("info.might_register", note=note, characters=names), needs_result=True,
                 result=told)
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from ..app.posting.catalogue import words
 from ..core import dealt_text, jinxes_said, problems, propose, who_runs
 from ..files.gamefile import GameFileError, load_game
+from ..files.scripts import bundled_scripts
 from ..files.signupfile import in_signups as files_in_signups
 from ..shown import shown_lines
 
@@ -30,8 +31,8 @@ def run_setup(args, out=print) -> int:
         out(f"modbot: {in_signups(args.game) or shown_lines(exc)}")
         return 2
     if setup.script is None:
-        out(f"modbot: {args.game}: set game.script first (bundled: almanac, botf, "
-            "crimsonmoon, oopsallevil)")
+        out(f"modbot: {args.game}: set game.script first (bundled: "
+            f"{', '.join(bundled_scripts())}; or a Script Tool .json beside the game file)")
         return 2
     out(shown_lines(words(who_runs(setup.script))))
     jinxes = jinxes_said(setup.script)

@@ -192,8 +192,11 @@ def test_each_script_holds_exactly_the_seed_characters(name):
     assert found == {team: set(names.split(", ")) for team, names in ISSUE_LISTS[name].items()}
 
 
+SEED_SCRIPTS = [n for n in bundled_scripts() if n != "troublebrewing"]  # the seeds' four
+
+
 def test_every_character_loads_from_data_with_a_complete_action_spec():
-    characters = {c.id: c for name in bundled_scripts() for c in load_script(name).characters}
+    characters = {c.id: c for name in SEED_SCRIPTS for c in load_script(name).characters}
     def plain(name: str) -> str:  # the seeds write "Pit Hag", the script "Pit-Hag"
         return "".join(ch for ch in name.lower() if ch.isalpha())
 
@@ -208,7 +211,7 @@ def test_every_character_loads_from_data_with_a_complete_action_spec():
         assert spec.info is not None or spec.st or spec.kills or spec.chooses, character_id
         if spec.wakes in ("first", "other", "each"):
             in_order = any(character_id in load_script(n).night_order(night)
-                           for n in bundled_scripts() for night in (1, 2)
+                           for n in SEED_SCRIPTS for night in (1, 2)
                            if load_script(n).get(character_id))
             assert in_order or character.team == "traveller", f"{character_id} never wakes"
 
@@ -242,7 +245,7 @@ def test_the_oops_all_evil_night_order_equals_seed_002():
     assert [shown[s] for s in script.other_night if s in shown] == split(other_run)
 
 
-@pytest.mark.parametrize("name", bundled_scripts())
+@pytest.mark.parametrize("name", SEED_SCRIPTS)
 def test_each_bundled_script_keeps_what_it_was_before_the_catalogue(name):
     """The four scripts, now ids with their own words where they differ (issue 39), load to
     what the full scripts loaded to before (tests/fixtures/scripts-before-catalogue.json, taken

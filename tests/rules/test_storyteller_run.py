@@ -112,17 +112,17 @@ def test_the_official_acrobat_chooses_a_player_where_the_seeds_wakes_nobody():
 
 
 def test_a_storyteller_run_public_choice_goes_to_the_storytellers():
-    """The Gunslinger's `/choose X` (after the day's first vote is tallied) is theirs."""
+    """The Gangster's `/choose X` (a neighbour killed if the other agrees) is theirs."""
     from ..notices import day_one, for_storytellers, rejected
 
-    setup, player = host_game("gunslinger")
+    setup, player = host_game("gangster")
     told, day = day_one(setup)
     said = told.thread(player, "/choose Ellen", day + timedelta(hours=1))
     assert rejected(told) == []
     [note] = [n for n in for_storytellers(said, "st_note")
               if says(n.view["text"], "st.public_choice_noted")]
     assert says(note.view["text"], "st.public_choice_noted", player=player,
-                character="Gunslinger", target="Ellen")
+                character="Gangster", target="Ellen")
     assert told.state.seat("Ellen").alive  # the Storytellers resolve it
     setup, player = host_game("chef")  # an automated character with no public ability
     told, day = day_one(setup)

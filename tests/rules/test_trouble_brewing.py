@@ -24,7 +24,8 @@ SEATS = ("Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fatima", "Gus")
 TB = Script.from_data("tb", [
     "washerwoman", "librarian", "investigator", "chef", "empath", "fortuneteller", "undertaker",
     "monk", "ravenkeeper", "virgin", "slayer", "soldier", "mayor", "butler", "drunk", "recluse",
-    "saint", "poisoner", "spy", "scarletwoman", "baron", "imp", "thief", "bureaucrat"],
+    "saint", "poisoner", "spy", "scarletwoman", "baron", "imp", "thief", "bureaucrat",
+    "gunslinger"],
     catalogue(),
     jinxes=official_jinxes())
 BASE = ["chef", "empath", "soldier", "poisoner", "imp", "monk", "undertaker"]
@@ -167,6 +168,24 @@ def butler_votes_only_with_its_master():
     assert (with_master, without) == (2, 0)
 
 
+def gunslinger_shoots_a_voter_of_the_first_vote():
+    from ..conversation import to_dawn_one
+    told, day = to_dawn_one(Told(_with_traveller("gunslinger")))
+    told.thread("Hana", "/choose Brianna", day + H)
+    assert rejected(told) == ["gunslinger_too_soon"]
+    told.tick(day + 12 * H)
+    told.thread("Alex", "/nominate Gus", day + 13 * H)
+    for i, voter in enumerate(("Alex", "Brianna")):
+        told.thread(voter, "/vote Gus yes", day + 14 * H + i * timedelta(minutes=1))
+    for i, voter in enumerate(("Cameron", "Derek", "Ellen", "Fatima", "Gus", "Hana")):
+        told.thread(voter, "/vote Gus no", day + 15 * H + i * timedelta(minutes=1))
+    assert not told.state.today.nomination_of("Gus").is_open  # tallied: every vote locked
+    told.thread("Hana", "/choose Cameron", day + 16 * H)
+    assert rejected(told) == ["gunslinger_not_a_voter"]
+    told.thread("Hana", "/choose Brianna", day + 17 * H)
+    assert not told.state.seat("Brianna").alive
+
+
 def baron_adds_two_outsiders():
     setup = botf_setup(dict(zip(SEATS, ["saint", "butler", "soldier", "baron", "imp", "monk",
                                         "chef"], strict=True)), script=TB,
@@ -203,9 +222,22 @@ TB_SCENARIOS = {
     "bureaucrat": bureaucrat_makes_a_vote_count_three,
     "thief": thief_makes_a_vote_count_negatively,
     "butler": butler_votes_only_with_its_master,
+    "gunslinger": gunslinger_shoots_a_voter_of_the_first_vote,
 }
 
 
 @pytest.mark.parametrize("character", sorted(TB_SCENARIOS))
 def test_trouble_brewing(character):
     TB_SCENARIOS[character]()
+
+
+def test_trouble_brewing_ships_as_a_script_a_game_names():
+    """`script = "troublebrewing"`: the Script Tool's ids with no terms, so it runs as a host's
+    script does (the official versions, the official night order)."""
+    from modbot.files.scripts import load_script
+
+    bundled = load_script("troublebrewing")
+    assert len(bundled.characters) == 27 and bundled.official_jinxes == ()
+    assert sorted(c.id for c in bundled.run_by_storytellers) == ["beggar", "recluse",
+                                                                 "scapegoat", "spy"]
+    assert bundled.first_night.index("minioninfo") < bundled.first_night.index("washerwoman")

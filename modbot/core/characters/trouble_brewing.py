@@ -6,7 +6,8 @@ players, one of them a named Townsfolk or Minion (the Librarian's form); the For
 learns whether either of its two players reads as a Demon to it (the Demon, Lil' Monsta's
 babysitter, or the good player marked as its red herring at the set-up, `RED_HERRING`); the
 Ravenkeeper, killed tonight, learns its chosen player's character. The Slayer's public
-`/choose X` (once per game, by day) kills X if X is the Demon. Elsewhere: the Saint's and the
+`/choose X` (once per game, by day) kills X if X is the Demon; the Gunslinger's (once a day,
+once the day's first vote is tallied) kills a player who voted execute on it. Elsewhere: the Saint's and the
 Mayor's wins (wins.py), the Virgin's execution (triggers.py, an `ExecutionCalled` the engine
 ends the day with), the Butler's, the Thief's and the Bureaucrat's votes (state/grimoire.py's
 `butler_master` and `vote_weight`, read by deciding/voting.py), the Baron's and the Fortune
@@ -31,7 +32,7 @@ from ..state.grimoire import (
     is_malfunctioning,
     players_of_team,
 )
-from ..state.model import GameState
+from ..state.model import YES, GameState
 from ..state.night_model import Info, NightChoice
 from ..state.public_model import PublicAbilityUsed
 from ..state.rejection import Rejection
@@ -117,12 +118,37 @@ def _slayer(state: GameState, action: PublicChoice, ctx: Context) -> Sequence[Ev
     return events
 
 
+def _gunslinger(state: GameState, action: PublicChoice, ctx: Context) -> Sequence[Event] | Rejection:
+    """Once a day, once the day's first vote is tallied (its nomination closed): a player who
+    voted execute on it dies."""
+    day = state.today
+    if day is None or not state.seat(ctx.author).alive:
+        return reject(ctx, "no_public_ability", what="choice")
+    tallied = [n for n in day.nominations if not n.is_open]
+    if not tallied:
+        return reject(ctx, "gunslinger_too_soon")
+    if ledger(state).used(ctx.author, "gunslinger", state.cycle):
+        return reject(ctx, "public_used")
+    first = min(tallied, key=lambda n: n.closed_at or n.at)
+    if not any(v.player == action.target and v.vote == YES for v in first.locked):
+        return reject(ctx, "gunslinger_not_a_voter", nominee=first.nominee)
+    if not state.seat(action.target).alive:
+        return reject(ctx, "target_dead", nominee=action.target)
+    events: tuple[Event, ...] = (PublicAbilityUsed(ctx.author, "gunslinger", action.target, None,
+                                                   state.cycle, ctx.post_number, ctx.at),)
+    if character_id(state, ctx.author) == "gunslinger" and \
+            not is_malfunctioning(state, ctx.author):
+        events += (PlayerDied(action.target, ABILITY_DEATH, ctx.at),)
+    return events
+
+
 CHARACTERS: tuple[CharacterRules, ...] = (
     CharacterRules("washerwoman", night=_washerwoman),
     CharacterRules("investigator", night=_investigator),
     CharacterRules("fortuneteller", night=_fortune_teller),
     CharacterRules("ravenkeeper", night=_ravenkeeper),
     CharacterRules("slayer", public_choice=_slayer),
+    CharacterRules("gunslinger", public_choice=_gunslinger),
 )
 
 __all__ = ["CHARACTERS", "MIGHT_REGISTER"]

@@ -110,6 +110,10 @@ def mayor_wins_a_day_of_three_without_an_execution():
     told, day = day_one(game("mayor", dead=("Brianna", "Cameron", "Derek", "Fatima")))
     told.end_day(day + H)
     assert ("good", "win.mayor") in _wins(told)
+    entries, night, _ = night_sheet(game("mayor"), night=2, choices=(("Ellen", "/choose Alex"),))
+    assert night.deaths == ("Alex",)  # proposed: the bounce is the Storytellers' call
+    row = entries["Ellen"]
+    assert says(row.suggestion, "info.mayor_bounce", player="Alex")
 
 
 def virgin_executes_a_townsfolk_nominator_at_once():

@@ -69,6 +69,9 @@ def _kill(state: GameState, player: str, choice: NightChoice | None, _deaths: tu
         return Info(note=say("info.safe", player=target, by=safe))
     if target == player and character_id(state, player) == "imp":
         return star_pass(state, player)
+    if is_demon and character_id(state, target) == "mayor" and not is_malfunctioning(state, target):
+        # Trouble Brewing's Mayor: "If you die at night, another player might die instead"
+        return Info(note=say("info.mayor_bounce", player=target), death=target)
     return Info(note=say("info.dies", player=target), death=target)
 
 

@@ -58,13 +58,15 @@ def death_time(state: GameState, player: str) -> datetime | None:
     return found[-1] if found else None
 
 
-def _use(state: GameState, ctx: Context, ability: str, target: str,
-         character: str | None = None) -> PublicAbilityUsed:
+def ability_used(state: GameState, ctx: Context, ability: str, target: str,
+                 character: str | None = None) -> PublicAbilityUsed:
+    """The record that `ctx.author` used `ability` on `target` (its ledger's entry)."""
     return PublicAbilityUsed(ctx.author, ability, target, character, state.cycle,
                              ctx.post_number, ctx.at)
 
 
-def _works(state: GameState, player: str, character_id: str) -> bool:
+def works(state: GameState, player: str, character_id: str) -> bool:
+    """The player really is `character_id` and is neither drunk nor poisoned."""
     real = true_character(state, player)
     return real is not None and real.id == character_id and not is_malfunctioning(state, player)
 
@@ -79,8 +81,8 @@ def _klutz(state: GameState, action: PublicChoice, ctx: Context) -> Sequence[Eve
         return reject(ctx, "klutz_late", hours=KLUTZ_HOURS)
     if not state.seat(action.target).alive:
         return reject(ctx, "target_dead", nominee=action.target)
-    events: tuple[Event, ...] = (_use(state, ctx, "klutz", action.target),)
-    if _works(state, ctx.author, "klutz") and is_evil(state, action.target):
+    events: tuple[Event, ...] = (ability_used(state, ctx, "klutz", action.target),)
+    if works(state, ctx.author, "klutz") and is_evil(state, action.target):
         terms = state.setup.private_script.terms
         events += good_loses(state, say("win.klutz", team=terms.evil),
                              ctx.at)
@@ -96,7 +98,7 @@ def _moonchild(state: GameState, action: PublicChoice, ctx: Context) -> Sequence
         return reject(ctx, "target_dead", nominee=action.target)
     # Seed 002: the chosen player's alignment is the one at the time of choosing.
     alignment = "evil" if is_evil(state, action.target) else "good"
-    return (_use(state, ctx, "moonchild", action.target, alignment),)
+    return (ability_used(state, ctx, "moonchild", action.target, alignment),)
 
 
 def _psychopath(state: GameState, action: PublicChoice, ctx: Context) -> Sequence[Event] | Rejection:
@@ -108,8 +110,8 @@ def _psychopath(state: GameState, action: PublicChoice, ctx: Context) -> Sequenc
         return reject(ctx, "public_used")
     if not state.seat(action.target).alive:
         return reject(ctx, "target_dead", nominee=action.target)
-    events: tuple[Event, ...] = (_use(state, ctx, "psychopath", action.target),)
-    if _works(state, ctx.author, "psychopath"):
+    events: tuple[Event, ...] = (ability_used(state, ctx, "psychopath", action.target),)
+    if works(state, ctx.author, "psychopath"):
         events += (PlayerDied(action.target, ABILITY_DEATH, ctx.at),)
     return events
 
@@ -136,7 +138,7 @@ def _guess(state: GameState, action: PublicGuess, ctx: Context) -> Sequence[Even
             and state.phase.is_day:
         if ledger(state).used(ctx.author, "juggler") >= JUGGLER_GUESSES:
             return reject(ctx, "juggler_full", count=JUGGLER_GUESSES)
-        return (_use(state, ctx, "juggler", action.target, guessed.id),)
+        return (ability_used(state, ctx, "juggler", action.target, guessed.id),)
     return reject(ctx, "no_public_ability", what="guess")
 
 
@@ -145,7 +147,7 @@ def _puzzle_guess(state: GameState, action: PublicGuess, ctx: Context) -> Sequen
     if ledger(state).used(ctx.author, "puzzlemaster"):
         return reject(ctx, "public_used")
     right = PUZZLED in state.grimoire_of(action.target).reminders
-    return (_use(state, ctx, "puzzlemaster", action.target, "right" if right else "wrong"),)
+    return (ability_used(state, ctx, "puzzlemaster", action.target, "right" if right else "wrong"),)
 
 
 def _damsel_guess(state: GameState, action: PublicGuess, ctx: Context) -> Sequence[Event] | Rejection:
@@ -154,7 +156,7 @@ def _damsel_guess(state: GameState, action: PublicGuess, ctx: Context) -> Sequen
     the Damsel dies, they are no longer at risk of being guessed by a Minion")."""
     if any(u.ability == "damsel" for u in ledger(state).uses):
         return reject(ctx, "public_used")
-    events: tuple[Event, ...] = (_use(state, ctx, "damsel", action.target, "damsel"),)
+    events: tuple[Event, ...] = (ability_used(state, ctx, "damsel", action.target, "damsel"),)
     target = true_character(state, action.target)
     if target is not None and target.id == "damsel" and state.seat(action.target).alive and \
             not is_malfunctioning(state, action.target):
@@ -240,5 +242,14 @@ FEATURE = Feature(
     slots=(PUBLIC,),
 )
 
-__all__ = ["CHARACTERS", "PublicAbilityUsed", "PublicLedger", "juggler_correct", "moonchild_choices",
-           "secret_word_said", "turned_by_word"]
+__all__ = [
+    "CHARACTERS",
+    "PublicAbilityUsed",
+    "PublicLedger",
+    "ability_used",
+    "juggler_correct",
+    "moonchild_choices",
+    "secret_word_said",
+    "turned_by_word",
+    "works",
+]

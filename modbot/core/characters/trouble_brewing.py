@@ -26,19 +26,16 @@ from ..state.events import Event, PlayerDied
 from ..state.feature import CharacterRules
 from ..state.grimoire import (
     RED_HERRING,
-    character_id,
     dealt_character,
     is_in_play,
-    is_malfunctioning,
     players_of_team,
 )
 from ..state.model import YES, GameState
 from ..state.night_model import Info, NightChoice
-from ..state.public_model import PublicAbilityUsed
 from ..state.rejection import Rejection
 from ..wording import say
 from .information import shown_one_of, yes_no
-from .public_abilities import ledger
+from .public_abilities import ability_used, ledger, works
 from .triggers import ABILITY_DEATH
 
 MIGHT_REGISTER = ("spy", "recluse")  # "might register as ...": the Storytellers judge
@@ -109,11 +106,8 @@ def _slayer(state: GameState, action: PublicChoice, ctx: Context) -> Sequence[Ev
         return reject(ctx, "public_used")
     if not state.seat(action.target).alive:
         return reject(ctx, "target_dead", nominee=action.target)
-    events: tuple[Event, ...] = (PublicAbilityUsed(ctx.author, "slayer", action.target, None,
-                                                   state.cycle, ctx.post_number, ctx.at),)
-    works = character_id(state, ctx.author) == "slayer" and not is_malfunctioning(state,
-                                                                                ctx.author)
-    if works and action.target in players_of_team(state, "demon"):
+    events: tuple[Event, ...] = (ability_used(state, ctx, "slayer", action.target),)
+    if works(state, ctx.author, "slayer") and action.target in players_of_team(state, "demon"):
         events += (PlayerDied(action.target, ABILITY_DEATH, ctx.at),)
     return events
 
@@ -134,10 +128,8 @@ def _gunslinger(state: GameState, action: PublicChoice, ctx: Context) -> Sequenc
         return reject(ctx, "gunslinger_not_a_voter", nominee=first.nominee)
     if not state.seat(action.target).alive:
         return reject(ctx, "target_dead", nominee=action.target)
-    events: tuple[Event, ...] = (PublicAbilityUsed(ctx.author, "gunslinger", action.target, None,
-                                                   state.cycle, ctx.post_number, ctx.at),)
-    if character_id(state, ctx.author) == "gunslinger" and \
-            not is_malfunctioning(state, ctx.author):
+    events: tuple[Event, ...] = (ability_used(state, ctx, "gunslinger", action.target),)
+    if works(state, ctx.author, "gunslinger"):
         events += (PlayerDied(action.target, ABILITY_DEATH, ctx.at),)
     return events
 

@@ -22,6 +22,7 @@ from .ids import (
     WIDOW,
 )
 from .model import DayState, GameState
+from .night_model import NightState
 from .script import Character
 from .slots import Slot
 
@@ -61,10 +62,15 @@ def is_malfunctioning(state: GameState, player: str) -> bool:
         player in no_dashii_victims(state)
 
 
+def _last_night_by_day(state: GameState) -> NightState | None:
+    """By day, the night that led to it (whose choices shape today's votes)."""
+    return state.past_nights[-1] if state.past_nights and state.phase.is_day else None
+
+
 def vote_weight(state: GameState, voter: str) -> int:
     """What the voter's yes counts today: Trouble Brewing's Bureaucrat made it 3 and its Thief
     made it negative, by last night's choice (the traveller working, as it stands now)."""
-    night = state.past_nights[-1] if state.past_nights and state.phase.is_day else None
+    night = _last_night_by_day(state)
     weight = 1
     for choice in night.choices if night is not None else ():
         chooser = true_character(state, choice.player)
@@ -79,7 +85,7 @@ def vote_weight(state: GameState, voter: str) -> int:
 def butler_master(state: GameState, voter: str) -> str | None:
     """Trouble Brewing's Butler: the master it chose last night, whose vote its own waits on
     today (None: not a working Butler, or no master chosen)."""
-    night = state.past_nights[-1] if state.past_nights and state.phase.is_day else None
+    night = _last_night_by_day(state)
     butler = true_character(state, voter)
     if night is None or butler is None or butler.id != BUTLER or is_malfunctioning(state, voter):
         return None

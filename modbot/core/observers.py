@@ -8,7 +8,8 @@ waiting to play). The shell binds the name to its user id as it binds a substitu
 Storytellers and the bot), where they are welcomed with the grimoire as it stands and, at each
 dawn, get its digest: each seat's character and state, the night's choices and what each
 player learned. An observer has seen the grimoire: `is_observer` (state/observing.py) makes `!sub` refuse them
-(deciding/staff.py), and they can never take a seat in this game.
+(deciding/staff.py), and they can never take a seat in this game. The Spy sees the grimoire too: each dawn, the same
+table in its grimoire PM (`spy_sight`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from .deciding.rules import reject
 from .reading.commands import Command
 from .record import night_row, seat_rows
 from .state.actions import Context
-from .state.feature import Feature, Notice, to_observers
+from .state.feature import Feature, Notice, to_observers, to_player
+from .state.grimoire import character_id, is_malfunctioning
+from .state.ids import SPY
 from .state.model import GameState, iso
 from .state.names import Roster
 from .state.observing import OBSERVERS, is_observer, observers_of
@@ -78,12 +81,27 @@ def _told_dawn(state: GameState, event: NightResolved, _batch: object) -> tuple[
                          learned=row["learned"], deaths=event.deaths, terms=state.setup.terms),)
 
 
+def spy_sight(state: GameState, event: NightResolved) -> tuple[Notice, ...]:
+    """The Spy sees the grimoire each night: each living, working Spy gets its table at dawn in
+    its grimoire PM (never the night's choices); a malfunctioning one gets what the
+    Storytellers give it (characters/trouble_brewing.py's row asks them)."""
+    spies = [s.name for s in state.seats if s.alive and character_id(state, s.name) == SPY
+             and not is_malfunctioning(state, s.name)]
+    return tuple(to_player(spy, "spy_grimoire", f"spy:{event.night}:{spy}", night=event.night,
+                           seats=grimoire_digest(state), terms=state.setup.terms)
+                 for spy in spies)
+
+
+def _told_dawn_all(state: GameState, event: NightResolved, batch: object) -> tuple[Notice, ...]:
+    return _told_dawn(state, event, batch) + spy_sight(state, event)
+
+
 FEATURE = Feature(
     "observers",
     appliers={ObserverAdded: lambda state, e: OBSERVERS.put(state, (*OBSERVERS.of(state), e.name))},
     staff_rules={StObserver: _observe},
     commands=(Command("observer", "!observer NAME", say("help.observer"), "!observer Quinn --yes", _parse),),
     command_of={StObserver: "observer"},
-    notices={ObserverAdded: _told_added, NightResolved: _told_dawn},
+    notices={ObserverAdded: _told_added, NightResolved: _told_dawn_all},
     slots=(OBSERVERS,),
 )

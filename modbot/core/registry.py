@@ -25,6 +25,7 @@ from .characters import (
     madness,
     public_abilities,
     records,
+    registering,
     travellers,
     triggers,
     wins,
@@ -47,6 +48,7 @@ from .state.grimoire import SHIELDED
 from .state.model import GameState
 from .state.private_events import CharactersDealt
 from .state.record import logged
+from .state.registration import ASKING
 from .state.rejection import Rejection
 from .state.slots import Slot
 
@@ -70,6 +72,7 @@ FEATURES: tuple[Feature, ...] = (
     activity.FEATURE,
     away.FEATURE,
     observers.FEATURE,
+    registering.FEATURE,
     boomdandy.FEATURE,
     fabled.FEATURE,
     nightflow.FEATURE,
@@ -119,7 +122,8 @@ COMMANDS: dict[str, Command] = _commands(FEATURES)
 COMMAND_OF: dict[type, str] = _merged(((f.name, f.command_of) for f in FEATURES), "action")
 TIMERS: tuple[Timer, ...] = tuple(t for f in FEATURES for t in f.timers)  # in the list's order
 SLOTS: dict[str, Slot[Any]] = _merged(  # and the night sheet's scratch, on its own copy of the state
-    (*((f.name, {s.name: s for s in f.slots}) for f in FEATURES), ("the night sheet", {SHIELDED.name: SHIELDED})),
+    (*((f.name, {s.name: s for s in f.slots}) for f in FEATURES),
+     ("the night sheet", {SHIELDED.name: SHIELDED, ASKING.name: ASKING})),
     "slot")
 
 NOTICES: dict[type, tuple[Noticer, ...]] = {}  # each event's notices, in the list's order

@@ -31,6 +31,9 @@ def described(name: str, data: dict[str, Any]) -> Say:
         code = f"{code}.{params.get('field')}"
         if params.get("field") in CHARACTER_FIELDS:
             params["value"] = character_name(str(params.get("value") or ""), None)
+        elif params.get("field") == "registers_as":  # `imp to fortuneteller`, by name
+            params["value"] = [" to ".join(character_name(part, None) for part in kept.split(" to "))
+                               for kept in params.get("value") or ()] or Say("effect.none")
     if code not in catalogue():
         return Say("event.unknown")
     for key in ("value", "vote_vote"):

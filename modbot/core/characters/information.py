@@ -17,20 +17,25 @@ from dataclasses import replace
 from ..state.feature import CharacterRules, Information
 from ..state.grimoire import (
     PIXIE_LEARNT,
-    alignment_of,
     character_id,
     character_names,
-    dealt_character,
-    is_evil,
     is_malfunctioning,
     jinxed,
     living_neighbours,
     players_of_team,
-    true_character,
     yesterday,
 )
 from ..state.model import YES, GameState
 from ..state.night_model import Effect, Info, NightChoice
+from ..state.registration import (
+    judged,
+    reading_registration,
+    registered_alignment,
+    registered_character,
+    registered_dealt,
+    registered_of_team,
+    registers_evil,
+)
 from ..wording import say
 from .effects import godfather_kill
 from .others_choose import barber_swap
@@ -64,7 +69,7 @@ def _target(choice: NightChoice | None) -> str | None:
 def _chef(state: GameState, _player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     names = _seats(state)
     pairs = sum(1 for i, name in enumerate(names)
-                if is_evil(state, name) and is_evil(state, names[(i + 1) % len(names)]))
+                if registers_evil(state, name) and registers_evil(state, names[(i + 1) % len(names)]))
     return Info(str(pairs), say("result.chef"))
 
 
@@ -73,14 +78,14 @@ def _empath(state: GameState, player: str, _choice: NightChoice | None, deaths: 
     if deaths:
         state = state.evolve(seats=tuple(replace(s, alive=s.alive and s.name not in deaths)
                                          for s in state.seats))
-    evil = sum(1 for n in living_neighbours(state, player) if is_evil(state, n))
+    evil = sum(1 for n in living_neighbours(state, player) if registers_evil(state, n))
     return Info(str(evil), say("result.empath"))
 
 
 def _clockmaker(state: GameState, _player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     seats = [s.name for s in state.seats if not s.traveller]
-    demons = [seats.index(p) for p in players_of_team(state, "demon", False) if p in seats]
-    minions = [seats.index(p) for p in players_of_team(state, "minion", False) if p in seats]
+    demons = [seats.index(p) for p in registered_of_team(state, "demon", False) if p in seats]
+    minions = [seats.index(p) for p in registered_of_team(state, "minion", False) if p in seats]
     n = len(seats)  # a Minion babysitting Lil' Monsta is the Demon: not its own Minion
     distances = [min((d - m) % n, (m - d) % n) for d in demons for m in minions if m != d]
     if not distances:
@@ -97,21 +102,21 @@ def _librarian(state: GameState, player: str, _choice: NightChoice | None, _deat
 def shown_one_of(state: GameState, player: str, team: str, none: Info | None = None) -> Info:
     """Two players, one of them a named character of `team` (the Librarian's Outsider, the
     Washerwoman's Townsfolk, the Investigator's Minion); `none`: the row when there is none."""
-    found = [p for p in players_of_team(state, team, False) if p != player]
+    found = [p for p in registered_of_team(state, team, False) if p != player]
     if not found:
         return none or Info(note=say("info.one_of_none", team=team), needs_result=True)
     shown = found[0]
     wrong = next(n for n in _seats(state) if n not in (shown, player))
     pair = sorted((shown, wrong), key=_seats(state).index)
-    name = dealt_character(state, shown).name
+    name = registered_dealt(state, shown).name
     return Info(note=say("info.show_one_of", player=shown, character=name), needs_result=True,
                 result=say("result.one_of", first=pair[0], second=pair[1], character=name))
 
 
 def _noble(state: GameState, player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     others = [n for n in _seats(state) if n != player and not state.seat(n).traveller]
-    evil = [n for n in others if is_evil(state, n)]
-    good = [n for n in others if not is_evil(state, n)]
+    evil = [n for n in others if registers_evil(state, n)]
+    good = [n for n in others if not registers_evil(state, n)]
     if not evil or len(good) < 2:
         return Info(note=say("info.noble_too_few"), needs_result=True)
     three = sorted([evil[0], *good[:2]], key=_seats(state).index)
@@ -120,11 +125,11 @@ def _noble(state: GameState, player: str, _choice: NightChoice | None, _deaths: 
 
 
 def _pixie(state: GameState, player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
-    townsfolk = [p for p in players_of_team(state, "townsfolk", False) if p != player]
+    townsfolk = [p for p in registered_of_team(state, "townsfolk", False) if p != player]
     if not townsfolk:
         return Info(note=say("info.pixie_none"), needs_result=True)
     learnt = townsfolk[0]
-    shown = dealt_character(state, learnt)
+    shown = registered_dealt(state, learnt)
     marked = Effect(learnt, "reminders", (*state.grimoire_of(learnt).reminders, PIXIE_LEARNT),
                     say("by.pixie"))  # seed 003: the gain follows this player, not the character
     return Info(note=say("info.pixie", character=shown.name, player=learnt),
@@ -134,7 +139,7 @@ def _pixie(state: GameState, player: str, _choice: NightChoice | None, _deaths: 
 
 def _oracle(state: GameState, _player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     dead_evil = sum(1 for s in state.seats if not s.alive and not s.traveller
-                    and is_evil(state, s.name))
+                    and registers_evil(state, s.name))
     return Info(str(dead_evil), say("result.oracle", team=state.setup.private_script.terms.evil))
 
 
@@ -143,20 +148,20 @@ def _undertaker(state: GameState, _player: str, _choice: NightChoice | None, _de
     died = day.executed_and_died if day is not None else None
     if died is None:  # no execution, or one that killed nobody
         return Info(note=say("info.undertaker_none"))
-    real = true_character(state, died)  # the Drunk shows as the Drunk
+    real = registered_character(state, died)  # the Drunk shows as the Drunk
     return Info(real.name if real else "?", say("result.undertaker", player=died))
 
 
 def _town_crier(state: GameState, _player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     day = yesterday(state)
-    minions = set(players_of_team(state, "minion", False))
+    minions = set(registered_of_team(state, "minion", False))
     nominated = day is not None and any(n.nominator in minions for n in day.nominations)
     return Info(yes_no(nominated), say("result.towncrier"))
 
 
 def _flowergirl(state: GameState, _player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     day = yesterday(state)
-    demons = set(players_of_team(state, "demon", False))
+    demons = set(registered_of_team(state, "demon", False))
     voted = day is not None and any(v.player in demons and v.vote == YES
                               for n in day.nominations + day.exiles for v in n.locked)
     return Info(yes_no(voted), say("result.flowergirl"))
@@ -166,7 +171,7 @@ def _seamstress(state: GameState, _player: str, choice: NightChoice | None, _dea
     if choice is None or len(choice.players) != 2:
         return Info()
     a, b = choice.players
-    same = alignment_of(state, a) == alignment_of(state, b)
+    same = registered_alignment(state, a) == registered_alignment(state, b)
     return Info(yes_no(same), say("result.seamstress", first=a, second=b))
 
 
@@ -182,7 +187,7 @@ def _dreamer(state: GameState, _player: str, choice: NightChoice | None, _deaths
     target = _target(choice)
     if target is None:
         return Info()
-    real = true_character(state, target)
+    real = registered_character(state, target)
     return Info(note=say("info.dreamer", player=target, character=real.name) if real
                 else say("info.dreamer_unknown", player=target), needs_result=True)
 
@@ -190,9 +195,9 @@ def _dreamer(state: GameState, _player: str, choice: NightChoice | None, _deaths
 def _godfather(state: GameState, player: str, choice: NightChoice | None, deaths: tuple[str, ...]) -> Info:
     if state.cycle != 1:
         return godfather_kill(state, player, choice, deaths)
-    names = sorted(dealt_character(state, p).name
-                   for p in players_of_team(state, "outsider", False))
-    return Info(", ".join(names) or "none", say("result.godfather"))
+    names = sorted(c.name for p in registered_of_team(state, "outsider", False)
+                   if (c := registered_character(state, p)) is not None)
+    return judged(state, player, Info(", ".join(names) or "none", say("result.godfather")))
 
 
 def _cerenovus(state: GameState, player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
@@ -228,7 +233,7 @@ def _hostess(state: GameState, _player: str, choice: NightChoice | None, _deaths
     target = _target(choice)
     if target is None:
         return Info(note=say("info.hostess_none"))
-    real = true_character(state, target)
+    real = registered_character(state, target)
     return Info(note=say("info.hostess", player=target), needs_result=True,
                 result=say("result.is_the", player=target, character=real.name if real else "?"))
 
@@ -278,16 +283,18 @@ def _simple(code: str, needs_result: bool = False, unchosen: str | None = None) 
 
 
 CHARACTERS: tuple[CharacterRules, ...] = tuple(CharacterRules(cid, night=rule) for cid, rule in (
-    ("chef", _chef), ("empath", _empath), ("clockmaker", _clockmaker), ("librarian", _librarian),
-    ("noble", _noble), ("pixie", _pixie), ("oracle", _oracle), ("undertaker", _undertaker),
-    ("towncrier", _town_crier), ("flowergirl", _flowergirl), ("seamstress", _seamstress),
-    ("chambermaid", _chambermaid), ("dreamer", _dreamer), ("godfather", _godfather),
+    *((cid, reading_registration(rule)) for cid, rule in (  # whose answers read players
+        ("chef", _chef), ("empath", _empath), ("clockmaker", _clockmaker),
+        ("librarian", _librarian), ("noble", _noble), ("pixie", _pixie), ("oracle", _oracle),
+        ("undertaker", _undertaker), ("towncrier", _town_crier), ("flowergirl", _flowergirl),
+        ("seamstress", _seamstress), ("dreamer", _dreamer), ("hostess", _hostess))),
+    ("chambermaid", _chambermaid), ("godfather", _godfather),
     ("cerenovus", _cerenovus), ("damsel", _damsel), ("mezepheles", _mezepheles), ("sage", _sage),
     ("juggler", _juggler), ("mathematician", _mathematician),
     ("doppelganger", _simple("info.doppelganger", True)),
     ("monk", _simple("info.monk", unchosen="info.monk_none")),
     ("fearmonger", _simple("info.fearmonger", unchosen="info.fearmonger_none")),
-    ("barber", barber_swap), ("hostess", _hostess), ("lilmonsta", _simple("info.lilmonsta")),
+    ("barber", barber_swap), ("lilmonsta", _simple("info.lilmonsta")),
 ))
 
 __all__ = ["CHARACTERS", "VORTOX_FALSE", "Info", "shown_one_of", "yes_no"]

@@ -29,6 +29,7 @@ from ..state.grimoire import acting_character, character_id, true_character
 from ..state.ids import LUNATIC
 from ..state.model import GameState, iso
 from ..state.night_model import Info, NightChoice
+from ..state.registration import ASKING
 from ..state.rejection import Rejection
 from ..state.script import Character
 from ..wording import say
@@ -82,7 +83,8 @@ def compute(state: GameState, player: str, choice: NightChoice | None,
     if rule is None and character.spec.learns and character.spec.wakes_on(state.cycle):
         # run by the Storytellers: what it learns is theirs to give, and owed
         return Info(note=say("info.storytellers_run", what=character.spec.st), needs_result=True)
-    return rule(state, player, choice, deaths) if rule else Info()
+    # the ability asking, for what players register as (state/registration.py)
+    return rule(ASKING.put(state, character.id), player, choice, deaths) if rule else Info()
 
 
 

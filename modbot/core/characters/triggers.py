@@ -38,6 +38,7 @@ from ..state.grimoire import (
 from ..state.ids import LIL_MONSTA
 from ..state.model import EXECUTION, GameState, iso
 from ..state.private_events import EffectApplied
+from ..state.registration import ASKING, registered_character
 from ..state.slots import Slot
 from ..state.staff_events import GrimoireChanged
 from ..wording import Say, say
@@ -78,14 +79,16 @@ def _golem(state: GameState, event: Nominated) -> tuple[Event, ...]:
 
 def _virgin(state: GameState, event: Nominated) -> tuple[Event, ...]:
     """The Virgin (Trouble Brewing): the first time it is nominated, a Townsfolk nominator is
-    executed at once (the Storytellers judge a Spy's registration: they may `!undo`)."""
+    executed at once. A Spy nominating registers as what the Storytellers kept for the Virgin
+    (state/registration.py: `!registers PLAYER as washerwoman to virgin`, or to all); with none
+    kept, its truth decides (they may `!execute` it)."""
     virgin = true_character(state, event.nominee)
     if virgin is None or virgin.id != "virgin" or is_malfunctioning(state, event.nominee):
         return ()
     days = state.past_days + ((state.today,) if state.today else ())
     if sum(1 for d in days for n in d.nominations if n.nominee == event.nominee) != 1:
         return ()  # not its first nomination: the ability is spent
-    nominator = true_character(state, event.nominator)
+    nominator = registered_character(ASKING.put(state, "virgin"), event.nominator)
     if nominator is None or nominator.team != "townsfolk":
         return ()
     return (ExecutionCalled(event.nominator, "virgin", event.at),)

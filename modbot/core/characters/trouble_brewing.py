@@ -11,9 +11,10 @@ once the day's first vote is tallied) kills a player who voted execute on it. El
 Mayor's wins (wins.py), the Virgin's execution (triggers.py, an `ExecutionCalled` the engine
 ends the day with), the Butler's, the Thief's and the Bureaucrat's votes (state/grimoire.py's
 `butler_master` and `vote_weight`, read by deciding/voting.py), the Baron's and the Fortune
-Teller's set-up (the catalogue's `setup_shift`, setup/proposing.py's red herring). A Spy or a
-Recluse may register otherwise than it is (the official "might register"): while either is in
-play, these answers are proposals the row says the Storytellers judge.
+Teller's set-up (the catalogue's `setup_shift`, setup/proposing.py's red herring). The Spy's
+row notes that the grimoire goes to it at dawn (observers.py's `spy_sight` sends it); what the
+Spy and the Recluse register as is state/registration.py's, read by every information rule here
+(`reading_registration`) and by the Slayer's shot (a kept answer only: it happens at once).
 """
 
 from __future__ import annotations
@@ -26,48 +27,26 @@ from ..state.events import Event, PlayerDied
 from ..state.feature import CharacterRules
 from ..state.grimoire import (
     RED_HERRING,
-    dealt_character,
-    is_in_play,
-    players_of_team,
+    is_malfunctioning,
 )
 from ..state.model import YES, GameState
 from ..state.night_model import Info, NightChoice
+from ..state.registration import ASKING, reading_registration, registered_character, registered_of_team
 from ..state.rejection import Rejection
 from ..wording import say
 from .information import shown_one_of, yes_no
 from .public_abilities import ability_used, ledger, works
 from .triggers import ABILITY_DEATH
 
-MIGHT_REGISTER = ("spy", "recluse")  # "might register as ...": the Storytellers judge
-
-
-def _registering(state: GameState) -> list[str]:
-    """The names of the characters in play that "might register" otherwise (the Spy, the
-    Recluse): their answers are the Storytellers' to judge."""
-    return [state.setup.private_script.name_of(c) for c in MIGHT_REGISTER if is_in_play(state, c)]
-
-
-def _judged(state: GameState, info: Info) -> Info:
-    """The row says that a Spy or a Recluse in play may register otherwise; its answer is
-    then a proposal, never the default."""
-    names = _registering(state)
-    if not names:
-        return info
-    told = info.told()
-    note = info.note if info.note is not None or told is None else \
-        say("info.proposed", proposed=told)
-    return Info(note=say("info.might_register", note=note, characters=names), needs_result=True,
-                result=told)
-
 
 def _washerwoman(state: GameState, player: str, _choice: NightChoice | None,
                  _deaths: tuple[str, ...]) -> Info:
-    return _judged(state, shown_one_of(state, player, "townsfolk"))
+    return shown_one_of(state, player, "townsfolk")
 
 
 def _investigator(state: GameState, player: str, _choice: NightChoice | None,
                   _deaths: tuple[str, ...]) -> Info:
-    return _judged(state, shown_one_of(state, player, "minion"))
+    return shown_one_of(state, player, "minion")
 
 
 def _fortune_teller(state: GameState, _player: str, choice: NightChoice | None,
@@ -75,14 +54,14 @@ def _fortune_teller(state: GameState, _player: str, choice: NightChoice | None,
     chosen = choice.players if choice is not None else ()
     if len(chosen) != 2:
         return Info(note=say("info.no_choice_sent"), needs_result=True)
-    demons = set(players_of_team(state, "demon", False))
+    demons = set(registered_of_team(state, "demon", False))
     herring = {s.name for s in state.seats if RED_HERRING in state.grimoire_of(s.name).reminders}
     answer = Info(yes_no(any(p in demons or p in herring for p in chosen)),
                   say("result.fortune_teller", first=chosen[0], second=chosen[1]))
     if not herring:  # the set-up's choice is missing: `!reminder PLAYER red herring`
         return Info(note=say("info.no_red_herring", proposed=answer.told()), needs_result=True,
                     result=answer.told())
-    return _judged(state, answer)
+    return answer
 
 
 def _ravenkeeper(state: GameState, player: str, choice: NightChoice | None,
@@ -92,10 +71,20 @@ def _ravenkeeper(state: GameState, player: str, choice: NightChoice | None,
     target = choice.players[0] if choice is not None and choice.players else None
     if target is None:
         return Info(note=say("info.ravenkeeper_no_choice"), needs_result=True)
-    name = dealt_character(state, target).name
-    return _judged(state, Info(note=say("info.show_character", player=target, character=name),
-                               needs_result=True,
-                               result=say("result.is_the", player=target, character=name)))
+    shown = registered_character(state, target)
+    name = shown.name if shown is not None else "?"
+    return Info(note=say("info.show_character", player=target, character=name),
+                needs_result=True, result=say("result.is_the", player=target, character=name))
+
+
+def _spy(state: GameState, player: str, _choice: NightChoice | None,
+         _deaths: tuple[str, ...]) -> Info:
+    """Sees the grimoire: sent at dawn (observers.py, `spy_sight`); a malfunctioning Spy is
+    shown what the Storytellers choose."""
+    if is_malfunctioning(state, player):
+        return Info(note=say("info.spy_malfunctioning",
+                             term=state.setup.private_script.terms.malfunction), needs_result=True)
+    return Info(note=say("info.spy"))
 
 
 def _slayer(state: GameState, action: PublicChoice, ctx: Context) -> Sequence[Event] | Rejection:
@@ -107,7 +96,8 @@ def _slayer(state: GameState, action: PublicChoice, ctx: Context) -> Sequence[Ev
     if not state.seat(action.target).alive:
         return reject(ctx, "target_dead", nominee=action.target)
     events: tuple[Event, ...] = (ability_used(state, ctx, "slayer", action.target),)
-    if works(state, ctx.author, "slayer") and action.target in players_of_team(state, "demon"):
+    demons = registered_of_team(ASKING.put(state, "slayer"), "demon")  # a kept answer counts
+    if works(state, ctx.author, "slayer") and action.target in demons:
         events += (PlayerDied(action.target, ABILITY_DEATH, ctx.at),)
     return events
 
@@ -135,12 +125,13 @@ def _gunslinger(state: GameState, action: PublicChoice, ctx: Context) -> Sequenc
 
 
 CHARACTERS: tuple[CharacterRules, ...] = (
-    CharacterRules("washerwoman", night=_washerwoman),
-    CharacterRules("investigator", night=_investigator),
-    CharacterRules("fortuneteller", night=_fortune_teller),
-    CharacterRules("ravenkeeper", night=_ravenkeeper),
+    CharacterRules("washerwoman", night=reading_registration(_washerwoman)),
+    CharacterRules("investigator", night=reading_registration(_investigator)),
+    CharacterRules("fortuneteller", night=reading_registration(_fortune_teller)),
+    CharacterRules("ravenkeeper", night=reading_registration(_ravenkeeper)),
+    CharacterRules("spy", night=_spy),
     CharacterRules("slayer", public_choice=_slayer),
     CharacterRules("gunslinger", public_choice=_gunslinger),
 )
 
-__all__ = ["CHARACTERS", "MIGHT_REGISTER"]
+__all__ = ["CHARACTERS"]

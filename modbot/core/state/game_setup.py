@@ -76,6 +76,7 @@ class GrimoireEntry:
     ability_of: str | None = None  # an ability gained (the Philosopher's, the Cannibal's)
     funny_day: int | None = None  # the Deviant was funny on this day: it cannot be exiled
     bluffs: tuple[str, ...] = ()  # a Demon's own bluffs (several evil teams); else the game's
+    registers_as: tuple[str, ...] = ()  # the Storytellers' kept registrations (state/registration.py)
 
 
 @dataclass(frozen=True)

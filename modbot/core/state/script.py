@@ -114,6 +114,7 @@ class Character:
     automated: bool = True  # False: the Storytellers run it from its summary and its wiki page
     wiki: str = ""  # the official wiki's page, for the full text
     official_id: str = ""  # the official id it runs for, where modbot's differs
+    registers: tuple[str, ...] = ()  # what it might register as otherwise: "evil", "minion", ...
 
     @property
     def is_good(self) -> bool:
@@ -259,7 +260,7 @@ def _catalogued(character_id: str, record: dict[str, Any], entry: dict[str, Any]
                      float(record.get("otherNight") or 0), _jinxes(entry),
                      SetupShift.from_dict(record.get("setup_shift")),
                      record.get("run") != "storytellers", record.get("wiki", ""),
-                     official.get("id", ""))
+                     official.get("id", ""), tuple(record.get("registers", ())))
 
 
 def _aliases(catalogue: dict[str, dict[str, Any]], *, seed: bool) -> dict[str, str]:

@@ -1,0 +1,58 @@
+"""Every notice of every character scenario, rendered through the real templates (issue 54).
+
+The rule tests' scenarios (one per character the bot runs: tests/rules/test_scenarios.py,
+test_trouble_brewing.py, test_registration.py) assert codes and values and never render; a
+notice whose view lacks what its template reads (the Virgin's `execution_told`, found by
+issue 54) would pass them and fail on the forum. Here each scenario runs again with each step
+of the core harness told as the shell tells it (app/posting/reactions.py's `Reactor`: vote
+counts, day ends and every notice, each post rendered through the real templates): none may
+raise, none may be empty or show a raw code."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+import pytest
+
+from modbot.app.posting.reactions import GameOptions, Reactor
+
+from .. import notices as harness
+from ..rules.test_registration import TB_REGISTRATION
+from ..rules.test_scenarios import SCENARIOS
+from ..rules.test_trouble_brewing import TB_SCENARIOS
+
+ALL = {**SCENARIOS, **{f"tb:{k}": v for k, v in TB_SCENARIOS.items()},
+       **{f"registration:{k}": v for k, v in TB_REGISTRATION.items()}}
+SET_UP_ONLY = {"tb:baron"}  # a check of the set-up's counts: no game is played
+RAW_CODE = re.compile(r"\b(?:info|result|sheet|rejection|effect|tell)\.[a-z_]+\b")
+
+
+@pytest.fixture
+def collected(monkeypatch):
+    seen: list = []
+    told = harness.Told._told
+    reactors: dict[int, Reactor] = {}
+
+    def collecting(self, outcome):
+        """Each step's events told as the shell tells them (its `Reactor`, one a game, no
+        pictures), every post rendered."""
+        out = told(self, outcome)
+        reactor = reactors.setdefault(id(self), Reactor(GameOptions(1, "t", pictures=False)))
+        moments = [e.at for e in outcome.events if isinstance(getattr(e, "at", None), datetime)]
+        at = max(moments) if moments else outcome.state.phase_ends_at
+        seen.extend((post.kind, post.key, post.raw) for post in reactor.react(
+            outcome.state, outcome.events, outcome.rejections, at=at, command=outcome.command))
+        return out
+
+    monkeypatch.setattr(harness.Told, "_told", collecting)
+    return seen
+
+
+@pytest.mark.parametrize("scenario", sorted(ALL))
+def test_every_notice_of_the_scenario_renders(scenario, collected):
+    ALL[scenario]()
+    assert bool(collected) != (scenario in SET_UP_ONLY), "the scenario told nobody anything"
+    for kind, key, text in collected:
+        assert text.strip() or kind != "post", key
+        assert not RAW_CODE.search(text), (RAW_CODE.search(text), text)

@@ -2,7 +2,8 @@
 
 `end_phase` moves the game to its next phase; the end of the voting window ends the day
 (`end_day`: every remaining vote locks in clock order, uncast = pardon; the Butcher's
-nomination resolves; the player about to die, or the Storytellers' choice, is executed);
+nomination resolves; the player about to die, or the Storytellers' choice, is executed, or
+instead the Scapegoat they chose to take it);
 night then begins (`begin_night`), unless the day's end makes the game look over for a reason
 the Storytellers were not asked about yet: then the night is held (`NightHeld`: nothing is
 announced) until they decide, `!win` to end the game or `!phase next` to begin the night.
@@ -16,7 +17,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
-from .characters import travellers, triggers, wins
+from .characters import tb_travellers, travellers, triggers, wins
 from .characters.wins import WINS_DETECTED
 from .deciding.rules import butcher_may_nominate
 from .deciding.voting import about_to_die, living_count, lock_at_hand, population, threshold_now
@@ -72,10 +73,15 @@ def end_day(run: Run, at: datetime, condemned: str | None = None) -> None:
                 _lock_all(run, nomination.kind, nomination.nominee, at)
     butchered = _butcher(run, at)
     day = run.state.current_day
-    condemned = condemned or about_to_die(day)
+    voted = about_to_die(day) if condemned is None else None
+    condemned = condemned or voted
     if condemned is not None:
         executed = day.nomination_of(condemned)
         votes = executed.yes if executed else 0
+        goat = tb_travellers.instead_of(run.state, voted) if voted else None
+        if goat is not None:  # the Storytellers' call, kept before the day ended
+            run.emit(tb_travellers.ScapegoatExecuted(goat, condemned, at))
+            condemned = goat
         run.emit(Executed(condemned, votes, at))
         spared = triggers.protected_from_execution(run.state, condemned)
         if run.state.seat(condemned).alive and not spared:  # the Devil's Advocate, the Lleech

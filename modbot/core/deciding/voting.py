@@ -34,10 +34,12 @@ from ..state.model import (
     Phase,
     Profile,
 )
+from ..state.vote_tokens import may_vote_yes
 from ..wording import say
 
 NOTE_NO_TOKEN_CAST = say("note.no_token_cast")  # why a locked vote differs from the cast one
 NOTE_NO_TOKEN = say("note.no_token")
+NOTE_BEGGAR = say("note.beggar")  # a living Beggar's yes without a vote token
 NOTE_UNCAST = say("note.uncast")
 
 
@@ -78,6 +80,8 @@ def lock_at_hand(
     if nomination.kind == EXILE or seat.alive:
         if cast is None:
             return LockedVote(player, NO, None, None, at, note=NOTE_UNCAST) if end_of_day else None
+        if cast.value == YES and nomination.kind != EXILE and not may_vote_yes(state, player):
+            return LockedVote(player, NO, YES, cast.post_number, at, note=NOTE_BEGGAR)
         locked = LockedVote(player, cast.value, cast.value, cast.post_number, at)
         return _weighed(state, locked) if cast.value == YES else locked
     if cast is None:
@@ -172,7 +176,8 @@ def leading_others(day: DayState, nominee: str) -> list[str]:
 
 def max_possible(state: GameState, nomination: Nomination) -> int:
     """Locked execute votes plus every unlocked voter who could still vote execute."""
-    unlocked = [p for p in nomination.unlocked() if state.seat(p).can_vote_yes]
+    unlocked = [p for p in nomination.unlocked() if state.seat(p).can_vote_yes and
+                (nomination.kind == EXILE or may_vote_yes(state, p))]  # the Beggar's token
     return nomination.yes + sum(max(0, vote_weight(state, p)) for p in unlocked) + \
         sum(max(0, nomination.waiting_on(p)) for p in unlocked)  # a Butler's, on its master
 

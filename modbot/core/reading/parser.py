@@ -20,7 +20,7 @@ Rule checks (phases, limits, locks) are not the parser's business: see `rules.py
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from ..state.actions import (
     NO,
@@ -31,7 +31,9 @@ from ..state.actions import (
     ComeBack,
     DeclineWhisper,
     Fiddle,
+    GiveToken,
     Nominate,
+    PlayerAction,
     Point,
     PublicChoice,
     PublicGuess,
@@ -49,6 +51,10 @@ from .parsed import VALUE_WORDS, Collector, ParseResult
 from .textclean import countable_text
 
 MAX_LINE = 500  # longer lines are prose, never commands
+# the slash commands that name one player, and the action each makes
+_ONE_TARGET: dict[str, Callable[[str], PlayerAction]] = {
+    "nominate": Nominate, "nom": Nominate, "exile": CallExile, "choose": PublicChoice,
+    "point": Point, "fiddle": Fiddle, "give": GiveToken}
 
 _BB_VOTE = re.compile(r"\[(vote|v)\](.*?)\[/\1\]", re.IGNORECASE)  # [v] on Fortress of Lies
 _BB_UNVOTE = re.compile(r"\[(unvote|uv)\]\s*(.*?)\s*\[/\1\]", re.IGNORECASE)
@@ -173,14 +179,18 @@ class _LineParser(ForumLines):
                     self._bare_vote(value, line)
                 return
         verb, _, rest = body.partition(" ")
+        verb = verb.casefold().rstrip(":")
+        if verb in _ONE_TARGET:  # `/nominate X`, `/exile X`, `/choose X`, `/give X`, ...
+            name = self._target(rest.strip(), line)
+            if name is not None:
+                self.out.actions.append(_ONE_TARGET[verb](name))
+            return
         handler = {
-            "nominate": self._nominate, "nom": self._nominate,
             "vote": self._vote_command, "unvote": self._unvote,
             "whisper": self._whisper, "accept": self._accept, "decline": self._decline,
-            "exile": self._exile, "choose": self._public_choice, "guess": self._guess,
-            "point": self._point, "fiddle": self._fiddle, "vc": self._ask_for_count,
+            "guess": self._guess, "vc": self._ask_for_count,
             "away": self._away, "back": self._back,
-        }.get(verb.casefold().rstrip(":"))
+        }.get(verb)
         if handler is not None:
             handler(rest.strip(), line)
 
@@ -220,26 +230,6 @@ class _LineParser(ForumLines):
         name = self._target(rest, line)
         if name is not None:
             self.out.actions.append(Nominate(name))
-
-    def _exile(self, rest: str, line: str) -> None:
-        name = self._target(rest, line)
-        if name is not None:
-            self.out.actions.append(CallExile(name))
-
-    def _public_choice(self, rest: str, line: str) -> None:
-        name = self._target(rest, line)
-        if name is not None:
-            self.out.actions.append(PublicChoice(name))
-
-    def _point(self, rest: str, line: str) -> None:
-        name = self._target(rest, line)
-        if name is not None:
-            self.out.actions.append(Point(name))
-
-    def _fiddle(self, rest: str, line: str) -> None:
-        name = self._target(rest, line)
-        if name is not None:
-            self.out.actions.append(Fiddle(name))
 
     def _guess(self, rest: str, line: str) -> None:
         player, sep, character = rest.rpartition(" as ")

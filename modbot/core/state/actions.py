@@ -166,6 +166,16 @@ class Fiddle:
 
 
 @dataclass(frozen=True, slots=True)
+class GiveToken:
+    """`/give NAME` in the thread: a player gives its vote token to a Beggar."""
+
+    target: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "give", "target": self.target}
+
+
+@dataclass(frozen=True, slots=True)
 class Kill:
     """A Storyteller's (or, later, an ability's) death outside execution."""
 
@@ -178,8 +188,8 @@ class Kill:
 
 PlayerAction = (
     Nominate | Vote | Unvote | Whisper | WhisperStoryteller | AcceptWhisper | DeclineWhisper
-    | SkipNomination | CallExile | PublicChoice | PublicGuess | Point | Fiddle | AskForCount
-    | GoAway | ComeBack
+    | SkipNomination | CallExile | PublicChoice | PublicGuess | Point | Fiddle | GiveToken
+    | AskForCount | GoAway | ComeBack
 )
 Action = PlayerAction | Kill
 

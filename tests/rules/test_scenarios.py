@@ -218,9 +218,17 @@ def _lil_monsta():
     assert says(suggestion(setup, "lilmonsta", choices=choices), "sheet.babysits", player="Gus")
 
 
+def _shugenja():
+    """The Shugenja (seat 1), the Imp three seats back: the nearest evil, anticlockwise; with
+    the Poisoner three seats on as well, a tie the Storytellers settle."""
+    _sheet("shugenja", "result.shugenja", {"value": "anticlockwise"}, derek="chef")()
+    _sheet("shugenja", "info.shugenja_tie")()
+
+
 SCENARIOS = {
     # -- Townsfolk ---------------------------------------------------------------------------
     "chef": _sheet("chef", "result.chef", {"value": "1"}),
+    "shugenja": _shugenja,
     "librarian": _sheet("librarian", "result.librarian_none"),
     "noble": _sheet("noble", "result.noble", {"players": ("Brianna", "Cameron", "Derek")}),
     "pixie": _sheet("pixie", "result.pixie", {"character": "Empath"}),

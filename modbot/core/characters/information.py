@@ -113,6 +113,20 @@ def shown_one_of(state: GameState, player: str, team: str, none: Info | None = N
                 result=say("result.one_of", first=pair[0], second=pair[1], character=name))
 
 
+def _shugenja(state: GameState, player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
+    """Clockwise is on in seat order; equally near both ways, the Storytellers pick."""
+    names, me = _seats(state), _seats(state).index(player)
+    evil = [i for i, n in enumerate(names) if n != player and registers_evil(state, n)]
+    if not evil:
+        return Info(note=say("info.one_of_none", team="evil"), needs_result=True)
+    ahead = min((i - me) % len(names) for i in evil)
+    behind = min((me - i) % len(names) for i in evil)
+    if ahead == behind:
+        return Info(note=say("info.shugenja_tie"), needs_result=True,
+                    sentence=say("result.shugenja"))
+    return Info("clockwise" if ahead < behind else "anticlockwise", say("result.shugenja"))
+
+
 def _noble(state: GameState, player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     others = [n for n in _seats(state) if n != player and not state.seat(n).traveller]
     evil = [n for n in others if registers_evil(state, n)]
@@ -287,7 +301,8 @@ CHARACTERS: tuple[CharacterRules, ...] = tuple(CharacterRules(cid, night=rule) f
         ("chef", _chef), ("empath", _empath), ("clockmaker", _clockmaker),
         ("librarian", _librarian), ("noble", _noble), ("pixie", _pixie), ("oracle", _oracle),
         ("undertaker", _undertaker), ("towncrier", _town_crier), ("flowergirl", _flowergirl),
-        ("seamstress", _seamstress), ("dreamer", _dreamer), ("hostess", _hostess))),
+        ("seamstress", _seamstress), ("dreamer", _dreamer), ("hostess", _hostess),
+        ("shugenja", _shugenja))),
     ("chambermaid", _chambermaid), ("godfather", _godfather),
     ("cerenovus", _cerenovus), ("damsel", _damsel), ("mezepheles", _mezepheles), ("sage", _sage),
     ("juggler", _juggler), ("mathematician", _mathematician),

@@ -23,8 +23,7 @@ from .reading.commands import Command
 from .record import night_row, seat_rows
 from .state.actions import Context
 from .state.feature import Feature, Notice, to_observers, to_player
-from .state.grimoire import character_id, is_malfunctioning
-from .state.ids import SPY
+from .state.grimoire import is_malfunctioning, true_character
 from .state.model import GameState, iso
 from .state.names import Roster
 from .state.observing import OBSERVERS, is_observer, observers_of
@@ -82,11 +81,12 @@ def _told_dawn(state: GameState, event: NightResolved, _batch: object) -> tuple[
 
 
 def spy_sight(state: GameState, event: NightResolved) -> tuple[Notice, ...]:
-    """The Spy sees the grimoire each night: each living, working Spy gets its table at dawn in
+    """The Spy sees the grimoire each night (its record's `sees_grimoire`): each living,
+    working Spy gets its table at dawn in
     its grimoire PM (never the night's choices); a malfunctioning one gets what the
     Storytellers give it (characters/trouble_brewing.py's row asks them)."""
-    spies = [s.name for s in state.seats if s.alive and character_id(state, s.name) == SPY
-             and not is_malfunctioning(state, s.name)]
+    spies = [s.name for s in state.seats if s.alive and (c := true_character(state, s.name))
+             and c.spec.sees_grimoire and not is_malfunctioning(state, s.name)]
     return tuple(to_player(spy, "spy_grimoire", f"spy:{event.night}:{spy}", night=event.night,
                            seats=grimoire_digest(state), terms=state.setup.terms)
                  for spy in spies)

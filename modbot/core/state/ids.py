@@ -8,7 +8,6 @@ ground floor, so every floor may name a character.
 
 ASSASSIN = "assassin"
 BARBER = "barber"
-BEGGAR = "beggar"
 BONE_COLLECTOR = "bonecollector"
 BUREAUCRAT = "bureaucrat"
 BUTCHER = "butcher"

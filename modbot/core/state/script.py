@@ -53,6 +53,8 @@ class ActionSpec:
     asleep: bool = False  # its step is the Storytellers' own: its player is not woken (the Acrobat)
     learns: bool = False  # run by the Storytellers: on a night it wakes, a result is owed
     when_killed: bool = False  # its step acts when its player was killed tonight (the Ravenkeeper)
+    sees_grimoire: bool = False  # shown the grimoire at dawn (the Spy: observers.py's digest)
+    votes_with_token: bool = False  # its execute vote needs a vote token given (the Beggar)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ActionSpec:

@@ -11,8 +11,7 @@ votes with its ghost vote like anyone dead.
 
 from __future__ import annotations
 
-from .grimoire import character_id
-from .ids import BEGGAR
+from .grimoire import true_character
 from .model import YES, GameState
 from .slots import Slot
 
@@ -21,7 +20,9 @@ TOKENS_GIVEN: Slot[tuple[tuple[str, str, int], ...]] = Slot("vote tokens given",
 
 
 def is_beggar(state: GameState, player: str) -> bool:
-    return character_id(state, player) == BEGGAR
+    """A player whose character needs a vote token to vote (its record's `votes_with_token`)."""
+    character = true_character(state, player)
+    return character is not None and character.spec.votes_with_token
 
 
 def tokens_held(state: GameState, beggar: str) -> int:

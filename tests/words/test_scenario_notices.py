@@ -58,3 +58,17 @@ def test_every_notice_of_the_scenario_renders(scenario, collected):
     for kind, key, text in collected:
         assert text.strip() or kind != "post", key
         assert not RAW_CODE.search(text), (RAW_CODE.search(text), text)
+
+
+def test_the_grimoire_table_shows_the_kept_registrations():
+    from modbot.app.posting.catalogue import words
+    from modbot.core.night.grimoire_table import grimoire_rows
+
+    from ..notices import day_one
+    from ..rules.test_registration import RECLUSE_GAME, _setup
+
+    told, day = day_one(_setup(*RECLUSE_GAME))
+    told.st("!registers Brianna as imp to fortune teller\n!registers Brianna as evil", day)
+    row = next(r for r in grimoire_rows(told.state) if r.player == "Brianna")
+    assert [words(s) for s in row.status] == ["registers as Imp to the Fortune Teller",
+                                              "registers as evil to every ability"]

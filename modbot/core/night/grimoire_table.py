@@ -56,7 +56,17 @@ def _status(state: GameState, player: str) -> tuple[Say, ...]:
         return recorded + ((say("status.mad_as", character=entry.mad_as),)
                            if entry.mad_as else ())
     skip = {"status.is_really"} | ({"status.malfunctioning"} if recorded else set())
-    return recorded + tuple(s for s in status_of(state, player, dead=False) if s.code not in skip)
+    return recorded + tuple(s for s in status_of(state, player, dead=False) if s.code not in skip) \
+        + tuple(_kept_registration(state, kept) for kept in entry.registers_as)
+
+
+def _kept_registration(state: GameState, kept: str) -> Say:
+    """`imp to fortuneteller` as "registers as the Imp to the Fortune Teller" (`!registers`)."""
+    names = character_names(state)
+    what, _, ability = kept.partition(" to ")
+    if not ability:
+        return say("status.registers", what=names.get(what, what))
+    return say("status.registers_to", what=names.get(what, what), ability=names.get(ability, ability))
 
 
 __all__ = ["GrimoireRow", "grimoire_rows"]

@@ -1,44 +1,61 @@
-"""Countdowns (issue 41): every deadline in a public post is a [date] tag with
-countdown="true" (its date beside it) and each phase post gives its phase as a [date-range];
-private messages keep plain [date] tags."""
+"""A deadline that no longer applies (issue 56, app/posting/countdowns.py): the thread posts
+that counted down to it are edited to say so, when a day ends before its deadline or the game
+ends; a deadline that comes as planned is left as Discourse shows it."""
 
-import re
+from __future__ import annotations
+
 from datetime import timedelta
 
-from ..conversation import DAWN1, NIGHT1_LOCK, START, Conversation, botf_setup
+from modbot.app.posting.countdowns import expired
 
-COUNTDOWN = re.compile(r'\[date=[^\]]* countdown="true"\]')
-RANGE = re.compile(r"\[date-range from=\S+ to=\S+ timezone=\"UTC\"\]")
+from ..conversation import botf_setup, day_one
 
-
-def _a_day_and_a_night():
-    talk = Conversation(botf_setup())
-    said = list(talk.tick(START))
-    said += talk.tick(NIGHT1_LOCK)
-    said += talk.approve(NIGHT1_LOCK + timedelta(hours=1))
-    said += talk.tick(DAWN1)
-    for hours in (12, 24, 48):  # nominations, voting, then the day ends
-        said += talk.tick(DAWN1 + timedelta(hours=hours))
-    said += talk.thread("Alex", "/vc\nWhere do the votes stand now?", DAWN1 + timedelta(hours=30))
-    return talk, said
+H = timedelta(hours=1)
 
 
-def test_public_deadlines_count_down_and_phases_are_ranges():
-    _, said = _a_day_and_a_night()
-    public = [s.raw for s in said if s.thread == "topic"]
-    phases = [p for p in public if p.startswith(("## Night", "## Day", "## Nominations are open"))]
-    assert phases, public
-    for post in phases:
-        assert COUNTDOWN.search(post), post
-        assert RANGE.search(post), post
-    for post in public:
-        for tag in re.findall(r"\[date=[^\]]*\]", post):
-            if "time left: " + tag in post:
-                assert 'countdown="true"' in tag
+def _edits(said):
+    return [s for s in said if ":ended:" in s.key]
 
 
-def test_private_messages_keep_plain_dates():
-    _, said = _a_day_and_a_night()
-    private = [s.raw for s in said if s.thread != "topic"]
-    assert any("[date=" in p for p in private)
-    assert not any('countdown="true"' in p or "[date-range" in p for p in private)
+def _voting(talk, dawn):
+    talk.tick(dawn + 12 * H)  # nominations
+    talk.thread("Alex", "/nominate Derek\nI nominate Derek.", dawn + 13 * H)
+    return talk.tick(dawn + 24 * H)  # voting: the post counts down to the day's end
+
+
+def test_a_day_ended_early_edits_its_countdowns_to_say_so():
+    talk, dawn = day_one(botf_setup())
+    opened = _voting(talk, dawn)
+    deadline = talk.state.phase_ends_at
+    assert any(f"time={deadline:%H:%M:%S}" in s.raw and 'countdown="true"' in s.raw
+               for s in opened if s.thread == "topic")
+    said = talk.st("!endday --yes", dawn + 25 * H)
+    (edit,) = [s for s in _edits(said) if s.thread == "topic" and "Nominations are closed" in s.raw]
+    assert "no longer applies: the day ended" in edit.raw
+    assert f'time={deadline:%H:%M:%S} timezone="UTC" countdown' not in edit.raw
+
+
+def test_the_games_end_edits_the_nights_countdowns():
+    talk, dawn = day_one(botf_setup())
+    _voting(talk, dawn)
+    talk.tick(talk.state.phase_ends_at)  # the day ends at its deadline: night 2
+    said = talk.st("!win good the town prevailed --yes", talk.state.phase_ends_at - 20 * H)
+    assert _edits(said) and all("no longer applies: the game ended" in s.raw
+                                for s in _edits(said))
+
+
+def test_a_deadline_that_comes_as_planned_is_left_alone():
+    talk, dawn = day_one(botf_setup())
+    _voting(talk, dawn)
+    said = talk.tick(talk.state.phase_ends_at)
+    assert _edits(said) == []
+
+
+def test_only_the_countdowns_past_the_end_change():
+    raw = ('Until [date=2026-12-04 time=18:00:00 timezone="UTC" countdown="true"], '
+           'since [date=2026-12-03 time=06:00:00 timezone="UTC" countdown="true"].')
+    from datetime import UTC, datetime
+    out = expired(raw, datetime(2026, 12, 3, 20, tzinfo=UTC), "countdown.day_ended")
+    assert out.count('countdown="true"') == 1 and "06:00:00" in out
+    assert '[date=2026-12-04 time=18:00:00 timezone="UTC"] (no longer applies: the day ended ' \
+           '[date=2026-12-03 time=20:00:00 timezone="UTC"])' in out

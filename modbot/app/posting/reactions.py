@@ -43,6 +43,7 @@ from ...core import (
     say,
 )
 from .catalogue import rejection_words, words
+from .countdowns import Countdowns, deadline_of
 from .grimoire_status import status_text
 from .render import dated, later, render, render_notice
 from .titles import game_name, grimoire_title, storytellers_title, title_forms
@@ -93,6 +94,7 @@ class Reactor:
     held_posts: Callable[[], list[str]] = list  # the game's posts held (their words failed)
     quarantined: Callable[[], list[dict[str, Any]]] = list  # the game's inputs it could not handle
     plan: Callable[[], dict[str, Any] | None] = lambda: None  # the key's request plan, for !status
+    countdowns: Countdowns = field(default_factory=Countdowns)  # thread posts with a deadline
 
     # -- public -----------------------------------------------------------------------------
 
@@ -114,12 +116,19 @@ class Reactor:
                 out.append(self.vote_count(state, at, f"undo:{undo['input']}"))
         batch = tuple(events)
         ended = False
+        self.countdowns.forget_until(at)
         for event in batch:
             for notice in notices_of(state, event, batch):
                 ended = ended or notice.count == DAY_END
-                out.extend(self._told(state, notice, command, source))
+                # countdowns to what will not come are edited (countdowns.py)
+                out.extend(self.countdowns.no_longer(notice, at, self.counts.voting_ends))
+                told = self._told(state, notice, command, source)
+                self.countdowns.follow([p for p in told if p.thread == self.thread],
+                                       deadline_of(notice, self.counts.voting_ends))
+                out.extend(told)
         if self.counts.owed(at, self.options.vote_count_minutes) and not ended:
             out.append(self.vote_count(state, at, "vc"))
+            self.countdowns.follow(out[-1:], self.counts.voting_ends)
         if post is not None and rejections and self._answers(post, rejections):
             out.append(self._rejection_reply(post, rejections, source))
         self.counts.follow(state)

@@ -220,11 +220,16 @@ class ForumClient(DiscourseClient):  # type: ignore[misc,unused-ignore]  # pydis
         Discourse request (the sandbox answers it before any key or limit), so it is sent
         without the key and not charged to the request budget: a rehearsal that reads its
         clock every cycle never spends the key's minute on it."""
+        return self.forum_clock()[0]
+
+    def forum_clock(self) -> tuple[str, float]:
+        """The sandbox's clock and its speed (forum seconds a real second)."""
         try:
             answer = self.session.get(self.host + "/_sandbox/clock.json", timeout=self.timeout)
         except requests.RequestException as exc:
             raise TransientError(f"GET /_sandbox/clock.json: {exc.__class__.__name__}") from exc
-        return str(_decode("GET", "/_sandbox/clock.json", answer)["now"])
+        read = _decode("GET", "/_sandbox/clock.json", answer)
+        return str(read["now"]), float(read.get("speed", 1.0))
 
     def current_user(self) -> dict[str, Any]:
         """The account the API key acts as."""

@@ -158,7 +158,9 @@ def _params(query: str, headers, body: bytes) -> dict:
 
 def _sandbox_call(sandbox, method: str, path: str, params: dict):
     if path == "/_sandbox/clock.json" and method == "GET":  # the forum's own time
-        return 200, {"now": sandbox.forum.clock.now().isoformat().replace("+00:00", "Z")}, {}
+        clock = sandbox.forum.clock  # its speed too: a client may follow it between reads
+        return 200, {"now": clock.now().isoformat().replace("+00:00", "Z"),
+                     "speed": getattr(clock, "speed", 1.0)}, {}
     if path == "/_sandbox/requests.json" and method == "GET":
         with sandbox.counts_lock:
             counts = dict(sandbox.counts)

@@ -111,7 +111,7 @@ class ManualClock(Clock):
     """Forum time set by a script (rehearsals and tests): it moves only when told to."""
 
     def __init__(self, at: datetime) -> None:
-        super().__init__()
+        super().__init__(speed=0.0)  # still between its moves (a client following it waits)
         self.at = at
 
     def set(self, at: datetime) -> None:

@@ -143,3 +143,43 @@ def test_without_the_bus_a_timed_cycle_keeps_to_the_keys_pace():
     loop.swept_at -= 240  # the pace has passed: the next second reads
     loop._each_second()
     assert service.read == [None, None]
+
+
+def test_on_a_rehearsal_clock_the_pace_is_counted_in_the_forums_seconds():
+    """A rehearsal at 60x: the key's pace (240 forum seconds here) passes in 4 real seconds,
+    so the loop reads as often as it would in a real day, no more and no less."""
+    clock = Clock()
+    service = Service()
+    loop, _ = _loop(service, clock)
+    loop.seconds = clock  # the clock's seconds (daemon.py's clocks have them): forum time
+    loop.service.drain = lambda: 0  # type: ignore[attr-defined]
+    loop.bus = None
+    loop.cycle()
+    clock.t += 200
+    loop._each_second()
+    assert service.read == [None]  # 200 forum seconds: too soon for the key
+    clock.t += 40  # no real time has passed, 240 forum seconds have
+    loop._each_second()
+    assert service.read == [None, None]
+
+
+def test_the_forum_clock_is_read_now_and_then_and_followed_at_its_speed(monkeypatch):
+    from modbot.app.running import daemon
+
+    class Client:
+        reads = 0
+
+        def forum_clock(self):
+            Client.reads += 1
+            return "2026-12-03T12:00:00Z", 60.0
+
+    real = [1000.0]
+    monkeypatch.setattr(daemon.time, "monotonic", lambda: real[0])
+    clock = daemon.ForumClock(Client())
+    assert clock.now() == T and Client.reads == 1
+    real[0] += 1.5  # within RESYNC: followed at 60x, not read
+    assert clock.now() == T + timedelta(seconds=90) and Client.reads == 1
+    assert clock.seconds() == (T + timedelta(seconds=90)).timestamp()
+    real[0] += 1.0  # RESYNC passed: read again (a jump to a deadline is seen)
+    clock.now()
+    assert Client.reads == 2

@@ -43,4 +43,4 @@ def compose(client: ForumPort, database: str | Store, games: list[GameSetup],
     else:  # an admin's key: unmetered on a forum clock the bot cannot read for free
         minute = 0 if unmetered else settings.requests_per_minute
     client.budget.per_minute = minute
-    return Service(client, store, games, settings)
+    return Service(client, store, games, settings, wall=forum_seconds)  # the outbox's gaps too

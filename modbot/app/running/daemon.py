@@ -185,22 +185,41 @@ class RehearsalClock:
             return datetime.now(UTC)
         return self.start + timedelta(seconds=(time.time() - self.anchor) * self.speed)
 
+    def seconds(self) -> float:
+        """Game time in seconds: what the run loop paces itself by."""
+        return self.now().timestamp()
+
 
 class ForumClock:
     """The sandbox's own clock (`GET /_sandbox/clock.json`): one clock for the forum and the
-    bot in a rehearsal, whatever restarts."""
+    bot in a rehearsal, whatever restarts. Read every `RESYNC` real seconds and followed at its
+    speed in between, so the run loop, the budget and the outbox read it for nothing (a jump
+    to the next deadline is seen within `RESYNC`)."""
+
+    RESYNC = 2.0
 
     def __init__(self, client: ForumClient) -> None:
         self.client = client
+        self.read: tuple[datetime, float, float] | None = None  # (forum time, real, speed)
 
     def now(self) -> datetime:
-        return datetime.fromisoformat(self.client.forum_time().replace("Z", "+00:00"))
+        real = time.monotonic()
+        if self.read is None or real - self.read[1] >= self.RESYNC:
+            text, speed = self.client.forum_clock()
+            self.read = (datetime.fromisoformat(text.replace("Z", "+00:00")), real, speed)
+        at, then, speed = self.read
+        return at + timedelta(seconds=(real - then) * speed)
+
+    def seconds(self) -> float:
+        return self.now().timestamp()
 
 
-def clock_for(config: Config, client: ForumClient, store: Store):
-    """The bot's clock: the forum's, a rehearsal's (anchored in the store), or real time."""
+def clock_for(config: Config, client: ForumClient, store: Store,
+              forum: ForumClock | None = None) -> ForumClock | RehearsalClock:
+    """The bot's clock: the forum's (`forum`, made before the budget that counts by it), a
+    rehearsal's (anchored in the store), or real time."""
     if config.forum_clock:
-        return ForumClock(client)
+        return forum or ForumClock(client)
     if config.rehearsal_start is None:
         return RehearsalClock()
     anchor = store.cursor("rehearsal_anchor_ms")
@@ -264,9 +283,9 @@ def run(config: Config, *, max_cycles: int | None = None) -> int:
         lock.release()
 
 
-def _count_the_keys_day(client: ForumClient, store: Store) -> None:
+def _count_the_keys_day(client: ForumClient, store: Store, wall: float) -> None:
     """A User API key's day is the forum's: what an earlier run spent of it still counts."""
-    spent = restore_day(client.budget, store.cursors_with(DAY_CURSOR), time.time())
+    spent = restore_day(client.budget, store.cursors_with(DAY_CURSOR), wall)
     if spent:
         log.info("the key made %d of its %d requests of the day before this start", spent,
                  client.budget.per_day)
@@ -284,20 +303,23 @@ def started_loop(config: Config, max_cycles: int | None, stop: Stop) -> RunLoop 
     loaded = [(g, load_signups(g)) for g in config.games]  # a file before its seats: sign-ups
     in_signups = [s for _, s in loaded if not s.seated and s.topic_id is not None]
     games = [load_game(g) for g, s in loaded if s.seated or s.topic_id is None]
-    # a rehearsal's minutes pass faster than real ones: the sandbox's own limiter (on the
-    # forum's clock) answers instead of the bot's budget in real seconds
+    # a rehearsal's minutes pass faster than real ones: on the sandbox's clock the budget, the
+    # outbox and the loop count the forum's seconds, as its limiter does; on the bot's own
+    # rehearsal clock (which the forum does not keep) the forum's limiter answers instead
+    forum = ForumClock(client) if config.forum_clock else None
     service = compose(client, config.database_url, games, config.settings,
                       user_key=config.key_kind == "user", budget_set=config.budget_set,
-                      unmetered=config.forum_clock or config.rehearsal_start is not None)
+                      forum_seconds=forum.seconds if forum is not None else None,
+                      unmetered=config.rehearsal_start is not None)
     store = service.store
     watch = SignupWatch(client, store, in_signups, config.settings.names_minutes * 60)
     for notice in config.notices:
         log.warning("%s", notice)
     if config.key_kind == "user":
-        _count_the_keys_day(client, store)
+        _count_the_keys_day(client, store, service.wall())
     failed = _start(service, config, stop)
     if failed is not None:
         return failed
-    clock = clock_for(config, client, store)
+    clock = clock_for(config, client, store, forum)
     _warn_if_behind(clock, store)
     return RunLoop(config, client, store, service, watch, clock, max_cycles, stop)

@@ -17,6 +17,10 @@ live read, before anything the bus names later: a post the forum announced is ne
 the next full sweep because a busy minute took its turn. Reads put off for background work
 (start-ups, names) run again when the budget has room for background work.
 
+The loop paces itself by its clock's seconds (`seconds`): real time, or in a rehearsal on the
+sandbox's clock the forum's, which the budget and the outbox count too, so a day at 60x spends
+the requests a real day would.
+
 State is the loop's own (`RunLoop`), not shared cells. One `Stop` serves the whole run: a
 signal (SIGTERM, SIGINT) from the start-up on, or `max_cycles`, sets it, and the loop ends after
 the current cycle.
@@ -28,6 +32,7 @@ import logging
 import signal
 import threading
 import time
+from collections.abc import Callable
 
 import schedule
 
@@ -63,6 +68,9 @@ class RunLoop:
                  max_cycles: int | None = None, stop: Stop | None = None) -> None:
         self.config, self.client, self.store = config, client, store
         self.service, self.watch, self.clock = service, watch, clock
+        # the loop's pace in the clock's seconds: a rehearsal's forum minute is its minute, as
+        # the budget and the sandbox's limiter count it (real time: the wall's seconds)
+        self.seconds: Callable[[], float] = getattr(clock, "seconds", time.monotonic)
         self.max_cycles = max_cycles
         self.stop = stop or Stop()
         self.cycles = 0
@@ -101,7 +109,7 @@ class RunLoop:
             return
         self.put_off = False
         if wake is None:
-            self.swept_at = time.monotonic()  # a full cycle: the sweep's clock starts again
+            self.swept_at = self.seconds()  # a full cycle: the sweep's clock starts again
         if kept := self._kept():  # a restart resumes from the bus's backlog, and counts the
             self.store.commit(Batch(cursors=kept))  # key's day so far
         try:
@@ -135,7 +143,7 @@ class RunLoop:
             return room
         every = self.config.bus_sweep_seconds if self.bus is not None and self.bus.healthy \
             else self.poll_every()
-        return max(room, every - (time.monotonic() - self.swept_at), 0.0)
+        return max(room, every - (self.seconds() - self.swept_at), 0.0)
 
     def poll_every(self, busy: bool | None = None) -> float:
         """The interval between full reads without the bus now: `poll_seconds`, or what the
@@ -154,14 +162,14 @@ class RunLoop:
         pace: no reads."""
         if self._bus_healthy() or self.unread is not None or self.due():
             return False
-        return time.monotonic() - self.swept_at < self.poll_every()
+        return self.seconds() - self.swept_at < self.poll_every()
 
     def _sweep_can_wait(self) -> bool:
         """A timed cycle with a healthy bus, nothing due and nothing owed: no reads."""
         owed = self.background_owed and not self.client.budget.wait_for(Priority.BACKGROUND)
         return self.bus is not None and self.bus.healthy and not self.due() and not owed \
             and self.unread is None \
-            and time.monotonic() - self.swept_at < self.config.bus_sweep_seconds
+            and self.seconds() - self.swept_at < self.config.bus_sweep_seconds
 
     def _what_to_read(self, woken: bool, retry: bool) -> Wake | None:
         """What this cycle reads: the bus's named channels and any put-off reads (a woken
@@ -187,7 +195,7 @@ class RunLoop:
         """What a restart resumes from: the bus's last ids, a User API key's day."""
         kept = saved_last(self.bus) if self.bus is not None else {}
         if self.client.budget.per_day:
-            kept.update(day_cursors(self.client.budget, time.time()))
+            kept.update(day_cursors(self.client.budget, self.service.wall()))
         return kept
 
     # -- the loop -------------------------------------------------------------------------
@@ -205,7 +213,7 @@ class RunLoop:
                 self.cycle(woken=True)
             elif self._unread_has_room():
                 self.cycle(retry=True)
-            elif self.service.started.ready_at <= time.time():
+            elif self.service.started.ready_at <= self.service.wall():
                 self.service.started.ready_at = float("inf")  # one drain a hint (it sets
                 self._drain()  # the next): a post held for a forum's gap goes on time
         self._shut_down()
@@ -217,7 +225,7 @@ class RunLoop:
         if self.unread is None and not self.was_due and self.due():
             self.cycle()
         elif not self._bus_healthy() and \
-                time.monotonic() - self.swept_at >= self.poll_every():
+                self.seconds() - self.swept_at >= self.poll_every():
             self.cycle()  # without the bus: the key's pace, to the second
         self._drain()
 

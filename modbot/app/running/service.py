@@ -79,10 +79,13 @@ class CycleReport:
 
 class Service(StartUp):
     def __init__(self, client: ForumPort, store: Store, games: list[GameSetup],
-                 settings: Settings | None = None, parts: Parts | None = None) -> None:
+                 settings: Settings | None = None, parts: Parts | None = None,
+                 wall: Callable[[], float] | None = None) -> None:
         """The service over `client` and `store`, its collaborators `parts` (compose.py
-        assembles them; by default, assembled here the same way: parts.py)."""
+        assembles them; by default, assembled here the same way: parts.py); `wall`: the
+        forum's time in seconds, where it is not real time (a rehearsal's sandbox)."""
         self.client = client
+        self.wall = wall or time.time  # the outbox's gaps between posts are the forum's
         self.store = store
         self.settings = settings or Settings()
         self.setups = games

@@ -83,6 +83,7 @@ class StartUp:
     long_reads: PagedReads
     quarantine: Quarantine
     next_read: Callable[[], float | None] | None  # seconds to the next read (the run loop's)
+    wall: Callable[[], float]  # the forum's time in seconds (the outbox's gaps)
 
     def start(self) -> None:
         self.connect()
@@ -148,7 +149,8 @@ class StartUp:
                              edits_a_day=edits_per_day(staff, me.trust_level),
                              conversation_spacing=topic_spacing(staff, me.trust_level)
                              if self.settings.post_spacing is None else spacing,
-                             on_limit=self.hooks.limit, on_opened=self.hooks.opened)
+                             on_limit=self.hooks.limit, on_opened=self.hooks.opened,
+                             wall=self.wall)
         self.hooks.connected(self.outbox, self.bot_id)
 
 

@@ -23,7 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     file_errors: tuple[type[Exception], ...] = (_Never,)
     try:
         from ..adapters.forum import ConfigurationError
-        from ..files.gamefile import GameFileError
+        from ..files.lines import GameFileError
         from ..files.threadfile import ThreadFileError
         from . import commands as cli_commands
         file_errors = (GameFileError, ThreadFileError, ConfigurationError)

@@ -33,7 +33,8 @@ from ..adapters.store import Store
 from ..app.reading.bus_watch import BusWatch
 from ..app.reading.intake import Wake
 from ..app.running.compose import compose
-from ..app.running.service import Service, Settings
+from ..app.running.service import Service
+from ..app.running.settings import Settings
 from ..app.starting.opening import opening_post
 from ..core import GameSetup
 from ..files.gamefile import load_game

@@ -35,7 +35,8 @@ from ..adapters.user_key import APPLICATION, SCOPES
 from ..app.games.identities import places
 from ..app.reading.bus_watch import BusWatch
 from ..app.running.compose import compose
-from ..app.running.service import Service, Settings
+from ..app.running.service import Service
+from ..app.running.settings import Settings
 from ..bundled import folder
 from ..core import GameSetup
 from ..files.gamefile import load_game

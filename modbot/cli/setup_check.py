@@ -16,7 +16,8 @@ from pathlib import Path
 
 from ..app.posting.catalogue import words
 from ..core import dealt_text, jinxes_said, problems, propose, who_runs
-from ..files.gamefile import GameFileError, load_game
+from ..files.gamefile import load_game
+from ..files.lines import GameFileError
 from ..files.scripts import bundled_scripts
 from ..files.signupfile import in_signups as files_in_signups
 from ..shown import shown_lines

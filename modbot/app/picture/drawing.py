@@ -18,11 +18,14 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from . import layout
 from .fonts import font, font_for
-from .square import CAST_NO, CAST_YES, LOCKED_NO, LOCKED_YES, TownSquare
+from .square import CAST_NO, CAST_YES, LOCKED_NO, LOCKED_YES, SeatMark, TownSquare
+
+Point = tuple[float, float]
+Colour = tuple[int, int, int]
 
 S = 2  # supersampling
 COLOURS = 128  # a palette PNG: a fraction of the bytes, no visible loss on flat shapes
@@ -79,7 +82,7 @@ def _title(pen: ImageDraw.ImageDraw, title: str) -> None:
     pen.text(_s(16, 12), _fit(title, face, (layout.WIDTH - 32) * S), font=face, fill=INK)
 
 
-def _token(pen: ImageDraw.ImageDraw, seat, spot: layout.Spot, radius: float) -> None:
+def _token(pen: ImageDraw.ImageDraw, seat: SeatMark, spot: layout.Spot, radius: float) -> None:
     box = _s(*layout.token_box(spot, radius))
     fill, outline = (ALIVE, INK) if seat.alive else (DEAD, SHROUD)
     if seat.nominee:
@@ -119,7 +122,7 @@ def _vote_mark(pen: ImageDraw.ImageDraw, vote: str, spot: layout.Spot, radius: f
         pen.polygon(points, fill=CARD, outline=colour, width=3 * S)
 
 
-def _hand(pen: ImageDraw.ImageDraw, square: TownSquare, places, radius: float,
+def _hand(pen: ImageDraw.ImageDraw, square: TownSquare, places: list[layout.Spot], radius: float,
           centre: tuple[float, float]) -> None:
     """From just outside the centre's words to just before the seat the hand waits on."""
     index = next((i for i, s in enumerate(square.seats) if s.hand), None)
@@ -136,7 +139,8 @@ def _hand(pen: ImageDraw.ImageDraw, square: TownSquare, places, radius: float,
     _arrow(pen, (cx + ux * start, cy + uy * start), (cx + ux * end, cy + uy * end), INK, 5, 13)
 
 
-def _nominator_arrow(pen: ImageDraw.ImageDraw, square: TownSquare, places, radius: float) -> None:
+def _nominator_arrow(pen: ImageDraw.ImageDraw, square: TownSquare, places: list[layout.Spot],
+                     radius: float) -> None:
     nominator = next((i for i, s in enumerate(square.seats) if s.nominator and not s.nominee), None)
     nominee = next((i for i, s in enumerate(square.seats) if s.nominee), None)
     if nominator is None or nominee is None:
@@ -149,7 +153,8 @@ def _nominator_arrow(pen: ImageDraw.ImageDraw, square: TownSquare, places, radiu
     _arrow(pen, (a.x + ux * gap, a.y + uy * gap), (b.x - ux * gap, b.y - uy * gap), NOMINATOR, 3, 11)
 
 
-def _arrow(pen, start, end, colour, width: float, head: float) -> None:
+def _arrow(pen: ImageDraw.ImageDraw, start: Point, end: Point, colour: Colour, width: float,
+           head: float) -> None:
     (x0, y0), (x1, y1) = start, end
     angle = math.atan2(y1 - y0, x1 - x0)
     base = (x1 - head * math.cos(angle), y1 - head * math.sin(angle))
@@ -159,7 +164,7 @@ def _arrow(pen, start, end, colour, width: float, head: float) -> None:
     pen.polygon(_s(x1, y1, *left, *right), fill=colour)
 
 
-def _label(pen: ImageDraw.ImageDraw, label: layout.Label, seat) -> None:
+def _label(pen: ImageDraw.ImageDraw, label: layout.Label, seat: SeatMark) -> None:
     face = font_for(label.text, layout.LABEL_SIZE * S, label.bold) or \
         font(layout.LABEL_SIZE * S, label.bold)
     left, top = label.box[0], label.box[1]
@@ -187,7 +192,7 @@ def _centre(pen: ImageDraw.ImageDraw, lines: tuple[str, str, str]) -> tuple[floa
     return half_width, half_height
 
 
-def _legend(pen: ImageDraw.ImageDraw, legend) -> None:
+def _legend(pen: ImageDraw.ImageDraw, legend: tuple[tuple[str, str], ...]) -> None:
     face = font(12 * S)
     items = [(mark, text, face.getlength(text) / S) for mark, text in legend]
     total = sum(20 + width + 16 for _, _, width in items) - 16
@@ -211,7 +216,7 @@ def _legend_mark(pen: ImageDraw.ImageDraw, mark: str, x: float, y: float) -> Non
                               width=S)
 
 
-def _fit(text: str, face, width: float) -> str:
+def _fit(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:
     if face.getlength(text) <= width:
         return text
     while len(text) > 1 and face.getlength(text + layout.ELLIPSIS) > width:

@@ -112,5 +112,5 @@ def _shorter(text: str, number: int) -> str:
     return stem[:-1].rstrip() + ELLIPSIS
 
 
-def overlaps(a: tuple[Any, ...], b: tuple[Any, ...], gap: float = 0.0) -> bool:
+def overlaps(a: tuple[float, ...], b: tuple[float, ...], gap: float = 0.0) -> bool:
     return a[0] < b[2] + gap and b[0] < a[2] + gap and a[1] < b[3] + gap and b[1] < a[3] + gap

@@ -12,7 +12,7 @@ One nomination is shown: the one whose clock is running and leading, else the le
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ...core import GameState, say
 from ..posting.catalogue import words
@@ -50,7 +50,7 @@ def shown_nomination(vc: dict[str, Any]) -> dict[str, Any] | None:
         return None
     ranked = sorted(enumerate(nominations), key=lambda item: (item[1]["open"], item[1]["yes"],
                                                              item[0]))
-    return ranked[-1][1]
+    return cast(dict[str, Any], ranked[-1][1])
 
 
 def town_square(state: GameState, vc: dict[str, Any]) -> TownSquare:

@@ -21,7 +21,8 @@ from collections.abc import Callable
 from ...adapters.forum_port import ForumPort
 from ...adapters.store import Store
 from ...core import GameSetup
-from .service import Service, Settings
+from .service import Service
+from .settings import Settings
 
 USER_KEY_PER_MINUTE = 18  # of a User API key's 20 a minute (the bus's polls charged to it too)
 USER_KEY_PER_DAY = 2_800  # of its 2,880 a day: a margin for `modbot check` and a restart

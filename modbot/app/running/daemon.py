@@ -13,6 +13,7 @@ import logging
 import os
 import time
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -29,7 +30,8 @@ from ...files.signupfile import load_signups
 from ..starting.signups import SignupWatch
 from .compose import compose
 from .run_loop import RunLoop, Stop
-from .service import Service, Settings
+from .service import Service
+from .settings import Settings
 
 log = logging.getLogger("modbot")
 FORUM_KEYS = {"url", "username", "api_key_env", "user_api_key_file", "timeout", "category"}
@@ -71,7 +73,7 @@ class Config:
                            user_api_client_id=self.user_api_client_id)
 
 
-def load_config(path: str | Path, environ=os.environ) -> Config:
+def load_config(path: str | Path, environ: Mapping[str, str] = os.environ) -> Config:
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -229,7 +231,7 @@ def clock_for(config: Config, client: ForumClient, store: Store,
     return RehearsalClock(config.rehearsal_start, config.rehearsal_speed, anchor / 1000)
 
 
-def _warn_if_behind(clock, store: Store) -> None:
+def _warn_if_behind(clock: ForumClock | RehearsalClock, store: Store) -> None:
     """The game's latest input is later than the bot's clock: deadlines will wait for it."""
     latest = store.latest_input_at()
     now = clock.now()

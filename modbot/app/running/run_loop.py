@@ -29,19 +29,28 @@ the current cycle.
 from __future__ import annotations
 
 import logging
+import math
 import signal
 import threading
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import schedule
 
 from ...adapters.budget import Priority, day_cursors
 from ...adapters.forum import ForumError
 from ...adapters.outgoing import Batch
+from ...adapters.store import Store
 from ..reading.bus_watch import BusWatch, game_busy, saved_last, stored_last, user_key_pace
 from ..reading.intake import Wake
 from ..reading.request_plan import poll_every
+from ..starting.signups import SignupWatch
+
+if TYPE_CHECKING:  # the daemon's configuration and clocks (daemon.py makes the loop)
+    from ...adapters.forum import ForumClient
+    from .daemon import Config, ForumClock, RehearsalClock
+    from .service import Service
 
 log = logging.getLogger("modbot")
 EVERYTHING = "everything"  # what a full cycle put off reads: everything again
@@ -53,7 +62,7 @@ class Stop:
     def __init__(self) -> None:
         self.flag = False
 
-    def __call__(self, signum, _frame) -> None:
+    def __call__(self, signum: int, _frame: object) -> None:
         log.info("signal %s: stopping after this cycle", signum)
         self.flag = True
 
@@ -64,8 +73,9 @@ class Stop:
 
 
 class RunLoop:
-    def __init__(self, config, client, store, service, watch, clock,
-                 max_cycles: int | None = None, stop: Stop | None = None) -> None:
+    def __init__(self, config: Config, client: ForumClient, store: Store, service: Service,
+                 watch: SignupWatch, clock: ForumClock | RehearsalClock, max_cycles: int | None = None,
+                 stop: Stop | None = None) -> None:
         self.config, self.client, self.store = config, client, store
         self.service, self.watch, self.clock = service, watch, clock
         # the loop's pace in the clock's seconds: a rehearsal's forum minute is its minute, as
@@ -202,7 +212,7 @@ class RunLoop:
 
     def run(self) -> int:
         scheduler = schedule.Scheduler()
-        scheduler.every(self.config.poll_seconds).seconds.do(self.cycle)
+        scheduler.every(max(1, math.ceil(self.config.poll_seconds))).seconds.do(self.cycle)
         scheduler.every(1).seconds.do(self._each_second)
         self.cycle()
         self._start_bus()

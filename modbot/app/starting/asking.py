@@ -19,7 +19,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TextIO, TypeVar
 
 from ...adapters.forum import OverBudget, TransientError
 
@@ -38,7 +38,8 @@ class KeyBusy(Exception):
 class Progress:
     """How many requests the check has to go, shown as it goes."""
 
-    def __init__(self, per_minute: float, out=None, bar: bool | None = None) -> None:
+    def __init__(self, per_minute: float, out: TextIO | None = None,
+                 bar: bool | None = None) -> None:
         self.per_minute = per_minute
         self.out = out if out is not None else sys.stderr
         self.bar_wanted = self.out.isatty() if bar is None else bar

@@ -21,15 +21,19 @@ from __future__ import annotations
 import logging
 import math
 import time
+from collections.abc import Callable
 
 from ...adapters.forum import ForumError
 from ...adapters.forum_port import ForumPort
 from ...adapters.outgoing import Batch, Outgoing
+from ...adapters.store import Store
 from ...core import GameSetup
 from ..posting.reactions import GameOptions, Reactor
 from ..posting.render import later
 from ..reading.thread_reads import IDS_A_READ
 from .preflight import near_misses
+
+Unknown = list[tuple[int, str, tuple[str, ...]]]  # (seat, name, near misses): unknown names
 
 log = logging.getLogger("modbot.app.starting.deal_guard")
 
@@ -55,7 +59,7 @@ def names_to_ask(setup: GameSetup) -> list[tuple[int, str]]:
 
 
 class DealGuard:
-    def __init__(self, client: ForumPort, wall=time.monotonic) -> None:
+    def __init__(self, client: ForumPort, wall: Callable[[], float] = time.monotonic) -> None:
         self.client = client
         self.wall = wall
         self.known: set[str] = set()
@@ -102,7 +106,7 @@ def _reactor(setup: GameSetup) -> Reactor:
                                storytellers=setup.storytellers, name=setup.name))
 
 
-def tell_held(store, setup: GameSetup, unknown) -> None:
+def tell_held(store: Store, setup: GameSetup, unknown: Unknown) -> None:
     """A game not started for names that are no forum user's: logged, and the Storytellers
     told, once."""
     note = held_note(setup, unknown)
@@ -113,7 +117,7 @@ def tell_held(store, setup: GameSetup, unknown) -> None:
         store.commit(Batch(outbox=[note]))
 
 
-def held_note(setup: GameSetup, unknown) -> Outgoing:
+def held_note(setup: GameSetup, unknown: Unknown) -> Outgoing:
     """The Storytellers' note for a game held by unknown names (one per set of names)."""
     key = "held:" + "+".join(sorted(name.lower() for _, name, _ in unknown))
     reactor = _reactor(setup)

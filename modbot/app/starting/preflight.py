@@ -34,8 +34,9 @@ from ...adapters.forum import ConfigurationError, CredentialsRejected, ForumErro
 from ...adapters.forum_port import ForumPort
 from ...adapters.write_limits import edits_per_day
 from ...core import GameSetup, who_runs
-from ...files.gamefile import GameFileError, load_game
-from ...files.signupfile import load_signups
+from ...files.gamefile import load_game
+from ...files.lines import GameFileError
+from ...files.signupfile import SignupSetup, load_signups
 from ..posting.catalogue import words
 from .asking import Asker, KeyBusy
 
@@ -170,7 +171,7 @@ def _account(client: ForumPort, ask: Asker, username: str, found: Findings,
     return True
 
 
-def _key_note(username: str, key_kind: str, staff: bool, trust_level) -> str:
+def _key_note(username: str, key_kind: str, staff: bool, trust_level: int | None) -> str:
     who = f"{username} ({'staff' if staff else f'trust level {trust_level}'})"
     if key_kind == "user":
         return (f"key: {who}'s own User API key (`modbot login`): 20 requests a minute and "
@@ -219,7 +220,7 @@ def _game(client: ForumPort, ask: Asker, username: str, setup: GameSetup, found:
     return bound
 
 
-def _signups(client: ForumPort, ask: Asker, signups, found: Findings,
+def _signups(client: ForumPort, ask: Asker, signups: SignupSetup, found: Findings,
              users: dict[str, dict[str, Any] | None]) -> dict[str, int]:
     """A game file before its seats: its Storytellers are forum accounts who can receive PMs,
     its sign-up thread (once opened) exists; the players come from the sign-ups."""

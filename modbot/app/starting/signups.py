@@ -38,7 +38,8 @@ from ...adapters.port import ForumPost, forum_time
 from ...adapters.store import Store
 from ...adapters.store_sightings import Sighting
 from ...core import GameSetup, Post, SignupRules, Signups, fold_signups, signup_commands_in
-from ...files.gamefile import GameFileError, load_game
+from ...files.gamefile import load_game
+from ...files.lines import GameFileError
 from ...files.signupfile import SignupSetup, in_signups
 from ..posting.render import render
 from ..posting.views import date_tag
@@ -97,7 +98,8 @@ def signup_ids(posts: list[ForumPost]) -> dict[str, int]:
     return {p.username: p.user_id for p in posts if p.user_id is not None}
 
 
-def _as_kept(post: ForumPost, first_version, seen: list[Sighting]) -> list[Post]:
+def _as_kept(post: ForumPost, first_version: Callable[[int], str] | None,
+             seen: list[Sighting]) -> list[Post]:
     """A post as the forum keeps it and the bot saw it: each sign-up line counts from the
     first text that carries it. The first text counts at the post's time: the forum's first
     version (when the post was edited), else the first the bot read while the post was
@@ -204,7 +206,7 @@ class SignupWatch:
                 taken.append(game)
         return taken
 
-    def cycle(self, now) -> int:
+    def cycle(self, now: datetime) -> int:
         """Read what is new; commit the list edits owed. How many lists changed."""
         renamed = self._names_changed(now)
         changed = 0
@@ -230,7 +232,7 @@ class SignupWatch:
             changed += 1
         return changed
 
-    def _names_changed(self, now) -> bool:
+    def _names_changed(self, now: datetime) -> bool:
         """Every `names_seconds`: the signed-up accounts' names now, by id; True if one of
         them is not what the list shows."""
         if self.names_at is not None and (now - self.names_at).total_seconds() < self.names_seconds:

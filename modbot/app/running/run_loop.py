@@ -34,7 +34,8 @@ import signal
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from datetime import datetime
+from typing import TYPE_CHECKING, Protocol
 
 import schedule
 
@@ -47,10 +48,30 @@ from ..reading.intake import Wake
 from ..reading.request_plan import poll_every
 from ..starting.signups import SignupWatch
 
-if TYPE_CHECKING:  # the daemon's configuration and clocks (daemon.py makes the loop)
+if TYPE_CHECKING:
     from ...adapters.forum import ForumClient
-    from .daemon import Config, ForumClock, RehearsalClock
     from .service import Service
+
+
+class GameClock(Protocol):
+    """The bot's clock (daemon.py's `ForumClock` or `RehearsalClock`)."""
+
+    def now(self) -> datetime: ...
+    def seconds(self) -> float: ...
+
+
+class LoopConfig(Protocol):
+    """What the loop reads of the daemon's configuration (daemon.py's `Config`)."""
+
+    poll_seconds: float
+    bus_sweep_seconds: float
+    message_bus: bool
+    rehearsal_start: datetime | None
+    forum_clock: bool
+
+    @property
+    def key_kind(self) -> str: ...
+    def forum_client(self) -> ForumClient: ...
 
 log = logging.getLogger("modbot")
 EVERYTHING = "everything"  # what a full cycle put off reads: everything again
@@ -73,8 +94,8 @@ class Stop:
 
 
 class RunLoop:
-    def __init__(self, config: Config, client: ForumClient, store: Store, service: Service,
-                 watch: SignupWatch, clock: ForumClock | RehearsalClock, max_cycles: int | None = None,
+    def __init__(self, config: LoopConfig, client: ForumClient, store: Store, service: Service,
+                 watch: SignupWatch, clock: GameClock, max_cycles: int | None = None,
                  stop: Stop | None = None) -> None:
         self.config, self.client, self.store = config, client, store
         self.service, self.watch, self.clock = service, watch, clock

@@ -32,8 +32,9 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from typing import Any, Protocol
 
 from ...adapters.budget import Budget, Priority
 from ...adapters.forum import (
@@ -45,6 +46,8 @@ from ...adapters.forum import (
     PermanentError,
     TransientError,
 )
+from ...adapters.store import Store
+from ...core import GameState
 from .intake import Wake
 from .request_plan import BUSY_FLOOR
 
@@ -118,7 +121,7 @@ class BusWatch:
         budget = self.client.budget
         if not budget.per_minute or budget.minute_used() < budget.per_minute / 2:
             return 0.0
-        return 60.0 / max(budget.per_minute * POLL_SHARE, 1.0)
+        return 60.0 / max(float(budget.per_minute) * POLL_SHARE, 1.0)
 
     def poll_once(self, *, hold: bool = True) -> list[dict[str, Any]]:
         """One poll of every channel; wakes the daemon when a channel had news."""
@@ -170,6 +173,15 @@ class BusWatch:
         return me is not None and isinstance(data, dict) and data.get("user_id") == me
 
 
+class Busy(Protocol):
+    """What tells whether a game is busy (games/runtime.py's `GameRuntime`)."""
+
+    @property
+    def state(self) -> GameState: ...
+    @property
+    def clock_at(self) -> datetime | None: ...
+
+
 BUSY_DEADLINE = 2 * 3600  # seconds: a deadline this near keeps the poll held continuously
 BUSY_SINCE = 30 * 60  # and so does a post this recent (votes being cast)
 IDLE_GAP = 50.0  # otherwise, on a User API key, between quiet polls: a post waits at most
@@ -177,7 +189,8 @@ IDLE_GAP = 50.0  # otherwise, on a User API key, between quiet polls: a post wai
 LONGEST_GAP = 300.0  # and never more than the slow sweep's five minutes
 
 
-def user_key_pace(games, now, day_left: int | None = None, per_day: int = 0) -> float:
+def user_key_pace(games: Iterable[Busy], now: datetime, day_left: int | None = None,
+                  per_day: int = 0) -> float:
     """Seconds to wait after a quiet poll, on a User API key's 2,880 requests a day: none while
     a game is busy (a deadline near, or a post in the last half hour) and the day has a quarter
     of its budget left; 50 s otherwise while half is left, then longer as it runs down
@@ -188,7 +201,7 @@ def user_key_pace(games, now, day_left: int | None = None, per_day: int = 0) -> 
     return min(LONGEST_GAP, IDLE_GAP * max(1.0, 0.5 / max(share, 1e-3)))
 
 
-def game_busy(game, now) -> bool:
+def game_busy(game: Busy, now: datetime) -> bool:
     state, latest = game.state, game.clock_at
     if state.phase_ends_at is not None and \
             0 <= (state.phase_ends_at - now).total_seconds() < BUSY_DEADLINE:
@@ -196,7 +209,7 @@ def game_busy(game, now) -> bool:
     return latest is not None and (now - latest).total_seconds() < BUSY_SINCE
 
 
-def stored_last(store) -> dict[str, int]:
+def stored_last(store: Store) -> dict[str, int]:
     """The channels' last ids the store kept (a restart resumes from the bus's backlog)."""
     return {name[len(CURSOR):]: value for name, value in store.cursors_with(CURSOR).items()}
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -38,7 +39,8 @@ class EditSweep:
         self.credit = BURST
         self.credit_at: datetime | None = None
 
-    def step(self, now: datetime, games: dict[int, Any], read_game) -> None:
+    def step(self, now: datetime, games: dict[int, Any],
+             read_game: Callable[[Any], object]) -> None:
         """One cycle's share: start a round when one is due, then read games while the budget
         allows. `read_game(game)` reads one game's posts again and flags what changed."""
         self._earn(now)

@@ -17,9 +17,10 @@ from __future__ import annotations
 from ...core import Post, iso
 from ..games.steps import Step, post_row
 from ..posting.render import later
+from .late import HeldInputs
 
 
-def hold(game, post: Post) -> Step:
+def hold(game: HeldInputs, post: Post) -> Step:
     """The hidden post kept (its words left out), its author and the Storytellers told."""
     post_id = post.post_id or 0
     game.inputs.append(("hidden", post, post_id))

@@ -32,6 +32,7 @@ it keeps the one thing of its own, the games a cycle started (`started_now`).
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -53,7 +54,7 @@ MAX_PAGES = 10
 LISTING = 100  # topics asked per listing request (`per_page`, at most 100 in Discourse)
 
 
-def listed_topics(client: ForumPort, topic_ids) -> dict[int, dict[str, Any]]:
+def listed_topics(client: ForumPort, topic_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
     """Each listed topic's listing entry (a topic the listing leaves out is not in it)."""
     ids = sorted(topic_ids)
     found: dict[int, dict[str, Any]] = {}
@@ -77,7 +78,7 @@ class Wake:
     pms: bool
 
     @classmethod
-    def of(cls, channels) -> Wake | None:
+    def of(cls, channels: Iterable[str]) -> Wake | None:
         """The wake-up of these channels, or None (read everything) for one it cannot place."""
         topics, pms = set(), False
         for channel in channels:
@@ -95,7 +96,7 @@ class Handler(Protocol):
     """What handles what the intake read (handling.py)."""
 
     def handle_in_order(self, thread: dict[GameRuntime, list[ForumPost]],
-                        pms: list[ForumPost], *args, **kwargs) -> int: ...
+                        pms: list[ForumPost], *args: Any, **kwargs: Any) -> int: ...
 
     def edited(self, game: GameRuntime, post: ForumPost) -> int: ...
 
@@ -172,13 +173,13 @@ class Intake:
             self.store.commit(Batch(cursors={"private_post_id": kept}))
         return handled
 
-    def _read_through(self, topic_ids, held: set[int], now: datetime) -> None:
+    def _read_through(self, topic_ids: Iterable[int], held: set[int], now: datetime) -> None:
         """Mark the threads read (and handled) in full through `now`: not those held."""
         for topic_id in topic_ids:
             if topic_id not in held:
                 self.watermark.thread_read(topic_id, now)
 
-    def moment_due(self, topic_ids, now: datetime) -> bool:
+    def moment_due(self, topic_ids: Iterable[int], now: datetime) -> bool:
         """One of these games has a moment due by `now` (a deadline, a lock, a count): due
         once a read at `now` lets the clock pass it (the watermark keeps `settle` back). A
         held game's clock waits (quarantine.py): nothing of it is due."""

@@ -17,44 +17,65 @@ command again, so it holds and accepts the same way.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol, cast
 
-from ...core import Post, iso
+from ...adapters.outgoing import Outgoing
+from ...core import CommandReport, GameState, Post, iso
 from ..games.steps import Step, post_row
+from ..posting.reactions import Reactor
 from ..posting.render import later
 from ..posting.views import date_tag
 from ..recovery.upgrade import game_differences
 
 
-def last_applied(history) -> datetime | None:
+class HeldInputs(Protocol):
+    """What holding a post asks of its game (games/runtime.py's `GameRuntime`), without
+    importing it back: its inputs, the ids it holds, its state and its reactor."""
+
+    inputs: list[tuple[Any, ...]]
+    late_ids: set[int]
+    hidden_ids: set[int]
+    undone: set[int]
+    accepted: set[int]
+    last_post_number: int
+    history: list[dict[str, Any]]
+    state: GameState
+    reactor: Reactor
+
+    @property
+    def topic_id(self) -> int: ...
+    def refold(self, excluded: set[int], accepted: set[int] | None = None) -> GameState: ...
+
+
+def last_applied(history: list[dict[str, Any]]) -> datetime | None:
     """The forum time of the latest clock tick that changed the game (`GameRuntime.history`
     keeps each event with its input's channel and time)."""
     return next((datetime.fromisoformat(h["at"]) for h in reversed(history)
                  if h["channel"] == "clock"), None)
 
 
-def is_late(history, at: datetime) -> bool:
+def is_late(history: list[dict[str, Any]], at: datetime) -> bool:
     applied = last_applied(history)
     return applied is not None and at < applied
 
 
-def when(entry) -> datetime | None:
+def when(entry: tuple[Any, ...]) -> datetime | None:
     """An input's forum time (None for an edit notice, which has none to order by)."""
     kind, value, _ = entry
     if kind in ("post", "late"):
-        return value.created_at
+        return cast(datetime, value.created_at)
     if kind == "pm":
-        return value[0].created_at
+        return cast(datetime, value[0].created_at)
     if kind == "tick":
-        return value
+        return cast(datetime, value)
     if kind == "rename":
-        return value[2]
+        return cast(datetime, value[2])
     if kind == "lapse":
-        return value[1]
+        return cast(datetime, value[1])
     return None
 
 
-def in_place(inputs, accepted: set[int]) -> list[tuple[Any, ...]]:
+def in_place(inputs: list[tuple[Any, ...]], accepted: set[int]) -> list[tuple[Any, ...]]:
     """The inputs in the order to fold them: each accepted late post moved to its created_at
     place (before the first input made after it), as a thread post; other late ones left out."""
     ordered = [e for e in inputs if e[0] != "late"]
@@ -68,11 +89,11 @@ def in_place(inputs, accepted: set[int]) -> list[tuple[Any, ...]]:
     return ordered
 
 
-def hold(game, post: Post):
+def hold(game: HeldInputs, post: Post) -> Step:
     """Store the post as held; tell the Storytellers what counting it in its place would
     change (the game replayed with it, compared with the game now)."""
-    post_id, post_number, author, at = post.post_id, post.post_number, post.author, \
-        post.created_at
+    post_id, post_number, author, at = post.post_id or 0, post.post_number, post.author, \
+        post.created_at  # a thread post read from the forum: it has its id
     game.inputs.append(("late", post, post_id))
     game.late_ids.add(post_id)
     game.hidden_ids.discard(post_id)  # a hidden post read once visible again (hidden.py)
@@ -89,7 +110,8 @@ def hold(game, post: Post):
                                    "author": author, "at": iso(at)})], [note])
 
 
-def accept(game, report):
+def accept(game: HeldInputs, report: CommandReport | None,
+           ) -> tuple[list[Outgoing], list[tuple[str, dict[str, Any]]]]:
     """`!accept id:N`: the held post N counted in its place, the game replayed with it; the
     Storytellers' answer and the event, or nothing when the report asks for none."""
     if report is None or report.accept is None:

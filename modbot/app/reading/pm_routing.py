@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from ...adapters.forum_port import ForumPort
 from ...adapters.port import ForumPost
@@ -116,8 +117,9 @@ class PmRouter:
         return bool(set(people.values()) - staff)
 
 
-def member(game, identities) -> Member:
-    """A running game (a `GameRuntime`), as seated now, by name and by id."""
+def member(game: Any, identities: Any) -> Member:
+    """A running game (a `GameRuntime`), as seated now, by name and by id (its
+    `Identities`; neither imported: both import this module)."""
     seated = frozenset(s.name.lower() for s in game.state.seats)
     staff = [*game.state.setup.storytellers, game.state.setup.bot_username]
     return Member(game.state.setup, seated, game.topic_id,

@@ -40,7 +40,7 @@ class PagedReads:
         self.store = store
         self.partial: dict[str, dict[str, Any]] = {}  # read key -> {"posts": [...], "ids": [...]}
 
-    def read(self, client: ForumPort, topic_id: int, **extra) -> list[ForumPost] | None:
+    def read(self, client: ForumPort, topic_id: int, **extra: Any) -> list[ForumPost] | None:
         """The whole thread, oldest first; None while it is not all read (a few pages an
         attempt: the next attempt goes on from where this one stopped)."""
         key = read_key(topic_id, extra)
@@ -107,7 +107,7 @@ def read_key(topic_id: int, extra: dict[str, Any]) -> str:
 
 
 def read_thread(client: ForumPort, topic_id: int, *, after: int = 0,
-                **extra) -> list[ForumPost]:
+                **extra: Any) -> list[ForumPost]:
     """The topic's posts after post number `after` (by default all), 20 posts a request,
     oldest first."""
     posts: list[ForumPost] = []

@@ -7,7 +7,7 @@ Once its start-up is done (no post of its own for 45 s), its requests are counte
 Three kinds of run, each with 1 and 10 games:
 
 - `user_quiet`: a User API key, night 1 ten hours away and nobody posting: the planned day
-  (a held poll, then `bus_watch.IDLE_GAP`, 50 s);
+  (a held poll, then `request_plan.IDLE_GAP`, 50 s);
 - `user_busy`: a User API key, night 1 within the hour: polls held back to back;
 - `admin`: an admin's key (its polls are always held back to back).
 
@@ -20,7 +20,7 @@ vote; and, from those figures, a day for 1 and 10 games on each key, assuming th
 (a game's deadline near, or posts in the last half hour) 6 hours a day and quiet the other 18,
 with 200 posts that carry an action a game; and how many games one User API key serves within
 the bot's 2,800 of the key's 2,880 requests a day, at 50, 100 and 200 such posts a game. The
-worst off-peak latency on a User API key is the planned gap plus a read (`bus_watch.IDLE_GAP`):
+worst off-peak latency on a User API key is the planned gap plus a read (`request_plan.IDLE_GAP`):
 printed beside it. The runs go in parallel
 (each holds a poll open most of the time: little to compete for).
 
@@ -43,7 +43,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from modbot.adapters.user_key import SCOPES, SavedKey, save_key
-from modbot.app.reading.bus_watch import IDLE_GAP
+from modbot.app.reading.request_plan import IDLE_GAP
 from modbot.app.running.compose import USER_KEY_PER_DAY
 from modbot.sandbox.forum import Forum
 from modbot.sandbox.server import SandboxServer

@@ -9,11 +9,13 @@ starts its day 1 `--lead` forum minutes after the daemon starts; the day lasts 2
 (6 of discussion, 8 of nominations, 10 of voting) and ends with an execution and night 2.
 Through it the players post as a busy day has it: chatter every few minutes all day, six
 nominations spread over the nomination window with eight votes each, a few votes changed, two
-`/vc` in the thread, and the Storyteller's `!status` in the morning, at noon and near the end.
+`/vc` in the thread and one by PM, and the Storyteller's `!status` in the morning, at noon and
+near the end.
 
 Each post with an action is timed, in forum seconds, to the bot's reading of it (its input row
 in the bot's database); each nomination also to the first vote count in the thread that names
-it; each `!status` to its answer. The day's requests are those the sandbox charged the key
+it; each `!status` to its answer; the `/vc` by PM to the next count in the thread. The day's
+requests are those the sandbox charged the key
 between the day's dawn and its end (the key's sliding day holds no more).
 
 Prints one JSON object: the day's requests charged and 429s, and each figure's median and
@@ -28,7 +30,6 @@ import argparse
 import json
 import os
 import random
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -38,6 +39,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from key_busy_day import _read_ids  # this folder: the input rows the bot read
 
 from modbot.adapters.user_key import SCOPES, SavedKey, save_key
 from modbot.sandbox.errors import ApiError
@@ -105,6 +108,7 @@ def day_plan(seed: int = 7) -> list[tuple[float, str, str, str]]:
     plan.append((18 * H, "Jade", "thread", "/vc\nWhere do we stand on the votes now?"))
     for at in (2 * H, 12 * H, 23 * H):
         plan.append((at, "host", "st", "!status\nHow does it stand?"))
+    plan.append((16 * H, "Gus", "pm", "/vc\nThe count, please."))  # a /vc by PM: the thread's
     return sorted(plan)
 
 
@@ -118,12 +122,20 @@ class Day:
         self.counted: dict[int, float] = {}  # nomination post id -> seconds to its count
         self.asked: list[tuple[int, int, float]] = []  # the !status posts: (topic, number, at)
         self.answered: dict[int, float] = {}  # index in `asked` -> seconds to the answer
+        self.vc_by_pm: list[float] = []  # when a player's /vc by PM was sent
+        self.vc_counted: dict[int, float] = {}  # its index -> seconds to a count in the thread
 
     def elapsed(self) -> float:
         return (self.forum.clock.now() - DAWN).total_seconds()
 
     def post(self, author: str, where: str, raw: str) -> None:
         user = self.forum.user(author)
+        if where == "pm":  # a player's own conversation with the bot
+            self.forum.create(user, {"title": f"{author} to the bot", "target_recipients":
+                                     "modbot", "archetype": "private_message", "raw": raw},
+                              api=False)
+            self.vc_by_pm.append(self.elapsed())
+            return
         if where == "thread":
             post = self.forum.create(user, {"topic_id": self.topic, "raw": raw}, api=False)
             if raw.startswith("/"):
@@ -150,6 +162,11 @@ class Day:
                 nominee = raw.split()[1]
                 if any(":vc:" in text and nominee in text for text in bot_posts):
                     self.counted[post_id] = round(now - at)
+        counts = [(p.created_at - DAWN).total_seconds() for p in self.forum.topics[self.topic].posts
+                  if p.username == "modbot" and ":vc:" in p.raw]
+        for index, at in enumerate(self.vc_by_pm):
+            if index not in self.vc_counted and any(t >= at for t in counts):
+                self.vc_counted[index] = round(min(t for t in counts if t >= at) - at)
         for index, (topic_id, number, at) in enumerate(self.asked):
             if index not in self.answered and any(
                     p.username == "modbot" and p.post_number > number
@@ -159,17 +176,6 @@ class Day:
 
 def _key(server: SandboxServer):
     return next(iter(server.user_keys.keys.values()))
-
-
-def _read_ids(database: Path) -> set[int]:
-    if not database.exists():
-        return set()
-    try:
-        with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=1) as db:
-            return {row[0] for row in db.execute(
-                "SELECT post_id FROM input_row WHERE post_id IS NOT NULL")}
-    except sqlite3.Error:
-        return set()
 
 
 def run(speed: float, lead: float, log: str | None) -> dict:
@@ -214,7 +220,9 @@ def run(speed: float, lead: float, log: str | None) -> dict:
             "nomination_count_s_median": _median(day.counted),
             "nomination_count_s_worst": max(day.counted.values(), default=None),
             "nominations_never_counted": nominations - len(day.counted),
-            "status_answer_s": [day.answered.get(i) for i in range(len(day.asked))]}
+            "status_answer_s": [day.answered.get(i) for i in range(len(day.asked))],
+            "vc_by_pm_count_in_thread_s": [day.vc_counted.get(i)
+                                           for i in range(len(day.vc_by_pm))]}
 
 
 def _median(values: dict) -> float | None:

@@ -1,14 +1,15 @@
-"""A User API key's day (app/reading/bus_watch.py): the bus's polls are held back to back while a game
-is busy, a minute apart after a quiet one otherwise, and further apart as the day's budget
-runs low; without the bus, the full reads keep to the key's minute and day the same way."""
+"""A User API key's day (app/reading/request_plan.py, the one plan): the bus's polls are held back
+to back while a game is busy and half the day is left, 50 s apart after a quiet one otherwise,
+and further apart, smoothly, as the day's budget runs low; without the bus, the full reads
+keep to the key's minute and day the same way: no cliff where the day runs low."""
 
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 
 import pytest
 
-from modbot.app.reading.bus_watch import IDLE_GAP, LONGEST_GAP, user_key_pace
-from modbot.app.reading.request_plan import LONGEST, poll_every, sustains
+from modbot.app.reading.bus_watch import user_key_pace
+from modbot.app.reading.request_plan import IDLE_GAP, LONGEST, poll_every, sustains
 
 NOW = datetime(2026, 12, 3, 12, tzinfo=UTC)
 
@@ -35,9 +36,11 @@ def test_the_days_budget_left_spaces_the_polls_as_it_runs_down():
     assert user_key_pace([QUIET], NOW, 2_000, day) == IDLE_GAP  # more than half left
     assert user_key_pace([QUIET], NOW, 700, day) == 2 * IDLE_GAP  # a quarter
     assert user_key_pace([QUIET], NOW, 350, day) == 4 * IDLE_GAP  # an eighth
-    assert user_key_pace([QUIET], NOW, 10, day) == LONGEST_GAP
-    assert user_key_pace([BUSY], NOW, 700, day) == 0  # busy, a quarter left: still held
-    assert user_key_pace([BUSY], NOW, 600, day) > 0  # less: the day's budget wins
+    assert user_key_pace([QUIET], NOW, 10, day) == LONGEST
+    assert user_key_pace([BUSY], NOW, 1_400, day) == 0  # busy, half left: still held
+    busy = [user_key_pace([BUSY], NOW, left, day) for left in (1_400, 1_000, 700, 350, 175)]
+    assert busy == sorted(busy) and busy[2] == IDLE_GAP / 4  # no cliff: a quarter left, 12.5 s
+    assert busy[-1] < user_key_pace([QUIET], NOW, 175, day)  # a busy game stays first
 
 
 class _Client:
@@ -96,10 +99,13 @@ def test_without_the_bus_the_poll_keeps_to_the_keys_minute_and_day():
     user = {"per_minute": 18, "per_day": 2_800}
     busy = poll_every(15, **user, day_left=2_800, busy=True)
     quiet = poll_every(15, **user, day_left=2_800)
-    assert busy == pytest.approx(2 * 60 / (18 / 4))  # 27 s: the minute's floor
+    assert busy == pytest.approx(2 * 86_400 / 1_400 / 4)  # 31 s: a quarter of the day's pace
     assert quiet == pytest.approx(2 * 86_400 / 1_400)  # 123 s: half the day on polling
     assert poll_every(15, **user, day_left=700) == pytest.approx(2 * quiet)  # a quarter left
-    assert poll_every(15, **user, day_left=600, busy=True) > busy  # busy, but the day is low
-    assert poll_every(15, **user, day_left=10) == LONGEST  # never beyond the slow sweep
+    paces = [poll_every(15, **user, day_left=left, busy=True) for left in (1_400, 700, 350, 200)]
+    assert paces == sorted(paces) and paces[1] == pytest.approx(quiet / 2)  # a quarter: 62 s
+    assert paces[-1] < poll_every(15, **user, day_left=200)  # a busy game stays first
+    assert poll_every(15, **user, day_left=10, busy=True) == LONGEST  # never beyond the sweep
+    assert poll_every(15, **user, day_left=10) == LONGEST  # a quiet one: never beyond it
     plan = sustains(18, 2_800)
     assert (plan.poll_floor, plan.quiet_floor) == (busy, quiet) and plan.games_a_day == 1

@@ -22,9 +22,9 @@ instead of meeting the forum's 429. In a busy minute (half the key's minute spen
 that brought news is followed by a gap (`busy_gap`: polls keep to a quarter of the minute;
 13 s on a User API key's 18), so a burst of posts is read in batches, each read taking every
 post made meanwhile. On a User API key (2,880 requests a day, bus polls included) the quiet
-polls are planned from the day's budget left (`user_key_pace`): held continuously while a
-game is busy, 50 s apart after a quiet one otherwise, and further apart as the day's budget
-runs low.
+polls are planned from the day's budget left (`user_key_pace`, request_plan.py's `bus_gap`):
+held back to back while a game is busy and half the day is left, 50 s apart after a quiet one
+otherwise, and further apart, smoothly, as the day's budget runs low.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from ...adapters.forum import (
 from ...adapters.store import Store
 from ...core import GameState
 from .intake import Wake
-from .request_plan import BUSY_FLOOR
+from .request_plan import bus_gap, day_share
 
 log = logging.getLogger("modbot.app.reading.bus_watch")
 CURSOR = "bus:"  # the store's cursor of a channel's last id: "bus:/topic/12"
@@ -184,21 +184,15 @@ class Busy(Protocol):
 
 BUSY_DEADLINE = 2 * 3600  # seconds: a deadline this near keeps the poll held continuously
 BUSY_SINCE = 30 * 60  # and so does a post this recent (votes being cast)
-IDLE_GAP = 50.0  # otherwise, on a User API key, between quiet polls: a post waits at most
-# this (and a read) to be seen, under the minute a player should wait off-peak
-LONGEST_GAP = 300.0  # and never more than the slow sweep's five minutes
 
 
 def user_key_pace(games: Iterable[Busy], now: datetime, day_left: int | None = None,
                   per_day: int = 0) -> float:
-    """Seconds to wait after a quiet poll, on a User API key's 2,880 requests a day: none while
-    a game is busy (a deadline near, or a post in the last half hour) and the day has a quarter
-    of its budget left; 50 s otherwise while half is left, then longer as it runs down
-    (a quarter left: 100 s; an eighth: 200 s; never more than five minutes)."""
-    share = day_left / per_day if day_left is not None and per_day else 1.0
-    if share >= BUSY_FLOOR and any(game_busy(game, now) for game in games):
-        return 0.0
-    return min(LONGEST_GAP, IDLE_GAP * max(1.0, 0.5 / max(share, 1e-3)))
+    """Seconds to wait after a quiet poll, on a User API key's 2,880 requests a day: the plan's
+    (request_plan.py `bus_gap`), for a busy game (a deadline near, or a post in the last half
+    hour) or none."""
+    busy = any(game_busy(game, now) for game in games)
+    return bus_gap(day_share(day_left, per_day), busy)
 
 
 def game_busy(game: Busy, now: datetime) -> bool:

@@ -1,4 +1,5 @@
-"""Theory of operation: how often the bot may read, from the key's two limits.
+"""Theory of operation: how often the bot may read, from the key's two limits: the one plan
+the run loop's polls and the bus's polls both follow.
 
 Discourse meters a key by the minute (an admin's key: 60 shared by every admin key, the bot
 keeps 55; a User API key: 20, the bot keeps 18) and a User API key by the day too (2,880; the
@@ -10,12 +11,18 @@ average for everything. So no setting may make the bot read so often that the ke
   `REQUESTS_A_READ` requests; polls may take `POLL_SHARE` of the minute, so a full read
   comes at most every 2 × 60 / (per_minute / 4) seconds: 27 s on a User API key, 9 s on an
   admin's;
-- on a User API key without a working MessageBus (with one, the bot reads on its news and
-  polls fully only every `bus_sweep_seconds`), the day is spent as the bus's polls spend it
-  (bus_watch.py `user_key_pace`): at the minute's floor while a game is busy (a deadline
-  near, a post in the last half hour) and a quarter of the day is left; otherwise at the pace
-  that spends `DAY_SHARE` of the day on polling, a full read every 2 × 86,400 / (2,800 / 2)
-  = 123 s, longer as the day runs down (a quarter left: 246 s; never more than 300 s);
+- on a User API key the day sets the pace (`day_pace`), from the share of the day's budget
+  left: while half or more is left, a quiet game is read every 2 × 86,400 / (2,800 / 2) = 123 s
+  (half the day on polling) and a busy one (a deadline near, a post in the last half hour)
+  `BUSY_SHARE` of that, 31 s; below half, both slow in proportion (a quarter left: 246 s and
+  62 s; an eighth: 300 s, the slow sweep's, and 123 s; neither beyond 300 s). So a day busy
+  from dawn to dusk slows smoothly as it spends: no cliff where the day's budget runs low
+  (before, a busy game was read at the minute's floor until a quarter of the day was left,
+  then at once at the quiet pace, 246 s);
+- the bus's quiet polls (bus_watch.py) follow the same share (`bus_gap`): held back to back
+  while a game is busy and half the day is left, then gaps that grow as it runs down (a
+  quarter left: 12.5 s, an eighth: 37.5 s); 50 s apart after a quiet poll, longer as the day
+  runs down (a quarter left: 100 s; never more than 300 s);
 - in a busy minute the bus's polls keep to a quarter of the minute too (bus_watch.py), and a
   cycle never starts while the minute is spent (run_loop.py): people's posts are read in
   batches instead of a request each.
@@ -36,8 +43,10 @@ ACTIONS_A_GAME_DAY = 200  # posts with an action a busy game makes in a day (key
 REQUESTS_AN_ACTION = 4  # requests a post with an action costs (a read, a count, a post, a poll)
 
 
-BUSY_FLOOR = 0.25  # below this share of the day left, no game is polled at the minute's pace
-LONGEST = 300.0  # seconds: the longest interval between full reads (the slow sweep's)
+BUSY_SHARE = 0.25  # a busy game is read this much more often than the day's pace
+LONGEST = 300.0  # seconds: the longest interval between full reads of a quiet game (the sweep's)
+IDLE_GAP = 50.0  # seconds between a User API key's quiet bus polls, half the day left: a post
+# waits at most this (and a read) to be seen, under the minute a player should wait off-peak
 
 
 @dataclass(frozen=True)
@@ -55,26 +64,45 @@ def sustains(per_minute: float, per_day: int) -> Sustains:
     games = int(per_day * (1 - DAY_SHARE) // (ACTIONS_A_GAME_DAY * REQUESTS_AN_ACTION)) \
         if per_day else None
     gap = 60 / max(per_minute * POLL_SHARE, 1e-9) if per_minute else 0.0
-    busy = _minute_floor(per_minute)
-    return Sustains(busy, max(busy, _day_pace(per_day, 1.0)), games, gap)
+    return Sustains(max(_minute_floor(per_minute), day_pace(per_day, 1.0, busy=True)),
+                    max(_minute_floor(per_minute), day_pace(per_day, 1.0)), games, gap)
+
+
+def day_share(day_left: int | None, per_day: int) -> float:
+    """The share of the key's day still to spend (1: no day kept)."""
+    return day_left / per_day if day_left is not None and per_day else 1.0
 
 
 def poll_every(poll_seconds: float, per_minute: float, per_day: int = 0,
                day_left: int | None = None, busy: bool = False) -> float:
     """The interval the daemon polls at now: `poll_seconds`, or what the key sustains if
-    longer: the minute's floor; on a key with a day, while no game is busy (or the day runs
-    low), the day's pace too, longer as the day runs down."""
-    share = day_left / per_day if day_left is not None and per_day else 1.0
-    day = 0.0 if busy and share >= BUSY_FLOOR else _day_pace(per_day, share)
-    return max(poll_seconds, _minute_floor(per_minute), day)
+    longer: the minute's floor; on a key with a day, the day's pace (a busy game's, or a
+    quiet one's), longer as the day runs down."""
+    pace = day_pace(per_day, day_share(day_left, per_day), busy)
+    return max(poll_seconds, _minute_floor(per_minute), pace)
+
+
+def day_pace(per_day: int, share: float, busy: bool = False) -> float:
+    """Seconds between full reads the day allows: `BUSY_SHARE` of it for a busy game."""
+    if not per_day:
+        return 0.0
+    pace = REQUESTS_A_READ * 86_400 / (per_day * DAY_SHARE) * _running_down(share)
+    return min(pace * BUSY_SHARE if busy else pace, LONGEST)
+
+
+def bus_gap(share: float, busy: bool) -> float:
+    """Seconds to wait after a quiet bus poll on a User API key: back to back while a game is
+    busy and half the day is left, then gaps growing as the day runs down; `IDLE_GAP` while
+    quiet, growing the same way up to `LONGEST`."""
+    if busy:
+        return IDLE_GAP * BUSY_SHARE * (_running_down(share) - 1.0)
+    return min(LONGEST, IDLE_GAP * _running_down(share))
+
+
+def _running_down(share: float) -> float:
+    """1 while half the day or more is left; then in proportion (a quarter: 2, an eighth: 4)."""
+    return max(1.0, 0.5 / max(share, 1e-3))
 
 
 def _minute_floor(per_minute: float) -> float:
     return REQUESTS_A_READ * 60 / (per_minute * POLL_SHARE) if per_minute > 0 else 0.0
-
-
-def _day_pace(per_day: int, share: float) -> float:
-    if not per_day:
-        return 0.0
-    pace = REQUESTS_A_READ * 86_400 / (per_day * DAY_SHARE) * max(1.0, 0.5 / max(share, 1e-3))
-    return min(pace, LONGEST)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .reading.commands import Command, CommandLine, Confirm
+from .reading.command_forms import Command, CommandLine, Confirm
 from .reading.textclean import countable_text, unwrapped
 from .registry import COMMANDS
 from .state.names import Roster

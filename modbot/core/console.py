@@ -19,7 +19,7 @@ from typing import Any, Protocol, cast
 
 from .command_line import help_text, line_of, parse_commands
 from .deciding.staff import team_code
-from .reading.commands import Accept, CommandLine, Confirm, Help, Log, Release, Status, Undo
+from .reading.command_forms import Accept, CommandLine, Confirm, Help, Log, Release, Status, Undo
 from .registry import COMMAND_OF, COMMANDS, apply
 from .state.actions import Context
 from .state.events import Event, Executed, NightHeld

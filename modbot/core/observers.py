@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from .deciding.rules import reject
-from .reading.commands import Command
+from .reading.command_forms import Command
 from .record import night_row, seat_rows
 from .state.actions import Context
 from .state.feature import Feature, Notice, to_observers, to_player

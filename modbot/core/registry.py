@@ -39,7 +39,7 @@ from .night import deal_notices
 from .night import flow as nightflow
 from .night import notices as night_notices
 from .reading import commands
-from .reading.commands import Command
+from .reading.command_forms import Command
 from .seal import sealed_grimoire, sealed_text
 from .state import events, private_events, staff_events
 from .state.actions import Context

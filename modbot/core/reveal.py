@@ -19,7 +19,8 @@ from datetime import datetime
 from typing import Any
 
 from .deciding.rules import reject
-from .reading.commands import Command, _no_arguments
+from .reading.command_forms import Command
+from .reading.commands import _no_arguments
 from .record import game_record
 from .seal import commitment, sealed_as_dealt
 from .state.actions import Context

@@ -20,7 +20,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from ..deciding.rules import reject
-from ..reading.commands import Command, _name
+from ..reading.command_forms import Command
+from ..reading.commands import _name
 from ..state.actions import Context, Point
 from ..state.events import Event, PlayerDied
 from ..state.feature import Feature, Notice, Timer, to_storytellers, to_thread

@@ -24,7 +24,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from ..deciding.rules import reject
-from ..reading.commands import Command, _name
+from ..reading.command_forms import Command
+from ..reading.commands import _name
 from ..state.actions import Context, Fiddle
 from ..state.events import Event
 from ..state.feature import Feature, Notice, Timer, to_thread

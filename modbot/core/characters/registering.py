@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..deciding.rules import reject
-from ..reading.commands import Command, _name
+from ..reading.command_forms import Command
+from ..reading.commands import _name
 from ..state.actions import Context
 from ..state.events import Event
 from ..state.feature import Feature

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..deciding.rules import reject
-from ..reading.commands import Command, _one_name
+from ..reading.command_forms import Command
+from ..reading.commands import _one_name
 from ..state.actions import Context
 from ..state.events import Event
 from ..state.feature import Feature, Notice, to_thread, unchanged

@@ -25,7 +25,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import ClassVar
 
-from ..reading.commands import Command, _no_arguments
+from ..reading.command_forms import Command
+from ..reading.commands import _no_arguments
 from ..state.actions import AskForCount, Context
 from ..state.events import Event
 from ..state.feature import COUNT, THREAD, Feature, Notice, Timer, to_player, to_storytellers, unchanged

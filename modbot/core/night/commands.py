@@ -19,7 +19,8 @@ from datetime import datetime
 from ..characters.lleech_host import lleech_survives
 from ..deciding.rules import reject
 from ..deciding.staff import grimoire_rule, next_phase_rule
-from ..reading.commands import Command, _name, _no_arguments, _one_name
+from ..reading.command_forms import Command
+from ..reading.commands import _name, _no_arguments, _one_name
 from ..reading.numbers import whole_number
 from ..setup.composition import problems
 from ..setup.dice import Dice

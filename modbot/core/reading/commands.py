@@ -11,8 +11,6 @@ raises `Refused` with what is wrong (a code of the catalogue's `command` table);
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
 
 from ..state.actions import NO, YES, VoteValue
 from ..state.feature import Feature
@@ -43,7 +41,18 @@ from ..state.staff_actions import (
     StVoteCount,
     StWin,
 )
-from ..wording import Say, say
+from ..wording import say
+from .command_forms import (  # what a command line is (command_forms.py)
+    Accept,
+    Builder,
+    Command,
+    Confirm,
+    Help,
+    Log,
+    Release,
+    Status,
+    Undo,
+)
 from .numbers import whole_number
 
 _DURATION = re.compile(r"^(?:(\d{1,4})\s*d)?\s*(?:(\d{1,6})\s*h)?\s*(?:(\d{1,8})\s*m(?:in)?)?$",
@@ -52,67 +61,6 @@ LONGEST_EXTENSION = 366 * 24 * 60  # minutes: a phase is extended by a year at m
 _VALUES = {"yes": YES, "execute": YES, "no": NO, "pardon": NO}
 
 
-@dataclass(frozen=True, slots=True)
-class Help:
-    topic: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class Confirm:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class Log:
-    count: int
-
-
-@dataclass(frozen=True, slots=True)
-class Status:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class Undo:
-    input: int  # the thread's post number (#22), or with `by_id` the forum's id (id:1234)
-    by_id: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Accept:
-    """Count a post the bot held because it reached the thread after a lock, a phase end or a
-    deadline it had already applied (moved in by a moderator, made while the thread was
-    hidden): the shell replays the game with the post in its place."""
-    post_id: int  # the forum's id of the post, as the Storytellers' note names it
-
-
-@dataclass(frozen=True, slots=True)
-class Release:
-    """`!retry q3` or `!discard q3`: an input the bot could not handle (quarantined by the
-    shell, which numbers them `q1`, `q2`, ... in each game) handled again, or dropped. The
-    shell carries it out, alone in its post, whether or not the game is held; the core only
-    reads it (and refuses it beside other commands)."""
-    number: int
-    discard: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class CommandLine:
-    line: str
-    action: object
-    confirmed: bool = False  # `--yes` given
-
-
-Builder = Callable[[list[str], Roster], object]  # a command's words into its action
-
-
-@dataclass(frozen=True)
-class Command:
-    name: str
-    usage: str  # the syntax, as the Storytellers type it
-    summary: Say  # what it does (the catalogue's `help` table)
-    example: str
-    build: Builder
 
 
 def _name(words: list[str], roster: Roster) -> tuple[str, list[str]]:

@@ -5,7 +5,7 @@ Every outbox row carries a deterministic key, and the raw sent ends with the mar
 attempted before (the process may have died after the forum accepted it, or the answer timed
 out) is first looked for on the forum by its marker, in the bot's own posts only (a player may
 copy a marker; in PMs, as far back as the row's first attempt); if found it is marked sent, not
-resent.
+resent (own_posts.py).
 Discourse also memoizes identical API creates for 120 s, a second guard.
 
 A row of kind "edit" rewrites an earlier post (a running vote count): it is idempotent, so it
@@ -49,7 +49,6 @@ import logging
 import re
 import time
 from collections.abc import Callable
-from datetime import datetime
 from typing import Any
 
 from .budget import Priority
@@ -58,6 +57,7 @@ from .forum_port import ForumPort
 from .markers import marker, with_marker
 from .members import change_members
 from .outgoing import Batch, Outgoing
+from .own_posts import OwnPosts
 from .port import ForumPost
 from .standing import Standing, is_private_reply
 from .store import OutboxRow
@@ -68,26 +68,15 @@ __all__ = ["MAX_RAW", "Outbox", "marker", "with_marker"]
 
 log = logging.getLogger("modbot.adapters.outbox")
 MAX_BACKOFF = 60  # seconds; 1, 2, 4, ... after 5xx, timeouts and dropped connections
-CLOCK_SKEW = 600  # seconds the forum's clock may differ from ours, when paging back
-PM_PAGES = 20  # pages of PMs read at most for one marker
 LONG_WAIT = 120  # seconds: a 429 longer than this on a new conversation is the daily PM limit
 REVISE_WAIT = 900.0  # seconds an index revision waits for room in the day's edit plan
-
-
-def _epoch(created_at: str | None) -> float | None:
-    if not created_at:
-        return None
-    try:
-        return datetime.fromisoformat(created_at.replace("Z", "+00:00")).timestamp()
-    except ValueError:
-        return None
 
 
 # A picture the raw embeds by its hash until the outbox uploads it (see _with_pictures).
 PICTURE = re.compile(r"!\[([^\]]*)\]\(modbot-picture:([0-9a-f]{40})\)")
 
 
-class Outbox(WriteLimits):
+class Outbox(WriteLimits, OwnPosts):
     def __init__(self, client: ForumPort, store: OutboxStore, *, spacing: float = 0.0,
                  on_failure: Callable[[OutboxRow, str], Outgoing | None] | None = None,
                  wall: Callable[[], float] = time.time, max_backoff: float = MAX_BACKOFF,
@@ -345,45 +334,6 @@ class Outbox(WriteLimits):
         if short_url:
             self.store.mark_uploaded(sha1, short_url)
         return short_url
-
-    def _already_posted(self, row: OutboxRow, topic_id: int | None) -> bool:
-        """Look for the row's marker on the forum (after an attempt whose fate is unknown), in
-        the bot's own posts only: a marker anyone else writes proves nothing."""
-        found = self._own_post_in_topic(row, topic_id) if topic_id else self._own_pm(row)
-        if found is None:
-            return False
-        self.store.mark_sent(row, found.id, found.topic_id or topic_id, found.post_number)
-        return True
-
-    def _is_ours(self, post: ForumPost, row: OutboxRow) -> bool:
-        mine = post.user_id == self.bot_id if self.bot_id is not None and post.user_id \
-            else post.username.casefold() == self.client.api_username.casefold()
-        return mine and marker(row.key) in post.raw
-
-    def _own_post_in_topic(self, row: OutboxRow, topic_id: int) -> ForumPost | None:
-        after = self.store.last_sent_number(row.thread, topic_id)
-        while True:
-            posts = self.client.posts_after(topic_id, after)
-            found = next((p for p in posts if self._is_ours(p, row)), None)
-            if found is not None or len(posts) < 20:
-                return found
-            after = posts[-1].post_number
-
-    def _own_pm(self, row: OutboxRow) -> ForumPost | None:
-        """Page back through the PMs the bot can see, as far as the row's first attempt (with a
-        margin for clock skew; at most PM_PAGES pages for rows from before it was recorded)."""
-        since = (row.first_attempt or 0) - CLOCK_SKEW
-        before = None
-        for _ in range(PM_PAGES):
-            posts = self.client.private_posts(before)
-            found = next((p for p in posts if self._is_ours(p, row)), None)
-            if found is not None or not posts:
-                return found
-            oldest = _epoch(posts[-1].created_at)
-            if row.first_attempt and oldest is not None and oldest < since:
-                return None
-            before = posts[-1].id
-        return None
 
     def _report(self, row: OutboxRow, error: str) -> None:
         if self.on_failure is None:

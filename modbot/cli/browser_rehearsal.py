@@ -41,7 +41,8 @@ from ..files.gamefile import load_game
 from ..sandbox.forum import Clock, Forum
 from ..sandbox.server import SandboxServer
 from ..sandbox.web import export_topic
-from .rehearsal import bot_key_client, bound, game_accounts, watch_bus
+from .rehearsal import watch_bus
+from .rehearsal_accounts import bot_key_client, bound, game_accounts
 from .rehearsal_record import commands, seated_copy, write_record
 
 log = logging.getLogger("modbot")

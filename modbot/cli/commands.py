@@ -116,7 +116,7 @@ def _accounts_of(forum, game: str) -> dict[str, str]:
     """The accounts a game file names (one before its seats: its staff and players to sign
     up with)."""
     from ..files.signupfile import load_signups
-    from .rehearsal import game_accounts, signup_accounts
+    from .rehearsal_accounts import game_accounts, signup_accounts
     signups = load_signups(game)
     return game_accounts(forum, load_game(game)) if signups.seated else \
         signup_accounts(forum, signups)

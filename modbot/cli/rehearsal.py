@@ -31,8 +31,6 @@ import requests
 from ..adapters.budget import Priority
 from ..adapters.forum import ForumClient
 from ..adapters.store import Store
-from ..adapters.user_key import APPLICATION, SCOPES
-from ..app.games.identities import places
 from ..app.reading.bus_watch import BusWatch
 from ..app.running.compose import compose
 from ..app.running.service import Service
@@ -44,6 +42,7 @@ from ..sandbox.forum import Forum
 from ..sandbox.local import LocalSandbox
 from ..sandbox.models import ManualClock
 from ..sandbox.server import SandboxServer
+from .rehearsal_accounts import bot_key_client, bound, game_accounts
 
 DEMO_GAME = folder("config") / "demo-game.toml"
 DEMO_THREAD = folder("data") / "demo-thread.json"
@@ -65,55 +64,6 @@ def load_private_script(path: Path = DEMO_PRIVATE) -> list[dict[str, Any]]:
     the bot) or a list of usernames (a new conversation with them, reused afterwards).
     An item with `"tick": true` only runs a poll cycle at its time."""
     return json.loads(path.read_text(encoding="utf-8"))["messages"]
-
-
-def game_accounts(forum: Forum, setup: GameSetup) -> dict[str, str]:
-    """Every account the game names: the bot and the Storytellers as moderators, the players;
-    each but the bot with a single-user API key of its own (returned by name), as on a real
-    forum, so the shared admin budget is the bot's alone."""
-    staff = _staff(forum, [setup.bot_username, *setup.storytellers])
-    for seat in setup.seats:
-        if forum.user(seat.name) is None:
-            forum.add_user(seat.name)
-    return {name: forum.new_user_key(name) for name in [*staff, *(s.name for s in setup.seats)]
-            if name != setup.bot_username}
-
-
-def _staff(forum: Forum, names: list[str]) -> list[str]:
-    """The bot and the Storytellers as moderators (one of two rehearsed games made once)."""
-    for name in names:
-        user = forum.user(name)
-        if user is None:
-            forum.add_user(name, moderator=True, trust_level=4)
-        else:
-            user.moderator, user.trust_level = True, max(user.trust_level, 4)
-    return names
-
-
-SIGNUP_PLAYERS = "Player{:02d}"  # the accounts a sign-up rehearsal makes to sign up with
-
-
-def signup_accounts(forum: Forum, signups) -> dict[str, str]:
-    """A game file before its seats (sign-ups): the bot and the Storytellers as moderators,
-    and `players_max` players (Player01, Player02, ...) to sign up with; keys by name, as
-    `game_accounts`."""
-    staff = _staff(forum, [signups.bot, *signups.storytellers])
-    players = [SIGNUP_PLAYERS.format(n) for n in range(1, signups.players_max + 1)]
-    for name in players:
-        if forum.user(name) is None:
-            forum.add_user(name)
-    return {name: forum.new_user_key(name) for name in [*staff, *players]
-            if name != signups.bot}
-
-
-def bound(forum: Forum, setup: GameSetup) -> GameSetup:
-    """The set-up with every place's forum user id, as `modbot check` writes them into a game
-    file: a rehearsal made the accounts, so it knows them (no look-up at the start)."""
-    given = {name.lower() for name, _ in setup.user_ids}
-    ids = [(name, user.id) for name in places(setup)
-           if name.lower() not in given and (user := forum.user(name)) is not None]
-    return dataclasses.replace(setup, user_ids=(*setup.user_ids, *ids))
-
 
 
 def fixed_salt(store: Store, setup: GameSetup) -> None:
@@ -342,16 +292,6 @@ class Rehearsal:
             self.store.close()
         self.http.close()
         self.server.stop()
-
-
-def bot_key_client(server: SandboxServer, username: str, client_id: str,
-                   timeout: float = 10.0) -> ForumClient:
-    """The bot's client on its own User API key, granted by the sandbox as `modbot login`
-    gets it on a real forum."""
-    granted = server.user_keys.grant(server.forum.account(username), {
-        "client_id": client_id, "application_name": APPLICATION, "scopes": ",".join(SCOPES)})
-    return ForumClient(server.url, username, granted.key, timeout=timeout,
-                       user_api_client_id=granted.client_id)
 
 
 def watch_bus(client: ForumClient, channels, wake: threading.Event, own) -> BusWatch:

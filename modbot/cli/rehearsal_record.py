@@ -24,7 +24,7 @@ from ..core import GameSetup, propose
 from ..files.gamefile import MAX_SEATS, MIN_SEATS, parse_game
 from ..files.idsfile import with_ids
 from ..files.signupfile import in_game_table, in_signups
-from .rehearsal import SIGNUP_PLAYERS
+from .rehearsal_accounts import SIGNUP_PLAYERS
 from .setup_check import with_setup
 
 

@@ -135,7 +135,8 @@ def test_demo_plays_on_the_sandbox_and_exits_0(tmp_path):
     assert "## Your character: No Dashii" in private and "## Night 1: the night sheet" in private
     assert "Night 2: accepted: you chose Ellen." in private
     assert "    You were executed ([date=" in private  # Derek, told by PM that he died
-    assert "Outbox: 60 sent, 0 pending, 0 failed." in result.stdout  # 52 posts, 8 index edits
+    assert "Outbox: 61 sent, 0 pending, 0 failed." in result.stdout  # 52 posts, 8 index edits,
+    # and the edit of the countdown the day's early end left behind
     assert (tmp_path / "demo.sqlite").exists()
 
 
@@ -186,7 +187,8 @@ def test_the_sandbox_makes_the_accounts_of_two_games_that_share_a_storyteller(tm
     is made once (a second `add_user` of the same name was "Username must be unique")."""
     import dataclasses
 
-    from modbot.cli.rehearsal import DEMO_GAME, game_accounts
+    from modbot.cli.rehearsal import DEMO_GAME
+    from modbot.cli.rehearsal_accounts import game_accounts
     from modbot.files.gamefile import load_game
     from modbot.sandbox.forum import Forum
     forum = Forum(limits=False)

@@ -113,6 +113,18 @@ class Budget:
             self._day_wait(self.clock())
             return self.per_day - len(self.day_times)
 
+    def day_outlook(self, span: float = 3600.0) -> tuple[int, int, int]:
+        """The sliding day as a plan reads it: requests left, those that leave the day within
+        the next `span` seconds (they come back), and those spent in the last `span`."""
+        if not self.per_day:
+            return 0, 0, 0
+        with self.lock:
+            now = self.clock()
+            self._day_wait(now)
+            leaving = sum(1 for t in self.day_times if DAY - (now - t) <= span)
+            recent = sum(1 for t in self.day_times if now - t <= span)
+            return self.per_day - len(self.day_times), leaving, recent
+
     def reserve(self, priority: Priority) -> int:
         """Requests of the minute this priority leaves to the ones above it."""
         if priority is Priority.BACKGROUND:

@@ -91,21 +91,24 @@ def test_the_watch_hands_over_what_its_news_named_once():
 
 
 def test_without_the_bus_the_poll_keeps_to_the_keys_minute_and_day():
-    """request_plan.py: a full read costs 2 requests; polls take a quarter of the minute, and on
-    a User API key half of its day unless a game is busy."""
+    """request_plan.py: a full read costs 2 requests; polls take a quarter of the minute; on a
+    User API key the next hour may spend what comes back to the day in it and the remainder
+    above a tenth of the day spread over eight hours, less what the last hour spent beside
+    reads; a quiet game no more often than half the day on polling allows."""
     admin = poll_every(1, 55)  # an admin's key: 55 a minute, no day
     assert admin == pytest.approx(2 * 60 / (55 / 4))
     assert poll_every(30, 55) == 30  # a longer poll_seconds is kept
     user = {"per_minute": 18, "per_day": 2_800}
     busy = poll_every(15, **user, day_left=2_800, busy=True)
     quiet = poll_every(15, **user, day_left=2_800)
-    assert busy == pytest.approx(2 * 86_400 / 1_400 / 4)  # 31 s: a quarter of the day's pace
+    assert busy == pytest.approx(2 * 60 / (18 / 4))  # 27 s: the minute's floor, a full day
     assert quiet == pytest.approx(2 * 86_400 / 1_400)  # 123 s: half the day on polling
     assert poll_every(15, **user, day_left=700) == pytest.approx(2 * quiet)  # a quarter left
-    paces = [poll_every(15, **user, day_left=left, busy=True) for left in (1_400, 700, 350, 200)]
-    assert paces == sorted(paces) and paces[1] == pytest.approx(quiet / 2)  # a quarter: 62 s
-    assert paces[-1] < poll_every(15, **user, day_left=200)  # a busy game stays first
-    assert poll_every(15, **user, day_left=10, busy=True) == LONGEST  # never beyond the sweep
-    assert poll_every(15, **user, day_left=10) == LONGEST  # a quiet one: never beyond it
+    paces = [poll_every(15, **user, day_left=left, busy=True, others=60)
+             for left in (2_800, 2_000, 1_400, 1_000)]  # 28 s, 46 s, 90 s, 240 s
+    assert paces == sorted(paces) and busy < paces[0] and paces[-1] < LONGEST  # slows smoothly
+    # (700 left, 60 an hour beside reads: (700 - 280) / 8 - 60 = -7.5 an hour: the slow sweep)
+    assert poll_every(15, **user, day_left=300, busy=True, others=60) == LONGEST
+    assert poll_every(15, **user, day_left=300, busy=True, leaving=200) < LONGEST  # coming back
     plan = sustains(18, 2_800)
     assert (plan.poll_floor, plan.quiet_floor) == (busy, quiet) and plan.games_a_day == 1

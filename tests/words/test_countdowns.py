@@ -59,3 +59,21 @@ def test_only_the_countdowns_past_the_end_change():
     assert out.count('countdown="true"') == 1 and "06:00:00" in out
     assert '[date=2026-12-04 time=18:00:00 timezone="UTC"] (no longer applies: the day ended ' \
            '[date=2026-12-03 time=20:00:00 timezone="UTC"])' in out
+
+
+def test_a_snapshot_keeps_the_countdowns_and_a_restart_edits_from_the_stores_words():
+    """The reactor's countdowns go into the game's snapshot (its posts' places and deadlines,
+    never their unrendered words); restored, the edit reads the post's words from the store."""
+    from modbot.app.games.runtime import GameRuntime
+    from modbot.app.recovery import snapshot
+
+    talk, dawn = day_one(botf_setup())
+    opened = {s.key: s.raw for s in _voting(talk, dawn)}
+    data = snapshot.take(talk.runtime)  # would raise on a post's unpicklable body
+    old = talk.runtime
+    talk.runtime = GameRuntime(old.setup, old.options, old.game_id)
+    assert snapshot.restore(talk.runtime, data)
+    talk.runtime.reactor.newest_raw = opened.get  # what the store holds, after a restart
+    said = talk.st("!endday --yes", dawn + 25 * H)
+    (edit,) = [s for s in _edits(said) if s.key.startswith("g1:voting:1:")]
+    assert "Nominations are closed" in edit.raw and "no longer applies" in edit.raw

@@ -18,8 +18,10 @@ makes the same edit, which the outbox has sent already.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 from ...adapters.outgoing import Outgoing, Rendered
 from ...core import CARRIED, COUNT, DAY_END, Notice, say
@@ -45,40 +47,61 @@ def expired(raw: str, ended: datetime, why: str) -> str:
 
 @dataclass
 class Countdowns:
-    posts: dict[str, tuple[Outgoing, datetime]] = field(default_factory=dict)  # by its post
+    """By the post each is or edits: its thread, topic and latest deadline (kept in snapshots),
+    and the post itself while this process made it (`recent`: its words, rendered late; never
+    pickled: a restart from a snapshot reads them from the store, `newest_raw`)."""
+
+    deadlines: dict[str, tuple[str, int | None, datetime]] = field(default_factory=dict)
+    recent: dict[str, Outgoing] = field(default_factory=dict)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"deadlines": self.deadlines, "recent": {}}
 
     def follow(self, posts: list[Outgoing], deadline: datetime | None) -> None:
         """The thread posts just made, showing `deadline` (the latest they count down to)."""
         for post in posts:
             if deadline is not None and post.kind in ("post", "edit"):
-                self.posts[post.edit_of or post.key] = (post, deadline)
+                target = post.edit_of or post.key
+                self.deadlines[target] = (post.thread, post.topic_id, deadline)
+                self.recent[target] = post
 
     def forget_until(self, at: datetime) -> None:
         """Posts whose deadline came as planned: nothing to edit."""
-        self.posts = {k: v for k, v in self.posts.items() if v[1] > at}
+        gone = [k for k, (_, _, deadline) in self.deadlines.items() if deadline <= at]
+        for target in gone:
+            del self.deadlines[target]
+            self.recent.pop(target, None)
 
-    def no_longer(self, notice: Notice, at: datetime, voting_ends: datetime | None) -> list[Outgoing]:
+    def no_longer(self, notice: Notice, at: datetime, voting_ends: datetime | None,
+                  newest_raw: Callable[[str], str | None]) -> list[Outgoing]:
         """A day that ends before its deadline (`voting_ends`), or the game's end: the edits
-        of the posts counting down past it."""
+        of the posts counting down past it (`newest_raw`: a post's words as the store has
+        them, for one made before a restart)."""
         if notice.count == DAY_END and voting_ends is not None and notice.moment < voting_ends:
-            return self.ended(notice.moment, DAY_ENDED)
+            return self.ended(notice.moment, DAY_ENDED, newest_raw)
         if notice.template == "game_over":
-            return self.ended(at, GAME_ENDED)
+            return self.ended(at, GAME_ENDED, newest_raw)
         return []
 
-    def ended(self, at: datetime, why: str) -> list[Outgoing]:
+    def ended(self, at: datetime, why: str,
+              newest_raw: Callable[[str], str | None]) -> list[Outgoing]:
         """The edits of the posts counting down past `at`, when that no longer applies."""
-        edits = [self._edit(target, post, at, why) for target, (post, deadline)
-                 in self.posts.items() if deadline > at]
-        self.posts = {}
+        edits = [self._edit(target, thread, topic_id, at, why, newest_raw)
+                 for target, (thread, topic_id, deadline) in self.deadlines.items()
+                 if deadline > at]
+        self.deadlines, self.recent = {}, {}
         return edits
 
-    @staticmethod
-    def _edit(target: str, post: Outgoing, at: datetime, why: str) -> Outgoing:
+    def _edit(self, target: str, thread: str, topic_id: int | None, at: datetime, why: str,
+              newest_raw: Callable[[str], str | None]) -> Outgoing:
+        post = self.recent.get(target)
+
         def body() -> Rendered:
-            return Rendered(expired(post.raw, at, why), post.pictures)
-        return Outgoing(f"{target}:ended:{at:%Y%m%dT%H%M%S}", post.thread, body,
-                        topic_id=post.topic_id, kind="edit", edit_of=target)
+            if post is not None:
+                return Rendered(expired(post.raw, at, why), post.pictures)
+            return Rendered(expired(newest_raw(target) or "", at, why))
+        return Outgoing(f"{target}:ended:{at:%Y%m%dT%H%M%S}", thread, body, topic_id=topic_id,
+                        kind="edit", edit_of=target)
 
 
 def deadline_of(notice: Notice, voting_ends: datetime | None) -> datetime | None:

@@ -95,6 +95,7 @@ class Reactor:
     quarantined: Callable[[], list[dict[str, Any]]] = list  # the game's inputs it could not handle
     plan: Callable[[], dict[str, Any] | None] = lambda: None  # the key's request plan, for !status
     countdowns: Countdowns = field(default_factory=Countdowns)  # thread posts with a deadline
+    newest_raw: Callable[[str], str | None] = lambda _key: None  # a post's words in the store
 
     # -- public -----------------------------------------------------------------------------
 
@@ -121,7 +122,8 @@ class Reactor:
             for notice in notices_of(state, event, batch):
                 ended = ended or notice.count == DAY_END
                 # countdowns to what will not come are edited (countdowns.py)
-                out.extend(self.countdowns.no_longer(notice, at, self.counts.voting_ends))
+                out.extend(self.countdowns.no_longer(notice, at, self.counts.voting_ends,
+                                                     self.newest_raw))
                 told = self._told(state, notice, command, source)
                 self.countdowns.follow([p for p in told if p.thread == self.thread],
                                        deadline_of(notice, self.counts.voting_ends))

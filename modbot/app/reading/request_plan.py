@@ -43,7 +43,9 @@ ACTIONS_A_GAME_DAY = 200  # posts with an action a busy game makes in a day (key
 REQUESTS_AN_ACTION = 4  # requests a post with an action costs (a read, a count, a post, a poll)
 
 
-BUSY_SHARE = 0.25  # a busy game is read this much more often than the day's pace
+BUSY_SHARE = 0.25  # the bus's gaps for a busy game, as the day runs down (`bus_gap`)
+HORIZON = 8 * 3600.0  # seconds: the day's remainder above its reserve is spread over this
+DAY_RESERVE = 0.1  # of the key's day, never planned for reads: the posts owed, a burst's answers
 LONGEST = 300.0  # seconds: the longest interval between full reads of a quiet game (the sweep's)
 IDLE_GAP = 50.0  # seconds between a User API key's quiet bus polls, half the day left: a post
 # waits at most this (and a read) to be seen, under the minute a player should wait off-peak
@@ -64,7 +66,7 @@ def sustains(per_minute: float, per_day: int) -> Sustains:
     games = int(per_day * (1 - DAY_SHARE) // (ACTIONS_A_GAME_DAY * REQUESTS_AN_ACTION)) \
         if per_day else None
     gap = 60 / max(per_minute * POLL_SHARE, 1e-9) if per_minute else 0.0
-    return Sustains(max(_minute_floor(per_minute), day_pace(per_day, 1.0, busy=True)),
+    return Sustains(poll_every(0, per_minute, per_day, per_day, busy=True),
                     max(_minute_floor(per_minute), day_pace(per_day, 1.0)), games, gap)
 
 
@@ -74,20 +76,35 @@ def day_share(day_left: int | None, per_day: int) -> float:
 
 
 def poll_every(poll_seconds: float, per_minute: float, per_day: int = 0,
-               day_left: int | None = None, busy: bool = False) -> float:
+               day_left: int | None = None, busy: bool = False, *, leaving: int = 0,
+               others: int = 0) -> float:
     """The interval the daemon polls at now: `poll_seconds`, or what the key sustains if
-    longer: the minute's floor; on a key with a day, the day's pace (a busy game's, or a
-    quiet one's), longer as the day runs down."""
-    pace = day_pace(per_day, day_share(day_left, per_day), busy)
-    return max(poll_seconds, _minute_floor(per_minute), pace)
+    longer: the minute's floor; on a key with a day, what the day allows for reading in the
+    next hour (`hour_allowance`, less `others`: the last hour's requests beside reads), a
+    quiet game no more often than the day's quiet pace; never beyond `LONGEST`."""
+    floor = max(poll_seconds, _minute_floor(per_minute))
+    if not per_day or day_left is None:
+        return floor
+    for_reads = hour_allowance(per_day, day_left, leaving) - others
+    pace = REQUESTS_A_READ * 3600 / max(for_reads, 1e-3)
+    if not busy:
+        pace = max(pace, day_pace(per_day, day_share(day_left, per_day)))
+    return max(floor, min(pace, LONGEST))
 
 
-def day_pace(per_day: int, share: float, busy: bool = False) -> float:
-    """Seconds between full reads the day allows: `BUSY_SHARE` of it for a busy game."""
+def hour_allowance(per_day: int, day_left: int, leaving: int) -> float:
+    """Requests the next hour may spend: those that come back to the day within it, and the
+    day's remainder above its reserve (`DAY_RESERVE`) spread over `HORIZON`."""
+    spare = max(0.0, day_left - per_day * DAY_RESERVE)
+    return leaving + spare * 3600 / HORIZON
+
+
+def day_pace(per_day: int, share: float) -> float:
+    """Seconds between full reads of a quiet game: half the day on polling while half of it
+    is left, slower in proportion below (never beyond `LONGEST`)."""
     if not per_day:
         return 0.0
-    pace = REQUESTS_A_READ * 86_400 / (per_day * DAY_SHARE) * _running_down(share)
-    return min(pace * BUSY_SHARE if busy else pace, LONGEST)
+    return min(REQUESTS_A_READ * 86_400 / (per_day * DAY_SHARE) * _running_down(share), LONGEST)
 
 
 def bus_gap(share: float, busy: bool) -> float:

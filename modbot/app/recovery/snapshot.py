@@ -40,7 +40,7 @@ def memory_names(game) -> list[str]:
     return [name for name in vars(game) if name not in CONFIG]
 
 
-WIRING = ("options", "held_posts", "quarantined", "plan")  # the reactor's configuration and its line to the store
+WIRING = ("options", "held_posts", "quarantined", "plan", "newest_raw")  # the reactor's configuration and its line to the store
 
 
 def reactor_names(reactor) -> list[str]:

@@ -33,6 +33,7 @@ import math
 import signal
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
@@ -45,7 +46,7 @@ from ...adapters.outgoing import Batch
 from ...adapters.store import Store
 from ..reading.bus_watch import BusWatch, game_busy, saved_last, stored_last, user_key_pace
 from ..reading.intake import Wake
-from ..reading.request_plan import poll_every
+from ..reading.request_plan import REQUESTS_A_READ, poll_every
 from ..starting.signups import SignupWatch
 
 if TYPE_CHECKING:
@@ -106,6 +107,7 @@ class RunLoop:
         self.stop = stop or Stop()
         self.cycles = 0
         self.swept_at = float("-inf")  # the last full cycle (the sweep's clock)
+        self.read_times: deque[float] = deque()  # the full reads of the last hour
         self.background_owed = False  # the last cycle put off background reads
         self.unread: Wake | str | None = None  # live reads put off: a wake, or EVERYTHING
         self.seen_now = clock.now()  # the main thread's last reading, for the bus's thread
@@ -141,6 +143,9 @@ class RunLoop:
         self.put_off = False
         if wake is None:
             self.swept_at = self.seconds()  # a full cycle: the sweep's clock starts again
+            self.read_times.append(self.swept_at)  # the plan counts the last hour's reads
+            while self.read_times and self.swept_at - self.read_times[0] > 3600:
+                self.read_times.popleft()
         if kept := self._kept():  # a restart resumes from the bus's backlog, and counts the
             self.store.commit(Batch(cursors=kept))  # key's day so far
         try:
@@ -182,8 +187,11 @@ class RunLoop:
         budget = self.client.budget
         if busy is None:
             busy = any(game_busy(game, self.seen_now) for game in self.service.games.values())
+        left, leaving, recent = budget.day_outlook()
+        reads = sum(1 for t in self.read_times if self.seconds() - t <= 3600)
         return poll_every(self.config.poll_seconds, budget.per_minute, budget.per_day,
-                          budget.day_left() if budget.per_day else None, busy)
+                          left if budget.per_day else None, busy, leaving=leaving,
+                          others=max(0, recent - REQUESTS_A_READ * reads))
 
     def _bus_healthy(self) -> bool:
         return self.bus is not None and self.bus.healthy

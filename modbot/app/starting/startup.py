@@ -218,6 +218,8 @@ class StartUp:
         runtime.reactor.held_posts = lambda: [r.key for r in self.store.held(prefix)]
         runtime.reactor.quarantined = lambda: self.quarantine.listing(runtime.game_id)
         runtime.reactor.plan = self.plan_now
+        runtime.reactor.newest_raw = lambda key: (row.raw if (row := self.store.newest_revision(
+            key)) is not None else None)  # a countdown's post, made before a restart
 
 
     def plan_now(self) -> dict[str, Any] | None:

@@ -23,8 +23,8 @@ that brought news is followed by a gap (`busy_gap`: polls keep to a quarter of t
 13 s on a User API key's 18), so a burst of posts is read in batches, each read taking every
 post made meanwhile. On a User API key (2,880 requests a day, bus polls included) the quiet
 polls are planned from the day's budget left (`user_key_pace`, request_plan.py's `bus_gap`):
-held back to back while a game is busy and half the day is left, 50 s apart after a quiet one
-otherwise, and further apart, smoothly, as the day's budget runs low.
+held back to back while a game is busy and a quarter of the day is left, 50 s apart after a
+quiet one otherwise, and further apart as the day's budget runs low.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Theory of operation: how often the bot may read, from the key's two limits: the one plan
-the run loop's polls and the bus's polls both follow.
+"""Theory of operation: how often the bot may read, from the key's two limits: the plan of the
+run loop's full reads and of the bus's quiet polls, in one place.
 
 Discourse meters a key by the minute (an admin's key: 60 shared by every admin key, the bot
 keeps 55; a User API key: 20, the bot keeps 18) and a User API key by the day too (2,880; the
@@ -11,18 +11,21 @@ average for everything. So no setting may make the bot read so often that the ke
   `REQUESTS_A_READ` requests; polls may take `POLL_SHARE` of the minute, so a full read
   comes at most every 2 × 60 / (per_minute / 4) seconds: 27 s on a User API key, 9 s on an
   admin's;
-- on a User API key the day sets the pace (`day_pace`), from the share of the day's budget
-  left: while half or more is left, a quiet game is read every 2 × 86,400 / (2,800 / 2) = 123 s
-  (half the day on polling) and a busy one (a deadline near, a post in the last half hour)
-  `BUSY_SHARE` of that, 31 s; below half, both slow in proportion (a quarter left: 246 s and
-  62 s; an eighth: 300 s, the slow sweep's, and 123 s; neither beyond 300 s). So a day busy
-  from dawn to dusk slows smoothly as it spends: no cliff where the day's budget runs low
-  (before, a busy game was read at the minute's floor until a quarter of the day was left,
-  then at once at the quiet pace, 246 s);
-- the bus's quiet polls (bus_watch.py) follow the same share (`bus_gap`): held back to back
-  while a game is busy and half the day is left, then gaps that grow as it runs down (a
-  quarter left: 12.5 s, an eighth: 37.5 s); 50 s apart after a quiet poll, longer as the day
-  runs down (a quarter left: 100 s; never more than 300 s);
+- on a User API key the day sets the pace: the next hour may spend what comes back to the
+  sliding day within it and the day's remainder above a tenth of it (`DAY_RESERVE`, for the
+  posts owed and a burst's answers) spread over eight hours (`HORIZON`), less what the last
+  hour spent beside reads (posts, counts, the sweep); the reads take that, a busy game's (a
+  deadline near, a post in the last half hour) as often as it allows down to the minute's
+  floor, a quiet game's never more often than half the day on polling (123 s while half the
+  day is left, slower in proportion below); neither beyond `LONGEST`, 300 s. So a day busy
+  from dawn to dusk slows smoothly as it spends and never spends the day's last tenth on
+  reading (`poll_every`; before, a busy game was read at the minute's floor until a quarter of
+  the day was left and then at once at the quiet pace, and a day busy to its end still ran
+  dry an hour and a half before it ended: benchmarks/key_rehearsed_day.py);
+- the bus's quiet polls (bus_watch.py, `bus_gap`) keep the law measured with them
+  (benchmarks/key_day.py, key_busy_day.py): held back to back while a game is busy and a
+  quarter of the day is left; otherwise 50 s apart, longer as the day runs down (a quarter
+  left: 100 s; never more than 300 s);
 - in a busy minute the bus's polls keep to a quarter of the minute too (bus_watch.py), and a
   cycle never starts while the minute is spent (run_loop.py): people's posts are read in
   batches instead of a request each.
@@ -43,7 +46,7 @@ ACTIONS_A_GAME_DAY = 200  # posts with an action a busy game makes in a day (key
 REQUESTS_AN_ACTION = 4  # requests a post with an action costs (a read, a count, a post, a poll)
 
 
-BUSY_SHARE = 0.25  # the bus's gaps for a busy game, as the day runs down (`bus_gap`)
+BUSY_FLOOR = 0.25  # the bus is held back to back for a busy game while this much of the day is left
 HORIZON = 8 * 3600.0  # seconds: the day's remainder above its reserve is spread over this
 DAY_RESERVE = 0.1  # of the key's day, never planned for reads: the posts owed, a burst's answers
 LONGEST = 300.0  # seconds: the longest interval between full reads of a quiet game (the sweep's)
@@ -108,11 +111,11 @@ def day_pace(per_day: int, share: float) -> float:
 
 
 def bus_gap(share: float, busy: bool) -> float:
-    """Seconds to wait after a quiet bus poll on a User API key: back to back while a game is
-    busy and half the day is left, then gaps growing as the day runs down; `IDLE_GAP` while
-    quiet, growing the same way up to `LONGEST`."""
-    if busy:
-        return IDLE_GAP * BUSY_SHARE * (_running_down(share) - 1.0)
+    """Seconds to wait after a quiet bus poll on a User API key: none while a game is busy and
+    a quarter of the day is left (`BUSY_FLOOR`); `IDLE_GAP` otherwise, growing as the day runs
+    down, up to `LONGEST`."""
+    if busy and share >= BUSY_FLOOR:
+        return 0.0
     return min(LONGEST, IDLE_GAP * _running_down(share))
 
 

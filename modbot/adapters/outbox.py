@@ -159,7 +159,7 @@ class Outbox(WriteLimits, OwnPosts):
                     self.new_pms_until = self.wall() + exc.retry_after
                 wait = max(exc.retry_after, min(2 ** max(row.attempts - 1, 0), self.max_backoff))
                 log.warning("outbox %s: %s; retry in %.0fs", row.key, exc, wait)
-                self.store.defer(row, wait, str(exc))
+                self.store.defer(row, wait, str(exc), self.wall())
                 blocked.add(row.thread)
                 if exc.is_shared:  # the key's budget is spent: everything waits
                     self.quiet_until = time.monotonic() + exc.retry_after
@@ -189,7 +189,7 @@ class Outbox(WriteLimits, OwnPosts):
         backoff, 1 s doubling to `max_backoff`."""
         self.refused += 1
         wait = min(2.0 ** (self.refused - 1), self.max_backoff)
-        self.store.defer(row, wait, str(exc))
+        self.store.defer(row, wait, str(exc), self.wall())
         self.quiet_until = time.monotonic() + wait
 
     def _deliver(self, row: OutboxRow) -> bool:

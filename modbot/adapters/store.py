@@ -245,10 +245,11 @@ class Store(QuarantineQueries, SightingQueries):
     def pending(self) -> list[OutboxRow]:
         return list(OutboxRow.select().where(OutboxRow.status == "pending").order_by(OutboxRow.id))
 
-    def due_count(self) -> int:
-        """Pending rows whose time has come (the requests the outbox wants now)."""
+    def due_count(self, now: float | None = None) -> int:
+        """Pending rows whose time has come by `now` (the outbox's wall; by default real time):
+        the requests the outbox wants now."""
         return OutboxRow.select().where((OutboxRow.status == "pending") & (
-            OutboxRow.not_before <= time.time())).count()
+            OutboxRow.not_before <= (time.time() if now is None else now))).count()
 
     def thread_topic(self, thread: str) -> int | None:
         """The topic of a thread's latest sent post (a conversation closed to an invitee is
@@ -359,8 +360,10 @@ class Store(QuarantineQueries, SightingQueries):
         OutboxRow.update(status="sent", post_id=post_id, topic_id=topic_id or row.topic_id,
                          post_number=post_number).where(OutboxRow.id == row.id).execute()
 
-    def defer(self, row: OutboxRow, seconds: float, error: str) -> None:
-        OutboxRow.update(not_before=time.time() + seconds, last_error=error).where(
+    def defer(self, row: OutboxRow, seconds: float, error: str, now: float | None = None) -> None:
+        """The row waits `seconds` from `now` (the outbox's wall: a rehearsal's forum time)."""
+        OutboxRow.update(not_before=(time.time() if now is None else now) + seconds,
+                         last_error=error).where(
             OutboxRow.id == row.id).execute()
 
     def mark_failed(self, row: OutboxRow, error: str) -> None:

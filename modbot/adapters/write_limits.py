@@ -207,7 +207,7 @@ class WriteLimits:
         log.warning("outbox %s: the forum's daily limit on new private conversations is spent; "
                     "new conversations wait %.0f s, the rest goes on", row.key, exc.retry_after)
         self.new_pms_until = self.wall() + exc.retry_after
-        self.store.defer(row, exc.retry_after, str(exc))
+        self.store.defer(row, exc.retry_after, str(exc), self.wall())
         if self.on_pm_limit is not None:
             self.on_pm_limit(row, exc.retry_after)
 

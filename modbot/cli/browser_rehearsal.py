@@ -164,7 +164,7 @@ def start_rehearsal(game: str | Path, *, speed: float = 60.0, port: int = 0,
     # does (a rehearsal's minute passes faster than a real one)
     service = compose(client, f"sqlite:///{database}", [setup],
                       settings or Settings(bot_username=setup.bot_username), user_key=True,
-                      forum_seconds=forum.seconds)
+                      forum_seconds=forum.seconds, forum_gaps=True)
     store = service.store
     service.start()
     return LiveRehearsal(server, setup, service, store, database, keys, topic_id, client, record)

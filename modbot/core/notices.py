@@ -184,7 +184,8 @@ def _echo(player: str, *, alive: bool) -> Notice:
 def _game_over(state: GameState, event: GameEnded, _batch: Sequence[Event]) -> tuple[Notice, ...]:
     """The end, with the winning team in the script's words (BotF: the Loyal, the Cultists)."""
     return (to_thread("game_over", "game-over", winner=event.winner,
-                      team=state.setup.terms.alignment(event.winner), reason=event.reason),)
+                      team=state.setup.terms.alignment(event.winner), reason=event.reason,
+                      at=event.at),)
 
 
 # -- whispers and forms -----------------------------------------------------------------------

@@ -12,7 +12,8 @@ rewritten with every countdown to a moment after the end shown as its plain date
 longer apply (`expired`), the rest of the post as it was, its pictures kept. A post whose
 deadline passes as planned is forgotten (`forget_until`): its countdown reads "ago" as
 Discourse shows it. Each edit's key names its post and the moment, so the fold after a restart
-makes the same edit, which the outbox has sent already.
+makes the same edit, which the outbox has sent already; where the forum refuses the edit (slow
+mode, the day's edits spent) it goes out as a post of its own, as a running count's does.
 """
 
 from __future__ import annotations
@@ -66,21 +67,24 @@ class Countdowns:
                 self.recent[target] = post
 
     def forget_until(self, at: datetime) -> None:
-        """Posts whose deadline came as planned: nothing to edit."""
+        """Posts whose deadline came as planned by `at` (an event's moment, never the time a
+        cycle ran: the posts a game derives depend on its events alone): nothing to edit."""
         gone = [k for k, (_, _, deadline) in self.deadlines.items() if deadline <= at]
         for target in gone:
             del self.deadlines[target]
             self.recent.pop(target, None)
 
-    def no_longer(self, notice: Notice, at: datetime, voting_ends: datetime | None,
+    def no_longer(self, notice: Notice, voting_ends: datetime | None,
                   newest_raw: Callable[[str], str | None]) -> list[Outgoing]:
         """A day that ends before its deadline (`voting_ends`), or the game's end: the edits
         of the posts counting down past it (`newest_raw`: a post's words as the store has
         them, for one made before a restart)."""
         if notice.count == DAY_END and voting_ends is not None and notice.moment < voting_ends:
             return self.ended(notice.moment, DAY_ENDED, newest_raw)
-        if notice.template == "game_over":
-            return self.ended(at, GAME_ENDED, newest_raw)
+        if notice.count == DAY_END:  # the day's deadline came as planned
+            self.forget_until(notice.moment)
+        if notice.template == "game_over" and isinstance(notice.view.get("at"), datetime):
+            return self.ended(notice.view["at"], GAME_ENDED, newest_raw)
         return []
 
     def ended(self, at: datetime, why: str,

@@ -117,12 +117,11 @@ class Reactor:
                 out.append(self.vote_count(state, at, f"undo:{undo['input']}"))
         batch = tuple(events)
         ended = False
-        self.countdowns.forget_until(at)
         for event in batch:
             for notice in notices_of(state, event, batch):
                 ended = ended or notice.count == DAY_END
                 # countdowns to what will not come are edited (countdowns.py)
-                out.extend(self.countdowns.no_longer(notice, at, self.counts.voting_ends,
+                out.extend(self.countdowns.no_longer(notice, self.counts.voting_ends,
                                                      self.newest_raw))
                 told = self._told(state, notice, command, source)
                 self.countdowns.follow([p for p in told if p.thread == self.thread],

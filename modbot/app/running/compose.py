@@ -8,7 +8,8 @@ has 20 requests a minute and 2,880 a day of its own: the bot keeps 18 and 2,800,
 for a `modbot check` or a restart), and which clock the forum keeps (a rehearsal's runs
 faster than real time: its limiter counts the forum's minutes, so the budget must too;
 `forum_seconds`, when the bot can read that clock for free, else `unmetered`: the forum's own
-limiter answers instead). `compose` builds them in that one order, so a budget is never set
+limiter answers instead; `forum_gaps`: the outbox spaces its posts on that clock too, where it
+runs by itself rather than as a script moves it). `compose` builds them in that one order, so a budget is never set
 in one place and undone in another: the service itself never configures the client. The
 service's own collaborators are assembled by `parts.assemble`, each from the narrow things it
 uses (none is handed the service).
@@ -31,7 +32,7 @@ USER_KEY_PER_DAY = 2_800  # of its 2,880 a day: a margin for `modbot check` and 
 def compose(client: ForumPort, database: str | Store, games: list[GameSetup],
             settings: Settings, *, user_key: bool = False, budget_set: bool = False,
             forum_seconds: Callable[[], float] | None = None,
-            unmetered: bool = False) -> Service:
+            unmetered: bool = False, forum_gaps: bool = False) -> Service:
     """The service over `client` and a store on `database` (a URL, or a store opened
     already), its budget as the key and the forum's clock want (`budget_set`: the
     configuration named the minute's requests)."""
@@ -44,4 +45,7 @@ def compose(client: ForumPort, database: str | Store, games: list[GameSetup],
     else:  # an admin's key: unmetered on a forum clock the bot cannot read for free
         minute = 0 if unmetered else settings.requests_per_minute
     client.budget.per_minute = minute
-    return Service(client, store, games, settings, wall=forum_seconds)  # the outbox's gaps too
+    # the outbox's gaps between posts on the forum's clock too, where it runs by itself (a
+    # rehearsal's sandbox at its speed); a scripted clock moves only when told: real time
+    return Service(client, store, games, settings,
+                   wall=forum_seconds if forum_gaps else None)

@@ -312,7 +312,7 @@ def started_loop(config: Config, max_cycles: int | None, stop: Stop) -> RunLoop 
     service = compose(client, config.database_url, games, config.settings,
                       user_key=config.key_kind == "user", budget_set=config.budget_set,
                       forum_seconds=forum.seconds if forum is not None else None,
-                      unmetered=config.rehearsal_start is not None)
+                      unmetered=config.rehearsal_start is not None, forum_gaps=forum is not None)
     store = service.store
     watch = SignupWatch(client, store, in_signups, config.settings.names_minutes * 60)
     for notice in config.notices:

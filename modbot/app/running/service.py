@@ -126,7 +126,7 @@ class Service(StartUp):
             return report
         before = self.client.requests_made
         budget = self.client.budget
-        budget.due_waiting = self.store.due_count()  # background work leaves them room
+        budget.due_waiting = self.store.due_count(self.wall())  # background work leaves them room
         try:
             with budget.spending(Priority.BACKGROUND):  # start-up and rebuild reads, names
                 report.deferred.extend(f"game {name}: start-up put off"
@@ -190,7 +190,7 @@ class Service(StartUp):
     def drain(self) -> int:
         if time.monotonic() < self.quiet_until:
             return 0
-        self.client.budget.due_waiting = self.store.due_count()  # reads leave them a share
+        self.client.budget.due_waiting = self.store.due_count(self.wall())  # reads leave them a share
         try:
             with self.client.budget.spending(Priority.DUE):
                 return self.started.drain()

@@ -291,7 +291,7 @@ class StartUp:
                         self._tell_reading(setup)
                         put_off.append(setup.name)
                         continue
-                    self.client.budget.due_waiting = self.store.due_count()  # what it owes
+                    self.client.budget.due_waiting = self.store.due_count(self.wall())  # what it owes
                 except OverBudget:  # its reads wait for the budget's next tokens
                     log.info("game %s: start-up waits for the request budget", setup.name)
                     put_off.append(setup.name)

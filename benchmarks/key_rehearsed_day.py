@@ -160,7 +160,8 @@ class Day:
         for post_id, (at, raw) in self.made.items():
             if raw.startswith("/nominate") and post_id not in self.counted:
                 nominee = raw.split()[1]
-                if any(":vc:" in text and nominee in text for text in bot_posts):
+                if any(":vc:" in text and f"Nomination of {nominee}" in text
+                       for text in bot_posts):  # a count with this nomination's table
                     self.counted[post_id] = round(now - at)
         counts = [(p.created_at - DAWN).total_seconds() for p in self.forum.topics[self.topic].posts
                   if p.username == "modbot" and ":vc:" in p.raw]

@@ -39,7 +39,7 @@ def game_record(state: GameState, ids: Mapping[str, int] | None = None) -> dict[
         "bluffs": [_name(setup.script, b) for b in state.dealt_bluffs],
         "changes": change_rows(state),
         "nights": [night_row(state, n) for n in nights(state)],
-        "days": [day_row(state, d) for d in days(state)],
+        "days": [day_row(state, d) for d in state.days],
         "deaths": [{"player": p, "cause": cause, "at": at} for p, cause, at in state.deaths_log],
         "votes": vote_history(state),
         "winner": {"team": state.winner, "name": setup.terms.alignment(state.winner),
@@ -131,10 +131,6 @@ def night_row(state: GameState, night: NightState) -> dict[str, Any]:
     }
 
 
-def days(state: GameState) -> tuple[DayState, ...]:
-    return (*state.past_days, *((state.today,) if state.today is not None else ()))
-
-
 def day_row(state: GameState, day: DayState) -> dict[str, Any]:
     return {"number": day.number, "started_at": day.started_at, "ended_at": day.ended_at,
             "executed": day.executed,
@@ -159,7 +155,7 @@ def nomination_row(state: GameState, nomination: Nomination) -> dict[str, Any]:
 def vote_history(state: GameState) -> list[dict[str, Any]]:
     """Each seat's locked votes across the days, in order."""
     rows: dict[str, list[dict[str, Any]]] = {s.name: [] for s in state.seats}
-    for day in days(state):
+    for day in state.days:
         for n in day.nominations + day.exiles:
             for v in n.locked:
                 rows.setdefault(holder_at(state, v.player, v.locked_at), []).append(

@@ -74,11 +74,10 @@ def _days(state: GameState, own: dict[str, int], link) -> list[dict[str, Any]]:
     for key, number in own.items():
         if (m := _COUNT.match(key)) and (int(m.group(2)), number) > counts.get(int(m.group(1)), (0, 0)):
             counts[int(m.group(1))] = (int(m.group(2)), number)
-    days = (*state.past_days, *((state.today,) if state.today else ()))
     return [{"number": d.number, "count": link(counts.get(d.number, (0, 0))[1]),
              "nominations": [{"nominee": n.nominee, "nominator": n.nominator, "kind": n.kind,
                               "link": link(n.post_number)} for n in (*d.nominations, *d.exiles)],
-             "executed": d.executed, "end": link(own.get(f"end:{d.number}"))} for d in days]
+             "executed": d.executed, "end": link(own.get(f"end:{d.number}"))} for d in state.days]
 
 
 def _deaths(state: GameState, own: dict[str, int], link) -> list[dict[str, Any]]:

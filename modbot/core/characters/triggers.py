@@ -69,8 +69,7 @@ def _golem(state: GameState, event: Nominated) -> tuple[Event, ...]:
     golem = true_character(state, event.nominator)
     if golem is None or golem.id != "golem" or is_malfunctioning(state, event.nominator):
         return ()
-    days = state.past_days + ((state.today,) if state.today else ())
-    made = sum(1 for d in days for n in d.nominations if n.nominator == event.nominator)
+    made = sum(1 for d in state.days for n in d.nominations if n.nominator == event.nominator)
     demons = players_of_team(state, "demon")  # Lil' Monsta's babysitter registers as one
     if made != 1 or event.nominee in demons or not state.seat(event.nominee).alive:
         return ()
@@ -85,8 +84,7 @@ def _virgin(state: GameState, event: Nominated) -> tuple[Event, ...]:
     virgin = true_character(state, event.nominee)
     if virgin is None or virgin.id != "virgin" or is_malfunctioning(state, event.nominee):
         return ()
-    days = state.past_days + ((state.today,) if state.today else ())
-    if sum(1 for d in days for n in d.nominations if n.nominee == event.nominee) != 1:
+    if sum(1 for d in state.days for n in d.nominations if n.nominee == event.nominee) != 1:
         return ()  # not its first nomination: the ability is spent
     nominator = registered_character(ASKING.put(state, "virgin"), event.nominator)
     if nominator is None or nominator.team != "townsfolk":

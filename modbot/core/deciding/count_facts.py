@@ -70,8 +70,7 @@ def nomination_facts(state: GameState, n: Nomination) -> dict[str, Any]:
 
 def count_facts(state: GameState, day: int | None = None, at: datetime | None = None) -> dict[str, Any]:
     """The facts of `day`'s vote count (default: the latest day) at `at` (who is away then)."""
-    days = state.past_days + ((state.today,) if state.today else ())
-    chosen = [d for d in days if day is None or d.number == day]
+    chosen = [d for d in state.days if day is None or d.number == day]
     shown: DayState | None = chosen[-1] if chosen else None
     current = shown is not None and shown is state.today
     return {

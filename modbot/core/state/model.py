@@ -279,6 +279,11 @@ class GameState:
         others = tuple((p, g) for p, g in self.grimoire if p != player)
         return self.evolve(grimoire=(*others, (player, entry)))
 
+    @property
+    def days(self) -> tuple[DayState, ...]:
+        """Every day so far: the finished ones, then today's."""
+        return (*self.past_days, *((self.today,) if self.today is not None else ()))
+
     def whisper_day(self) -> DayState | None:
         """The day whose whispers hold now: today, or at night the day just ended."""
         return self.today or (self.past_days[-1] if self.past_days else None)

@@ -27,8 +27,7 @@ def is_beggar(state: GameState, player: str) -> bool:
 
 def tokens_held(state: GameState, beggar: str) -> int:
     given = sum(1 for to, _, _ in TOKENS_GIVEN.of(state) if to == beggar)
-    days = (*state.past_days, *((state.today,) if state.today else ()))
-    used = sum(1 for day in days for n in day.nominations for v in n.locked
+    used = sum(1 for day in state.days for n in day.nominations for v in n.locked
                if v.player == beggar and v.vote == YES)
     return given - used
 

@@ -45,13 +45,17 @@ def _kept(state: GameState, player: str) -> str | None:
     return answers.get(asking) if asking and asking in answers else answers.get(EVERY_ABILITY)
 
 
+def _kept_character(state: GameState, player: str) -> Character | None:
+    """The character a kept answer names (None: no answer, or one of an alignment only)."""
+    answer, script = _kept(state, player), state.setup.script
+    return script.get(answer) if script is not None and answer not in (None, *ALIGNMENTS) \
+        else None
+
+
 def registered_character(state: GameState, player: str) -> Character | None:
     """The character the player registers as to the ability asking (a kept answer that names a
     character, else the true one)."""
-    answer, script = _kept(state, player), state.setup.script
-    kept = script.get(answer) if script is not None and answer not in (None, *ALIGNMENTS) \
-        else None
-    return kept if kept is not None else true_character(state, player)
+    return _kept_character(state, player) or true_character(state, player)
 
 
 def registered_dealt(state: GameState, player: str) -> Character:
@@ -66,9 +70,9 @@ def registered_alignment(state: GameState, player: str) -> str | None:
     answer = _kept(state, player)
     if answer in ALIGNMENTS:
         return answer
-    character = registered_character(state, player) if answer is not None else None
-    if character is not None:
-        return "evil" if character.is_evil else "good"
+    kept = _kept_character(state, player)
+    if kept is not None:
+        return "evil" if kept.is_evil else "good"
     return alignment_of(state, player)
 
 
@@ -84,11 +88,8 @@ def registered_of_team(state: GameState, team: str, alive: bool = True) -> list[
     for seat in state.seats:
         if alive and not seat.alive:
             continue
-        answer = _kept(state, seat.name)
-        character = registered_character(state, seat.name)
-        named = answer is not None and answer not in ALIGNMENTS and character is not None
-        if (named and character is not None and character.team == team) or \
-                (not named and seat.name in truly):
+        kept = _kept_character(state, seat.name)
+        if (kept.team == team) if kept is not None else seat.name in truly:
             found.append(seat.name)
     return found
 

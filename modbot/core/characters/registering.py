@@ -22,7 +22,7 @@ from ..state.events import Event
 from ..state.feature import Feature
 from ..state.model import GameState
 from ..state.names import Roster
-from ..state.registration import ALIGNMENTS, CLEAR, kept_entry
+from ..state.registration import ALIGNMENTS, CLEAR, kept_entry, kept_parts
 from ..state.rejection import Refused, Rejection
 from ..state.staff_events import GrimoireChanged
 from ..wording import say
@@ -68,7 +68,7 @@ def _registers(state: GameState, action: StRegisters, ctx: Context) -> Sequence[
     if action.ability and ability is None:
         return reject(ctx, "unknown_character_st", text=action.ability)
     others = tuple(e for e in state.grimoire_of(action.player).registers_as
-                   if e.partition(" to ")[2] != (ability or ""))
+                   if kept_parts(e)[1] != (ability or ""))
     return (GrimoireChanged(action.player, "registers_as",
                             (*others, kept_entry(what, ability)), ctx.at),)
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..state.grimoire import alignment_of, character_names, true_character
 from ..state.model import GameState
+from ..state.registration import kept_parts
 from ..wording import Say, say
 from .rows import status_of
 
@@ -63,7 +64,7 @@ def _status(state: GameState, player: str) -> tuple[Say, ...]:
 def _kept_registration(state: GameState, kept: str) -> Say:
     """`imp to fortuneteller` as "registers as the Imp to the Fortune Teller" (`!registers`)."""
     names = character_names(state)
-    what, _, ability = kept.partition(" to ")
+    what, ability = kept_parts(kept)
     if not ability:
         return say("status.registers", what=names.get(what, what))
     return say("status.registers_to", what=names.get(what, what), ability=names.get(ability, ability))

@@ -37,10 +37,17 @@ def kept_entry(value: str, ability: str | None) -> str:
     return f"{value} to {ability}" if ability else value
 
 
+def kept_parts(entry: str) -> tuple[str, str]:
+    """A kept answer as (what, ability): `evil to chef` is ("evil", "chef"), `imp` ("imp", "")
+    (`EVERY_ABILITY`)."""
+    what, _, ability = entry.partition(" to ")
+    return what, ability
+
+
 def _kept(state: GameState, player: str) -> str | None:
     """The kept answer for the ability asking (its own first, then the one for every ability)."""
-    answers = {ability: value for value, _, ability in
-               (entry.partition(" to ") for entry in state.grimoire_of(player).registers_as)}
+    answers = {ability: value for value, ability in
+               map(kept_parts, state.grimoire_of(player).registers_as)}
     asking = ASKING.of(state)
     return answers.get(asking) if asking and asking in answers else answers.get(EVERY_ABILITY)
 
@@ -131,6 +138,6 @@ def reading_registration(rule: Rule) -> Rule:
     return judged_rule
 
 
-__all__ = ["ASKING", "CLEAR", "judged", "kept_entry", "reading_registration",
+__all__ = ["ASKING", "CLEAR", "judged", "kept_entry", "kept_parts", "reading_registration",
            "registered_alignment", "registered_character", "registered_dealt", "registered_of_team",
            "registers_evil", "undecided"]

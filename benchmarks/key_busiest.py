@@ -32,7 +32,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from modbot.adapters.user_key import SCOPES, SavedKey, save_key
+from key_busy_day import bot_on_its_key  # this folder: the bot on its own User API key
+
 from modbot.sandbox.forum import Forum
 from modbot.sandbox.server import SandboxServer
 
@@ -64,12 +65,7 @@ def _forum(folder: Path, lead: float):
         f'bot = "modbot"\nfirst_night_starts = "{begins:%Y-%m-%dT%H:%M:%SZ}"\n'
         f'storyteller_ids = [{host.id}]\nbot_id = {bot.id}\nscript = "botf"\n'
         'bluffs = ["Sage", "Flowergirl", "Artist"]\n' + seats)
-    granted = server.user_keys.grant(bot, {"client_id": "c1", "application_name": "modbot",
-                                           "scopes": ",".join(SCOPES)})
-    save_key(folder / "modbot.key", SavedKey(server.url, "modbot", granted.key, "c1"))
-    (folder / "modbot.toml").write_text(
-        f'[forum]\nurl = "{server.url}"\nusername = "modbot"\nuser_api_key_file = "modbot.key"\n'
-        f'[bot]\ndatabase_url = "sqlite:///{folder}/bot.sqlite"\n[[game]]\nfile = "game.toml"\n')
+    bot_on_its_key(server, bot, folder)
     return server, topic, begins
 
 

@@ -62,13 +62,19 @@ def _forum(folder: Path):
         f'bot = "modbot"\nfirst_night_starts = "{started:%Y-%m-%dT%H:%M:%SZ}"\n'
         f'storyteller_ids = [{host.id}]\nbot_id = {bot.id}\nbackups = ["Quinn"]\n'
         f'backup_ids = [{forum.user("Quinn").id}]\n' + seats)
+    bot_on_its_key(server, bot, folder)
+    return server, topic
+
+
+def bot_on_its_key(server: SandboxServer, bot, folder: Path, extra: str = "") -> None:
+    """The bot's User API key, granted as `modbot login` gets it, and the daemon's
+    configuration beside the game file (`extra`: more tables, such as `[rehearsal]`)."""
     granted = server.user_keys.grant(bot, {"client_id": "c1", "application_name": "modbot",
                                            "scopes": ",".join(SCOPES)})
     save_key(folder / "modbot.key", SavedKey(server.url, "modbot", granted.key, "c1"))
     (folder / "modbot.toml").write_text(
         f'[forum]\nurl = "{server.url}"\nusername = "modbot"\nuser_api_key_file = "modbot.key"\n'
-        f'[bot]\ndatabase_url = "sqlite:///{folder}/bot.sqlite"\n[[game]]\nfile = "game.toml"\n')
-    return server, topic
+        f'[bot]\ndatabase_url = "sqlite:///{folder}/bot.sqlite"\n{extra}[[game]]\nfile = "game.toml"\n')
 
 
 def _day_posts() -> list[tuple[str, str]]:

@@ -40,9 +40,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from key_busy_day import _read_ids  # this folder: the input rows the bot read
+from key_busy_day import _read_ids, bot_on_its_key  # this folder: the rows read, the key
 
-from modbot.adapters.user_key import SCOPES, SavedKey, save_key
 from modbot.sandbox.errors import ApiError
 from modbot.sandbox.forum import Forum
 from modbot.sandbox.models import Clock
@@ -73,13 +72,7 @@ def _forum(folder: Path, speed: float, lead: float) -> tuple[SandboxServer, int]
         f'bot = "modbot"\nfirst_night_starts = "{DAWN - timedelta(hours=24):%Y-%m-%dT%H:%M:%SZ}"\n'
         f'storyteller_ids = [{host.id}]\nbot_id = {bot.id}\n'
         'night = 24\ndiscussion = 6\nnomination = 8\nvoting = 10\n' + seats)
-    granted = server.user_keys.grant(bot, {"client_id": "c1", "application_name": "modbot",
-                                           "scopes": ",".join(SCOPES)})
-    save_key(folder / "modbot.key", SavedKey(server.url, "modbot", granted.key, "c1"))
-    (folder / "modbot.toml").write_text(
-        f'[forum]\nurl = "{server.url}"\nusername = "modbot"\nuser_api_key_file = "modbot.key"\n'
-        f'[bot]\ndatabase_url = "sqlite:///{folder}/bot.sqlite"\n[rehearsal]\nclock = "forum"\n'
-        '[[game]]\nfile = "game.toml"\n')
+    bot_on_its_key(server, bot, folder, '[rehearsal]\nclock = "forum"\n')
     return server, topic
 
 

@@ -248,3 +248,63 @@ def test_the_running_daemon_takes_up_the_game_its_sign_ups_opened(forum):
         assert _list_post(server, signups) == listed
     finally:
         loop.store.close()
+
+
+def test_a_set_up_written_after_the_seating_is_dealt_with_no_restart(forum):
+    """Issue 56: the host seats the sign-ups while `modbot run` runs, then deals the
+    characters into the game file (`modbot setup --propose --write`): the running daemon
+    sets the game up again from the file (game_files.py) and deals those characters at night
+    1; a change to the file after the deal leaves the dealt game as it was."""
+    from modbot.app.running.daemon import load_config, started_loop
+    from modbot.app.running.run_loop import Stop
+    server, clock, folder = forum
+    game, config = str(folder / "game.toml"), str(folder / "modbot.toml")
+    (folder / "game.toml").write_text(GAME.replace(
+        '[game]\n', '[game]\nscript = "botf"\nrules = "botf"\nbot = "modbot"\n'))
+    with open(config, "a", encoding="utf-8") as file:  # the bot on the sandbox's clock
+        file.write('[rehearsal]\nclock = "forum"\n')
+    assert cli.main(["signups", "open", game, "--config", config]) == 0
+    signups = load_game_topic(folder)
+    for name in PLAYERS[:6]:
+        _post(server, clock, name, "/in\nI am in for this one.", signups)
+    loop = started_loop(load_config(config), None, Stop())
+    assert not isinstance(loop, int)
+
+    def full_cycle() -> None:
+        loop.swept_at = float("-inf")
+        loop.clock.read = None  # type: ignore[union-attr]  # the clock moved: read it now
+        loop.cycle()
+
+    try:
+        full_cycle()
+        assert cli.main(["game", "new", game, "--config", config, "--from-signups"]) == 0
+        topic = load_game(game).topic_id
+        for _ in range(3):
+            full_cycle()
+        assert topic in loop.service.games and not loop.service.games[topic].setup.grimoire
+        assert cli.main(["setup", game, "--propose", "--seed", "3", "--write", game]) == 0
+        dealt = dict(load_game(game).grimoire)
+        for _ in range(3):  # set up again: its names checked, its thread caught up
+            full_cycle()
+        assert dict(loop.service.games[topic].setup.grimoire) == dealt
+        clock.set(datetime(2026, 12, 10, 18, 5, tzinfo=UTC))  # night 1: the deal
+        for _ in range(3):
+            full_cycle()
+        runtime = loop.service.games[topic]
+        assert runtime.state.dealt
+        first = PLAYERS[0]
+        role_pms = [p.raw for t in server.forum.topics.values() if t.is_pm
+                    and first.lower() in {u.lower() for u in t.allowed}
+                    for p in t.posts if p.username == "modbot"]
+        assert any(dealt[first].character.replace("_", "") in raw.lower().replace(" ", "")
+                   .replace("'", "") for raw in role_pms)
+        (folder / "game.toml").write_text(load_game_text(folder).replace(
+            "rules = ", "# after the deal\nrules = "))
+        full_cycle()
+        assert loop.service.games[topic] is runtime  # dealt: it goes on as it was
+    finally:
+        loop.store.close()
+
+
+def load_game_text(folder) -> str:
+    return (folder / "game.toml").read_text(encoding="utf-8")

@@ -70,6 +70,7 @@ def _loop(service: Service, clock: Clock):
     class Config:
         bus_sweep_seconds = 300
         poll_seconds = 15
+        games = ()
 
     class Client:
         budget = Budget(2, clock=clock)

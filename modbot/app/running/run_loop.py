@@ -47,6 +47,7 @@ from ...adapters.store import Store
 from ..reading.bus_watch import BusWatch, game_busy, saved_last, stored_last, user_key_pace
 from ..reading.intake import Wake
 from ..reading.request_plan import REQUESTS_A_READ, poll_every
+from ..starting.game_files import GameFiles
 from ..starting.signups import SignupWatch
 
 if TYPE_CHECKING:
@@ -69,6 +70,7 @@ class LoopConfig(Protocol):
     message_bus: bool
     rehearsal_start: datetime | None
     forum_clock: bool
+    games: list[str]  # the game files (game_files.py watches them)
 
     @property
     def key_kind(self) -> str: ...
@@ -112,6 +114,7 @@ class RunLoop:
         self.unread: Wake | str | None = None  # live reads put off: a wake, or EVERYTHING
         self.seen_now = clock.now()  # the main thread's last reading, for the bus's thread
         self.bus: BusWatch | None = None  # started after the first cycle (games known then)
+        self.files = GameFiles(config.games)  # changed before the deal
         self.woken = threading.Event()
         self.was_due = False  # a moment was due after the last cycle (it did not pass it)
         self.put_off = False  # the last cycle waited for the key's minute (said once)
@@ -152,6 +155,8 @@ class RunLoop:
             self.seen_now = self.clock.now()
             for opened in self.watch.seated_games():  # `game new --from-signups` ran: no
                 self.service.take_up(opened)  # restart needed (app/starting/signups.py)
+            for changed in self.files.changed():  # `setup --write` after the seating: the
+                self.service.set_up_again(changed)  # game made again, until the deal
             self.watch.cycle(self.seen_now)  # the sign-up threads' lists
             report = self.service.cycle(self.seen_now, wake)  # woken: what the bus named
         except ForumError as exc:  # never ends a running daemon: logged, tried next cycle

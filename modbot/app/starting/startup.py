@@ -112,6 +112,23 @@ class StartUp:
         self.waiting[topic_id] = setup  # a game the store knows is restored when it starts
 
 
+    def set_up_again(self, setup: GameSetup) -> None:
+        """The game's file changed while the bot runs (game_files.py): before the deal, the
+        game starts again from it as after a restart (its stored inputs folded with the new
+        set-up, its names checked); after the deal it goes on as dealt, and the log says so."""
+        topic_id = topic_of(setup)
+        game = self.games.get(topic_id)
+        if game is not None and game.state.dealt:
+            log.warning("game %s: its game file changed after the deal: the game goes on as "
+                        "dealt (the grimoire is sealed)", setup.name)
+            return
+        self.setups = [setup if s.topic_id == topic_id else s for s in self.setups]
+        if game is not None or topic_id in self.waiting:
+            log.info("game %s: its game file changed before the deal: set up again from it",
+                     setup.name)
+            self.games.pop(topic_id, None)
+            self.waiting[topic_id] = setup
+
     def _start_or_hold(self, setup: GameSetup) -> None:
         """Start a game the store knows; one whose stored inputs cannot be folded does not
         start (the others do), its Storytellers told once (quarantine.py)."""

@@ -163,7 +163,8 @@ def table() -> str:
         record = records[cid]
         shown = _ranked(cid, record["name"], tests.get(cid, []))
         named = ", ".join(f"`{t.split('.', 1)[1]}`" for t in shown[:2])
-        modules = ", ".join(m.removeprefix("core.") for m in where_rules_live()[cid])
+        modules = ", ".join([*(m.removeprefix("core.") for m in where_rules_live()[cid]),
+                             *record_hooks(cid)])
         rows.append(f"| {_name(record)} | {record['team']} | {_edition(record)} | "
                     f"{run_by(cid)} | "
                     f"{', '.join(scripts_holding().get(cid, [])) or '–'} | {wakes(cid)} | "
@@ -237,6 +238,20 @@ def losing(character_id: str) -> str:
     if character_id in MARKED_BY_STORYTELLERS:
         return "its lasting effect ends (marked `by` its player)"
     return "–"
+
+
+# the record's fields the rules read by meaning, not by id (core/state/script.py's ActionSpec)
+RECORD_HOOKS = ("registers", "sees_grimoire", "votes_with_token", "weighs_vote",
+                "votes_with_master", "safe_from_demon", "poisoned_by_jinxed",
+                "poisons_neighbours", "kills_keep_ability", "drunk_reminder", "unseated")
+
+
+def record_hooks(character_id: str) -> list[str]:
+    """The record's own fields its rules are read from (`weighs_vote`, ...), as the table
+    shows them."""
+    record = catalogue()[character_id]
+    fields = {**record.get("action", {}), **{k: v for k, v in record.items() if k == "registers"}}
+    return [f"record `{name}`" for name in RECORD_HOOKS if fields.get(name)]
 
 
 def record_parts(character_id: str) -> str:

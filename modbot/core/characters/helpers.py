@@ -22,14 +22,19 @@ from ..deciding.rules import reject
 from ..state.actions import Context
 from ..state.events import Event
 from ..state.feature import Feature
+from ..state.ids import BARBER, FIDDLER, LIL_MONSTA
 from ..state.model import GameState
-from ..state.night_actions import HELPED, Help
+from ..state.night_actions import Help
 from ..state.night_model import NightChoice
 from ..state.private_events import NightChoiceMade
 from ..state.rejection import Rejection
 from ..state.script import Character
 from ..wording import say
 
+# each verb of night_actions.HELP_VERBS: whose step it helps, the team that may use it, and
+# how many players it takes
+HELPED = {"swap": (BARBER, "demon", 2), "babysit": (LIL_MONSTA, "minion", 1),
+          "fiddle": (FIDDLER, "demon", 1)}
 WHO = {"swap": "helper.swap", "babysit": "helper.babysit", "fiddle": "helper.fiddle"}  # codes
 
 

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, replace
 
 from ..state.names import Ambiguous, Roster
-from ..state.night_actions import HELPED, Choose, FreeAction, Help, NightAction, Pass
+from ..state.night_actions import HELP_VERBS, Choose, FreeAction, Help, NightAction, Pass
 from ..state.rejection import Rejection
 from ..state.script import Script
 from ..wording import Say, say
@@ -45,7 +45,7 @@ def parse_private(raw: str, roster: Roster, script: Script | None) -> PrivatePar
         verb, rest = match.group(1).lower(), match.group(2).strip().strip("*_").strip()
         if verb == "pass":
             actions.append(Pass())
-        elif verb in HELPED:
+        elif verb in HELP_VERBS:
             parsed = _choose(rest, roster, None)
             if isinstance(parsed, Choose):
                 actions.append(Help(verb, parsed.players))

@@ -8,19 +8,6 @@ who is on a team, who sits next to whom among the living, and yesterday's day.
 from __future__ import annotations
 
 from ..wording import Say, say
-from .ids import (
-    BUREAUCRAT,
-    BUTLER,
-    DAMSEL,
-    LIL_MONSTA,
-    NO_DASHII,
-    PUZZLEMASTER,
-    SOLDIER,
-    SPY,
-    THIEF,
-    VIGORMORTIS,
-    WIDOW,
-)
 from .model import DayState, GameState
 from .night_model import NightState
 from .script import Character
@@ -51,15 +38,14 @@ def is_evil(state: GameState, player: str) -> bool:
 
 
 def is_malfunctioning(state: GameState, player: str) -> bool:
-    """Drunk, poisoned, shown another character, the Puzzlemaster's drunk, a Townsfolk beside
-    a working No Dashii, or poisoned by an official jinx (the Damsel's)."""
+    """Drunk, poisoned, shown another character, the Puzzlemaster's drunk, a neighbour a
+    working No Dashii poisons, or poisoned by an official jinx (the Damsel's)."""
     if _impaired(state, player) or is_puzzled(state, player):
         return True
     character = true_character(state, player)
-    if character is not None and character.id == DAMSEL and _damsel_jinxed(state):
+    if character is not None and _jinx_poisoned(state, character):
         return True
-    return character is not None and character.team == "townsfolk" and \
-        player in no_dashii_victims(state)
+    return character is not None and player in neighbours_poisoned(state)
 
 
 def _last_night_by_day(state: GameState) -> NightState | None:
@@ -74,11 +60,11 @@ def vote_weight(state: GameState, voter: str) -> int:
     weight = 1
     for choice in night.choices if night is not None else ():
         chooser = true_character(state, choice.player)
-        if chooser is None or chooser.id not in (THIEF, BUREAUCRAT) or \
+        if chooser is None or not chooser.spec.weighs_vote or \
                 choice.character != chooser.id or voter not in choice.players or \
                 is_malfunctioning(state, choice.player):
             continue
-        weight *= -1 if chooser.id == THIEF else 3
+        weight *= chooser.spec.weighs_vote
     return weight
 
 
@@ -87,10 +73,11 @@ def butler_master(state: GameState, voter: str) -> str | None:
     today (None: not a working Butler, or no master chosen)."""
     night = _last_night_by_day(state)
     butler = true_character(state, voter)
-    if night is None or butler is None or butler.id != BUTLER or is_malfunctioning(state, voter):
+    if night is None or butler is None or not butler.spec.votes_with_master or \
+            is_malfunctioning(state, voter):
         return None
     choice = night.choice_of(voter)
-    return choice.players[0] if choice is not None and choice.character == BUTLER and \
+    return choice.players[0] if choice is not None and choice.character == butler.id and \
         choice.players else None
 
 
@@ -100,11 +87,12 @@ def jinxed(state: GameState, first: str, second: str) -> bool:
     return state.setup.script is not None and state.setup.script.jinxed(first, second)
 
 
-def _damsel_jinxed(state: GameState) -> bool:
-    """The official Widow + Damsel and Spy + Damsel jinxes: "the Damsel is poisoned while the
-    Widow (the Spy) is in play, or once it has been"."""
-    return any(jinxed(state, other, DAMSEL) and ever_in_play(state, other)
-               for other in (WIDOW, SPY))
+def _jinx_poisoned(state: GameState, character: Character) -> bool:
+    """The official Widow + Damsel and Spy + Damsel jinxes (the record's
+    `poisoned_by_jinxed`): "the Damsel is poisoned while the Widow (the Spy) is in play, or
+    once it has been"."""
+    return any(jinxed(state, other, character.id) and ever_in_play(state, other)
+               for other in character.spec.poisoned_by_jinxed)
 
 
 def ever_in_play(state: GameState, character: str) -> bool:
@@ -119,7 +107,7 @@ def soldier_shield(state: GameState, target: str) -> Say | None:
     """Who keeps the Demon's ability off a working Soldier: its kill and its poison (seed 000,
     Soldier: "protected from all other harmful effects of the Demon's ability")."""
     real = true_character(state, target)
-    if real is not None and real.id == SOLDIER and not is_malfunctioning(state, target):
+    if real is not None and real.spec.safe_from_demon and not is_malfunctioning(state, target):
         return say("by.character", character=real.name)
     return None
 
@@ -142,37 +130,40 @@ def keeps_ability(state: GameState, player: str) -> bool:
     if KEEPS_ABILITY not in state.grimoire_of(player).reminders:
         return False
     return any(state.seat(p).alive and not is_malfunctioning(state, p)
-               for p in players_of_team(state, "demon") if character_id(state, p) == VIGORMORTIS)
+               for p in players_of_team(state, "demon")
+               if (c := true_character(state, p)) is not None and c.spec.kills_keep_ability)
 
 
 def is_puzzled(state: GameState, player: str) -> bool:
     """The Puzzlemaster's drunk, while a Puzzlemaster (even a dead one) is sober and healthy
     (seed 002: "When the Puzzlemaster is drunk or poisoned, that player is sober")."""
-    if PUZZLED not in state.grimoire_of(player).reminders:
-        return False
-    return any((c := true_character(state, s.name)) is not None and c.id == PUZZLEMASTER
-               and not _impaired(state, s.name) for s in state.seats)
+    reminders = state.grimoire_of(player).reminders
+    return any((c := true_character(state, s.name)) is not None and c.spec.drunk_reminder
+               and c.spec.drunk_reminder in reminders and not _impaired(state, s.name)
+               for s in state.seats)
 
 
-def no_dashii_victims(state: GameState) -> set[str]:
-    """The closest Townsfolk on each side of each living, working No Dashii, but a Soldier
-    not otherwise drunk or poisoned: "the Soldier's protection also prevents all other harmful
-    effects of the Demon's ability, such as poisoning" (the almanac), so it stays sober and the
-    Demon's kill on it fails (it is still the neighbour: the poison does not move on)."""
+def neighbours_poisoned(state: GameState) -> set[str]:
+    """The closest players of its type (`poisons_neighbours`: the No Dashii's Townsfolk) on
+    each side of each living, working poisoner, but one safe from the Demon not otherwise
+    drunk or poisoned: "the Soldier's protection also prevents all other harmful effects of
+    the Demon's ability, such as poisoning" (the almanac), so it stays sober and the Demon's
+    kill on it fails (it is still the neighbour: the poison does not move on)."""
     names, out = [s.name for s in state.seats], set()
     for index, name in enumerate(names):
         character = true_character(state, name)
-        if character is None or character.id != NO_DASHII or not state.seat(name).alive \
-                or _impaired(state, name):
+        if character is None or not character.spec.poisons_neighbours or \
+                not state.seat(name).alive or _impaired(state, name):
             continue
+        team = character.spec.poisons_neighbours
         # the Monk's choice, from the Monk's step on, is safe from the Demon's poison too
         # (the almanac, Monk): it stays the neighbour, sober (night/sheet.py sets `SHIELDED`)
         for step in (-1, 1):
             for distance in range(1, len(names)):
                 other = names[(index + step * distance) % len(names)]
                 found = true_character(state, other)
-                if found is not None and found.team == "townsfolk":
-                    if (found.id != SOLDIER or _impaired(state, other)) and \
+                if found is not None and found.team == team:
+                    if (not found.spec.safe_from_demon or _impaired(state, other)) and \
                             other not in SHIELDED.of(state):
                         out.add(other)
                     break
@@ -223,7 +214,11 @@ def living_residents(state: GameState) -> list[str]:
 
 
 def is_in_play(state: GameState, character_id: str) -> bool:
-    if character_id == LIL_MONSTA and state.setup.lil_monsta:
+    """A player holds it; or no player does and the game file says it is in play (Lil'
+    Monsta's `lil_monsta`: the record's `unseated`)."""
+    script = state.setup.script
+    held = script.get(character_id) if script is not None else None
+    if state.setup.lil_monsta and held is not None and held.spec.unseated:
         return True
     return any(state.grimoire_of(s.name).character == character_id for s in state.seats)
 
@@ -284,7 +279,7 @@ __all__ = [
     "keeps_ability",
     "living_neighbours",
     "living_residents",
-    "no_dashii_victims",
+    "neighbours_poisoned",
     "players_of_team",
     "soldier_shield",
     "true_character",

@@ -4,18 +4,16 @@ The night grammar (reading/night_forms.py) reads a player's PM into these action
 night's rules (night/choices.py, characters/helpers.py) decide them: `/choose` (players, a
 character, or both; with `if CHARACTER`, a contingency for a character the player may gain
 tonight), `/pass`, `/action TEXT` for an ability the Storytellers judge, and a
-choice made for another's ability (`/swap`, `/babysit`, `/fiddle`: `Help`). `HELPED` says,
-for each such verb, whose step it is, which team may use it and how many players it takes.
+choice made for another's ability (`/swap`, `/babysit`, `/fiddle`: `Help`, one of
+`HELP_VERBS`; characters/helpers.py says whose step each is, which team may use it and how
+many players it takes).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .ids import BARBER, FIDDLER, LIL_MONSTA
-
-HELPED = {"swap": (BARBER, "demon", 2), "babysit": (LIL_MONSTA, "minion", 1),
-          "fiddle": (FIDDLER, "demon", 1)}
+HELP_VERBS = ("swap", "babysit", "fiddle")  # a choice made for another's ability
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,16 +35,12 @@ class FreeAction:
 
 @dataclass(frozen=True, slots=True)
 class Help:
-    """A choice for another's ability: `verb` is one of `HELPED`."""
+    """A choice for another's ability: `verb` is one of `HELP_VERBS`."""
 
     verb: str
     players: tuple[str, ...]
 
-    @property
-    def step(self) -> str:
-        return HELPED[self.verb][0]
-
 
 NightAction = Choose | Pass | FreeAction | Help
 
-__all__ = ["HELPED", "Choose", "FreeAction", "Help", "NightAction", "Pass"]
+__all__ = ["HELP_VERBS", "Choose", "FreeAction", "Help", "NightAction", "Pass"]

@@ -55,12 +55,21 @@ class ActionSpec:
     when_killed: bool = False  # its step acts when its player was killed tonight (the Ravenkeeper)
     sees_grimoire: bool = False  # shown the grimoire at dawn (the Spy: observers.py's digest)
     votes_with_token: bool = False  # its execute vote needs a vote token given (the Beggar)
+    weighs_vote: int = 0  # its chosen player's yes counts this many tomorrow (Thief -1, Bureaucrat 3)
+    votes_with_master: bool = False  # votes only with the master it chose (the Butler)
+    safe_from_demon: bool = False  # the Demon's kill and poison do not harm it (the Soldier)
+    poisoned_by_jinxed: tuple[str, ...] = ()  # poisoned once a jinxed one is in play (the Damsel)
+    poisons_neighbours: str = ""  # the type of its nearest living neighbours it poisons (No Dashii)
+    kills_keep_ability: bool = False  # the Minions it kills keep their ability (the Vigormortis)
+    drunk_reminder: str = ""  # the reminder that makes a player its drunk (the Puzzlemaster)
+    unseated: bool = False  # no player holds it: the game file says it is in play (Lil' Monsta)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ActionSpec:
         known = {k: v for k, v in data.items() if k in cls.__slots__}
-        if "character_teams" in known:
-            known["character_teams"] = tuple(known["character_teams"])
+        for listed in ("character_teams", "poisoned_by_jinxed"):
+            if listed in known:
+                known[listed] = tuple(known[listed])
         return cls(**known)
 
     def wakes_on(self, night: int) -> bool:

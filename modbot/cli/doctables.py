@@ -243,7 +243,8 @@ def losing(character_id: str) -> str:
 # the record's fields the rules read by meaning, not by id (core/state/script.py's ActionSpec)
 RECORD_HOOKS = ("registers", "sees_grimoire", "votes_with_token", "weighs_vote",
                 "votes_with_master", "safe_from_demon", "poisoned_by_jinxed",
-                "poisons_neighbours", "kills_keep_ability", "drunk_reminder", "unseated")
+                "poisons_neighbours", "kills_keep_ability", "drunk_reminder", "unseated",
+                "nominates_after_close", "believes", "beside_demon", "red_herring")
 
 
 def record_hooks(character_id: str) -> list[str]:

@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ..core import GameSetup, PhaseLengths, Profile, Script, Seat, character_ids
+from ..core import GameSetup, PhaseLengths, Profile, Script, Seat
 from .grimfile import (
     bluffs_from_file,
     deal_from_file,
@@ -111,7 +111,7 @@ def _shortest_window(lines: Lines, game: dict[str, Any]) -> timedelta:
 def _lil_monsta(lines: Lines, game: dict[str, Any], script: Script | None) -> bool:
     """Lil' Monsta is the Demon, and no player holds it (the Minions babysit it)."""
     value = _bool(lines, game, "lil_monsta", False)
-    if value and (script is None or script.get(character_ids.LIL_MONSTA) is None):
+    if value and (script is None or not any(c.spec.unseated for c in script.characters)):
         raise lines.error(lines.game_key("lil_monsta"), "game.lil_monsta: Lil' Monsta is "
                           "not on the game's script")
     return value

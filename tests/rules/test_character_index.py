@@ -34,6 +34,6 @@ def test_outside_the_characters_package_no_character_id_is_a_string(path):
 
 def test_the_index_names_the_modules_that_treat_a_character():
     assert "core.characters.effects" in where_rules_live()["monk"]
-    assert "core.setup.composition" in where_rules_live()["lilmonsta"]
+    assert "core.characters.others_choose" in where_rules_live()["lilmonsta"]
     assert where_rules_live()["artist"] == ()  # the Storytellers answer it
     assert "core.state.ids" not in {m for found in where_rules_live().values() for m in found}

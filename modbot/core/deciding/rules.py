@@ -45,7 +45,6 @@ from ..state.events import (
     WhisperRequested,
 )
 from ..state.feature import Feature
-from ..state.ids import BUTCHER
 from ..state.model import EXECUTION, EXILE, GameState, Nomination, Phase
 from ..state.rejection import Rejection
 from ..wording import Say, say
@@ -77,7 +76,8 @@ def butcher_may_nominate(state: GameState, player: str) -> bool:
     its second nomination of the day (seed 001: "after nominations have closed")."""
     character = state.setup.private_script.get(state.grimoire_of(player).character or "") \
         if state.setup.script else None
-    return (character is not None and character.id == BUTCHER and state.phase is Phase.VOTING
+    return (character is not None and character.spec.nominates_after_close
+            and state.phase is Phase.VOTING
             and state.seat(player).alive and state.seat(player).traveller
             and not any(n.by_butcher for n in state.current_day.nominations))
 

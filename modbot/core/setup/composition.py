@@ -20,12 +20,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..state.ids import (
-    DRUNK,
-    LIL_MONSTA,
-    LUNATIC,
-    MARIONETTE,
-)
 from ..state.model import GrimoireEntry, Seat
 from ..state.script import NO_SHIFT, Character, Script
 from ..wording import Say, say
@@ -69,7 +63,7 @@ def expected(players: int, in_play: Iterable[Character]) -> Counts | None:
     dealt = list(in_play)
     minions = base.minion + sum(c.shift.minion for c in dealt)
     demons = max(0, base.demon + sum(c.shift.demon for c in dealt))
-    if any(c.id == LIL_MONSTA for c in dealt):  # nobody holds it: a Minion instead of the Demon
+    if any(c.spec.unseated for c in dealt):  # nobody holds it: a Minion instead of the Demon
         minions, demons = minions + 1, 0
     deltas = {0}
     for character in dealt:
@@ -101,7 +95,7 @@ def problems(script: Script, seats: Sequence[Seat], grimoire: dict[str, Grimoire
     ids = [c.id for c in characters.values()]
     for duplicate in sorted({i for i in ids if ids.count(i) > script.character(i).shift.copies}):
         out.append(say("setup.dealt_twice", character=script.character(duplicate).name))
-    if LIL_MONSTA in ids:
+    if any(c.spec.unseated for c in characters.values()):
         out.append(say("setup.lil_monsta_dealt"))
         return out
     out += _count_problems(script, len(residents), characters, grimoire, lil_monsta)
@@ -118,8 +112,8 @@ def _count_problems(script: Script, players: int, characters: Dealt, grimoire: G
         return _team_problems(characters, grimoire)
     in_play = list({c.id: c for c in characters.values()}.values()) + \
         _believed_shifting(script, characters, grimoire)
-    if lil_monsta and script.get(LIL_MONSTA) is not None:
-        in_play.append(script.character(LIL_MONSTA))
+    if lil_monsta:
+        in_play += [c for c in script.characters if c.spec.unseated]
     wanted = expected(players, in_play)
     if wanted is None:
         return [say("setup.table", players=players)]
@@ -139,12 +133,12 @@ def _count_problems(script: Script, players: int, characters: Dealt, grimoire: G
 def _believed_shifting(script: Script, characters: Dealt, grimoire: Grimoire) -> list[Character]:
     """The official Marionette + Huntsman and Marionette + Balloonist jinxes: a Marionette who
     thinks they are one of them counts its set-up shift (the Damsel was added; an Outsider may
-    have been)."""
+    have been): a character shown another (`believes`) jinxed with it."""
     out = []
     for name, character in characters.items():
         believed = script.get(grimoire[name].thinks)
-        if character.id == MARIONETTE and believed is not None and \
-                script.jinxed(MARIONETTE, believed.id) and believed.shift != NO_SHIFT:
+        if character.spec.believes and believed is not None and \
+                script.jinxed(character.id, believed.id) and believed.shift != NO_SHIFT:
             out.append(believed)
     return out
 
@@ -159,7 +153,7 @@ def _why(team: str, in_play: list[Character]) -> Say | str:
 def _shift_words(character: Character) -> list[Say]:
     """What a character's shift does to the counts, as the set-up's words say it."""
     shift, out = character.shift, []
-    if character.id == LIL_MONSTA:
+    if character.spec.unseated:
         return [say("setup.lil_monsta")]
     if shift.outsider != (0,):
         changes = [f"{d:+d}" for d in shift.outsider]
@@ -208,12 +202,13 @@ def _modifier_problems(script: Script, residents: list[str], characters: Dealt,
                            needed=script.name_of(needed)))
     for name, character in characters.items():
         thinks = script.get(grimoire[name].thinks) if grimoire[name].thinks else None
-        if character.id == DRUNK and (thinks is None or thinks.team != "townsfolk"
+        believes = character.spec.believes
+        if believes == "townsfolk" and (thinks is None or thinks.team != "townsfolk"
                                         or thinks.id in ids):
             out.append(say("setup.drunk", player=name))
-        if character.id == LUNATIC and (thinks is None or thinks.team != "demon"):
+        if believes == "demon" and (thinks is None or thinks.team != "demon"):
             out.append(say("setup.lunatic", player=name))
-        if character.id == MARIONETTE:
+        if believes == "good":
             out += _marionette(script, residents, characters, name, thinks)
     return out
 

@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..state.grimoire import RED_HERRING
-from ..state.ids import DAMSEL, DRUNK, FORTUNE_TELLER, HUNTSMAN, LIL_MONSTA, LUNATIC, MARIONETTE
 from ..state.model import GrimoireEntry, Seat
 from ..state.script import Character, Script
 from .composition import TEAMS, Drawn, Grimoire, composition, expected, problems
@@ -38,18 +37,19 @@ def propose(script: Script, seats: Sequence[Seat], rng: Rng, *, evil_teams: int 
 
 def _draw(script: Script, residents: list[str], rng: Rng, evil_teams: int,
           lil_monsta: bool) -> Drawn | None:
-    by_team = {t: [c for c in script.of_team(t) if c.id != LIL_MONSTA] for t in TEAMS}
+    by_team = {t: [c for c in script.of_team(t) if not c.spec.unseated] for t in TEAMS}
     if script.terms.evil_teams:
         return _draw_teams(script, residents, rng, evil_teams, by_team)
     base = composition(len(residents))
-    if lil_monsta:
-        by_team["demon"] = [script.character(LIL_MONSTA)]
-        by_team["minion"] = [m for m in by_team["minion"] if m.id != MARIONETTE]
-        by_team["outsider"] = [o for o in by_team["outsider"] if o.id != LUNATIC]
+    if lil_monsta:  # no Demon seat: none shown the Demon, none dealt beside it
+        by_team["demon"] = [c for c in script.of_team("demon") if c.spec.unseated]
+        for team in ("minion", "outsider"):
+            by_team[team] = [c for c in by_team[team]
+                             if c.spec.believes != "demon" and not c.spec.beside_demon]
     if not by_team["demon"] or base is None:
         return None
     demon = rng.choice(by_team["demon"])
-    wanted = base.minion + demon.shift.minion + (1 if demon.id == LIL_MONSTA else 0)
+    wanted = base.minion + demon.shift.minion + (1 if demon.spec.unseated else 0)
     if wanted > len(by_team["minion"]):
         return None
     minions = rng.sample(by_team["minion"], wanted)
@@ -64,14 +64,14 @@ def _draw(script: Script, residents: list[str], rng: Rng, evil_teams: int,
         return None
     outsiders = rng.sample(by_team["outsider"], outsider_count)
     townsfolk = rng.sample(by_team["townsfolk"], townsfolk_count)
-    if any(t.id == HUNTSMAN for t in townsfolk):  # [+the Damsel]: one more Outsider
-        damsel = script.get(DAMSEL)
-        spare = [t for t in townsfolk if t.id != HUNTSMAN]
-        if damsel is None or not spare:
+    for needing in [t for t in townsfolk if t.shift.requires]:  # the Huntsman [+the Damsel]:
+        needed = script.get(needing.shift.requires or "")  # one more Outsider, in place of a
+        spare = [t for t in townsfolk if not t.shift.requires]  # spare Townsfolk
+        if needed is None or not spare:
             return None
-        if damsel not in outsiders:
+        if needed not in outsiders:
             townsfolk.remove(rng.choice(spare))
-            outsiders.append(damsel)
+            outsiders.append(needed)
     dealt = [demon] * counts.demon + minions + outsiders + townsfolk
     rng.shuffle(dealt)
     grimoire = {name: GrimoireEntry(character=c.id)
@@ -111,20 +111,23 @@ def _finish(script: Script, residents: list[str], grimoire: Grimoire, rng: Rng) 
     rng.shuffle(free_good)
     for name in residents:
         entry = grimoire[name]
-        if entry.character == DRUNK:
+        character = script.character(entry.character or "")
+        believes = character.spec.believes
+        if believes == "townsfolk":  # the Drunk: a Townsfolk not in play
             townsfolk = [c for c in free_good if c.team == "townsfolk"]
             if not townsfolk:
                 return None
             free_good.remove(townsfolk[0])
             grimoire[name] = replace(entry, thinks=townsfolk[0].id)
-        elif entry.character == LUNATIC:
+        elif believes == "demon":  # the Lunatic: the Demon in play
             demons = [script.character(e.character) for e in grimoire.values()
                       if script.character(e.character).team == "demon"]
             grimoire[name] = replace(entry, thinks=demons[0].id)
-        elif entry.character == MARIONETTE:
+        elif believes == "good":  # the Marionette: a good character not in play
             if not free_good:
                 return None
             grimoire[name] = replace(entry, thinks=free_good.pop().id)
+        if character.spec.beside_demon:
             _seat_beside_demon(script, residents, grimoire, name)
     _red_herring(script, residents, grimoire, rng)
     if script.terms.evil_teams:  # seed 002: Demons may be shown any not-in-play character
@@ -139,7 +142,8 @@ def _finish(script: Script, residents: list[str], grimoire: Grimoire, rng: Rng) 
 def _red_herring(script: Script, residents: list[str], grimoire: Grimoire, rng: Rng) -> None:
     """The Fortune Teller's set-up choice: a good player (the Fortune Teller may be it) who
     reads as a Demon to it, marked in the grimoire."""
-    if not any(grimoire[n].character == FORTUNE_TELLER for n in residents):
+    if not any(script.character(grimoire[n].character or "").spec.red_herring
+               for n in residents):
         return
     good = [n for n in residents if script.character(grimoire[n].character).is_good]
     chosen = rng.choice(good)

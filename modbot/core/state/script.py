@@ -63,6 +63,11 @@ class ActionSpec:
     kills_keep_ability: bool = False  # the Minions it kills keep their ability (the Vigormortis)
     drunk_reminder: str = ""  # the reminder that makes a player its drunk (the Puzzlemaster)
     unseated: bool = False  # no player holds it: the game file says it is in play (Lil' Monsta)
+    nominates_after_close: bool = False  # nominates once more after nominations close (Butcher)
+    believes: str = ""  # what its player is shown instead: townsfolk (the Drunk), demon (the
+    # Lunatic: the Demon in play), good (the Marionette: a good character not in play)
+    beside_demon: bool = False  # dealt beside its Demon (the Marionette)
+    red_herring: bool = False  # a set-up choice: a good player who reads as a Demon to it
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ActionSpec:

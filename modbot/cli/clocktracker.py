@@ -13,7 +13,8 @@ type as a JSON Schema; the tests validate every document against it.
 
 `clocktracker_game` maps the export's record (cli/export.py) to that document: ids are official
 ids, which ClockTracker maps to its own (`server/utils/getRoleMap.ts`: the id without `_` or
-`-`), the seeds' renamed characters under their official ids (`OFFICIAL_IDS`); the script goes
+`-`), the seeds' renamed characters under their official ids (the catalogue's `official` id, or
+for a seed's own character its nearest official one: `exports_as`); the script goes
 as a Script Tool list (its `_meta` and ids), so a seed arrives as the custom script it is;
 travellers are tokens too and counted apart (`player_count` counts the seated players who are
 not travellers); a win by one of several evil teams is EVIL_WINS. `importer_page` is a page
@@ -23,28 +24,34 @@ with one button that posts the document to the importer from the host's own brow
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any
 
 import jinja2
 
 from ..bundled import folder
-from ..core import BABYSITTER, Script, character_ids
+from ..core import Script
 from ..files.scripts import catalogue
 
 IMPORTER = "https://clocktracker.app/api/digital_grimoire/import"
-# the seeds' renames (seed 001: the Doppelgänger is the Evil Twin, the Hostess the Harlot)
-OFFICIAL_IDS = {character_ids.DOPPELGANGER: "eviltwin", character_ids.HOSTESS: character_ids.HARLOT}
 WINS = {"good": "GOOD_WINS", "evil": "EVIL_WINS"}
 ALIGNMENTS = {"good": "GOOD", "evil": "EVIL"}
-# reminders the bot itself places, as the official tokens word them
-OWN_REMINDERS = {BABYSITTER: (character_ids.LIL_MONSTA, "Is the Demon")}
+
+
+@cache
+def own_reminders() -> dict[str, tuple[str, str]]:
+    """Reminders the bot itself places, as the official tokens word them (a record's
+    `reminder_tokens`: Lil' Monsta's babysitter "Is the Demon"): text -> (role id, words)."""
+    return {text: (key, words) for key, record in catalogue().items()
+            for text, words in record.get("reminder_tokens", {}).items()}
 
 
 def official_id(character_id: str) -> str:
     """The id the official tools know: the catalogue's `official` id (a seed's renamed
-    character, an official version), the Hostess's nearest official character, else its own."""
-    official = catalogue().get(character_id, {}).get("official", {}).get("id")
-    return official or OFFICIAL_IDS.get(character_id, character_id)
+    character, an official version), a seed's own character's nearest official one
+    (`exports_as`: the Hostess's Harlot), else its own."""
+    record = catalogue().get(character_id, {})
+    return str(record.get("official", {}).get("id") or record.get("exports_as") or character_id)
 
 
 def clocktracker_game(record: dict[str, Any], script: Script | None, *,
@@ -99,7 +106,7 @@ def token(seat: dict[str, Any], at: str) -> dict[str, Any]:
 def reminder(role: str, text: str) -> dict[str, str]:
     """A reminder the bot placed under its official token's words; one the Storytellers wrote
     goes as written, on the seat's own character (ClockTracker keeps it as a custom one)."""
-    role_id, words = OWN_REMINDERS.get(text, (role, text))
+    role_id, words = own_reminders().get(text, (role, text))
     return {"role_id": role_id, "reminder": words}
 
 

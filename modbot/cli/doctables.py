@@ -244,7 +244,10 @@ def losing(character_id: str) -> str:
 RECORD_HOOKS = ("registers", "sees_grimoire", "votes_with_token", "weighs_vote",
                 "votes_with_master", "safe_from_demon", "poisoned_by_jinxed",
                 "poisons_neighbours", "kills_keep_ability", "drunk_reminder", "unseated",
-                "nominates_after_close", "believes", "beside_demon", "red_herring")
+                "nominates_after_close", "believes", "beside_demon", "red_herring",
+                "kills_through_protection", "shields_from_demon", "restores_ability",
+                "turns_by_word", "dead_choice_kills", "false_information", "when_killed",
+                "gives_ability", "announces_new_choice")
 
 
 def record_hooks(character_id: str) -> list[str]:

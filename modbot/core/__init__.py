@@ -44,10 +44,9 @@ from .setup.proposing import propose
 from .signups import SignupRules, Signups
 from .signups import commands_in as signup_commands_in
 from .signups import fold as fold_signups
-from .state import ids as character_ids
 from .state.events import PhaseChanged
 from .state.feature import CARRIED, CHANGED, COUNT, DAY_END, OBSERVERS, PLAYER, STORYTELLERS, THREAD, Notice
-from .state.grimoire import BABYSITTER, acting_character, is_evil, players_of_team
+from .state.grimoire import acting_character, is_evil, players_of_team
 from .state.model import EXILE, GameSetup, GameState, GrimoireEntry, Phase, PhaseLengths, Profile, Seat, iso
 from .state.names import Roster
 from .state.observing import observers_of
@@ -56,7 +55,6 @@ from .state.staff_events import AliasLapsed
 from .wording import Say, say
 
 __all__ = [
-    "BABYSITTER",
     "BOOKKEEPING",
     "CARRIED",
     "CHANGED",
@@ -98,7 +96,6 @@ __all__ = [
     "acting_character",
     "advance",
     "apply_event",
-    "character_ids",
     "character_key",
     "commitment",
     "count_facts",

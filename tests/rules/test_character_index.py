@@ -37,3 +37,11 @@ def test_the_index_names_the_modules_that_treat_a_character():
     assert "core.characters.others_choose" in where_rules_live()["lilmonsta"]
     assert where_rules_live()["artist"] == ()  # the Storytellers answer it
     assert "core.state.ids" not in {m for found in where_rules_live().values() for m in found}
+
+
+def test_only_the_characters_package_treats_a_character_by_its_id():
+    """Issue 54: every rule about one character lives with the characters' records; the rest
+    of the code reads the record's fields by meaning (core/state/script.py's ActionSpec)."""
+    outside = {m for found in where_rules_live().values() for m in found
+               if not m.startswith("core.characters.")}
+    assert outside == set()

@@ -53,7 +53,7 @@ def test_fibbin_is_not_recalled_after_it_was_used():
 def test_fiddler_the_demon_is_told_and_chooses_at_night():
     talk = Told(game("fiddler"))
     roles = dealt_roles(talk.tick(START))
-    assert roles["Fatima"]["fiddler"] and not roles["Alex"]["fiddler"]
+    assert "fiddle" in roles["Fatima"]["demon_verbs"] and not roles["Alex"]["demon_verbs"]
     (chosen,) = for_player(talk.pm("Fatima", "/fiddle Alex", START + H), "Fatima",
                            "night_choice")
     assert chosen.view["helps"] == "fiddler"

@@ -30,6 +30,7 @@ from ..state.actions import Context, Fiddle
 from ..state.events import Event
 from ..state.feature import Feature, Notice, Timer, to_thread
 from ..state.grimoire import alignment_of, players_of_team
+from ..state.ids import HELLS_LIBRARIAN
 from ..state.model import GameState, iso
 from ..state.names import Roster
 from ..state.night_model import SheetEntry
@@ -96,6 +97,11 @@ class FiddleEnded:
 
 
 # -- the night sheet ----------------------------------------------------------------------------
+
+def silence_may_be_called(state: GameState) -> bool:
+    """The Hell's Librarian is in play: the Storytellers may call a silence (`!silence`)."""
+    return HELLS_LIBRARIAN in state.setup.fabled
+
 
 def sheet_entries(state: GameState) -> list[SheetEntry]:
     """Reminders of the unused once-per-game Fabled, and the Demon's /fiddle."""

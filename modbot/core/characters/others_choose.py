@@ -16,6 +16,10 @@ made with `!dies`.
 `word_turns` is the Mezepheles' step for a player who said its word: they take its
 alignment (and evil team, seed 002), unless the Mezepheles is impaired that night.
 
+`goon_effects` is seed 002's Goon, chosen by others: the first player to choose it tonight is
+drunk until dusk and the Goon takes their alignment (and evil team), but for the official
+Pit-Hag + Goon jinx.
+
 Like every step it only proposes: the Storytellers see the effects on the night sheet, may drop
 them (`!effect N off`) and apply them with their approval.
 """
@@ -28,15 +32,18 @@ from dataclasses import replace
 from ..state.grimoire import (
     BABYSITTER,
     SITS_FOR_GOOD,
+    acting_character,
     alignment_of,
     babysitter,
     character_names,
+    is_evil,
     is_malfunctioning,
+    jinxed,
     players_of_team,
     true_character,
     yesterday,
 )
-from ..state.ids import BARBER, LIL_MONSTA, MEZEPHELES
+from ..state.ids import BARBER, GOON, LIL_MONSTA, MEZEPHELES, PIT_HAG
 from ..state.model import GameState
 from ..state.night_model import Effect, Info, NightChoice, SheetEntry
 from ..state.private_events import night_of
@@ -136,4 +143,37 @@ def word_turns(state: GameState, player: str,
                                                 alignment=terms.alignment(alignment))),)
 
 
-__all__ = ["barber_swap", "lil_monsta_step", "word_turns"]
+def goon_effects(state: GameState, actors: dict[str, int | None]) -> list[Effect]:
+    """Seed 002's Goon: the first player to choose it tonight (in night order: `actors`, each
+    player's step) is drunk until dusk, and the Goon takes that player's alignment."""
+    night = night_of(state, state.cycle)
+    goons = [s.name for s in state.seats if s.alive and (c := acting_character(state, s.name))
+             and c.id == GOON and not is_malfunctioning(state, s.name)]  # a Cannibal-Goon too
+    out = []
+    for goon in goons:
+        choosers = sorted((step, player) for player, step in actors.items()
+                          if step is not None and (chosen := night.choice_of(player)) is not None
+                          and goon in chosen.players and player != goon)
+        if not choosers:
+            continue
+        first = choosers[0][1]
+        out.append(Effect(first, "drunk", True, say("by.chose_goon"), until_dusk=True))
+        alignment = alignment_of(state, first)
+        if alignment and alignment != alignment_of(state, goon) and \
+                not (alignment == "good" and _hag_made_evil_goon(state, goon)):
+            out.append(Effect(goon, "alignment", alignment, say("by.goon")))
+        team = state.grimoire_of(first).evil_team  # seed 002: and joins the chooser's team
+        if team is not None and team != state.grimoire_of(goon).evil_team:
+            out.append(Effect(goon, "evil_team", team, say("by.goon")))
+    return out
+
+
+def _hag_made_evil_goon(state: GameState, goon: str) -> bool:
+    """The official Pit-Hag + Goon jinx: an evil player the Pit-Hag made the Goon cannot turn
+    good through the Goon's ability."""
+    return jinxed(state, PIT_HAG, GOON) and is_evil(state, goon) and any(
+        c.player == goon and c.field == "character" and c.after == GOON and c.why is not None
+        and c.why.code == "by.pit_hag" for c in state.grimoire_log)
+
+
+__all__ = ["barber_swap", "goon_effects", "lil_monsta_step", "word_turns"]

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from ..characters import fabled
 from ..characters.lleech_host import lleech_survives
 from ..deciding.rules import reject
 from ..deciding.staff import grimoire_rule, next_phase_rule
@@ -28,7 +29,6 @@ from ..setup.proposing import propose
 from ..state.actions import Context
 from ..state.events import Event
 from ..state.feature import Feature, unchanged
-from ..state.ids import HELLS_LIBRARIAN
 from ..state.model import GameState, GrimoireEntry, Phase, iso
 from ..state.names import Roster
 from ..state.private_events import AnswerSent, CharactersDealt, NightApproved, NightSheetEdited, night_of
@@ -250,7 +250,7 @@ def _setup_check(state: GameState, action: StSetupCheck, ctx: Context) -> Sequen
 
 
 def _silence_rule(state: GameState, action: StSilence, ctx: Context) -> Sequence[Event] | Rejection:
-    if HELLS_LIBRARIAN not in state.setup.fabled:
+    if not fabled.silence_may_be_called(state):
         return reject(ctx, "no_hells_librarian")
     return (SilenceCalled(action.on, ctx.author, ctx.at),)
 

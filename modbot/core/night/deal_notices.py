@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from ..characters.helpers import HELPED
 from ..characters.records import RECORDS
 from ..characters.triggers import UNTOLD, ScarletWomanPromoted, UntoldDelivered
 from ..characters.wins import unaware_marionette
@@ -26,16 +27,11 @@ from ..setup.composition import dealt_text
 from ..state.events import Event
 from ..state.feature import Feature, Notice, to_player, to_storytellers, to_thread
 from ..state.grimoire import players_of_team, true_character
-from ..state.ids import BARBER, FIDDLER, HUNTSMAN, MARIONETTE, PHILOSOPHER, PIT_HAG, SNAKE_CHARMER
 from ..state.model import GameState, iso
 from ..state.private_events import CharactersDealt, DealWaiting, EffectApplied
 from ..state.script import ActionSpec, Character
 from ..state.staff_events import PlayerSubstituted
 from .commands import SetupAccepted, SetupChecked, SetupProposed
-
-# Characters whose ability gives a player another character, or another ability, during a
-# night, whose step may still be to come: a role PM on their script says how to choose for it
-GIVE_CHARACTERS = (PIT_HAG, BARBER, SNAKE_CHARMER, HUNTSMAN, PHILOSOPHER)
 
 
 def role_view(state: GameState, player: str) -> dict[str, Any]:
@@ -50,13 +46,14 @@ def role_view(state: GameState, player: str) -> dict[str, Any]:
         "player": player, "character": shown.name, "team": shown.team,
         "ability": shown.ability, "alignment": script.terms.alignment(alignment),
         "cultists": [], "bluffs": [], "good_bluffs": True, "demon": None,
-        "evil_term": script.terms.evil, "good_term": script.terms.good, BARBER: False,
-        FIDDLER: False,
+        "evil_term": script.terms.evil, "good_term": script.terms.good, "demon_verbs": [],
         "lil_monsta": False, "choose": _choose_form(shown.spec), "wakes": shown.spec.wakes,
         "storytellers_run": not shown.automated, "wiki": shown.wiki,
         "public_choice": _chooses_in_public(shown),
         "changed": False, "substitute_for": None, "choice_stands": False,
-        "contingency": any(script.get(c) is not None for c in GIVE_CHARACTERS)}
+        # a character whose ability gives a player another character or ability during a
+        # night (the record's `gives_ability`): the role PM says how to choose for it
+        "contingency": any(c.spec.gives_ability for c in script.characters)}
     real = true_character(state, player)
     if real is not None and real.is_evil and not entry.thinks:
         view.update(_evil_view(state, player, real))
@@ -75,9 +72,16 @@ def _evil_view(state: GameState, player: str, real: Character) -> dict[str, Any]
         bluffs = [c for c in (script.get(b) for b in entry.bluffs or state.bluffs) if c]
         view.update({"bluffs": [c.name for c in bluffs],
                      "good_bluffs": all(c.is_good for c in bluffs),
-                     BARBER: script.get(BARBER) is not None,
-                     FIDDLER: FIDDLER in state.setup.fabled})
+                     "demon_verbs": _demon_verbs(state)})
     return view
+
+
+def _demon_verbs(state: GameState) -> list[str]:
+    """The choices a Demon may make for another's ability in this game (helpers.py): `swap`
+    with the Barber on the script, `fiddle` with the Fiddler in play."""
+    script = state.setup.private_script
+    return [verb for verb, (step, team, _) in HELPED.items() if team == "demon"
+            and (script.get(step) is not None or step in state.setup.fabled)]
 
 
 def _chooses_in_public(character: Character) -> bool:
@@ -102,11 +106,10 @@ def _team_view(state: GameState, player: str, is_demon: bool) -> list[dict[str, 
     out, team = [], state.grimoire_of(player).evil_team
     for other in players_of_team(state, "minion", False) + players_of_team(state, "demon", False):
         character = true_character(state, other)
-        if character is None or other == player or \
-                (character.id == MARIONETTE and not is_demon) or \
+        marionette = character is not None and character.spec.believes == "good"
+        if character is None or other == player or (marionette and not is_demon) or \
                 state.grimoire_of(other).evil_team != team:  # several teams: only your own
             continue
-        marionette = character.id == MARIONETTE
         out.append({"player": other, "team": character.team, "is_marionette": marionette})
     return out
 
@@ -127,7 +130,7 @@ def _changed(state: GameState, event: EffectApplied, batch: Sequence[Event]) -> 
 def _role_changed(state: GameState, player: str, at: datetime) -> Notice:
     """The role PM of a player whose character, alignment or team changed."""
     role = {**role_view(state, player), "changed": True, "cultists": [], "bluffs": [],
-            BARBER: False, FIDDLER: False, "lil_monsta": False}
+            "demon_verbs": [], "lil_monsta": False}
     return to_player(player, "role", f"role-changed:{player}:{iso(at)}", role=role,
                      game=state.setup)
 

@@ -16,8 +16,7 @@ from datetime import datetime, timedelta
 from ..characters import madness, triggers
 from ..state.events import Event, PhaseChanged, PlayerDied
 from ..state.feature import Feature, Timer
-from ..state.grimoire import character_id, is_malfunctioning, players_of_team
-from ..state.ids import FEARMONGER
+from ..state.grimoire import is_malfunctioning, players_of_team, true_character
 from ..state.model import GameState, Phase
 from ..state.night_model import NightState
 from ..state.private_events import (
@@ -107,9 +106,12 @@ def _killed_tonight(state: GameState, deaths: tuple[str, ...]) -> tuple[str, ...
 
 
 def _fear_announced(state: GameState, night: NightState, at: datetime) -> list[Event]:
-    """All players know when the Fearmonger chooses a new player (seed 002)."""
+    """All players know when the Fearmonger chooses a new player (seed 002; its record's
+    `announces_new_choice`)."""
     for player in players_of_team(state, "minion"):
-        if character_id(state, player) != FEARMONGER or is_malfunctioning(state, player):
+        character = true_character(state, player)
+        if character is None or not character.spec.announces_new_choice or \
+                is_malfunctioning(state, player):
             continue
         tonight = night.choice_of(player)
         earlier = [n.choice_of(player) for n in state.past_nights]

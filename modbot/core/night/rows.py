@@ -19,20 +19,16 @@ from ..characters.information import VORTOX_FALSE
 from ..reading.numbers import whole_number
 from ..state.grimoire import (
     acting_character,
-    character_id,
     character_names,
     is_malfunctioning,
     players_of_team,
     true_character,
     used_on,
 )
-from ..state.ids import BARBER, LUNATIC, MARIONETTE, SAGE, SWEETHEART, VORTOX
 from ..state.model import GameState
 from ..state.night_model import Info, NightChoice, SheetEntry
 from ..state.script import Character
 from ..wording import Say, say
-
-ACTS_WHEN_KILLED = {SAGE, BARBER, SWEETHEART}  # abilities that work because their player is killed
 
 
 def name_of(state: GameState, player: str) -> str | Say:
@@ -74,7 +70,7 @@ def lunatic_rows(state: GameState) -> list[tuple[SheetEntry, tuple[tuple[str, Sa
     demons = players_of_team(state, "demon")
     out = []
     for lunatic in [s.name for s in state.seats
-                    if (c := true_character(state, s.name)) and c.id == LUNATIC]:
+                    if (c := true_character(state, s.name)) and c.spec.believes == "demon"]:
         entry = SheetEntry("demoninfo", lunatic, say("label.lunatic"), None, status_of(state, lunatic),
                            say("sheet.lunatic_demon_info"), needs_result=True)
         out.append((entry, tuple((d, say("tell.lunatic", player=lunatic)) for d in demons)))
@@ -88,8 +84,8 @@ def status_of(state: GameState, player: str, dead: bool = True) -> tuple[Say, ..
         out.append(say("status.dead"))
     real = true_character(state, player)
     # The Lunatic and the Marionette only believe another character: neither is drunk or
-    # poisoned for that (their row says what they really are).
-    believes = real is not None and real.id in (LUNATIC, MARIONETTE) and \
+    # poisoned for that (their row says what they really are); the Drunk is.
+    believes = real is not None and real.spec.believes in ("demon", "good") and \
         not (entry.poisoned or entry.drunk)
     if is_malfunctioning(state, player) and not believes:
         out.append(say("status.malfunctioning", term=state.setup.private_script.terms.malfunction))
@@ -112,7 +108,7 @@ def row_of(state: GameState, player: str, character: Character, choice: NightCho
     base = SheetEntry(character.id, player, character.name, shown, status_of(state, player))
     if not alive and not spec.acts_dead:
         return replace(base, suggestion=say("sheet.dead")), None, None
-    if not alive and spec.info not in ACTS_WHEN_KILLED:  # an on-death ability (the Sweetheart)
+    if not alive and not (spec.when_killed and spec.info):  # on-death: the Sweetheart's
         return replace(base, suggestion=say("sheet.st_decides", what=spec.st)), None, None
     used = used_on(state, player, character.id) if spec.once else None
     if used is not None and choice is None:
@@ -175,7 +171,7 @@ def _under_vortox(base: SheetEntry, info: Info, true: Say | None, character: str
 
 def _vortox_works(state: GameState) -> bool:
     return any(not is_malfunctioning(state, p) for p in players_of_team(state, "demon")
-               if character_id(state, p) == VORTOX)
+               if (c := true_character(state, p)) is not None and c.spec.false_information)
 
 
 def _falsify(value: str | None) -> str | None:
@@ -188,4 +184,4 @@ def _falsify(value: str | None) -> str | None:
     return None
 
 
-__all__ = ["ACTS_WHEN_KILLED", "lunatic_rows", "name_of", "row_of", "special_row", "status_of"]
+__all__ = ["lunatic_rows", "name_of", "row_of", "special_row", "status_of"]

@@ -22,73 +22,75 @@ from ..characters import fabled
 from ..characters.demon_heirs import scarlet_woman_heir
 from ..characters.effects import protected_by
 from ..characters.lleech_host import lleeches_hosted_by
-from ..characters.others_choose import lil_monsta_step, word_turns
+from ..characters.others_choose import goon_effects, lil_monsta_step, word_turns
 from ..characters.public_abilities import moonchild_choices, turned_by_word
 from ..characters.records import compute
 from ..state.grimoire import (
     SHIELDED,
     acting_character,
-    alignment_of,
-    character_id,
-    is_evil,
     is_malfunctioning,
-    jinxed,
     keeps_ability,
     soldier_shield,
     true_character,
 )
-from ..state.ids import (
-    ASSASSIN,
-    BONE_COLLECTOR,
-    GOON,
-    LIL_MONSTA,
-    MEZEPHELES,
-    MONK,
-    MOONCHILD,
-    PIT_HAG,
-)
 from ..state.model import GameState, GrimoireEntry
 from ..state.night_model import Effect, NightChoice, NightState, SheetEntry
 from ..state.private_events import night_of
-from ..state.script import SPECIAL_STEPS, Character
+from ..state.script import SPECIAL_STEPS, Character, Script
 from ..wording import Say, say
-from .rows import ACTS_WHEN_KILLED, lunatic_rows, name_of, row_of, special_row, status_of
+from .rows import lunatic_rows, name_of, row_of, special_row, status_of
 
 
 def build_sheet(state: GameState) -> SheetResult:
     """(sheet, deaths, results, tells, effects) for the current night."""
     night = night_of(state, state.cycle)
-    order = state.setup.private_script.night_order(state.cycle)
+    script = state.setup.private_script
+    order = script.night_order(state.cycle)
     actors = _actors(state, order)
-    goon = _goon(state, actors)
+    goon = goon_effects(state, actors)
     # The Goon's chooser is drunk from its step on, except an Assassin: its kill still lands
     # (seed 002: "they join the Assassin's team and die").
     run = _Night(_with_poison(state, [e for e in goon if e.field == "drunk"
-                                      and character_id(state, e.player) != ASSASSIN]),
+                                      and not _kills_through(state, e.player)]),
                  night, order, effects=list(goon))
     run.entries = fabled.sheet_entries(state)
     spoken = turned_by_word(state)  # said the Mezepheles' word: turned at its step tonight,
-    if MEZEPHELES not in order:  # as it stands then (poisoned by an earlier step: nothing)
+    word_step = _step_of(script, order, "turns_by_word")  # as it stands then (poisoned by
+    if word_step is None:  # an earlier step: nothing); without its step, first
         _word_turns(run, spoken)
+    moon_step = _step_of(script, order, "dead_choice_kills")
     run.waiting = {index: [s.name for s in state.seats
                            if (c := acting_character(state, s.name)) is not None and c.id == step]
                    for index, step in enumerate(order)}
     for index, step in enumerate(order):
         run.index = index
-        if step == MEZEPHELES:
+        if step == word_step:
             _word_turns(run, spoken)
-        if step == MOONCHILD:
-            judged = _moonchild_kills(run)
+        if step == moon_step:
+            judged = _moonchild_kills(run, step)
             run.waiting[index] = [p for p in run.waiting[index] if p not in judged]
         run.step_at(index, step, run.waiting[index])
     for player in [p for p, at in actors.items() if at is None]:
         run.outside_order(player)
-    if MOONCHILD not in order:
-        _moonchild_kills(run)
+    if moon_step is None:
+        for moonchild in [c for c in script.characters if c.spec.dead_choice_kills]:
+            _moonchild_kills(run, moonchild.id)
     return run.result()
 
 
-def _moonchild_kills(run: _Night) -> set[str]:
+def _step_of(script: Script, order: tuple[str, ...], mark: str) -> str | None:
+    """The step of tonight's order whose character's record has `mark` (None: none)."""
+    return next((step for step in order
+                 if (c := script.get(step)) is not None and getattr(c.spec, mark)), None)
+
+
+def _kills_through(state: GameState, player: str) -> bool:
+    """The player's kill ignores protection (the Assassin's record: `kills_through_protection`)."""
+    real = true_character(state, player)
+    return real is not None and real.spec.kills_through_protection
+
+
+def _moonchild_kills(run: _Night, step: str) -> set[str]:
     """Seed 002: "On Night 2, if the Moonchild is sober and healthy, Goon dies", the Moonchild
     last in the night order: each kill a dead Moonchild chose resolves at its step (at the
     night's end on a script without one), with the malfunction in force then. The Moonchilds
@@ -104,7 +106,7 @@ def _moonchild_kills(run: _Night) -> set[str]:
             suggestion = say("sheet.moonchild", player=victim) if shield is None else \
                 say("sheet.protected", what=say("sheet.moonchild", player=victim), player=victim,
                     by=shield)
-        run.entries.append(SheetEntry(MOONCHILD, victim, say("label.moonchild"), None, (),
+        run.entries.append(SheetEntry(step, victim, say("label.moonchild"), None, (),
                                       suggestion))
     return judged
 
@@ -184,7 +186,7 @@ class _Night:
         if victim in self.deaths or not self.seen.seat(victim).alive:
             return None
         killer_character = true_character(self.seen, killer) if killer else None
-        if killer_character is None or killer_character.id != ASSASSIN:
+        if killer_character is None or not killer_character.spec.kills_through_protection:
             shield = protected_by(self.seen, victim, killer_character is not None
                                   and killer_character.team == "demon")
             if shield is not None:
@@ -210,11 +212,14 @@ class _Night:
                 effect.why.code in DEMON_POISONS):
             return None
         if effect.player in SHIELDED.of(self.seen):
-            return say("by.character", character=self.seen.setup.private_script.name_of(MONK))
+            script = self.seen.setup.private_script
+            monk = next(c.name for c in script.characters if c.spec.shields_from_demon)
+            return say("by.character", character=monk)
         return soldier_shield(self.seen, effect.player)
 
     def step_at(self, index: int, step: str, players: list[str]) -> None:
-        if step == LIL_MONSTA and self.seen.setup.lil_monsta:  # held by no player
+        held = self.seen.setup.private_script.get(step)
+        if held is not None and held.spec.unseated and self.seen.setup.lil_monsta:  # no player
             entry, effects, tells = lil_monsta_step(self.seen)
             self.add(entry, effects=effects, tells=tells)
             return
@@ -248,8 +253,7 @@ class _Night:
                 return
         self.acted.add(player)
         killed_tonight = player in self.deaths
-        if killed_tonight and character.spec.info not in ACTS_WHEN_KILLED and \
-                character.id not in ACTS_WHEN_KILLED and not character.spec.when_killed:
+        if killed_tonight and not character.spec.when_killed:
             self._does_not_act(character.id, player, character.name,
                                say("sheet.killed_earlier"), dead=False)
             return
@@ -270,7 +274,7 @@ class _Night:
                                                   player=info.death, by=shield))
         self.add(entry, tells=info.tells if info else ())
         self.results.extend([(player, result)] if result else [])
-        if character.id == MONK and choice is not None and choice.players and \
+        if character.spec.shields_from_demon and choice is not None and choice.players and \
                 not is_malfunctioning(self.seen, player):  # from the Monk's step to dawn
             self.seen = SHIELDED.put(self.seen, (*SHIELDED.of(self.seen), *choice.players))
 
@@ -311,9 +315,10 @@ def regained(state: GameState) -> set[str]:
     """Dead players whose ability works tonight: those a working Bone Collector chose, and
     the Minions the Vigormortis killed (`keeps_ability`)."""
     night = night_of(state, state.cycle)
-    chosen = {c.players[0] for c in night.choices if c.players and c.character == BONE_COLLECTOR
+    chosen = {c.players[0] for c in night.choices if c.players
               and (real := true_character(state, c.player)) is not None
-              and real.id == BONE_COLLECTOR and not is_malfunctioning(state, c.player)}
+              and real.spec.restores_ability and c.character == real.id
+              and not is_malfunctioning(state, c.player)}
     return chosen | {s.name for s in state.seats if not s.alive and keeps_ability(state, s.name)}
 
 
@@ -339,39 +344,6 @@ def _actors(state: GameState, order: tuple[str, ...]) -> dict[str, int | None]:
 def _changes(field: str, value: Any) -> dict[str, Any]:
     """Keyword arguments that set one grimoire field named at run time."""
     return {field: value}
-
-
-def _goon(state: GameState, actors: dict[str, int | None]) -> list[Effect]:
-    """Seed 002's Goon: the first player to choose it tonight (in night order) is drunk until
-    dusk, and the Goon takes that player's alignment."""
-    night = night_of(state, state.cycle)
-    goons = [s.name for s in state.seats if s.alive and (c := acting_character(state, s.name))
-             and c.id == GOON and not is_malfunctioning(state, s.name)]  # a Cannibal-Goon too
-    out = []
-    for goon in goons:
-        choosers = sorted((step, player) for player, step in actors.items()
-                          if step is not None and (chosen := night.choice_of(player)) is not None
-                          and goon in chosen.players and player != goon)
-        if not choosers:
-            continue
-        first = choosers[0][1]
-        out.append(Effect(first, "drunk", True, say("by.chose_goon"), until_dusk=True))
-        alignment = alignment_of(state, first)
-        if alignment and alignment != alignment_of(state, goon) and \
-                not (alignment == "good" and _hag_made_evil_goon(state, goon)):
-            out.append(Effect(goon, "alignment", alignment, say("by.goon")))
-        team = state.grimoire_of(first).evil_team  # seed 002: and joins the chooser's team
-        if team is not None and team != state.grimoire_of(goon).evil_team:
-            out.append(Effect(goon, "evil_team", team, say("by.goon")))
-    return out
-
-
-def _hag_made_evil_goon(state: GameState, goon: str) -> bool:
-    """The official Pit-Hag + Goon jinx: an evil player the Pit-Hag made the Goon cannot turn
-    good through the Goon's ability."""
-    return jinxed(state, PIT_HAG, GOON) and is_evil(state, goon) and any(
-        c.player == goon and c.field == "character" and c.after == GOON and c.why is not None
-        and c.why.code == "by.pit_hag" for c in state.grimoire_log)
 
 
 def _with_poison(state: GameState, impaired: list[Effect]) -> GameState:

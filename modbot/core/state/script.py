@@ -68,6 +68,14 @@ class ActionSpec:
     # Lunatic: the Demon in play), good (the Marionette: a good character not in play)
     beside_demon: bool = False  # dealt beside its Demon (the Marionette)
     red_herring: bool = False  # a set-up choice: a good player who reads as a Demon to it
+    kills_through_protection: bool = False  # its kill ignores protection (the Assassin)
+    shields_from_demon: bool = False  # its choice is safe from the Demon tonight (the Monk)
+    restores_ability: bool = False  # its chosen dead player's ability works tonight (Bone Collector)
+    turns_by_word: bool = False  # a player who said its word turns at its step (the Mezepheles)
+    dead_choice_kills: bool = False  # a dead player's choice of it kills at its step (Moonchild)
+    false_information: bool = False  # the Townsfolk's information is false (the Vortox)
+    gives_ability: bool = False  # gives a player another character or ability at night (Pit-Hag)
+    announces_new_choice: bool = False  # everyone learns it chose a new player (the Fearmonger)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ActionSpec:

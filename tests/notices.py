@@ -23,6 +23,7 @@ from modbot.core import (
     handle_pm,
     handle_post,
     notices_of,
+    states_after,
 )
 
 
@@ -34,11 +35,13 @@ class Told:
         self.command = None  # the last step's answer to a Storyteller (a CommandReport)
 
     def _told(self, outcome) -> list[Notice]:
-        self.state = outcome.state
+        """Each event's notices from the state right after it (as the Reactor asks them)."""
+        before, self.state = self.state, outcome.state
         self.rejected = outcome.rejections
         self.command = outcome.command
         batch = tuple(outcome.events)
-        return [n for event in batch for n in notices_of(self.state, event, batch)]
+        return [n for event, now in zip(batch, states_after(before, batch), strict=True)
+                for n in notices_of(now, event, batch)]
 
     def tick(self, at: datetime) -> list[Notice]:
         return self._told(advance(self.state, at))

@@ -34,7 +34,7 @@ from .engine import Post, advance, handle_pm, handle_post, next_due
 from .night.grimoire_table import grimoire_rows
 from .reading.parser import parse_post
 from .record import SCHEMA_VERSION, game_record
-from .registry import EVENT_TYPES, notices_of
+from .registry import EVENT_TYPES, notices_of, states_after
 from .registry import apply as apply_event
 from .renaming import handle_name_taken, handle_rename
 from .reporting import replay, report
@@ -127,6 +127,7 @@ __all__ = [
     "report",
     "say",
     "signup_commands_in",
+    "states_after",
     "storyteller_commands",
     "who_runs",
 ]

@@ -47,7 +47,7 @@ from .state.events import Event
 from .state.feature import Applier, Feature, Notice, Noticer, Rule, Timer
 from .state.grimoire import SHIELDED
 from .state.model import GameState
-from .state.private_events import CharactersDealt
+from .state.private_events import CharactersDealt, NightResolved
 from .state.record import logged
 from .state.registration import ASKING
 from .state.rejection import Rejection
@@ -151,8 +151,27 @@ def apply(state: GameState, event: Any) -> GameState:
 
 
 def notices_of(state: GameState, event: Any, batch: Sequence[Any] = ()) -> tuple[Notice, ...]:
-    """Who is told what of `event` (`state`: after the batch; `batch`: the events with it)."""
+    """Who is told what of `event` (`state`: right after it; `batch`: the events with it)."""
     return tuple(n for noticer in NOTICES.get(type(event), ()) for n in noticer(state, event, batch))
+
+
+def states_after(before: GameState, batch: Sequence[Any]) -> list[GameState]:
+    """The state each event of `batch` is told from (`notices_of`), from the state before
+    it: the state right after the event, never one a later event of the batch made (a vote
+    counted before the day it ended, the Virgin's); but a dawn (`NightResolved`) is told once
+    the dawn is over, from the state after the phase change that ends it: the night's effects
+    and deaths applied, as the dawn's PMs, the observers' digest and the Spy's sight say."""
+    out, state = [], before
+    for event in batch:
+        state = apply(state, event)
+        out.append(state)
+    for index, event in enumerate(batch):
+        if isinstance(event, NightResolved):
+            end = next((j for j in range(index + 1, len(batch))
+                        if isinstance(batch[j], events.PhaseChanged)), None)
+            if end is not None:
+                out[index] = out[end]
+    return out
 
 
 def decide(state: GameState, action: Any, ctx: Context) -> Sequence[Event] | Rejection:

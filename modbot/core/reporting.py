@@ -23,7 +23,7 @@ from .deciding.voting import (
     threshold_now,
 )
 from .engine import Outcome, Post, advance, handle_post
-from .registry import notices_of
+from .registry import notices_of, states_after
 from .state.feature import THREAD
 from .state.model import DayState, GameState, GrimoireEntry, LockedVote, Nomination, Seat, WhisperRequest, iso
 from .state.night_model import NightState
@@ -54,11 +54,12 @@ class Replay:
         return outcome
 
     def _fold(self, outcome: Outcome) -> None:
-        self.state = outcome.state
+        before, self.state = self.state, outcome.state
         if not self.notices:
             return
         batch = tuple(outcome.events)
-        self.told.update(n.key for e in batch for n in notices_of(self.state, e, batch)
+        self.told.update(n.key for e, now in zip(batch, states_after(before, batch), strict=True)
+                         for n in notices_of(now, e, batch)
                          if n.to == THREAD and n.template and not n.count and not n.echo)
 
     def report(self) -> dict[str, Any]:

@@ -138,7 +138,7 @@ class GameRuntime:
         self.hidden_ids.discard(post_id)
         if self._confirms_upgrade(author, raw):
             return self._adopt_upgrade(_post_row(post))
-        outcome = self.decide(post)
+        outcome, before = self.decide(post), self.state
         if outcome.ignored_commands:
             log.warning("game %s post #%s: %s is not a Storyteller; its ! commands are ignored",
                         self.topic_id, post_number, author)
@@ -153,7 +153,8 @@ class GameRuntime:
         outgoing = self.reactor.react(self.state, outcome.events, outcome.rejections, at=at,
                                       post=post, command=outcome.command,
                                       source={"channel": "thread", "id": post_id},
-                                      log=self._log_for(outcome.command), undo=undo)
+                                      log=self._log_for(outcome.command), undo=undo,
+                                      before=before)
         return Step(_post_row(post),
                     _events(outcome.events) + undoing.undo_events(undo) + accept_events,
                     outgoing + accepted)
@@ -189,7 +190,7 @@ class GameRuntime:
         self.inputs.append(("pm", (post, participants), post_id))
         if self._confirms_upgrade(author, raw):
             return self._adopt_upgrade(_pm_row(post, topic_id, shared, participants))
-        outcome = self.decide(post, participants)
+        outcome, before = self.decide(post, participants), self.state
         self.state = outcome.state
         self.seen_pms.add(post_id)
         undo = self._undo(outcome.command)
@@ -199,7 +200,8 @@ class GameRuntime:
                                       post=post, command=outcome.command,
                                       source={"channel": "pm", "id": post_id,
                                               "topic_id": topic_id, "shared": shared},
-                                      log=self._log_for(outcome.command), undo=undo)
+                                      log=self._log_for(outcome.command), undo=undo,
+                                      before=before)
         return Step(_pm_row(post, topic_id, shared, participants),
                     _events(outcome.events) + undoing.undo_events(undo) + accept_events,
                     outgoing + accepted)
@@ -215,9 +217,9 @@ class GameRuntime:
         if not outcome.events and not self.reactor.count_due(self.state, now):
             return Step()
         self.inputs.append(("tick", now, None))
-        self.state = outcome.state
+        before, self.state = self.state, outcome.state
         self._remember(outcome.events, "clock", None, None, now)
-        outgoing = self.reactor.react(self.state, outcome.events, at=now)
+        outgoing = self.reactor.react(self.state, outcome.events, at=now, before=before)
         return Step({"kind": "tick", "at": iso(now)}, _events(outcome.events), outgoing)
 
     def on_rename(self, old: str, new: str, at: datetime) -> Step:

@@ -41,6 +41,7 @@ from ...core import (
     notices_of,
     observers_of,
     say,
+    states_after,
 )
 from .catalogue import rejection_words, words
 from .countdowns import Countdowns, deadline_of
@@ -101,7 +102,8 @@ class Reactor:
 
     def react(self, state: GameState, events, rejections=(), *, at: datetime,
               post=None, command=None, source: dict[str, Any] | None = None,
-              log: list[dict[str, Any]] | None = None, undo: dict[str, Any] | None = None) -> list[Outgoing]:
+              log: list[dict[str, Any]] | None = None, undo: dict[str, Any] | None = None,
+              before: GameState | None = None) -> list[Outgoing]:
         """`source`: where the post came from: {"id", "channel": thread|pm, "topic_id"}."""
         source = source or {"channel": "thread"}
         self.substituted = {new.lower(): old.lower() for old, new, _ in state.substitutions}
@@ -117,8 +119,9 @@ class Reactor:
                 out.append(self.vote_count(state, at, f"undo:{undo['input']}"))
         batch = tuple(events)
         ended = False
-        for event in batch:
-            for notice in notices_of(state, event, batch):
+        after = states_after(before, batch) if before is not None else [state] * len(batch)
+        for event, now in zip(batch, after, strict=True):
+            for notice in notices_of(now, event, batch):
                 ended = ended or notice.count == DAY_END
                 # countdowns to what will not come are edited (countdowns.py)
                 out.extend(self.countdowns.no_longer(notice, self.counts.voting_ends,

@@ -12,8 +12,9 @@ engine reads both to say when the clock next matters (`next_due`) and to run the
 to a time (`advance`): one list, one order (the earliest first; a tie in the table's order).
 
 A feature also says who is told what of the events it emits: its `notices` map an event type
-to a function `(state, event, batch) -> Notice values` (`state` after the whole batch, `batch`
-the events applied with it). A `Notice` is an address (the thread, the Storytellers, one
+to a function `(state, event, batch) -> Notice values` (`state` right after the event, a
+dawn's once the dawn is over: registry.py's `states_after`; `batch` the events applied with
+it). A `Notice` is an address (the thread, the Storytellers, one
 player's grimoire PM), a template's code, a key and a view of codes and values, never words:
 the shell renders it and sends it once. Several features may give notices for one event
 type; they are told in the registry's order.
@@ -85,7 +86,8 @@ class CharacterRules:
 
 
 class Noticer(Protocol):
-    """Who is told what of an event (`state` after its batch, `batch` the events with it)."""
+    """Who is told what of an event (`state` right after it: registry.py's `states_after`;
+    `batch` the events with it)."""
 
     def __call__(self, state: GameState, event: Any, batch: Any, /) -> Sequence[Notice]: ...
 

@@ -119,6 +119,7 @@ def test_a_cycle_runs_the_second_a_moment_is_due_and_once():
     service.due_at = T + timedelta(seconds=30)
     loop, _ = _loop(service, clock)
     loop.service.drain = lambda: 0  # type: ignore[attr-defined]
+    loop.swept_at = loop.seconds()  # the start's full read, just made
     clock.t = 29
     loop._each_second()
     assert service.read == []
@@ -127,6 +128,24 @@ def test_a_cycle_runs_the_second_a_moment_is_due_and_once():
     assert service.read == [None]  # a full cycle: the moment is read through
     loop._each_second()  # the moment did not pass (a read held it): the next poll's turn
     assert service.read == [None]
+
+
+def test_with_the_bus_the_sweep_keeps_to_the_loops_clock():
+    """On the sandbox's clock the loop counts forum seconds: the bus's 300 s sweep comes when
+    300 of them have passed (five real seconds at 60x), not at the scheduler's real tick."""
+    clock = Clock()
+    service = Service()
+    loop, _ = _loop(service, clock)
+    loop.service.drain = lambda: 0  # type: ignore[attr-defined]
+    loop.seconds = lambda: float(clock.t)  # the forum's seconds
+    loop.swept_at = 0.0
+    clock.t = 299
+    loop._each_second()
+    assert service.read == []  # the bus wakes the bot meanwhile
+    clock.t = 300
+    loop._each_second()
+    assert service.read == [None]  # the sweep: a full read
+    assert loop.next_read_in() == 300
 
 
 def test_without_the_bus_a_timed_cycle_keeps_to_the_keys_pace():

@@ -182,9 +182,7 @@ class RunLoop:
         room = self.client.budget.wait_for(Priority.LIVE)
         if self.unread is not None:
             return room
-        every = self.config.bus_sweep_seconds if self.bus is not None and self.bus.healthy \
-            else self.poll_every()
-        return max(room, every - (self.seconds() - self.swept_at), 0.0)
+        return max(room, self._full_read_every() - (self.seconds() - self.swept_at), 0.0)
 
     def poll_every(self, busy: bool | None = None) -> float:
         """The interval between full reads without the bus now: `poll_seconds`, or what the
@@ -268,10 +266,16 @@ class RunLoop:
         poll), unless live reads wait for the budget (they run first, when it has room)."""
         if self.unread is None and not self.was_due and self.due():
             self.cycle()
-        elif not self._bus_healthy() and \
-                self.seconds() - self.swept_at >= self.poll_every():
-            self.cycle()  # without the bus: the key's pace, to the second
+        elif self.seconds() - self.swept_at >= self._full_read_every():
+            self.cycle()  # the key's pace, or the bus's sweep, to the second of its clock
         self._drain()
+
+    def _full_read_every(self) -> float:
+        """Seconds of the loop's clock between full reads: the bus's sweep while it works,
+        else the key's pace (request_plan.py). On the sandbox's clock at 60x the sweep's 300
+        s pass in five real ones: the scheduler's real-time tick alone would sweep every 15
+        forum minutes."""
+        return self.config.bus_sweep_seconds if self._bus_healthy() else self.poll_every()
 
     def _drain(self) -> None:
         """The outbox's drain; an error it did not expect is logged, and the daemon goes on."""
@@ -286,15 +290,17 @@ class RunLoop:
 
     def _start_bus(self) -> None:
         config = self.config
-        if not config.message_bus or config.rehearsal_start is not None or config.forum_clock:
-            return
+        if not config.message_bus or config.rehearsal_start is not None:
+            return  # (the bot's own rehearsal clock is not the forum's: its bus would lag)
         budget, service = self.client.budget, self.service
-        pace = (lambda: user_key_pace(tuple(service.games.values()), self.seen_now,
-                                      budget.day_left(), budget.per_day)) \
-            if config.key_kind == "user" else (lambda: 0.0)
+        pace = (lambda polls: user_key_pace(tuple(service.games.values()), self.seen_now,
+                                            budget, polls)) \
+            if config.key_kind == "user" else (lambda _polls: 0.0)
+        speed = getattr(self.clock, "speed", lambda: 1.0)  # the forum's clock in a rehearsal
         self.bus = BusWatch(config.forum_client, self._channels, self.woken,
                             stored_last(self.store), pace, budget,
-                            own=lambda: service.bot_id).start()
+                            own=lambda: service.bot_id,
+                            real=lambda seconds: seconds / max(speed(), 1e-3)).start()
 
     def _channels(self) -> list[str]:
         """What the bus watches: each game thread and sign-up thread, and the bot's new PMs."""

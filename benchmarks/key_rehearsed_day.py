@@ -3,8 +3,10 @@
 The daemon process (`modbot run`, the README's configuration: no `poll_seconds`, no
 `requests_per_minute`, its clock the sandbox's: `[rehearsal] clock = "forum"`) runs as a
 trust-level-1 account on a User API key (20 requests a minute, 2,880 a day, charged on the
-forum's clock) against the sandbox at `--speed` times real time (60 by default: a forum day in
-24 real minutes). Its 12-seat thread-only game (no characters: key_busiest.py times a deal)
+forum's clock, the MessageBus's polls included) against the sandbox at `--speed` times real
+time (60 by default: a forum day in 24 real minutes), woken by the MessageBus, whose polls the
+sandbox holds 25 forum seconds (`--no-bus`: polling only, `message_bus = false`). Its 12-seat
+thread-only game (no characters: key_busiest.py times a deal)
 starts its day 1 `--lead` forum minutes after the daemon starts; the day lasts 24 forum hours
 (6 of discussion, 8 of nominations, 10 of voting) and ends with an execution and night 2.
 Through it the players post as a busy day has it: chatter every few minutes all day, six
@@ -18,10 +20,11 @@ it; each `!status` to its answer; the `/vc` by PM to the next count in the threa
 requests are those the sandbox charged the key
 between the day's dawn and its end (the key's sliding day holds no more).
 
-Prints one JSON object: the day's requests charged and 429s, and each figure's median and
-worst in forum seconds (and how many went unanswered).
+Prints one JSON object: the day's requests charged (and the bus's polls in the run), when the
+key ran dry if it did (the bot's 2,800 spent), the 429s, and each figure's median and worst in
+forum seconds (and how many went unanswered).
 
-Run: python benchmarks/key_rehearsed_day.py [--speed 60] [--lead 30] [--log FILE]
+Run: python benchmarks/key_rehearsed_day.py [--speed 60] [--lead 30] [--log FILE] [--no-bus]
 """
 
 from __future__ import annotations
@@ -54,9 +57,10 @@ PLAYERS = ["Alex", "Brianna", "Cameron", "Derek", "Ellen", "Fatima", "Gus", "Han
 DAWN = datetime(2026, 12, 2, 18, tzinfo=UTC)  # day 1 begins
 DAY = timedelta(hours=24)  # discussion 6, nomination 8, voting 10
 H = 3600.0
+KEPT = 2_800  # of the key's 2,880 a day, what the bot spends (request_plan.USER_KEY_DAY)
 
 
-def _forum(folder: Path, speed: float, lead: float) -> tuple[SandboxServer, int]:
+def _forum(folder: Path, speed: float, lead: float, bus: bool) -> tuple[SandboxServer, int]:
     forum = Forum(Clock(DAWN - timedelta(minutes=lead), speed))
     server = SandboxServer(0, api_key=KEY, forum=forum).start()
     bot = forum.add_user("modbot", trust_level=1)
@@ -72,7 +76,8 @@ def _forum(folder: Path, speed: float, lead: float) -> tuple[SandboxServer, int]
         f'bot = "modbot"\nfirst_night_starts = "{DAWN - timedelta(hours=24):%Y-%m-%dT%H:%M:%SZ}"\n'
         f'storyteller_ids = [{host.id}]\nbot_id = {bot.id}\n'
         'night = 24\ndiscussion = 6\nnomination = 8\nvoting = 10\n' + seats)
-    bot_on_its_key(server, bot, folder, '[rehearsal]\nclock = "forum"\n')
+    bot_on_its_key(server, bot, folder, ("" if bus else "message_bus = false\n")
+                   + '[rehearsal]\nclock = "forum"\n')
     return server, topic
 
 
@@ -172,17 +177,17 @@ def _key(server: SandboxServer):
     return next(iter(server.user_keys.keys.values()))
 
 
-def run(speed: float, lead: float, log: str | None) -> dict:
+def run(speed: float, lead: float, log: str | None, bus: bool = True) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        server, topic = _forum(folder, speed, lead)
+        server, topic = _forum(folder, speed, lead, bus)
         day = Day(server, topic, folder / "bot.sqlite")
         plan = day_plan()
         sink = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115
         daemon = subprocess.Popen([sys.executable, "-m", "modbot", "run", "--config",
                                    str(folder / "modbot.toml")], cwd=ROOT, stdout=sink,
                                   stderr=sink, env=dict(os.environ))
-        dawn, charged, whole = DAWN.timestamp(), None, DAY.total_seconds()
+        dawn, charged, whole, dry = DAWN.timestamp(), None, DAY.total_seconds(), None
         try:
             while day.elapsed() < whole + 600:  # the day, and its end's posts
                 while plan and plan[0][0] <= day.elapsed():
@@ -195,7 +200,9 @@ def run(speed: float, lead: float, log: str | None) -> dict:
                         plan.sort()
                 day.look()
                 if charged is None and day.elapsed() >= whole:  # the key's day, dawn to dusk
-                    charged = sum(1 for t in list(_key(server).day) if t >= dawn)
+                    times = sorted(t for t in list(_key(server).day) if t >= dawn)
+                    charged = len(times)
+                    dry = round((times[KEPT - 1] - dawn) / H, 1) if charged >= KEPT else None
                 if daemon.poll() is not None:
                     break
                 time.sleep(0.1)
@@ -203,11 +210,14 @@ def run(speed: float, lead: float, log: str | None) -> dict:
             daemon.terminate()
             daemon.wait(60)
             refused = server.counts.get("429", 0)
+            polls = server.counts.get("POST /message-bus/poll", 0)
             ended = any("Day 1 is over" in p.raw for p in server.forum.topics[topic].posts)
             server.stop()
     nominations = sum(1 for _, raw in day.made.values() if raw.startswith("/nominate"))
-    return {"speed": speed, "forum_day_hours": 24, "requests_charged_in_the_day": charged,
-            "key_day_limit": 2880, "refused_429": refused, "day_ended_and_posted": ended,
+    return {"speed": speed, "forum_day_hours": 24, "message_bus": bus,
+            "requests_charged_in_the_day": charged, "bus_polls_in_the_run": polls,
+            "key_day_limit": 2880, "key_ran_dry_at_h": dry, "refused_429": refused,
+            "day_ended_and_posted": ended,
             "action_posts": len(day.made), "read_s_median": _median(day.read),
             "read_s_worst": max(day.read.values(), default=None),
             "never_read": len(day.made) - len(day.read),
@@ -230,8 +240,10 @@ def main() -> int:
     parser.add_argument("--lead", type=float, default=30.0,
                         help="forum minutes from the daemon's start to day 1's dawn")
     parser.add_argument("--log", help="where the daemon's log goes (default: nowhere)")
+    parser.add_argument("--no-bus", action="store_true",
+                        help="the daemon without the MessageBus (message_bus = false): polling")
     args = parser.parse_args()
-    print(json.dumps(run(args.speed, args.lead, args.log)))
+    print(json.dumps(run(args.speed, args.lead, args.log, bus=not args.no_bus)))
     return 0
 
 

@@ -7,7 +7,10 @@ deleted in a topic (a PM topic's messages only to its participants), and
 last `BACKLOG` messages, numbered from 1. A client polls `POST /message-bus/{client_id}/poll`
 with `{channel: last_id, ...}`: the messages after each last id come back at once; with none,
 the poll is held up to `hold` seconds (`long_polling_interval`, 25 s) and answered as soon as
-something is published (or empty when the hold ends); `dlp=t` never holds. A channel asked
+something is published (or empty when the hold ends); `dlp=t` never holds. The hold is in
+the forum's seconds: on a rehearsal clock at 60x, 25 forum seconds pass in under half a real
+second, as a poll held by Discourse on that forum's day would (a clock standing still between
+a script's moves holds real seconds). A channel asked
 from `-1` answers with `/__status`, each channel's current last id; so does a channel asked from
 an id ahead of the bus's (`reset`: Redis flushed, or a channel quiet past
 `max_backlog_age`, numbers from 1 again: message_bus' lib/message_bus/client.rb `backlog`,
@@ -21,14 +24,17 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 
 BACKLOG = 100  # message_bus's max_backlog_size for a channel, as Discourse runs it
 HOLD_SECONDS = 25.0  # long_polling_interval
 
 
 class Bus:
-    def __init__(self, hold: float = HOLD_SECONDS) -> None:
-        self.hold = hold
+    def __init__(self, hold: float = HOLD_SECONDS,
+                 speed: Callable[[], float] = lambda: 1.0) -> None:
+        self.hold = hold  # in the forum's seconds
+        self.speed = speed  # the forum clock's: forum seconds a real one
         self.enabled = True  # a forum with the bus off answers 404 (the client falls back)
         self.cond = threading.Condition()
         self.channels: dict[str, deque] = {}
@@ -55,7 +61,8 @@ class Bus:
              wait: bool = True) -> list[dict]:
         self.polls += 1
         self.asked.append(dict(subscriptions))
-        deadline = time.monotonic() + (self.hold if wait else 0)
+        speed = self.speed()
+        deadline = time.monotonic() + (self.hold / (speed if speed > 0 else 1.0) if wait else 0)
         with self.cond:
             while True:
                 found = self._waiting(user_id, subscriptions)

@@ -106,7 +106,8 @@ class SandboxState:
         self.user_keys = UserKeys(self.forum.seconds)  # User API keys (user_keys.py)
         # their device flow, on real seconds: a person and a polling client share that clock
         self.device_grants = DeviceGrants(time.monotonic)  # at any rehearsal speed
-        self.bus = Bus()  # MessageBus (message_bus.py)
+        # MessageBus (message_bus.py), its polls held on the forum's clock
+        self.bus = Bus(speed=lambda: float(getattr(self.forum.clock, "speed", 1.0)))
         self.forum.listeners.append(
             lambda kind, topic, post: published(self.bus, self.forum, kind, topic, post))
         self.counts: Counter[str] = Counter()

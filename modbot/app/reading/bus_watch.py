@@ -21,17 +21,21 @@ bus poll like any request, so the bus and the daemon together stay under the key
 instead of meeting the forum's 429. In a busy minute (half the key's minute spent) a poll
 that brought news is followed by a gap (`busy_gap`: polls keep to a quarter of the minute;
 13 s on a User API key's 18), so a burst of posts is read in batches, each read taking every
-post made meanwhile. On a User API key (2,880 requests a day, bus polls included) the quiet
-polls are planned from the day's budget left (`user_key_pace`, request_plan.py's `bus_gap`):
-held back to back while a game is busy and a quarter of the day is left, 50 s apart after a
-quiet one otherwise, and further apart as the day's budget runs low.
+post made meanwhile. On a User API key (2,880 requests a day, bus polls included) the polls
+follow the day's plan (`user_key_pace`, request_plan.py's `bus_interval`): the next hour's
+polls spend what the day allows for it less the last hour's other requests, held back to back
+while a busy game leaves room, spaced as the day runs down; a quiet game's a held poll and 50 s
+apart at most often. The watch counts the gaps on the budget's clock and waits them in real
+seconds (`real`): on the sandbox's rehearsal clock, 60 forum seconds pass in one real second.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 import uuid
+from collections import deque
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any, Protocol
@@ -49,7 +53,7 @@ from ...adapters.forum import (
 from ...adapters.store import Store
 from ...core import GameState
 from .intake import Wake
-from .request_plan import bus_gap, day_share
+from .request_plan import bus_interval
 
 log = logging.getLogger("modbot.app.reading.bus_watch")
 CURSOR = "bus:"  # the store's cursor of a channel's last id: "bus:/topic/12"
@@ -62,8 +66,9 @@ POLL_SHARE = 0.25  # of the key's minute, what the bus's polls may take in a bus
 class BusWatch:
     def __init__(self, make_client: Callable[..., Any], channels: Callable[[], list[str]],
                  wake: threading.Event, last: dict[str, int] | None = None,
-                 pace: Callable[[], float] = lambda: 0.0, budget: Budget | None = None,
-                 own: Callable[[], int | None] = lambda: None) -> None:
+                 pace: Callable[[int], float] = lambda _polls: 0.0,
+                 budget: Budget | None = None, own: Callable[[], int | None] = lambda: None,
+                 real: Callable[[float], float] = lambda seconds: seconds) -> None:
         self.client = make_client()
         if budget is not None:  # the daemon's: one budget for the key, polls and all
             self.client.budget, self.client.charge_as = budget, Priority.LIVE
@@ -71,7 +76,11 @@ class BusWatch:
             self.client.budget.per_minute = 0  # one held poll at a time: its own pace
         self.client.timeout = HOLD_TIMEOUT
         self.channels = channels
-        self.pace = pace  # seconds to wait after a quiet poll (a User API key's day: below)
+        # seconds from a poll's start to the next's, given the last hour's polls (a User API
+        # key's day: below); counted on the budget's clock, waited in real seconds (`real`)
+        self.pace, self.real = pace, real
+        self.clock: Callable[[], float] = budget.clock if budget is not None else time.monotonic
+        self.poll_times: deque[float] = deque()  # the polls of the last hour, by `clock`
         self.own = own  # the bot's user id: its own posts wake nobody
         self.named: set[str] = set()  # the channels with news since the daemon last took them
         self.named_lock = threading.Lock()
@@ -97,21 +106,36 @@ class BusWatch:
         while not self.stopping.is_set():
             try:
                 fresh = any(self.last.get(c, -1) < 0 for c in self.channels())
-                if self.poll_once():
-                    self.stopping.wait(self.busy_gap())  # news: a burst is read in batches
+                began = self.clock()
+                news = self.poll_once()
+                left = self.pace(self.recent_polls()) - (self.clock() - began)
+                if news:  # a burst is read in batches, and within the day's plan
+                    self._wait(max(self.busy_gap(), left))
                 elif not fresh:  # the hold ended quietly: maybe wait
-                    self.stopping.wait(self.pace())
+                    self._wait(left)
             except (NotFound, ConfigurationError, CredentialsRejected, PermanentError) as exc:
                 self.refused = str(exc)
                 log.warning("the forum refuses MessageBus (%s): polling only", exc)
                 return
             except OverBudget as exc:  # the minute is the daemon's: poll when it has room
-                self.stopping.wait(exc.retry_after)
-            except TransientError as exc:
-                self.stopping.wait(max(exc.retry_after, RETRY_SECONDS))
+                self._wait(exc.retry_after)
+            except TransientError as exc:  # a fault waits real seconds, whatever the clock
+                self.stopping.wait(max(self.real(exc.retry_after), RETRY_SECONDS))
             except ForumError as exc:
                 log.info("MessageBus poll failed (%s): trying again", exc)
                 self.stopping.wait(RETRY_SECONDS)
+
+    def _wait(self, seconds: float) -> None:
+        """Wait `seconds` of the budget's clock (the forum's, in a rehearsal on it)."""
+        if seconds > 0:
+            self.stopping.wait(self.real(seconds))
+
+    def recent_polls(self) -> int:
+        """The polls made in the last hour (the plan counts them apart from other requests)."""
+        now = self.clock()
+        while self.poll_times and now - self.poll_times[0] > 3600:
+            self.poll_times.popleft()
+        return len(self.poll_times)
 
     def busy_gap(self) -> float:
         """Seconds before the next poll after one with news: none while the key's minute has
@@ -129,8 +153,10 @@ class BusWatch:
         data: dict[str, int | str] = dict(subscriptions)
         if not hold:
             data["dlp"] = "t"
+        began = self.clock()
         answer = self.client._request("POST", f"/message-bus/{self.client_id}/poll",
                                       data=data) or []
+        self.poll_times.append(began)  # made (and charged): the plan counts it
         news: list[dict[str, Any]] = []
         for message in answer:
             channel = message.get("channel")
@@ -186,13 +212,15 @@ BUSY_DEADLINE = 2 * 3600  # seconds: a deadline this near keeps the poll held co
 BUSY_SINCE = 30 * 60  # and so does a post this recent (votes being cast)
 
 
-def user_key_pace(games: Iterable[Busy], now: datetime, day_left: int | None = None,
-                  per_day: int = 0) -> float:
-    """Seconds to wait after a quiet poll, on a User API key's 2,880 requests a day: the plan's
-    (request_plan.py `bus_gap`), for a busy game (a deadline near, or a post in the last half
-    hour) or none."""
+def user_key_pace(games: Iterable[Busy], now: datetime, budget: Budget, polls: int) -> float:
+    """Seconds from one bus poll's start to the next's on a User API key's 2,880 requests a
+    day: the day plan's (request_plan.py `bus_interval`) for a busy game (a deadline near, or
+    a post in the last half hour) or none, the last hour's `polls` apart from its other
+    requests."""
     busy = any(game_busy(game, now) for game in games)
-    return bus_gap(day_share(day_left, per_day), busy)
+    left, leaving, recent = budget.day_outlook()
+    return bus_interval(budget.per_day, left if budget.per_day else None, busy,
+                        leaving=leaving, others=max(0, recent - polls))
 
 
 def game_busy(game: Busy, now: datetime) -> bool:

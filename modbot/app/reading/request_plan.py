@@ -22,10 +22,15 @@ average for everything. So no setting may make the bot read so often that the ke
   reading (`poll_every`; before, a busy game was read at the minute's floor until a quarter of
   the day was left and then at once at the quiet pace, and a day busy to its end still ran
   dry an hour and a half before it ended: benchmarks/key_rehearsed_day.py);
-- the bus's quiet polls (bus_watch.py, `bus_gap`) keep the law measured with them
-  (benchmarks/key_day.py, key_busy_day.py): held back to back while a game is busy and a
-  quarter of the day is left; otherwise 50 s apart, longer as the day runs down (a quarter
-  left: 100 s; never more than 300 s);
+- with the bus, its polls follow the same day plan (`bus_interval`): the next hour's polls
+  may spend what `hour_allowance` gives over twelve hours less the last hour's other requests
+  (the woken reads, the sweep, the posts), so a busy game's poll is held back to back while
+  the day has room
+  and spaced as it runs down, smoothly, never its last tenth; a quiet game's no more often
+  than one held poll and `IDLE_GAP` (50 s) while half the day is left, slower in proportion
+  below; never more than `LONGEST` beyond the hold. Before, the polls were held back to back
+  while a game was busy and a quarter of the day was left, then at once 100 s apart: a day
+  busy to its end ran dry as the reads' old plan did (benchmarks/key_rehearsed_day.py);
 - in a busy minute the bus's polls keep to a quarter of the minute too (bus_watch.py), and a
   cycle never starts while the minute is spent (run_loop.py): people's posts are read in
   batches instead of a request each.
@@ -46,7 +51,8 @@ ACTIONS_A_GAME_DAY = 200  # posts with an action a busy game makes in a day (key
 REQUESTS_AN_ACTION = 4  # requests a post with an action costs (a read, a count, a post, a poll)
 
 
-BUSY_FLOOR = 0.25  # the bus is held back to back for a busy game while this much of the day is left
+BUS_HORIZON = 12 * 3600.0  # seconds: the bus spreads the remainder over half a day
+BUS_HOLD = 25.0  # seconds: the forum holds a quiet bus poll this long (long_polling_interval)
 HORIZON = 8 * 3600.0  # seconds: the day's remainder above its reserve is spread over this
 DAY_RESERVE = 0.1  # of the key's day, never planned for reads: the posts owed, a burst's answers
 LONGEST = 300.0  # seconds: the longest interval between full reads of a quiet game (the sweep's)
@@ -95,11 +101,12 @@ def poll_every(poll_seconds: float, per_minute: float, per_day: int = 0,
     return max(floor, min(pace, LONGEST))
 
 
-def hour_allowance(per_day: int, day_left: int, leaving: int) -> float:
+def hour_allowance(per_day: int, day_left: int, leaving: int,
+                   horizon: float = HORIZON) -> float:
     """Requests the next hour may spend: those that come back to the day within it, and the
-    day's remainder above its reserve (`DAY_RESERVE`) spread over `HORIZON`."""
+    day's remainder above its reserve (`DAY_RESERVE`) spread over `horizon`."""
     spare = max(0.0, day_left - per_day * DAY_RESERVE)
-    return leaving + spare * 3600 / HORIZON
+    return leaving + spare * 3600 / horizon
 
 
 def day_pace(per_day: int, share: float) -> float:
@@ -110,13 +117,27 @@ def day_pace(per_day: int, share: float) -> float:
     return min(REQUESTS_A_READ * 86_400 / (per_day * DAY_SHARE) * _running_down(share), LONGEST)
 
 
-def bus_gap(share: float, busy: bool) -> float:
-    """Seconds to wait after a quiet bus poll on a User API key: none while a game is busy and
-    a quarter of the day is left (`BUSY_FLOOR`); `IDLE_GAP` otherwise, growing as the day runs
-    down, up to `LONGEST`."""
-    if busy and share >= BUSY_FLOOR:
+def bus_interval(per_day: int, day_left: int | None, busy: bool, *, leaving: int = 0,
+                 others: int = 0) -> float:
+    """Seconds from one bus poll's start to the next's on a key with a day (0: no day, poll
+    at will): the next hour's polls spend what the day allows for it (`hour_allowance`, the
+    remainder spread over `BUS_HORIZON`) less `others`, the last hour's requests beside the
+    polls; a quiet game's no more often than a held poll and `IDLE_GAP`, growing as the day
+    runs down; never beyond `LONGEST` after the hold. The bus spreads over twelve hours where
+    the reads spread over eight: held polls are most of what a key spends while the bus works
+    (144 an hour back to back) and a request spent now stays in the day for 24 hours, so over
+    eight hours a day with a steady 80 other requests an hour (woken reads, counts: a busy
+    day's is some 45) runs dry before it ends, and over 24 hours the polls are spaced twice as
+    far as they need be and a third of the day is never spent (tests/shell/test_bus_pace.py
+    plays such days; benchmarks/key_rehearsed_day.py measured 24 hours: 1,868 requests, the
+    median action read in 79 s)."""
+    if not per_day or day_left is None:
         return 0.0
-    return min(LONGEST, IDLE_GAP * _running_down(share))
+    for_polls = hour_allowance(per_day, day_left, leaving, BUS_HORIZON) - others
+    interval = 3600 / max(for_polls, 1e-3)
+    if not busy:
+        interval = max(interval, BUS_HOLD + IDLE_GAP * _running_down(day_share(day_left, per_day)))
+    return min(interval, BUS_HOLD + LONGEST)
 
 
 def _running_down(share: float) -> float:

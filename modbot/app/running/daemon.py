@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
 import tomllib
 from collections.abc import Mapping
@@ -203,17 +204,26 @@ class ForumClock:
     def __init__(self, client: ForumClient) -> None:
         self.client = client
         self.read: tuple[datetime, float, float] | None = None  # (forum time, real, speed)
+        self.lock = threading.Lock()
 
     def now(self) -> datetime:
-        real = time.monotonic()
-        if self.read is None or real - self.read[1] >= self.RESYNC:
-            text, speed = self.client.forum_clock()
-            self.read = (datetime.fromisoformat(text.replace("Z", "+00:00")), real, speed)
-        at, then, speed = self.read
+        with self.lock:  # the bus's thread reads it too (the budget counts by it)
+            real = time.monotonic()
+            if self.read is None or real - self.read[1] >= self.RESYNC:
+                text, speed = self.client.forum_clock()
+                self.read = (datetime.fromisoformat(text.replace("Z", "+00:00")), real, speed)
+            at, then, speed = self.read
         return at + timedelta(seconds=(real - then) * speed)
 
     def seconds(self) -> float:
         return self.now().timestamp()
+
+    def speed(self) -> float:
+        """Forum seconds a real second (a standing clock's 0 is taken as real time)."""
+        if self.read is None:
+            self.now()
+        assert self.read is not None
+        return self.read[2] or 1.0
 
 
 def clock_for(config: Config, client: ForumClient, store: Store,

@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from modbot import cli
 from modbot.cli.rehearsal import MASTER_KEY, Rehearsal
 from modbot.cli.scripted_town import day_nominee, night_choice
+from modbot.core.characters.wins import WINS_DETECTED
 from modbot.core.night.choices import owes_choice
 from modbot.files.gamefile import load_game
 
@@ -132,13 +133,13 @@ class Host:
         self.tick(START)
         for number in range(1, 8):
             self.night()
-            if self.state.wins_detected:
+            if WINS_DETECTED.of(self.state):
                 break
             self.day(number)
-            if self.state.wins_detected:
+            if WINS_DETECTED.of(self.state):
                 break
-        winner, reason = self.state.wins_detected[0]
-        self.storyteller(f"!win {winner} {reason} --yes")
+        winner, _reason = WINS_DETECTED.of(self.state)[0]
+        self.storyteller(f"!win {winner} the town finished it --yes")
         self.storyteller("!reveal --yes")
         return winner
 

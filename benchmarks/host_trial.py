@@ -322,6 +322,7 @@ class Trial:
         self.wait_for("the reveal", lambda: any("grimoire revealed" in raw.lower()
                                                 for raw in self.thread_bot_posts()))
         self.mark("revealed")
+        self.found["observer_pms"] = len(self.bot_pms_to(OBSERVER))  # welcome, each dawn's grimoire
         return winner
 
     def after(self) -> None:

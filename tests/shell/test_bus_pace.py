@@ -208,3 +208,10 @@ def test_the_watch_counts_its_gaps_on_the_budgets_clock_and_waits_them_in_real_s
     assert watch.recent_polls() == 1
     watch._wait(watch.pace(watch.recent_polls()))
     assert waited == [pytest.approx(121 / 60)]
+
+
+def test_while_the_bus_works_the_sweep_slows_as_the_day_runs_down():
+    from modbot.app.reading.request_plan import sweep_every
+    assert sweep_every(300, DAY, DAY) == sweep_every(300, DAY, 1_400) == 300
+    assert sweep_every(300, DAY, 700) == 600  # a quarter of the day left: half as often
+    assert sweep_every(300, 0, None) == 300  # an admin's key: no day to plan

@@ -31,6 +31,8 @@ average for everything. So no setting may make the bot read so often that the ke
   below; never more than `LONGEST` beyond the hold. Before, the polls were held back to back
   while a game was busy and a quarter of the day was left, then at once 100 s apart: a day
   busy to its end ran dry as the reads' old plan did (benchmarks/key_rehearsed_day.py);
+- while the bus works, a full read sweeps every `bus_sweep_seconds` (300 s), slower as a User
+  API key's day runs down below half (`sweep_every`);
 - in a busy minute the bus's polls keep to a quarter of the minute too (bus_watch.py), and a
   cycle never starts while the minute is spent (run_loop.py): people's posts are read in
   batches instead of a request each.
@@ -138,6 +140,13 @@ def bus_interval(per_day: int, day_left: int | None, busy: bool, *, leaving: int
     if not busy:
         interval = max(interval, BUS_HOLD + IDLE_GAP * _running_down(day_share(day_left, per_day)))
     return min(interval, BUS_HOLD + LONGEST)
+
+
+def sweep_every(bus_sweep_seconds: float, per_day: int, day_left: int | None) -> float:
+    """Seconds between full reads while the bus works: `bus_sweep_seconds`, longer as a User
+    API key's day runs down below half (a quarter left: twice as long). A sweep is two requests
+    the bus makes mostly needless (300 s apart: 576 a day, a fifth of the key's)."""
+    return bus_sweep_seconds * _running_down(day_share(day_left, per_day))
 
 
 def _running_down(share: float) -> float:

@@ -46,7 +46,7 @@ from ...adapters.outgoing import Batch
 from ...adapters.store import Store
 from ..reading.bus_watch import BusWatch, game_busy, saved_last, stored_last, user_key_pace
 from ..reading.intake import Wake
-from ..reading.request_plan import REQUESTS_A_READ, poll_every
+from ..reading.request_plan import REQUESTS_A_READ, poll_every, sweep_every
 from ..starting.game_files import GameFiles
 from ..starting.signups import SignupWatch
 
@@ -209,9 +209,8 @@ class RunLoop:
     def _sweep_can_wait(self) -> bool:
         """A timed cycle with a healthy bus, nothing due and nothing owed: no reads."""
         owed = self.background_owed and not self.client.budget.wait_for(Priority.BACKGROUND)
-        return self.bus is not None and self.bus.healthy and not self.due() and not owed \
-            and self.unread is None \
-            and self.seconds() - self.swept_at < self.config.bus_sweep_seconds
+        return self._bus_healthy() and not self.due() and not owed and self.unread is None \
+            and self.seconds() - self.swept_at < self._full_read_every()
 
     def _what_to_read(self, woken: bool, retry: bool) -> Wake | None:
         """What this cycle reads: the bus's named channels and any put-off reads (a woken
@@ -275,7 +274,10 @@ class RunLoop:
         else the key's pace (request_plan.py). On the sandbox's clock at 60x the sweep's 300
         s pass in five real ones: the scheduler's real-time tick alone would sweep every 15
         forum minutes."""
-        return self.config.bus_sweep_seconds if self._bus_healthy() else self.poll_every()
+        if not self._bus_healthy():
+            return self.poll_every()
+        budget = self.client.budget
+        return sweep_every(self.config.bus_sweep_seconds, budget.per_day, budget.day_left())
 
     def _drain(self) -> None:
         """The outbox's drain; an error it did not expect is logged, and the daemon goes on."""

@@ -209,13 +209,11 @@ def load_game_topic(folder) -> int:
     return topic
 
 
-def test_the_running_daemon_takes_up_the_game_its_sign_ups_opened(forum):
-    """Issue 51: `modbot game new --from-signups` while `modbot run` runs: the daemon's next
-    cycle starts the game (its seats by id, its thread read, its Storytellers' conversation
-    answered), with no restart; the sign-up list is left as it was at the seating."""
-    from modbot.app.running.daemon import load_config, started_loop
+def _daemon_in_signups(server, clock, folder):
+    """Sign-ups opened, six players in, `modbot run`'s loop started on the configuration:
+    (the loop, the sign-up topic, a full cycle now whatever the poll's pace)."""
+    from modbot.app.running.daemon import ForumClock, load_config, started_loop
     from modbot.app.running.run_loop import Stop
-    server, clock, folder = forum
     game, config = str(folder / "game.toml"), str(folder / "modbot.toml")
     assert cli.main(["signups", "open", game, "--config", config]) == 0
     signups = load_game_topic(folder)
@@ -225,8 +223,20 @@ def test_the_running_daemon_takes_up_the_game_its_sign_ups_opened(forum):
     assert not isinstance(loop, int)
 
     def full_cycle() -> None:
-        loop.swept_at = float("-inf")  # the poll's pace is not what this test is about
+        loop.swept_at = float("-inf")  # the poll's pace is not what these tests are about
+        if isinstance(loop.clock, ForumClock):
+            loop.clock.read = None  # the sandbox's clock moved: read it now
         loop.cycle()
+    return loop, signups, full_cycle
+
+
+def test_the_running_daemon_takes_up_the_game_its_sign_ups_opened(forum):
+    """Issue 51: `modbot game new --from-signups` while `modbot run` runs: the daemon's next
+    cycle starts the game (its seats by id, its thread read, its Storytellers' conversation
+    answered), with no restart; the sign-up list is left as it was at the seating."""
+    server, clock, folder = forum
+    game, config = str(folder / "game.toml"), str(folder / "modbot.toml")
+    loop, signups, full_cycle = _daemon_in_signups(server, clock, folder)
 
     try:
         full_cycle()
@@ -255,25 +265,13 @@ def test_a_set_up_written_after_the_seating_is_dealt_with_no_restart(forum):
     characters into the game file (`modbot setup --propose --write`): the running daemon
     sets the game up again from the file (game_files.py) and deals those characters at night
     1; a change to the file after the deal leaves the dealt game as it was."""
-    from modbot.app.running.daemon import load_config, started_loop
-    from modbot.app.running.run_loop import Stop
     server, clock, folder = forum
     game, config = str(folder / "game.toml"), str(folder / "modbot.toml")
     (folder / "game.toml").write_text(GAME.replace(
         '[game]\n', '[game]\nscript = "botf"\nrules = "botf"\nbot = "modbot"\n'))
     with open(config, "a", encoding="utf-8") as file:  # the bot on the sandbox's clock
         file.write('[rehearsal]\nclock = "forum"\n')
-    assert cli.main(["signups", "open", game, "--config", config]) == 0
-    signups = load_game_topic(folder)
-    for name in PLAYERS[:6]:
-        _post(server, clock, name, "/in\nI am in for this one.", signups)
-    loop = started_loop(load_config(config), None, Stop())
-    assert not isinstance(loop, int)
-
-    def full_cycle() -> None:
-        loop.swept_at = float("-inf")
-        loop.clock.read = None  # type: ignore[union-attr]  # the clock moved: read it now
-        loop.cycle()
+    loop, _signups, full_cycle = _daemon_in_signups(server, clock, folder)
 
     try:
         full_cycle()

@@ -14,7 +14,7 @@ Storytellers edit and approve the sheet (commands.py); nothing here is final unt
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -36,7 +36,7 @@ from ..state.grimoire import (
 from ..state.model import GameState, GrimoireEntry
 from ..state.night_model import Effect, NightChoice, NightState, SheetEntry
 from ..state.private_events import night_of
-from ..state.script import SPECIAL_STEPS, Character, Script
+from ..state.script import SPECIAL_STEPS, ActionSpec, Character, Script
 from ..wording import Say, say
 from .rows import lunatic_rows, name_of, row_of, special_row, status_of
 
@@ -55,10 +55,10 @@ def build_sheet(state: GameState) -> SheetResult:
                  night, order, effects=list(goon))
     run.entries = fabled.sheet_entries(state)
     spoken = turned_by_word(state)  # said the Mezepheles' word: turned at its step tonight,
-    word_step = _step_of(script, order, "turns_by_word")  # as it stands then (poisoned by
-    if word_step is None:  # an earlier step: nothing); without its step, first
+    word_step = _step_of(script, order, lambda spec: spec.turns_by_word)  # as it stands then
+    if word_step is None:  # (poisoned by an earlier step: nothing); without its step, first
         _word_turns(run, spoken)
-    moon_step = _step_of(script, order, "dead_choice_kills")
+    moon_step = _step_of(script, order, lambda spec: spec.dead_choice_kills)
     run.waiting = {index: [s.name for s in state.seats
                            if (c := acting_character(state, s.name)) is not None and c.id == step]
                    for index, step in enumerate(order)}
@@ -78,10 +78,11 @@ def build_sheet(state: GameState) -> SheetResult:
     return run.result()
 
 
-def _step_of(script: Script, order: tuple[str, ...], mark: str) -> str | None:
-    """The step of tonight's order whose character's record has `mark` (None: none)."""
+def _step_of(script: Script, order: tuple[str, ...],
+             marked: Callable[[ActionSpec], bool]) -> str | None:
+    """The step of tonight's order whose character's record is `marked` (None: none)."""
     return next((step for step in order
-                 if (c := script.get(step)) is not None and getattr(c.spec, mark)), None)
+                 if (c := script.get(step)) is not None and marked(c.spec)), None)
 
 
 def _kills_through(state: GameState, player: str) -> bool:

@@ -72,6 +72,11 @@ LONG_WAIT = 120  # seconds: a 429 longer than this on a new conversation is the 
 REVISE_WAIT = 900.0  # seconds an index revision waits for room in the day's edit plan
 
 
+class EditPlanFull(TransientError):
+    """The thread index's revision waits for room in the day's edit plan: planned, not a
+    fault (logged once a row, at INFO)."""
+
+
 # A picture the raw embeds by its hash until the outbox uploads it (see _with_pictures).
 PICTURE = re.compile(r"!\[([^\]]*)\]\(modbot-picture:([0-9a-f]{40})\)")
 
@@ -158,7 +163,10 @@ class Outbox(WriteLimits, OwnPosts):
                 if opens and not exc.is_shared:  # new topics too soon: none is tried before
                     self.new_pms_until = self.wall() + exc.retry_after
                 wait = max(exc.retry_after, min(2 ** max(row.attempts - 1, 0), self.max_backoff))
-                log.warning("outbox %s: %s; retry in %.0fs", row.key, exc, wait)
+                planned = isinstance(exc, EditPlanFull)  # not a fault: said once a row
+                log.log(logging.DEBUG if planned and row.last_error == str(exc) else
+                        logging.INFO if planned else logging.WARNING,
+                        "outbox %s: %s; retry in %.0fs", row.key, exc, wait)
                 self.store.defer(row, wait, str(exc), self.wall())
                 blocked.add(row.thread)
                 if exc.is_shared:  # the key's budget is spent: everything waits
@@ -257,7 +265,8 @@ class Outbox(WriteLimits, OwnPosts):
         revise = row.kind == "revise"  # the thread index: waits for room, never posted anew
         if not self.edit_allowed(INDEX_SHARE if revise else 1.0):  # planned (or spent)
             if revise:
-                raise TransientError("the day's edit plan has no room for the index", retry_after=REVISE_WAIT)
+                raise EditPlanFull("the day's edit plan has no room for the index",
+                                   retry_after=REVISE_WAIT)
             return self._anew(row, target, None)
         raw = self._with_pictures(self._composed(target, row.raw))
         self.store.mark_attempt(row)

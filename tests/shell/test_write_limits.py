@@ -308,10 +308,12 @@ def test_a_private_reply_goes_when_the_budget_has_room_for_its_guards_read_too(s
     assert answer.status == "sent" and answer.attempts == 1
 
 
-def test_the_thread_index_waits_for_room_in_the_plan_and_is_never_posted_anew(sandbox):
+def test_the_thread_index_waits_for_room_in_the_plan_and_is_never_posted_anew(sandbox, caplog):
     """A revision of the thread index (kind "revise", app/posting/thread_index.py) uses at most half
-    the day's plan: past it, it waits (its own thread: nothing else is held) and then edits
-    the index in place; it is never posted as a new post."""
+    the day's plan: past it, it waits (its own thread: nothing else is held, said once in the
+    log, not as a fault) and then edits the index in place; it is never posted as a new post."""
+    import logging
+    caplog.set_level(logging.DEBUG, logger="modbot")
     box = sandbox
     topic = box.topic(box.host, "The host's game thread")
     outbox = box.outbox(edits_a_day=edits_per_day(False, 1))
@@ -329,6 +331,11 @@ def test_the_thread_index_waits_for_room_in_the_plan_and_is_never_posted_anew(sa
     mine = [p for p in box.posts(topic) if p.username == "modbot"]
     assert [p.raw.splitlines()[0] for p in mine] == ["## Thread index", "## Day 1 begins"]
     assert "Night 1." in mine[0].raw and box.store.row("g1:index:2").status == "pending"
+    OutboxRow.update(not_before=0).where(OutboxRow.key == "g1:index:2").execute()
+    box.later(6)
+    outbox.drain()  # still no room: waits again
+    said = [r.levelname for r in caplog.records if "g1:index:2" in r.getMessage()]
+    assert said == ["INFO", "DEBUG"]  # planned: said once, never a warning
     box.store.commit(Batch(cursors={f"edits:{day}": 0}))
     OutboxRow.update(not_before=0).where(OutboxRow.key == "g1:index:2").execute()  # (its wait)
     box.later(6)

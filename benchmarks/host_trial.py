@@ -290,7 +290,8 @@ class Trial:
         self.wait_for("the day's end", lambda: not self.state().phase.is_day)
         if number == 1:  # Ellie (once Ellen) voted yes; the impostor now called Ellen "no"
             day = self.state().past_days[0]
-            votes = [v.vote for n in day.nominations for v in n.locked if v.player == "Ellen"]
+            votes = [v.vote for n in day.nominations for v in n.locked  # the seat follows
+                     if v.player in ("Ellen", "Ellie")]  # its account's new name
             self.found["renamed_players_votes_counted"] = [v.name.lower() for v in votes]
             self.found["impostor_vote_counted"] = any(v is not VoteValue.YES for v in votes)
 

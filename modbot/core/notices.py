@@ -71,7 +71,9 @@ def _phase(state: GameState, event: PhaseChanged, batch: Sequence[Event]) -> tup
         told.append(to_thread("phase_nomination", key, cycle=event.cycle, starts=event.at,
                               deadline=event.ends_at))
     elif event.phase is Phase.VOTING:  # (a day may open and end in one batch: no post)
-        told.append(Notice(THREAD, "phase_voting" if state.today else "", key, count=CARRIED,
+        ends = any(isinstance(e, DayEnded) for e in batch)
+        told.append(Notice(THREAD, "phase_voting" if state.today and not ends else "", key,
+                           count=CARRIED,
                            at=event.at, view={"voting_ends": event.ends_at,
                                               "count": count_facts(state, at=event.at)}))
     if event.phase in (Phase.NIGHT, Phase.DISCUSSION):  # closed at night, if the file says so

@@ -52,6 +52,8 @@ def test_a_busy_game_polls_as_the_day_allows_and_a_quiet_one_spaces_it():
     assert user_key_pace([QUIET], NOW, fresh, 0) == BUS_HOLD + IDLE_GAP
     assert user_key_pace([QUIET, BUSY], NOW, fresh, 0) == busy
     assert user_key_pace([], NOW, fresh, 0) == BUS_HOLD + IDLE_GAP
+    # a poll that announced a post: busy, though the daemon has not read the post yet
+    assert user_key_pace([QUIET], NOW, fresh, 0, news=True) == busy
     assert user_key_pace([BUSY], NOW, Budget(55), 0) == 0  # an admin's key: no day to plan
 
 
@@ -199,14 +201,14 @@ def test_the_watch_counts_its_gaps_on_the_budgets_clock_and_waits_them_in_real_s
     budget = Budget(18, per_day=DAY, clock=lambda: at[0])
     waited: list[float] = []
     watch = BusWatch(lambda: _Client([]), lambda: ["/topic/7"], threading.Event(),
-                     {"/topic/7": 3}, lambda polls: 120.0 + polls, budget,
+                     {"/topic/7": 3}, lambda polls, _news: 120.0 + polls, budget,
                      real=lambda seconds: seconds / 60)
     watch.stopping = SimpleNamespace(wait=waited.append, is_set=lambda: False)
     watch.poll_once()
     at[0] = 4_000.0  # over an hour later: that poll no longer counts
     watch.poll_once()
     assert watch.recent_polls() == 1
-    watch._wait(watch.pace(watch.recent_polls()))
+    watch._wait(watch.pace(watch.recent_polls(), False))
     assert waited == [pytest.approx(121 / 60)]
 
 

@@ -200,6 +200,7 @@ def test_the_forum_clock_is_read_now_and_then_and_followed_at_its_speed(monkeypa
     real[0] += 1.5  # within RESYNC: followed at 60x, not read
     assert clock.now() == T + timedelta(seconds=90) and Client.reads == 1
     assert clock.seconds() == (T + timedelta(seconds=90)).timestamp()
+    assert clock.real_seconds(60) == 1.0  # the bus waits the plan's forum seconds in real ones
     real[0] += 1.0  # RESYNC passed: read again (a jump to a deadline is seen)
     clock.now()
     assert Client.reads == 2

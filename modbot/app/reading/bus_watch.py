@@ -66,7 +66,7 @@ POLL_SHARE = 0.25  # of the key's minute, what the bus's polls may take in a bus
 class BusWatch:
     def __init__(self, make_client: Callable[..., Any], channels: Callable[[], list[str]],
                  wake: threading.Event, last: dict[str, int] | None = None,
-                 pace: Callable[[int], float] = lambda _polls: 0.0,
+                 pace: Callable[[int, bool], float] = lambda _polls, _news: 0.0,
                  budget: Budget | None = None, own: Callable[[], int | None] = lambda: None,
                  real: Callable[[float], float] = lambda seconds: seconds) -> None:
         self.client = make_client()
@@ -76,8 +76,9 @@ class BusWatch:
             self.client.budget.per_minute = 0  # one held poll at a time: its own pace
         self.client.timeout = HOLD_TIMEOUT
         self.channels = channels
-        # seconds from a poll's start to the next's, given the last hour's polls (a User API
-        # key's day: below); counted on the budget's clock, waited in real seconds (`real`)
+        # seconds from a poll's start to the next's, given the last hour's polls and whether
+        # this one brought news (a User API key's day: below); counted on the budget's clock,
+        # waited in real seconds (`real`)
         self.pace, self.real = pace, real
         self.clock: Callable[[], float] = budget.clock if budget is not None else time.monotonic
         self.poll_times: deque[float] = deque()  # the polls of the last hour, by `clock`
@@ -108,7 +109,7 @@ class BusWatch:
                 fresh = any(self.last.get(c, -1) < 0 for c in self.channels())
                 began = self.clock()
                 news = self.poll_once()
-                left = self.pace(self.recent_polls()) - (self.clock() - began)
+                left = self.pace(self.recent_polls(), bool(news)) - (self.clock() - began)
                 if news:  # a burst is read in batches, and within the day's plan
                     self._wait(max(self.busy_gap(), left))
                 elif not fresh:  # the hold ended quietly: maybe wait
@@ -212,12 +213,13 @@ BUSY_DEADLINE = 2 * 3600  # seconds: a deadline this near keeps the poll held co
 BUSY_SINCE = 30 * 60  # and so does a post this recent (votes being cast)
 
 
-def user_key_pace(games: Iterable[Busy], now: datetime, budget: Budget, polls: int) -> float:
+def user_key_pace(games: Iterable[Busy], now: datetime, budget: Budget, polls: int,
+                  news: bool = False) -> float:
     """Seconds from one bus poll's start to the next's on a User API key's 2,880 requests a
-    day: the day plan's (request_plan.py `bus_interval`) for a busy game (a deadline near, or
-    a post in the last half hour) or none, the last hour's `polls` apart from its other
-    requests."""
-    busy = any(game_busy(game, now) for game in games)
+    day: the day plan's (request_plan.py `bus_interval`) for a busy game (a deadline near, a
+    post in the last half hour, or `news`: the poll just announced a post the daemon has not
+    read yet) or none, the last hour's `polls` apart from its other requests."""
+    busy = news or any(game_busy(game, now) for game in games)
     left, leaving, recent = budget.day_outlook()
     return bus_interval(budget.per_day, left if budget.per_day else None, busy,
                         leaving=leaving, others=max(0, recent - polls))

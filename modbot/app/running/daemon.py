@@ -218,12 +218,12 @@ class ForumClock:
     def seconds(self) -> float:
         return self.now().timestamp()
 
-    def speed(self) -> float:
-        """Forum seconds a real second (a standing clock's 0 is taken as real time)."""
+    def real_seconds(self, seconds: float) -> float:
+        """The real seconds `seconds` of the forum's clock take (a standing clock's: as many)."""
         if self.read is None:
             self.now()
         assert self.read is not None
-        return self.read[2] or 1.0
+        return seconds / (self.read[2] or 1.0)
 
 
 def clock_for(config: Config, client: ForumClient, store: Store,

@@ -295,14 +295,14 @@ class RunLoop:
         if not config.message_bus or config.rehearsal_start is not None:
             return  # (the bot's own rehearsal clock is not the forum's: its bus would lag)
         budget, service = self.client.budget, self.service
-        pace = (lambda polls: user_key_pace(tuple(service.games.values()), self.seen_now,
-                                            budget, polls)) \
-            if config.key_kind == "user" else (lambda _polls: 0.0)
-        speed = getattr(self.clock, "speed", lambda: 1.0)  # the forum's clock in a rehearsal
+        pace = (lambda polls, news: user_key_pace(tuple(service.games.values()),
+                                                  self.seen_now, budget, polls, news)) \
+            if config.key_kind == "user" else (lambda _polls, _news: 0.0)
+        # the plan's seconds are the clock's: the forum's in a rehearsal on it (daemon.py)
+        real = getattr(self.clock, "real_seconds", lambda seconds: seconds)
         self.bus = BusWatch(config.forum_client, self._channels, self.woken,
                             stored_last(self.store), pace, budget,
-                            own=lambda: service.bot_id,
-                            real=lambda seconds: seconds / max(speed(), 1e-3)).start()
+                            own=lambda: service.bot_id, real=real).start()
 
     def _channels(self) -> list[str]:
         """What the bus watches: each game thread and sign-up thread, and the bot's new PMs."""

@@ -35,7 +35,6 @@ import logging
 import threading
 import time
 import uuid
-from collections import deque
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any, Protocol
@@ -53,7 +52,7 @@ from ...adapters.forum import (
 from ...adapters.store import Store
 from ...core import GameState
 from .intake import Wake
-from .request_plan import bus_interval
+from .request_plan import LastHour, bus_interval
 
 log = logging.getLogger("modbot.app.reading.bus_watch")
 CURSOR = "bus:"  # the store's cursor of a channel's last id: "bus:/topic/12"
@@ -81,7 +80,7 @@ class BusWatch:
         # waited in real seconds (`real`)
         self.pace, self.real = pace, real
         self.clock: Callable[[], float] = budget.clock if budget is not None else time.monotonic
-        self.poll_times: deque[float] = deque()  # the polls of the last hour, by `clock`
+        self.polls = LastHour()  # the polls of the last hour, by `clock`
         self.own = own  # the bot's user id: its own posts wake nobody
         self.named: set[str] = set()  # the channels with news since the daemon last took them
         self.named_lock = threading.Lock()
@@ -133,10 +132,7 @@ class BusWatch:
 
     def recent_polls(self) -> int:
         """The polls made in the last hour (the plan counts them apart from other requests)."""
-        now = self.clock()
-        while self.poll_times and now - self.poll_times[0] > 3600:
-            self.poll_times.popleft()
-        return len(self.poll_times)
+        return self.polls.count(self.clock())
 
     def busy_gap(self) -> float:
         """Seconds before the next poll after one with news: none while the key's minute has
@@ -157,7 +153,7 @@ class BusWatch:
         began = self.clock()
         answer = self.client._request("POST", f"/message-bus/{self.client_id}/poll",
                                       data=data) or []
-        self.poll_times.append(began)  # made (and charged): the plan counts it
+        self.polls.add(began)  # made (and charged): the plan counts it
         news: list[dict[str, Any]] = []
         for message in answer:
             channel = message.get("channel")

@@ -43,6 +43,7 @@ for `modbot check` to say.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 
 REQUESTS_A_READ = 2  # a full read: the listing of the game threads, the PM inbox
@@ -60,6 +61,22 @@ DAY_RESERVE = 0.1  # of the key's day, never planned for reads: the posts owed, 
 LONGEST = 300.0  # seconds: the longest interval between full reads of a quiet game (the sweep's)
 IDLE_GAP = 50.0  # seconds between a User API key's quiet bus polls, half the day left: a post
 # waits at most this (and a read) to be seen, under the minute a player should wait off-peak
+
+
+class LastHour:
+    """Moments of one kind of request in the last hour (the run loop's full reads, the bus's
+    polls): the plan counts them apart from the key's other requests."""
+
+    def __init__(self) -> None:
+        self.times: deque[float] = deque()
+
+    def add(self, at: float) -> None:
+        self.times.append(at)
+
+    def count(self, now: float) -> int:
+        while self.times and now - self.times[0] > 3600:
+            self.times.popleft()
+        return len(self.times)
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,6 @@ import math
 import signal
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
@@ -46,7 +45,7 @@ from ...adapters.outgoing import Batch
 from ...adapters.store import Store
 from ..reading.bus_watch import BusWatch, game_busy, saved_last, stored_last, user_key_pace
 from ..reading.intake import Wake
-from ..reading.request_plan import REQUESTS_A_READ, poll_every, sweep_every
+from ..reading.request_plan import REQUESTS_A_READ, LastHour, poll_every, sweep_every
 from ..starting.game_files import GameFiles
 from ..starting.signups import SignupWatch
 
@@ -109,7 +108,7 @@ class RunLoop:
         self.stop = stop or Stop()
         self.cycles = 0
         self.swept_at = float("-inf")  # the last full cycle (the sweep's clock)
-        self.read_times: deque[float] = deque()  # the full reads of the last hour
+        self.reads = LastHour()  # the full reads of the last hour
         self.background_owed = False  # the last cycle put off background reads
         self.unread: Wake | str | None = None  # live reads put off: a wake, or EVERYTHING
         self.seen_now = clock.now()  # the main thread's last reading, for the bus's thread
@@ -146,9 +145,7 @@ class RunLoop:
         self.put_off = False
         if wake is None:
             self.swept_at = self.seconds()  # a full cycle: the sweep's clock starts again
-            self.read_times.append(self.swept_at)  # the plan counts the last hour's reads
-            while self.read_times and self.swept_at - self.read_times[0] > 3600:
-                self.read_times.popleft()
+            self.reads.add(self.swept_at)  # the plan counts the last hour's reads
         if kept := self._kept():  # a restart resumes from the bus's backlog, and counts the
             self.store.commit(Batch(cursors=kept))  # key's day so far
         try:
@@ -191,7 +188,7 @@ class RunLoop:
         if busy is None:
             busy = any(game_busy(game, self.seen_now) for game in self.service.games.values())
         left, leaving, recent = budget.day_outlook()
-        reads = sum(1 for t in self.read_times if self.seconds() - t <= 3600)
+        reads = self.reads.count(self.seconds())
         return poll_every(self.config.poll_seconds, budget.per_minute, budget.per_day,
                           left if budget.per_day else None, busy, leaving=leaving,
                           others=max(0, recent - REQUESTS_A_READ * reads))

@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
         from ..files.threadfile import ThreadFileError
         from . import commands as cli_commands
         file_errors = (GameFileError, ThreadFileError, ConfigurationError)
-        status = getattr(cli_commands, args.command)(args)
+        status: int = getattr(cli_commands, args.command)(args)
         sys.stdout.flush()  # here, where a reader that left early can be told apart
         return status
     except file_errors as exc:

@@ -17,6 +17,7 @@ run starts over from scratch: a new forum and a new database.
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import json
 import logging
@@ -33,12 +34,13 @@ from ..adapters.store import Store
 from ..app.reading.bus_watch import BusWatch
 from ..app.reading.intake import Wake
 from ..app.running.compose import compose
-from ..app.running.service import Service
+from ..app.running.service import CycleReport, Service
 from ..app.running.settings import Settings
 from ..app.starting.opening import opening_post
 from ..core import GameSetup
 from ..files.gamefile import load_game
-from ..sandbox.forum import Clock, Forum
+from ..sandbox.forum import Forum
+from ..sandbox.models import Clock
 from ..sandbox.server import SandboxServer
 from ..sandbox.web import export_topic
 from .rehearsal import watch_bus
@@ -74,7 +76,7 @@ class LiveRehearsal:
         topic = self.forum.topics[self.topic_id]
         return f"{self.server.url}/t/{topic.slug}/{topic.id}"
 
-    def cycle(self, wake: Wake | None = None):
+    def cycle(self, wake: Wake | None = None) -> CycleReport:
         """One poll cycle of the bot at the forum's time (`wake`: what the bus named)."""
         return self.service.cycle(self.forum.clock.now(), wake)
 
@@ -186,7 +188,7 @@ def _fresh_database(data_dir: Path, setup: GameSetup) -> Path:
     return database
 
 
-def rehearse_command(args) -> int:
+def rehearse_command(args: argparse.Namespace) -> int:
     """`modbot rehearse`: start, say where everything is, play until Ctrl-C, save the thread."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     try:

@@ -9,8 +9,10 @@ traceback."""
 
 from __future__ import annotations
 
+import argparse
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..core import GameSetup
 from ..files.gamefile import load_game
@@ -18,8 +20,11 @@ from ..files.signupfile import load_signups
 from ..shown import shown_lines
 from .config import config_or_none
 
+if TYPE_CHECKING:
+    from ..app.running.daemon import Config
 
-def check_command(args) -> int:
+
+def check_command(args: argparse.Namespace) -> int:
     from ..app.starting.asking import Asker, Progress
     from ..app.starting.preflight import preflight
     config = config_or_none(args)
@@ -48,7 +53,7 @@ def check_command(args) -> int:
     return 0 if found.ready else 1
 
 
-def _plan_notes(config) -> list[str]:
+def _plan_notes(config: Config) -> list[str]:
     """What the key sustains for the configured games, and a setting it cannot hold
     (app/reading/request_plan.py)."""
     from ..app.reading.request_plan import ACTIONS_A_GAME_DAY, USER_KEY_DAY, USER_KEY_MINUTE, sustains
@@ -86,7 +91,7 @@ def _daemon_running(database_url: str) -> bool:
     return False
 
 
-def _places_of(path: str):
+def _places_of(path: str) -> GameSetup:
     """The game file's places (a file before its seats: its Storytellers and bot)."""
     signups = load_signups(path)
     if signups.seated:

@@ -75,7 +75,7 @@ def clocktracker_game(record: dict[str, Any], script: Script | None, *,
 def played_on(record: dict[str, Any]) -> str:
     """The game's date: when its last day ended (else when its first night began)."""
     ends = [d["ended_at"] for d in record.get("days", []) if d.get("ended_at")]
-    return max(ends) if ends else record["game"]["first_night_starts"]
+    return str(max(ends) if ends else record["game"]["first_night_starts"])
 
 
 def script_list(script: Script | None, name: str | None) -> list[Any] | str:

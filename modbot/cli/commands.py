@@ -6,20 +6,28 @@ command needs stay inside it, so `modbot --help` starts fast.
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import json
 import sys
+from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..app.posting.catalogue import worded_report
 from ..app.posting.render import render_text_report
-from ..core import GameState, Roster, parse_post, replay
+from ..core import GameSetup, GameState, Post, Roster, parse_post, replay
 from ..files.gamefile import load_game, with_topic_id
 from ..files.threadfile import load_thread
 from .config import config_or_none, open_store
 
+if TYPE_CHECKING:
+    from ..adapters.forum import ForumClient
+    from ..adapters.port import ForumPost
+    from ..sandbox.forum import Forum
 
-def parse_command(args) -> int:
+
+def parse_command(args: argparse.Namespace) -> int:
     players = tuple(p.strip() for p in args.players.split(",") if p.strip())
     aliases = []
     for item in args.alias:
@@ -43,7 +51,7 @@ def parse_command(args) -> int:
     return 0
 
 
-def replay_command(args) -> int:
+def replay_command(args: argparse.Namespace) -> int:
     setup = dataclasses.replace(load_game(args.game), script=None)  # the public side only
     posts = load_thread(args.thread)
     run = replay(GameState.from_setup(setup), posts, args.at, notices=True)
@@ -62,7 +70,7 @@ def replay_command(args) -> int:
     return 0
 
 
-def _not_derived(setup, posts, told: set[str], at) -> list[str]:
+def _not_derived(setup: GameSetup, posts: list[Post], told: set[str], at: datetime | None) -> list[str]:
     """The marker keys of the bot's own thread posts that the replay does not owe (vote
     counts and echoes aside: their keys hold numbers only the running bot knows)."""
     from ..app.recovery.rebuild import MARKER
@@ -75,7 +83,7 @@ def _not_derived(setup, posts, told: set[str], at) -> list[str]:
             if key not in told and not key.startswith(("vc:", "voting:", "life:", "status:"))]
 
 
-def picture_command(args) -> int:
+def picture_command(args: argparse.Namespace) -> int:
     from ..app.picture import vote_picture
     from ..app.posting.views import vote_count_view
     setup = dataclasses.replace(load_game(args.game), script=None)  # the public side only
@@ -97,7 +105,7 @@ def picture_command(args) -> int:
     return 0
 
 
-def demo_command(args) -> int:
+def demo_command(args: argparse.Namespace) -> int:
     from .demo import run_demo
     try:
         return run_demo(args.database, port=args.port)
@@ -107,12 +115,12 @@ def demo_command(args) -> int:
         return 2
 
 
-def rehearse_command(args) -> int:
+def rehearse_command(args: argparse.Namespace) -> int:
     from .browser_rehearsal import rehearse_command
     return rehearse_command(args)
 
 
-def _accounts_of(forum, game: str) -> dict[str, str]:
+def _accounts_of(forum: Forum, game: str) -> dict[str, str]:
     """The accounts a game file names (one before its seats: its staff and players to sign
     up with)."""
     from ..files.signupfile import load_signups
@@ -122,8 +130,9 @@ def _accounts_of(forum, game: str) -> dict[str, str]:
         signup_accounts(forum, signups)
 
 
-def sandbox_command(args) -> int:
-    from ..sandbox.forum import Clock, Forum
+def sandbox_command(args: argparse.Namespace) -> int:
+    from ..sandbox.forum import Forum
+    from ..sandbox.models import Clock
     from ..sandbox.server import SandboxServer
     forum = Forum(Clock(args.start, args.speed), limits=not args.no_limits)
     for name in args.moderator:
@@ -149,12 +158,12 @@ def sandbox_command(args) -> int:
     return 0
 
 
-def setup_command(args) -> int:
+def setup_command(args: argparse.Namespace) -> int:
     from .setup_check import run_setup
     return run_setup(args)
 
 
-def audit_command(args) -> int:
+def audit_command(args: argparse.Namespace) -> int:
     from .audit import AuditError, audit_game, audit_text
     setup = load_game(args.game)
     store = open_store(args)
@@ -169,7 +178,7 @@ def audit_command(args) -> int:
     return 0 if audit["replay_matches"] else 1
 
 
-def status_command(args) -> int:
+def status_command(args: argparse.Namespace) -> int:
     from .status import status_command as status
     return status(args)
 
@@ -177,27 +186,27 @@ def status_command(args) -> int:
 _config = config_or_none  # the configuration `--config` names (cli/config.py)
 
 
-def login_command(args) -> int:
+def login_command(args: argparse.Namespace) -> int:
     from .login import login_command as login
     return login(args)
 
 
-def logout_command(args) -> int:
+def logout_command(args: argparse.Namespace) -> int:
     from .login import logout_command as logout
     return logout(args)
 
 
-def signups_open_command(args) -> int:
+def signups_open_command(args: argparse.Namespace) -> int:
     from .signups import open_command
     return open_command(args)
 
 
-def signups_status_command(args) -> int:
+def signups_status_command(args: argparse.Namespace) -> int:
     from .signups import status_command
     return status_command(args)
 
 
-def game_new_command(args) -> int:
+def game_new_command(args: argparse.Namespace) -> int:
     from ..adapters.forum import ForumError
     from ..adapters.store import Store
     from ..app.starting.opening import open_storytellers_conversation, opening_post
@@ -248,7 +257,7 @@ def game_new_command(args) -> int:
     return 0
 
 
-def run_command(args) -> int:
+def run_command(args: argparse.Namespace) -> int:
     import logging
 
     from ..app.running.daemon import run
@@ -259,7 +268,7 @@ def run_command(args) -> int:
     return run(config, max_cycles=args.max_cycles)
 
 
-def recover_command(args) -> int:
+def recover_command(args: argparse.Namespace) -> int:
     import logging
 
     from .recover import recover
@@ -270,12 +279,12 @@ def recover_command(args) -> int:
     return recover(config, args.game or [], replace=args.replace)
 
 
-def check_command(args) -> int:
+def check_command(args: argparse.Namespace) -> int:
     from .check import check_command as check
     return check(args)
 
 
-def export_command(args) -> int:
+def export_command(args: argparse.Namespace) -> int:
     from .clocktracker import IMPORTER, importer_page
     from .export import ExportError, export_clocktracker, export_game, thread_file
     if args.html and args.format != "clocktracker":
@@ -300,14 +309,15 @@ def export_command(args) -> int:
         print(f"Wrote the {'page' if args.html else 'record'} of {setup.name!r} ({len(text):,} characters) "
               f"to {args.output}.")
     if args.thread:
-        read = _thread_posts(args, setup.topic_id)
+        from ..app.starting.startup import topic_of
+        read = _thread_posts(args, topic_of(setup))
         if read is None or not _write(args.thread, json.dumps(thread_file(read[1]), indent=1,
                                                               ensure_ascii=False)):
             return 2
     return 0
 
 
-def verify_command(args) -> int:
+def verify_command(args: argparse.Namespace) -> int:
     from .export import ThreadPost, thread_posts_of, verify_thread
     if args.thread:
         try:
@@ -334,7 +344,7 @@ def verify_command(args) -> int:
     return 0 if verdict.ok else 1
 
 
-def _bot_id(client) -> int | None:
+def _bot_id(client: ForumClient) -> int | None:
     """The bot's user id: the account the configuration's key acts as (never a name)."""
     from ..adapters.forum import ForumError
     try:
@@ -345,7 +355,7 @@ def _bot_id(client) -> int | None:
         return None
 
 
-def _thread_posts(args, topic_id):
+def _thread_posts(args: argparse.Namespace, topic_id: int) -> tuple[ForumClient, list[ForumPost]] | None:
     """The configuration's forum client and the game thread's posts, read with it (None:
     said why)."""
     from ..adapters.forum import ForumError

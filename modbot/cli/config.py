@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..adapters.store import Store
+    from ..app.running.daemon import Config
 
 
-def config_or_none(args):
+def config_or_none(args: argparse.Namespace) -> Config | None:
     """The configuration `--config` names, or None after one line saying what is wrong."""
     from ..adapters.forum import ConfigurationError
     from ..app.running.daemon import load_config
@@ -17,7 +23,7 @@ def config_or_none(args):
         return None
 
 
-def open_store(args):
+def open_store(args: argparse.Namespace) -> Store:
     """The store `--database`, `DATABASE_URL` or `--config` names (the default otherwise)."""
     from ..adapters.store import DEFAULT_URL, Store
     from ..app.running.daemon import configured_database

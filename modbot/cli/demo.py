@@ -6,11 +6,12 @@ Storytellers' night sheets and approvals, results at dawn) are printed separatel
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..adapters.outbox import marker
-from .rehearsal import demo_rehearsal, play_demo
+from .rehearsal import Rehearsal, demo_rehearsal, play_demo
 
 MARKER_PREFIX = "<!-- modbot:"
 
@@ -35,7 +36,7 @@ def thread_text(thread: list[dict[str, Any]]) -> str:
     return "\n".join(lines).rstrip()
 
 
-def private_text(rehearsal) -> str:
+def private_text(rehearsal: Rehearsal) -> str:
     """Every PM conversation on the sandbox, with its participants, oldest first."""
     lines = []
     topics = sorted((t for t in rehearsal.server.forum.topics.values() if t.is_pm),
@@ -49,7 +50,7 @@ def private_text(rehearsal) -> str:
     return "\n".join(lines).rstrip()
 
 
-def run_demo(database_url: str, out=print, port: int = 0) -> int:
+def run_demo(database_url: str, out: Callable[[str], object] = print, port: int = 0) -> int:
     logging.basicConfig(level=logging.WARNING)
     reset_sqlite(database_url)
     rehearsal, script = demo_rehearsal(database_url, port=port)

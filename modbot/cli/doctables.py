@@ -183,7 +183,8 @@ def _name(record: dict[str, Any]) -> str:
 
 
 def _edition(record: dict[str, Any]) -> str:
-    return EDITIONS.get(record.get("edition", "seed"), record.get("edition", "seed"))
+    edition = str(record.get("edition", "seed"))
+    return EDITIONS.get(edition, edition)
 
 
 def run_by(character_id: str) -> str:

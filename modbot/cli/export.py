@@ -18,12 +18,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ..adapters.port import ForumPost
 from ..adapters.store import Store
 from ..app.games.identities import bound_cursor
 from ..app.posting.catalogue import words
@@ -81,7 +82,7 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-def thread_file(posts) -> list[dict[str, Any]]:
+def thread_file(posts: Iterable[ForumPost]) -> list[dict[str, Any]]:
     """Forum posts (ForumPost) in the thread-file form (files/threadfile.py), with each post's
     author id, id and version (what `verify` reads)."""
     return [{"post_number": p.post_number, "username": p.username, "user_id": p.user_id,
@@ -183,7 +184,7 @@ def _bot_of_thread(posts: list[ThreadPost]) -> tuple[int | None, str]:
         "posted the thread's first post of the bot's"
 
 
-def _first_posted(post: ThreadPost, key: str, version_of) -> tuple[str, str | None]:
+def _first_posted(post: ThreadPost, key: str, version_of: Callable[[int, int], str] | None) -> tuple[str, str | None]:
     """The text of the first version of `post` that carries the bot's `key` marker, and what
     changed since: "" (nothing: at most the bot's own later posts joined to it), "words",
     "proof" (its SHA-256, grimoire or salt), or None (versions that could not be read)."""

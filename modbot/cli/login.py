@@ -3,12 +3,18 @@ adapters/user_key.py). One line on any error, never a traceback."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..adapters.user_key import KeyRequest
 
 
-def login_command(args) -> int:
+def login_command(args: argparse.Namespace) -> int:
     from ..adapters import device_login
     from ..adapters.forum import ForumClient, ForumError
     from ..adapters.user_key import KeyRequest, SavedKey, UserKeyError, save_key
@@ -63,7 +69,7 @@ def _from_config(key_file: Path, config: str) -> str:
         return str(key_file.resolve())
 
 
-def _by_device(forum: str, request) -> str:
+def _by_device(forum: str, request: KeyRequest) -> str:
     """Discourse's device flow: an address and a code for the host, then the forum's answer."""
     from ..adapters import device_login
     login = device_login.start(forum, request)
@@ -74,7 +80,7 @@ def _by_device(forum: str, request) -> str:
     return device_login.wait_for_key(forum, request, login)
 
 
-def _by_payload(forum: str, request) -> str:
+def _by_payload(forum: str, request: KeyRequest) -> str:
     """The classic flow: the host pastes the encrypted payload the forum shows."""
     print("Sign in to the forum as the bot's own account (never a Storyteller's), open this "
           "address, and authorize modbot:\n")
@@ -83,7 +89,7 @@ def _by_payload(forum: str, request) -> str:
     return request.key_from_payload(_pasted(sys.stdin))
 
 
-def logout_command(args) -> int:
+def logout_command(args: argparse.Namespace) -> int:
     from ..adapters.forum import ForumError
     from .config import config_or_none
     config = config_or_none(args)
@@ -103,7 +109,7 @@ def logout_command(args) -> int:
     return 0
 
 
-def _pasted(stream) -> str:
+def _pasted(stream: Iterable[str]) -> str:
     """Lines up to an empty one after some text (or the end of the input)."""
     lines: list[str] = []
     for line in stream:

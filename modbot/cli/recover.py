@@ -11,6 +11,7 @@ outbox's totals. A thread where the bot never posted has nothing to recover.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from datetime import datetime
 
 from ..adapters.forum import ConfigurationError, CredentialsRejected, ForumError
@@ -19,12 +20,15 @@ from ..app.posting.reactions import title_forms
 from ..app.reading.thread_reads import read_thread
 from ..app.recovery.rebuild import ran_before
 from ..app.running.compose import compose
-from ..app.running.daemon import clock_for
+from ..app.running.daemon import Config, clock_for
 from ..app.running.service import Service
+from ..app.starting.startup import topic_of
+from ..core import GameSetup
 from ..files.gamefile import load_game
 
 
-def recover(config, names: list[str], *, replace: bool = False, out=print) -> int:
+def recover(config: Config, names: list[str], *, replace: bool = False,
+            out: Callable[[str], object] = print) -> int:
     """`modbot recover`: rebuild the chosen games (all by default) from the forum into the
     configured database and send what they owe. Exit status: 0 done, 1 a game is in the
     database already (without `replace`), 2 no such game, 3 the forum refused or failed."""
@@ -67,23 +71,24 @@ def recover(config, names: list[str], *, replace: bool = False, out=print) -> in
         store.close()
 
 
-def _stored(store, setup) -> bool:
+def _stored(store: Store, setup: GameSetup) -> bool:
     row = store.find_game(str(setup.topic_id))
     return row is not None and store.has_inputs(row.id)
 
 
-def _recover_one(service: Service, setup, now: datetime) -> str:
-    key = f"g{setup.topic_id}"
-    thread = read_thread(service.client, setup.topic_id)
-    if not ran_before(service.client, service.settings.bot_username, key, setup.topic_id,
-                      thread, title_forms(setup.name, setup.topic_id)):
+def _recover_one(service: Service, setup: GameSetup, now: datetime) -> str:
+    topic_id = topic_of(setup)  # a game without a thread: one line, said by the caller
+    key = f"g{topic_id}"
+    thread = read_thread(service.client, topic_id)
+    if not ran_before(service.client, service.settings.bot_username, key, topic_id,
+                      thread, title_forms(setup.name, topic_id)):
         return (f"game {setup.name}: the forum shows no post of the bot in topic "
                 f"{setup.topic_id}: nothing to recover (modbot run starts it as a new game)")
     with service.store.db.atomic():  # the old rows go only if the rebuild succeeds
         service.store.forget_game(str(setup.topic_id), f"{key}:")
         while not service.start_game(setup, now):  # a long thread: read on, a few pages at a time
             pass
-    done = service.rebuilt[setup.topic_id]
+    done = service.rebuilt[topic_id]
     lost = len(done.left_out) + len(done.unmatched)
     return (f"game {setup.name}: rebuilt from {done.thread_posts} thread posts and {done.pms} "
             f"private messages; {done.recognised} of the bot's posts recognised, {done.owed} "

@@ -22,6 +22,7 @@ import dataclasses
 import hashlib
 import json
 import threading
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -63,7 +64,8 @@ def load_private_script(path: Path = DEMO_PRIVATE) -> list[dict[str, Any]]:
     player's conversation with the bot and the Storytellers), "storytellers" (theirs with
     the bot) or a list of usernames (a new conversation with them, reused afterwards).
     An item with `"tick": true` only runs a poll cycle at its time."""
-    return json.loads(path.read_text(encoding="utf-8"))["messages"]
+    messages: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))["messages"]
+    return messages
 
 
 def fixed_salt(store: Store, setup: GameSetup) -> None:
@@ -109,7 +111,7 @@ class Rehearsal:
 
     # -- the forum side ---------------------------------------------------------------------
 
-    def request(self, method: str, path: str, as_user: str = "system", **data) -> dict[str, Any]:
+    def request(self, method: str, path: str, as_user: str = "system", **data: Any) -> dict[str, Any]:
         """As `as_user`, with that account's own single-user key when it has one (players and
         Storytellers, as on a real forum), else the master key (the set-up, as an admin)."""
         key = self.keys.get(as_user.lower(), self.server.api_key)
@@ -118,7 +120,8 @@ class Rehearsal:
         if response.status_code >= 400:
             raise requests.HTTPError(f"{response.status_code} {method} {path}: "
                                      f"{response.text[:300]}", response=response)
-        return response.json() if response.content.strip() else {}
+        answer: dict[str, Any] = response.json() if response.content.strip() else {}
+        return answer
 
     def create_accounts(self) -> None:
         keys = game_accounts(self.server.forum, self.setup)
@@ -131,13 +134,13 @@ class Rehearsal:
                             title=f"{self.setup.name}: the game thread",
                             raw=first_post["raw"], created_at=first_post["created_at"])
         self.setup = dataclasses.replace(self.setup, topic_id=post["topic_id"])
-        return post["topic_id"]
+        return int(post["topic_id"])
 
     def post(self, username: str, raw: str, created_at: str) -> dict[str, Any]:
         return self.request("POST", "/posts.json", as_user=username, raw=raw,
                             topic_id=self.setup.topic_id, created_at=created_at)
 
-    def post_pm(self, username: str, to, raw: str, created_at: str) -> dict[str, Any]:
+    def post_pm(self, username: str, to: str | list[str], raw: str, created_at: str) -> dict[str, Any]:
         """Write in the PM conversation `to` names (see load_private_script)."""
         people = self._conversation(username, to)
         topic_id = self.pm_topic(people)
@@ -151,7 +154,7 @@ class Rehearsal:
                             archetype="private_message", target_recipients=",".join(others),
                             title=f"{username} to {', '.join(others)}", created_at=created_at)
 
-    def _conversation(self, username: str, to) -> set[str]:
+    def _conversation(self, username: str, to: str | list[str]) -> set[str]:
         staff = {self.setup.bot_username, *self.setup.storytellers}
         if to in ("grimoire", "storytellers"):
             people = staff | ({username} if to == "grimoire" else set())
@@ -294,7 +297,8 @@ class Rehearsal:
         self.server.stop()
 
 
-def watch_bus(client: ForumClient, channels, wake: threading.Event, own) -> BusWatch:
+def watch_bus(client: ForumClient, channels: Callable[[], list[str]], wake: threading.Event,
+              own: Callable[[], int | None]) -> BusWatch:
     """The MessageBus watched on the bot's key (its own session: one is not shared between
     threads), its polls charged to the bot's budget, the bot's own posts waking nobody."""
     return BusWatch(lambda: ForumClient(client.host, client.api_username, client.api_key,
@@ -303,7 +307,7 @@ def watch_bus(client: ForumClient, channels, wake: threading.Event, own) -> BusW
 
 
 def demo_rehearsal(database_url: str, *, private: bool = True,
-                   **kwargs) -> tuple[Rehearsal, list[dict[str, Any]]]:
+                   **kwargs: Any) -> tuple[Rehearsal, list[dict[str, Any]]]:
     """The demo game and its script: thread posts and private messages in time order
     (`private=False`: the thread only, and a game without its script, so nights end at
     their deadline as on a forum where the bot reads only the thread)."""

@@ -45,7 +45,7 @@ def seated_copy(game: str | Path, folder: Path, players: int | None = None) -> P
     if setup.script is not None:
         grimoire, bluffs = propose(setup.script, setup.seats, random.Random(0),
                                    lil_monsta=setup.lil_monsta)
-        text = with_setup(text, setup, grimoire, bluffs)
+        text = with_setup(text, setup.script, grimoire, bluffs)
     folder.mkdir(parents=True, exist_ok=True)
     copy = folder / f"{source.stem}-seated.toml"
     copy.write_text(text, encoding="utf-8")

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import random
 
-from ..core import acting_character, is_evil, players_of_team
+from ..core import GameState, acting_character, is_evil, players_of_team
 
 
-def night_choice(state, player: str, living: list[str], rng: random.Random) -> str:
+def night_choice(state: GameState, player: str, living: list[str], rng: random.Random) -> str:
     """The player's night command: a legal choice for the character they act as."""
     character = acting_character(state, player)
     if character is None:  # nothing to act as: the night's choice is a pass
@@ -33,13 +33,13 @@ def night_choice(state, player: str, living: list[str], rng: random.Random) -> s
     names = " ".join(rng.sample(pool, spec.players))
     if not spec.characters:
         return f"/choose {names}"
-    characters = [c for c in script.characters if c.team in
+    characters = [c for c in (script.characters if script else ()) if c.team in
                   (spec.character_teams or ("townsfolk", "outsider", "minion", "demon"))]
-    character = rng.choice(characters).name
-    return f"/choose {names} as {character}" if names else f"/choose {character}"
+    chosen = rng.choice(characters).name
+    return f"/choose {names} as {chosen}" if names else f"/choose {chosen}"
 
 
-def victims(state, living: list[str], killer: str | None = None) -> list[str]:
+def victims(state: GameState, living: list[str], killer: str | None = None) -> list[str]:
     """Whom the evil team would kill, or the town execute while it has not found the Demon:
     the good players, else anyone but a Demon and the killer."""
     good = [p for p in living if not is_evil(state, p)]
@@ -47,7 +47,7 @@ def victims(state, living: list[str], killer: str | None = None) -> list[str]:
     return good or [p for p in living if p not in demons and p != killer] or living
 
 
-def day_nominee(state, living: list[str], rng: random.Random, found: bool) -> str:
+def day_nominee(state: GameState, living: list[str], rng: random.Random, found: bool) -> str:
     """Whom the town nominates: the Demon once it has found it (`found`), else a victim."""
     demons = players_of_team(state, "demon")
     return demons[0] if found and demons else rng.choice(victims(state, living))

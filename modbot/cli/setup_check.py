@@ -10,12 +10,14 @@ characters the bot does not automate yet), and the official jinxes among them.
 
 from __future__ import annotations
 
+import argparse
 import random
 import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..app.posting.catalogue import words
-from ..core import dealt_text, jinxes_said, problems, propose, who_runs
+from ..core import GrimoireEntry, Script, Seat, dealt_text, jinxes_said, problems, propose, who_runs
 from ..files.gamefile import load_game
 from ..files.lines import GameFileError
 from ..files.scripts import bundled_scripts
@@ -25,7 +27,7 @@ from ..shown import shown_lines
 _PRIVATE_KEYS = re.compile(r"^\s*(character|thinks|evil_team|bluffs|reminders)\s*=")
 
 
-def run_setup(args, out=print) -> int:
+def run_setup(args: argparse.Namespace, out: Callable[[str], object] = print) -> int:
     try:
         setup = load_game(args.game)
     except GameFileError as exc:
@@ -48,10 +50,10 @@ def run_setup(args, out=print) -> int:
         return 1 if found else 0
     grimoire, bluffs = propose(setup.script, setup.seats, random.Random(args.seed),
                                evil_teams=args.teams, lil_monsta=setup.lil_monsta)
-    out(shown_lines(describe(setup, grimoire, bluffs)))
+    out(shown_lines(describe(setup.script, setup.seats, grimoire, bluffs)))
     if args.write:
         text = Path(args.game).read_text(encoding="utf-8")
-        Path(args.write).write_text(with_setup(text, setup, grimoire, bluffs), encoding="utf-8")
+        Path(args.write).write_text(with_setup(text, setup.script, grimoire, bluffs), encoding="utf-8")
         out(f"Wrote {args.write}.")
     return 0
 
@@ -66,40 +68,38 @@ def in_signups(game: str) -> str | None:
             "placeholder players")
 
 
-def describe(setup, grimoire, bluffs) -> str:
-    script = setup.script
+def describe(script: Script, seats: Sequence[Seat], grimoire: dict[str, GrimoireEntry], bluffs: Sequence[str]) -> str:
     lines = []
-    for seat in setup.seats:
+    for seat in seats:
         entry = grimoire.get(seat.name)
         if entry is None:
             lines.append(f"{seat.name}: (traveller: the Storyteller chooses)")
             continue
         lines.append(f"{seat.name}: {words(dealt_text(script, entry))}")
     if bluffs:
-        lines.append("Bluffs: " + ", ".join(script.get(b).name for b in bluffs))
+        lines.append("Bluffs: " + ", ".join(script.character(b).name for b in bluffs))
     return "\n".join(lines)
 
 
-def with_setup(text: str, setup, grimoire, bluffs) -> str:
+def with_setup(text: str, script: Script, grimoire: dict[str, GrimoireEntry], bluffs: Sequence[str]) -> str:
     """The game file's text with the set-up written in (old character lines replaced)."""
-    script = setup.script
     lines = [line for line in text.splitlines() if not _PRIVATE_KEYS.match(line)]
     out = []
     for line in lines:
         out.append(line)
         if re.match(r"^\s*\[\s*game\s*\]", line) and bluffs:
-            names = ", ".join(f'"{script.get(b).name}"' for b in bluffs)
+            names = ", ".join(f'"{script.character(b).name}"' for b in bluffs)
             out.append(f"bluffs = [{names}]")
         match = re.match(r'^\s*player\s*=\s*"([^"]+)"', line)
         if match and match.group(1) in grimoire:
             entry = grimoire[match.group(1)]
-            out.append(f'character = "{script.get(entry.character).name}"')
+            out.append(f'character = "{script.character(entry.character).name}"')
             if entry.thinks:
-                out.append(f'thinks = "{script.get(entry.thinks).name}"')
+                out.append(f'thinks = "{script.character(entry.thinks).name}"')
             if entry.evil_team:
                 out.append(f"evil_team = {entry.evil_team}")
             if entry.bluffs:
-                names = ", ".join(f'"{script.get(b).name}"' for b in entry.bluffs)
+                names = ", ".join(f'"{script.character(b).name}"' for b in entry.bluffs)
                 out.append(f"bluffs = [{names}]")
             if entry.reminders:
                 marks = ", ".join(f'"{m}"' for m in entry.reminders)

@@ -3,13 +3,21 @@ their arguments; app/starting/signups.py keeps the list). One line on any error,
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..shown import shown
 
+if TYPE_CHECKING:
+    from ..adapters.forum import ForumClient
+    from ..app.running.daemon import Config
+    from ..core import Signups
+    from ..files.signupfile import SignupSetup
 
-def open_command(args) -> int:
+
+def open_command(args: argparse.Namespace) -> int:
     from ..adapters.forum import ForumError
     from ..adapters.outbox import Outbox
     from ..adapters.store import Store
@@ -18,9 +26,10 @@ def open_command(args) -> int:
     from ..app.starting.signups import open_thread
     from ..files.signupfile import load_signups, with_signup_topic
     setup = load_signups(args.game)
-    client, config = _client(args)
-    if client is None:
+    connected = _client(args)
+    if connected is None:
         return 2
+    client, config = connected
     category = args.category or config.category
     if setup.topic_id is None and category is None:
         print("modbot: give the forum category: --category N, or category in [forum]",
@@ -47,7 +56,7 @@ def open_command(args) -> int:
     return 0
 
 
-def status_command(args) -> int:
+def status_command(args: argparse.Namespace) -> int:
     signups, setup, _ids = _read(args)
     if signups is None:
         return 2
@@ -57,7 +66,7 @@ def status_command(args) -> int:
     return 0
 
 
-def seats_command(args) -> int | None:
+def seats_command(args: argparse.Namespace) -> int | None:
     """`game new --from-signups`: write the seats into the game file (None: done, go on to
     open the game thread; a number: the exit status after one line)."""
     from ..adapters.forum import NotFound
@@ -88,7 +97,7 @@ def seats_command(args) -> int | None:
     return None
 
 
-def _read(args):
+def _read(args: argparse.Namespace) -> tuple[Signups | None, SignupSetup, dict[str, int]]:
     from ..adapters.forum import ForumError
     from ..app.reading.thread_reads import read_thread
     from ..app.starting.signups import folded, signup_ids
@@ -98,9 +107,10 @@ def _read(args):
         print(f"modbot: {args.game} has no signup_topic_id: `modbot signups open` first",
               file=sys.stderr)
         return None, setup, {}
-    client, config = _client(args)
-    if client is None:
+    connected = _client(args)
+    if connected is None:
         return None, setup, {}
+    client, config = connected
     from ..adapters.store import Store
     store = Store(config.database_url)  # what the bot read before: evidence (sightings)
     try:
@@ -117,9 +127,9 @@ def _read(args):
     return signups, setup, signup_ids(posts)
 
 
-def _client(args):
+def _client(args: argparse.Namespace) -> tuple[ForumClient, Config] | None:
     from .config import config_or_none
     config = config_or_none(args)
     if config is None:
-        return None, None
+        return None
     return config.forum_client(), config

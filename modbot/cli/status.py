@@ -3,6 +3,7 @@ bot could not handle (quarantine.py), or one line when its history cannot be rep
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
@@ -12,7 +13,7 @@ from ..files.gamefile import load_game
 from .config import open_store
 
 
-def status_command(args) -> int:
+def status_command(args: argparse.Namespace) -> int:
     from ..app.games.quarantine import listed, quarantine_lines
     from ..core import report
     from .audit import AuditError, load_runtime

@@ -30,7 +30,7 @@ from .deciding.activity import ASK_GAP as COUNT_ASK_GAP
 from .deciding.activity import BOOKKEEPING
 from .deciding.count_facts import count_facts
 from .deciding.voting import about_to_die, about_to_die_now, leading_so_far
-from .engine import Post, advance, handle_pm, handle_post, next_due
+from .engine import Outcome, Post, advance, handle_pm, handle_post, next_due
 from .night.grimoire_table import grimoire_rows
 from .reading.parser import parse_post
 from .record import SCHEMA_VERSION, game_record
@@ -44,12 +44,13 @@ from .setup.proposing import propose
 from .signups import SignupRules, Signups
 from .signups import commands_in as signup_commands_in
 from .signups import fold as fold_signups
-from .state.events import PhaseChanged
+from .state.events import Event, PhaseChanged
 from .state.feature import CARRIED, CHANGED, COUNT, DAY_END, OBSERVERS, PLAYER, STORYTELLERS, THREAD, Notice
 from .state.grimoire import acting_character, is_evil, players_of_team
 from .state.model import EXILE, GameSetup, GameState, GrimoireEntry, Phase, PhaseLengths, Profile, Seat, iso
 from .state.names import Roster
 from .state.observing import observers_of
+from .state.rejection import Rejection
 from .state.script import Character, Script, character_key
 from .state.staff_events import AliasLapsed
 from .wording import Say, say
@@ -75,16 +76,19 @@ __all__ = [
     "AliasLapsed",
     "Character",
     "CommandReport",
+    "Event",
     "EvilTeamLost",
     "GameSetup",
     "GameState",
     "GrimoireEntry",
     "Notice",
+    "Outcome",
     "Phase",
     "PhaseChanged",
     "PhaseLengths",
     "Post",
     "Profile",
+    "Rejection",
     "Roster",
     "Say",
     "Script",

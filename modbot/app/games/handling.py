@@ -78,7 +78,7 @@ class Handling(Authors):
 
     def handle_in_order(self, thread: dict[GameRuntime, list[ForumPost]], pms: list[ForumPost],
                         edits: Sequence[tuple[GameRuntime, ForumPost]] = (),
-                        members=None, limit: datetime | None = None,
+                        members: list[Member] | None = None, limit: datetime | None = None,
                         held: set[int] | None = None,
                         by_id: frozenset[int] | set[int] = frozenset(),
                         pm_limits: dict[int, datetime | None] | None = None,

@@ -31,13 +31,19 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from ...adapters.forum import ConfigurationError, NotFound
 from ...adapters.forum_port import ForumPort
 from ...adapters.outgoing import Batch
 from ...adapters.port import ForumPost, ForumUser
 from ...adapters.store_port import IdentityStore
-from ...core import observers_of
+from ...core import GameSetup, observers_of
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from .runtime import GameRuntime
 
 log = logging.getLogger("modbot.app.games.identities")
 CARDS = 50  # user ids per /user-cards.json request (Discourse's limit)
@@ -48,7 +54,7 @@ def bound_cursor(topic_id: int, name: str) -> str:
     return f"bound:{topic_id}:{name.lower()}"
 
 
-def places(setup) -> list[str]:
+def places(setup: GameSetup) -> list[str]:
     """Every name of a game's file that is a place: seats, Storytellers, backups, the bot."""
     names = [s.name for s in setup.seats] + list(setup.storytellers) + list(setup.backups)
     return list(dict.fromkeys([*names, setup.bot_username]))
@@ -63,7 +69,7 @@ class Binding:
     unbound: tuple[str, ...]  # file names with no id (the game cannot start with any)
 
 
-def bot_account(client: ForumPort, setups, name: str) -> ForumUser:
+def bot_account(client: ForumPort, setups: list[GameSetup], name: str) -> ForumUser:
     """The bot's own account, never found by a name someone else may hold: by the id the
     game files give (`bot_id`), or as the key's own session (a User API key is its
     account's); an admin's key with no id given acts as the configured name until the id
@@ -88,7 +94,7 @@ def bot_account(client: ForumPort, setups, name: str) -> ForumUser:
                                  "forum") from exc
 
 
-def renames_of(game) -> list[tuple[str, str]]:
+def renames_of(game: GameRuntime) -> list[tuple[str, str]]:
     """The (old, new) renames the game folded, in order."""
     return [(value[0], value[1]) for kind, value, _ in game.inputs if kind == "rename"]
 
@@ -108,7 +114,7 @@ class Identities:
 
     # -- binding, before the game starts ----------------------------------------------------
 
-    def filed_ids(self, setup, topic_id: int) -> dict[str, int]:
+    def filed_ids(self, setup: GameSetup, topic_id: int) -> dict[str, int]:
         """{file name (lower): id} from the game file, then from what the store kept."""
         given = {name.lower(): user_id for name, user_id in setup.user_ids}
         kept = self.store.cursors_with(f"bound:{topic_id}:")
@@ -136,7 +142,7 @@ class Identities:
             self.store.commit(Batch(cursors={bound_cursor(topic_id, name): user_id}))
         return found
 
-    def bind(self, game) -> Binding:
+    def bind(self, game: GameRuntime) -> Binding:
         """Bind a game's places (file names) to their ids and follow its folded renames."""
         ids = self.filed_ids(game.setup, game.topic_id)
         names = {user_id: file_name for file_name in places(game.setup)
@@ -153,7 +159,7 @@ class Identities:
         self.games[game.topic_id] = binding
         return binding
 
-    def bind_substitutes(self, game, names: dict[int, str] | None = None,
+    def bind_substitutes(self, game: GameRuntime, names: dict[int, str] | None = None,
                          went_by: dict[str, int] | None = None) -> list[str]:
         """A seat the game gave someone after its start (`!sub`), or an observer (`!observer`):
         bound to the id the game file gave that name (a backup's), else the one the store kept
@@ -186,7 +192,7 @@ class Identities:
             self.store.commit(Batch(cursors=watched))  # kept: an observer can never play here
         return missing
 
-    def seated_observers(self, game) -> list[str]:
+    def seated_observers(self, game: GameRuntime) -> list[str]:
         """The game file's seats and backups whose accounts watched its grimoire (`!observer`):
         the game does not start with any (service.py)."""
         watched = {int(k.rsplit(":", 1)[1]) for k in self.store.cursors_with(f"watched:{game.topic_id}:")}
@@ -197,7 +203,7 @@ class Identities:
 
     # -- judging a post by its author's id --------------------------------------------------
 
-    def renamed_author(self, game, post: ForumPost) -> tuple[str, str] | None:
+    def renamed_author(self, game: GameRuntime, post: ForumPost) -> tuple[str, str] | None:
         """(old, new) when the post's author is bound to this game under another name."""
         binding = self.games.get(game.topic_id)
         name = binding.names.get(post.user_id or 0) if binding else None
@@ -205,11 +211,11 @@ class Identities:
             return None
         return name, post.username
 
-    def is_bound(self, game, user_id: int | None) -> bool:
+    def is_bound(self, game: GameRuntime, user_id: int | None) -> bool:
         binding = self.games.get(game.topic_id)
         return bool(binding and user_id and user_id in binding.names)
 
-    def stranger(self, game, post: ForumPost) -> bool:
+    def stranger(self, game: GameRuntime, post: ForumPost) -> bool:
         """The post's author is none of the game's places (by id), yet goes by a name one of
         them goes by now, went by, or that the game cannot bind: never that place."""
         binding = self.games.get(game.topic_id)
@@ -222,7 +228,7 @@ class Identities:
         current |= {s.lower() for s in game.state.setup.storytellers}
         return name in current or name in binding.went_by
 
-    def replaced(self, game, user_id: int | None) -> bool:
+    def replaced(self, game: GameRuntime, user_id: int | None) -> bool:
         """The account held a seat someone else took (`!sub`), and holds no place of the game
         now: nothing it posts counts in this game (the substitution is a fact of the game)."""
         binding = self.games.get(game.topic_id)
@@ -235,17 +241,17 @@ class Identities:
         holding |= {binding.went_by.get(n.lower()) for n in observers_of(state)}
         return user_id in gone and user_id not in holding
 
-    def holder(self, game, name: str) -> int | None:
+    def holder(self, game: GameRuntime, name: str) -> int | None:
         """The id bound to a name the game's places go or went by."""
         binding = self.games.get(game.topic_id)
         return binding.went_by.get(name.lower()) if binding else None
 
-    def ids_of(self, game, names) -> set[int]:
+    def ids_of(self, game: GameRuntime, names: Iterable[str]) -> set[int]:
         return {i for n in names if (i := self.holder(game, n)) is not None}
 
     # -- renames ----------------------------------------------------------------------------
 
-    def renamed(self, game, user_id: int, new: str) -> None:
+    def renamed(self, game: GameRuntime, user_id: int, new: str) -> None:
         binding = self.games.get(game.topic_id)
         if binding is not None:
             binding.names[user_id] = new
@@ -258,7 +264,7 @@ class Identities:
         return self.check_seconds > 0 and (now - self.last_check).total_seconds() >= \
             self.check_seconds
 
-    def current_names(self, ids) -> dict[int, str]:
+    def current_names(self, ids: Iterable[int]) -> dict[int, str]:
         """Each of these users' username now, by id (one request per 50 users)."""
         ids = sorted(set(ids))
         current: dict[int, str] = {}

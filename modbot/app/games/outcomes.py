@@ -15,6 +15,7 @@ import dataclasses
 import json
 import types
 import typing
+from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
@@ -32,7 +33,7 @@ RUNTIME_NOTES = frozenset({"UpgradeAdopted"})
 UNCOMPARED = RUNTIME_NOTES | {"HandNudged", *BOOKKEEPING}
 
 
-def comparable(events) -> list[Any]:
+def comparable(events: Iterable[tuple[str, Any]]) -> list[Any]:
     """Stored or replayed events, (name, data) pairs, as two versions compare: without their
     words and without the runtime's notes."""
     return [(name, outcome(name, data)) for name, data in events if name not in UNCOMPARED]

@@ -23,7 +23,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...adapters.outgoing import Batch
+from ...adapters.outgoing import Batch, Outgoing
+from ...adapters.store import QuarantineRow
 from ...core import CommandReport, Post, lone_release, lone_status
 from ..posting.render import later
 from .feeding import Feeder
@@ -74,7 +75,7 @@ class Releases:
             self._retry(game, row, post, source, batch, view)
         return True
 
-    def _retry(self, game: GameRuntime, row, post: Post, source: dict[str, Any], batch: Batch,
+    def _retry(self, game: GameRuntime, row: QuarantineRow, post: Post, source: dict[str, Any], batch: Batch,
                view: dict[str, Any]) -> None:
         handling, quarantine = self.handling, self.handling.quarantine
         data = json.loads(row.data)
@@ -102,18 +103,18 @@ class Releases:
     def _waiting(self, game: GameRuntime) -> int:
         return len(self.handling.quarantine.waiting(game))
 
-    def _answer_post(self, game: GameRuntime, source: dict[str, Any], view: dict[str, Any]):
+    def _answer_post(self, game: GameRuntime, source: dict[str, Any], view: dict[str, Any]) -> Outgoing:
         raw = later("release_answer.md.j2", **view, topic_id=game.topic_id)
         return game.reactor.answer_storyteller(game.state, source, raw)
 
     def _answer(self, game: GameRuntime, batch: Batch, source: dict[str, Any], view: dict[str, Any]) -> None:
         self._commit(game, batch, self._answer_post(game, source, view))
 
-    def _commit(self, game: GameRuntime, batch: Batch, answer) -> None:
+    def _commit(self, game: GameRuntime, batch: Batch, answer: Outgoing) -> None:
         self.handling.commit_outgoing([answer], batch)
 
 
-def listed_or_none(row) -> dict[str, Any] | None:
+def listed_or_none(row: QuarantineRow | None) -> dict[str, Any] | None:
     """What became of a quarantined input the Storytellers named (None: no such number)."""
     if row is None:
         return None

@@ -14,20 +14,37 @@ game file gave, so their private messages go on in the same conversation.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from datetime import datetime
+from typing import Any, Protocol
 
-from ...core import AliasLapsed, handle_name_taken, handle_rename, iso
+from ...core import AliasLapsed, Event, GameSetup, GameState, handle_name_taken, handle_rename, iso
+from ..posting.reactions import GameOptions, Reactor
 from ..posting.render import later
 from .steps import Step, events_of
 
 
-def rename(game, old: str, new: str, at: datetime):
+class RenamingGame(Protocol):
+    """What following a rename asks of its game (runtime.py's `GameRuntime`), without
+    importing it back: its state and inputs, its file, the reactor and its options."""
+
+    state: GameState
+    setup: GameSetup
+    options: GameOptions
+    reactor: Reactor
+    inputs: list[tuple[Any, ...]]
+
+    def remember(self, events: Sequence[Event], channel: str, post_number: int | None,
+                 author: str | None, at: datetime) -> None: ...
+
+
+def rename(game: RenamingGame, old: str, new: str, at: datetime) -> Step:
     outcome = handle_rename(game.state, old, new, at)
     if not outcome.events:
         return Step()
     game.inputs.append(("rename", (old, new, at), None))
     game.state = outcome.state
-    game._remember(outcome.events, "forum", None, new, at)
+    game.remember(outcome.events, "forum", None, new, at)
     follow(game)
     raw = later("renamed.md.j2", old=old, new=new, seated=game.state.is_seated(new),
                  storyteller=game.state.setup.is_storyteller(new),
@@ -38,14 +55,14 @@ def rename(game, old: str, new: str, at: datetime):
                 events_of(outcome.events), [note])
 
 
-def lapse(game, name: str, at: datetime):
+def lapse(game: RenamingGame, name: str, at: datetime) -> Step:
     """Someone who is none of the game's posts as `name`, an alias of a seat: it lapses."""
     outcome = handle_name_taken(game.state, name, at)
     if not outcome.events:
         return Step()
     game.inputs.append(("lapse", (name, at), None))
     game.state = outcome.state
-    game._remember(outcome.events, "forum", None, name, at)
+    game.remember(outcome.events, "forum", None, name, at)
     player = next(e.player for e in outcome.events if isinstance(e, AliasLapsed))
     raw = later("alias_lapsed.md.j2", name=name, player=player)
     note = game.reactor.note_to_storytellers(game.state.setup.storytellers,
@@ -54,7 +71,7 @@ def lapse(game, name: str, at: datetime):
                 events_of(outcome.events), [note])
 
 
-def follow(game) -> None:
+def follow(game: RenamingGame) -> None:
     threads: dict[str, str] = {}
     storytellers = list(game.setup.storytellers)
     for kind, value, _ in game.inputs:

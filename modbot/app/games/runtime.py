@@ -13,14 +13,18 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
 from ...adapters.outgoing import Outgoing
 from ...core import (
     BOOKKEEPING,
+    CommandReport,
+    Event,
     GameSetup,
     GameState,
+    Outcome,
     Post,
     advance,
     handle_pm,
@@ -33,7 +37,7 @@ from ..posting.event_words import described
 from ..posting.reactions import GameOptions, Reactor
 from ..posting.render import later
 from ..reading import hidden, late
-from ..recovery.upgrade import version_cursor
+from ..recovery.upgrade import Held, version_cursor
 from . import renames, undoing
 from .steps import Step, sha1
 from .steps import events_of as _events
@@ -66,8 +70,9 @@ class GameRuntime:
         self.late_ids: set[int] = set()  # the post ids of the late posts held (late.py)
         self.read_ids: set[int] = set()  # every thread post id read, input or not (intake.py)
         self.hidden_ids: set[int] = set()  # thread posts hidden by flags, not read yet (hidden.py)
-        self.upgrade: Any = None  # an upgrade.Held while the stored history stands (upgrade.py)
-        self.decided: tuple[Any, ...] | None = None  # (state, post, participants, outcome): `decide`
+        self.upgrade: Held | None = None  # an upgrade.Held while the stored history stands (upgrade.py)
+        # (state, post, participants, outcome): the core's decision `decide` keeps
+        self.decided: tuple[GameState, Post, tuple[str, ...] | None, Outcome] | None = None
 
     @property
     def today_posts(self) -> set[int]:
@@ -88,7 +93,7 @@ class GameRuntime:
     def topic_id(self) -> int:
         return self.options.topic_id
 
-    def load(self, inputs, collect: bool = False,
+    def load(self, inputs: Iterable[Any], collect: bool = False,
              again: set[str] | frozenset[str] = frozenset()) -> dict[int, list[tuple[str, dict[str, Any]]]]:
         """Fold the stored inputs (at start-up): their posts went out long ago, so nothing
         is rendered; only the keys and the reactor's memory are rebuilt. With `collect`, the
@@ -102,14 +107,14 @@ class GameRuntime:
                 derived[row.id] = step.events
         return derived
 
-    def hold(self, held) -> None:
+    def hold(self, held: Held) -> None:
         """The rules changed this game's history: until a Storyteller confirms, the stored
         history stands (see upgrade.py)."""
         self.upgrade = held
         if held.held is not None:
             self.state = held.held
 
-    def apply_input(self, row) -> Step:
+    def apply_input(self, row: Any) -> Step:
         """Fold one stored input (as `load` does); return what it derived."""
         at = datetime.fromisoformat(row.at)
         if row.kind == "post":
@@ -144,7 +149,7 @@ class GameRuntime:
                         self.topic_id, post_number, author)
         self.state = outcome.state
         undo = self._undo(outcome.command)
-        self._remember(outcome.events, "thread", post_number, author, at)
+        self.remember(outcome.events, "thread", post_number, author, at)
         self.last_post_number = max(self.last_post_number, post_number)
         self.seen[post_id] = (post_number, author, sha1(raw), raw, outcome.carried_actions)
         if self.state.today is not None and outcome.carried_actions:  # what an edit could change
@@ -169,7 +174,7 @@ class GameRuntime:
         self.decided = (self.state, post, participants, outcome)
         return any(r.code == "unknown_player" for r in outcome.rejections)
 
-    def decide(self, post: Post, participants: tuple[str, ...] | None = None):
+    def decide(self, post: Post, participants: tuple[str, ...] | None = None) -> Outcome:
         """The core's decision on a thread post (`participants` None) or a PM, made once: the
         one `names_someone_unknown` made for this very input on this very state is reused."""
         kept, self.decided = self.decided, None
@@ -194,7 +199,7 @@ class GameRuntime:
         self.state = outcome.state
         self.seen_pms.add(post_id)
         undo = self._undo(outcome.command)
-        self._remember(outcome.events, "pm", post_number, author, at)
+        self.remember(outcome.events, "pm", post_number, author, at)
         accepted, accept_events = self._accept(outcome.command)
         outgoing = self.reactor.react(self.state, outcome.events, outcome.rejections, at=at,
                                       post=post, command=outcome.command,
@@ -218,7 +223,7 @@ class GameRuntime:
             return Step()
         self.inputs.append(("tick", now, None))
         before, self.state = self.state, outcome.state
-        self._remember(outcome.events, "clock", None, None, now)
+        self.remember(outcome.events, "clock", None, None, now)
         outgoing = self.reactor.react(self.state, outcome.events, at=now, before=before)
         return Step({"kind": "tick", "at": iso(now)}, _events(outcome.events), outgoing)
 
@@ -234,7 +239,7 @@ class GameRuntime:
         """A thread post whose time lies before a moment already applied: held (late.py)."""
         return late.hold(self, post)
 
-    def _accept(self, report) -> tuple[list[Outgoing], list[tuple[str, dict[str, Any]]]]:
+    def _accept(self, report: CommandReport | None) -> tuple[list[Outgoing], list[tuple[str, dict[str, Any]]]]:
         """`!accept id:N`: the held post N counted in its place (late.py)."""
         return late.accept(self, report)
 
@@ -269,10 +274,11 @@ class GameRuntime:
         """The forum time of the latest input folded (a post's created_at, or a tick)."""
         for kind, value, _ in reversed(self.inputs):
             if kind in ("post", "pm"):
-                post = value if kind == "post" else value[0]
+                post: Post = value if kind == "post" else value[0]
                 return post.created_at
             if kind == "tick":
-                return value
+                tick: datetime = value
+                return tick
         return None
 
     def on_edit(self, post_id: int, new_raw: str, new_sha1: str, at: datetime) -> Step:
@@ -303,6 +309,7 @@ class GameRuntime:
     def _adopt_upgrade(self, row: dict[str, Any]) -> Step:
         """Adopt the history the current rules derive: every input replayed with them, the
         ones since the upgrade included; the version recorded, so a restart agrees."""
+        assert self.upgrade is not None  # `_confirms_upgrade` asked
         version = self.upgrade.version
         self.state = self.refold(self.undone)
         self.upgrade = None
@@ -312,7 +319,8 @@ class GameRuntime:
         return Step(row, [("UpgradeAdopted", {"version": version})], [note],
                     {version_cursor(self.options.key): version})
 
-    def _remember(self, events, channel: str, post_number, author, at: datetime) -> None:
+    def remember(self, events: Sequence[Event], channel: str, post_number: int | None,
+                  author: str | None, at: datetime) -> None:
         for event in events:
             if type(event).__name__ in BOOKKEEPING:
                 continue
@@ -323,7 +331,7 @@ class GameRuntime:
 
     # -- undo (undoing.py) -------------------------------------------------------------------
 
-    def _undo(self, report) -> dict[str, Any] | None:
+    def _undo(self, report: CommandReport | None) -> dict[str, Any] | None:
         """`!undo`: what the game would be without the post it names (applied once confirmed)."""
         if report is None or report.undo is None:
             return None
@@ -335,12 +343,12 @@ class GameRuntime:
         found.pop("state", None)
         return found
 
-    def refold(self, excluded: set[int], accepted: set[int] | None = None):
+    def refold(self, excluded: set[int], accepted: set[int] | None = None) -> GameState:
         """The core state from the inputs folded so far, without the `excluded` ones (post
         ids), with the `accepted` late posts in their place (by default, those `!accept`ed)."""
         return undoing.refold(self.setup, self.inputs, excluded, accepted or self.accepted)
 
-    def _log_for(self, report) -> list[dict[str, Any]]:
+    def _log_for(self, report: CommandReport | None) -> list[dict[str, Any]]:
         if report is None or not report.log:
             return []
         return self.history[-report.log:]
@@ -356,6 +364,6 @@ class GameRuntime:
         return known is not None and sha1(raw) != known[2]
 
 
-def _stored_post(row, at: datetime) -> Post:
+def _stored_post(row: Any, at: datetime) -> Post:
     """A post or PM as its input row stored it."""
     return Post(row.post_number or 0, row.author or "", at, row.raw or "", row.post_id)

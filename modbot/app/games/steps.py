@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
 from ...adapters.outgoing import Outgoing
 from ...adapters.port import ForumPost
-from ...core import Post, iso
+from ...core import Event, Post, iso
 
 
 def sha1(text: str) -> str:
@@ -56,5 +57,5 @@ def input_row(fields: dict[str, Any]) -> SimpleNamespace:
     return SimpleNamespace(**{name: fields.get(name) for name in INPUT_FIELDS})
 
 
-def events_of(events) -> list[tuple[str, dict[str, Any]]]:
+def events_of(events: Iterable[Event]) -> list[tuple[str, dict[str, Any]]]:
     return [(type(e).__name__, dataclasses.asdict(e)) for e in events]

@@ -46,7 +46,7 @@ def undo(setup: GameSetup, inputs: list[tuple[Any, ...]], undone: set[int], acce
             "state": replayed}
 
 
-def undoable(inputs: list[tuple[Any, ...]], undone: set[int], target) -> tuple[int, str, Post] | None:
+def undoable(inputs: list[tuple[Any, ...]], undone: set[int], target: Any) -> tuple[int, str, Post] | None:
     """The earlier post or PM `target` names, not undone yet: (forum id, channel, post)."""
     for kind, value, post_id in inputs[:-1]:
         if kind not in ("post", "pm") or post_id in undone:

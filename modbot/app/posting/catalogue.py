@@ -12,6 +12,7 @@ pass through unchanged: they are names or a person's own words. The templates ca
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -29,7 +30,7 @@ def catalogue() -> dict[str, str]:
     return dict(_flatten(tomllib.loads(CATALOGUE.read_text(encoding="utf-8"))))
 
 
-def _flatten(table: dict[str, Any], prefix: str = ""):
+def _flatten(table: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, str]]:
     for key, value in table.items():
         if isinstance(value, dict):
             yield from _flatten(value, f"{prefix}{key}.")
@@ -51,7 +52,7 @@ def words(item: Any, separator: str = ", ") -> str:
     return str(item)
 
 
-def character_name(character_id: str | None, setup) -> str:
+def character_name(character_id: str | None, setup: Any) -> str:
     """A character's name as its script writes it (without the script, as the bundled ones
     do; an id none knows: as it is)."""
     if not character_id:
@@ -72,7 +73,8 @@ def worded_report(report: dict[str, Any]) -> dict[str, Any]:
     rejected `text` and the `candidates` it could mean), and every Say is written."""
     for day in report.get("days", ()):
         day["rejections"] = [_worded_rejection(r) for r in day["rejections"]]
-    return _written(report)
+    written: dict[str, Any] = _written(report)
+    return written
 
 
 def _written(value: Any) -> Any:
@@ -93,11 +95,11 @@ def _worded_rejection(r: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-class _Params(dict):
+class _Params(dict[str, Any]):
     """A message's parameters for `str.format_map`: a Say is written in words, a list is a
     `_List`, anything else (a name, a number, a time) keeps its own format spec."""
 
-    def __init__(self, params) -> None:
+    def __init__(self, params: Iterable[tuple[str, Any]]) -> None:
         super().__init__((k, _param(v)) for k, v in params)
 
     def __missing__(self, key: str) -> _Missing:

@@ -19,11 +19,13 @@ request, and only a private post into a conversation that exists pays it.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Sequence
 
 from ...adapters.forum import ForumError
 from ...adapters.forum_port import ForumPort
 from ...adapters.outgoing import Outgoing
 from ...adapters.store import OutboxRow
+from .reactions import Reactor
 from .render import later
 
 log = logging.getLogger("modbot.app.posting.conversation_guard")
@@ -31,7 +33,9 @@ log = logging.getLogger("modbot.app.posting.conversation_guard")
 
 class ConversationGuard:
     def __init__(self, client: ForumPort, bot_username: str, staff: bool,
-                 on_intruder=None, bot_id: int | None = None, expected_ids=None) -> None:
+                 on_intruder: Callable[[OutboxRow, int, list[str]], None] | None = None,
+                 bot_id: int | None = None,
+                 expected_ids: Callable[[OutboxRow], set[int] | None] | None = None) -> None:
         self.client = client
         self.bot = bot_username.lower()
         self.bot_id = bot_id
@@ -68,8 +72,8 @@ class ConversationGuard:
         return False
 
 
-def intrusion_notes(reactor, player: str | None, topic_id: int, names: list[str],
-                    storytellers) -> list[Outgoing]:
+def intrusion_notes(reactor: Reactor, player: str | None, topic_id: int, names: list[str],
+                    storytellers: Sequence[str]) -> list[Outgoing]:
     """Someone joined a private conversation the game made (`player`'s grimoire, or the
     Storytellers' own when None): the player hears why their messages move, the Storytellers
     what the newcomers could read."""

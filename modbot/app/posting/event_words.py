@@ -12,6 +12,7 @@ one no longer knows is "a change an earlier version recorded", never its class n
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from enum import Enum
 from typing import Any
 
@@ -52,7 +53,7 @@ def described(name: str, data: dict[str, Any]) -> Say:
     return Say(code, tuple(params.items()))
 
 
-def _plain_fields(data: dict[str, Any], prefix: str = ""):
+def _plain_fields(data: dict[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
     """(name, value) for each field a sentence may take: text, numbers, flags, lists of
     names; a nested record's own fields once (`flag_day`); no times."""
     for key, value in data.items():

@@ -22,6 +22,7 @@ from collections.abc import Callable
 
 from ...adapters.outbox import Outbox
 from ...adapters.outgoing import Outgoing
+from ...adapters.store import OutboxRow
 from ...adapters.store_port import PendingStore
 from ..games.identities import Identities
 from ..games.runtime import GameRuntime
@@ -56,14 +57,14 @@ class OutboxHooks:
     def connected(self, outbox: Outbox, bot_id: int | None) -> None:
         self.outbox, self.bot_id = outbox, bot_id
 
-    def game_of(self, row) -> GameRuntime | None:
+    def game_of(self, row: OutboxRow) -> GameRuntime | None:
         return self._game_by_key(row.key)
 
     def _game_by_key(self, key: str) -> GameRuntime | None:
         return next((g for g in self.games.values()
                      if key.startswith(g.options.key + ":")), None)
 
-    def _bound(self, row) -> list[tuple[str, int | None]] | None:
+    def _bound(self, row: OutboxRow) -> list[tuple[str, int | None]] | None:
         """A private row's recipients with the user id each is bound to in the row's game
         (None for a name the game has not bound); None without a game or recipients."""
         game = self.game_of(row)
@@ -72,7 +73,7 @@ class OutboxHooks:
             return None
         return [(name, self.identities.holder(game, name)) for name in names]
 
-    def recipient_ids(self, row) -> set[int] | None:
+    def recipient_ids(self, row: OutboxRow) -> set[int] | None:
         """The user ids a private row's recipients are bound to in its game (None: a name the
         game has not bound; the guard then compares names)."""
         bound = self._bound(row)
@@ -80,7 +81,7 @@ class OutboxHooks:
             return None
         return {i for _, i in bound if i is not None}
 
-    def recipients_now(self, row) -> str | None:
+    def recipients_now(self, row: OutboxRow) -> str | None:
         """A new conversation's recipients by their names now: each bound to an id in the
         row's game, asked by id (every game's places in one request for 50, at most once a
         minute: a deal, or 40 games' first notes, cost one), so a name someone renamed away
@@ -96,7 +97,7 @@ class OutboxHooks:
         return ",".join(self.names_now.get(i, name) if i is not None else name
                         for name, i in bound)
 
-    def opened(self, row, topic_id: int) -> None:
+    def opened(self, row: OutboxRow, topic_id: int) -> None:
         """The bot opened conversation `topic_id` for `row`: who is in it is known (the bot
         and the recipients, by the ids they are bound to), so the PM router need not read it
         when they write there (pm_routing.py; the guard still reads it before each post)."""
@@ -109,7 +110,7 @@ class OutboxHooks:
         if self.router is not None:
             self.router.topics[topic_id] = people
 
-    def intruder(self, row, topic_id: int, names: list[str]) -> None:
+    def intruder(self, row: OutboxRow, topic_id: int, names: list[str]) -> None:
         """Someone the game did not put there joined a private conversation (see
         conversation_guard.py): the player is told in their new one, the Storytellers what the
         newcomers could read."""
@@ -124,7 +125,7 @@ class OutboxHooks:
         self.commit(intrusion_notes(game.reactor, player, topic_id, names,
                                                      game.state.setup.storytellers))
 
-    def pm_limit(self, row, seconds: float) -> None:
+    def pm_limit(self, row: OutboxRow, seconds: float) -> None:
         """The bot's new conversations for the day are spent: each game with some waiting is
         told once per day's window, in its Storytellers' conversation."""
         outbox = self.outbox
@@ -141,7 +142,7 @@ class OutboxHooks:
                           hours=max(1, round(seconds / 3600)),
                           bot=self.bot_username))])
 
-    def limit(self, row, kind: str, seconds: float) -> None:
+    def limit(self, row: OutboxRow, kind: str, seconds: float) -> None:
         """A forum limit delays the bot's posts (write_limits.py: "slow_mode", "edit_limit";
         standing.py: "silenced"): the row's game's Storytellers are told once (slow mode: once
         per game; the edits of a day, a silence: once per forum day), with what would lift it."""
@@ -166,7 +167,7 @@ class OutboxHooks:
             game.state.setup.storytellers, f"held:{key.split(':', 1)[1]}",
             later("post_held.md.j2", key=key, error=error))])
 
-    def replaced_note(self, row, target, why: str | None) -> str:
+    def replaced_note(self, row: OutboxRow, target: OutboxRow, why: str | None) -> str:
         """The line a post made anew ends with, where the post it could not edit (the
         running vote count) is still there for readers: which post it replaces."""
         game = self.game_of(row)
@@ -175,7 +176,7 @@ class OutboxHooks:
         return render("replaces.md.j2", post_number=target.post_number,
                       topic_id=target.topic_id or game.topic_id).strip()
 
-    def lost_post(self, row, why: str) -> None:
+    def lost_post(self, row: OutboxRow, why: str) -> None:
         """A post the bot keeps up to date was deleted, moved or hidden by someone else: it
         went out as a new post in the game thread; the Storytellers hear it once."""
         game = self.game_of(row)
@@ -186,7 +187,7 @@ class OutboxHooks:
             game.state.setup.storytellers, f"lost-post:{kept.split(':', 1)[-1]}:{why}",
             later("own_post_lost.md.j2", why=why, topic_id=game.topic_id))])
 
-    def failure_report(self, row, error: str):
+    def failure_report(self, row: OutboxRow, error: str) -> Outgoing | None:
         game = self.game_of(row)
         if game is None or row.thread.endswith(":pm:storytellers") or not game.setup.storytellers:
             return None

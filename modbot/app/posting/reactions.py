@@ -10,16 +10,16 @@ The vote count's notices go to `VoteCounts` (vote_counts.py), which numbers the 
 throttles them in forum time (`created_at`), never in wall-clock time.
 
 Besides the events: the Storytellers' answer to a command, a reply to a post with rejected
-actions, edit and delete flags and the posts the forum
+actions (refusals.py says when), edit and delete flags and the posts the forum
 refused, to the Storytellers. The thread gets only the templates in `PUBLIC_TEMPLATES`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from functools import partial
 from typing import Any
 
@@ -35,17 +35,23 @@ from ...core import (
     PLAYER,
     STORYTELLERS,
     THREAD,
+    CommandReport,
+    Event,
+    GameSetup,
     GameState,
     Notice,
+    Post,
+    Rejection,
     Say,
     notices_of,
     observers_of,
     say,
     states_after,
 )
-from .catalogue import rejection_words, words
+from .catalogue import words
 from .countdowns import Countdowns, deadline_of
 from .grimoire_status import status_text
+from .refusals import answers_refusal, refusal_words
 from .render import dated, later, render, render_notice
 from .titles import game_name, grimoire_title, storytellers_title, title_forms
 from .views import date_tag as dated_moment
@@ -67,7 +73,6 @@ PUBLIC_TEMPLATES = frozenset({
 
 
 WELCOME = "st:welcome"  # the key of the Storytellers' conversation's first note
-SOFT_ANSWER_GAP = timedelta(hours=1)  # between two answers to lines that only look like commands
 
 
 @dataclass
@@ -100,8 +105,8 @@ class Reactor:
 
     # -- public -----------------------------------------------------------------------------
 
-    def react(self, state: GameState, events, rejections=(), *, at: datetime,
-              post=None, command=None, source: dict[str, Any] | None = None,
+    def react(self, state: GameState, events: Sequence[Event], rejections: Sequence[Rejection] = (), *,
+              at: datetime, post: Post | None = None, command: CommandReport | None = None, source: dict[str, Any] | None = None,
               log: list[dict[str, Any]] | None = None, undo: dict[str, Any] | None = None,
               before: GameState | None = None) -> list[Outgoing]:
         """`source`: where the post came from: {"id", "channel": thread|pm, "topic_id"}."""
@@ -133,12 +138,14 @@ class Reactor:
         if self.counts.owed(at, self.options.vote_count_minutes) and not ended:
             out.append(self.vote_count(state, at, "vc"))
             self.countdowns.follow(out[-1:], self.counts.voting_ends)
-        if post is not None and rejections and self._answers(post, rejections):
+        if post is not None and rejections and answers_refusal(post, rejections, self.hinted, self.vc_told,
+                                                                self.counts.last_at):
             out.append(self._rejection_reply(post, rejections, source))
         self.counts.follow(state)
         return out
 
-    def _told(self, state: GameState, notice: Notice, command, source: dict[str, Any]) -> list[Outgoing]:
+    def _told(self, state: GameState, notice: Notice, command: CommandReport | None,
+              source: dict[str, Any]) -> list[Outgoing]:
         """One notice, addressed and rendered (a vote count's through `VoteCounts`)."""
         if notice.count == CHANGED:
             self.counts.dirty = True
@@ -249,7 +256,7 @@ class Reactor:
         return [Outgoing(f"{self.options.key}:{notice.key}", self.thread, f"closed:{closed}",
                          topic_id=self.options.topic_id, kind="status")]
 
-    def command_answer(self, state: GameState, report, source, log: list[dict[str, Any]],
+    def command_answer(self, state: GameState, report: CommandReport, source: dict[str, Any], log: list[dict[str, Any]],
                        undo: dict[str, Any] | None = None) -> Outgoing:
         """The ST's answer to their commands (`report`: the core's `CommandReport`)."""
         def raw() -> str:
@@ -274,7 +281,7 @@ class Reactor:
                             recipients=notes.recipients, title=notes.title)
         return self.note_to_storytellers(state.setup.storytellers, key, raw)
 
-    def welcome(self, setup) -> Outgoing:
+    def welcome(self, setup: GameSetup) -> Outgoing:
         """The Storytellers' conversation's first note (`modbot game new` posts the same key
         when it opens the thread, so the conversation exists from then on)."""
         return self.note_to_storytellers(setup.storytellers, WELCOME, later(
@@ -304,28 +311,9 @@ class Reactor:
 
     # -- private replies --------------------------------------------------------------------
 
-    def _answers(self, post, rejections) -> bool:
-        """A post is answered, but one whose lines only looked like commands (soft
-        rejections: `vtoe Bob`, `vote Zed`) at most once a forum hour for each player, so
-        chat is never spammed, and a `/vc` asked too soon at most once between two counts."""
-        if all(r.code == "vc_too_soon" for r in rejections):
-            window = self.counts.last_at
-            if window is not None and self.vc_told.get(post.author) == window:
-                return False
-            if window is not None:
-                self.vc_told[post.author] = window
-            return True
-        if not all(r.params.get("soft") for r in rejections):
-            return True
-        last = self.hinted.get(post.author)
-        if last is not None and post.created_at - last < SOFT_ANSWER_GAP:
-            return False
-        self.hinted[post.author] = post.created_at
-        return True
-
-    def _rejection_reply(self, post, rejections, source: dict[str, Any]) -> Outgoing:
+    def _rejection_reply(self, post: Post, rejections: Sequence[Rejection], source: dict[str, Any]) -> Outgoing:
         private = source["channel"] == "pm"
-        raw = partial(_rejection_words, post.post_number, private, rejections)
+        raw = partial(refusal_words, post.post_number, private, rejections)
         key = f"rejected:pm:{source.get('id')}" if private else f"rejected:{post.post_number}"
         return self.pm(post.author, key, raw)
 
@@ -351,7 +339,7 @@ class Reactor:
             name = self.substituted[name]
         return dict(self.options.threads).get(name, name)
 
-    def note_to_storytellers(self, storytellers, key: str, raw: Body) -> Outgoing:
+    def note_to_storytellers(self, storytellers: Sequence[str], key: str, raw: Body) -> Outgoing:
         """To the Storytellers' conversation with the bot."""
         return Outgoing(f"{self.options.key}:{key}", f"{self.options.key}:pm:storytellers",
                         raw, recipients=tuple(storytellers),
@@ -374,12 +362,6 @@ class Reactor:
     @property
     def thread(self) -> str:
         return f"{self.options.key}:topic"
-
-
-def _rejection_words(post_number: int, private: bool, rejections) -> str:
-    return render("rejection.md.j2", post_number=post_number, private=private,
-                  rejections=[{"message": rejection_words(r.code, r.params),
-                               "text": r.params.get("text")} for r in rejections])
 
 
 def _failed_post(key: str, recipients: tuple[str, ...]) -> Say:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
 import jinja2
 
-from ...core import THREAD, say, storyteller_commands
+from ...core import THREAD, GameSetup, Notice, say, storyteller_commands
 from .catalogue import TEMPLATES, character_name, worded_report, words
 from .views import clock_text, countdown_tag, date_tag, md, range_tag
 
@@ -36,7 +36,7 @@ def environment() -> jinja2.Environment:
     return env
 
 
-def reveal_value(value) -> str:
+def reveal_value(value: object) -> str:
     """A grimoire value in the reveal: yes or no for a flag, a list joined, names escaped."""
     if value is True or value is False:
         return "yes" if value else "no"
@@ -52,19 +52,19 @@ def _clock(at: datetime | str) -> str:
     return clock_text(datetime.fromisoformat(at) if isinstance(at, str) else at)
 
 
-def render(template: str, **context) -> str:
+def render(template: str, **context: Any) -> str:
     """Render one template to text (trailing blank lines trimmed)."""
     return environment().get_template(template).render(**context).strip() + "\n"
 
 
-def later(template: str, **context) -> Callable[[], str]:
+def later(template: str, **context: Any) -> Callable[[], str]:
     """One template, rendered when the post is first read (`Outgoing.body`): a fold whose
     posts went out long ago (start-up, the upgrade check) renders nothing. The context must
     not change afterwards: views are built of frozen values or fresh copies."""
     return lambda: render(template, **context)
 
 
-def render_notice(notice) -> str:
+def render_notice(notice: Notice) -> str:
     """A core `Notice` in words: its template (`{code}.md.j2`) with its view, each moment
     (`datetime`) of the view shown as a forum [date] tag in the reader's own time (a deadline
     in the thread as a countdown)."""
@@ -74,7 +74,7 @@ def render_notice(notice) -> str:
 DEADLINES = ("deadline", "lock", "voting_ends")  # the moments a view names that are deadlines
 
 
-def dated(view, *, public: bool = False) -> dict[str, Any]:
+def dated(view: Mapping[str, Any], *, public: bool = False) -> dict[str, Any]:
     """A view with its moments as forum dates. In a public post a deadline is a countdown (the
     time left; its date as `NAME_at`), and a phase (`starts` to `deadline`) also a range,
     `span`."""
@@ -109,7 +109,7 @@ def command_guide() -> str:
     return "\n".join(["| Command | What it does | Example |", "|---|---|---|", *rows])
 
 
-def render_text_report(setup, report: dict[str, Any]) -> str:
+def render_text_report(setup: GameSetup, report: dict[str, Any]) -> str:
     """A readable summary of a replay report (for `modbot replay --text` and `modbot demo`)."""
     worded = worded_report(copy.deepcopy(report))
     return environment().get_template("replay.txt.j2").render(game=setup, r=worded).rstrip()

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import quote
@@ -29,6 +30,7 @@ from urllib.parse import quote
 from ...adapters.outgoing import Outgoing
 from ...adapters.store_port import IndexStore
 from ...core import GameState, Phase
+from ..games.runtime import GameRuntime
 from .render import render
 from .views import countdown_tag, date_tag
 
@@ -55,7 +57,10 @@ def index_view(state: GameState, topic_id: int, posted: dict[str, int], prefix: 
     }
 
 
-def _linker(topic_id: int):
+Link = Callable[[int | None], str | None]  # a post number -> its link in the thread
+
+
+def _linker(topic_id: int) -> Link:
     return lambda number: f"/t/{topic_id}/{number}" if number else None
 
 
@@ -63,13 +68,13 @@ def _deadline(state: GameState) -> datetime:
     return state.setup.first_night_starts if state.phase is Phase.PREGAME else state.phase_ends_at
 
 
-def _phases(own: dict[str, int], link) -> list[dict[str, Any]]:
+def _phases(own: dict[str, int], link: Link) -> list[dict[str, Any]]:
     found = [(number, m.group(1), int(m.group(2))) for key, number in own.items()
              if (m := _PHASE.match(key))]
     return [{"kind": kind, "cycle": cycle, "link": link(number)} for number, kind, cycle in sorted(found)]
 
 
-def _days(state: GameState, own: dict[str, int], link) -> list[dict[str, Any]]:
+def _days(state: GameState, own: dict[str, int], link: Link) -> list[dict[str, Any]]:
     counts: dict[int, tuple[int, int]] = {}  # day -> (count number, post number)
     for key, number in own.items():
         if (m := _COUNT.match(key)) and (int(m.group(2)), number) > counts.get(int(m.group(1)), (0, 0)):
@@ -80,7 +85,7 @@ def _days(state: GameState, own: dict[str, int], link) -> list[dict[str, Any]]:
              "executed": d.executed, "end": link(own.get(f"end:{d.number}"))} for d in state.days]
 
 
-def _deaths(state: GameState, own: dict[str, int], link) -> list[dict[str, Any]]:
+def _deaths(state: GameState, own: dict[str, int], link: Link) -> list[dict[str, Any]]:
     """Each death the thread was told of, with the post that told it (a post the bot has
     sent): an execution (the day's end), a night's (the dawn), one by an ability or a
     Storyteller's command by day (its own post); who, never how. A death the thread has not
@@ -113,10 +118,10 @@ class ThreadIndex:
         self.store = store
         self.last: dict[int, datetime] = {}  # topic id -> forum time of the last edit owed
 
-    def owed(self, games, now: datetime) -> list[Outgoing]:
+    def owed(self, games: Iterable[GameRuntime], now: datetime) -> list[Outgoing]:
         return [row for game in games if (row := self._owed(game, now)) is not None]
 
-    def _owed(self, game, now: datetime) -> Outgoing | None:
+    def _owed(self, game: GameRuntime, now: datetime) -> Outgoing | None:
         """Each cycle asks: the cheap checks (a revision waiting, the pace) come before the
         index is built and compared."""
         prefix, topic_id = game.options.key, game.topic_id

@@ -29,7 +29,7 @@ def deadline_label(state: GameState) -> str:
     return _DEADLINE_LABELS.get(state.phase.value, "The phase ends")
 
 
-def md(text) -> str:
+def md(text: object) -> str:
     """Escape a name for Markdown/BBCode: no emphasis, tags, links, HTML or @mentions."""
     text = _MD_SPECIAL.sub(r"\\\1", str(text))  # first: entities below contain '#'
     return "".join(_ENTITIES.get(c, c) for c in text)

@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from ...adapters.outgoing import Body, Rendered
-from ...core import GameState, Phase
+from ...core import GameState, Notice, Phase
 from ..picture import Picture, vote_picture
 from .render import render
 from .views import vote_count_view
@@ -97,7 +97,7 @@ class VoteCounts:
         running = self.running.setdefault(day, key) if options.vote_counts == "edit" else key
         return CountPost(key, body, edit_of=running if running != key else None)
 
-    def carried(self, state: GameState, notice, options: CountOptions) -> list[CountPost]:
+    def carried(self, state: GameState, notice: Notice, options: CountOptions) -> list[CountPost]:
         """The voting phase's opening post, with the count as of now (none when the day
         opened and ended in one batch); its deadline is remembered for how the day ends."""
         self.voting_ends = notice.view["voting_ends"]
@@ -108,7 +108,7 @@ class VoteCounts:
         self._counted(notice.moment)
         return [CountPost(notice.key, lambda: render(f"{notice.template}.md.j2", vc=view()))]
 
-    def day_end(self, state: GameState, notice, options: CountOptions, *, by_command: bool,
+    def day_end(self, state: GameState, notice: Notice, options: CountOptions, *, by_command: bool,
                 context: dict[str, Any]) -> CountPost:
         """How the day ended (an ability's execution, the Storytellers, every vote locked early,
         or the deadline),

@@ -32,10 +32,12 @@ a rebuild. The whole rebuild commits in one transaction: a crash leaves none of 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from ...adapters.forum_port import ForumPort
+from ...adapters.outgoing import Outgoing
 from ...adapters.port import ForumPost, forum_time
 from ..posting.reactions import WELCOME
 from ..reading.thread_reads import read_thread
@@ -184,7 +186,7 @@ class Adoption:
         self.found.update({key: (p.id, p.topic_id, p.post_number)
                            for key, p in history.own.items()})
 
-    def adopted(self, outgoing, replaying: bool) -> dict[str, tuple[int, int, int]]:
+    def adopted(self, outgoing: Iterable[Outgoing], replaying: bool) -> dict[str, tuple[int, int, int]]:
         """The rows the forum already shows. An edit is adopted only while `replaying` a
         rebuild (the forum holds some version of its post); one made afterwards is new."""
         out = {}

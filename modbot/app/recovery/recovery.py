@@ -14,21 +14,44 @@ from __future__ import annotations
 import dataclasses
 import logging
 from datetime import datetime, timedelta
+from typing import Protocol
 
+from ...adapters.forum_port import ForumPort
 from ...adapters.outgoing import Batch
 from ...adapters.port import ForumPost
-from ...core import GameState
+from ...adapters.store import Store
+from ...core import GameSetup, GameState
+from ..games.handling import Handling
+from ..games.identities import Identities
 from ..games.runtime import GameRuntime
 from ..posting.reactions import WELCOME, title_forms
 from ..posting.render import later
 from ..reading.pm_routing import member, waiting_member
+from ..reading.thread_reads import PagedReads
+from ..running.settings import Settings
 from ..starting.seal_salt import keep_salt, recovered_salt
-from .rebuild import Rebuilt, gather, ran_before, unmatched
+from .rebuild import ForumHistory, Rebuilt, gather, ran_before, unmatched
 
 log = logging.getLogger("modbot.app.recovery.recovery")
 
 
-def first_read(service, game: GameRuntime, now: datetime | None) -> bool:
+class Recovering(Protocol):
+    """What a game's first read and its rebuild use of the service (service.py's
+    `Service`, through start-up): the forum and the store, the handling that replays, the
+    identities, the long reads, the games started and waiting, and where a rebuild is told."""
+
+    client: ForumPort
+    store: Store
+    settings: Settings
+    setups: list[GameSetup]
+    games: dict[int, GameRuntime]
+    handling: Handling
+    identities: Identities
+    long_reads: PagedReads
+    rebuilt: dict[int, Rebuilt]
+
+
+def first_read(service: Recovering, game: GameRuntime, now: datetime | None) -> bool:
     """A game with nothing stored: new, or run before from a database since lost (the bot's
     own marked posts in its thread or its PMs for the game say which: rebuild.py). False
     while its thread is not all read (a long one: a few pages a cycle, thread_reads.py)."""
@@ -43,7 +66,7 @@ def first_read(service, game: GameRuntime, now: datetime | None) -> bool:
     return True
 
 
-def rebuild_game(service, game: GameRuntime, now: datetime | None,
+def rebuild_game(service: Recovering, game: GameRuntime, now: datetime | None,
                  thread: list[ForumPost] | None = None) -> Rebuilt:
     """Replay what the forum keeps of a game whose stored inputs are gone, adopting the bot's
     earlier posts; tell the Storytellers. One transaction. (`thread`: read already, deleted
@@ -76,7 +99,7 @@ def rebuild_game(service, game: GameRuntime, now: datetime | None,
     return done
 
 
-def _recover_salt(store, game: GameRuntime, history) -> None:
+def _recover_salt(store: Store, game: GameRuntime, history: ForumHistory) -> None:
     """The seal's salt, as the Storytellers' conversation's first note shows it: the deal's
     seal was made with it (seal_salt.py). Set before anything is folded."""
     welcome = history.own.get(f"{game.options.key}:{WELCOME}")
@@ -88,7 +111,7 @@ def _recover_salt(store, game: GameRuntime, history) -> None:
     game.state = GameState.from_setup(game.setup)
 
 
-def _tell_storytellers(service, game: GameRuntime, history) -> Rebuilt:
+def _tell_storytellers(service: Recovering, game: GameRuntime, history: ForumHistory) -> Rebuilt:
     prefix = f"{game.options.key}:"
     bot = service.settings.bot_username.lower()
     done = Rebuilt(

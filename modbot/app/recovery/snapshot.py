@@ -24,18 +24,44 @@ import hashlib
 import logging
 import pickle
 import time
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ...core import Post
+from ...adapters.store_models import SnapshotRow
+from ...core import GameSetup, Post
+
+if TYPE_CHECKING:
+    from ..posting.reactions import Reactor
 
 log = logging.getLogger("modbot.app.recovery.snapshot")
 PACKAGE = Path(__file__).resolve().parents[2]
 CONFIG = ("setup", "options", "game_id", "reactor")  # rebuilt from the game file, not memory
 
 
-def memory_names(game) -> list[str]:
+class SnapshotGame(Protocol):
+    """What a snapshot reads and restores of a game (games/runtime.py's `GameRuntime`,
+    which restores through this module: a protocol, not an import back)."""
+
+    setup: GameSetup
+    game_id: int
+    inputs: list[tuple[Any, ...]]
+    reactor: Reactor
+
+    def load(self, inputs: Iterable[Any], collect: bool = False,
+             again: set[str] | frozenset[str] = frozenset()) -> dict[int, list[tuple[str, dict[str, Any]]]]: ...
+    def follow_renames(self) -> None: ...
+
+
+class SnapshotStore(Protocol):
+    def snapshot(self, game_id: int) -> SnapshotRow | None: ...
+    def inputs(self, game_id: int, after: int = 0) -> list[Any]: ...
+    def input_count(self, game_id: int) -> int: ...
+    def save_snapshot(self, game_id: int, inputs: int, version: str, data: bytes) -> None: ...
+
+
+def memory_names(game: SnapshotGame) -> list[str]:
     """The runtime's memory: every attribute but its configuration."""
     return [name for name in vars(game) if name not in CONFIG]
 
@@ -43,7 +69,7 @@ def memory_names(game) -> list[str]:
 WIRING = ("options", "held_posts", "quarantined", "plan", "newest_raw")  # the reactor's configuration and its line to the store
 
 
-def reactor_names(reactor) -> list[str]:
+def reactor_names(reactor: Reactor) -> list[str]:
     """The reactor's memory: every field but its wiring."""
     return [f.name for f in dataclasses.fields(reactor) if f.name not in WIRING]
 
@@ -62,19 +88,19 @@ def code_version() -> str:
     return source_digest(PACKAGE)
 
 
-def version(setup) -> str:
+def version(setup: GameSetup) -> str:
     """What a snapshot must have been written by: this code, this game file's set-up."""
     return hashlib.sha1(f"{code_version()}\n{setup!r}".encode()).hexdigest()
 
 
-def take(game) -> bytes:
+def take(game: SnapshotGame) -> bytes:
     memory = {name: getattr(game, name) for name in memory_names(game)}
     memory["inputs"] = [_flat(entry) for entry in game.inputs]
     memory["reactor"] = {name: getattr(game.reactor, name) for name in reactor_names(game.reactor)}
     return pickle.dumps(memory, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def restore(game, data: bytes) -> bool:
+def restore(game: SnapshotGame, data: bytes) -> bool:
     """Put a snapshot's memory back into a fresh runtime; False if it cannot be read."""
     try:
         memory = pickle.loads(data)
@@ -113,19 +139,19 @@ def _entry(flat: tuple[Any, ...]) -> tuple[Any, ...]:
     return flat
 
 
-def _fields(post: Post):
+def _fields(post: Post) -> tuple[int, str, Any, str, int | None]:
     return post.post_number, post.author, post.created_at, post.raw, post.post_id
 
 
 class Snapshots:
     """The games' snapshots in the store, and when each was last taken."""
 
-    def __init__(self, store, every: float) -> None:
+    def __init__(self, store: SnapshotStore, every: float) -> None:
         self.store = store
         self.every = every
         self.taken: dict[int, tuple[int, float]] = {}  # game id -> (inputs, monotonic time)
 
-    def restore(self, game) -> bool:
+    def restore(self, game: SnapshotGame) -> bool:
         """The game from its snapshot and the inputs stored after it; False: fold them all."""
         row = self.store.snapshot(game.game_id)
         if row is None or row.version != version(game.setup) or not restore(game, bytes(row.data)):
@@ -134,7 +160,7 @@ class Snapshots:
         self.taken[game.game_id] = (row.inputs, time.monotonic())
         return True
 
-    def save(self, games, every: float | None = None) -> None:
+    def save(self, games: Iterable[SnapshotGame], every: float | None = None) -> None:
         """Snapshot each game with new inputs whose last snapshot is `every` seconds old."""
         every = self.every if every is None else every
         for game in games:

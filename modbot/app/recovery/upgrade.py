@@ -20,18 +20,44 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ...adapters.outgoing import Batch
-from ...core import GameState
+from ...core import GameSetup, GameState
 from ..games.event_codec import CannotFold, fold
 from ..games.outcomes import UNCOMPARED, comparable
 from ..posting.event_words import described
 from ..posting.render import later
 from .snapshot import source_digest
+
+if TYPE_CHECKING:
+    from ..posting.reactions import GameOptions, Reactor
+
+Derived = dict[int, list[tuple[str, dict[str, Any]]]]  # (event type, data) by input id
+
+
+class CheckedGame(Protocol):
+    """What the upgrade check asks of a game (games/runtime.py's `GameRuntime`, which uses
+    this module: a protocol, not an import back)."""
+
+    setup: GameSetup
+    options: GameOptions
+    state: GameState
+    reactor: Reactor
+
+    @property
+    def game_id(self) -> int: ...
+    @property
+    def topic_id(self) -> int: ...
+    def hold(self, held: Held) -> None: ...
+
+
+class StoredEvents(Protocol):
+    def events_by_input(self, game_id: int) -> Derived: ...
 
 log = logging.getLogger("modbot.app.recovery.upgrade")
 MAX_SHOWN = 20  # posts listed in the note; the rest counted
@@ -59,8 +85,8 @@ class Held:
     why_not_held: str = ""
 
 
-def compare(setup, inputs, derived: dict[int, list[tuple[str, dict[str, Any]]]],
-            stored: dict[int, list[tuple[str, dict[str, Any]]]], replayed: GameState) -> Held | None:
+def compare(setup: GameSetup, inputs: Iterable[Any], derived: Derived, stored: Derived,
+            replayed: GameState) -> Held | None:
     """`derived`: the replay's events by input id; `stored`: the store's. None when they agree
     (but for words)."""
     differences = []
@@ -148,7 +174,7 @@ def _days(state: GameState) -> list[Any]:
     return [*state.past_days, *([state.today] if state.today is not None else [])]
 
 
-def _day_differences(number: int, before, after) -> list[dict[str, Any]]:
+def _day_differences(number: int, before: Any, after: Any) -> list[dict[str, Any]]:
     out = []
     old = {(n.kind, n.nominee): n for n in (before.nominations + before.exiles if before else ())}
     for nomination in (after.nominations + after.exiles if after else ()):
@@ -163,7 +189,7 @@ def _day_differences(number: int, before, after) -> list[dict[str, Any]]:
     return out
 
 
-def _nomination_differences(day: int, before, after) -> list[dict[str, Any]]:
+def _nomination_differences(day: int, before: Any, after: Any) -> list[dict[str, Any]]:
     some = after or before
     where = {"day": day, "kind": some.kind, "nominee": some.nominee}
     if before is None or after is None:
@@ -180,13 +206,13 @@ def _nomination_differences(day: int, before, after) -> list[dict[str, Any]]:
     return out
 
 
-def _votes(nomination) -> dict[str, str]:
+def _votes(nomination: Any) -> dict[str, str]:
     votes = {player: cast.value for player, cast in nomination.cast.items()}
     votes.update({v.player: v.vote for v in nomination.locked})
     return votes
 
 
-def check_history(store, game, inputs, derived: dict[int, list[tuple[str, dict[str, Any]]]]) -> Batch:
+def check_history(store: StoredEvents, game: CheckedGame, inputs: Iterable[Any], derived: Derived) -> Batch:
     """At start-up, after a rules change: compare, hold the game if its history changed, and
     say so to its Storytellers. The batch to commit (the version, or the note)."""
     key = version_cursor(game.options.key)

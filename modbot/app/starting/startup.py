@@ -39,6 +39,7 @@ from ..posting.reactions import GameOptions
 from ..posting.render import later
 from ..reading.intake import Intake, listed_topics
 from ..reading.thread_reads import PagedReads
+from ..recovery.rebuild import Rebuilt
 from ..recovery.recovery import first_read
 from ..recovery.snapshot import Snapshots
 from ..recovery.upgrade import check_history, rules_version, version_cursor
@@ -82,6 +83,7 @@ class StartUp:
     snapshots: Snapshots
     long_reads: PagedReads
     quarantine: Quarantine
+    rebuilt: dict[int, Rebuilt]  # topic id -> what its rebuild did
     next_read: Callable[[], float | None] | None  # seconds to the next read (the run loop's)
     wall: Callable[[], float]  # the forum's time in seconds (the outbox's gaps)
 

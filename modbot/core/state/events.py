@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Protocol
+from typing import Any, ClassVar, Protocol
 
 from .actions import VoteValue
 from .feature import Feature, unchanged
@@ -202,7 +202,9 @@ class UsualFormSuggested:
 
 class Event(Protocol):
     """Any event of any feature: a frozen value that names the forum time it happened at.
-    The registry's `APPLIERS` has an applier for each event class."""
+    The registry's `APPLIERS` has an applier for each event class; every one is a dataclass."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
 
     @property
     def at(self) -> datetime: ...

@@ -8,8 +8,9 @@ drains the outbox: the count or the answer is posted, its picture drawn and uplo
 it). Printed: how many of the project's modules it entered (the sandbox's, which answers the
 requests, and the rehearsal's, which drives the script, left out); how many calls crossed
 from one layer to another (a core floor, a room of app/, the adapters, the files: `room`);
-and, with `--list`, which modules, in the order first entered: the walk docs/development.md
-describes.
+then how many of them a quiet cycle at the same moment enters too (nothing new to read: the
+cycle's own steps, whatever it reads) and how many the vote or the choice adds; and, with
+`--list`, which modules, in the order first entered: the walk docs/development.md describes.
 
 Run: python benchmarks/route_walk.py [--list]
 """
@@ -65,13 +66,16 @@ def _entered(action) -> tuple[list[str], int]:
     return list(seen), crossings
 
 
-def _route(folder: str, first) -> tuple[list[str], int]:
+def _route(folder: str, first) -> tuple[list[str], int, list[str]]:
     """Play the demo to the first item `first` accepts; the modules its cycle enters, and its
-    calls across layers."""
+    calls across layers; then the modules a quiet cycle at the same moment enters (nothing new
+    to read: what every cycle does, whatever it reads)."""
     rehearsal, script = demo_rehearsal(f"sqlite:///{folder}/walk.sqlite", local=True)
     try:
         at = rehearsal.posted_unread(script, first)
-        return _entered(lambda: rehearsal.bot.cycle(at))
+        modules, crossings = _entered(lambda: rehearsal.bot.cycle(at))
+        quiet, _ = _entered(lambda: rehearsal.bot.cycle(at))
+        return modules, crossings, quiet
     finally:
         rehearsal.stop()
 
@@ -83,10 +87,14 @@ def main() -> None:
         choice = _route(folder + "/c", lambda i: "to" in i and "/choose" in i["raw"])
     figures = {"modules_one_vote_cycle": len(vote[0]),
                "modules_one_night_choice_cycle": len(choice[0]),
+               "of_them_any_quiet_cycle_enters": len(set(vote[2]) & set(vote[0])),
+               "modules_the_vote_adds": len(set(vote[0]) - set(vote[2])),
+               "modules_the_night_choice_adds": len(set(choice[0]) - set(choice[2])),
                "layer_crossings_one_vote_cycle": vote[1],
                "layer_crossings_one_night_choice_cycle": choice[1]}
     if "--list" in sys.argv:
-        figures.update({"vote_route": vote[0], "night_choice_route": choice[0]})
+        figures.update({"vote_route": vote[0], "night_choice_route": choice[0],
+                        "quiet_cycle": vote[2]})
     print(json.dumps(figures, indent=1))
 
 

@@ -15,8 +15,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from .outgoing import Batch
-    from .store_models import OutboxRow, ParkedRow, PictureRow, QuarantineRow
+    from .port import ForumPost
+    from .store_models import GameRow, OutboxRow, ParkedRow, PictureRow, QuarantineRow
+    from .store_sightings import Sighting
 
 
 class Committing(Protocol):
@@ -61,10 +65,36 @@ class QuarantineStore(Committing, Protocol):
     def quarantine_known(self) -> set[tuple[int | None, str, int | None]]: ...
 
 
-class IdentityStore(Committing, Cursors, Protocol):
-    """The places bound to user ids (app/games/identities.py)."""
+class CursorFamily(Protocol):
+    """Cursors by a common prefix (the bus's channels' last ids, the places bound)."""
 
     def cursors_with(self, prefix: str) -> dict[str, int]: ...
+
+
+class IdentityStore(Committing, Cursors, CursorFamily, Protocol):
+    """The places bound to user ids (app/games/identities.py)."""
+
+
+class LoopStore(Committing, CursorFamily, Protocol):
+    """The run loop (app/running/run_loop.py): the key's day so far and the bus's last ids
+    kept across a restart, and the store closed at the stop."""
+
+    def close(self) -> None: ...
+
+
+class GameRows(Protocol):
+    """A game's own row (the seal's salt: app/starting/seal_salt.py)."""
+
+    def game(self, key: str, name: str) -> GameRow: ...
+    def find_game(self, key: str) -> GameRow | None: ...
+
+
+class SignupStore(Committing, Protocol):
+    """The sign-up threads (app/starting/signups.py): the list post, and each post's texts as
+    the bot read them (evidence of what a post said before an edit)."""
+
+    def sightings(self, post_ids: Iterable[int]) -> dict[int, list[Sighting]]: ...
+    def record_sightings(self, posts: Iterable[ForumPost]) -> None: ...
 
 
 class IndexStore(Protocol):

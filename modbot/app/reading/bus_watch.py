@@ -49,7 +49,7 @@ from ...adapters.forum import (
     PermanentError,
     TransientError,
 )
-from ...adapters.store import Store
+from ...adapters.store_port import CursorFamily
 from ...core import GameState
 from .intake import Wake
 from .request_plan import LastHour, bus_interval
@@ -229,7 +229,7 @@ def game_busy(game: Busy, now: datetime) -> bool:
     return latest is not None and (now - latest).total_seconds() < BUSY_SINCE
 
 
-def stored_last(store: Store) -> dict[str, int]:
+def stored_last(store: CursorFamily) -> dict[str, int]:
     """The channels' last ids the store kept (a restart resumes from the bus's backlog)."""
     return {name[len(CURSOR):]: value for name, value in store.cursors_with(CURSOR).items()}
 

@@ -10,9 +10,10 @@ faster than real time: its limiter counts the forum's minutes, so the budget mus
 `forum_seconds`, when the bot can read that clock for free, else `unmetered`: the forum's own
 limiter answers instead; `forum_gaps`: the outbox spaces its posts on that clock too, where it
 runs by itself rather than as a script moves it). `compose` builds them in that one order, so a budget is never set
-in one place and undone in another: the service itself never configures the client. The
-service's own collaborators are assembled by `parts.assemble`, each from the narrow things it
-uses (none is handed the service).
+in one place and undone in another: the service itself never configures the client. Then
+every collaborator of the service's cycle, by `parts.assemble`, each from the narrow things it
+uses (none is handed the service: the handling's way to make a game again from the store is
+the service's start-up, bound once the service exists), and the service over them.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from collections.abc import Callable
 from ...adapters.forum_port import ForumPort
 from ...adapters.store import Store
 from ...core import GameSetup
+from .parts import assemble
 from .service import Service
 from .settings import Settings
 
@@ -45,7 +47,13 @@ def compose(client: ForumPort, database: str | Store, games: list[GameSetup],
     else:  # an admin's key: unmetered on a forum clock the bot cannot read for free
         minute = 0 if unmetered else settings.requests_per_minute
     client.budget.per_minute = minute
+    # every collaborator of the cycle, each from the narrow things it uses (parts.py); a game
+    # is made again from the store by the service's start-up, known once the service is
+    started: list[Service] = []
+    parts = assemble(client, store, settings, reload=lambda game: started[0].reload(game))
     # the outbox's gaps between posts on the forum's clock too, where it runs by itself (a
     # rehearsal's sandbox at its speed); a scripted clock moves only when told: real time
-    return Service(client, store, games, settings,
-                   wall=forum_seconds if forum_gaps else None)
+    service = Service(client, store, games, settings, parts=parts,
+                      wall=forum_seconds if forum_gaps else None)
+    started.append(service)
+    return service

@@ -42,7 +42,7 @@ import schedule
 from ...adapters.budget import Priority, day_cursors
 from ...adapters.forum import ForumError
 from ...adapters.outgoing import Batch
-from ...adapters.store import Store
+from ...adapters.store_port import LoopStore
 from ..reading.bus_watch import BusWatch, game_busy, saved_last, stored_last, user_key_pace
 from ..reading.intake import Wake
 from ..reading.request_plan import REQUESTS_A_READ, LastHour, poll_every, sweep_every
@@ -96,7 +96,7 @@ class Stop:
 
 
 class RunLoop:
-    def __init__(self, config: LoopConfig, client: ForumClient, store: Store, service: Service,
+    def __init__(self, config: LoopConfig, client: ForumClient, store: LoopStore, service: Service,
                  watch: SignupWatch, clock: GameClock, max_cycles: int | None = None,
                  stop: Stop | None = None) -> None:
         self.config, self.client, self.store = config, client, store

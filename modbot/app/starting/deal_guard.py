@@ -26,7 +26,7 @@ from collections.abc import Callable
 from ...adapters.forum import ForumError
 from ...adapters.forum_port import ForumPort
 from ...adapters.outgoing import Batch, Outgoing
-from ...adapters.store import Store
+from ...adapters.store_port import OwnPostStore
 from ...core import GameSetup
 from ..posting.reactions import GameOptions, Reactor
 from ..posting.render import later
@@ -106,7 +106,7 @@ def _reactor(setup: GameSetup) -> Reactor:
                                storytellers=setup.storytellers, name=setup.name))
 
 
-def tell_held(store: Store, setup: GameSetup, unknown: Unknown) -> None:
+def tell_held(store: OwnPostStore, setup: GameSetup, unknown: Unknown) -> None:
     """A game not started for names that are no forum user's: logged, and the Storytellers
     told, once."""
     note = held_note(setup, unknown)

@@ -15,7 +15,7 @@ from datetime import timedelta
 from ...adapters.forum_port import ForumPort
 from ...adapters.outbox import Outbox
 from ...adapters.outgoing import Batch
-from ...adapters.store import Store
+from ...adapters.store_port import OutboxStore
 from ...core import GameSetup
 from ..posting.reactions import GameOptions, Reactor
 from ..posting.render import render
@@ -37,7 +37,7 @@ def opening_post(setup: GameSetup, guide_url: str | None = None) -> str:
                   has_travellers=any(s.traveller for s in setup.seats), guide_url=guide_url)
 
 
-def open_storytellers_conversation(client: ForumPort, store: Store, setup: GameSetup,
+def open_storytellers_conversation(client: ForumPort, store: OutboxStore, setup: GameSetup,
                                    topic_id: int) -> int:
     """Post the Storytellers' conversation's first note now; its topic id."""
     reactor = Reactor(GameOptions(topic_id, f"g{topic_id}", storytellers=setup.storytellers,

@@ -14,13 +14,13 @@ import dataclasses
 import re
 import secrets
 
-from ...adapters.store import Store
+from ...adapters.store_port import GameRows
 from ...core import GameSetup
 
 SALT_LINE = re.compile(r"seal's salt[^`]*`([0-9a-f]{64})`")
 
 
-def salt_for(store: Store, key: str, name: str) -> str:
+def salt_for(store: GameRows, key: str, name: str) -> str:
     """The game's salt, made now if it has none."""
     row = store.game(key, name)
     if not row.seal_salt:
@@ -29,7 +29,7 @@ def salt_for(store: Store, key: str, name: str) -> str:
     return row.seal_salt
 
 
-def salted(store: Store, setup: GameSetup, topic_id: int) -> GameSetup:
+def salted(store: GameRows, setup: GameSetup, topic_id: int) -> GameSetup:
     """The setup with its game's salt."""
     return dataclasses.replace(setup, seal_salt=salt_for(store, str(topic_id), setup.name))
 
@@ -40,7 +40,7 @@ def recovered_salt(welcome_raw: str) -> str | None:
     return match.group(1) if match else None
 
 
-def keep_salt(store: Store, key: str, salt: str) -> None:
+def keep_salt(store: GameRows, key: str, salt: str) -> None:
     row = store.find_game(key)
     if row is not None and row.seal_salt != salt:
         row.seal_salt = salt

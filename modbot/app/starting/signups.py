@@ -35,7 +35,7 @@ from ...adapters.forum import ForumError, NotFound
 from ...adapters.forum_port import ForumPort
 from ...adapters.outgoing import Batch, Outgoing
 from ...adapters.port import ForumPost, forum_time
-from ...adapters.store import Store
+from ...adapters.store_port import SignupStore
 from ...adapters.store_sightings import Sighting
 from ...core import GameSetup, Post, SignupRules, Signups, fold_signups, signup_commands_in
 from ...files.gamefile import load_game
@@ -159,7 +159,7 @@ def list_edit(setup: SignupSetup, topic_id: int, signups: Signups, last: int,
                     topic_id=topic_id, kind="edit", edit_of=list_key(topic_id))
 
 
-def open_thread(client: ForumPort, store: Store, setup: SignupSetup, category: int | None,
+def open_thread(client: ForumPort, store: SignupStore, setup: SignupSetup, category: int | None,
                 opening: str) -> int:
     """Post the sign-up thread (unless the host opened one) and the list post; the topic id."""
     topic_id = setup.topic_id
@@ -177,7 +177,7 @@ class SignupWatch:
     the signed-up accounts' names by id (one request for 50): a list shows each place by its
     account's name now, so a rename (and whoever takes the freed name) is followed."""
 
-    def __init__(self, client: ForumPort, store: Store, setups: list[SignupSetup],
+    def __init__(self, client: ForumPort, store: SignupStore, setups: list[SignupSetup],
                  names_seconds: float = 600) -> None:
         self.client, self.store = client, store
         self.setups = [s for s in setups if s.topic_id is not None]

@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Protocol
 
 from .characters import tb_travellers, travellers, triggers, wins
+from .characters.undying import averting_spends
 from .characters.wins import WINS_DETECTED
 from .deciding.rules import butcher_may_nominate
 from .deciding.voting import about_to_die, living_count, lock_at_hand, population, threshold_now
@@ -34,6 +35,7 @@ from .state.events import (
     VoteLocked,
 )
 from .state.model import EXILE, YES, GameState, Nomination, NominationKind, Phase
+from .state.private_events import EffectApplied
 
 _NEXT_PHASE = {
     Phase.PREGAME: Phase.NIGHT,
@@ -83,9 +85,7 @@ def end_day(run: Run, at: datetime, condemned: str | None = None) -> None:
             run.emit(tb_travellers.ScapegoatExecuted(goat, condemned, at))
             condemned = goat
         run.emit(Executed(condemned, votes, at))
-        spared = triggers.protected_from_execution(run.state, condemned)
-        if run.state.seat(condemned).alive and not spared:  # the Devil's Advocate, the Lleech
-            run.emit(PlayerDied(condemned, "execution", at))
+        _execute(run, condemned, at)
     run.emit(DayEnded(day.number, at, condemned or butchered, living_count(run.state)))
     win = wins.detect(run.state, day_ended=True)
     if win is not None and win not in WINS_DETECTED.of(run.state):  # new: the STs decide first
@@ -115,9 +115,21 @@ def _butcher(run: Run, at: datetime) -> str | None:
     if not passed:
         return None
     run.emit(Executed(nomination.nominee, nomination.yes, at))
-    if not triggers.protected_from_execution(run.state, nomination.nominee):
-        run.emit(PlayerDied(nomination.nominee, "execution", at))
+    _execute(run, nomination.nominee, at)
     return nomination.nominee
+
+
+def _execute(run: Run, condemned: str, at: datetime) -> None:
+    """The executed player dies, unless an ability spares them (the Devil's Advocate, the
+    Lleech, the Sailor, ...); a death the Fool averts spends its ability."""
+    if not run.state.seat(condemned).alive:
+        return
+    if not triggers.protected_from_execution(run.state, condemned):
+        run.emit(PlayerDied(condemned, "execution", at))
+        return
+    spent = averting_spends(run.state, condemned)
+    if spent is not None:
+        run.emit(EffectApplied(spent, at))
 
 
 def _lock_all(run: Run, kind: NominationKind, nominee: str, at: datetime) -> None:

@@ -45,6 +45,7 @@ from ..wording import Say, say
 from . import boomdandy, lasting, madness
 from .demon_heirs import ScarletWomanPromoted, scarlet_woman
 from .lleech_host import lleech_host, lleech_survives
+from .undying import death_averted
 from .wins import WinDetected, good_loses, twin_of
 
 ABILITY_DEATH = "ability"  # the cause of a death by an ability (announced, never explained)
@@ -229,9 +230,11 @@ def _is_working(state: GameState, player: str, character_id: str) -> bool:
 
 
 def protected_from_execution(state: GameState, player: str) -> bool:
-    """The Devil's Advocate's choice, a working Lleech whose host lives, a working Psychopath
-    (roshambo decides)."""
-    if state.grimoire_of(player).survives_execution_day == state.cycle:
+    """The Devil's Advocate's choice (or the Storytellers' for the Pacifist), a working Lleech
+    whose host lives, a working Psychopath (roshambo decides), a death averted (undying.py: the
+    Sailor, the Tea Lady's neighbours, the Fool)."""
+    if state.grimoire_of(player).survives_execution_day == state.cycle or \
+            death_averted(state, player) is not None:  # the Pacifist's call, the Sailor, ...
         return True
     return (_is_working(state, player, "psychopath") and not _sitting_psychopath(state, player)) \
         or lleech_survives(state, player)

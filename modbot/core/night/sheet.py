@@ -25,6 +25,7 @@ from ..characters.lleech_host import lleeches_hosted_by
 from ..characters.others_choose import goon_effects, lil_monsta_step, word_turns
 from ..characters.public_abilities import moonchild_choices, turned_by_word
 from ..characters.records import compute
+from ..characters.undying import averting_spends, death_averted, dies_with
 from ..state.grimoire import (
     SHIELDED,
     acting_character,
@@ -190,6 +191,10 @@ class _Night:
         if killer_character is None or not killer_character.spec.kills_through_protection:
             shield = protected_by(self.seen, victim, killer_character is not None
                                   and killer_character.team == "demon")
+            if shield is None and (shield := death_averted(self.seen, victim)) is not None:
+                spent = averting_spends(self.seen, victim)  # the Fool's first death
+                if spent is not None:
+                    self.propose(spent)
             if shield is not None:
                 return shield
         self.deaths.append(victim)
@@ -201,6 +206,9 @@ class _Night:
             self.tells.append((woman, say("tell.scarlet_woman", character=demon.name)))
         for lleech in lleeches_hosted_by(self.seen, victim):  # seed 002: dies with its host
             self.dies(lleech, None)
+        by_demon = killer_character is not None and killer_character.team == "demon"
+        for follower in dies_with(self.seen, victim, by_demon):  # the Grandmother
+            self.dies(follower, None)
         return None
 
     def _shielded_from(self, effect: Effect) -> Say | None:

@@ -76,6 +76,8 @@ class ActionSpec:
     false_information: bool = False  # the Townsfolk's information is false (the Vortox)
     gives_ability: bool = False  # gives a player another character or ability at night (Pit-Hag)
     announces_new_choice: bool = False  # everyone learns it chose a new player (the Fearmonger)
+    cannot_die: str = ""  # whom it keeps alive: self (the Sailor), good_neighbours (the Tea
+    # Lady), once (the Fool: itself, the first time): characters/undying.py
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ActionSpec:

@@ -1,0 +1,164 @@
+"""Bad Moon Rising's characters beyond the seeds' (issue 55, begun): one scenario or more each,
+named after the ability it checks, in our words. Deaths prevented: the Sailor ("cannot die";
+each night one of it and its choice drunk), the Tea Lady (both good living neighbours cannot
+die), the Fool (survives its first death), the Pacifist (the Storytellers spare an executed good
+player, `!pacifist`); and the Grandmother (learns her grandchild; dies when the Demon kills them)."""
+
+from dataclasses import replace
+from datetime import timedelta
+
+from modbot.core.characters.undying import FOOL_SPENT, GRANDCHILD
+
+from ..conversation import seven
+from ..notices import day_one, effects, night_sheet, says
+
+H = timedelta(hours=1)
+
+
+def _kill_at_night_two(setup, demon: str, victim: str):
+    """Night 2's sheet after day 1, the Demon choosing `victim`."""
+    return night_sheet(setup, night=2, choices=((demon, f"/choose {victim}"),))
+
+
+# -- the Sailor -----------------------------------------------------------------------------
+
+def test_the_sailors_choice_is_proposed_drunk_until_dusk():
+    setup = seven("sailor", "empath", "chef", "poisoner", "imp", "monk", "soldier")
+    entries, night, _ = night_sheet(setup, choices=(("Alex", "/choose Cameron"),))
+    assert says(entries["Alex"].suggestion, "info.sailor", player="Cameron")
+    assert ("Cameron", "drunk", True, "by.sailor") in effects(night)
+    assert next(e for e in night.effects if e.player == "Cameron").until_dusk
+
+
+def test_the_demon_cannot_kill_a_sober_sailor_but_kills_a_poisoned_one():
+    setup = seven("sailor", "empath", "chef", "poisoner", "imp", "monk", "soldier")
+    entries, night, _ = _kill_at_night_two(setup, "Ellen", "Alex")
+    assert "Alex" not in night.deaths
+    assert says(entries["Ellen"].suggestion, "sheet.protected", player="Alex")
+    _, night, _ = night_sheet(setup, night=2, choices=(("Derek", "/choose Alex"),
+                                                      ("Ellen", "/choose Alex")))
+    assert "Alex" in night.deaths  # the Poisoner's poison first: "the Sailor can die"
+
+
+def test_an_executed_sailor_does_not_die():
+    told, day = day_one(seven("sailor", "empath", "chef", "poisoner", "imp", "monk", "soldier"))
+    told.st("!execute Alex --yes", day + H)
+    assert told.state.seat("Alex").alive
+
+
+def test_the_assassins_kill_goes_through_the_sailor():
+    setup = seven("sailor", "empath", "chef", "assassin", "imp", "monk", "soldier")
+    _, night, _ = night_sheet(setup, night=2, choices=(("Derek", "/choose Alex"),))
+    assert "Alex" in night.deaths
+
+
+# -- the Tea Lady ---------------------------------------------------------------------------
+
+def test_the_tea_ladys_neighbours_cannot_die_while_both_are_good():
+    setup = seven("chef", "tealady", "empath", "poisoner", "imp", "monk", "soldier")
+    _, night, _ = _kill_at_night_two(setup, "Ellen", "Alex")
+    assert "Alex" not in night.deaths
+    told, day = day_one(setup)
+    told.st("!execute Cameron --yes", day + H)
+    assert told.state.seat("Cameron").alive
+
+
+def test_an_evil_neighbour_of_the_tea_lady_leaves_both_unprotected():
+    setup = seven("poisoner", "tealady", "empath", "chef", "imp", "monk", "soldier")
+    _, night, _ = _kill_at_night_two(setup, "Ellen", "Cameron")
+    assert "Cameron" in night.deaths
+
+
+def test_a_drunk_tea_lady_protects_no_one():
+    setup = seven("chef", "tealady", "empath", "poisoner", "imp", "monk", "soldier")
+    _, night, _ = night_sheet(setup, night=2, choices=(("Derek", "/choose Brianna"),
+                                                      ("Ellen", "/choose Alex")))
+    assert "Alex" in night.deaths
+
+
+# -- the Fool -------------------------------------------------------------------------------
+
+def _spent(setup):
+    """The same game with the Fool's first death already behind it."""
+    grimoire = dict(setup.grimoire)
+    grimoire["Alex"] = replace(grimoire["Alex"], reminders=(FOOL_SPENT,))
+    return replace(setup, grimoire=tuple(grimoire.items()))
+
+
+def test_the_fool_survives_its_first_death_at_night_and_its_ability_is_spent():
+    setup = seven("fool", "empath", "chef", "poisoner", "imp", "monk", "soldier")
+    _, night, _ = _kill_at_night_two(setup, "Ellen", "Alex")
+    assert "Alex" not in night.deaths
+    assert ("Alex", "reminders", (FOOL_SPENT,), "by.character") in effects(night)
+    _, night, _ = _kill_at_night_two(_spent(setup), "Ellen", "Alex")
+    assert "Alex" in night.deaths
+
+
+def test_an_executed_fool_lives_once_and_is_marked():
+    setup = seven("fool", "empath", "chef", "poisoner", "imp", "monk", "soldier")
+    told, day = day_one(setup)
+    told.st("!execute Alex --yes", day + H)
+    assert told.state.seat("Alex").alive
+    assert FOOL_SPENT in told.state.grimoire_of("Alex").reminders
+    told, day = day_one(_spent(setup))
+    told.st("!execute Alex --yes", day + H)
+    assert not told.state.seat("Alex").alive
+
+
+# -- the Grandmother ------------------------------------------------------------------------
+
+def test_the_grandmother_learns_a_good_player_and_their_character():
+    setup = seven("grandmother", "empath", "chef", "poisoner", "imp", "monk", "soldier")
+    entries, night, _ = night_sheet(setup)
+    row = entries["Alex"]
+    assert row.needs_result
+    assert says(row.suggestion, "info.grandmother", player="Brianna", character="Empath")
+    assert ("Brianna", "reminders", (GRANDCHILD,), "by.grandmother") in effects(night)
+
+
+def test_the_grandmother_dies_when_the_demon_kills_her_grandchild():
+    setup = seven("grandmother", "empath", "chef", "poisoner", "imp", "monk", "soldier")
+    _, night, _ = _kill_at_night_two(setup, "Ellen", "Brianna")
+    assert set(night.deaths) == {"Brianna", "Alex"}
+
+
+def test_a_kill_that_is_not_the_demons_leaves_the_grandmother_alive():
+    setup = seven("grandmother", "empath", "chef", "assassin", "imp", "monk", "soldier")
+    _, night, _ = night_sheet(setup, night=2, choices=(("Derek", "/choose Brianna"),))
+    assert "Brianna" in night.deaths and "Alex" not in night.deaths
+
+
+# -- the Pacifist ---------------------------------------------------------------------------
+
+def test_the_storytellers_spare_a_good_player_for_the_pacifist():
+    setup = seven("pacifist", "empath", "chef", "poisoner", "imp", "monk", "soldier")
+    told, day = day_one(setup)
+    told.st("!pacifist Brianna", day + H)
+    assert told.command.failed == ()
+    told.st("!execute Brianna --yes", day + 2 * H)
+    assert told.state.seat("Brianna").alive
+
+
+def test_without_the_storytellers_call_an_executed_good_player_dies():
+    told, day = day_one(seven("pacifist", "empath", "chef", "poisoner", "imp", "monk", "soldier"))
+    told.st("!execute Brianna --yes", day + H)
+    assert not told.state.seat("Brianna").alive
+
+
+def test_the_pacifist_spares_only_good_players_and_only_while_it_works():
+    told, day = day_one(seven("pacifist", "empath", "chef", "poisoner", "imp", "monk", "soldier"))
+    told.st("!pacifist Derek", day + H)
+    assert says(told.command.failed, "rejection.spare_evil", player="Derek")
+    told, day = day_one(seven("chef", "empath", "soldier", "poisoner", "imp", "monk", "mayor"))
+    told.st("!pacifist Brianna", day + H)
+    assert says(told.command.failed, "rejection.no_pacifist")
+    assert told.state.grimoire_of("Brianna").survives_execution_day is None
+
+
+BMR_SCENARIOS = {  # each automated character's first scenario (test_scenarios.py checks all have one)
+    "sailor": test_the_demon_cannot_kill_a_sober_sailor_but_kills_a_poisoned_one,
+    "tealady": test_the_tea_ladys_neighbours_cannot_die_while_both_are_good,
+    "fool": test_the_fool_survives_its_first_death_at_night_and_its_ability_is_spent,
+    "grandmother": test_the_grandmother_dies_when_the_demon_kills_her_grandchild,
+    "pacifist": test_the_storytellers_spare_a_good_player_for_the_pacifist,
+}

@@ -2,7 +2,9 @@
 named after the ability it checks, in our words. Deaths prevented: the Sailor ("cannot die";
 each night one of it and its choice drunk), the Tea Lady (both good living neighbours cannot
 die), the Fool (survives its first death), the Pacifist (the Storytellers spare an executed good
-player, `!pacifist`); and the Grandmother (learns her grandchild; dies when the Demon kills them)."""
+player, `!pacifist`); the Grandmother (learns her grandchild; dies when the Demon kills them);
+the Shabaloth (two kills), the Tinker (its step reminds the Storytellers), the Exorcist (its
+Demon does not wake)."""
 
 from dataclasses import replace
 from datetime import timedelta
@@ -155,10 +157,63 @@ def test_the_pacifist_spares_only_good_players_and_only_while_it_works():
     assert told.state.grimoire_of("Brianna").survives_execution_day is None
 
 
+
+# -- the Shabaloth, the Tinker, the Exorcist ------------------------------------------------
+
+def test_the_shabaloth_kills_both_its_choices_each_as_the_demon():
+    setup = seven("chef", "empath", "sailor", "poisoner", "shabaloth", "monk", "soldier")
+    _, night, _ = night_sheet(setup, night=2, choices=(("Ellen", "/choose Alex Brianna"),))
+    assert set(night.deaths) == {"Alex", "Brianna"}
+    _, night, _ = night_sheet(setup, night=2, choices=(("Ellen", "/choose Alex Cameron"),))
+    assert night.deaths == ("Alex",)  # the Sailor cannot die
+
+
+def test_the_shabaloths_note_names_last_nights_choices_who_may_come_back():
+    setup = seven("chef", "empath", "mayor", "poisoner", "shabaloth", "monk", "soldier")
+    told, day = day_one(setup)
+    told.end_day(day + 12 * H)
+    told.pm("Ellen", "/choose Alex Brianna", told.state.phase_ends_at - 3 * H)
+    told.tick(told.state.phase_ends_at - 2 * H)
+    told.approve(told.state.phase_ends_at - H)
+    told.dawn()
+    told.end_day(told.state.phase_ends_at - H)
+    told.pm("Ellen", "/choose Cameron Gus", told.state.phase_ends_at - 3 * H)
+    told.tick(told.state.phase_ends_at - 2 * H)
+    row = next(e for e in told.state.night.sheet if e.player == "Ellen")
+    assert says(row.suggestion, "info.shabaloth_back", players=("Alex", "Brianna"))
+
+
+def test_the_tinkers_step_reminds_the_storytellers_it_might_die():
+    setup = seven("chef", "tinker", "empath", "poisoner", "imp", "monk", "soldier")
+    entries, night, _ = night_sheet(setup, night=2)
+    assert says(entries["Brianna"].suggestion, "info.tinker", player="Brianna")
+    assert "Brianna" not in night.deaths
+
+
+def test_the_exorcists_demon_does_not_wake_and_learns_the_exorcist():
+    setup = seven("exorcist", "empath", "chef", "poisoner", "imp", "monk", "soldier")
+    entries, night, _ = night_sheet(setup, night=2, choices=(("Alex", "/choose Ellen"),
+                                                            ("Ellen", "/choose Brianna")))
+    assert "Brianna" not in night.deaths
+    assert says(entries["Ellen"].suggestion, "sheet.exorcised", exorcist="Alex")
+    assert ("Ellen", "tell.exorcist") in [(p, t.code) for p, t in night.tells]
+
+
+def test_an_exorcist_who_chose_no_demon_changes_nothing():
+    setup = seven("exorcist", "empath", "chef", "poisoner", "imp", "monk", "soldier")
+    entries, night, _ = night_sheet(setup, night=2, choices=(("Alex", "/choose Cameron"),
+                                                            ("Ellen", "/choose Brianna")))
+    assert "Brianna" in night.deaths
+    assert says(entries["Alex"].suggestion, "info.exorcist", player="Cameron")
+
+
 BMR_SCENARIOS = {  # each automated character's first scenario (test_scenarios.py checks all have one)
     "sailor": test_the_demon_cannot_kill_a_sober_sailor_but_kills_a_poisoned_one,
     "tealady": test_the_tea_ladys_neighbours_cannot_die_while_both_are_good,
     "fool": test_the_fool_survives_its_first_death_at_night_and_its_ability_is_spent,
     "grandmother": test_the_grandmother_dies_when_the_demon_kills_her_grandchild,
     "pacifist": test_the_storytellers_spare_a_good_player_for_the_pacifist,
+    "shabaloth": test_the_shabaloth_kills_both_its_choices_each_as_the_demon,
+    "tinker": test_the_tinkers_step_reminds_the_storytellers_it_might_die,
+    "exorcist": test_the_exorcists_demon_does_not_wake_and_learns_the_exorcist,
 }

@@ -10,17 +10,32 @@ off`), and their approval applies them at dawn.
 - The Grandmother: "on the first night, learns a good player and their character": proposed,
   the first other player in seat order who registers good, shown as the character they
   register as, and marked as her grandchild (undying.py: she dies when the Demon kills them).
+- The Shabaloth: "each night but the first, chooses two players, who die; one chosen the
+  night before and dead might come back": each choice is the Demon's kill (effects.py's `kill`:
+  protection, the Sailor, ... stop it), both proposed; who comes back is the Storytellers' call
+  (`!revive` at dawn), the note naming last night's choices now dead.
+- The Tinker: "might die at any moment": its step reminds the Storytellers (`!dies NAME` at
+  night; by day, `!kill`).
+- The Exorcist: "each night but the first, chooses a player other than last night's: a Demon
+  chosen learns who the Exorcist is and does not wake that night": the Demon is told at dawn,
+  and its step tonight is a row saying it does not wake (`kept_asleep`, asked by the night
+  sheet before each step); a choice the same as last night's is noted for the Storytellers.
 The Tea Lady and the Fool have no step: their records' `cannot_die` is their whole rule.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..state.feature import CharacterRules
-from ..state.grimoire import is_malfunctioning
+from ..state.grimoire import is_malfunctioning, true_character
 from ..state.model import GameState
 from ..state.night_model import Effect, Info, NightChoice
+from ..state.private_events import night_of
 from ..state.registration import reading_registration, registered_dealt, registers_evil
-from ..wording import say
+from ..state.script import Character
+from ..wording import Say, say
+from .effects import kill
 from .undying import GRANDCHILD
 
 
@@ -49,9 +64,61 @@ def _grandmother(state: GameState, player: str, _choice: NightChoice | None, _de
                 effects=(marked,))
 
 
+def _shabaloth(state: GameState, player: str, choice: NightChoice | None, deaths: tuple[str, ...]) -> Info:
+    if choice is None or not choice.players:
+        return Info(note=say("info.kill_no_choice"))
+    kills = [kill(state, player, replace(choice, players=(target,)), deaths)
+             for target in choice.players]
+    died = tuple(k.death for k in kills if k.death)
+    back = [p for p in _chosen_last_night(state, player) if not state.seat(p).alive]
+    note = say("info.shabaloth", kills=[k.note for k in kills if k.note],
+               back=say("info.shabaloth_back", players=back) if back else "")
+    return Info(note=note, death=died[0] if died else None, also_dies=died[1:])
+
+
+def _chosen_last_night(state: GameState, player: str) -> tuple[str, ...]:
+    last = state.past_nights[-1] if state.past_nights else None
+    choice = last.choice_of(player) if last is not None else None
+    return choice.players if choice is not None else ()
+
+
+def _tinker(_state: GameState, player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
+    return Info(note=say("info.tinker", player=player))
+
+
+def _exorcist(state: GameState, player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
+    target = choice.players[0] if choice and choice.players else None
+    if target is None:
+        return Info(note=say("info.no_choice_sent"))
+    again = say("info.exorcist_again") if target in _chosen_last_night(state, player) else ""
+    if is_malfunctioning(state, player):
+        return Info(note=say("info.exorcist_malfunctions", player=target, again=again))
+    demon = true_character(state, target)
+    if demon is None or demon.team != "demon":
+        return Info(note=say("info.exorcist", player=target, again=again))
+    return Info(note=say("info.exorcist_demon", player=target, again=again),
+                tells=((target, say("tell.exorcist", player=player)),))
+
+
+def kept_asleep(state: GameState, player: str, character: Character) -> Say | None:
+    """Why `player` does not wake at `character`'s step tonight (a working, living Exorcist
+    chose this Demon), or None."""
+    if character.team != "demon":
+        return None
+    for choice in night_of(state, state.cycle).choices:
+        exorcist = true_character(state, choice.player)
+        if exorcist is not None and exorcist.id == "exorcist" and choice.players == (player,) \
+                and state.seat(choice.player).alive and not is_malfunctioning(state, choice.player):
+            return say("sheet.exorcised", exorcist=choice.player)
+    return None
+
+
 CHARACTERS: tuple[CharacterRules, ...] = (
     CharacterRules("sailor", night=_sailor),
     CharacterRules("grandmother", night=reading_registration(_grandmother)),
+    CharacterRules("shabaloth", night=_shabaloth),
+    CharacterRules("tinker", night=_tinker),
+    CharacterRules("exorcist", night=_exorcist),
 )
 
-__all__ = ["CHARACTERS"]
+__all__ = ["CHARACTERS", "kept_asleep"]

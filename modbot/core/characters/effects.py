@@ -50,7 +50,7 @@ def target_of(choice: NightChoice | None) -> str | None:
 
 # -- kills ------------------------------------------------------------------------------------
 
-def _kill(state: GameState, player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
+def kill(state: GameState, player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     target = target_of(choice)
     if target is None:
         return Info(note=say("info.kill_no_choice"))
@@ -94,7 +94,7 @@ def godfather_kill(state: GameState, player: str, choice: NightChoice | None, de
     """From night 2: if an Outsider died today, the Godfather's choice dies."""
     if not outsider_died_today(state):
         return Info(note=say("info.godfather_no_outsider"))
-    return _kill(state, player, choice, deaths)
+    return kill(state, player, choice, deaths)
 
 
 def _lunatic(state: GameState, player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
@@ -157,7 +157,7 @@ def _lleech(state: GameState, player: str, choice: NightChoice | None, deaths: t
         return Info(note=say("info.lleech_host", player=host or say("info.no_choice")),
                     effects=(Effect(host, "poisoned", True, say("by.lleech")),)
                     if host and not is_malfunctioning(state, player) else ())
-    return _kill(state, player, choice, deaths)
+    return kill(state, player, choice, deaths)
 
 
 def _gambler(state: GameState, player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
@@ -217,7 +217,7 @@ def _snake_charmer(state: GameState, player: str, choice: NightChoice | None, _d
 
 def _fang_gu(state: GameState, player: str, choice: NightChoice | None, deaths: tuple[str, ...]) -> Info:
     """The 1st Outsider the Fang Gu kills becomes an evil Fang Gu, and the Fang Gu dies."""
-    found = _kill(state, player, choice, deaths)
+    found = kill(state, player, choice, deaths)
     target = found.death
     victim = true_character(state, target) if target else None
     jumped = any(e.field == "character" and e.value == "fanggu" for n in state.past_nights
@@ -236,7 +236,7 @@ def _fang_gu(state: GameState, player: str, choice: NightChoice | None, deaths: 
 
 
 def _vigormortis(state: GameState, player: str, choice: NightChoice | None, deaths: tuple[str, ...]) -> Info:
-    found = _kill(state, player, choice, deaths)
+    found = kill(state, player, choice, deaths)
     dead = found.death
     victim = true_character(state, dead) if dead else None
     if dead is None or victim is None or victim.team != "minion":
@@ -355,7 +355,7 @@ def _acrobat(state: GameState, player: str, _choice: NightChoice | None, _deaths
 
 
 CHARACTERS: tuple[CharacterRules, ...] = tuple(CharacterRules(cid, night=rule) for cid, rule in (
-    ("imp", _kill), ("nodashii", _kill), ("vortox", _kill), ("assassin", _kill),  # a Demon's kill
+    ("imp", kill), ("nodashii", kill), ("vortox", kill), ("assassin", kill),  # a Demon's kill
     ("pukka", _pukka), ("lleech", _lleech), ("gambler", _gambler), ("poisoner", _poisoner),
     ("widow", _widow), ("snakecharmer", _snake_charmer), ("fanggu", _fang_gu),
     ("vigormortis", _vigormortis), ("pithag", _pit_hag), ("witch", _witch),
@@ -367,6 +367,7 @@ __all__ = [
     "CHARACTERS",
     "godfather_kill",
     "keep_alignment",
+    "kill",
     "pinned_alignment",
     "target_of",
 ]

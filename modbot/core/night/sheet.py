@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..characters import fabled
+from ..characters.bad_moon_rising import kept_asleep
 from ..characters.demon_heirs import scarlet_woman_heir
 from ..characters.effects import protected_by
 from ..characters.lleech_host import lleeches_hosted_by
@@ -253,6 +254,10 @@ class _Night:
                                    say("sheet.changed_before_step", character=step,
                                        now=character.name))
             return
+        asleep = kept_asleep(self.seen, player, character)  # the Exorcist's Demon
+        if asleep is not None:
+            self._does_not_act(character.id, player, character.name, asleep, dead=False)
+            return
         choice = self.night.choice_of(player) or self.night.contingency_of(player, character.id)
         if player in self.gained:
             choice = self.night.contingency_of(player, character.id)
@@ -277,10 +282,11 @@ class _Night:
                                                       player=effect.player, by=stopped_by))
                 continue
             self.propose(effect)
-        shield = self.dies(info.death, player) if info is not None and info.death else None
-        if shield is not None and info is not None:
-            entry = replace(entry, suggestion=say("sheet.protected", what=entry.suggestion,
-                                                  player=info.death, by=shield))
+        for victim in (info.death, *info.also_dies) if info is not None and info.death else ():
+            shield = self.dies(victim, player)
+            if shield is not None:
+                entry = replace(entry, suggestion=say("sheet.protected", what=entry.suggestion,
+                                                      player=victim, by=shield))
         self.add(entry, tells=info.tells if info else ())
         self.results.extend([(player, result)] if result else [])
         if character.spec.shields_from_demon and choice is not None and choice.players and \

@@ -111,6 +111,7 @@ class Info:
     tells: tuple[tuple[str, Say], ...] = ()  # (player, message) proposed for dawn
     result: Say | None = None  # a proposed result when there is no computed value
     effects: tuple[Effect, ...] = ()  # grimoire changes proposed for dawn
+    also_dies: tuple[str, ...] = ()  # more deaths proposed (the Shabaloth's second kill)
 
     def told(self, value: str | None = None) -> Say | None:
         """What the player is told: the sentence with this value (by default the true one),

@@ -207,6 +207,43 @@ def test_an_exorcist_who_chose_no_demon_changes_nothing():
     assert says(entries["Alex"].suggestion, "info.exorcist", player="Cameron")
 
 
+
+# -- the Professor --------------------------------------------------------------------------
+
+def test_the_professor_brings_a_dead_townsfolk_back_at_dawn():
+    setup = seven("professor", "empath", "chef", "poisoner", "imp", "monk", "soldier",
+                  dead=("Brianna",))
+    told, day = day_one(setup)
+    told.end_day(day + 12 * H)
+    told.pm("Alex", "/choose Brianna", told.state.phase_ends_at - 3 * H)
+    told.tick(told.state.phase_ends_at - 2 * H)
+    row = next(e for e in told.state.night.sheet if e.player == "Alex")
+    assert says(row.suggestion, "info.professor", player="Brianna")
+    told.approve(told.state.phase_ends_at - H)
+    said = told.dawn()
+    assert told.state.seat("Brianna").alive
+    assert any(n.template == "public_life" and n.view == {"player": "Brianna", "alive": True}
+               for n in said)
+
+
+def test_the_professor_who_chose_no_townsfolk_brings_no_one_back():
+    setup = seven("professor", "empath", "chef", "poisoner", "imp", "monk", "soldier",
+                  dead=("Derek",))
+    _, night, _ = night_sheet(setup, night=2, choices=(("Alex", "/choose Derek"),))
+    assert night.effects == ()
+
+
+
+# -- the official Harlot (Sects & Violets) --------------------------------------------------
+
+def test_the_harlots_choice_is_asked_and_its_character_proposed():
+    setup = seven("harlot", "empath", "chef", "poisoner", "imp", "monk", "soldier")
+    entries, _, _ = night_sheet(setup, night=2, choices=(("Alex", "/choose Brianna"),))
+    row = entries["Alex"]
+    assert row.needs_result and says(row.suggestion, "info.harlot", player="Brianna")
+    assert says(row.suggestion, "result.is_the", player="Brianna", character="Empath")
+
+
 BMR_SCENARIOS = {  # each automated character's first scenario (test_scenarios.py checks all have one)
     "sailor": test_the_demon_cannot_kill_a_sober_sailor_but_kills_a_poisoned_one,
     "tealady": test_the_tea_ladys_neighbours_cannot_die_while_both_are_good,
@@ -216,4 +253,6 @@ BMR_SCENARIOS = {  # each automated character's first scenario (test_scenarios.p
     "shabaloth": test_the_shabaloth_kills_both_its_choices_each_as_the_demon,
     "tinker": test_the_tinkers_step_reminds_the_storytellers_it_might_die,
     "exorcist": test_the_exorcists_demon_does_not_wake_and_learns_the_exorcist,
+    "harlot": test_the_harlots_choice_is_asked_and_its_character_proposed,
+    "professor": test_the_professor_brings_a_dead_townsfolk_back_at_dawn,
 }

@@ -20,6 +20,10 @@ off`), and their approval applies them at dawn.
   chosen learns who the Exorcist is and does not wake that night": the Demon is told at dawn,
   and its step tonight is a row saying it does not wake (`kept_asleep`, asked by the night
   sheet before each step); a choice the same as last night's is noted for the Storytellers.
+- The Professor: "once per game, at night*, choose a dead player: if they are a Townsfolk,
+  they are resurrected": a chosen player who registers as a Townsfolk is proposed back to life
+  at dawn (an effect on the sheet: the thread is told they live again; `!effect N off` drops
+  it).
 The Tea Lady and the Fool have no step: their records' `cannot_die` is their whole rule.
 """
 
@@ -30,9 +34,9 @@ from dataclasses import replace
 from ..state.feature import CharacterRules
 from ..state.grimoire import is_malfunctioning, true_character
 from ..state.model import GameState
-from ..state.night_model import Effect, Info, NightChoice
+from ..state.night_model import REVIVED, Effect, Info, NightChoice
 from ..state.private_events import night_of
-from ..state.registration import reading_registration, registered_dealt, registers_evil
+from ..state.registration import reading_registration, registered_character, registered_dealt, registers_evil
 from ..state.script import Character
 from ..wording import Say, say
 from .effects import kill
@@ -113,12 +117,26 @@ def kept_asleep(state: GameState, player: str, character: Character) -> Say | No
     return None
 
 
+def _professor(state: GameState, player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
+    target = choice.players[0] if choice and choice.players else None
+    if target is None:
+        return Info(note=say("info.no_choice_sent"))
+    if is_malfunctioning(state, player):
+        return Info(note=say("info.professor_malfunctions", player=target))
+    shown = registered_character(state, target)
+    if shown is None or shown.team != "townsfolk" or state.seat(target).alive:
+        return Info(note=say("info.professor_not_townsfolk", player=target))
+    return Info(note=say("info.professor", player=target),
+                effects=(Effect(target, REVIVED, True, say("by.professor")),))
+
+
 CHARACTERS: tuple[CharacterRules, ...] = (
     CharacterRules("sailor", night=_sailor),
     CharacterRules("grandmother", night=reading_registration(_grandmother)),
     CharacterRules("shabaloth", night=_shabaloth),
     CharacterRules("tinker", night=_tinker),
     CharacterRules("exorcist", night=_exorcist),
+    CharacterRules("professor", night=reading_registration(_professor)),
 )
 
 __all__ = ["CHARACTERS", "kept_asleep"]

@@ -252,6 +252,16 @@ def _hostess(state: GameState, _player: str, choice: NightChoice | None, _deaths
                 result=say("result.is_the", player=target, character=real.name if real else "?"))
 
 
+def _harlot(state: GameState, _player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
+    """The official Harlot: tonight's choice, if the chosen player agrees."""
+    target = _target(choice)
+    if target is None:
+        return Info(note=say("info.no_choice_sent"))
+    real = registered_character(state, target)
+    return Info(note=say("info.harlot", player=target), needs_result=True,
+                result=say("result.is_the", player=target, character=real.name if real else "?"))
+
+
 def _sage(_state: GameState, player: str, _choice: NightChoice | None, deaths: tuple[str, ...]) -> Info:
     if player not in deaths:
         return Info(note=say("info.sage_none"))
@@ -301,7 +311,7 @@ CHARACTERS: tuple[CharacterRules, ...] = tuple(CharacterRules(cid, night=rule) f
         ("chef", _chef), ("empath", _empath), ("clockmaker", _clockmaker),
         ("librarian", _librarian), ("noble", _noble), ("pixie", _pixie), ("oracle", _oracle),
         ("undertaker", _undertaker), ("towncrier", _town_crier), ("flowergirl", _flowergirl),
-        ("seamstress", _seamstress), ("dreamer", _dreamer), ("hostess", _hostess),
+        ("seamstress", _seamstress), ("dreamer", _dreamer), ("hostess", _hostess), ("harlot", _harlot),
         ("shugenja", _shugenja))),
     ("chambermaid", _chambermaid), ("godfather", _godfather),
     ("cerenovus", _cerenovus), ("damsel", _damsel), ("mezepheles", _mezepheles), ("sage", _sage),

@@ -18,7 +18,7 @@ from ..state.events import Event, PhaseChanged, PlayerDied
 from ..state.feature import Feature, Timer
 from ..state.grimoire import is_malfunctioning, players_of_team, true_character
 from ..state.model import GameState, Phase
-from ..state.night_model import NightState
+from ..state.night_model import REVIVED, NightState
 from ..state.private_events import (
     EXPIRING,
     ApprovalReminded,
@@ -33,6 +33,7 @@ from ..state.private_events import (
     NightResolved,
     night_of,
 )
+from ..state.staff_events import PlayerRevived
 from ..wording import Say, say
 from .choices import APPROVAL_REMINDER, lock_at, owes_choice
 from .sheet import build_sheet
@@ -88,7 +89,8 @@ def dawn(state: GameState, at: datetime) -> list[Event]:
     events: list[Event] = [NightResolved(night.number, deaths + killed, night.results,
                                          night.tells, at)]
     events += _fear_announced(state, night, at)
-    events += [EffectApplied(effect, at) for effect in night.effects]
+    events += [PlayerRevived(effect.player, at) if effect.field == REVIVED else EffectApplied(effect, at)
+               for effect in night.effects]  # the Professor's choice lives again
     events += [PlayerDied(p, "night", at) for p in deaths]
     events.append(PhaseChanged(Phase.DISCUSSION, state.cycle, at,
                                at + state.setup.lengths.of(Phase.DISCUSSION)))

@@ -36,7 +36,7 @@ from ..state.grimoire import (
     true_character,
 )
 from ..state.model import GameState, GrimoireEntry
-from ..state.night_model import Effect, NightChoice, NightState, SheetEntry
+from ..state.night_model import REVIVED, Effect, NightChoice, NightState, SheetEntry
 from ..state.private_events import night_of
 from ..state.script import SPECIAL_STEPS, ActionSpec, Character, Script
 from ..wording import Say, say
@@ -157,7 +157,10 @@ class _Night:
         """An effect at dawn, seen by every later step tonight."""
         if effect not in self.effects:
             self.effects.append(effect)
-        self.seen = self.seen.with_entry(effect.player, **_changes(effect.field, effect.value))
+        if effect.field == REVIVED:  # back to life at dawn (the Professor)
+            self.seen = self.seen.with_seat(replace(self.seen.seat(effect.player), alive=True))
+        else:
+            self.seen = self.seen.with_entry(effect.player, **_changes(effect.field, effect.value))
         if effect.field in GAINS and self.index >= 0:
             self._gains(effect.player, effect.field == "ability_of" and effect.player == self.actor)
 

@@ -91,6 +91,7 @@ class Effect:
                    until=say("effect.until_dusk") if self.until_dusk else "")
 
 
+REVIVED = "alive"  # an effect's field that brings a dead player back at dawn (the Professor)
 _CHARACTER_FIELDS = ("character", "thinks", "ability_of", "mad_as")  # their values are ids
 _EFFECT_CODES = {"poisoned": "effect.poisoned", "drunk": "effect.drunk",
                  "character": "effect.character", "thinks": "effect.thinks",
@@ -98,7 +99,8 @@ _EFFECT_CODES = {"poisoned": "effect.poisoned", "drunk": "effect.drunk",
                  "reminders": "effect.reminders", "mad_as": "effect.mad_as",
                  "alignment": "effect.alignment", "evil_team": "effect.evil_team",
                  "cursed_day": "effect.cursed_day",
-                 "survives_execution_day": "effect.survives_execution_day"}
+                 "survives_execution_day": "effect.survives_execution_day",
+                 "alive": "effect.alive"}
 
 
 @dataclass(frozen=True, slots=True)

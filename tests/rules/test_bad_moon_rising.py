@@ -12,7 +12,7 @@ from datetime import timedelta
 from modbot.core.characters.undying import FOOL_SPENT, GRANDCHILD
 
 from ..conversation import seven
-from ..notices import day_one, effects, night_sheet, says
+from ..notices import day_one, effects, night_sheet, rejected, says
 
 H = timedelta(hours=1)
 
@@ -234,6 +234,42 @@ def test_the_professor_who_chose_no_townsfolk_brings_no_one_back():
 
 
 
+# -- the Po ---------------------------------------------------------------------------------
+
+def _night_three(setup, night_two: str):
+    """The Po's night 2 (`night_two`: its command) approved; night 3 begun."""
+    told, day = day_one(setup)
+    told.end_day(day + 12 * H)
+    told.pm("Ellen", night_two, told.state.phase_ends_at - 3 * H)
+    told.tick(told.state.phase_ends_at - 2 * H)
+    row = next(e for e in told.state.night.sheet if e.player == "Ellen")
+    told.approve(told.state.phase_ends_at - H)
+    told.dawn()
+    told.end_day(told.state.phase_ends_at - H)
+    return told, row
+
+
+def test_the_po_that_chose_no_one_chooses_three_the_next_night():
+    setup = seven("chef", "empath", "mayor", "poisoner", "po", "monk", "saint")
+    told, row = _night_three(setup, "/pass")
+    assert says(row.suggestion, "info.po_charges")
+    assert all(told.state.seat(n).alive for n in ("Alex", "Brianna", "Cameron"))
+    told.pm("Ellen", "/choose Alex", told.state.phase_ends_at - 4 * H)
+    assert "rejection.choice_count" in [f"rejection.{c}" for c in rejected(told)]
+    told.pm("Ellen", "/choose Alex Brianna Cameron", told.state.phase_ends_at - 3 * H)
+    told.tick(told.state.phase_ends_at - 2 * H)
+    assert set(told.state.night.deaths) == {"Alex", "Brianna", "Cameron"}
+
+
+def test_the_po_that_chose_someone_chooses_one_the_next_night():
+    setup = seven("chef", "empath", "mayor", "poisoner", "po", "monk", "saint")
+    told, _ = _night_three(setup, "/choose Alex")
+    assert not told.state.seat("Alex").alive
+    told.pm("Ellen", "/choose Brianna Cameron Fatima", told.state.phase_ends_at - 4 * H)
+    assert rejected(told) == ["choice_count"]
+
+
+
 # -- the official Harlot (Sects & Violets) --------------------------------------------------
 
 def test_the_harlots_choice_is_asked_and_its_character_proposed():
@@ -255,4 +291,5 @@ BMR_SCENARIOS = {  # each automated character's first scenario (test_scenarios.p
     "exorcist": test_the_exorcists_demon_does_not_wake_and_learns_the_exorcist,
     "harlot": test_the_harlots_choice_is_asked_and_its_character_proposed,
     "professor": test_the_professor_brings_a_dead_townsfolk_back_at_dawn,
+    "po": test_the_po_that_chose_no_one_chooses_three_the_next_night,
 }

@@ -24,6 +24,10 @@ off`), and their approval applies them at dawn.
   they are resurrected": a chosen player who registers as a Townsfolk is proposed back to life
   at dawn (an effect on the sheet: the thread is told they live again; `!effect N off` drops
   it).
+- The Po: "each night*, you may choose a player: they die. If your last choice was no-one,
+  choose 3 players tonight": `/pass` is its choice of no one, and its next choice names three
+  (its record's `charged_players`: `players_wanted`, asked by the choice's check), each the
+  Demon's kill.
 The Tea Lady and the Fool have no step: their records' `cannot_die` is their whole rule.
 """
 
@@ -68,12 +72,17 @@ def _grandmother(state: GameState, player: str, _choice: NightChoice | None, _de
                 effects=(marked,))
 
 
+def _kills(state: GameState, player: str, choice: NightChoice, deaths: tuple[str, ...]) -> tuple[list[Info], tuple[str, ...]]:
+    """Each chosen player as the Demon's kill (protection, the Sailor, ... stop one), and who dies."""
+    kills = [kill(state, player, replace(choice, players=(target,)), deaths)
+             for target in choice.players]
+    return kills, tuple(k.death for k in kills if k.death)
+
+
 def _shabaloth(state: GameState, player: str, choice: NightChoice | None, deaths: tuple[str, ...]) -> Info:
     if choice is None or not choice.players:
         return Info(note=say("info.kill_no_choice"))
-    kills = [kill(state, player, replace(choice, players=(target,)), deaths)
-             for target in choice.players]
-    died = tuple(k.death for k in kills if k.death)
+    kills, died = _kills(state, player, choice, deaths)
     back = [p for p in _chosen_last_night(state, player) if not state.seat(p).alive]
     note = say("info.shabaloth", kills=[k.note for k in kills if k.note],
                back=say("info.shabaloth_back", players=back) if back else "")
@@ -84,6 +93,29 @@ def _chosen_last_night(state: GameState, player: str) -> tuple[str, ...]:
     last = state.past_nights[-1] if state.past_nights else None
     choice = last.choice_of(player) if last is not None else None
     return choice.players if choice is not None else ()
+
+
+def players_wanted(state: GameState, player: str, character: Character) -> int:
+    """How many players `character` chooses tonight: its record's `players`, or its
+    `charged_players` when its player's last choice was no one (`/pass`: the Po's)."""
+    spec = character.spec
+    if not spec.charged_players:
+        return spec.players
+    for night in reversed(state.past_nights):
+        last = night.choice_of(player)
+        if last is not None and last.character == character.id:
+            return spec.charged_players if last.passed else spec.players
+    return spec.players
+
+
+def _po(state: GameState, player: str, choice: NightChoice | None, deaths: tuple[str, ...]) -> Info:
+    if choice is not None and choice.passed:
+        return Info(note=say("info.po_charges"))
+    if choice is None or not choice.players:
+        return Info(note=say("info.kill_no_choice"))
+    kills, died = _kills(state, player, choice, deaths)
+    return Info(note=say("info.po", kills=[k.note for k in kills if k.note]),
+                death=died[0] if died else None, also_dies=died[1:])
 
 
 def _tinker(_state: GameState, player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
@@ -137,6 +169,7 @@ CHARACTERS: tuple[CharacterRules, ...] = (
     CharacterRules("tinker", night=_tinker),
     CharacterRules("exorcist", night=_exorcist),
     CharacterRules("professor", night=reading_registration(_professor)),
+    CharacterRules("po", night=_po),
 )
 
-__all__ = ["CHARACTERS", "kept_asleep"]
+__all__ = ["CHARACTERS", "kept_asleep", "players_wanted"]

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from ..characters.bad_moon_rising import players_wanted
 from ..characters.helpers import decide_help
 from ..deciding.rules import reject
 from ..state.actions import Context
@@ -137,10 +138,11 @@ def _refuse_now(state: GameState, ctx: Context, by_day: bool = False) -> Rejecti
 
 def _check_targets(state: GameState, action: Choose, character: Character, ctx: Context) -> Rejection | None:
     spec, name = character.spec, character.name
-    wanted = [_counted(n, noun) for n, noun in ((spec.players, "player"),
+    players = players_wanted(state, ctx.author, character)  # the Po's three, after no one
+    wanted = [_counted(n, noun) for n, noun in ((players, "player"),
                                                  (spec.characters, "character")) if n]
     wrong_character = (action.character is not None) != bool(spec.characters)
-    if len(action.players) != spec.players or wrong_character:
+    if len(action.players) != players or wrong_character:
         given = [_counted(len(action.players), "player")] if action.players else []
         given += [say("count.a_character")] if action.character else []
         return reject(ctx, "choice_count", character=name, wanted=wanted,

@@ -78,6 +78,7 @@ class ActionSpec:
     announces_new_choice: bool = False  # everyone learns it chose a new player (the Fearmonger)
     cannot_die: str = ""  # whom it keeps alive: self (the Sailor), good_neighbours (the Tea
     # Lady), once (the Fool: itself, the first time): characters/undying.py
+    charged_players: int = 0  # after a night it chose no one (/pass), it chooses this many (the Po)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ActionSpec:

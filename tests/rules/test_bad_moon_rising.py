@@ -10,6 +10,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 from modbot.core.characters.undying import FOOL_SPENT, GRANDCHILD
+from modbot.core.characters.wins import WINS_DETECTED
 
 from ..conversation import seven
 from ..notices import day_one, effects, night_sheet, rejected, says
@@ -270,6 +271,43 @@ def test_the_po_that_chose_someone_chooses_one_the_next_night():
 
 
 
+# -- the Mastermind -------------------------------------------------------------------------
+
+def _demon_executed(setup):
+    told, day = day_one(setup)
+    told.st("!execute Ellen --yes", day + H)  # the Imp
+    return told
+
+
+def test_the_demons_execution_with_a_mastermind_alive_is_one_more_day():
+    setup = seven("chef", "empath", "soldier", "mastermind", "imp", "monk", "saint")
+    told = _demon_executed(setup)
+    assert not told.state.seat("Ellen").alive
+    assert WINS_DETECTED.of(told.state) == ()
+    told.tick(told.state.phase_ends_at - 2 * H)
+    told.approve(told.state.phase_ends_at - H)
+    told.dawn()
+    told.st("!execute Alex --yes", told.state.phase_ends_at - H)  # good: good loses
+    assert [(w, r.code) for w, r in WINS_DETECTED.of(told.state)] == [("evil", "win.mastermind")]
+
+
+def test_the_mastermind_day_lost_by_evil_when_an_evil_player_is_executed():
+    setup = seven("chef", "empath", "soldier", "mastermind", "imp", "monk", "saint")
+    told = _demon_executed(setup)
+    told.tick(told.state.phase_ends_at - 2 * H)
+    told.approve(told.state.phase_ends_at - H)
+    told.dawn()
+    told.st("!execute Derek --yes", told.state.phase_ends_at - H)
+    assert [(w, r.code) for w, r in WINS_DETECTED.of(told.state)] == [("good", "win.mastermind")]
+
+
+def test_without_a_working_mastermind_the_demons_execution_ends_the_game():
+    setup = seven("chef", "empath", "soldier", "poisoner", "imp", "monk", "saint")
+    told = _demon_executed(setup)
+    assert [(w, r.code) for w, r in WINS_DETECTED.of(told.state)] == [("good", "win.demons_dead")]
+
+
+
 # -- the official Harlot (Sects & Violets) --------------------------------------------------
 
 def test_the_harlots_choice_is_asked_and_its_character_proposed():
@@ -292,4 +330,5 @@ BMR_SCENARIOS = {  # each automated character's first scenario (test_scenarios.p
     "harlot": test_the_harlots_choice_is_asked_and_its_character_proposed,
     "professor": test_the_professor_brings_a_dead_townsfolk_back_at_dawn,
     "po": test_the_po_that_chose_no_one_chooses_three_the_next_night,
+    "mastermind": test_the_demons_execution_with_a_mastermind_alive_is_one_more_day,
 }

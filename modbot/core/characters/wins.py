@@ -4,7 +4,8 @@
 when every Demon is dead; evil wins when only two players live (travellers not counted); if
 both hold, good wins (a tie goes to good). A working Vortox adds one: a day that ended without
 an execution is an evil win; Trouble Brewing's Saint executed loses for its team, and its
-Mayor wins for its team a day that ends with three alive and no execution. The engine records
+Mayor wins for its team a day that ends with three alive and no execution; Bad Moon Rising's
+Mastermind turns the Demon's execution into one more day (mastermind.py). The engine records
 a `WinDetected` once per reason; the bot then asks the Storytellers to confirm with `!win`,
 and only that announces the winner publicly.
 With several evil teams (seed 002's Djinn), an evil team without a living Demon loses and its
@@ -37,6 +38,7 @@ from ..state.ids import MARIONETTE
 from ..state.model import GameState, iso
 from ..state.slots import Slot
 from ..wording import Say, say
+from . import mastermind
 
 # several evil teams: why good lost to an ability (the game went on)
 GOOD_LOST: Slot[Say | None] = Slot("good_lost", None)
@@ -65,6 +67,9 @@ def detect(state: GameState, day_ended: bool = False) -> tuple[str, Say] | None:
     if by_character is not None:
         return by_character
     if not demons and not _twins_alive(state) and not _lil_monsta_unheld(state):
+        extra = mastermind.extra_day(state)  # the Demon executed: one more day (mastermind.py)
+        if extra is not None:
+            return mastermind.verdict(state, extra) if day_ended else None
         return "good", say("win.demons_dead") if not state.setup.lil_monsta else \
             say("win.babysitter_dead")
     if living <= 2:
@@ -222,10 +227,13 @@ def check(state: GameState, at: datetime, day_ended: bool = False) -> tuple[Even
     lost = _losing_teams(state, at)
     for event in lost:
         state = _team_lost(state, event)
+    extra = mastermind.called(state, at)  # the Demon's execution calls one more day
+    for called in extra:
+        state = mastermind.keep_day(state, called)
     found = detect(state, day_ended)
     if found is None or found in WINS_DETECTED.of(state):
-        return lost
-    return (*lost, WinDetected(found[0], found[1], at))
+        return (*lost, *extra)
+    return (*lost, *extra, WinDetected(found[0], found[1], at))
 
 
 def _win_detected(state: GameState, e: WinDetected) -> GameState:

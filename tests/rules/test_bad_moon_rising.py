@@ -13,7 +13,7 @@ from modbot.core.characters.undying import FOOL_SPENT, GRANDCHILD
 from modbot.core.characters.wins import WINS_DETECTED
 
 from ..conversation import seven
-from ..notices import day_one, effects, night_sheet, rejected, says
+from ..notices import Told, day_one, effects, night_sheet, rejected, says
 
 H = timedelta(hours=1)
 
@@ -308,6 +308,65 @@ def test_without_a_working_mastermind_the_demons_execution_ends_the_game():
 
 
 
+# -- the Minstrel ---------------------------------------------------------------------------
+
+def test_a_minions_execution_makes_everyone_else_drunk_until_dusk_tomorrow():
+    setup = seven("minstrel", "empath", "chef", "poisoner", "imp", "monk", "soldier")
+    told, day = day_one(setup)
+    told.st("!execute Derek --yes", day + H)  # the Poisoner
+    drunk = {s.name for s in told.state.seats if told.state.grimoire_of(s.name).drunk}
+    assert drunk == {"Brianna", "Cameron", "Derek", "Ellen", "Fatima", "Gus"}
+    told.tick(told.state.phase_ends_at - 2 * H)
+    told.approve(told.state.phase_ends_at - H)
+    told.dawn()
+    assert told.state.grimoire_of("Brianna").drunk  # all of tomorrow
+    told.end_day(told.state.phase_ends_at - H)
+    assert not any(told.state.grimoire_of(s.name).drunk for s in told.state.seats)
+
+
+def test_a_townsfolks_execution_makes_no_one_drunk():
+    told, day = day_one(seven("minstrel", "empath", "chef", "poisoner", "imp", "monk", "soldier"))
+    told.st("!execute Brianna --yes", day + H)
+    assert not any(told.state.grimoire_of(s.name).drunk for s in told.state.seats)
+
+
+
+# -- the Courtier ---------------------------------------------------------------------------
+
+def _next_night(told, choices=()):
+    """The night's choices sent, the sheet built and approved, dawn; returns the sheet."""
+    for player, raw in choices:
+        told.pm(player, raw, told.state.phase_ends_at - 3 * H)
+    told.tick(told.state.phase_ends_at - 2 * H)
+    sheet = told.state.night
+    told.approve(told.state.phase_ends_at - H)
+    told.dawn()
+    return sheet
+
+
+def test_the_courtiers_character_is_drunk_for_three_nights_and_three_days():
+    setup = seven("courtier", "empath", "chef", "poisoner", "imp", "monk", "soldier")
+    told = Told(setup)
+    told.tick(setup.first_night_starts)
+    sheet = _next_night(told, (("Alex", "/choose Empath"),))
+    assert ("Brianna", "drunk", True, "by.courtier") in effects(sheet)
+    assert told.state.grimoire_of("Brianna").drunk
+    for _night in (2, 3):
+        told.end_day(told.state.phase_ends_at - H)
+        _next_night(told)
+        assert told.state.grimoire_of("Brianna").drunk
+    told.end_day(told.state.phase_ends_at - H)  # the dusk ending day 3
+    assert not told.state.grimoire_of("Brianna").drunk
+
+
+def test_a_courtier_who_chose_a_character_not_in_play_spends_it_for_nothing():
+    setup = seven("courtier", "empath", "chef", "poisoner", "imp", "monk", "soldier")
+    entries, night, _ = night_sheet(setup, choices=(("Alex", "/choose Sage"),))
+    assert says(entries["Alex"].suggestion, "info.courtier_not_in_play", character="Sage")
+    assert night.effects == ()
+
+
+
 # -- the official Harlot (Sects & Violets) --------------------------------------------------
 
 def test_the_harlots_choice_is_asked_and_its_character_proposed():
@@ -331,4 +390,6 @@ BMR_SCENARIOS = {  # each automated character's first scenario (test_scenarios.p
     "professor": test_the_professor_brings_a_dead_townsfolk_back_at_dawn,
     "po": test_the_po_that_chose_no_one_chooses_three_the_next_night,
     "mastermind": test_the_demons_execution_with_a_mastermind_alive_is_one_more_day,
+    "minstrel": test_a_minions_execution_makes_everyone_else_drunk_until_dusk_tomorrow,
+    "courtier": test_the_courtiers_character_is_drunk_for_three_nights_and_three_days,
 }

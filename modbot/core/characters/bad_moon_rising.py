@@ -28,18 +28,27 @@ off`), and their approval applies them at dawn.
   choose 3 players tonight": `/pass` is its choice of no one, and its next choice names three
   (its record's `charged_players`: `players_wanted`, asked by the choice's check), each the
   Demon's kill.
+- The Minstrel: "when a Minion dies by execution, all other players (except Travellers) are
+  drunk until dusk tomorrow": at the dusk after that execution (a working Minstrel alive), each
+  of them is made drunk until the next dusk (`at_dusk`, asked by the night's dusk after the
+  effects of the day end: so they last the night and the next day).
+- The Courtier: "once per game, at night, choose a character: they are drunk for 3 nights & 3
+  days": whoever holds the character is proposed drunk from the Courtier's step (the sheet's
+  later steps see it), and sober again at the dusk ending the third day (`at_dusk`).
 The Tea Lady and the Fool have no step: their records' `cannot_die` is their whole rule.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import datetime
 
+from ..state.events import Event
 from ..state.feature import CharacterRules
 from ..state.grimoire import is_malfunctioning, true_character
 from ..state.model import GameState
 from ..state.night_model import REVIVED, Effect, Info, NightChoice
-from ..state.private_events import night_of
+from ..state.private_events import EffectApplied, night_of
 from ..state.registration import reading_registration, registered_character, registered_dealt, registers_evil
 from ..state.script import Character
 from ..wording import Say, say
@@ -95,6 +104,38 @@ def _chosen_last_night(state: GameState, player: str) -> tuple[str, ...]:
     return choice.players if choice is not None else ()
 
 
+def at_dusk(state: GameState, at: datetime) -> list[Event]:
+    """What begins or ends at this dusk: the Courtier's drunk ends after its third day, the
+    Minstrel's begins."""
+    return [*_courtier_ends(state, at), *_minstrel_begins(state, at)]
+
+
+def _courtier_ends(state: GameState, at: datetime) -> list[Event]:
+    day = state.past_days[-1].number if state.past_days else 0
+    night = next((n for n in state.past_nights if n.number + 2 == day), None)
+    held = [e.player for e in (night.effects if night else ())
+            if e.why.code == "by.courtier" and e.field == "drunk" and e.value is True]
+    return [EffectApplied(Effect(p, "drunk", False, say("by.courtier_ended")), at)
+            for p in held if state.grimoire_of(p).drunk]
+
+
+def _minstrel_begins(state: GameState, at: datetime) -> list[Event]:
+    """The Minstrel's: at the dusk after a Minion died by execution, everyone else but the
+    travellers is drunk until the next dusk."""
+    day = state.past_days[-1] if state.past_days else None
+    executed = day.executed_and_died if day is not None else None
+    minion = true_character(state, executed) if executed else None
+    if minion is None or minion.team != "minion":
+        return []
+    minstrels = [s.name for s in state.seats if s.alive and not is_malfunctioning(state, s.name)
+                 and (c := true_character(state, s.name)) is not None and c.id == "minstrel"]
+    if not minstrels:
+        return []
+    return [EffectApplied(Effect(s.name, "drunk", True, say("by.minstrel", minion=executed),
+                                 until_dusk=True), at)
+            for s in state.seats if s.name not in minstrels and not s.traveller]
+
+
 def players_wanted(state: GameState, player: str, character: Character) -> int:
     """How many players `character` chooses tonight: its record's `players`, or its
     `charged_players` when its player's last choice was no one (`/pass`: the Po's)."""
@@ -116,6 +157,21 @@ def _po(state: GameState, player: str, choice: NightChoice | None, deaths: tuple
     kills, died = _kills(state, player, choice, deaths)
     return Info(note=say("info.po", kills=[k.note for k in kills if k.note]),
                 death=died[0] if died else None, also_dies=died[1:])
+
+
+def _courtier(state: GameState, player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
+    chosen = choice.chosen_character if choice is not None else None
+    if chosen is None:
+        return Info(note=say("info.courtier_none"))
+    name = state.setup.private_script.name_of(chosen)
+    if is_malfunctioning(state, player):
+        return Info(note=say("info.courtier_malfunctions", character=name))
+    holders = [s.name for s in state.seats if (c := true_character(state, s.name)) is not None
+               and c.id == chosen]
+    if not holders:
+        return Info(note=say("info.courtier_not_in_play", character=name))
+    return Info(note=say("info.courtier", character=name, players=holders, day=state.cycle + 2),
+                effects=tuple(Effect(h, "drunk", True, say("by.courtier")) for h in holders))
 
 
 def _tinker(_state: GameState, player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
@@ -170,6 +226,7 @@ CHARACTERS: tuple[CharacterRules, ...] = (
     CharacterRules("exorcist", night=_exorcist),
     CharacterRules("professor", night=reading_registration(_professor)),
     CharacterRules("po", night=_po),
+    CharacterRules("courtier", night=_courtier),
 )
 
-__all__ = ["CHARACTERS", "kept_asleep", "players_wanted"]
+__all__ = ["CHARACTERS", "at_dusk", "kept_asleep", "players_wanted"]

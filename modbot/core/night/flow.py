@@ -14,6 +14,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from ..characters import madness, triggers
+from ..characters.bad_moon_rising import at_dusk
 from ..state.events import Event, PhaseChanged, PlayerDied
 from ..state.feature import Feature, Timer
 from ..state.grimoire import is_malfunctioning, players_of_team, true_character
@@ -124,10 +125,11 @@ def _fear_announced(state: GameState, night: NightState, at: datetime) -> list[E
 
 
 def dusk(state: GameState, at: datetime) -> list[Event]:
-    """A night began: effects that lasted until dusk end; messages held by day go out."""
+    """A night began: effects that lasted until dusk end (the Courtier's after its third day;
+    then the Minstrel's begin, to last until the next); messages held by day go out."""
     expiring = EXPIRING.of(state)
-    expired = [EffectsExpired(expiring, at)] if expiring else []
-    return expired + triggers.deliver_untold(state, at)
+    expired: list[Event] = [EffectsExpired(expiring, at)] if expiring else []
+    return expired + at_dusk(state, at) + triggers.deliver_untold(state, at)
 
 
 def deal_problems(state: GameState) -> list[Say]:

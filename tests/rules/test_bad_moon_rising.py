@@ -366,7 +366,6 @@ def test_a_courtier_who_chose_a_character_not_in_play_spends_it_for_nothing():
     assert night.effects == ()
 
 
-
 # -- the official Harlot (Sects & Violets) --------------------------------------------------
 
 def test_the_harlots_choice_is_asked_and_its_character_proposed():

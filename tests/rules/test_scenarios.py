@@ -447,15 +447,16 @@ def _psychopath():
 def test_every_character_the_bot_automates_has_a_scenario():
     """The Storyteller-run ones have theirs in test_storyteller_run.py, Trouble Brewing's in
     test_trouble_brewing.py, test_registration.py and test_tb_travellers.py, Bad Moon Rising's
-    beyond the seeds' in test_bad_moon_rising.py."""
+    beyond the seeds' in test_bad_moon_rising.py and test_bmr_travellers.py."""
     from .test_bad_moon_rising import BMR_SCENARIOS
+    from .test_bmr_travellers import BMR_TRAVELLERS
     from .test_registration import TB_REGISTRATION
     from .test_tb_travellers import TB_TRAVELLERS
     from .test_trouble_brewing import TB_SCENARIOS
 
     automated = {i for i, record in catalogue().items() if record.get("run") != "storytellers"}
     assert set(SCENARIOS) | set(TB_SCENARIOS) | set(TB_REGISTRATION) | set(TB_TRAVELLERS) | \
-        set(BMR_SCENARIOS) == automated
+        set(BMR_SCENARIOS) | set(BMR_TRAVELLERS) == automated
 
 
 @pytest.mark.parametrize("character", sorted(SCENARIOS))

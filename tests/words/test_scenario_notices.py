@@ -2,7 +2,7 @@
 
 The rule tests' scenarios (one per character the bot runs: tests/rules/test_scenarios.py,
 test_trouble_brewing.py, test_registration.py, test_tb_travellers.py,
-test_bad_moon_rising.py) assert codes and values and never render; a
+test_bad_moon_rising.py, test_bmr_travellers.py) assert codes and values and never render; a
 notice whose view lacks what its template reads (the Virgin's `execution_told`, found by
 issue 54) would pass them and fail on the forum. Here each scenario runs again with each step
 of the core harness told as the shell tells it (app/posting/reactions.py's `Reactor`: vote
@@ -20,6 +20,7 @@ from modbot.app.posting.reactions import GameOptions, Reactor
 
 from .. import notices as harness
 from ..rules.test_bad_moon_rising import BMR_SCENARIOS
+from ..rules.test_bmr_travellers import BMR_TRAVELLERS
 from ..rules.test_registration import TB_REGISTRATION
 from ..rules.test_scenarios import SCENARIOS
 from ..rules.test_tb_travellers import TB_TRAVELLERS
@@ -28,7 +29,8 @@ from ..rules.test_trouble_brewing import TB_SCENARIOS
 ALL = {**SCENARIOS, **{f"tb:{k}": v for k, v in TB_SCENARIOS.items()},
        **{f"registration:{k}": v for k, v in TB_REGISTRATION.items()},
        **{f"travellers:{k}": v for k, v in TB_TRAVELLERS.items()},
-       **{f"bmr:{k}": v for k, v in BMR_SCENARIOS.items()}}
+       **{f"bmr:{k}": v for k, v in BMR_SCENARIOS.items()},
+       **{f"bmr-travellers:{k}": v for k, v in BMR_TRAVELLERS.items()}}
 SET_UP_ONLY = {"tb:baron"}  # a check of the set-up's counts: no game is played
 RAW_CODE = re.compile(r"\b(?:info|result|sheet|rejection|effect|tell)\.[a-z_]+\b")
 

@@ -35,6 +35,11 @@ off`), and their approval applies them at dawn.
 - The Courtier: "once per game, at night, choose a character: they are drunk for 3 nights & 3
   days": whoever holds the character is proposed drunk from the Courtier's step (the sheet's
   later steps see it), and sober again at the dusk ending the third day (`at_dusk`).
+- The Apprentice (a traveller): "on your 1st night, you gain a Townsfolk ability (if good), or
+  a Minion ability (if evil)": proposed, the first of the script's Townsfolk (or Minions) not
+  in play, as a gained ability (`ability_of`: it acts as that character from then on) and the
+  player's result; the Storytellers may give another (`!result`, `!effect N off` and
+  `!ability`).
 The Tea Lady and the Fool have no step: their records' `cannot_die` is their whole rule.
 """
 
@@ -45,7 +50,7 @@ from datetime import datetime
 
 from ..state.events import Event
 from ..state.feature import CharacterRules
-from ..state.grimoire import is_malfunctioning, true_character
+from ..state.grimoire import is_evil, is_in_play, is_malfunctioning, true_character
 from ..state.model import GameState
 from ..state.night_model import REVIVED, Effect, Info, NightChoice
 from ..state.private_events import EffectApplied, night_of
@@ -174,6 +179,18 @@ def _courtier(state: GameState, player: str, choice: NightChoice | None, _deaths
                 effects=tuple(Effect(h, "drunk", True, say("by.courtier")) for h in holders))
 
 
+def _apprentice(state: GameState, player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
+    team = "minion" if is_evil(state, player) else "townsfolk"
+    script = state.setup.private_script
+    spare = [c for c in script.of_team(team) if not is_in_play(state, c.id)] or list(script.of_team(team))
+    if not spare:
+        return Info(note=say("info.apprentice_none", team=team), needs_result=True)
+    gained = spare[0]
+    return Info(note=say("info.apprentice", character=gained.name, team=team), needs_result=True,
+                result=say("result.apprentice", character=gained.name),
+                effects=(Effect(player, "ability_of", gained.id, say("by.apprentice")),))
+
+
 def _tinker(_state: GameState, player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     return Info(note=say("info.tinker", player=player))
 
@@ -227,6 +244,7 @@ CHARACTERS: tuple[CharacterRules, ...] = (
     CharacterRules("professor", night=reading_registration(_professor)),
     CharacterRules("po", night=_po),
     CharacterRules("courtier", night=_courtier),
+    CharacterRules("apprentice", night=_apprentice),
 )
 
 __all__ = ["CHARACTERS", "at_dusk", "kept_asleep", "players_wanted"]

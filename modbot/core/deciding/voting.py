@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from ..state.grimoire import butler_master, vote_weight
+from ..state.grimoire import butler_master, vote_weight, votes_with_the_dead
 from ..state.model import (
     EXILE,
     NO,
@@ -59,6 +59,8 @@ def threshold_now(state: GameState, nomination: Nomination) -> int:
     """The execute votes this nomination needs, with the players as they are now."""
     if not nomination.is_open:
         return nomination.closed_threshold
+    if nomination.kind != EXILE and votes_with_the_dead(state) is not None:
+        return 1  # the Voudon: "a 50% majority isn't required" (the most votes still win)
     return majority(state.setup.profile, population(state, nomination))
 
 
@@ -77,20 +79,26 @@ def lock_at_hand(
         return None
     cast = nomination.cast.get(player)
     seat = state.seat(player)
+    voudon = votes_with_the_dead(state) if nomination.kind != EXILE else None
     if nomination.kind == EXILE or seat.alive:
         if cast is None:
             return LockedVote(player, NO, None, None, at, note=NOTE_UNCAST) if end_of_day else None
+        if voudon not in (None, player):  # only the Voudon and the dead vote
+            return LockedVote(player, NO, cast.value, cast.post_number, at,
+                              note=say("note.voudon", voudon=voudon) if cast.value == YES else None)
         if cast.value == YES and nomination.kind != EXILE and not may_vote_yes(state, player):
             return LockedVote(player, NO, YES, cast.post_number, at, note=NOTE_BEGGAR)
         locked = LockedVote(player, cast.value, cast.value, cast.post_number, at)
         return _weighed(state, locked) if cast.value == YES else locked
     if cast is None:
-        if seat.ghost_vote and not end_of_day:
+        if (seat.ghost_vote or voudon) and not end_of_day:
             return None
-        note = NOTE_UNCAST if seat.ghost_vote else NOTE_NO_TOKEN
+        note = NOTE_UNCAST if seat.ghost_vote or voudon else NOTE_NO_TOKEN
         return LockedVote(player, NO, None, None, at, note=note)
     if cast.value == NO:
         return LockedVote(player, NO, NO, cast.post_number, at)
+    if voudon is not None:  # the dead vote without spending their token
+        return _weighed(state, LockedVote(player, YES, YES, cast.post_number, at))
     if seat.ghost_vote:
         return _weighed(state, LockedVote(player, YES, YES, cast.post_number, at,
                                           ghost_vote_spent=True))

@@ -79,6 +79,7 @@ class ActionSpec:
     cannot_die: str = ""  # whom it keeps alive: self (the Sailor), good_neighbours (the Tea
     # Lady), once (the Fool: itself, the first time): characters/undying.py
     charged_players: int = 0  # after a night it chose no one (/pass), it chooses this many (the Po)
+    votes_with_the_dead: bool = False  # only it and the dead vote, freely, no majority (the Voudon)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ActionSpec:

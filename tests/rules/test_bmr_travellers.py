@@ -1,0 +1,89 @@
+"""Bad Moon Rising's travellers (issue 55): the Voudon (only it and the dead vote, the dead
+without spending a token, no majority of half needed), the Apprentice (a Townsfolk ability if
+good, a Minion ability if evil, on its first night)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+
+from ..conversation import ALL, botf_setup, to_dawn_one
+from ..notices import Told, night_sheet, says
+
+H = timedelta(hours=1)
+RESIDENTS = {"Alex": "chef", "Brianna": "empath", "Cameron": "soldier", "Derek": "poisoner",
+             "Ellen": "imp", "Fatima": "monk", "Gus": "saint"}
+
+
+def town(traveller: str, *, dead=(), alignment="good"):
+    """Seven residents and Hana, a traveller holding `traveller` (of `alignment`)."""
+    setup = botf_setup({**RESIDENTS, "Hana": traveller}, script=ALL,
+                       bluffs=("librarian", "virgin", "mayor"), dead=dead)
+    grimoire = dict(setup.grimoire)
+    grimoire["Hana"] = replace(grimoire["Hana"], alignment=alignment)
+    return replace(setup, grimoire=tuple(grimoire.items()),
+                   seats=tuple(replace(s, traveller=s.name == "Hana") for s in setup.seats))
+
+
+def _day(setup):
+    told, day = to_dawn_one(Told(setup))
+    told.tick(day + 12 * H)  # nominations open
+    return told, day + 12 * H
+
+
+def _vote_on(told, at, nominee, voters, nominator="Cameron"):
+    told.thread(nominator, f"/nominate {nominee}", at)
+    for i, voter in enumerate(voters):
+        told.thread(voter, f"/vote {nominee} yes", at + (i + 1) * timedelta(minutes=1))
+
+
+# -- the Voudon -----------------------------------------------------------------------------
+
+def test_only_the_voudon_and_the_dead_vote_and_one_vote_executes():
+    told, at = _day(town("voudon", dead=("Alex", "Brianna")))
+    _vote_on(told, at, "Gus", ("Alex", "Derek", "Ellen"))
+    told.end_day(at + 20 * H)
+    day = told.state.past_days[-1]
+    locked = {v.player: (v.cast, v.vote) for v in day.nomination_of("Gus").locked}
+    assert locked["Derek"] == ("yes", "no") and locked["Ellen"] == ("yes", "no")
+    assert locked["Alex"] == ("yes", "yes")
+    assert day.nomination_of("Gus").yes == 1 and day.executed == "Gus"
+    assert told.state.seat("Alex").ghost_vote  # no token spent
+
+
+def test_the_most_votes_still_win_under_the_voudon():
+    told, at = _day(town("voudon", dead=("Alex", "Brianna")))
+    _vote_on(told, at, "Gus", ("Alex",))
+    _vote_on(told, at + H, "Fatima", ("Alex", "Brianna", "Hana"), nominator="Derek")
+    told.end_day(at + 20 * H)
+    assert told.state.past_days[-1].executed == "Fatima"
+
+
+def test_a_drunk_voudon_leaves_the_vote_as_usual():
+    setup = town("voudon", dead=("Alex", "Brianna"))
+    grimoire = dict(setup.grimoire)
+    grimoire["Hana"] = replace(grimoire["Hana"], drunk=True)
+    told, at = _day(replace(setup, grimoire=tuple(grimoire.items())))
+    _vote_on(told, at, "Gus", ("Alex", "Derek", "Ellen"))
+    told.end_day(at + 20 * H)
+    day = told.state.past_days[-1]
+    assert day.nomination_of("Gus").yes == 3 and day.executed == "Gus"
+    assert not told.state.seat("Alex").ghost_vote
+
+
+# -- the Apprentice -------------------------------------------------------------------------
+
+def test_the_apprentice_gains_a_townsfolk_ability_if_good_a_minion_ability_if_evil():
+    entries, night, _ = night_sheet(town("apprentice"))
+    (gained,) = [e.value for e in night.effects if e.player == "Hana" and e.field == "ability_of"]
+    assert ALL.character(gained).team == "townsfolk" and gained not in RESIDENTS.values()
+    assert says(entries["Hana"].suggestion, "result.apprentice")
+    _, night, _ = night_sheet(town("apprentice", alignment="evil"))
+    (gained,) = [e.value for e in night.effects if e.player == "Hana" and e.field == "ability_of"]
+    assert ALL.character(gained).team == "minion" and gained != "poisoner"
+
+
+BMR_TRAVELLERS = {
+    "voudon": test_only_the_voudon_and_the_dead_vote_and_one_vote_executes,
+    "apprentice": test_the_apprentice_gains_a_townsfolk_ability_if_good_a_minion_ability_if_evil,
+}

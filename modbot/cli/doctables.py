@@ -45,6 +45,7 @@ EDITIONS = {"tb": "Trouble Brewing", "bmr": "Bad Moon Rising", "snv": "Sects & V
 OTHER_MEANINGS = {
     "drunk": "the grimoire's drunk flag (GrimoireEntry.drunk) and the !drunk command",
     "revolutionary": "the game file's `revolutionary` key (the Fabled's two players)",
+    "gossip": "the thread's `/gossip TEXT` form (the parser's verb; the Gossip's rule is characters/gossip.py)",
 }
 IDS = PACKAGE / "core" / "state" / "ids.py"  # the constants that name a character elsewhere
 

@@ -33,7 +33,7 @@ from ..state.registration import ASKING
 from ..state.rejection import Rejection
 from ..state.script import Character
 from ..wording import say
-from . import bad_moon_rising, effects, information, public_abilities, triggers, trouble_brewing, waking
+from . import bad_moon_rising, effects, gossip, information, public_abilities, triggers, trouble_brewing, waking
 
 PARTS = tuple(f.name for f in fields(CharacterRules) if f.name != "id")
 
@@ -66,7 +66,7 @@ def _with_part(held: CharacterRules, record: CharacterRules, part: str) -> Chara
 
 RECORDS = merged(information.CHARACTERS, effects.CHARACTERS, public_abilities.CHARACTERS,
                  triggers.CHARACTERS, waking.CHARACTERS, trouble_brewing.CHARACTERS,
-                 bad_moon_rising.CHARACTERS)
+                 bad_moon_rising.CHARACTERS, gossip.CHARACTERS)
 
 
 def compute(state: GameState, player: str, choice: NightChoice | None,

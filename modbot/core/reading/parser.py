@@ -37,6 +37,7 @@ from ..state.actions import (
     Point,
     PublicChoice,
     PublicGuess,
+    PublicStatement,
     SkipNomination,
     Unvote,
     Vote,
@@ -188,7 +189,7 @@ class _LineParser(ForumLines):
         handler = {
             "vote": self._vote_command, "unvote": self._unvote,
             "whisper": self._whisper, "accept": self._accept, "decline": self._decline,
-            "guess": self._guess, "vc": self._ask_for_count,
+            "guess": self._guess, "vc": self._ask_for_count, "gossip": self._gossip,
             "away": self._away, "back": self._back,
         }.get(verb)
         if handler is not None:
@@ -239,6 +240,10 @@ class _LineParser(ForumLines):
         name = self._target(player, line)
         if name is not None:
             self.out.actions.append(PublicGuess(name, character.strip()))
+
+    def _gossip(self, rest: str, _line: str) -> None:
+        if rest:  # the Gossip's public statement; said by anyone, it is kept all the same
+            self.out.actions.append(PublicStatement(rest[:MAX_LINE]))
 
     def _vote_command(self, rest: str, line: str) -> None:
         """/vote X, VOTE: X, /vote yes X, /vote for X: a vote names its player."""

@@ -146,6 +146,16 @@ class PublicGuess:
 
 
 @dataclass(frozen=True, slots=True)
+class PublicStatement:
+    """`/gossip TEXT` in the thread: a public statement (the Gossip's: true, a death tonight)."""
+
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "public_statement", "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
 class Point:
     """`/point NAME` in the thread, during the Boomdandy's countdown."""
 
@@ -188,7 +198,7 @@ class Kill:
 
 PlayerAction = (
     Nominate | Vote | Unvote | Whisper | WhisperStoryteller | AcceptWhisper | DeclineWhisper
-    | SkipNomination | CallExile | PublicChoice | PublicGuess | Point | Fiddle | GiveToken
+    | SkipNomination | CallExile | PublicChoice | PublicGuess | PublicStatement | Point | Fiddle | GiveToken
     | AskForCount | GoAway | ComeBack
 )
 Action = PlayerAction | Kill

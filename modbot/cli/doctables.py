@@ -249,7 +249,8 @@ RECORD_HOOKS = ("registers", "sees_grimoire", "votes_with_token", "weighs_vote",
                 "nominates_after_close", "believes", "beside_demon", "red_herring",
                 "kills_through_protection", "shields_from_demon", "restores_ability",
                 "turns_by_word", "dead_choice_kills", "false_information", "when_killed",
-                "gives_ability", "announces_new_choice", "cannot_die", "charged_players", "votes_with_the_dead")
+                "gives_ability", "announces_new_choice", "cannot_die", "charged_players",
+                "votes_with_the_dead", "storytellers_nominate")
 
 
 def record_hooks(character_id: str) -> list[str]:

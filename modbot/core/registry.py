@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from . import notices as day_notices
 from . import observers, reveal
 from .characters import (
+    bishop,
     bluffs,
     boomdandy,
     fabled,
@@ -82,6 +83,7 @@ FEATURES: tuple[Feature, ...] = (
     fabled.FEATURE,
     pacifist.FEATURE,
     gossip.FEATURE,
+    bishop.FEATURE,
     nightflow.FEATURE,
     travellers.FEATURE,
     tb_travellers.FEATURE,

@@ -1,5 +1,6 @@
 """Bad Moon Rising's travellers (issue 55): the Voudon (only it and the dead vote, the dead
-without spending a token, no majority of half needed), the Apprentice (a Townsfolk ability if
+without spending a token, no majority of half needed), the Bishop (only the Storytellers
+nominate: `!nominate NOMINEE`), the Apprentice (a Townsfolk ability if
 good, a Minion ability if evil, on its first night)."""
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from dataclasses import replace
 from datetime import timedelta
 
 from ..conversation import ALL, botf_setup, to_dawn_one
-from ..notices import Told, night_sheet, says
+from ..notices import Told, for_storytellers, night_sheet, rejected, says
 
 H = timedelta(hours=1)
 RESIDENTS = {"Alex": "chef", "Brianna": "empath", "Cameron": "soldier", "Derek": "poisoner",
@@ -71,6 +72,32 @@ def test_a_drunk_voudon_leaves_the_vote_as_usual():
     assert not told.state.seat("Alex").ghost_vote
 
 
+# -- the Bishop -----------------------------------------------------------------------------
+
+def test_only_the_storytellers_nominate_while_the_bishop_works():
+    told, at = _day(town("bishop"))
+    told.thread("Alex", "/nominate Gus", at)
+    assert rejected(told) == ["storytellers_nominate"]
+    told.st("!nominate Gus", at + H)
+    (nomination,) = told.state.current_day.nominations
+    assert (nomination.nominator, nomination.nominee) == ("nightingale", "Gus")
+    told.thread("Alex", "/vote Gus yes", at + 2 * H)
+    assert "Alex" in told.state.current_day.nomination_of("Gus").cast
+
+
+def test_the_storytellers_are_reminded_who_must_be_nominated():
+    told, day = to_dawn_one(Told(town("bishop")))
+    notes = for_storytellers(told.tick(day + 12 * H), "st_note")
+    assert any(says(n.view["text"], "st.bishop", bishop="Hana", team="evil") for n in notes)
+
+
+def test_without_a_bishop_the_storytellers_name_the_nominator():
+    told, at = _day(town("voudon"))
+    told.st("!nominate Gus", at)
+    assert says(told.command.failed, "rejection.nominate_names_nominator")
+
+
+
 # -- the Apprentice -------------------------------------------------------------------------
 
 def test_the_apprentice_gains_a_townsfolk_ability_if_good_a_minion_ability_if_evil():
@@ -85,5 +112,6 @@ def test_the_apprentice_gains_a_townsfolk_ability_if_good_a_minion_ability_if_ev
 
 BMR_TRAVELLERS = {
     "voudon": test_only_the_voudon_and_the_dead_vote_and_one_vote_executes,
+    "bishop": test_only_the_storytellers_nominate_while_the_bishop_works,
     "apprentice": test_the_apprentice_gains_a_townsfolk_ability_if_good_a_minion_ability_if_evil,
 }

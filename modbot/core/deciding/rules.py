@@ -45,6 +45,7 @@ from ..state.events import (
     WhisperRequested,
 )
 from ..state.feature import Feature
+from ..state.grimoire import storytellers_nominate
 from ..state.model import EXECUTION, EXILE, GameState, Nomination, Phase
 from ..state.rejection import Rejection
 from ..wording import Say, say
@@ -89,6 +90,9 @@ def _nominate(state: GameState, action: Nominate, ctx: Context) -> Sequence[Even
     day, target = state.current_day, action.target
     if not state.seat(ctx.author).alive:
         return reject(ctx, "dead_cannot_nominate")
+    bishop = storytellers_nominate(state)
+    if bishop is not None:
+        return reject(ctx, "storytellers_nominate", bishop=bishop)
     earlier = next((n for n in day.nominations if n.nominator == ctx.author), None)
     if earlier is not None and not butcher:
         return reject(ctx, "nominator_already_used", nominee=earlier.nominee)

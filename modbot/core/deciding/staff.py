@@ -18,7 +18,7 @@ from datetime import timedelta
 from ..state.actions import Context
 from ..state.events import Event, Exiled, Nominated, PlayerDied, VoteCast, VoteLocked
 from ..state.feature import Feature
-from ..state.grimoire import true_character
+from ..state.grimoire import storytellers_nominate, true_character
 from ..state.model import EXECUTION, GameState, Nomination, Phase
 from ..state.observing import is_observer
 from ..state.rejection import Rejection
@@ -97,15 +97,19 @@ def _nominate(state: GameState, action: StNominate, ctx: Context) -> Sequence[Ev
     if state.today is None:
         return reject(ctx, "wrong_phase", what=say("doing.nominating"), phase=state.phase_said)
     day = state.today
-    if any(n.nominator == action.nominator for n in day.nominations):
+    nominator = action.nominator
+    if nominator is None:  # `!nominate NOMINEE`: the Storyteller's own, while the Bishop works
+        if storytellers_nominate(state) is None:
+            return reject(ctx, "nominate_names_nominator")
+        nominator = ctx.author
+    elif any(n.nominator == nominator for n in day.nominations):
         return reject(ctx, "nominator_already_used", nominee=action.nominator)
     if day.nomination_of(action.nominee) is not None:
         return reject(ctx, "already_nominated", nominee=action.nominee)
     if state.seat(action.nominee).traveller:
         return reject(ctx, "traveller_cannot_be_nominated", nominee=action.nominee)
     order = state.setup.clock_order(action.nominee)
-    return (Nominated(EXECUTION, action.nominator, action.nominee, ctx.post_number, ctx.at,
-                      order),)
+    return (Nominated(EXECUTION, nominator, action.nominee, ctx.post_number, ctx.at, order),)
 
 
 def _vote(state: GameState, action: StVote, ctx: Context) -> Sequence[Event] | Rejection:

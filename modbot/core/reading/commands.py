@@ -101,6 +101,8 @@ def _ghostvote(words: list[str], roster: Roster) -> StGhostVote:
 
 def _nominate(words: list[str], roster: Roster) -> StNominate:
     nominator, rest = _name(words, roster)
+    if not rest:  # one name: the Storyteller nominates it (the Bishop's rule)
+        return StNominate(None, nominator)
     return StNominate(nominator, _one_name(rest, roster))
 
 
@@ -278,7 +280,7 @@ BASE_COMMANDS: tuple[Command, ...] = (
     Command("revive", "!revive PLAYER", say("help.revive"), "!revive Derek",
             lambda w, r: StRevive(_one_name(w, r))),
     Command("ghostvote", "!ghostvote PLAYER give|take", say("help.ghostvote"), "!ghostvote Gus give", _ghostvote),
-    Command("nominate", "!nominate NOMINATOR NOMINEE", say("help.nominate"), "!nominate Alex Derek", _nominate),
+    Command("nominate", "!nominate [NOMINATOR] NOMINEE", say("help.nominate"), "!nominate Alex Derek", _nominate),
     Command("vote", "!vote VOTER yes|no on NOMINEE", say("help.vote"),
             "!vote Ellen yes on Derek", _vote),
     Command("cancel", "!cancel nomination NOMINEE", say("help.cancel"), "!cancel nomination Derek",

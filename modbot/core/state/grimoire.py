@@ -76,6 +76,14 @@ def votes_with_the_dead(state: GameState) -> str | None:
                  and c.spec.votes_with_the_dead and not is_malfunctioning(state, s.name)), None)
 
 
+def storytellers_nominate(state: GameState) -> str | None:
+    """Bad Moon Rising's Bishop, living and working: only the Storytellers nominate (its
+    name; None)."""
+    return next((s.name for s in state.seats if s.alive
+                 and (c := true_character(state, s.name)) is not None
+                 and c.spec.storytellers_nominate and not is_malfunctioning(state, s.name)), None)
+
+
 def butler_master(state: GameState, voter: str) -> str | None:
     """Trouble Brewing's Butler: the master it chose last night, whose vote its own waits on
     today (None: not a working Butler, or no master chosen)."""

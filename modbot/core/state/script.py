@@ -80,6 +80,7 @@ class ActionSpec:
     # Lady), once (the Fool: itself, the first time): characters/undying.py
     charged_players: int = 0  # after a night it chose no one (/pass), it chooses this many (the Po)
     votes_with_the_dead: bool = False  # only it and the dead vote, freely, no majority (the Voudon)
+    storytellers_nominate: bool = False  # only the Storytellers nominate (the Bishop)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ActionSpec:

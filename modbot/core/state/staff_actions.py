@@ -28,7 +28,7 @@ class StGhostVote:
 
 @dataclass(frozen=True, slots=True)
 class StNominate:
-    nominator: str
+    nominator: str | None  # None: the Storyteller (the Bishop's rule)
     nominee: str
 
 

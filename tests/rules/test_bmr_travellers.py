@@ -1,6 +1,6 @@
 """Bad Moon Rising's travellers (issue 55): the Voudon (only it and the dead vote, the dead
 without spending a token, no majority of half needed), the Bishop (only the Storytellers
-nominate: `!nominate NOMINEE`), the Apprentice (a Townsfolk ability if
+nominate: `!nominate NOMINEE`), the Judge (`!judge pass|fail NOMINEE`, once), the Apprentice (a Townsfolk ability if
 good, a Minion ability if evil, on its first night)."""
 
 from __future__ import annotations
@@ -98,6 +98,35 @@ def test_without_a_bishop_the_storytellers_name_the_nominator():
 
 
 
+# -- the Judge ------------------------------------------------------------------------------
+
+def test_the_judge_forces_an_execution_to_pass_whatever_the_votes():
+    told, at = _day(town("judge"))
+    _vote_on(told, at, "Gus", ("Alex",))  # one vote of seven living residents
+    told.st("!judge pass Gus", at + H)
+    assert told.command.failed == ()
+    told.end_day(at + 20 * H)
+    assert told.state.past_days[-1].executed == "Gus"
+
+
+def test_the_judge_forces_an_execution_to_fail_once_a_game():
+    told, at = _day(town("judge"))
+    _vote_on(told, at, "Gus", ("Alex", "Brianna", "Derek", "Ellen", "Fatima"))
+    told.st("!judge fail Gus", at + H)
+    told.st("!judge pass Gus", at + 2 * H)
+    assert says(told.command.failed, "rejection.judge_used")
+    told.end_day(at + 20 * H)
+    assert told.state.past_days[-1].executed is None
+
+
+def test_the_judge_rules_only_on_another_players_nomination():
+    told, at = _day(town("judge"))
+    _vote_on(told, at, "Gus", ("Alex",), nominator="Hana")
+    told.st("!judge pass Gus", at + H)
+    assert says(told.command.failed, "rejection.judge_own_nomination", judge="Hana")
+
+
+
 # -- the Apprentice -------------------------------------------------------------------------
 
 def test_the_apprentice_gains_a_townsfolk_ability_if_good_a_minion_ability_if_evil():
@@ -113,5 +142,6 @@ def test_the_apprentice_gains_a_townsfolk_ability_if_good_a_minion_ability_if_ev
 BMR_TRAVELLERS = {
     "voudon": test_only_the_voudon_and_the_dead_vote_and_one_vote_executes,
     "bishop": test_only_the_storytellers_nominate_while_the_bishop_works,
+    "judge": test_the_judge_forces_an_execution_to_pass_whatever_the_votes,
     "apprentice": test_the_apprentice_gains_a_townsfolk_ability_if_good_a_minion_ability_if_evil,
 }

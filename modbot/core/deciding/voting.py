@@ -117,11 +117,15 @@ def _weighed(state: GameState, vote: LockedVote) -> LockedVote:
 
 
 def about_to_die(day: DayState) -> str | None:
-    """Who would be executed if the day ended now (closed nominations only)."""
+    """Who would be executed if the day ended now (closed nominations only; the one the
+    Judge forced to pass, whatever the votes; never one it forced to fail)."""
+    forced = next((n.nominee for n in day.nominations if n.judged == "pass"), None)
+    if forced is not None:
+        return forced
     best: Nomination | None = None
     tied = False
     for n in day.nominations:
-        if n.is_open or n.by_butcher:
+        if n.is_open or n.by_butcher or n.judged == "fail":
             continue
         if best is None or n.yes > best.yes:
             best, tied = n, False
@@ -139,7 +143,9 @@ def about_to_die_now(state: GameState, day: DayState) -> str | None:
     threshold, beat every closed count and every other open nomination's most possible count
     makes its nominee about to die while it is still open; otherwise the closed leader
     (`about_to_die`). Who is executed at the day's end is `about_to_die`'s, once all lock."""
-    others = [n for n in day.nominations if n.is_open and not n.by_butcher]
+    others = [n for n in day.nominations if n.is_open and not n.by_butcher and not n.judged]
+    if any(n.judged == "pass" for n in day.nominations):
+        return about_to_die(day)
     for n in others:
         if n.yes >= threshold_now(state, n) and n.yes > highest_closed(day) and \
                 all(n.yes > max_possible(state, o) for o in others if o is not n):

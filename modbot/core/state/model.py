@@ -73,6 +73,7 @@ class Nomination:
     living_at_close: int | None = None
     threshold_at_close: int | None = None
     by_butcher: bool = False  # the Butcher's second nomination: resolved on its own
+    judged: str | None = None  # the Judge forced it: "pass" or "fail", whatever the votes
 
     @property
     def closed_threshold(self) -> int:

@@ -43,7 +43,7 @@ def run_setup(args: argparse.Namespace, out: Callable[[str], object] = print) ->
         out(shown_lines(words(jinxes)))
     if not args.propose:
         found = problems(setup.script, setup.seats, dict(setup.grimoire), setup.bluffs,
-                         lil_monsta=setup.lil_monsta)
+                         lil_monsta=setup.lil_monsta, fabled=setup.fabled)
         for problem in found:
             out(f"- {shown_lines(words(problem))}")
         out("The set-up is legal." if not found else f"{len(found)} problem(s).")

@@ -450,6 +450,7 @@ def test_every_character_the_bot_automates_has_a_scenario():
     beyond the seeds' in test_bad_moon_rising.py, test_bmr_travellers.py and test_bmr_days.py."""
     from .test_bad_moon_rising import BMR_SCENARIOS
     from .test_bmr_days import BMR_DAYS
+    from .test_bmr_fabled import BMR_FABLED
     from .test_bmr_travellers import BMR_TRAVELLERS
     from .test_registration import TB_REGISTRATION
     from .test_tb_travellers import TB_TRAVELLERS
@@ -457,7 +458,7 @@ def test_every_character_the_bot_automates_has_a_scenario():
 
     automated = {i for i, record in catalogue().items() if record.get("run") != "storytellers"}
     assert set(SCENARIOS) | set(TB_SCENARIOS) | set(TB_REGISTRATION) | set(TB_TRAVELLERS) | \
-        set(BMR_SCENARIOS) | set(BMR_TRAVELLERS) | set(BMR_DAYS) == automated
+        set(BMR_SCENARIOS) | set(BMR_TRAVELLERS) | set(BMR_DAYS) | set(BMR_FABLED) == automated
 
 
 @pytest.mark.parametrize("character", sorted(SCENARIOS))

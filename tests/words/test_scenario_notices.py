@@ -21,6 +21,7 @@ from modbot.app.posting.reactions import GameOptions, Reactor
 from .. import notices as harness
 from ..rules.test_bad_moon_rising import BMR_SCENARIOS
 from ..rules.test_bmr_days import BMR_DAYS
+from ..rules.test_bmr_fabled import BMR_FABLED
 from ..rules.test_bmr_travellers import BMR_TRAVELLERS
 from ..rules.test_registration import TB_REGISTRATION
 from ..rules.test_scenarios import SCENARIOS
@@ -32,8 +33,9 @@ ALL = {**SCENARIOS, **{f"tb:{k}": v for k, v in TB_SCENARIOS.items()},
        **{f"travellers:{k}": v for k, v in TB_TRAVELLERS.items()},
        **{f"bmr:{k}": v for k, v in BMR_SCENARIOS.items()},
        **{f"bmr-travellers:{k}": v for k, v in BMR_TRAVELLERS.items()},
-       **{f"bmr-days:{k}": v for k, v in BMR_DAYS.items()}}
-SET_UP_ONLY = {"tb:baron"}  # a check of the set-up's counts: no game is played
+       **{f"bmr-days:{k}": v for k, v in BMR_DAYS.items()},
+       **{f"bmr-fabled:{k}": v for k, v in BMR_FABLED.items()}}
+SET_UP_ONLY = {"tb:baron", "bmr-fabled:sentinel"}  # a check of the set-up's counts: no game is played
 RAW_CODE = re.compile(r"\b(?:info|result|sheet|rejection|effect|tell)\.[a-z_]+\b")
 
 

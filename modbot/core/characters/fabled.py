@@ -39,6 +39,7 @@ from ..state.public_model import FiddleVote
 from ..state.rejection import Refused, Rejection
 from ..state.slots import Slot
 from ..wording import say
+from . import fabled_notes
 from .wins import WinDetected
 
 FIDDLE_VOTE = timedelta(hours=24)
@@ -104,7 +105,8 @@ def silence_may_be_called(state: GameState) -> bool:
 
 
 def sheet_entries(state: GameState) -> list[SheetEntry]:
-    """Reminders of the unused once-per-game Fabled, and the Demon's /fiddle."""
+    """Reminders of the unused once-per-game Fabled, the Demon's /fiddle, and the rules of the
+    official Fabled the Storytellers run (fabled_notes.py)."""
     unused = [f for f in state.setup.fabled if f in ONCE and f not in FABLED.of(state).used]
     out = []
     if "fibbin" in unused:
@@ -115,7 +117,7 @@ def sheet_entries(state: GameState) -> list[SheetEntry]:
                               suggestion=say("sheet.revolutionary", pair=pair)))
     if "fiddler" in unused:
         out += _fiddler_entry(state)
-    return out
+    return out + fabled_notes.entries(state)  # the official Fabled the Storytellers run
 
 
 def _fiddler_entry(state: GameState) -> list[SheetEntry]:

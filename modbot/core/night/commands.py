@@ -245,7 +245,7 @@ def _setup_check(state: GameState, action: StSetupCheck, ctx: Context) -> Sequen
         proposed, bluffs = state.proposed_setup
         return (SetupAccepted(proposed, bluffs, ctx.author, ctx.at),)
     found = problems(script, state.seats, dict(state.grimoire), state.bluffs,
-                     lil_monsta=state.setup.lil_monsta)
+                     lil_monsta=state.setup.lil_monsta, fabled=state.setup.fabled)
     return (SetupChecked(tuple(found), ctx.author, ctx.at),)
 
 

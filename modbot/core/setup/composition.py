@@ -77,9 +77,11 @@ def expected(players: int, in_play: Iterable[Character]) -> Counts | None:
 
 
 def problems(script: Script, seats: Sequence[Seat], grimoire: dict[str, GrimoireEntry],
-             bluffs: tuple[str, ...] = (), *, lil_monsta: bool = False) -> list[Say]:
+             bluffs: tuple[str, ...] = (), *, lil_monsta: bool = False,
+             fabled: tuple[str, ...] = ()) -> list[Say]:
     """Every reason this set-up is not legal, as messages (empty: legal). `lil_monsta`: Lil'
-    Monsta is the Demon, held by no player (game.lil_monsta)."""
+    Monsta is the Demon, held by no player (game.lil_monsta); `fabled`: the Fabled in play, whose
+    set-up shift counts too (the Sentinel's Outsider more or fewer)."""
     out: list[Say] = []
     residents = [s.name for s in seats if not s.traveller]
     characters: dict[str, Character] = {}
@@ -98,7 +100,8 @@ def problems(script: Script, seats: Sequence[Seat], grimoire: dict[str, Grimoire
     if any(c.spec.unseated for c in characters.values()):
         out.append(say("setup.lil_monsta_dealt"))
         return out
-    out += _count_problems(script, len(residents), characters, grimoire, lil_monsta)
+    shifting = [f for f in (script.get(i) for i in fabled) if f is not None]
+    out += _count_problems(script, len(residents), characters, grimoire, lil_monsta, shifting)
     out += _modifier_problems(script, residents, characters, grimoire)
     out += _bluff_problems(script, set(ids), grimoire, bluffs, characters) if not lil_monsta \
         else [say("setup.lil_monsta_bluffs", given=len(bluffs))] * bool(bluffs)
@@ -106,12 +109,12 @@ def problems(script: Script, seats: Sequence[Seat], grimoire: dict[str, Grimoire
 
 
 def _count_problems(script: Script, players: int, characters: Dealt, grimoire: Grimoire,
-                    lil_monsta: bool = False) -> list[Say]:
+                    lil_monsta: bool = False, fabled: Sequence[Character] = ()) -> list[Say]:
     counts = {t: sum(1 for c in characters.values() if c.team == t) for t in TEAMS}
     if script.terms.evil_teams:
         return _team_problems(characters, grimoire)
     in_play = list({c.id: c for c in characters.values()}.values()) + \
-        _believed_shifting(script, characters, grimoire)
+        _believed_shifting(script, characters, grimoire) + list(fabled)
     if lil_monsta:
         in_play += [c for c in script.characters if c.spec.unseated]
     wanted = expected(players, in_play)

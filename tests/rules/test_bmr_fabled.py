@@ -1,0 +1,60 @@
+"""The official Fabled (issue 55): the Sentinel's Outsider more or fewer in the set-up check,
+and a row on each night sheet for each Fabled the Storytellers run (the Toymaker's says whether
+the Demon has chosen no one yet, the Ferryman's whose vote tokens are spent)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+
+from modbot.core.setup.composition import problems
+
+from ..conversation import ALL, seven
+from ..notices import day_one, night_sheet, says
+
+H = timedelta(hours=1)
+
+
+def _check(setup):
+    return problems(ALL, setup.seats, dict(setup.grimoire), setup.bluffs, fabled=setup.fabled)
+
+
+def test_the_sentinel_allows_one_outsider_more_or_fewer():
+    one_more = seven("chef", "empath", "saint", "poisoner", "imp", "monk", "soldier")
+    assert [p.code for p in _check(one_more)] == ["setup.count", "setup.count"]
+    with_sentinel = replace(one_more, fabled=("sentinel",))
+    assert _check(with_sentinel) == []
+    as_usual = replace(seven("chef", "empath", "mayor", "poisoner", "imp", "monk", "soldier"),
+                       fabled=("sentinel",))
+    assert _check(as_usual) == []
+
+
+
+def test_each_night_sheet_recalls_the_fabled_the_storytellers_run():
+    setup = replace(seven("chef", "empath", "mayor", "poisoner", "imp", "monk", "soldier"),
+                    fabled=("toymaker", "ferryman", "angel", "sentinel"))
+    entries, _, _ = night_sheet(setup)
+    assert says(entries["toymaker"].suggestion, "sheet.toymaker")
+    assert says(entries["toymaker"].suggestion, "sheet.toymaker_not_yet")
+    assert says(entries["ferryman"].suggestion, "sheet.ferryman", living=7)
+    assert says(entries["angel"].suggestion, "sheet.fabled_rule")
+    assert "sentinel" not in entries  # the set-up check applies it
+
+
+def test_the_toymaker_row_says_when_the_demon_chose_no_one():
+    setup = replace(seven("chef", "empath", "mayor", "poisoner", "imp", "monk", "soldier"),
+                    fabled=("toymaker",))
+    told, day = day_one(setup)
+    told.end_day(day + 12 * H)
+    told.pm("Ellen", "/pass", told.state.phase_ends_at - 3 * H)  # the Imp attacks no one
+    told.tick(told.state.phase_ends_at - 2 * H)
+    assert told.state.night.deaths == ()
+    told.approve(told.state.phase_ends_at - H)
+    told.dawn()
+    told.end_day(told.state.phase_ends_at - H)
+    told.tick(told.state.phase_ends_at - 2 * H)
+    row = next(e for e in told.state.night.sheet if e.step == "toymaker")
+    assert says(row.suggestion, "sheet.toymaker_done")
+
+
+BMR_FABLED = {"sentinel": test_the_sentinel_allows_one_outsider_more_or_fewer}

@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Protocol
 
 from .characters import tb_travellers, travellers, triggers, wins
-from .characters.undying import averting_spends
+from .characters.undying import averting_spends, lives_on_mark, true_death
 from .characters.wins import WINS_DETECTED
 from .deciding.rules import butcher_may_nominate
 from .deciding.voting import about_to_die, living_count, lock_at_hand, population, threshold_now
@@ -123,8 +123,14 @@ def _execute(run: Run, condemned: str, at: datetime) -> None:
     """The executed player dies, unless an ability spares them (the Devil's Advocate, the
     Lleech, the Sailor, ...); a death the Fool averts spends its ability."""
     if not run.state.seat(condemned).alive:
+        ended = true_death(run.state, condemned)  # a Zombuul living on: dead for good
+        if ended is not None:
+            run.emit(EffectApplied(ended, at))
         return
     if not triggers.protected_from_execution(run.state, condemned):
+        lives_on = lives_on_mark(run.state, condemned)  # the Zombuul's first death
+        if lives_on is not None:
+            run.emit(EffectApplied(lives_on, at))
         run.emit(PlayerDied(condemned, "execution", at))
         return
     spent = averting_spends(run.state, condemned)

@@ -11,6 +11,7 @@ from datetime import timedelta
 
 from modbot.core.characters.undying import FOOL_SPENT, GRANDCHILD
 from modbot.core.characters.wins import WINS_DETECTED
+from modbot.core.state.grimoire import LIVES_ON
 
 from ..conversation import seven
 from ..notices import Told, day_one, effects, night_sheet, rejected, says
@@ -366,6 +367,40 @@ def test_a_courtier_who_chose_a_character_not_in_play_spends_it_for_nothing():
     assert night.effects == ()
 
 
+# -- the Zombuul ----------------------------------------------------------------------------
+
+def test_the_zombuul_kills_only_after_a_day_without_a_death():
+    setup = seven("chef", "empath", "soldier", "poisoner", "zombuul", "monk", "mayor")
+    _, night, _ = _kill_at_night_two(setup, "Ellen", "Alex")
+    assert night.deaths == ("Alex",)
+    def gus_executed(told, at):
+        told.st("!execute Gus --yes", at)
+        return at
+
+    entries, night, _ = night_sheet(setup, night=2, choices=(("Ellen", "/choose Alex"),),
+                                    day=gus_executed)
+    assert night.deaths == () and says(entries["Ellen"].suggestion, "info.zombuul_someone_died")
+
+
+def test_the_zombuuls_first_death_is_public_but_it_lives_on_and_the_game_goes_on():
+    setup = seven("chef", "empath", "soldier", "poisoner", "zombuul", "monk", "mayor")
+    told, day = day_one(setup)
+    told.st("!execute Ellen --yes", day + H)
+    assert not told.state.seat("Ellen").alive  # registers as dead
+    assert LIVES_ON in told.state.grimoire_of("Ellen").reminders
+    assert WINS_DETECTED.of(told.state) == ()
+    told.pm("Ellen", "/choose Alex", told.state.phase_ends_at - 3 * H)  # it still chooses
+    assert told.rejected == ()
+    told.tick(told.state.phase_ends_at - 2 * H)
+    row = next(e for e in told.state.night.sheet if e.player == "Ellen")
+    assert says(row.suggestion, "info.zombuul_someone_died", players=("Ellen",))  # itself
+    told.approve(told.state.phase_ends_at - H)
+    told.dawn()
+    told.st("!execute Ellen --yes", told.state.phase_ends_at - H)  # executed again: dies
+    assert [(w, r.code) for w, r in WINS_DETECTED.of(told.state)] == [("good", "win.demons_dead")]
+
+
+
 # -- the official Harlot (Sects & Violets) --------------------------------------------------
 
 def test_the_harlots_choice_is_asked_and_its_character_proposed():
@@ -389,6 +424,7 @@ BMR_SCENARIOS = {  # each automated character's first scenario (test_scenarios.p
     "professor": test_the_professor_brings_a_dead_townsfolk_back_at_dawn,
     "po": test_the_po_that_chose_no_one_chooses_three_the_next_night,
     "mastermind": test_the_demons_execution_with_a_mastermind_alive_is_one_more_day,
+    "zombuul": test_the_zombuuls_first_death_is_public_but_it_lives_on_and_the_game_goes_on,
     "minstrel": test_a_minions_execution_makes_everyone_else_drunk_until_dusk_tomorrow,
     "courtier": test_the_courtiers_character_is_drunk_for_three_nights_and_three_days,
 }

@@ -40,6 +40,8 @@ off`), and their approval applies them at dawn.
   in play, as a gained ability (`ability_of`: it acts as that character from then on) and the
   player's result; the Storytellers may give another (`!result`, `!effect N off` and
   `!ability`).
+- The Zombuul: "each night*, if no-one died today, choose a player: they die": its kill only
+  after a day without a death (its living on after its first death is undying.py's).
 The Tea Lady and the Fool have no step: their records' `cannot_die` is their whole rule.
 """
 
@@ -50,7 +52,7 @@ from datetime import datetime
 
 from ..state.events import Event
 from ..state.feature import CharacterRules
-from ..state.grimoire import is_evil, is_in_play, is_malfunctioning, true_character
+from ..state.grimoire import is_evil, is_in_play, is_malfunctioning, true_character, yesterday
 from ..state.model import GameState
 from ..state.night_model import REVIVED, Effect, Info, NightChoice
 from ..state.private_events import EffectApplied, night_of
@@ -191,6 +193,13 @@ def _apprentice(state: GameState, player: str, _choice: NightChoice | None, _dea
                 effects=(Effect(player, "ability_of", gained.id, say("by.apprentice")),))
 
 
+def _zombuul(state: GameState, player: str, choice: NightChoice | None, deaths: tuple[str, ...]) -> Info:
+    day = yesterday(state)
+    if day is not None and day.deaths:
+        return Info(note=say("info.zombuul_someone_died", players=[d.player for d in day.deaths]))
+    return kill(state, player, choice, deaths)
+
+
 def _tinker(_state: GameState, player: str, _choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
     return Info(note=say("info.tinker", player=player))
 
@@ -245,6 +254,7 @@ CHARACTERS: tuple[CharacterRules, ...] = (
     CharacterRules("po", night=_po),
     CharacterRules("courtier", night=_courtier),
     CharacterRules("apprentice", night=_apprentice),
+    CharacterRules("zombuul", night=_zombuul),
 )
 
 __all__ = ["CHARACTERS", "at_dusk", "kept_asleep", "players_wanted"]

@@ -14,6 +14,13 @@ alive: the night sheet asks it for each death (`NightSheet.dies`), the day's end
 execution (triggers.py's `protected_from_execution`); `averting_spends(state, victim)` is the
 effect a Fool's averted death proposes (at night, on the sheet) or applies (an execution).
 
+The Zombuul (`"cannot_die": "lives_on"`): "the 1st time you die, you live but register as
+dead": that death happens in public (the thread is told it, its seat is dead), and the reminder
+`LIVES_ON` keeps it the living Demon (state/grimoire.py: `players_of_team` counts it, so no
+win is detected and no Scarlet Woman takes over; `keeps_ability` lets it choose at night).
+`lives_on_mark` is that reminder, put before the death is applied; executed again, it dies
+for good (`true_death` takes the reminder away).
+
 The Grandmother learns her grandchild on the first night (bad_moon_rising.py), marked by the
 reminder `GRANDCHILD`; when the Demon kills the grandchild, she dies too (`dies_with`, asked by
 the sheet after each death, as the Lleech's host is).
@@ -21,7 +28,7 @@ the sheet after each death, as the Lleech's host is).
 
 from __future__ import annotations
 
-from ..state.grimoire import is_evil, is_malfunctioning, living_neighbours, true_character
+from ..state.grimoire import LIVES_ON, is_evil, is_malfunctioning, living_neighbours, true_character
 from ..state.model import GameState
 from ..state.night_model import Effect
 from ..wording import Say, say
@@ -74,4 +81,26 @@ def dies_with(state: GameState, victim: str, by_demon: bool) -> list[str]:
             and not is_malfunctioning(state, s.name)]
 
 
-__all__ = ["FOOL_SPENT", "GRANDCHILD", "averting_spends", "death_averted", "dies_with"]
+def lives_on_mark(state: GameState, victim: str) -> Effect | None:
+    """The Zombuul's first death, about to happen: the mark that it lives on (None: anyone
+    else, a Zombuul impaired, or one that died once already)."""
+    character = true_character(state, victim)
+    if character is None or character.spec.cannot_die != "lives_on" or \
+            not state.seat(victim).alive or is_malfunctioning(state, victim):
+        return None
+    reminders = state.grimoire_of(victim).reminders
+    return Effect(victim, "reminders", (*reminders, LIVES_ON),
+                  say("by.character", character=character.name))
+
+
+def true_death(state: GameState, victim: str) -> Effect | None:
+    """A Zombuul living on, executed again: the mark taken away, and it is dead for good."""
+    reminders = state.grimoire_of(victim).reminders
+    if LIVES_ON not in reminders:
+        return None
+    return Effect(victim, "reminders", tuple(r for r in reminders if r != LIVES_ON),
+                  say("by.zombuul_dies"))
+
+
+__all__ = ["FOOL_SPENT", "GRANDCHILD", "averting_spends", "death_averted", "dies_with",
+           "lives_on_mark", "true_death"]

@@ -26,7 +26,7 @@ from ..characters.lleech_host import lleeches_hosted_by
 from ..characters.others_choose import goon_effects, lil_monsta_step, word_turns
 from ..characters.public_abilities import moonchild_choices, turned_by_word
 from ..characters.records import compute
-from ..characters.undying import averting_spends, death_averted, dies_with
+from ..characters.undying import averting_spends, death_averted, dies_with, lives_on_mark
 from ..state.grimoire import (
     SHIELDED,
     acting_character,
@@ -201,8 +201,11 @@ class _Night:
                     self.propose(spent)
             if shield is not None:
                 return shield
+        lives_on = lives_on_mark(self.seen, victim)  # the Zombuul's first death
         self.deaths.append(victim)
         self.seen = self.seen.with_seat(replace(self.seen.seat(victim), alive=False))
+        if lives_on is not None:
+            self.propose(lives_on)
         heir = scarlet_woman_heir(self.seen, victim)
         if heir is not None:
             woman, demon = heir

@@ -135,6 +135,7 @@ def _impaired(state: GameState, player: str) -> bool:
 
 PUZZLED = "puzzled"  # the reminder on the Puzzlemaster's drunk (`!reminder PLAYER puzzled`)
 KEEPS_ABILITY = "keeps its ability"  # a Minion the Vigormortis killed (`!reminder` to set it)
+LIVES_ON = "lives on"  # the Zombuul after its first death: it registers as dead and lives on
 PIXIE_LEARNT = "learnt by the Pixie"  # the player whose Townsfolk the Pixie was shown
 RED_HERRING = "red herring"  # the good player who reads as a Demon to the Fortune Teller
 
@@ -143,7 +144,10 @@ def keeps_ability(state: GameState, player: str) -> bool:
     """A dead Minion the Vigormortis killed: "Minions you kill keep their ability" (the BotF
     rules). The rules do not say when that ends; modbot's choice: while a Vigormortis lives
     and works (docs/st-night.md)."""
-    if KEEPS_ABILITY not in state.grimoire_of(player).reminders:
+    reminders = state.grimoire_of(player).reminders
+    if LIVES_ON in reminders:  # the Zombuul, registering as dead (characters/undying.py)
+        return True
+    if KEEPS_ABILITY not in reminders:
         return False
     return any(state.seat(p).alive and not is_malfunctioning(state, p)
                for p in players_of_team(state, "demon")
@@ -203,7 +207,8 @@ def character_id(state: GameState, player: str) -> str | None:
 
 def players_of_team(state: GameState, team: str, alive: bool = True) -> list[str]:
     """The players of a character type; Lil' Monsta's babysitter registers as the Demon."""
-    found = [s.name for s in state.seats if (s.alive or not alive)
+    found = [s.name for s in state.seats
+             if (s.alive or not alive or LIVES_ON in state.grimoire_of(s.name).reminders)
              and (c := true_character(state, s.name)) is not None and c.team == team]
     sitter = babysitter(state) if team == "demon" else None
     if sitter is not None and sitter not in found and (state.seat(sitter).alive or not alive):
@@ -276,6 +281,7 @@ def character_names(state: GameState) -> dict[str, str]:
 __all__ = [
     "BABYSITTER",
     "KEEPS_ABILITY",
+    "LIVES_ON",
     "PIXIE_LEARNT",
     "PUZZLED",
     "RED_HERRING",

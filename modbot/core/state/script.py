@@ -77,7 +77,8 @@ class ActionSpec:
     gives_ability: bool = False  # gives a player another character or ability at night (Pit-Hag)
     announces_new_choice: bool = False  # everyone learns it chose a new player (the Fearmonger)
     cannot_die: str = ""  # whom it keeps alive: self (the Sailor), good_neighbours (the Tea
-    # Lady), once (the Fool: itself, the first time): characters/undying.py
+    # Lady), once (the Fool: itself, the first time), lives_on (the Zombuul: its first death is
+    # public, and it lives on registering as dead): characters/undying.py
     charged_players: int = 0  # after a night it chose no one (/pass), it chooses this many (the Po)
     votes_with_the_dead: bool = False  # only it and the dead vote, freely, no majority (the Voudon)
     storytellers_nominate: bool = False  # only the Storytellers nominate (the Bishop)

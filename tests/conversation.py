@@ -6,7 +6,7 @@ would post, as `Said` items (where it goes, to whom, and the text)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from modbot.app.games.runtime import GameRuntime
@@ -49,6 +49,15 @@ def botf_setup(characters=SEVEN, *, bluffs=("sage", "flowergirl", "mathematician
                      for name, c in characters.items())
     return GameSetup("test", seats, START, storytellers=("nightingale",), script=script,
                      grimoire=grimoire, bluffs=bluffs, topic_id=1, **kwargs)
+
+
+def with_traveller(setup: GameSetup, name: str, alignment: str = "good") -> GameSetup:
+    """The same game with `name` seated as a traveller of `alignment`."""
+    grimoire = dict(setup.grimoire)
+    grimoire[name] = replace(grimoire[name], alignment=alignment)
+    return replace(setup, grimoire=tuple(grimoire.items()),
+                   seats=tuple(replace(s, traveller=s.name == name or s.traveller)
+                               for s in setup.seats))
 
 
 def seven(*characters, **kwargs) -> GameSetup:

@@ -8,8 +8,10 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 
-from ..conversation import ALL, botf_setup, to_dawn_one
+from ..conversation import ALL, botf_setup, to_dawn_one, with_traveller
 from ..notices import Told, for_storytellers, night_sheet, rejected, says
+from .test_tb_travellers import _day
+from .test_tb_travellers import _vote_on as tb_vote_on
 
 H = timedelta(hours=1)
 RESIDENTS = {"Alex": "chef", "Brianna": "empath", "Cameron": "soldier", "Derek": "poisoner",
@@ -20,22 +22,11 @@ def town(traveller: str, *, dead=(), alignment="good"):
     """Seven residents and Hana, a traveller holding `traveller` (of `alignment`)."""
     setup = botf_setup({**RESIDENTS, "Hana": traveller}, script=ALL,
                        bluffs=("librarian", "virgin", "mayor"), dead=dead)
-    grimoire = dict(setup.grimoire)
-    grimoire["Hana"] = replace(grimoire["Hana"], alignment=alignment)
-    return replace(setup, grimoire=tuple(grimoire.items()),
-                   seats=tuple(replace(s, traveller=s.name == "Hana") for s in setup.seats))
-
-
-def _day(setup):
-    told, day = to_dawn_one(Told(setup))
-    told.tick(day + 12 * H)  # nominations open
-    return told, day + 12 * H
+    return with_traveller(setup, "Hana", alignment)
 
 
 def _vote_on(told, at, nominee, voters, nominator="Cameron"):
-    told.thread(nominator, f"/nominate {nominee}", at)
-    for i, voter in enumerate(voters):
-        told.thread(voter, f"/vote {nominee} yes", at + (i + 1) * timedelta(minutes=1))
+    tb_vote_on(told, at, nominee, voters, nominator)
 
 
 # -- the Voudon -----------------------------------------------------------------------------

@@ -6,7 +6,6 @@ might have been."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -20,14 +19,11 @@ H = timedelta(hours=1)
 
 def _town(traveller: str, *, dead=(), alignment="good"):
     """Seven residents and Hana, a traveller holding `traveller` (of `alignment`)."""
-    from ..conversation import botf_setup
+    from ..conversation import botf_setup, with_traveller
     characters = dict(zip((*SEATS, "Hana"), [*BASE, traveller], strict=True))
     setup = botf_setup(characters, script=TB, bluffs=("librarian", "virgin", "mayor"),
                        dead=dead)
-    grimoire = dict(setup.grimoire)
-    grimoire["Hana"] = replace(grimoire["Hana"], alignment=alignment)
-    return replace(setup, grimoire=tuple(grimoire.items()),
-                   seats=tuple(replace(s, traveller=s.name == "Hana") for s in setup.seats))
+    return with_traveller(setup, "Hana", alignment)
 
 
 def _day(setup):

@@ -52,7 +52,7 @@ from datetime import datetime
 
 from ..state.events import Event
 from ..state.feature import CharacterRules
-from ..state.grimoire import is_evil, is_in_play, is_malfunctioning, true_character, yesterday
+from ..state.grimoire import is_evil, is_in_play, is_malfunctioning, true_character, working_holders, yesterday
 from ..state.model import GameState
 from ..state.night_model import REVIVED, Effect, Info, NightChoice
 from ..state.private_events import EffectApplied, night_of
@@ -134,8 +134,7 @@ def _minstrel_begins(state: GameState, at: datetime) -> list[Event]:
     minion = true_character(state, executed) if executed else None
     if minion is None or minion.team != "minion":
         return []
-    minstrels = [s.name for s in state.seats if s.alive and not is_malfunctioning(state, s.name)
-                 and (c := true_character(state, s.name)) is not None and c.id == "minstrel"]
+    minstrels = working_holders(state, "minstrel")
     if not minstrels:
         return []
     return [EffectApplied(Effect(s.name, "drunk", True, say("by.minstrel", minion=executed),

@@ -242,24 +242,17 @@ def _mezepheles(_state: GameState, _player: str, _choice: NightChoice | None, _d
     return Info(note=say("info.mezepheles"), needs_result=True)
 
 
-def _hostess(state: GameState, _player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
-    """Seed 001's Hostess: the day's choice, if the chosen player agrees tonight."""
-    target = _target(choice)
-    if target is None:
-        return Info(note=say("info.hostess_none"))
-    real = registered_character(state, target)
-    return Info(note=say("info.hostess", player=target), needs_result=True,
-                result=say("result.is_the", player=target, character=real.name if real else "?"))
-
-
-def _harlot(state: GameState, _player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
-    """The official Harlot: tonight's choice, if the chosen player agrees."""
-    target = _target(choice)
-    if target is None:
-        return Info(note=say("info.no_choice_sent"))
-    real = registered_character(state, target)
-    return Info(note=say("info.harlot", player=target), needs_result=True,
-                result=say("result.is_the", player=target, character=real.name if real else "?"))
+def _agrees(unchosen: str, ask: str) -> Information:
+    """The Hostess's (seed 001: chosen by day) and the official Harlot's (chosen tonight) step:
+    the chosen player is asked to agree; if they do, their character, proposed."""
+    def step(state: GameState, _player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
+        target = _target(choice)
+        if target is None:
+            return Info(note=say(unchosen))
+        real = registered_character(state, target)
+        return Info(note=say(ask, player=target), needs_result=True,
+                    result=say("result.is_the", player=target, character=real.name if real else "?"))
+    return step
 
 
 def _sage(_state: GameState, player: str, _choice: NightChoice | None, deaths: tuple[str, ...]) -> Info:
@@ -311,8 +304,9 @@ CHARACTERS: tuple[CharacterRules, ...] = tuple(CharacterRules(cid, night=rule) f
         ("chef", _chef), ("empath", _empath), ("clockmaker", _clockmaker),
         ("librarian", _librarian), ("noble", _noble), ("pixie", _pixie), ("oracle", _oracle),
         ("undertaker", _undertaker), ("towncrier", _town_crier), ("flowergirl", _flowergirl),
-        ("seamstress", _seamstress), ("dreamer", _dreamer), ("hostess", _hostess), ("harlot", _harlot),
-        ("shugenja", _shugenja))),
+        ("seamstress", _seamstress), ("dreamer", _dreamer), ("shugenja", _shugenja),
+        ("hostess", _agrees("info.hostess_none", "info.hostess")),
+        ("harlot", _agrees("info.no_choice_sent", "info.harlot")))),
     ("chambermaid", _chambermaid), ("godfather", _godfather),
     ("cerenovus", _cerenovus), ("damsel", _damsel), ("mezepheles", _mezepheles), ("sage", _sage),
     ("juggler", _juggler), ("mathematician", _mathematician),

@@ -21,7 +21,7 @@ from ..reading.commands import _name
 from ..state.actions import Context
 from ..state.events import Event
 from ..state.feature import Feature
-from ..state.grimoire import is_malfunctioning, true_character
+from ..state.grimoire import working_holders
 from ..state.model import EXECUTION, GameState
 from ..state.names import Roster
 from ..state.rejection import Refused, Rejection
@@ -47,9 +47,7 @@ class ExecutionJudged:
 
 
 def _judge_of(state: GameState) -> str | None:
-    return next((s.name for s in state.seats if s.alive
-                 and (c := true_character(state, s.name)) is not None and c.id == "judge"
-                 and not is_malfunctioning(state, s.name)), None)
+    return next(iter(working_holders(state, "judge")), None)
 
 
 def _rule(state: GameState, action: StJudge, ctx: Context) -> Sequence[Event] | Rejection:

@@ -19,7 +19,7 @@ from datetime import datetime
 
 from ..state.events import Event
 from ..state.feature import Feature, Notice, to_storytellers
-from ..state.grimoire import alignment_of, is_malfunctioning, true_character
+from ..state.grimoire import alignment_of, true_character, working_holders
 from ..state.model import GameState, iso
 from ..state.slots import Slot
 from ..wording import Say, say
@@ -39,9 +39,7 @@ def _executed_demon_with_mastermind(state: GameState) -> bool:
     day = state.past_days[-1] if state.past_days else None
     executed = day.executed_and_died if day is not None else None
     demon = true_character(state, executed) if executed else None
-    return demon is not None and demon.team == "demon" and any(
-        s.alive and (c := true_character(state, s.name)) is not None and c.id == "mastermind"
-        and not is_malfunctioning(state, s.name) for s in state.seats)
+    return demon is not None and demon.team == "demon" and bool(working_holders(state, "mastermind"))
 
 
 def extra_day(state: GameState) -> int | None:

@@ -22,7 +22,7 @@ from ..reading.commands import _name
 from ..state.actions import Context
 from ..state.events import Event
 from ..state.feature import Feature
-from ..state.grimoire import is_evil, is_malfunctioning, true_character
+from ..state.grimoire import is_evil, working_holders
 from ..state.model import GameState
 from ..state.names import Roster
 from ..state.rejection import Refused, Rejection
@@ -46,9 +46,7 @@ class ExecutionSpared:
 
 def working_pacifist(state: GameState) -> str | None:
     """A living, sober and healthy Pacifist, or None."""
-    return next((s.name for s in state.seats if s.alive
-                 and (c := true_character(state, s.name)) is not None and c.id == "pacifist"
-                 and not is_malfunctioning(state, s.name)), None)
+    return next(iter(working_holders(state, "pacifist")), None)
 
 
 def _spare(state: GameState, action: StSpare, ctx: Context) -> Sequence[Event] | Rejection:

@@ -28,7 +28,7 @@ the sheet after each death, as the Lleech's host is).
 
 from __future__ import annotations
 
-from ..state.grimoire import LIVES_ON, is_evil, is_malfunctioning, living_neighbours, true_character
+from ..state.grimoire import LIVES_ON, is_evil, is_malfunctioning, living_neighbours, true_character, working_holders
 from ..state.model import GameState
 from ..state.night_model import Effect
 from ..wording import Say, say
@@ -76,9 +76,7 @@ def dies_with(state: GameState, victim: str, by_demon: bool) -> list[str]:
     """Who dies with a player the Demon killed: a working Grandmother whose grandchild it was."""
     if not by_demon or GRANDCHILD not in state.grimoire_of(victim).reminders:
         return []
-    return [s.name for s in state.seats if s.alive and s.name != victim
-            and (c := true_character(state, s.name)) is not None and c.id == "grandmother"
-            and not is_malfunctioning(state, s.name)]
+    return [g for g in working_holders(state, "grandmother") if g != victim]
 
 
 def lives_on_mark(state: GameState, victim: str) -> Effect | None:

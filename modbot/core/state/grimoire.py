@@ -68,6 +68,13 @@ def vote_weight(state: GameState, voter: str) -> int:
     return weight
 
 
+def working_holders(state: GameState, character_id: str) -> list[str]:
+    """The living players who truly hold `character_id`, neither drunk nor poisoned."""
+    return [s.name for s in state.seats if s.alive
+            and (c := true_character(state, s.name)) is not None and c.id == character_id
+            and not is_malfunctioning(state, s.name)]
+
+
 def votes_with_the_dead(state: GameState) -> str | None:
     """Bad Moon Rising's Voudon, living and working: only it and the dead vote, the dead
     without spending a vote token, and no majority of half is needed (its name; None)."""

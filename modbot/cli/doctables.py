@@ -250,7 +250,7 @@ RECORD_HOOKS = ("registers", "sees_grimoire", "votes_with_token", "weighs_vote",
                 "kills_through_protection", "shields_from_demon", "restores_ability",
                 "turns_by_word", "dead_choice_kills", "false_information", "when_killed",
                 "gives_ability", "announces_new_choice", "cannot_die", "charged_players",
-                "votes_with_the_dead", "storytellers_nominate")
+                "votes_with_the_dead", "storytellers_nominate", "whispers_beside")
 
 
 def record_hooks(character_id: str) -> list[str]:

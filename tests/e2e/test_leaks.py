@@ -164,14 +164,14 @@ def test_every_public_post_comes_from_a_public_template_and_each_is_rendered(dem
         assert templates and templates <= PUBLIC_TEMPLATES, post[:80]
         used |= templates
     # The demo has no Fearmonger, Hell's Librarian, Boomdandy, Fiddler, Beggar or Scapegoat,
-    # no night held for a win and no substitute; their public lines carry no secret
+    # no night held for a win, no substitute and no Matron; their public lines carry no secret
     # (test_effects.py, test_scenarios.py, test_fabled.py, test_tb_travellers.py,
     # words/test_win_before_night.py, words/test_substitute_words.py).
     assert PUBLIC_TEMPLATES - used == {"fear_announced.md.j2", "silence.md.j2", "boom.md.j2",
                                        "fiddle.md.j2", "deviant.md.j2",
                                        "butcher.md.j2", "night_begins.md.j2",
                                        "substituted.md.j2", "vote_token_given.md.j2",
-                                       "scapegoat_executed.md.j2"}
+                                       "scapegoat_executed.md.j2", "seats_swapped.md.j2"}
 
 
 def test_the_opening_post_explains_pms_and_holds_no_secret():

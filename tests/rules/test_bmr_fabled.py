@@ -61,8 +61,8 @@ BMR_FABLED = {"sentinel": test_the_sentinel_allows_one_outsider_more_or_fewer}
 
 
 def test_bad_moon_rising_ships_as_a_script_a_game_names_and_deals():
-    """`script = "badmoonrising"`: the Script Tool's ids, no terms; the bot runs all but the
-    Matron, and a proposed set-up for ten players is legal."""
+    """`script = "badmoonrising"`: the Script Tool's ids, no terms; the bot runs all 30, and
+    a proposed set-up for ten players is legal."""
     import random
 
     from modbot.core.setup.proposing import propose
@@ -71,7 +71,7 @@ def test_bad_moon_rising_ships_as_a_script_a_game_names_and_deals():
 
     bundled = load_script("badmoonrising")
     assert len(bundled.characters) == 30
-    assert {c.id for c in bundled.run_by_storytellers} == {"matron"}
+    assert bundled.run_by_storytellers == ()  # the bot runs all 30
     seats = tuple(Seat(f"P{n}") for n in range(10))
     grimoire, bluffs = propose(bundled, seats, random.Random(7))
     assert problems(bundled, seats, grimoire, bluffs) == [] and len(bluffs) == 3

@@ -1,6 +1,7 @@
 """Bad Moon Rising's travellers (issue 55): the Voudon (only it and the dead vote, the dead
 without spending a token, no majority of half needed), the Bishop (only the Storytellers
-nominate: `!nominate NOMINEE`), the Judge (`!judge pass|fail NOMINEE`, once), the Apprentice (a Townsfolk ability if
+nominate: `!nominate NOMINEE`), the Judge (`!judge pass|fail NOMINEE`, once), the Matron (`!swap A B`, three a day;
+whispers only with a neighbour), the Apprentice (a Townsfolk ability if
 good, a Minion ability if evil, on its first night)."""
 
 from __future__ import annotations
@@ -118,6 +119,29 @@ def test_the_judge_rules_only_on_another_players_nomination():
 
 
 
+# -- the Matron -----------------------------------------------------------------------------
+
+def test_the_matron_swaps_seats_and_the_thread_is_told():
+    told, at = _day(town("matron"))
+    said = told.st("!swap Alex Derek", at)
+    assert [s.name for s in told.state.seats][:4] == ["Derek", "Brianna", "Cameron", "Alex"]
+    (post,) = [n for n in said if n.template == "seats_swapped"]
+    assert post.view["first"] == "Alex" and post.view["seating"][0] == "Derek"
+    for pair in ("Brianna Cameron", "Ellen Fatima"):
+        told.st(f"!swap {pair}", at + H)
+    told.st("!swap Gus Alex", at + 2 * H)
+    assert says(told.command.failed, "rejection.swaps_spent", swaps=3)
+
+
+def test_while_the_matron_works_a_whisper_is_only_with_a_neighbour():
+    told, at = _day(town("matron"))
+    told.thread("Alex", "/whisper Derek", at)
+    assert rejected(told) == ["whisper_not_beside"]
+    told.thread("Alex", "/whisper Brianna", at + H)
+    assert rejected(told) == []
+
+
+
 # -- the Apprentice -------------------------------------------------------------------------
 
 def test_the_apprentice_gains_a_townsfolk_ability_if_good_a_minion_ability_if_evil():
@@ -134,5 +158,6 @@ BMR_TRAVELLERS = {
     "voudon": test_only_the_voudon_and_the_dead_vote_and_one_vote_executes,
     "bishop": test_only_the_storytellers_nominate_while_the_bishop_works,
     "judge": test_the_judge_forces_an_execution_to_pass_whatever_the_votes,
+    "matron": test_the_matron_swaps_seats_and_the_thread_is_told,
     "apprentice": test_the_apprentice_gains_a_townsfolk_ability_if_good_a_minion_ability_if_evil,
 }

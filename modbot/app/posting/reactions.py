@@ -64,7 +64,7 @@ PUBLIC_TEMPLATES = frozenset({
     "phase_voting.md.j2", "votecount.md.j2", "day_end.md.j2", "public_life.md.j2",
     "game_over.md.j2", "dawn_delayed.md.j2", "fear_announced.md.j2", "silence.md.j2",
     "boom.md.j2", "fiddle.md.j2", "deviant.md.j2",
-    "butcher.md.j2", "substituted.md.j2", "vote_token_given.md.j2", "scapegoat_executed.md.j2",
+    "butcher.md.j2", "substituted.md.j2", "seats_swapped.md.j2", "vote_token_given.md.j2", "scapegoat_executed.md.j2",
     "thread_index.md.j2",  # kept by thread_index.py, of public facts only
     # the seal (a commitment that tells nothing) and the reveal, refused until the game is over
     "seal.md.j2", "reveal_grimoire.md.j2", "reveal_nights.md.j2", "reveal_timeline.md.j2",

@@ -45,7 +45,7 @@ from ..state.events import (
     WhisperRequested,
 )
 from ..state.feature import Feature
-from ..state.grimoire import storytellers_nominate
+from ..state.grimoire import storytellers_nominate, whispers_beside
 from ..state.model import EXECUTION, EXILE, GameState, Nomination, Phase
 from ..state.rejection import Rejection
 from ..wording import Say, say
@@ -183,12 +183,23 @@ def _whisper(state: GameState, action: Whisper, ctx: Context) -> Sequence[Event]
         return _wrong_phase(state, ctx, say("doing.declaring_a_whisper"))
     if ctx.author in action.with_:
         return reject(ctx, "self_whisper")
+    matron = whispers_beside(state)
+    far = [p for p in action.with_ if p not in _beside(state, ctx.author)] if matron else []
+    if far:  # "players may not leave their seats to talk in private"
+        return reject(ctx, "whisper_not_beside", matron=matron, players=tuple(far))
     requested = (WhisperRequested(ctx.author, action.with_, ctx.post_number, ctx.at),)
     limit = state.setup.whispers_per_day
     count = 1 + sum(1 for w in state.current_day.whispers if w.requester == ctx.author)
     if limit and count > limit:  # recorded all the same: the Storytellers judge
         return (*requested, WhisperLimitExceeded(ctx.author, count, limit, ctx.post_number, ctx.at))
     return requested
+
+
+def _beside(state: GameState, player: str) -> tuple[str, ...]:
+    """The seats either side of `player`'s."""
+    names = [s.name for s in state.seats]
+    i = names.index(player)
+    return names[i - 1], names[(i + 1) % len(names)]
 
 
 def _whisper_storyteller(state: GameState, _action: WhisperStoryteller, ctx: Context) -> Sequence[Event] | Rejection:

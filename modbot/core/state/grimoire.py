@@ -75,6 +75,14 @@ def working_holders(state: GameState, character_id: str) -> list[str]:
             and not is_malfunctioning(state, s.name)]
 
 
+def whispers_beside(state: GameState) -> str | None:
+    """Bad Moon Rising's Matron, living and working: "players may not leave their seats to
+    talk in private": a whisper only with a neighbour (its name; None)."""
+    return next((s.name for s in state.seats if s.alive
+                 and (c := true_character(state, s.name)) is not None
+                 and c.spec.whispers_beside and not is_malfunctioning(state, s.name)), None)
+
+
 def votes_with_the_dead(state: GameState) -> str | None:
     """Bad Moon Rising's Voudon, living and working: only it and the dead vote, the dead
     without spending a vote token, and no majority of half is needed (its name; None)."""

@@ -82,6 +82,7 @@ class ActionSpec:
     charged_players: int = 0  # after a night it chose no one (/pass), it chooses this many (the Po)
     votes_with_the_dead: bool = False  # only it and the dead vote, freely, no majority (the Voudon)
     storytellers_nominate: bool = False  # only the Storytellers nominate (the Bishop)
+    whispers_beside: bool = False  # whispers only with a neighbour while it works (the Matron)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ActionSpec:

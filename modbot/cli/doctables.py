@@ -46,6 +46,7 @@ OTHER_MEANINGS = {
     "drunk": "the grimoire's drunk flag (GrimoireEntry.drunk) and the !drunk command",
     "revolutionary": "the game file's `revolutionary` key (the Fabled's two players)",
     "gossip": "the thread's `/gossip TEXT` form (the parser's verb; the Gossip's rule is characters/gossip.py)",
+    "doomsayer": "the thread's `/doomsayer` form (the parser's verb; its rule is characters/doomsayer.py)",
 }
 IDS = PACKAGE / "core" / "state" / "ids.py"  # the constants that name a character elsewhere
 

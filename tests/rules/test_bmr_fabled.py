@@ -1,4 +1,6 @@
 """The official Fabled (issue 55): the Sentinel's Outsider more or fewer in the set-up check,
+the Doomsayer's call (`/doomsayer`, told to the Storytellers), the Spirit of Ivory's cap (a
+second extra evil player said to them),
 and a row on each night sheet for each Fabled the Storytellers run (the Toymaker's says whether
 the Demon has chosen no one yet, the Ferryman's whose vote tokens are spent)."""
 
@@ -10,7 +12,7 @@ from datetime import timedelta
 from modbot.core.setup.composition import problems
 
 from ..conversation import ALL, seven
-from ..notices import day_one, night_sheet, says
+from ..notices import day_one, night_sheet, rejected, says
 
 H = timedelta(hours=1)
 
@@ -55,6 +57,36 @@ def test_the_toymaker_row_says_when_the_demon_chose_no_one():
     told.tick(told.state.phase_ends_at - 2 * H)
     row = next(e for e in told.state.night.sheet if e.step == "toymaker")
     assert says(row.suggestion, "sheet.toymaker_done")
+
+
+
+def test_a_doomsayer_call_tells_the_storytellers_once_a_player():
+    setup = replace(seven("chef", "empath", "mayor", "poisoner", "imp", "monk", "soldier"),
+                    fabled=("doomsayer",))
+    told, day = day_one(setup)
+    said = told.thread("Derek", "/doomsayer\nOne of us goes.", day + H)
+    (note,) = [n for n in said if n.template == "st_note"]
+    assert says(note.view["text"], "st.doomsayer", player="Derek", team="evil")
+    told.thread("Derek", "/doomsayer\nAgain!", day + 2 * H)
+    assert rejected(told) == ["doomsayer_called"]
+
+
+def test_without_the_doomsayer_a_call_is_refused():
+    told, day = day_one(seven("chef", "empath", "mayor", "poisoner", "imp", "monk", "soldier"))
+    told.thread("Derek", "/doomsayer\nOne of us goes.", day + H)
+    assert rejected(told) == ["no_doomsayer"]
+
+
+def test_the_spirit_of_ivory_warns_of_a_second_extra_evil_player():
+    setup = replace(seven("chef", "empath", "mayor", "poisoner", "imp", "monk", "soldier"),
+                    fabled=("spiritofivory",))
+    told, day = day_one(setup)
+    said = told.st("!alignment Alex evil", day + H)  # one extra evil player: allowed
+    assert told.state.grimoire_of("Alex").alignment == "evil"
+    assert [n for n in said if n.template == "st_note"] == []
+    said = told.st("!alignment Brianna evil", day + 2 * H)
+    (note,) = [n for n in said if n.template == "st_note"]
+    assert says(note.view["text"], "st.spirit_of_ivory", players=("Alex", "Brianna"))
 
 
 BMR_FABLED = {"sentinel": test_the_sentinel_allows_one_outsider_more_or_fewer}

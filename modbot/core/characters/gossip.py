@@ -42,6 +42,8 @@ class StatementMade:
 
 
 def _state(state: GameState, action: PublicStatement, ctx: Context) -> Sequence[Event] | Rejection:
+    if not action.text:
+        return ()  # `/gossip` alone says nothing
     if state.today is None:
         return reject(ctx, "wrong_phase", what="/gossip", phase=state.phase.value)
     if not state.seat(ctx.author).alive:

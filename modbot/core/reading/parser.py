@@ -30,6 +30,7 @@ from ..state.actions import (
     CallExile,
     ComeBack,
     DeclineWhisper,
+    DoomsayerCall,
     Fiddle,
     GiveToken,
     Nominate,
@@ -56,6 +57,8 @@ MAX_LINE = 500  # longer lines are prose, never commands
 _ONE_TARGET: dict[str, Callable[[str], PlayerAction]] = {
     "nominate": Nominate, "nom": Nominate, "exile": CallExile, "choose": PublicChoice,
     "point": Point, "fiddle": Fiddle, "give": GiveToken}
+# the slash commands said in public and kept as written (the Gossip's, the Doomsayer's call)
+_CALLS: dict[str, Callable[[str], PlayerAction]] = {"gossip": PublicStatement, "doomsayer": DoomsayerCall}
 
 _BB_VOTE = re.compile(r"\[(vote|v)\](.*?)\[/\1\]", re.IGNORECASE)  # [v] on Fortress of Lies
 _BB_UNVOTE = re.compile(r"\[(unvote|uv)\]\s*(.*?)\s*\[/\1\]", re.IGNORECASE)
@@ -186,10 +189,13 @@ class _LineParser(ForumLines):
             if name is not None:
                 self.out.actions.append(_ONE_TARGET[verb](name))
             return
+        if verb in _CALLS:
+            self.out.actions.append(_CALLS[verb](rest.strip()[:MAX_LINE]))
+            return
         handler = {
             "vote": self._vote_command, "unvote": self._unvote,
             "whisper": self._whisper, "accept": self._accept, "decline": self._decline,
-            "guess": self._guess, "vc": self._ask_for_count, "gossip": self._gossip,
+            "guess": self._guess, "vc": self._ask_for_count,
             "away": self._away, "back": self._back,
         }.get(verb)
         if handler is not None:
@@ -240,10 +246,6 @@ class _LineParser(ForumLines):
         name = self._target(player, line)
         if name is not None:
             self.out.actions.append(PublicGuess(name, character.strip()))
-
-    def _gossip(self, rest: str, _line: str) -> None:
-        if rest:  # the Gossip's public statement; said by anyone, it is kept all the same
-            self.out.actions.append(PublicStatement(rest[:MAX_LINE]))
 
     def _vote_command(self, rest: str, line: str) -> None:
         """/vote X, VOTE: X, /vote yes X, /vote for X: a vote names its player."""

@@ -156,6 +156,16 @@ class PublicStatement:
 
 
 @dataclass(frozen=True, slots=True)
+class DoomsayerCall:
+    """`/doomsayer` in the thread: the Doomsayer's call (someone on the caller's team dies)."""
+
+    text: str = ""  # anything after it, kept as said
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "doomsayer_call", "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
 class Point:
     """`/point NAME` in the thread, during the Boomdandy's countdown."""
 
@@ -198,7 +208,7 @@ class Kill:
 
 PlayerAction = (
     Nominate | Vote | Unvote | Whisper | WhisperStoryteller | AcceptWhisper | DeclineWhisper
-    | SkipNomination | CallExile | PublicChoice | PublicGuess | PublicStatement | Point | Fiddle | GiveToken
+    | SkipNomination | CallExile | PublicChoice | PublicGuess | PublicStatement | DoomsayerCall | Point | Fiddle | GiveToken
     | AskForCount | GoAway | ComeBack
 )
 Action = PlayerAction | Kill

@@ -14,7 +14,7 @@ from modbot.core.characters.wins import WINS_DETECTED
 from modbot.core.state.grimoire import LIVES_ON
 
 from ..conversation import seven
-from ..notices import Told, day_one, effects, night_sheet, rejected, says
+from ..notices import Told, day_one, effects, for_storytellers, night_sheet, rejected, says
 
 H = timedelta(hours=1)
 
@@ -141,6 +141,12 @@ def test_the_storytellers_spare_a_good_player_for_the_pacifist():
     assert told.command.failed == ()
     told.st("!execute Brianna --yes", day + 2 * H)
     assert told.state.seat("Brianna").alive
+
+
+def test_the_storytellers_are_offered_the_pacifists_call_when_nominations_open():
+    told, day = day_one(seven("pacifist", "empath", "chef", "poisoner", "imp", "monk", "soldier"))
+    notes = for_storytellers(told.tick(day + 12 * H), "st_note")
+    assert any(says(n.view["text"], "st.pacifist", pacifist="Alex") for n in notes)
 
 
 def test_without_the_storytellers_call_an_executed_good_player_dies():

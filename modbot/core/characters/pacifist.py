@@ -7,7 +7,8 @@ the day, `!pacifist PLAYER` keeps it (`ExecutionSpared`), as the Devil's Advocat
 thread is told the execution; nobody is told why they live). The call is refused by night, for
 a dead or an evil player (their true alignment: the Pacifist spares good players), and while
 no sober and healthy Pacifist lives in the game. A call the Storytellers change their mind
-about is undone with `!undo`, as any command.
+about is undone with `!undo`, as any command. The call is offered to them each day when
+nominations open (`_offered`), while a working Pacifist lives.
 """
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ from ..deciding.rules import reject
 from ..reading.command_forms import Command
 from ..reading.commands import _name
 from ..state.actions import Context
-from ..state.events import Event
-from ..state.feature import Feature
+from ..state.events import Event, PhaseChanged
+from ..state.feature import Feature, Notice, to_storytellers
 from ..state.grimoire import is_evil, working_holders
-from ..state.model import GameState
+from ..state.model import GameState, Phase, iso
 from ..state.names import Roster
 from ..state.rejection import Refused, Rejection
 from ..wording import say
@@ -65,6 +66,14 @@ def _spared(state: GameState, e: ExecutionSpared) -> GameState:
     return state.with_entry(e.player, survives_execution_day=e.day)
 
 
+def _offered(state: GameState, event: PhaseChanged, _batch: Sequence[Event]) -> tuple[Notice, ...]:
+    pacifist = working_pacifist(state) if event.phase is Phase.NOMINATION else None
+    if pacifist is None:
+        return ()
+    return (to_storytellers("st_note", f"pacifist:{event.cycle}:{iso(event.at)}",
+                            text=say("st.pacifist", pacifist=pacifist)),)
+
+
 def _spare_words(words: list[str], roster: Roster) -> StSpare:
     player, rest = _name(words, roster)
     if rest:
@@ -79,6 +88,7 @@ FEATURE = Feature(
     commands=(Command("pacifist", "!pacifist PLAYER", say("help.pacifist"), "!pacifist Cal",
                       _spare_words),),
     command_of={StSpare: "pacifist"},
+    notices={PhaseChanged: _offered},
 )
 
 __all__ = ["ExecutionSpared", "StSpare", "working_pacifist"]

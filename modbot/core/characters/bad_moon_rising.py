@@ -59,12 +59,12 @@ from ..state.private_events import EffectApplied, night_of
 from ..state.registration import reading_registration, registered_character, registered_dealt, registers_evil
 from ..state.script import Character
 from ..wording import Say, say
-from .effects import kill
+from .effects import kill, target_of
 from .undying import GRANDCHILD
 
 
 def _sailor(state: GameState, player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
-    target = choice.players[0] if choice and choice.players else None
+    target = target_of(choice)
     if target is None:
         return Info(note=say("info.no_choice_sent"))
     if is_malfunctioning(state, player):
@@ -204,7 +204,7 @@ def _tinker(_state: GameState, player: str, _choice: NightChoice | None, _deaths
 
 
 def _exorcist(state: GameState, player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
-    target = choice.players[0] if choice and choice.players else None
+    target = target_of(choice)
     if target is None:
         return Info(note=say("info.no_choice_sent"))
     again = say("info.exorcist_again") if target in _chosen_last_night(state, player) else ""
@@ -231,7 +231,7 @@ def kept_asleep(state: GameState, player: str, character: Character) -> Say | No
 
 
 def _professor(state: GameState, player: str, choice: NightChoice | None, _deaths: tuple[str, ...]) -> Info:
-    target = choice.players[0] if choice and choice.players else None
+    target = target_of(choice)
     if target is None:
         return Info(note=say("info.no_choice_sent"))
     if is_malfunctioning(state, player):

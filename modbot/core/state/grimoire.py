@@ -7,6 +7,8 @@ who is on a team, who sits next to whom among the living, and yesterday's day.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..wording import Say, say
 from .model import DayState, GameState
 from .night_model import NightState
@@ -68,35 +70,34 @@ def vote_weight(state: GameState, voter: str) -> int:
     return weight
 
 
+def _working(state: GameState, holds: Callable[[Character], bool]) -> list[str]:
+    """The living players whose true character `holds`, neither drunk nor poisoned."""
+    return [s.name for s in state.seats if s.alive
+            and (c := true_character(state, s.name)) is not None and holds(c)
+            and not is_malfunctioning(state, s.name)]
+
+
 def working_holders(state: GameState, character_id: str) -> list[str]:
     """The living players who truly hold `character_id`, neither drunk nor poisoned."""
-    return [s.name for s in state.seats if s.alive
-            and (c := true_character(state, s.name)) is not None and c.id == character_id
-            and not is_malfunctioning(state, s.name)]
+    return _working(state, lambda c: c.id == character_id)
 
 
 def whispers_beside(state: GameState) -> str | None:
     """Bad Moon Rising's Matron, living and working: "players may not leave their seats to
     talk in private": a whisper only with a neighbour (its name; None)."""
-    return next((s.name for s in state.seats if s.alive
-                 and (c := true_character(state, s.name)) is not None
-                 and c.spec.whispers_beside and not is_malfunctioning(state, s.name)), None)
+    return next(iter(_working(state, lambda c: c.spec.whispers_beside)), None)
 
 
 def votes_with_the_dead(state: GameState) -> str | None:
     """Bad Moon Rising's Voudon, living and working: only it and the dead vote, the dead
     without spending a vote token, and no majority of half is needed (its name; None)."""
-    return next((s.name for s in state.seats if s.alive
-                 and (c := true_character(state, s.name)) is not None
-                 and c.spec.votes_with_the_dead and not is_malfunctioning(state, s.name)), None)
+    return next(iter(_working(state, lambda c: c.spec.votes_with_the_dead)), None)
 
 
 def storytellers_nominate(state: GameState) -> str | None:
     """Bad Moon Rising's Bishop, living and working: only the Storytellers nominate (its
     name; None)."""
-    return next((s.name for s in state.seats if s.alive
-                 and (c := true_character(state, s.name)) is not None
-                 and c.spec.storytellers_nominate and not is_malfunctioning(state, s.name)), None)
+    return next(iter(_working(state, lambda c: c.spec.storytellers_nominate)), None)
 
 
 def butler_master(state: GameState, voter: str) -> str | None:
